@@ -1,0 +1,16 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# src/ and ui/ follow the checked-in .clang-format.
+set -eu
+cd "$CHECK_SRCDIR"
+command -v clang-format >/dev/null || { echo "SKIP clang-format is not installed"; exit 77; }
+bad=0
+for f in src/*.[ch] ui/*.[ch]; do
+	[ -e "$f" ] || continue
+	[ "$f" = src/gettext.h ] && continue
+	if ! clang-format --style=file "$f" | cmp -s - "$f"; then
+		echo "not formatted: $f (run clang-format -i $f)"
+		bad=1
+	fi
+done
+exit $bad
