@@ -1,0 +1,475 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * proc.c: spawns and reaps one run's process group. The child side of a
+ * vfork-style clone() leads its own group, pins itself, asks to die with
+ * flakesweep and execs; the parent watches the exit through a pidfd and the
+ * output through a pipe, both libuv handles, so libuv's SIGCHLD handling is
+ * never involved. It never parses output.
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "proc.h"
+#include "util.h"
+
+#define PROC_STACK_SIZE (64 * 1024)
+
+struct proc {
+	uv_loop_t *loop;
+	pid_t pid;
+	int pidfd;
+	uv_poll_t exit_poll;
+	uv_pipe_t out;
+	uv_timer_t timer; /* term, kill, then drain */
+	int64_t started_ms;
+	int64_t term_after_ms, kill_after_ms, drain_ms;
+	int handles; /* open handles; freed when the last one closes */
+	bool exited, eof, leaked, timed_out, done_called, term_sent;
+	struct outcome_exit exit;
+	int64_t elapsed_ms;
+	proc_output_cb output_cb;
+	proc_done_cb done_cb;
+	void *arg;
+	struct proc *next; /* live procs, for proc_reap_orphans */
+};
+
+struct proc_child {
+	char *const *argv;
+	char *const *envp;
+	const char *cwd;
+	const cpu_set_t *cpus;
+	pid_t parent;
+	int out_fd;
+	int null_fd;
+	volatile int err; /* shared with the parent through CLONE_VM */
+};
+
+static struct proc *live;
+static char proc_stack[PROC_STACK_SIZE] __attribute__((aligned(16)));
+
+/* Runs in the child, on proc_stack, while the parent is suspended
+ * (CLONE_VFORK): only async-signal-safe calls until exec. */
+static int
+proc_child_main(void *argp)
+{
+	struct proc_child *c = argp;
+	sigset_t all;
+	int sig;
+
+	if (setpgid(0, 0) < 0)
+		goto fail;
+	if (c->cpus != NULL && sched_setaffinity(0, sizeof *c->cpus, c->cpus) < 0)
+		goto fail;
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
+		goto fail;
+	/* flakesweep may already have died between clone and prctl. */
+	if (getppid() != c->parent) {
+		c->err = ESRCH;
+		_exit(127);
+	}
+	for (sig = 1; sig < NSIG; sig++)
+		signal(sig, SIG_DFL);
+	sigemptyset(&all);
+	sigprocmask(SIG_SETMASK, &all, NULL);
+	if (c->cwd != NULL && chdir(c->cwd) < 0)
+		goto fail;
+	if (dup2(c->null_fd, 0) < 0 || dup2(c->out_fd, 1) < 0 || dup2(c->out_fd, 2) < 0)
+		goto fail;
+	execvpe(c->argv[0], c->argv, c->envp);
+fail:
+	c->err = errno;
+	_exit(127);
+}
+
+static void
+proc_close_cb(uv_handle_t *h)
+{
+	struct proc *p = h->data;
+
+	if (--p->handles == 0)
+		free(p);
+}
+
+static void
+proc_unlink_live(struct proc *p)
+{
+	struct proc **pp;
+
+	for (pp = &live; *pp != NULL; pp = &(*pp)->next) {
+		if (*pp == p) {
+			*pp = p->next;
+			return;
+		}
+	}
+}
+
+static void
+proc_maybe_done(struct proc *p)
+{
+	if (!p->exited || !p->eof || p->done_called)
+		return;
+	p->done_called = true;
+	uv_timer_stop(&p->timer);
+	if (!uv_is_closing((uv_handle_t *)&p->out))
+		uv_close((uv_handle_t *)&p->out, proc_close_cb);
+	uv_close((uv_handle_t *)&p->timer, proc_close_cb);
+	p->exit.timed_out = p->timed_out;
+	p->done_cb(p->arg, &p->exit, p->leaked, p->elapsed_ms);
+}
+
+static void
+proc_alloc_cb(uv_handle_t *h, size_t suggested, uv_buf_t *buf)
+{
+	static char chunk[65536];
+
+	(void)h;
+	(void)suggested;
+	/* One loop thread and the data is consumed inside read_cb: one static
+	 * buffer serves every run. */
+	buf->base = chunk;
+	buf->len = sizeof chunk;
+}
+
+static void
+proc_read_cb(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
+{
+	struct proc *p = s->data;
+
+	if (n > 0) {
+		p->output_cb(p->arg, buf->base, (size_t)n);
+		return;
+	}
+	if (n < 0) {
+		uv_read_stop(s);
+		p->eof = true;
+		proc_maybe_done(p);
+	}
+}
+
+static void proc_timer_cb(uv_timer_t *t);
+
+static void
+proc_arm_timer(struct proc *p)
+{
+	int64_t now = util_mono_ms() - p->started_ms, next = -1;
+
+	if (p->exited)
+		return;
+	if (p->term_after_ms > 0 && !p->term_sent)
+		next = p->term_after_ms;
+	else if (p->kill_after_ms > 0)
+		next = p->kill_after_ms;
+	if (next >= 0)
+		uv_timer_start(&p->timer, proc_timer_cb, (uint64_t)(next > now ? next - now : 0),
+		               0);
+}
+
+static void
+proc_timer_cb(uv_timer_t *t)
+{
+	struct proc *p = t->data;
+
+	if (p->exited) {
+		/* The drain deadline: a grandchild keeps the pipe open. */
+		if (!p->eof) {
+			uv_read_stop((uv_stream_t *)&p->out);
+			p->eof = true;
+			p->leaked = true;
+			proc_maybe_done(p);
+		}
+		return;
+	}
+	p->timed_out = true;
+	if (p->term_after_ms > 0 && !p->term_sent) {
+		p->term_sent = true;
+		kill(-p->pid, SIGTERM);
+		proc_arm_timer(p);
+		return;
+	}
+	kill(-p->pid, SIGKILL);
+}
+
+static void
+proc_exit_cb(uv_poll_t *h, int status, int events)
+{
+	struct proc *p = h->data;
+	int ws = 0;
+	pid_t r;
+
+	(void)status;
+	(void)events;
+	do
+		r = waitpid(p->pid, &ws, WNOHANG);
+	while (r < 0 && errno == EINTR);
+	if (r == 0)
+		return;
+	p->elapsed_ms = util_mono_ms() - p->started_ms;
+	p->exited = true;
+	if (r < 0) {
+		p->exit.status = -1;
+	} else if (WIFEXITED(ws)) {
+		p->exit.status = WEXITSTATUS(ws);
+	} else {
+		p->exit.status = -1;
+		p->exit.signal = WTERMSIG(ws);
+	}
+	uv_poll_stop(h);
+	uv_close((uv_handle_t *)h, proc_close_cb);
+	close(p->pidfd);
+	p->pidfd = -1;
+	proc_unlink_live(p);
+	/* Whatever the run left in its group must not load the lane. */
+	if (kill(-p->pid, 0) == 0) {
+		p->leaked = true;
+		kill(-p->pid, SIGKILL);
+	}
+	uv_timer_stop(&p->timer);
+	if (!p->eof)
+		uv_timer_start(&p->timer, proc_timer_cb, (uint64_t)p->drain_ms, 0);
+	proc_maybe_done(p);
+}
+
+int
+proc_spawn(uv_loop_t *loop, const struct proc_spec *spec, proc_output_cb output_cb,
+           proc_done_cb done_cb, void *arg, struct proc **out)
+{
+	struct proc_child child;
+	struct proc *p;
+	int fds[2] = {-1, -1}, null_fd = -1, rc = 0;
+	pid_t pid;
+
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return -errno;
+	null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	if (null_fd < 0) {
+		rc = -errno;
+		goto out;
+	}
+	memset(&child, 0, sizeof child);
+	child.argv = spec->argv;
+	child.envp = spec->envp;
+	child.cwd = spec->cwd;
+	child.cpus = spec->cpus;
+	child.parent = getpid();
+	child.out_fd = fds[1];
+	child.null_fd = null_fd;
+	pid = clone(proc_child_main, proc_stack + sizeof proc_stack,
+	            CLONE_VM | CLONE_VFORK | SIGCHLD, &child);
+	if (pid < 0) {
+		rc = -errno;
+		goto out;
+	}
+	if (child.err != 0) {
+		waitpid(pid, NULL, 0);
+		rc = -child.err;
+		goto out;
+	}
+	p = xcalloc(1, sizeof *p);
+	p->loop = loop;
+	p->pid = pid;
+	p->started_ms = util_mono_ms();
+	p->term_after_ms = spec->term_after_ms;
+	p->kill_after_ms = spec->kill_after_ms;
+	p->drain_ms = spec->drain_ms > 0 ? spec->drain_ms : 200;
+	p->output_cb = output_cb;
+	p->done_cb = done_cb;
+	p->arg = arg;
+	p->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	if (p->pidfd < 0)
+		fatal("pidfd_open: %s (Linux 5.3 or later is needed)", strerror(errno));
+	uv_poll_init(loop, &p->exit_poll, p->pidfd);
+	uv_pipe_init(loop, &p->out, 0);
+	uv_timer_init(loop, &p->timer);
+	p->exit_poll.data = p->out.data = p->timer.data = p;
+	p->handles = 3;
+	uv_pipe_open(&p->out, fds[0]);
+	fds[0] = -1;
+	uv_read_start((uv_stream_t *)&p->out, proc_alloc_cb, proc_read_cb);
+	uv_poll_start(&p->exit_poll, UV_READABLE, proc_exit_cb);
+	proc_arm_timer(p);
+	p->next = live;
+	live = p;
+	*out = p;
+out:
+	if (fds[0] >= 0)
+		close(fds[0]);
+	close(fds[1]);
+	if (null_fd >= 0)
+		close(null_fd);
+	return rc;
+}
+
+pid_t
+proc_pid(const struct proc *p)
+{
+	return p->pid;
+}
+
+void
+proc_signal(struct proc *p, int sig)
+{
+	if (!p->exited)
+		kill(-p->pid, sig);
+}
+
+uint64_t
+proc_start_ticks(pid_t pid)
+{
+	char path[64], buf[1024], *s;
+	unsigned long long ticks = 0;
+	int fd, i;
+	ssize_t n;
+
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	/* The command name may hold spaces and parentheses: fields start
+	 * after the last ')'. starttime is field 22, the 20th after it. */
+	s = strrchr(buf, ')');
+	if (s == NULL)
+		return 0;
+	for (i = 0; i < 20 && s != NULL; i++)
+		s = strchr(s + 1, ' ');
+	if (s == NULL || sscanf(s + 1, "%llu", &ticks) != 1)
+		return 0;
+	return ticks;
+}
+
+bool
+proc_kill_stale(pid_t pid, uint64_t start_ticks)
+{
+	if (pid <= 1 || start_ticks == 0 || proc_start_ticks(pid) != start_ticks)
+		return false;
+	return kill(-pid, SIGKILL) == 0 || kill(pid, SIGKILL) == 0;
+}
+
+void
+proc_become_subreaper(void)
+{
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+}
+
+static bool
+proc_is_live(pid_t pid)
+{
+	const struct proc *p;
+
+	for (p = live; p != NULL; p = p->next) {
+		if (p->pid == pid)
+			return true;
+	}
+	return false;
+}
+
+int
+proc_reap_orphans(bool kill_all)
+{
+	char path[300];
+	int reaped = 0;
+	DIR *d;
+	struct dirent *de;
+
+	d = opendir("/proc/self/task");
+	if (d == NULL)
+		return 0;
+	while ((de = readdir(d)) != NULL) {
+		char *text = NULL;
+		const char *s;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof path, "/proc/self/task/%s/children", de->d_name);
+		if (util_read_file(path, 1 << 20, &text, NULL) < 0)
+			continue;
+		for (s = text; *s != '\0';) {
+			char *end;
+			long pid = strtol(s, &end, 10);
+
+			if (end == s)
+				break;
+			s = end;
+			if (pid <= 0 || proc_is_live((pid_t)pid))
+				continue;
+			if (kill_all) {
+				kill(-(pid_t)pid, SIGKILL);
+				kill((pid_t)pid, SIGKILL);
+			}
+			if (waitpid((pid_t)pid, NULL, kill_all ? 0 : WNOHANG) > 0)
+				reaped++;
+		}
+		free(text);
+	}
+	closedir(d);
+	return reaped;
+}
+
+int
+proc_capture(char *const *argv, const char *cwd, char *const *envp, size_t max, char **output)
+{
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t attr;
+	struct buf b;
+	int fds[2], ws = 0, rc;
+	pid_t pid;
+	char chunk[8192];
+
+	buf_init(&b);
+	*output = NULL;
+	if (pipe2(fds, O_CLOEXEC) < 0) {
+		*output = xstrdup("");
+		return -errno;
+	}
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
+	posix_spawn_file_actions_adddup2(&fa, fds[1], 2);
+	if (cwd != NULL)
+		posix_spawn_file_actions_addchdir_np(&fa, cwd);
+	posix_spawnattr_init(&attr);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+	posix_spawnattr_setpgroup(&attr, 0);
+	rc = posix_spawnp(&pid, argv[0], &fa, &attr, argv, envp);
+	posix_spawn_file_actions_destroy(&fa);
+	posix_spawnattr_destroy(&attr);
+	close(fds[1]);
+	if (rc != 0) {
+		close(fds[0]);
+		*output = xstrdup("");
+		return -rc;
+	}
+	for (;;) {
+		ssize_t n = read(fds[0], chunk, sizeof chunk);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		if (b.len < max)
+			buf_add(&b, chunk, b.len + (size_t)n > max ? max - b.len : (size_t)n);
+	}
+	close(fds[0]);
+	while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)
+		;
+	*output = buf_steal(&b);
+	if (WIFEXITED(ws))
+		return WEXITSTATUS(ws);
+	return 128 + WTERMSIG(ws);
+}

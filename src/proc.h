@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * proc.h: spawns one run's process group, born pinned to its cores, and
+ * reports its output and its end on the libuv loop. It never parses output.
+ */
+#ifndef FLAKESWEEP_PROC_H
+#define FLAKESWEEP_PROC_H
+
+#include <sched.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <uv.h>
+
+#include "outcome.h"
+
+struct proc;
+
+struct proc_spec {
+	char *const *argv; /* argv[0]: a path, or a name looked up in PATH */
+	char *const *envp; /* the whole environment of the child */
+	const char *cwd;   /* working directory, or NULL to inherit */
+	/* The cores the child is born pinned to (sched_setaffinity in the child
+	 * before exec, so every thread it starts inherits them); NULL inherits
+	 * flakesweep's own set. */
+	const cpu_set_t *cpus;
+	/* At term_after_ms (0: never) the group gets SIGTERM; at kill_after_ms
+	 * (0: never) SIGKILL. Both count from the spawn and mark timed_out. */
+	int64_t term_after_ms;
+	int64_t kill_after_ms;
+	/* After the leader exits, how long a grandchild may keep the pipe open
+	 * before flakesweep closes it (ms). */
+	int64_t drain_ms;
+};
+
+/* Output as it arrives: raw bytes of stdout and stderr merged in one pipe,
+ * as a terminal would see them. data is valid only during the call. */
+typedef void (*proc_output_cb)(void *arg, const char *data, size_t len);
+
+/* The run is over: the leader was reaped and its pipe closed. leaked is
+ * true when other processes of its group were still alive (they were
+ * killed). The proc frees itself after this returns. */
+typedef void (*proc_done_cb)(void *arg, const struct outcome_exit *exit, bool leaked,
+                             int64_t elapsed_ms);
+
+/* Spawns spec->argv in a new process group, with stdin from /dev/null and
+ * stdout and stderr into one pipe read on loop. The child gets SIGKILL if
+ * flakesweep dies (PR_SET_PDEATHSIG). Returns 0 and the proc in *out (owned
+ * by the loop until done_cb), or a negative errno: -ENOENT when argv[0]
+ * cannot be executed. Neither callback runs on failure. */
+int proc_spawn(uv_loop_t *loop, const struct proc_spec *spec, proc_output_cb output_cb,
+               proc_done_cb done_cb, void *arg, struct proc **out);
+
+/* The leader's pid (also the process group id). */
+pid_t proc_pid(const struct proc *p);
+
+/* The leader's start time in clock ticks since boot (field 22 of
+ * /proc/PID/stat), which with the pid identifies the process across a
+ * restart of flakesweep. 0 when unknown. */
+uint64_t proc_start_ticks(pid_t pid);
+
+/* Sends sig to the whole group. done_cb still comes. */
+void proc_signal(struct proc *p, int sig);
+
+/* Kills the group pid (SIGKILL) if its leader still has the given start
+ * time: used by --resume on runs a dead sweep left behind. Returns true
+ * when something was killed. */
+bool proc_kill_stale(pid_t pid, uint64_t start_ticks);
+
+/* Makes flakesweep the reaper of orphaned descendants, so a grandchild that
+ * escapes its group still dies with the sweep (proc_reap_orphans). */
+void proc_become_subreaper(void);
+
+/* Reaps orphaned descendants that are not live runs; kill_all also kills
+ * every remaining descendant first. Returns how many were reaped. */
+int proc_reap_orphans(bool kill_all);
+
+/* Runs argv to completion (no pinning, no loop), capturing stdout and
+ * stderr merged, at most max bytes (more is dropped). For discovery and
+ * listing before the loop runs. Returns the exit status (0-255), 128+signal,
+ * or a negative errno when it could not start; *output is always set
+ * (caller frees). */
+int proc_capture(char *const *argv, const char *cwd, char *const *envp, size_t max, char **output);
+
+#endif

@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: MIT */
+/* test-proc.c: spawning pinned runs, output, time limits, leaks. */
+#include "config.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "proc.h"
+#include "util.h"
+
+extern char **environ;
+
+struct result {
+	struct buf out;
+	struct outcome_exit exit;
+	bool leaked, done;
+	int64_t elapsed_ms;
+};
+
+static void
+on_output(void *arg, const char *data, size_t len)
+{
+	struct result *r = arg;
+
+	buf_add(&r->out, data, len);
+}
+
+static void
+on_done(void *arg, const struct outcome_exit *ex, bool leaked, int64_t elapsed_ms)
+{
+	struct result *r = arg;
+
+	r->exit = *ex;
+	r->leaked = leaked;
+	r->done = true;
+	r->elapsed_ms = elapsed_ms;
+}
+
+static void
+run_sh(const char *script, const cpu_set_t *cpus, int64_t term_ms, int64_t kill_ms,
+       struct result *r)
+{
+	uv_loop_t loop;
+	char *argv[] = {"sh", "-c", (char *)script, NULL};
+	struct proc_spec spec = {.argv = argv,
+	                         .envp = environ,
+	                         .cpus = cpus,
+	                         .term_after_ms = term_ms,
+	                         .kill_after_ms = kill_ms,
+	                         .drain_ms = 100};
+	struct proc *p;
+
+	memset(r, 0, sizeof *r);
+	buf_init(&r->out);
+	CHECK_INT(uv_loop_init(&loop), 0);
+	CHECK_INT(proc_spawn(&loop, &spec, on_output, on_done, r, &p), 0);
+	CHECK(proc_pid(p) > 0);
+	uv_run(&loop, UV_RUN_DEFAULT);
+	CHECK(r->done);
+	CHECK_INT(uv_loop_close(&loop), 0);
+}
+
+TEST(proc_output_and_exit_status)
+{
+	struct result r;
+
+	run_sh("echo out; echo err >&2; exit 3", NULL, 0, 0, &r);
+	CHECK_STR(r.out.data, "out\nerr\n");
+	CHECK_INT(r.exit.status, 3);
+	CHECK_INT(r.exit.signal, 0);
+	CHECK(!r.exit.timed_out);
+	CHECK(!r.leaked);
+	buf_free(&r.out);
+}
+
+TEST(proc_born_pinned)
+{
+	struct result r;
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	/* The shell and everything it starts inherit the one core. */
+	run_sh("grep Cpus_allowed_list /proc/self/status; nproc", &set, 0, 0, &r);
+	CHECK_STR(r.out.data, "Cpus_allowed_list:\t0\n1\n");
+	CHECK_INT(r.exit.status, 0);
+	buf_free(&r.out);
+}
+
+TEST(proc_own_process_group)
+{
+	struct result r;
+	char *expect;
+
+	run_sh("ps -o pgid= -p $$ | tr -d ' '; echo $$", NULL, 0, 0, &r);
+	{
+		char *nl = strchr(r.out.data, '\n');
+
+		CHECK(nl != NULL);
+		expect = xasprintf("%.*s\n", (int)(nl - r.out.data), r.out.data);
+		CHECK_STR(nl + 1, expect);
+		free(expect);
+	}
+	buf_free(&r.out);
+}
+
+TEST(proc_term_then_kill_after_limits)
+{
+	struct result r;
+
+	/* The shell ignores SIGTERM, so SIGKILL ends it. */
+	run_sh("trap '' TERM; echo start; while :; do sleep 0.05; done", NULL, 100, 300, &r);
+	CHECK_STR(r.out.data, "start\n");
+	CHECK(r.exit.timed_out);
+	CHECK_INT(r.exit.signal, SIGKILL);
+	CHECK(r.elapsed_ms >= 300);
+	CHECK(r.elapsed_ms < 3000);
+	buf_free(&r.out);
+}
+
+TEST(proc_grandchild_holding_pipe_does_not_stall)
+{
+	struct result r;
+	int64_t t0 = util_mono_ms();
+
+	/* A background child keeps stdout open and would outlive the run. */
+	run_sh("sleep 30 & echo done", NULL, 0, 0, &r);
+	CHECK_STR(r.out.data, "done\n");
+	CHECK_INT(r.exit.status, 0);
+	CHECK(r.leaked);
+	CHECK(util_mono_ms() - t0 < 5000);
+	buf_free(&r.out);
+}
+
+TEST(proc_exec_failure)
+{
+	uv_loop_t loop;
+	char *argv[] = {"/nonexistent/flakesweep-test-binary", NULL};
+	struct proc_spec spec = {.argv = argv, .envp = environ};
+	struct proc *p = NULL;
+
+	CHECK_INT(uv_loop_init(&loop), 0);
+	CHECK_INT(proc_spawn(&loop, &spec, on_output, on_done, NULL, &p), -ENOENT);
+	CHECK(p == NULL);
+	CHECK_INT(uv_loop_close(&loop), 0);
+}
+
+TEST(proc_capture_sync)
+{
+	char *argv[] = {"sh", "-c", "echo a; echo b >&2; exit 4", NULL};
+	char *out;
+
+	CHECK_INT(proc_capture(argv, NULL, environ, 1024, &out), 4);
+	CHECK_STR(out, "a\nb\n");
+	free(out);
+}
+
+TEST(proc_start_ticks_identify)
+{
+	uint64_t t = proc_start_ticks(getpid());
+
+	CHECK(t > 0);
+	CHECK(!proc_kill_stale(getpid(), t + 1));
+}
