@@ -1,0 +1,286 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test-sched.c: the scheduler's properties over many random configurations,
+ * with a fake runner that finishes runs in random order.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+
+#include "check.h"
+#include "sched.h"
+#include "util.h"
+
+struct fake {
+	struct sched *s;
+	const struct lanes *lanes;
+	struct sched_run **inflight;
+	int ninflight;
+	int *starts; /* per pair */
+};
+
+static void
+fake_start(void *arg, struct sched_run *run)
+{
+	struct fake *f = arg;
+	int i, j;
+
+	f->starts[run->pair]++;
+	f->inflight = xrealloc(f->inflight, sizeof *f->inflight * (size_t)(f->ninflight + 1));
+	f->inflight[f->ninflight++] = run;
+	/* Pinned to cpu distinct cores of its own lane. */
+	for (i = 0; i < run->ncpus; i++) {
+		int found = 0;
+
+		for (j = 0; j < f->lanes->width; j++)
+			found += f->lanes->cores[run->lane][j] == run->cpus[i];
+		CHECK_INT(found, 1);
+		for (j = 0; j < i; j++)
+			CHECK(run->cpus[j] != run->cpus[i]);
+	}
+}
+
+static void
+make_lanes(struct lanes *l, int nlanes, int width)
+{
+	int i, j;
+
+	memset(l, 0, sizeof *l);
+	l->nlanes = nlanes;
+	l->width = width;
+	l->ncores = nlanes * width;
+	l->cores = xcalloc((size_t)nlanes, sizeof *l->cores);
+	for (i = 0; i < nlanes; i++) {
+		l->cores[i] = xcalloc((size_t)width, sizeof **l->cores);
+		for (j = 0; j < width; j++)
+			l->cores[i][j] = i * width + j;
+	}
+	l->kept = xcalloc(1, sizeof *l->kept);
+}
+
+/* The invariants that hold after every dispatch. */
+static void
+check_invariants(struct fake *f)
+{
+	int lane, i, k;
+
+	for (lane = 0; lane < f->lanes->nlanes; lane++) {
+		int load = sched_lane_load(f->s, lane), held = sched_lane_held(f->s, lane);
+		int running = 0;
+
+		for (i = 0; i < f->lanes->width; i++)
+			CHECK(sched_lane_core_runs(f->s, lane, i) <= load);
+		for (k = 0; k < f->ninflight; k++) {
+			int pload;
+
+			if (f->inflight[k]->lane != lane)
+				continue;
+			running++;
+			sched_pair_counts(f->s, f->inflight[k]->pair, NULL, &pload, NULL, NULL,
+			                  NULL);
+			CHECK_INT(pload, load);
+		}
+		if (running == 0)
+			CHECK_INT(load, 0);
+		/* A held task really does not fit: the lane is busy. */
+		if (held >= 0 && !sched_paused(f->s)) {
+			int hcpu, hload, free_cores = 0;
+
+			CHECK(running > 0);
+			sched_pair_counts(f->s, held, &hcpu, &hload, NULL, NULL, NULL);
+			for (i = 0; i < f->lanes->width; i++)
+				free_cores += sched_lane_core_runs(f->s, lane, i) < load;
+			CHECK(hload != load || free_cores < hcpu);
+		}
+	}
+}
+
+TEST(sched_properties_random_configs)
+{
+	int iter;
+
+	srand(12345);
+	for (iter = 0; iter < 300; iter++) {
+		static const int widths[] = {1, 2, 4, 8};
+		int width = widths[rand() % 4], nlanes = 1 + rand() % 3;
+		struct lanes l;
+		struct fake f;
+		int pair, npairs, steps = 0, c, ld;
+		int loads[3] = {1, 2, 3};
+
+		make_lanes(&l, nlanes, width);
+		memset(&f, 0, sizeof f);
+		f.lanes = &l;
+		f.s = sched_new(&l, fake_start, &f);
+		/* Every cpu up to the width that the draw keeps, at 1-3 loads. */
+		for (c = 1; c <= width; c *= 2) {
+			if (c != width && rand() % 3 == 0)
+				continue;
+			for (ld = 0; ld < 3; ld++) {
+				if (ld > 0 && rand() % 2 == 0)
+					continue;
+				sched_add_pair(f.s, c, loads[ld], 1 + rand() % 12, NULL);
+			}
+		}
+		npairs = sched_npairs(f.s);
+		f.starts = xcalloc((size_t)npairs, sizeof *f.starts);
+		sched_dispatch(f.s);
+		check_invariants(&f);
+		while (f.ninflight > 0) {
+			int k = rand() % f.ninflight;
+			struct sched_run *run = f.inflight[k];
+
+			f.inflight[k] = f.inflight[--f.ninflight];
+			sched_finish(f.s, run, 1 + rand() % 50);
+			sched_dispatch(f.s);
+			check_invariants(&f);
+			CHECK(++steps < 100000);
+		}
+		/* Every task started; every pair ran exactly its target. */
+		CHECK(sched_complete(f.s));
+		for (pair = 0; pair < npairs; pair++) {
+			int target, done;
+
+			sched_pair_counts(f.s, pair, NULL, NULL, &target, NULL, &done);
+			CHECK_INT(f.starts[pair], target);
+			CHECK_INT(done, target);
+		}
+		for (c = 0; c < nlanes; c++)
+			CHECK_INT(sched_lane_held(f.s, c), -1);
+		sched_free(f.s);
+		free(f.starts);
+		free(f.inflight);
+		lanes_free(&l);
+	}
+}
+
+TEST(sched_load_packing)
+{
+	struct lanes l;
+	struct fake f;
+
+	/* One 4-core lane at load 1 holds four cpu-1 runs, at load 2 eight. */
+	make_lanes(&l, 1, 4);
+	memset(&f, 0, sizeof f);
+	f.lanes = &l;
+	f.s = sched_new(&l, fake_start, &f);
+	sched_add_pair(f.s, 1, 1, 100, NULL);
+	f.starts = xcalloc(2, sizeof *f.starts);
+	sched_dispatch(f.s);
+	CHECK_INT(f.ninflight, 4);
+	CHECK_INT(sched_running(f.s), 4);
+	sched_free(f.s);
+	free(f.inflight);
+	memset(&f, 0, sizeof f);
+	f.lanes = &l;
+	f.starts = xcalloc(2, sizeof *f.starts);
+	f.s = sched_new(&l, fake_start, &f);
+	sched_add_pair(f.s, 1, 2, 100, NULL);
+	sched_dispatch(f.s);
+	CHECK_INT(f.ninflight, 8);
+	sched_free(f.s);
+	free(f.inflight);
+	free(f.starts);
+	memset(&f, 0, sizeof f);
+	f.lanes = &l;
+	f.starts = xcalloc(2, sizeof *f.starts);
+	f.s = sched_new(&l, fake_start, &f);
+	sched_add_pair(f.s, 2, 1, 100, NULL);
+	sched_dispatch(f.s);
+	CHECK_INT(f.ninflight, 2);
+	CHECK(f.inflight[0]->cpus[0] != f.inflight[1]->cpus[0]);
+	sched_free(f.s);
+	free(f.inflight);
+	free(f.starts);
+	lanes_free(&l);
+}
+
+TEST(sched_furthest_behind_first_and_hold)
+{
+	struct lanes l;
+	struct fake f;
+	int started;
+
+	make_lanes(&l, 1, 2);
+	memset(&f, 0, sizeof f);
+	f.lanes = &l;
+	f.starts = xcalloc(2, sizeof *f.starts);
+	f.s = sched_new(&l, fake_start, &f);
+	sched_add_pair(f.s, 1, 1, 10, NULL); /* pair 0 */
+	sched_add_pair(f.s, 2, 1, 10, NULL); /* pair 1 */
+	sched_dispatch(f.s);
+	/* Pair 0 goes first (tie, lowest id), then pair 1 (behind) does not
+	 * fit beside it and is held. */
+	CHECK_INT(f.ninflight, 1);
+	CHECK_INT(f.inflight[0]->pair, 0);
+	CHECK_INT(sched_lane_held(f.s, 0), 1);
+	sched_pair_counts(f.s, 1, NULL, NULL, NULL, &started, NULL);
+	CHECK_INT(started, 1);
+	sched_finish(f.s, f.inflight[0], 5);
+	f.ninflight = 0;
+	sched_dispatch(f.s);
+	CHECK_INT(f.ninflight, 1);
+	CHECK_INT(f.inflight[0]->pair, 1);
+	CHECK_INT(f.inflight[0]->ncpus, 2);
+	CHECK_INT(sched_lane_held(f.s, 0), -1); /* full: nothing taken */
+	sched_free(f.s);
+	free(f.inflight);
+	free(f.starts);
+	lanes_free(&l);
+}
+
+TEST(sched_pause_stops_placing)
+{
+	struct lanes l;
+	struct fake f;
+
+	make_lanes(&l, 2, 1);
+	memset(&f, 0, sizeof f);
+	f.lanes = &l;
+	f.starts = xcalloc(1, sizeof *f.starts);
+	f.s = sched_new(&l, fake_start, &f);
+	sched_add_pair(f.s, 1, 1, 5, NULL);
+	sched_pause(f.s, true);
+	sched_dispatch(f.s);
+	CHECK_INT(f.ninflight, 0);
+	sched_pause(f.s, false);
+	sched_dispatch(f.s);
+	CHECK_INT(f.ninflight, 2);
+	sched_free(f.s);
+	free(f.inflight);
+	free(f.starts);
+	lanes_free(&l);
+}
+
+TEST(lanes_plan_and_errors)
+{
+	cpu_set_t set;
+	struct lanes l;
+	char *err;
+	int i, cpus[] = {1, 2, 4};
+
+	CPU_ZERO(&set);
+	for (i = 0; i < 16; i++)
+		CPU_SET(i, &set);
+	CHECK_INT(lanes_plan(&set, -1, 4, &l, &err), 0);
+	CHECK_INT(l.keep, 2);
+	CHECK_INT(l.nlanes, 3);
+	CHECK_INT(l.cores[0][0], 2);
+	CHECK_INT(l.cores[2][3], 13);
+	lanes_free(&l);
+	CHECK_INT(lanes_plan(&set, 4, 4, &l, &err), 0);
+	CHECK_INT(l.nlanes, 3);
+	CHECK_INT(l.cores[0][0], 4);
+	lanes_free(&l);
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	CPU_SET(1, &set);
+	CHECK_INT(lanes_plan(&set, -1, 4, &l, &err), -22);
+	CHECK_STR(err, "--cpu 4 does not fit: 2 cores usable (2 allowed, --keep 0); the widest "
+	               "run that fits is --cpu 2");
+	free(err);
+	CHECK_INT(lanes_clip_cpus(cpus, 3, 2), 2);
+	CHECK_INT(lanes_default_keep(4), 0);
+	CHECK_INT(lanes_default_keep(16), 2);
+	CHECK_INT(lanes_default_keep(64), 8);
+}
