@@ -7,16 +7,114 @@
 #include "config.h"
 
 #include <locale.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <uv.h>
 
+#include "gate.h"
 #include "options.h"
+#include "out-line.h"
+#include "post.h"
+#include "quarantine.h"
+#include "sweep.h"
 #include "util.h"
+
+#define MAIN_PROGRESS_MS 5000
+
+static void
+main_signal_cb(uv_signal_t *h, int signum)
+{
+	(void)signum;
+	sweep_interrupt(h->data);
+}
+
+/* Prints a file of the output directory to stdout. */
+static void
+main_print_file(const char *dir, const char *name)
+{
+	char *path = xasprintf("%s/%s", dir, name), *text = NULL;
+	size_t len = 0;
+
+	if (util_read_file(path, (size_t)1 << 30, &text, &len) == 0) {
+		fwrite(text, 1, len, stdout);
+		fflush(stdout);
+	}
+	free(text);
+	free(path);
+}
 
 struct main_command {
 	const char *name;
 	int (*run)(int argc, char **argv);
 };
+
+static int
+main_run_sweep(struct options *o)
+{
+	uv_loop_t loop;
+	uv_signal_t sigs[3];
+	static const int signums[] = { SIGINT, SIGTERM, SIGHUP };
+	struct out_line *ol;
+	struct sweep *s;
+	char *err = NULL;
+	bool progress;
+	size_t i;
+	int rc;
+
+	if (o->ui == OPTIONS_UI_AUTO)
+		o->ui = OPTIONS_UI_LINE;
+	if (o->ui == OPTIONS_UI_FULL) {
+		fprintf(stderr, "%s\n",
+			_("flakesweep: the dashboard is not available in this build; using --ui line"));
+		o->ui = OPTIONS_UI_LINE;
+	}
+	progress = o->ui == OPTIONS_UI_LINE;
+	signal(SIGPIPE, SIG_IGN);
+	uv_loop_init(&loop);
+	ol = out_line_new(&loop, stderr, progress, MAIN_PROGRESS_MS);
+	s = sweep_new(&loop, o, out_line_observer(ol), &err);
+	if (s == NULL) {
+		fprintf(stderr, "flakesweep: %s\n", err);
+		free(err);
+		out_line_observer(ol)->finished(ol, NULL);
+		uv_run(&loop, UV_RUN_DEFAULT);
+		uv_loop_close(&loop);
+		out_line_free(ol);
+		options_free(o);
+		return 2;
+	}
+	for (i = 0; i < UTIL_ARRAY_LEN(sigs); i++) {
+		uv_signal_init(&loop, &sigs[i]);
+		sigs[i].data = s;
+		uv_signal_start(&sigs[i], main_signal_cb, signums[i]);
+		/* The sweep's own handles keep the loop alive, not these. */
+		uv_unref((uv_handle_t *)&sigs[i]);
+	}
+	if (sweep_start(s, &err) < 0) {
+		fprintf(stderr, "flakesweep: %s\n", err);
+		free(err);
+	}
+	uv_run(&loop, UV_RUN_DEFAULT);
+	for (i = 0; i < UTIL_ARRAY_LEN(sigs); i++)
+		uv_close((uv_handle_t *)&sigs[i], NULL);
+	uv_run(&loop, UV_RUN_DEFAULT);
+	rc = sweep_exit_status(s);
+	if (o->json)
+		main_print_file(sweep_outdir(s), "results.json");
+	else if (sweep_phase(s) == SWEEP_PHASE_DONE && rc != 2)
+		main_print_file(sweep_outdir(s), "report.txt");
+	if (rc != 2)
+		fprintf(stderr, _("flakesweep: results in %s\n"), sweep_outdir(s));
+	sweep_free(s);
+	out_line_free(ol);
+	if (uv_loop_close(&loop) != 0)
+		fprintf(stderr, "flakesweep: %s\n", _("handles left open at exit"));
+	options_free(o);
+	return rc;
+}
 
 static int
 main_stress(int argc, char **argv)
@@ -30,13 +128,14 @@ main_stress(int argc, char **argv)
 		options_free(&o);
 		return rc > 0 ? 0 : 2;
 	}
-	fprintf(stderr, "%s\n", _("flakesweep: the sweep engine is not built yet"));
-	options_free(&o);
-	return 2;
+	return main_run_sweep(&o);
 }
 
 static const struct main_command main_commands[] = {
     {"stress", main_stress},
+    {"quarantine", quarantine_main},
+    {"gate", gate_main},
+    {"report", post_main},
 };
 
 int

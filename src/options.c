@@ -237,18 +237,23 @@ options_parse(struct options *o, int argc, char **argv)
 	while ((c = getopt_long_only(dd, argv, ":o:", long_options, NULL)) != -1) {
 		switch (c) {
 		case OPT_CPU:
+			o->given |= OPTIONS_GIVEN_CPU;
 			rc = parse_list("cpu", optarg, &o->cpus, &o->ncpus);
 			break;
 		case OPT_LOAD:
+			o->given |= OPTIONS_GIVEN_LOAD;
 			rc = parse_list("load", optarg, &o->loads, &o->nloads);
 			break;
 		case OPT_COUNT:
+			o->given |= OPTIONS_GIVEN_COUNT;
 			rc = parse_count("count", optarg, &o->count, 1);
 			break;
 		case OPT_CONFIRM:
+			o->given |= OPTIONS_GIVEN_CONFIRM;
 			rc = parse_count("confirm", optarg, &o->confirm, 0);
 			break;
 		case OPT_TIMEOUT:
+			o->given |= OPTIONS_GIVEN_TIMEOUT;
 			rc = parse_dur("timeout", optarg, &o->timeout_ms);
 			if (rc == 0 && o->timeout_ms <= 0)
 				rc = bad_value("timeout", optarg, _("a duration above zero"));
@@ -257,21 +262,27 @@ options_parse(struct options *o, int argc, char **argv)
 			rc = parse_dur("kill-grace", optarg, &o->kill_grace_ms);
 			break;
 		case OPT_KEEP:
+			o->given |= OPTIONS_GIVEN_KEEP;
 			rc = parse_count("keep", optarg, &o->keep, 0);
 			break;
 		case OPT_TAGS:
+			o->given |= OPTIONS_GIVEN_TAGS;
 			split_tags(o, optarg);
 			break;
 		case OPT_SHUFFLE:
+			o->given |= OPTIONS_GIVEN_SHUFFLE;
 			o->shuffle = true;
 			break;
 		case OPT_RUN:
+			o->given |= OPTIONS_GIVEN_RUN;
 			set_str(&o->run_re, optarg);
 			break;
 		case OPT_SKIP:
+			o->given |= OPTIONS_GIVEN_SKIP;
 			set_str(&o->skip_re, optarg);
 			break;
 		case OPT_NO_RACE:
+			o->given |= OPTIONS_GIVEN_RACE;
 			o->race = false;
 			break;
 		case 'o':
@@ -300,6 +311,7 @@ options_parse(struct options *o, int argc, char **argv)
 			o->json = true;
 			break;
 		case OPT_DRIVER:
+			o->given |= OPTIONS_GIVEN_DRIVER;
 			if (strcmp(optarg, "go") != 0 && strcmp(optarg, "tap") != 0)
 				rc = bad_value("driver", optarg, "go or tap");
 			else
@@ -327,6 +339,8 @@ options_parse(struct options *o, int argc, char **argv)
 		if (rc < 0)
 			return -1;
 	}
+	if (optind < dd || o->ncommand > 0)
+		o->given |= OPTIONS_GIVEN_PACKAGES;
 	for (i = optind; i < dd; i++) {
 		o->packages =
 		    xrealloc(o->packages, sizeof *o->packages * (size_t)(o->npackages + 1));

@@ -17,7 +17,26 @@ enum options_ui {
 	OPTIONS_UI_NONE,
 };
 
+/* Bits of options.given: the sweep settings named on the command line,
+ * which --resume compares with the journal's. */
+enum options_given {
+	OPTIONS_GIVEN_CPU = 1 << 0,
+	OPTIONS_GIVEN_LOAD = 1 << 1,
+	OPTIONS_GIVEN_COUNT = 1 << 2,
+	OPTIONS_GIVEN_CONFIRM = 1 << 3,
+	OPTIONS_GIVEN_TIMEOUT = 1 << 4,
+	OPTIONS_GIVEN_KEEP = 1 << 5,
+	OPTIONS_GIVEN_TAGS = 1 << 6,
+	OPTIONS_GIVEN_SHUFFLE = 1 << 7,
+	OPTIONS_GIVEN_RUN = 1 << 8,
+	OPTIONS_GIVEN_SKIP = 1 << 9,
+	OPTIONS_GIVEN_RACE = 1 << 10,
+	OPTIONS_GIVEN_DRIVER = 1 << 11,
+	OPTIONS_GIVEN_PACKAGES = 1 << 12,
+};
+
 struct options {
+	unsigned given; /* enum options_given bits */
 	int *cpus; /* --cpu, cores per run; NULL = the default, clipped to the machine */
 	int ncpus;
 	int *loads; /* --load, runs per core */

@@ -473,3 +473,21 @@ proc_capture(char *const *argv, const char *cwd, char *const *envp, size_t max, 
 		return WEXITSTATUS(ws);
 	return 128 + WTERMSIG(ws);
 }
+
+char *
+proc_capture_line(char *const *argv, const char *cwd)
+{
+	extern char **environ;
+	char *out = NULL;
+
+	if (proc_capture(argv, cwd, environ, 1 << 16, &out) != 0) {
+		free(out);
+		return NULL;
+	}
+	out[strcspn(out, "\n")] = '\0';
+	if (*out == '\0') {
+		free(out);
+		return NULL;
+	}
+	return out;
+}

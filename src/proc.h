@@ -82,4 +82,8 @@ int proc_reap_orphans(bool kill_all);
  * (caller frees). */
 int proc_capture(char *const *argv, const char *cwd, char *const *envp, size_t max, char **output);
 
+/* Runs argv like proc_capture and returns the first line of its output
+ * (caller frees), or NULL when it failed or printed nothing. */
+char *proc_capture_line(char *const *argv, const char *cwd);
+
 #endif

@@ -202,6 +202,24 @@ buf_steal(struct buf *b)
 	return p;
 }
 
+void
+util_strv_add(char ***v, size_t *n, const char *s)
+{
+	*v = xrealloc(*v, sizeof **v * (*n + 2));
+	(*v)[(*n)++] = xstrdup(s);
+	(*v)[*n] = NULL;
+}
+
+void
+util_strv_free(char **v)
+{
+	size_t i;
+
+	for (i = 0; v != NULL && v[i] != NULL; i++)
+		free(v[i]);
+	free(v);
+}
+
 int64_t
 util_now_ms(void)
 {

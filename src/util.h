@@ -53,6 +53,13 @@ void buf_printf(struct buf *b, const char *fmt, ...) __attribute__((format(print
 /* Hands the bytes to the caller (free()) and leaves b empty. */
 char *buf_steal(struct buf *b);
 
+/* Appends a copy of s to the NULL-terminated string vector *v of *n
+ * entries, which grows. */
+void util_strv_add(char ***v, size_t *n, const char *s);
+
+/* Frees a NULL-terminated string vector and its strings. NULL is a no-op. */
+void util_strv_free(char **v);
+
 /* Milliseconds of wall-clock time since the Unix epoch. Every module reads
  * time through this so tests can replace it with util_set_clock(). */
 typedef int64_t (*util_clock_cb)(void);

@@ -1,0 +1,3 @@
+module example.com/flakesweep-demo
+
+go 1.19

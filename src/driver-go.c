@@ -1,0 +1,464 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * driver-go.c: the Go driver. It discovers packages and their build-tag
+ * levels with `go list`, builds each into a test binary with `go test -c`,
+ * lists its tests with -test.list, and gives the argv of one run. Parsing a
+ * run's output is parse-go.c's job.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "driver.h"
+#include "parse-go.h"
+#include "proc.h"
+#include "util.h"
+
+extern char **environ;
+
+#define DRIVER_GO_OUTPUT_MAX (16 << 20)
+
+/* Build constraints that name a platform or toolchain, not a level. */
+static const char *const driver_go_not_levels[] = {
+	"aix",	   "android", "darwin",	 "dragonfly", "freebsd", "hurd",    "illumos", "ios",
+	"js",	   "linux",   "nacl",	 "netbsd",    "openbsd", "plan9",   "solaris", "wasip1",
+	"windows", "zos",     "386",	 "amd64",     "arm",	 "arm64",   "loong64", "mips",
+	"mipsle",  "mips64",  "mips64le", "ppc64",    "ppc64le", "riscv64", "s390x",   "wasm",
+	"cgo",	   "gc",      "gccgo",	 "race",      "msan",	 "asan",    "unix",    "ignore",
+	"purego",  "boringcrypto", "goexperiment",
+};
+
+static bool
+driver_go_is_level_tag(const char *tag)
+{
+	size_t i;
+
+	if (strncmp(tag, "go1", 3) == 0 || strncmp(tag, "goexperiment.", 13) == 0)
+		return false;
+	for (i = 0; i < UTIL_ARRAY_LEN(driver_go_not_levels); i++) {
+		if (strcmp(tag, driver_go_not_levels[i]) == 0)
+			return false;
+	}
+	return true;
+}
+
+static void
+driver_go_add_unique(char ***v, size_t *n, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < *n; i++) {
+		if (strcmp((*v)[i], s) == 0)
+			return;
+	}
+	util_strv_add(v, n, s);
+}
+
+/* The level tags of a package: identifiers in the //go:build lines of its
+ * _test.go files that name no platform or toolchain. */
+static void
+driver_go_scan_levels(const char *dir, char ***tags, size_t *ntags)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+
+	while (d != NULL && (de = readdir(d)) != NULL) {
+		size_t len = strlen(de->d_name);
+		char *path, *text, *line, *save = NULL;
+
+		if (len < 8 || strcmp(de->d_name + len - 8, "_test.go") != 0)
+			continue;
+		path = xasprintf("%s/%s", dir, de->d_name);
+		if (util_read_file(path, 1 << 22, &text, NULL) < 0) {
+			free(path);
+			continue;
+		}
+		for (line = strtok_r(text, "\n", &save); line != NULL;
+		     line = strtok_r(NULL, "\n", &save)) {
+			const char *p;
+
+			if (strncmp(line, "//go:build ", 11) != 0)
+				continue;
+			for (p = line + 11; *p != '\0';) {
+				const char *start;
+				char *tag;
+
+				while (*p != '\0' && !(isalnum((unsigned char)*p) || *p == '_'))
+					p++;
+				start = p;
+				while (isalnum((unsigned char)*p) || *p == '_' || *p == '.')
+					p++;
+				if (p == start)
+					continue;
+				tag = xstrndup(start, (size_t)(p - start));
+				if (driver_go_is_level_tag(tag))
+					driver_go_add_unique(tags, ntags, tag);
+				free(tag);
+			}
+		}
+		free(text);
+		free(path);
+	}
+	if (d != NULL)
+		closedir(d);
+}
+
+static bool
+driver_go_level_wanted(const struct options *o, const char *level)
+{
+	int i;
+
+	if (o->tags == NULL)
+		return true;
+	for (i = 0; i < o->ntags; i++) {
+		if (strcmp(o->tags[i], level) == 0)
+			return true;
+	}
+	return false;
+}
+
+static void
+driver_go_add_pkg(struct pkg ***pkgs, size_t *n, const char *name, const char *dir,
+		  const char *level)
+{
+	struct pkg *p = xcalloc(1, sizeof *p);
+
+	p->name = xstrdup(name);
+	p->dir = xstrdup(dir);
+	p->level = xstrdup(level);
+	*pkgs = xrealloc(*pkgs, sizeof **pkgs * (*n + 1));
+	(*pkgs)[(*n)++] = p;
+}
+
+static void
+driver_go_project(struct project *proj)
+{
+	char *cwd = getcwd(NULL, 0);
+	char *mod_argv[] = { "go", "list", "-m", "-f", "{{.Dir}}", NULL };
+	char *ver_argv[] = { "go", "env", "GOVERSION", NULL };
+	char *root;
+
+	root = proc_capture_line(mod_argv, NULL);
+	proj->root = root != NULL ? root : xstrdup(cwd != NULL ? cwd : ".");
+	proj->toolchain = proc_capture_line(ver_argv, NULL);
+	driver_git_info(proj);
+	free(cwd);
+}
+
+static int
+driver_go_discover(const struct options *o, struct project *proj, struct pkg ***pkgs,
+		   size_t *npkgs, char **err)
+{
+	char **argv = NULL, *out = NULL, *line, *save = NULL;
+	size_t n = 0;
+	int i, rc;
+
+	*pkgs = NULL;
+	*npkgs = 0;
+	driver_go_project(proj);
+	if (proj->toolchain == NULL) {
+		*err = xstrdup(_("cannot run `go env GOVERSION`: is Go installed and on PATH?"));
+		return -1;
+	}
+	util_strv_add(&argv, &n, "go");
+	util_strv_add(&argv, &n, "list");
+	util_strv_add(&argv, &n, "-f");
+	util_strv_add(&argv, &n,
+			"{{.ImportPath}}\t{{.Dir}}\t{{len .TestGoFiles}}\t{{len .XTestGoFiles}}");
+	if (o->npackages == 0)
+		util_strv_add(&argv, &n, "./...");
+	for (i = 0; i < o->npackages; i++)
+		util_strv_add(&argv, &n, o->packages[i]);
+	rc = proc_capture(argv, NULL, environ, DRIVER_GO_OUTPUT_MAX, &out);
+	util_strv_free(argv);
+	if (rc != 0) {
+		*err = xasprintf(_("go list failed (exit %d):\n%s"), rc, out);
+		free(out);
+		return -1;
+	}
+	for (line = strtok_r(out, "\n", &save); line != NULL; line = strtok_r(NULL, "\n", &save)) {
+		char name[4096], dir[4096];
+		int ntest = 0, nxtest = 0;
+		char **tags = NULL;
+		size_t ntags = 0, t;
+
+		if (sscanf(line, "%4095[^\t]\t%4095[^\t]\t%d\t%d", name, dir, &ntest, &nxtest) != 4)
+			continue;
+		if (ntest + nxtest == 0) {
+			/* go list counts only files of the default build; a package
+			 * whose tests all carry a tag still has levels. */
+			driver_go_scan_levels(dir, &tags, &ntags);
+			if (ntags == 0)
+				continue;
+		} else {
+			if (driver_go_level_wanted(o, "unit"))
+				driver_go_add_pkg(pkgs, npkgs, name, dir, "unit");
+			driver_go_scan_levels(dir, &tags, &ntags);
+		}
+		for (t = 0; t < ntags; t++) {
+			if (driver_go_level_wanted(o, tags[t]))
+				driver_go_add_pkg(pkgs, npkgs, name, dir, tags[t]);
+		}
+		util_strv_free(tags);
+	}
+	free(out);
+	if (*npkgs == 0) {
+		*err = xstrdup(_("no package with tests matched"));
+		return -1;
+	}
+	return 0;
+}
+
+static char *
+driver_go_binary_name(const struct pkg *pkg, const char *bindir)
+{
+	char *name = xasprintf("%s/%s.%s.test", bindir, pkg->name, pkg->level), *p;
+
+	for (p = name + strlen(bindir) + 1; *p != '\0'; p++) {
+		if (*p == '/')
+			*p = '_';
+	}
+	return name;
+}
+
+static char **
+driver_go_build_argv(const struct options *o, const struct project *proj, struct pkg *pkg,
+		     const char *bindir)
+{
+	char **argv = NULL;
+	size_t n = 0;
+
+	(void)proj;
+	free(pkg->binary);
+	pkg->binary = driver_go_binary_name(pkg, bindir);
+	util_strv_add(&argv, &n, "go");
+	util_strv_add(&argv, &n, "test");
+	util_strv_add(&argv, &n, "-c");
+	util_strv_add(&argv, &n, "-o");
+	util_strv_add(&argv, &n, pkg->binary);
+	if (o->race)
+		util_strv_add(&argv, &n, "-race");
+	if (strcmp(pkg->level, "unit") != 0) {
+		util_strv_add(&argv, &n, "-tags");
+		util_strv_add(&argv, &n, pkg->level);
+	}
+	util_strv_add(&argv, &n, pkg->name);
+	return argv;
+}
+
+/* "go1.23.5" from the `go version BINARY` line "BINARY: go1.23.5". */
+static char *
+driver_go_binary_version(const char *binary)
+{
+	char *argv[] = { "go", "version", (char *)binary, NULL };
+	char *line = proc_capture_line(argv, NULL), *v, *end;
+
+	if (line == NULL)
+		return NULL;
+	v = strstr(line, ": go");
+	if (v == NULL) {
+		free(line);
+		return NULL;
+	}
+	v += 2;
+	end = v + strcspn(v, " \t");
+	v = xstrndup(v, (size_t)(end - v));
+	free(line);
+	return v;
+}
+
+static bool
+driver_go_has_marker(const char *version)
+{
+	int major = 0, minor = 0;
+
+	if (version == NULL || sscanf(version, "go%d.%d", &major, &minor) != 2)
+		return false;
+	return major > 1 || (major == 1 && minor >= 20);
+}
+
+static int
+driver_go_prepare(const struct options *o, struct pkg *pkg)
+{
+	char *argv[] = { pkg->binary, "-test.list", ".*", NULL };
+	char *out = NULL, *line, *save = NULL;
+	char **tests = NULL;
+	size_t n = 0;
+	int rc;
+
+	(void)o;
+	if (access(pkg->binary, X_OK) < 0) {
+		/* go test -c writes nothing for a package with no test files at
+		 * this level. */
+		pkg->build_ok = false;
+		free(pkg->build_output);
+		pkg->build_output = xstrdup(_("no test files at this level"));
+		return -1;
+	}
+	rc = proc_capture(argv, pkg->dir, environ, DRIVER_GO_OUTPUT_MAX, &out);
+	if (rc != 0) {
+		pkg->build_ok = false;
+		free(pkg->build_output);
+		pkg->build_output = xasprintf(_("%s -test.list failed (exit %d):\n%s"), pkg->binary,
+					      rc, out);
+		free(out);
+		return -1;
+	}
+	for (line = strtok_r(out, "\n", &save); line != NULL; line = strtok_r(NULL, "\n", &save)) {
+		/* Benchmarks do not run without -test.bench. */
+		if (strncmp(line, "Test", 4) == 0 || strncmp(line, "Example", 7) == 0 ||
+		    strncmp(line, "Fuzz", 4) == 0)
+			util_strv_add(&tests, &n, line);
+	}
+	free(out);
+	util_strv_free(pkg->tests);
+	pkg->tests = tests;
+	pkg->ntests = n;
+	free(pkg->toolchain);
+	pkg->toolchain = driver_go_binary_version(pkg->binary);
+	pkg->framing_marker = driver_go_has_marker(pkg->toolchain);
+	return 0;
+}
+
+static char **
+driver_go_run_argv(const struct options *o, const struct pkg *pkg, const struct driver_run *r)
+{
+	char **argv = NULL, *s;
+	size_t n = 0;
+
+	(void)o;
+	util_strv_add(&argv, &n, pkg->binary);
+	util_strv_add(&argv, &n, pkg->framing_marker ? "-test.v=test2json" : "-test.v");
+	util_strv_add(&argv, &n, "-test.paniconexit0");
+	util_strv_add(&argv, &n, "-test.count=1");
+	s = xasprintf("-test.cpu=%d", r->cpu);
+	util_strv_add(&argv, &n, s);
+	free(s);
+	s = xasprintf("-test.timeout=%lldms", (long long)r->timeout_ms);
+	util_strv_add(&argv, &n, s);
+	free(s);
+	if (r->seed != NULL) {
+		s = xasprintf("-test.shuffle=%s", r->seed);
+		util_strv_add(&argv, &n, s);
+		free(s);
+	}
+	if (r->test != NULL) {
+		char *pat = parse_go_run_pattern(r->test);
+
+		s = xasprintf("-test.run=%s", pat);
+		free(pat);
+	} else if (r->run_re != NULL) {
+		s = xasprintf("-test.run=%s", r->run_re);
+	} else if (pkg->run_filter != NULL) {
+		s = xasprintf("-test.run=%s", pkg->run_filter);
+	} else {
+		s = NULL;
+	}
+	if (s != NULL) {
+		util_strv_add(&argv, &n, s);
+		free(s);
+	}
+	if (r->skip_re != NULL && r->test == NULL && pkg->framing_marker) {
+		s = xasprintf("-test.skip=%s", r->skip_re);
+		util_strv_add(&argv, &n, s);
+		free(s);
+	}
+	return argv;
+}
+
+struct driver_go_parser {
+	struct driver_parser base;
+	struct parse_go *p;
+};
+
+static void
+driver_go_parser_feed(struct driver_parser *dp, const char *data, size_t len)
+{
+	parse_go_feed(((struct driver_go_parser *)dp)->p, data, len);
+}
+
+static void
+driver_go_parser_finish(struct driver_parser *dp, const struct outcome_exit *exit,
+			struct outcome *out)
+{
+	parse_go_finish(((struct driver_go_parser *)dp)->p, exit, out);
+}
+
+static void
+driver_go_parser_free(struct driver_parser *dp)
+{
+	parse_go_free(((struct driver_go_parser *)dp)->p);
+	free(dp);
+}
+
+static struct driver_parser *
+driver_go_parser_new(const struct pkg *pkg, const char *selected)
+{
+	struct driver_go_parser *gp = xcalloc(1, sizeof *gp);
+	struct parse_go_opts opts;
+
+	memset(&opts, 0, sizeof opts);
+	opts.framing_marker = pkg->framing_marker;
+	opts.import_path = pkg->name;
+	opts.listed = (const char *const *)pkg->tests;
+	opts.selected = selected;
+	gp->p = parse_go_new(&opts);
+	gp->base.feed = driver_go_parser_feed;
+	gp->base.finish = driver_go_parser_finish;
+	gp->base.free = driver_go_parser_free;
+	return &gp->base;
+}
+
+static char *
+driver_go_reproduce(const struct pkg *pkg, const char *test, const int *cpus, int ncpus,
+		    int count, const char *seed)
+{
+	struct buf b;
+	char *q, *pat;
+	int i;
+
+	buf_init(&b);
+	q = util_shell_quote(pkg->dir);
+	buf_printf(&b, "cd %s && taskset -c ", q);
+	free(q);
+	for (i = 0; i < ncpus; i++)
+		buf_printf(&b, "%s%d", i > 0 ? "," : "", cpus[i]);
+	q = util_shell_quote(pkg->binary);
+	pat = parse_go_run_pattern(test);
+	buf_printf(&b, " %s -test.v -test.paniconexit0 -test.run ", q);
+	free(q);
+	q = util_shell_quote(pat);
+	buf_printf(&b, "%s -test.cpu %d -test.count %d", q, ncpus, count);
+	free(q);
+	free(pat);
+	if (seed != NULL)
+		buf_printf(&b, " -test.shuffle %s", seed);
+	return buf_steal(&b);
+}
+
+static char **
+driver_go_run_env(const struct options *o, const struct pkg *pkg, const struct driver_run *r)
+{
+	(void)o;
+	(void)pkg;
+	(void)r;
+	return NULL;
+}
+
+const struct driver driver_go = {
+	.name = "go",
+	.own_timeout = true,
+	.discover = driver_go_discover,
+	.build_argv = driver_go_build_argv,
+	.prepare = driver_go_prepare,
+	.run_argv = driver_go_run_argv,
+	.run_env = driver_go_run_env,
+	.parser_new = driver_go_parser_new,
+	.reproduce = driver_go_reproduce,
+};

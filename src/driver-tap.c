@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * driver-tap.c: the TAP driver. The command after `--` is one package; it
+ * has no build and no listing, its tests are the TAP points it prints. A
+ * run learns its CPU count from its pinning and FLAKESWEEP_CPU; a confirm
+ * run names its test as a last argument or in FLAKESWEEP_TEST
+ * (--tap-select). Parsing is parse-tap.c's job.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "driver.h"
+#include "parse-tap.h"
+#include "util.h"
+
+static int
+driver_tap_discover(const struct options *o, struct project *proj, struct pkg ***pkgs,
+		    size_t *npkgs, char **err)
+{
+	struct pkg *p;
+	struct buf name;
+	char *cwd = getcwd(NULL, 0);
+	int i;
+
+	(void)err;
+	proj->root = xstrdup(cwd != NULL ? cwd : ".");
+	driver_git_info(proj);
+	buf_init(&name);
+	for (i = 0; i < o->ncommand; i++) {
+		char *q = util_shell_quote(o->command[i]);
+
+		buf_printf(&name, "%s%s", i > 0 ? " " : "", q);
+		free(q);
+	}
+	p = xcalloc(1, sizeof *p);
+	p->name = buf_steal(&name);
+	p->level = xstrdup("unit");
+	p->dir = xstrdup(proj->root);
+	*pkgs = xcalloc(1, sizeof **pkgs);
+	(*pkgs)[0] = p;
+	*npkgs = 1;
+	free(cwd);
+	return 0;
+}
+
+static char **
+driver_tap_build_argv(const struct options *o, const struct project *proj, struct pkg *pkg,
+		      const char *bindir)
+{
+	(void)o;
+	(void)proj;
+	(void)pkg;
+	(void)bindir;
+	return NULL;
+}
+
+static int
+driver_tap_prepare(const struct options *o, struct pkg *pkg)
+{
+	(void)o;
+	/* Tests are known only as they run; the package is never empty. */
+	pkg->build_ok = true;
+	pkg->ntests = 0;
+	pkg->empty = false;
+	return 0;
+}
+
+static char **
+driver_tap_run_argv(const struct options *o, const struct pkg *pkg, const struct driver_run *r)
+{
+	char **argv = NULL;
+	size_t n = 0;
+	int i;
+
+	(void)pkg;
+	for (i = 0; i < o->ncommand; i++)
+		util_strv_add(&argv, &n, o->command[i]);
+	if (r->test != NULL && strcmp(o->tap_select, "arg") == 0)
+		util_strv_add(&argv, &n, r->test);
+	return argv;
+}
+
+static char **
+driver_tap_run_env(const struct options *o, const struct pkg *pkg, const struct driver_run *r)
+{
+	char **env = NULL, *v;
+	size_t n = 0;
+
+	(void)pkg;
+	if (r->test != NULL && strcmp(o->tap_select, "env") == 0) {
+		v = xasprintf("FLAKESWEEP_TEST=%s", r->test);
+		util_strv_add(&env, &n, v);
+		free(v);
+	}
+	return env;
+}
+
+struct driver_tap_parser {
+	struct driver_parser base;
+	struct parse_tap *p;
+};
+
+static void
+driver_tap_parser_feed(struct driver_parser *dp, const char *data, size_t len)
+{
+	parse_tap_feed(((struct driver_tap_parser *)dp)->p, data, len);
+}
+
+static void
+driver_tap_parser_finish(struct driver_parser *dp, const struct outcome_exit *exit,
+			 struct outcome *out)
+{
+	parse_tap_finish(((struct driver_tap_parser *)dp)->p, exit, out);
+}
+
+static void
+driver_tap_parser_free(struct driver_parser *dp)
+{
+	parse_tap_free(((struct driver_tap_parser *)dp)->p);
+	free(dp);
+}
+
+static struct driver_parser *
+driver_tap_parser_new(const struct pkg *pkg, const char *selected)
+{
+	struct driver_tap_parser *tp = xcalloc(1, sizeof *tp);
+
+	(void)pkg;
+	tp->p = parse_tap_new(selected);
+	tp->base.feed = driver_tap_parser_feed;
+	tp->base.finish = driver_tap_parser_finish;
+	tp->base.free = driver_tap_parser_free;
+	return &tp->base;
+}
+
+static char *
+driver_tap_reproduce(const struct pkg *pkg, const char *test, const int *cpus, int ncpus,
+		     int count, const char *seed)
+{
+	struct buf b;
+	char *q;
+	int i;
+
+	(void)seed;
+	buf_init(&b);
+	q = util_shell_quote(pkg->dir);
+	buf_printf(&b, "cd %s && for i in $(seq %d); do FLAKESWEEP_CPU=%d taskset -c ", q, count,
+		   ncpus);
+	free(q);
+	for (i = 0; i < ncpus; i++)
+		buf_printf(&b, "%s%d", i > 0 ? "," : "", cpus[i]);
+	q = util_shell_quote(test);
+	buf_printf(&b, " %s %s; done", pkg->name, q);
+	free(q);
+	return buf_steal(&b);
+}
+
+const struct driver driver_tap = {
+	.name = "tap",
+	.own_timeout = false,
+	.discover = driver_tap_discover,
+	.build_argv = driver_tap_build_argv,
+	.prepare = driver_tap_prepare,
+	.run_argv = driver_tap_run_argv,
+	.run_env = driver_tap_run_env,
+	.parser_new = driver_tap_parser_new,
+	.reproduce = driver_tap_reproduce,
+};

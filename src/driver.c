@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * driver.c: finds a driver by name and frees what drivers hand out. It
+ * knows no framework; each lives in its own driver-NAME.c.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "driver.h"
+#include "proc.h"
+#include "util.h"
+
+const struct driver *
+driver_find(const char *name)
+{
+	static const struct driver *const all[] = { &driver_go, &driver_tap };
+	size_t i;
+
+	for (i = 0; i < UTIL_ARRAY_LEN(all); i++) {
+		if (strcmp(all[i]->name, name) == 0)
+			return all[i];
+	}
+	return NULL;
+}
+
+void
+driver_free_pkgs(struct pkg **pkgs, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		struct pkg *p = pkgs[i];
+
+		free(p->name);
+		free(p->level);
+		free(p->dir);
+		free(p->binary);
+		free(p->build_output);
+		util_strv_free(p->tests);
+		free(p->run_filter);
+		free(p->toolchain);
+		free(p->driver_data);
+		free(p);
+	}
+	free(pkgs);
+}
+
+void
+driver_free_project(struct project *proj)
+{
+	free(proj->root);
+	free(proj->commit);
+	free(proj->toolchain);
+	free(proj->origin);
+	memset(proj, 0, sizeof *proj);
+}
+
+void
+driver_git_info(struct project *proj)
+{
+	char *commit_argv[] = { "git", "-C", proj->root, "rev-parse", "HEAD", NULL };
+	char *origin_argv[] = { "git", "-C", proj->root, "remote", "get-url", "origin", NULL };
+
+	proj->commit = proc_capture_line(commit_argv, NULL);
+	proj->origin = proc_capture_line(origin_argv, NULL);
+}

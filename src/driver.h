@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * driver.h: what a test framework must provide (DESIGN section 2):
+ * discover packages, build them, give the argv of one run, parse a run's
+ * output and quote a test name into a filter. Each driver is one file
+ * (driver-go.c, driver-tap.c); the engine only sees this interface.
+ */
+#ifndef FLAKESWEEP_DRIVER_H
+#define FLAKESWEEP_DRIVER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "options.h"
+#include "outcome.h"
+
+/* One package at one level: the unit of building and of sweep runs. */
+struct pkg {
+	char *name;   /* import path (go) or the command line (tap) */
+	char *level;  /* "unit" or a build tag */
+	char *dir;    /* where its runs start */
+	char *binary; /* the built test binary (absolute), or NULL */
+	bool build_ok;
+	bool empty;         /* built, but no test at this level: not run, not a failure */
+	char *build_output; /* compiler output when the build failed */
+	char **tests;       /* top-level tests the binary lists; NULL-terminated */
+	size_t ntests;
+	char *run_filter; /* a filter every run of this level applies, or NULL */
+	bool framing_marker; /* go: the binary is Go >= 1.20 (-test.v=test2json) */
+	char *toolchain;     /* e.g. "go1.19.8" */
+	void *driver_data;
+};
+
+/* What one run is asked to do. */
+struct driver_run {
+	int cpu;            /* cores, also told to the framework */
+	int64_t timeout_ms; /* --timeout */
+	const char *seed;   /* shuffle seed, or NULL */
+	const char *test;   /* confirm: the one full test name, or NULL */
+	const char *run_re; /* --run, or NULL */
+	const char *skip_re; /* --skip, or NULL */
+};
+
+/* A run's output parser, fed as bytes arrive. */
+struct driver_parser {
+	void (*feed)(struct driver_parser *p, const char *data, size_t len);
+	/* Fills out (zeroed by the caller) from what was fed and how the process
+	 * ended. */
+	void (*finish)(struct driver_parser *p, const struct outcome_exit *exit,
+		       struct outcome *out);
+	void (*free)(struct driver_parser *p);
+};
+
+struct project {
+	char *root;      /* absolute */
+	char *commit;    /* git HEAD, or NULL */
+	char *toolchain; /* e.g. "go1.19.8", or NULL */
+	char *origin;    /* the origin remote's URL, or NULL */
+};
+
+struct driver {
+	const char *name;
+	/* The framework stops a run itself at the limit (Go panics and dumps
+	 * the goroutines); otherwise flakesweep sends SIGTERM at the limit. */
+	bool own_timeout;
+	/* Finds the packages to run. Returns 0 and a new array (caller frees
+	 * with driver_free_pkgs), or -1 with *err (caller frees). */
+	int (*discover)(const struct options *o, struct project *proj, struct pkg ***pkgs,
+			size_t *npkgs, char **err);
+	/* The argv that builds pkg into bindir (NULL-terminated, caller frees
+	 * with util_strv_free()), or NULL when the framework has no build. */
+	char **(*build_argv)(const struct options *o, const struct project *proj,
+			     struct pkg *pkg, const char *bindir);
+	/* After a successful build: reads what the binary lists and which
+	 * toolchain built it. Returns 0, or -1 with pkg->build_ok cleared and
+	 * pkg->build_output set. */
+	int (*prepare)(const struct options *o, struct pkg *pkg);
+	/* The argv of one run (caller frees with util_strv_free()). */
+	char **(*run_argv)(const struct options *o, const struct pkg *pkg,
+			   const struct driver_run *r);
+	/* Extra environment entries for a run ("NAME=value"), NULL-terminated,
+	 * caller frees with util_strv_free(); NULL when none. */
+	char **(*run_env)(const struct options *o, const struct pkg *pkg,
+			  const struct driver_run *r);
+	struct driver_parser *(*parser_new)(const struct pkg *pkg, const char *selected);
+	/* The command that reproduces a run of test directly, pinned with
+	 * taskset to cpus (ncpus ids), count times. Caller frees. */
+	char *(*reproduce)(const struct pkg *pkg, const char *test, const int *cpus, int ncpus,
+			   int count, const char *seed);
+};
+
+/* The driver named name ("go", "tap"), or NULL. */
+const struct driver *driver_find(const char *name);
+
+extern const struct driver driver_go;
+extern const struct driver driver_tap;
+
+/* Fills proj->commit and proj->origin from git in proj->root (left NULL
+ * outside a git checkout). */
+void driver_git_info(struct project *proj);
+
+void driver_free_pkgs(struct pkg **pkgs, size_t n);
+void driver_free_project(struct project *proj);
+
+#endif

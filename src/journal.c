@@ -1,0 +1,552 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * journal.c: writes and reads journal.jsonl. Each line goes out in one
+ * write(2) on an O_APPEND descriptor, so a crash leaves at most a torn last
+ * line, which readers skip. It knows the line formats and nothing of how a
+ * sweep uses them.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "journal.h"
+#include "strmap.h"
+#include "util.h"
+
+#define JOURNAL_LINE_MAX (64 << 20)
+
+struct journal {
+	int fd;
+	struct strmap *sets; /* set key -> id */
+	long next_set;
+};
+
+struct journal_set {
+	int pkg;
+	char **order; /* "P" or "S" then the test name, in start order */
+	size_t n;
+};
+
+struct journal_reader {
+	struct journal_set *sets; /* by id */
+	size_t nsets;
+	struct strmap *keys; /* set key -> id, for journal_open */
+};
+
+static const char *
+journal_str(const cJSON *obj, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+static bool
+journal_num(const cJSON *obj, const char *key, double *out)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+
+	if (!cJSON_IsNumber(v))
+		return false;
+	*out = v->valuedouble;
+	return true;
+}
+
+const char *
+journal_line_type(const cJSON *line)
+{
+	const char *t = journal_str(line, "type");
+
+	return t != NULL ? t : "";
+}
+
+/* A set's key: its package and its tests with their statuses, in order. */
+static char *
+journal_set_key(int pkg, const struct outcome *o)
+{
+	struct buf b;
+	size_t i;
+
+	buf_init(&b);
+	buf_printf(&b, "%d", pkg);
+	for (i = 0; i < o->ntests; i++) {
+		const struct outcome_test *t = &o->tests[i];
+
+		if (t->status == OUTCOME_PASS || t->status == OUTCOME_SKIP)
+			buf_printf(&b, "\n%c%s", t->status == OUTCOME_PASS ? 'P' : 'S', t->name);
+	}
+	return buf_steal(&b);
+}
+
+static char *
+journal_set_key_from_line(const cJSON *line)
+{
+	struct buf b;
+	const cJSON *v;
+	double pkg = 0;
+
+	buf_init(&b);
+	journal_num(line, "pkg", &pkg);
+	buf_printf(&b, "%d", (int)pkg);
+	cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(line, "order"))
+	{
+		if (cJSON_IsString(v))
+			buf_printf(&b, "\n%s", v->valuestring);
+	}
+	return buf_steal(&b);
+}
+
+static int
+journal_seed_sets(void *arg, struct journal_reader *reader, const cJSON *line, int lineno)
+{
+	struct journal *j = arg;
+	double id;
+
+	(void)reader;
+	(void)lineno;
+	if (strcmp(journal_line_type(line), "set") == 0 && journal_num(line, "id", &id)) {
+		char *key = journal_set_key_from_line(line);
+
+		strmap_set(j->sets, key, (long)id);
+		free(key);
+		if ((long)id >= j->next_set)
+			j->next_set = (long)id + 1;
+	}
+	return 0;
+}
+
+struct journal *
+journal_open(const char *path, char **err)
+{
+	struct journal *j;
+	bool torn = false;
+	int fd;
+
+	*err = NULL;
+	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		*err = xasprintf("%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	j = xcalloc(1, sizeof *j);
+	j->fd = fd;
+	j->sets = strmap_new();
+	j->next_set = 1;
+	if (journal_read(path, journal_seed_sets, j, &torn, err) < 0) {
+		journal_close(j);
+		return NULL;
+	}
+	return j;
+}
+
+void
+journal_close(struct journal *j)
+{
+	if (j == NULL)
+		return;
+	close(j->fd);
+	strmap_free(j->sets);
+	free(j);
+}
+
+int
+journal_write(struct journal *j, const cJSON *obj)
+{
+	char *text = cJSON_PrintUnformatted(obj);
+	size_t len, off = 0;
+	int rc = 0;
+
+	if (text == NULL)
+		fatal("%s", _("out of memory"));
+	len = strlen(text);
+	text = xrealloc(text, len + 2);
+	text[len++] = '\n';
+	text[len] = '\0';
+	while (off < len) {
+		ssize_t w = write(j->fd, text + off, len - off);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			rc = -errno;
+			break;
+		}
+		off += (size_t)w;
+	}
+	free(text);
+	return rc;
+}
+
+int
+journal_write_spawn(struct journal *j, int64_t run, int pid, uint64_t start_ticks)
+{
+	cJSON *o = cJSON_CreateObject();
+	int rc;
+
+	cJSON_AddStringToObject(o, "type", "spawn");
+	cJSON_AddNumberToObject(o, "run", (double)run);
+	cJSON_AddNumberToObject(o, "pid", pid);
+	cJSON_AddNumberToObject(o, "start", (double)start_ticks);
+	rc = journal_write(j, o);
+	cJSON_Delete(o);
+	return rc;
+}
+
+static cJSON *
+journal_names(const struct outcome *o, enum outcome_status status)
+{
+	cJSON *a = NULL;
+	size_t i;
+
+	for (i = 0; i < o->ntests; i++) {
+		if (o->tests[i].status != status)
+			continue;
+		if (a == NULL)
+			a = cJSON_CreateArray();
+		cJSON_AddItemToArray(a, cJSON_CreateString(o->tests[i].name));
+	}
+	return a;
+}
+
+static long
+journal_set_for(struct journal *j, int pkg, const struct outcome *o, int *rc)
+{
+	char *key = journal_set_key(pkg, o);
+	long id = strmap_get(j->sets, key);
+	cJSON *line, *order;
+	size_t i;
+
+	if (id >= 0) {
+		free(key);
+		return id;
+	}
+	id = j->next_set++;
+	line = cJSON_CreateObject();
+	cJSON_AddStringToObject(line, "type", "set");
+	cJSON_AddNumberToObject(line, "id", (double)id);
+	cJSON_AddNumberToObject(line, "pkg", pkg);
+	order = cJSON_AddArrayToObject(line, "order");
+	for (i = 0; i < o->ntests; i++) {
+		const struct outcome_test *t = &o->tests[i];
+		char *item;
+
+		if (t->status != OUTCOME_PASS && t->status != OUTCOME_SKIP)
+			continue;
+		item = xasprintf("%c%s", t->status == OUTCOME_PASS ? 'P' : 'S', t->name);
+		cJSON_AddItemToArray(order, cJSON_CreateString(item));
+		free(item);
+	}
+	*rc = journal_write(j, line);
+	cJSON_Delete(line);
+	strmap_set(j->sets, key, id);
+	free(key);
+	return id;
+}
+
+int
+journal_write_run(struct journal *j, const struct journal_run *jr, const struct outcome *o)
+{
+	cJSON *line = cJSON_CreateObject(), *a, *lines = NULL;
+	long set;
+	int rc = 0, rc2;
+	size_t i;
+
+	set = journal_set_for(j, jr->pkg, o, &rc);
+	cJSON_AddStringToObject(line, "type", "run");
+	cJSON_AddNumberToObject(line, "run", (double)jr->run);
+	cJSON_AddNumberToObject(line, "pkg", jr->pkg);
+	cJSON_AddStringToObject(line, "phase", results_phase_name(jr->phase));
+	cJSON_AddNumberToObject(line, "cpu", jr->cpu);
+	cJSON_AddNumberToObject(line, "load", jr->load);
+	cJSON_AddNumberToObject(line, "lane", jr->lane);
+	cJSON_AddNumberToObject(line, "ms", (double)jr->ms);
+	cJSON_AddNumberToObject(line, "exit", jr->exit.status);
+	cJSON_AddNumberToObject(line, "set", (double)set);
+	if (jr->exit.signal != 0)
+		cJSON_AddNumberToObject(line, "signal", jr->exit.signal);
+	if (jr->exit.timed_out)
+		cJSON_AddTrueToObject(line, "timed_out");
+	if (jr->leaked)
+		cJSON_AddTrueToObject(line, "leaked");
+	if ((a = journal_names(o, OUTCOME_FAIL)) != NULL)
+		cJSON_AddItemToObject(line, "fail", a);
+	if ((a = journal_names(o, OUTCOME_HANG)) != NULL)
+		cJSON_AddItemToObject(line, "hang", a);
+	for (i = 0; i < o->ntests; i++) {
+		const struct outcome_test *t = &o->tests[i];
+
+		if (t->lines == NULL || (t->status != OUTCOME_FAIL && t->status != OUTCOME_HANG))
+			continue;
+		if (lines == NULL)
+			lines = cJSON_AddObjectToObject(line, "lines");
+		cJSON_AddStringToObject(lines, t->name, t->lines);
+	}
+	if (o->seed != NULL)
+		cJSON_AddStringToObject(line, "seed", o->seed);
+	if (jr->selected != NULL)
+		cJSON_AddStringToObject(line, "test", jr->selected);
+	if (jr->log != NULL)
+		cJSON_AddStringToObject(line, "log", jr->log);
+	if (o->package_failed) {
+		cJSON_AddStringToObject(line, "package_failed",
+					o->package_reason != NULL ? o->package_reason : "");
+		if (o->package_lines != NULL)
+			cJSON_AddStringToObject(line, "package_lines", o->package_lines);
+		if (o->candidates != NULL) {
+			a = cJSON_AddArrayToObject(line, "candidates");
+			for (i = 0; o->candidates[i] != NULL; i++)
+				cJSON_AddItemToArray(a, cJSON_CreateString(o->candidates[i]));
+		}
+	}
+	if (o->unreliable)
+		cJSON_AddStringToObject(line, "unreliable",
+					o->unreliable_reason != NULL ? o->unreliable_reason : "");
+	if (o->selection_failed)
+		cJSON_AddTrueToObject(line, "selection_failed");
+	rc2 = journal_write(j, line);
+	cJSON_Delete(line);
+	return rc < 0 ? rc : rc2;
+}
+
+static void
+journal_reader_add_set(struct journal_reader *r, const cJSON *line)
+{
+	struct journal_set *s;
+	double id = 0, pkg = 0;
+	const cJSON *v;
+
+	if (!journal_num(line, "id", &id) || id < 0 || id > 1e7)
+		return;
+	if ((size_t)id >= r->nsets) {
+		r->sets = xrealloc(r->sets, sizeof *r->sets * ((size_t)id + 1));
+		memset(r->sets + r->nsets, 0, sizeof *r->sets * ((size_t)id + 1 - r->nsets));
+		r->nsets = (size_t)id + 1;
+	}
+	s = &r->sets[(size_t)id];
+	util_strv_free(s->order);
+	s->order = NULL;
+	s->n = 0;
+	journal_num(line, "pkg", &pkg);
+	s->pkg = (int)pkg;
+	cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(line, "order"))
+	{
+		if (cJSON_IsString(v) && (v->valuestring[0] == 'P' || v->valuestring[0] == 'S'))
+			util_strv_add(&s->order, &s->n, v->valuestring);
+	}
+}
+
+int
+journal_read(const char *path, journal_line_cb line_cb, void *arg, bool *torn, char **err)
+{
+	struct journal_reader reader;
+	FILE *f;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	int lineno = 0, rc = 0;
+	size_t i;
+
+	*torn = false;
+	*err = NULL;
+	f = fopen(path, "re");
+	if (f == NULL) {
+		*err = xasprintf("%s: %s", path, strerror(errno));
+		return -errno;
+	}
+	memset(&reader, 0, sizeof reader);
+	while ((len = getline(&line, &cap, f)) >= 0) {
+		cJSON *obj;
+
+		lineno++;
+		if (len == 0 || line[len - 1] != '\n') {
+			/* Written by a sweep that died mid-line. */
+			*torn = true;
+			break;
+		}
+		if (len > JOURNAL_LINE_MAX) {
+			*err = xasprintf(_("%s:%d: line longer than %d bytes"), path, lineno,
+					 JOURNAL_LINE_MAX);
+			rc = -EINVAL;
+			break;
+		}
+		obj = cJSON_ParseWithLength(line, (size_t)len);
+		if (obj == NULL || !cJSON_IsObject(obj)) {
+			cJSON_Delete(obj);
+			*err = xasprintf(_("%s:%d: expected a JSON object on each line"), path,
+					 lineno);
+			rc = -EINVAL;
+			break;
+		}
+		if (strcmp(journal_line_type(obj), "set") == 0)
+			journal_reader_add_set(&reader, obj);
+		rc = line_cb(arg, &reader, obj, lineno);
+		cJSON_Delete(obj);
+		if (rc < 0)
+			break;
+	}
+	free(line);
+	fclose(f);
+	for (i = 0; i < reader.nsets; i++)
+		util_strv_free(reader.sets[i].order);
+	free(reader.sets);
+	return rc;
+}
+
+static char *
+journal_dup(const cJSON *obj, const char *key)
+{
+	const char *s = journal_str(obj, key);
+
+	return s != NULL ? xstrdup(s) : NULL;
+}
+
+static void
+journal_add_names(struct outcome *o, const cJSON *line, const char *key,
+		  enum outcome_status status)
+{
+	const cJSON *lines = cJSON_GetObjectItemCaseSensitive(line, "lines"), *v;
+
+	cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(line, key))
+	{
+		if (cJSON_IsString(v))
+			outcome_add(o, xstrdup(v->valuestring), status,
+				    journal_dup(lines, v->valuestring));
+	}
+}
+
+int
+journal_decode_run(struct journal_reader *reader, const cJSON *line, struct journal_run *jr,
+		   struct outcome *o)
+{
+	const char *phase = journal_str(line, "phase");
+	double run, pkg, cpu, load, lane = 0, ms = 0, ex = 0, sig = 0, set = 0;
+	const cJSON *v;
+	size_t i;
+
+	memset(jr, 0, sizeof *jr);
+	if (!journal_num(line, "run", &run) || !journal_num(line, "pkg", &pkg) ||
+	    !journal_num(line, "cpu", &cpu) || !journal_num(line, "load", &load) || phase == NULL)
+		return -EINVAL;
+	journal_num(line, "lane", &lane);
+	journal_num(line, "ms", &ms);
+	journal_num(line, "exit", &ex);
+	journal_num(line, "signal", &sig);
+	journal_num(line, "set", &set);
+	jr->run = (int64_t)run;
+	jr->pkg = (int)pkg;
+	jr->phase = strcmp(phase, "confirm") == 0 ? RESULTS_CONFIRM : RESULTS_SWEEP;
+	jr->cpu = (int)cpu;
+	jr->load = (int)load;
+	jr->lane = (int)lane;
+	jr->ms = (int64_t)ms;
+	jr->exit.status = (int)ex;
+	jr->exit.signal = (int)sig;
+	jr->exit.timed_out = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(line, "timed_out"));
+	jr->leaked = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(line, "leaked"));
+	jr->log = journal_str(line, "log");
+	jr->selected = journal_str(line, "test");
+	if (set > 0) {
+		const struct journal_set *s;
+
+		if ((size_t)set >= reader->nsets || reader->sets[(size_t)set].order == NULL)
+			return -EINVAL;
+		s = &reader->sets[(size_t)set];
+		for (i = 0; i < s->n; i++)
+			outcome_add(o, xstrdup(s->order[i] + 1),
+				    s->order[i][0] == 'P' ? OUTCOME_PASS : OUTCOME_SKIP, NULL);
+	}
+	journal_add_names(o, line, "fail", OUTCOME_FAIL);
+	journal_add_names(o, line, "hang", OUTCOME_HANG);
+	o->seed = journal_dup(line, "seed");
+	if (journal_str(line, "package_failed") != NULL) {
+		size_t n = 0;
+
+		o->package_failed = true;
+		o->package_reason = journal_dup(line, "package_failed");
+		o->package_lines = journal_dup(line, "package_lines");
+		cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(line, "candidates"))
+		{
+			if (cJSON_IsString(v))
+				util_strv_add(&o->candidates, &n, v->valuestring);
+		}
+	}
+	if (journal_str(line, "unreliable") != NULL) {
+		o->unreliable = true;
+		o->unreliable_reason = journal_dup(line, "unreliable");
+	}
+	o->selection_failed =
+		cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(line, "selection_failed"));
+	return 0;
+}
+
+int
+journal_write_build(struct journal *j, int idx, const struct pkg *pkg)
+{
+	cJSON *o = cJSON_CreateObject(), *tests;
+	size_t i;
+	int rc;
+
+	cJSON_AddStringToObject(o, "type", "build");
+	cJSON_AddNumberToObject(o, "pkg", idx);
+	cJSON_AddStringToObject(o, "package", pkg->name);
+	cJSON_AddStringToObject(o, "level", pkg->level);
+	cJSON_AddStringToObject(o, "dir", pkg->dir);
+	if (pkg->binary != NULL)
+		cJSON_AddStringToObject(o, "binary", pkg->binary);
+	cJSON_AddBoolToObject(o, "ok", pkg->build_ok);
+	if (pkg->empty)
+		cJSON_AddTrueToObject(o, "empty");
+	if (pkg->build_output != NULL)
+		cJSON_AddStringToObject(o, "output", pkg->build_output);
+	if (pkg->toolchain != NULL)
+		cJSON_AddStringToObject(o, "toolchain", pkg->toolchain);
+	if (pkg->framing_marker)
+		cJSON_AddTrueToObject(o, "framing_marker");
+	if (pkg->run_filter != NULL)
+		cJSON_AddStringToObject(o, "run_filter", pkg->run_filter);
+	tests = cJSON_AddArrayToObject(o, "tests");
+	for (i = 0; i < pkg->ntests; i++)
+		cJSON_AddItemToArray(tests, cJSON_CreateString(pkg->tests[i]));
+	rc = journal_write(j, o);
+	cJSON_Delete(o);
+	return rc;
+}
+
+int
+journal_decode_build(const cJSON *line, struct pkg **out, int *idx)
+{
+	const char *name = journal_str(line, "package"), *level = journal_str(line, "level");
+	const char *dir = journal_str(line, "dir");
+	struct pkg *p;
+	double n;
+	const cJSON *v;
+
+	if (name == NULL || level == NULL || dir == NULL || !journal_num(line, "pkg", &n) ||
+	    n < 0 || n > 1e6)
+		return -EINVAL;
+	p = xcalloc(1, sizeof *p);
+	p->name = xstrdup(name);
+	p->level = xstrdup(level);
+	p->dir = xstrdup(dir);
+	p->binary = journal_dup(line, "binary");
+	p->build_ok = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(line, "ok"));
+	p->empty = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(line, "empty"));
+	p->build_output = journal_dup(line, "output");
+	p->toolchain = journal_dup(line, "toolchain");
+	p->framing_marker =
+		cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(line, "framing_marker"));
+	p->run_filter = journal_dup(line, "run_filter");
+	cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(line, "tests"))
+	{
+		if (cJSON_IsString(v))
+			util_strv_add(&p->tests, &p->ntests, v->valuestring);
+	}
+	*out = p;
+	*idx = (int)n;
+	return 0;
+}

@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * out-line.c: prints the sweep's progress as plain lines, for logs, CI and
+ * ssh sessions without a terminal. Test output never reaches it except
+ * through results, which are sanitised.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "out-line.h"
+#include "sweep.h"
+#include "util.h"
+
+struct out_line {
+	struct observer obs;
+	uv_timer_t timer;
+	FILE *f;
+	bool progress;
+	bool timer_closed;
+	struct sweep *sweep;
+};
+
+static const char *
+out_line_phase_name(enum sweep_phase p)
+{
+	switch (p) {
+	case SWEEP_PHASE_DISCOVER:
+		return _("discover");
+	case SWEEP_PHASE_BUILD:
+		return _("build");
+	case SWEEP_PHASE_SWEEP:
+		return _("sweep");
+	case SWEEP_PHASE_CONFIRM:
+		return _("confirm");
+	case SWEEP_PHASE_DONE:
+		break;
+	}
+	return _("done");
+}
+
+static void
+out_line_print_progress(struct out_line *ol)
+{
+	struct sweep *s = ol->sweep;
+	const struct results *r;
+	int64_t done, target, passed, flaky, failing, secs;
+
+	if (s == NULL)
+		return;
+	r = sweep_results(s);
+	sweep_progress(s, &done, &target);
+	results_counts(r, &passed, &flaky, &failing);
+	secs = (util_now_ms() - sweep_started_ms(s)) / 1000;
+	fprintf(ol->f,
+		_("[%s] %lld/%lld runs (%d%%) | %lld flaky, %lld failing, %lld hangs | %lld:%02lld:%02lld\n"),
+		out_line_phase_name(sweep_phase(s)), (long long)done, (long long)target,
+		target > 0 ? (int)(100 * done / target) : 0, (long long)flaky, (long long)failing,
+		(long long)r->hangs, (long long)(secs / 3600), (long long)(secs / 60 % 60),
+		(long long)(secs % 60));
+	fflush(ol->f);
+}
+
+static void
+out_line_timer_cb(uv_timer_t *t)
+{
+	out_line_print_progress(t->data);
+}
+
+static void
+out_line_phase(void *arg, struct sweep *s, enum sweep_phase phase)
+{
+	struct out_line *ol = arg;
+
+	ol->sweep = s;
+	if (!ol->progress || phase == SWEEP_PHASE_DONE)
+		return;
+	fprintf(ol->f, _("flakesweep: %s phase\n"), out_line_phase_name(phase));
+	fflush(ol->f);
+}
+
+static void
+out_line_run_finished(void *arg, struct sweep *s, const struct sweep_run *run,
+		      const struct outcome *o, int new_failures)
+{
+	struct out_line *ol = arg;
+	const struct results *r = sweep_results(s);
+	size_t i;
+
+	if (!ol->progress || new_failures == 0)
+		return;
+	for (i = 0; i < o->ntests; i++) {
+		const struct outcome_test *ot = &o->tests[i];
+		const struct results_test *t;
+		char *id;
+
+		if (ot->status != OUTCOME_FAIL && ot->status != OUTCOME_HANG)
+			continue;
+		id = xasprintf("%s::%s", r->pkgs[run->pkg].name, ot->name);
+		t = results_find(r, id);
+		free(id);
+		if (t != NULL && t->first != NULL && t->first->run == run->id)
+			fprintf(ol->f, _("%s: %s %s at cpu %d load %d (run %lld)\n"),
+				run->phase == RESULTS_CONFIRM ? _("confirm") : _("sweep"), t->id,
+				ot->status == OUTCOME_HANG ? _("hung") : _("failed"), run->cpu,
+				run->load, (long long)run->id);
+	}
+	fflush(ol->f);
+}
+
+static void
+out_line_message(void *arg, struct sweep *s, const char *text)
+{
+	struct out_line *ol = arg;
+
+	(void)s;
+	fprintf(ol->f, "flakesweep: %s\n", text);
+	fflush(ol->f);
+}
+
+static void
+out_line_finished(void *arg, struct sweep *s)
+{
+	struct out_line *ol = arg;
+
+	ol->sweep = s;
+	if (ol->progress)
+		out_line_print_progress(ol);
+	uv_timer_stop(&ol->timer);
+	if (!ol->timer_closed) {
+		ol->timer_closed = true;
+		uv_close((uv_handle_t *)&ol->timer, NULL);
+	}
+}
+
+struct out_line *
+out_line_new(uv_loop_t *loop, FILE *f, bool progress, int interval_ms)
+{
+	struct out_line *ol = xcalloc(1, sizeof *ol);
+
+	ol->f = f;
+	ol->progress = progress;
+	ol->obs.arg = ol;
+	ol->obs.phase = out_line_phase;
+	ol->obs.run_finished = out_line_run_finished;
+	ol->obs.message = out_line_message;
+	ol->obs.finished = out_line_finished;
+	uv_timer_init(loop, &ol->timer);
+	ol->timer.data = ol;
+	if (progress)
+		uv_timer_start(&ol->timer, out_line_timer_cb, (uint64_t)interval_ms,
+			       (uint64_t)interval_ms);
+	return ol;
+}
+
+const struct observer *
+out_line_observer(struct out_line *ol)
+{
+	return &ol->obs;
+}
+
+void
+out_line_free(struct out_line *ol)
+{
+	free(ol);
+}

@@ -1,0 +1,349 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report.c: renders results as results.json and report.txt. Every test
+ * that ran is listed in the JSON, passed ones too, so a rate of zero has
+ * its denominator. It never changes the results.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+#include "util.h"
+
+static cJSON *
+report_failure_json(const struct results_failure *f)
+{
+	cJSON *o = cJSON_CreateObject(), *lines;
+	const char *p;
+
+	cJSON_AddStringToObject(o, "phase", results_phase_name(f->phase));
+	cJSON_AddNumberToObject(o, "cpu", f->cpu);
+	cJSON_AddNumberToObject(o, "load", f->load);
+	if (f->seed != NULL)
+		cJSON_AddStringToObject(o, "seed", f->seed);
+	else
+		cJSON_AddNullToObject(o, "seed");
+	lines = cJSON_AddArrayToObject(o, "lines");
+	for (p = f->lines; p != NULL && *p != '\0';) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl != NULL ? (size_t)(nl - p) : strlen(p);
+		char *line = xstrndup(p, n);
+
+		cJSON_AddItemToArray(lines, cJSON_CreateString(line));
+		free(line);
+		p += n + (nl != NULL);
+	}
+	if (f->log != NULL)
+		cJSON_AddStringToObject(o, "log", f->log);
+	else
+		cJSON_AddNullToObject(o, "log");
+	cJSON_AddNumberToObject(o, "run", (double)f->run);
+	return o;
+}
+
+static cJSON *
+report_test_json(const struct results *r, const struct results_test *t,
+		 const struct report_meta *m)
+{
+	cJSON *o = cJSON_CreateObject(), *cells;
+	const struct results_pkg *p = &r->pkgs[t->pkg];
+	const struct results_cell *worst;
+	int i;
+
+	cJSON_AddStringToObject(o, "id", t->id);
+	cJSON_AddStringToObject(o, "package", p->name);
+	cJSON_AddStringToObject(o, "test", t->test);
+	cJSON_AddStringToObject(o, "level", p->level);
+	cJSON_AddStringToObject(o, "verdict", results_verdict_name(results_verdict(t)));
+	cells = cJSON_AddArrayToObject(o, "cells");
+	for (i = 0; i < t->ncells; i++) {
+		const struct results_cell *c = &t->cells[i];
+		cJSON *co = cJSON_CreateObject();
+		double lo, hi;
+
+		cJSON_AddStringToObject(co, "phase", results_phase_name(c->phase));
+		cJSON_AddNumberToObject(co, "cpu", c->cpu);
+		cJSON_AddNumberToObject(co, "load", c->load);
+		cJSON_AddNumberToObject(co, "runs", (double)c->runs);
+		cJSON_AddNumberToObject(co, "failures", (double)c->failures);
+		cJSON_AddNumberToObject(co, "hangs", (double)c->hangs);
+		results_wilson(c->failures + c->hangs, c->runs, &lo, &hi);
+		cJSON_AddNumberToObject(co, "rate_low", round(lo * 1e6) / 1e6);
+		cJSON_AddNumberToObject(co, "rate_high", round(hi * 1e6) / 1e6);
+		cJSON_AddItemToArray(cells, co);
+	}
+	if (t->first != NULL)
+		cJSON_AddItemToObject(o, "first_failure", report_failure_json(t->first));
+	else
+		cJSON_AddNullToObject(o, "first_failure");
+	worst = results_worst_cell(t);
+	if (worst != NULL && m->reproduce != NULL) {
+		cJSON *rep = cJSON_AddObjectToObject(o, "reproduce");
+		char *fs = NULL, *direct = NULL;
+
+		m->reproduce(m->arg, t, worst, &fs, &direct);
+		cJSON_AddStringToObject(rep, "flakesweep", fs != NULL ? fs : "");
+		cJSON_AddStringToObject(rep, "direct", direct != NULL ? direct : "");
+		free(fs);
+		free(direct);
+	} else {
+		cJSON_AddNullToObject(o, "reproduce");
+	}
+	cJSON_AddBoolToObject(o, "quarantined", t->quarantined);
+	return o;
+}
+
+cJSON *
+report_results_json(const struct results *r, const struct report_meta *m)
+{
+	cJSON *doc = cJSON_CreateObject(), *pkgs, *tests, *sum;
+	char when[40];
+	int64_t passed, flaky, failing;
+	size_t i;
+
+	cJSON_AddStringToObject(doc, "schema", REPORT_SCHEMA);
+	cJSON_AddStringToObject(doc, "status", m->status);
+	util_format_rfc3339(m->started_ms, when, sizeof when);
+	cJSON_AddStringToObject(doc, "started", when);
+	if (m->finished_ms > 0) {
+		util_format_rfc3339(m->finished_ms, when, sizeof when);
+		cJSON_AddStringToObject(doc, "finished", when);
+	} else {
+		cJSON_AddNullToObject(doc, "finished");
+	}
+	cJSON_AddItemToObject(doc, "machine",
+			      m->machine ? cJSON_Duplicate(m->machine, 1) : cJSON_CreateObject());
+	cJSON_AddItemToObject(doc, "project",
+			      m->project ? cJSON_Duplicate(m->project, 1) : cJSON_CreateObject());
+	cJSON_AddItemToObject(doc, "config",
+			      m->config ? cJSON_Duplicate(m->config, 1) : cJSON_CreateObject());
+	pkgs = cJSON_AddArrayToObject(doc, "packages");
+	for (i = 0; i < r->npkgs; i++) {
+		const struct results_pkg *p = &r->pkgs[i];
+		const struct pkg *dp = i < m->npkgs ? m->pkgs[i] : NULL;
+		cJSON *o, *b;
+
+		if (dp != NULL && dp->empty)
+			continue;
+		o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "package", p->name);
+		cJSON_AddStringToObject(o, "level", p->level);
+		b = cJSON_AddObjectToObject(o, "build");
+		cJSON_AddBoolToObject(b, "ok", dp == NULL || dp->build_ok);
+		cJSON_AddStringToObject(b, "output",
+					dp != NULL && dp->build_output ? dp->build_output : "");
+		cJSON_AddNumberToObject(o, "runs", (double)p->runs);
+		cJSON_AddNumberToObject(o, "failures_outside_tests",
+					(double)p->failures_outside_tests);
+		cJSON_AddNumberToObject(o, "unreliable_runs", (double)p->unreliable_runs);
+		if (p->first_outside != NULL)
+			cJSON_AddItemToObject(o, "first_failure_outside_tests",
+					      report_failure_json(p->first_outside));
+		if (dp != NULL && dp->toolchain != NULL)
+			cJSON_AddStringToObject(o, "toolchain", dp->toolchain);
+		cJSON_AddItemToArray(pkgs, o);
+	}
+	tests = cJSON_AddArrayToObject(doc, "tests");
+	for (i = 0; i < r->ntests; i++)
+		cJSON_AddItemToArray(tests, report_test_json(r, &r->tests[i], m));
+	results_counts(r, &passed, &flaky, &failing);
+	sum = cJSON_AddObjectToObject(doc, "summary");
+	cJSON_AddNumberToObject(sum, "runs", (double)r->runs);
+	cJSON_AddNumberToObject(sum, "tests", (double)r->ntests);
+	cJSON_AddNumberToObject(sum, "passed", (double)passed);
+	cJSON_AddNumberToObject(sum, "flaky", (double)flaky);
+	cJSON_AddNumberToObject(sum, "failing", (double)failing);
+	cJSON_AddNumberToObject(sum, "failures", (double)r->failures);
+	cJSON_AddNumberToObject(sum, "hangs", (double)r->hangs);
+	return doc;
+}
+
+static int
+report_cmp_tests(const void *a, const void *b)
+{
+	const struct results_test *x = *(const struct results_test *const *)a;
+	const struct results_test *y = *(const struct results_test *const *)b;
+	int64_t xr, xf, xh, yr, yf, yh;
+
+	results_test_totals(x, &xr, &xf, &xh);
+	results_test_totals(y, &yr, &yf, &yh);
+	if (xf + xh != yf + yh)
+		return xf + xh > yf + yh ? -1 : 1;
+	return strcmp(x->id, y->id);
+}
+
+static void
+report_text_test(struct buf *b, const struct results_test *t, const struct report_meta *m)
+{
+	const struct results_cell *worst = results_worst_cell(t);
+	int i;
+
+	buf_printf(b, "\n%s  [%s]%s\n", t->id, results_verdict_name(results_verdict(t)),
+		   t->quarantined ? _("  (quarantined)") : "");
+	buf_printf(b, "  %-8s %4s %5s %10s %8s %6s  %s\n", _("phase"), _("cpu"), _("load"),
+		   _("failures"), _("runs"), _("hangs"), _("rate (95% CI)"));
+	for (i = 0; i < t->ncells; i++) {
+		const struct results_cell *c = &t->cells[i];
+		double lo, hi;
+
+		results_wilson(c->failures + c->hangs, c->runs, &lo, &hi);
+		buf_printf(b, "  %-8s %4d %5d %10lld %8lld %6lld  ", results_phase_name(c->phase),
+			   c->cpu, c->load, (long long)c->failures, (long long)c->runs,
+			   (long long)c->hangs);
+		if (c->failures + c->hangs == 0)
+			buf_printf(b, _("< %.2f%% (0 in %lld)\n"),
+				   c->runs > 0 ? 300.0 / (double)c->runs : 100.0,
+				   (long long)c->runs);
+		else
+			buf_printf(b, "%.2f%% (%.2f%%-%.2f%%)\n",
+				   100.0 * (double)(c->failures + c->hangs) / (double)c->runs,
+				   100.0 * lo, 100.0 * hi);
+	}
+	if (t->first != NULL) {
+		const char *p = t->first->lines;
+		int shown = 0;
+
+		buf_printf(b, _("  first failure (%s, cpu %d, load %d%s%s):\n"),
+			   results_phase_name(t->first->phase), t->first->cpu, t->first->load,
+			   t->first->seed ? _(", seed ") : "", t->first->seed ? t->first->seed : "");
+		while (p != NULL && *p != '\0' && shown < 20) {
+			const char *nl = strchr(p, '\n');
+			size_t n = nl != NULL ? (size_t)(nl - p) : strlen(p);
+
+			buf_printf(b, "    | %.*s\n", (int)n, p);
+			p += n + (nl != NULL);
+			shown++;
+		}
+		if (p != NULL && *p != '\0')
+			buf_printf(b, "    | %s\n", _("(more in the log)"));
+		if (t->first->log != NULL)
+			buf_printf(b, _("  log: %s\n"), t->first->log);
+	}
+	if (worst != NULL && m->reproduce != NULL) {
+		char *fs = NULL, *direct = NULL;
+
+		m->reproduce(m->arg, t, worst, &fs, &direct);
+		buf_printf(b, _("  reproduce: %s\n"), fs != NULL ? fs : "");
+		buf_printf(b, _("  directly:  %s\n"), direct != NULL ? direct : "");
+		free(fs);
+		free(direct);
+	}
+}
+
+char *
+report_text(const struct results *r, const struct report_meta *m)
+{
+	struct buf b;
+	const struct results_test **list;
+	int64_t passed, flaky, failing;
+	size_t i, n = 0;
+	int section;
+
+	buf_init(&b);
+	results_counts(r, &passed, &flaky, &failing);
+	buf_printf(&b, _("flakesweep report (%s)\n"), m->status);
+	buf_printf(&b,
+		   _("%lld runs, %zu tests: %lld passed, %lld flaky, %lld failing; %lld failures, "
+		     "%lld hangs\n"),
+		   (long long)r->runs, r->ntests, (long long)passed, (long long)flaky,
+		   (long long)failing, (long long)r->failures, (long long)r->hangs);
+	for (i = 0; i < m->npkgs && i < r->npkgs; i++) {
+		const struct pkg *dp = m->pkgs[i];
+
+		if (dp != NULL && !dp->build_ok && !dp->empty)
+			buf_printf(&b, _("\nBUILD FAILED %s (%s):\n%s\n"), dp->name, dp->level,
+				   dp->build_output ? dp->build_output : "");
+	}
+	for (i = 0; i < r->npkgs; i++) {
+		const struct results_pkg *p = &r->pkgs[i];
+
+		if (p->failures_outside_tests > 0) {
+			buf_printf(&b,
+				   _("\n%s (%s): %lld of %lld runs failed outside any test\n"),
+				   p->name, p->level, (long long)p->failures_outside_tests,
+				   (long long)p->runs);
+			if (p->first_outside != NULL)
+				buf_printf(&b, "  %s\n", p->first_outside->lines);
+		}
+		if (p->unreliable_runs > 0)
+			buf_printf(&b,
+				   _("\n%s (%s): %lld runs had contradictory results and were "
+				     "not counted\n"),
+				   p->name, p->level, (long long)p->unreliable_runs);
+	}
+	list = xcalloc(r->ntests ? r->ntests : 1, sizeof *list);
+	for (i = 0; i < r->ntests; i++) {
+		if (results_verdict(&r->tests[i]) != RESULTS_PASSED)
+			list[n++] = &r->tests[i];
+	}
+	qsort(list, n, sizeof *list, report_cmp_tests);
+	for (section = 0; section < 2; section++) {
+		enum results_verdict want = section == 0 ? RESULTS_FLAKY : RESULTS_FAILING;
+		bool header = false;
+
+		for (i = 0; i < n; i++) {
+			if (results_verdict(list[i]) != want)
+				continue;
+			if (!header) {
+				buf_printf(&b, "\n== %s ==\n",
+					   section == 0
+						   ? _("Flaky tests")
+						   : _("Failing tests (failed every run at some pair)"));
+				header = true;
+			}
+			report_text_test(&b, list[i], m);
+		}
+	}
+	if (n == 0)
+		buf_printf(&b, "\n%s\n", _("No test failed or hung."));
+	free(list);
+	return buf_steal(&b);
+}
+
+int
+report_write(const char *dir, const struct results *r, const struct report_meta *m, char **err)
+{
+	cJSON *doc = report_results_json(r, m);
+	char *json = cJSON_Print(doc), *text = report_text(r, m);
+	char *path = xasprintf("%s/results.json", dir);
+	int rc;
+
+	cJSON_Delete(doc);
+	*err = NULL;
+	json = xrealloc(json, strlen(json) + 2);
+	strcat(json, "\n");
+	rc = util_write_file_atomic(path, json, strlen(json));
+	if (rc == 0) {
+		free(path);
+		path = xasprintf("%s/report.txt", dir);
+		rc = util_write_file_atomic(path, text, strlen(text));
+	}
+	if (rc < 0)
+		*err = xasprintf("%s: %s", path, strerror(-rc));
+	free(path);
+	free(json);
+	free(text);
+	return rc;
+}
+
+int
+report_exit_status(const struct results *r, const struct report_meta *m)
+{
+	size_t i;
+
+	if (r->failures > 0 || r->hangs > 0)
+		return 1;
+	for (i = 0; i < r->npkgs; i++) {
+		if (r->pkgs[i].failures_outside_tests > 0)
+			return 1;
+	}
+	for (i = 0; i < m->npkgs; i++) {
+		if (!m->pkgs[i]->build_ok && !m->pkgs[i]->empty)
+			return 1;
+	}
+	return 0;
+}

@@ -1,0 +1,1539 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sweep.c: runs the phases of a sweep on the loop: discover, build every
+ * package (unpinned) before the `built` barrier, sweep every (package,
+ * cpu, load) pair, and after the `swept` barrier confirm each test that
+ * failed, alone, at every pair. Each run is journaled when it finishes;
+ * results.json is rewritten as the sweep goes. It never draws anything: front
+ * ends get the observer's callbacks.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "journal.h"
+#include "proc.h"
+#include "replay.h"
+#include "report.h"
+#include "sweep.h"
+#include "util.h"
+
+extern char **environ;
+
+#define SWEEP_CAPTURE_HEAD (1 << 20)
+#define SWEEP_CAPTURE_TAIL (1 << 20)
+#define SWEEP_BUILD_OUTPUT_MAX (1 << 20)
+#define SWEEP_FLUSH_MS 2000
+#define SWEEP_PORT_FIRST 20000
+#define SWEEP_PORT_WINDOW 100
+#define SWEEP_PORT_SLOTS ((65000 - SWEEP_PORT_FIRST) / SWEEP_PORT_WINDOW)
+
+/* What a scheduler pair stands for. */
+struct sweep_pair {
+	enum results_phase phase;
+	int pkg;
+	char *test; /* confirm: the selected test's full name */
+	int cpu, load;
+};
+
+struct sweep_live {
+	struct sweep_run pub;
+	struct sweep *s;
+	struct sched_run *sr;
+	struct proc *proc;
+	struct driver_parser *parser;
+	struct buf head;
+	char *tail; /* ring of the last SWEEP_CAPTURE_TAIL bytes once head is full */
+	size_t tail_len, tail_pos;
+	int64_t dropped;
+	char *tmpdir;
+	int port_slot;
+};
+
+struct sweep_build {
+	struct sweep *s;
+	int pkg;
+	struct buf out;
+};
+
+struct sweep {
+	uv_loop_t *loop;
+	struct options *o;
+	struct observer obs;
+	const struct driver *driver;
+	struct project proj;
+	char *outdir;
+	struct journal *journal;
+	cJSON *header; /* config, machine, project */
+	struct lanes lanes;
+	struct pkg **pkgs;
+	size_t npkgs;
+	struct results *results;
+	struct sched *sched;
+	enum sweep_phase phase;
+	struct sweep_live **live;
+	size_t nlive;
+	bool port_used[SWEEP_PORT_SLOTS];
+	int64_t next_run;
+	int64_t started_ms, finished_ms;
+	size_t next_build, builds_running, builds_done;
+	int build_parallel;
+	uv_timer_t flush_timer;
+	uv_timer_t reap_timer;
+	bool dirty, interrupting, finished, resumed, infra_error;
+	struct replay replay; /* what --resume read back */
+	int exit_status;
+};
+
+static void sweep_dispatch(struct sweep *s);
+static void sweep_finish(struct sweep *s, const char *status);
+
+static void
+sweep_message(struct sweep *s, const char *fmt, ...)
+{
+	va_list ap;
+	struct buf b;
+
+	buf_init(&b);
+	va_start(ap, fmt);
+	{
+		char tmp[2048];
+
+		vsnprintf(tmp, sizeof tmp, fmt, ap);
+		buf_adds(&b, tmp);
+	}
+	va_end(ap);
+	if (s->obs.message != NULL)
+		s->obs.message(s->obs.arg, s, b.data);
+	else
+		fprintf(stderr, "flakesweep: %s\n", b.data);
+	buf_free(&b);
+}
+
+static void
+sweep_set_phase(struct sweep *s, enum sweep_phase phase)
+{
+	s->phase = phase;
+	if (s->obs.phase != NULL)
+		s->obs.phase(s->obs.arg, s, phase);
+}
+
+/* ---- configuration, header ---- */
+
+static cJSON *
+sweep_int_array(const int *v, int n)
+{
+	return cJSON_CreateIntArray(v, n);
+}
+
+static void
+sweep_add_str_or_null(cJSON *o, const char *key, const char *v)
+{
+	if (v != NULL)
+		cJSON_AddStringToObject(o, key, v);
+	else
+		cJSON_AddNullToObject(o, key);
+}
+
+static cJSON *
+sweep_config_json(const struct sweep *s)
+{
+	const struct options *o = s->o;
+	cJSON *c = cJSON_CreateObject(), *a;
+	size_t i;
+	int k;
+
+	cJSON_AddItemToObject(c, "cpu", sweep_int_array(o->cpus, o->ncpus));
+	cJSON_AddItemToObject(c, "load", sweep_int_array(o->loads, o->nloads));
+	cJSON_AddNumberToObject(c, "count", o->count);
+	cJSON_AddNumberToObject(c, "confirm", o->confirm);
+	cJSON_AddNumberToObject(c, "timeout_ms", (double)o->timeout_ms);
+	cJSON_AddNumberToObject(c, "kill_grace_ms", (double)o->kill_grace_ms);
+	cJSON_AddBoolToObject(c, "shuffle", o->shuffle);
+	sweep_add_str_or_null(c, "run", o->run_re);
+	sweep_add_str_or_null(c, "skip", o->skip_re);
+	a = cJSON_AddArrayToObject(c, "levels");
+	for (i = 0; i < s->npkgs; i++) {
+		const cJSON *v;
+		bool seen = false;
+
+		cJSON_ArrayForEach(v, a) seen = seen || strcmp(v->valuestring, s->pkgs[i]->level) == 0;
+		if (!seen)
+			cJSON_AddItemToArray(a, cJSON_CreateString(s->pkgs[i]->level));
+	}
+	if (o->tags != NULL) {
+		a = cJSON_AddArrayToObject(c, "tags");
+		for (k = 0; k < o->ntags; k++)
+			cJSON_AddItemToArray(a, cJSON_CreateString(o->tags[k]));
+	} else {
+		cJSON_AddNullToObject(c, "tags");
+	}
+	cJSON_AddBoolToObject(c, "race", o->race);
+	cJSON_AddStringToObject(c, "driver", o->driver);
+	a = cJSON_AddArrayToObject(c, "packages");
+	for (k = 0; k < o->npackages; k++)
+		cJSON_AddItemToArray(a, cJSON_CreateString(o->packages[k]));
+	a = cJSON_AddArrayToObject(c, "command");
+	for (k = 0; k < o->ncommand; k++)
+		cJSON_AddItemToArray(a, cJSON_CreateString(o->command[k]));
+	return c;
+}
+
+static cJSON *
+sweep_machine_json(const struct sweep *s)
+{
+	cJSON *m = cJSON_CreateObject(), *lanes;
+	int i;
+
+	cJSON_AddNumberToObject(m, "cores", s->lanes.ncores);
+	cJSON_AddNumberToObject(m, "keep", s->lanes.keep);
+	lanes = cJSON_AddArrayToObject(m, "lanes");
+	for (i = 0; i < s->lanes.nlanes; i++)
+		cJSON_AddItemToArray(lanes, sweep_int_array(s->lanes.cores[i], s->lanes.width));
+	return m;
+}
+
+static cJSON *
+sweep_project_json(const struct sweep *s)
+{
+	cJSON *p = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(p, "driver", s->driver->name);
+	sweep_add_str_or_null(p, "root", s->proj.root);
+	sweep_add_str_or_null(p, "commit", s->proj.commit);
+	sweep_add_str_or_null(p, "toolchain", s->proj.toolchain);
+	sweep_add_str_or_null(p, "origin", s->proj.origin);
+	return p;
+}
+
+/* Reads the options a journal's header recorded back into o. */
+static void
+sweep_options_from_config(struct options *o, const cJSON *c)
+{
+	const cJSON *v;
+	int n = 0;
+
+	free(o->cpus);
+	o->cpus = NULL;
+	o->ncpus = 0;
+	cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(c, "cpu"))
+	{
+		o->cpus = xrealloc(o->cpus, sizeof *o->cpus * (size_t)(n + 1));
+		o->cpus[n++] = v->valueint;
+	}
+	o->ncpus = n;
+	n = 0;
+	cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(c, "load"))
+	{
+		o->loads = xrealloc(o->loads, sizeof *o->loads * (size_t)(n + 1));
+		o->loads[n++] = v->valueint;
+	}
+	o->nloads = n;
+	if ((v = cJSON_GetObjectItemCaseSensitive(c, "count")) != NULL)
+		o->count = v->valueint;
+	if ((v = cJSON_GetObjectItemCaseSensitive(c, "confirm")) != NULL)
+		o->confirm = v->valueint;
+	if ((v = cJSON_GetObjectItemCaseSensitive(c, "timeout_ms")) != NULL)
+		o->timeout_ms = (int64_t)v->valuedouble;
+	if ((v = cJSON_GetObjectItemCaseSensitive(c, "kill_grace_ms")) != NULL)
+		o->kill_grace_ms = (int64_t)v->valuedouble;
+	o->shuffle = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "shuffle"));
+	o->race = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "race"));
+	free(o->run_re);
+	v = cJSON_GetObjectItemCaseSensitive(c, "run");
+	o->run_re = cJSON_IsString(v) ? xstrdup(v->valuestring) : NULL;
+	free(o->skip_re);
+	v = cJSON_GetObjectItemCaseSensitive(c, "skip");
+	o->skip_re = cJSON_IsString(v) ? xstrdup(v->valuestring) : NULL;
+	v = cJSON_GetObjectItemCaseSensitive(c, "driver");
+	if (cJSON_IsString(v)) {
+		free(o->driver);
+		o->driver = xstrdup(v->valuestring);
+	}
+}
+
+/* The settings the command line named that differ from the journal's,
+ * as "--count (journal 500, now 20)" phrases; NULL when none. */
+static char *
+sweep_config_diff(const struct options *o, const cJSON *c)
+{
+	struct buf b;
+	const cJSON *v;
+
+	buf_init(&b);
+	if (o->given & OPTIONS_GIVEN_COUNT) {
+		v = cJSON_GetObjectItemCaseSensitive(c, "count");
+		if (!cJSON_IsNumber(v) || v->valueint != o->count)
+			buf_printf(&b, " --count");
+	}
+	if (o->given & OPTIONS_GIVEN_CONFIRM) {
+		v = cJSON_GetObjectItemCaseSensitive(c, "confirm");
+		if (!cJSON_IsNumber(v) || v->valueint != o->confirm)
+			buf_printf(&b, " --confirm");
+	}
+	if (o->given & OPTIONS_GIVEN_TIMEOUT) {
+		v = cJSON_GetObjectItemCaseSensitive(c, "timeout_ms");
+		if (!cJSON_IsNumber(v) || (int64_t)v->valuedouble != o->timeout_ms)
+			buf_printf(&b, " --timeout");
+	}
+	if (o->given & OPTIONS_GIVEN_CPU) {
+		cJSON *mine = cJSON_CreateIntArray(o->cpus, o->ncpus);
+
+		if (!cJSON_Compare(mine, cJSON_GetObjectItemCaseSensitive(c, "cpu"), 1))
+			buf_printf(&b, " --cpu");
+		cJSON_Delete(mine);
+	}
+	if (o->given & OPTIONS_GIVEN_LOAD) {
+		cJSON *mine = cJSON_CreateIntArray(o->loads, o->nloads);
+
+		if (!cJSON_Compare(mine, cJSON_GetObjectItemCaseSensitive(c, "load"), 1))
+			buf_printf(&b, " --load");
+		cJSON_Delete(mine);
+	}
+	if ((o->given & OPTIONS_GIVEN_SHUFFLE) &&
+	    o->shuffle != cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "shuffle")))
+		buf_printf(&b, " --shuffle");
+	if ((o->given & OPTIONS_GIVEN_RACE) &&
+	    o->race != cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "race")))
+		buf_printf(&b, " --no-race");
+	if (o->given & (OPTIONS_GIVEN_RUN | OPTIONS_GIVEN_SKIP | OPTIONS_GIVEN_TAGS |
+			OPTIONS_GIVEN_DRIVER | OPTIONS_GIVEN_PACKAGES | OPTIONS_GIVEN_KEEP))
+		buf_printf(&b, " %s", _("(packages, --run, --skip, --tags, --keep or --driver)"));
+	if (b.len == 0) {
+		buf_free(&b);
+		return NULL;
+	}
+	return buf_steal(&b);
+}
+
+/* ---- runs ---- */
+
+static char **
+sweep_run_env(struct sweep *s, const struct sweep_live *l, const struct driver_run *dr)
+{
+	char **env = NULL, **extra, *v;
+	size_t n = 0, i;
+	const struct pkg *pkg = s->pkgs[l->pub.pkg];
+
+	for (i = 0; environ[i] != NULL; i++) {
+		if (strncmp(environ[i], "TMPDIR=", 7) == 0 ||
+		    strncmp(environ[i], "FLAKESWEEP_", 11) == 0)
+			continue;
+		util_strv_add(&env, &n, environ[i]);
+	}
+	v = xasprintf("TMPDIR=%s", l->tmpdir);
+	util_strv_add(&env, &n, v);
+	free(v);
+	v = xasprintf("FLAKESWEEP_RUN=%lld", (long long)l->pub.id);
+	util_strv_add(&env, &n, v);
+	free(v);
+	v = xasprintf("FLAKESWEEP_PORT_BASE=%d",
+		      SWEEP_PORT_FIRST + l->port_slot * SWEEP_PORT_WINDOW);
+	util_strv_add(&env, &n, v);
+	free(v);
+	v = xasprintf("FLAKESWEEP_CPU=%d", l->pub.cpu);
+	util_strv_add(&env, &n, v);
+	free(v);
+	extra = s->driver->run_env(s->o, pkg, dr);
+	for (i = 0; extra != NULL && extra[i] != NULL; i++)
+		util_strv_add(&env, &n, extra[i]);
+	util_strv_free(extra);
+	return env;
+}
+
+static void
+sweep_capture(struct sweep_live *l, const char *data, size_t len)
+{
+	size_t room = l->head.len < SWEEP_CAPTURE_HEAD ? SWEEP_CAPTURE_HEAD - l->head.len : 0;
+	size_t take = len < room ? len : room;
+
+	if (take > 0)
+		buf_add(&l->head, data, take);
+	data += take;
+	len -= take;
+	if (len == 0)
+		return;
+	if (l->tail == NULL)
+		l->tail = xmalloc(SWEEP_CAPTURE_TAIL);
+	while (len > 0) {
+		size_t n = SWEEP_CAPTURE_TAIL - l->tail_pos;
+
+		if (n > len)
+			n = len;
+		if (l->tail_len == SWEEP_CAPTURE_TAIL)
+			l->dropped += (int64_t)n;
+		memcpy(l->tail + l->tail_pos, data, n);
+		l->tail_pos = (l->tail_pos + n) % SWEEP_CAPTURE_TAIL;
+		l->tail_len = l->tail_len + n > SWEEP_CAPTURE_TAIL ? SWEEP_CAPTURE_TAIL
+								   : l->tail_len + n;
+		data += n;
+		len -= n;
+	}
+}
+
+static void
+sweep_on_output(void *arg, const char *data, size_t len)
+{
+	struct sweep_live *l = arg;
+
+	l->parser->feed(l->parser, data, len);
+	sweep_capture(l, data, len);
+}
+
+/* Writes the kept output of a failed run; returns its path relative to
+ * the output directory (caller frees) or NULL. */
+static char *
+sweep_keep_log(struct sweep *s, struct sweep_live *l)
+{
+	char *rel = xasprintf("runs/%lld.log", (long long)l->pub.id);
+	char *path = xasprintf("%s/%s", s->outdir, rel);
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	struct buf b;
+
+	buf_init(&b);
+	buf_add(&b, l->head.data ? l->head.data : "", l->head.len);
+	if (l->tail_len > 0) {
+		size_t start = l->tail_len == SWEEP_CAPTURE_TAIL ? l->tail_pos : 0;
+
+		if (l->dropped > 0)
+			buf_printf(&b, "\n[flakesweep: %lld bytes not kept]\n", (long long)l->dropped);
+		buf_add(&b, l->tail + start, l->tail_len - start);
+		if (start > 0)
+			buf_add(&b, l->tail, start);
+	}
+	if (fd < 0 || write(fd, b.data ? b.data : "", b.len) != (ssize_t)b.len) {
+		sweep_message(s, _("cannot write %s: %s"), path, strerror(errno));
+		free(rel);
+		rel = NULL;
+	}
+	if (fd >= 0)
+		close(fd);
+	buf_free(&b);
+	free(path);
+	return rel;
+}
+
+static void
+sweep_live_free(struct sweep_live *l)
+{
+	if (l->parser != NULL)
+		l->parser->free(l->parser);
+	buf_free(&l->head);
+	free(l->tail);
+	free(l->tmpdir);
+	free(l);
+}
+
+static void
+sweep_forget_live(struct sweep *s, struct sweep_live *l)
+{
+	size_t i;
+
+	for (i = 0; i < s->nlive; i++) {
+		if (s->live[i] == l) {
+			s->live[i] = s->live[--s->nlive];
+			break;
+		}
+	}
+	if (l->port_slot >= 0)
+		s->port_used[l->port_slot] = false;
+}
+
+static void
+sweep_check_phase(struct sweep *s);
+
+static void
+sweep_on_done(void *arg, const struct outcome_exit *ex, bool leaked, int64_t elapsed_ms)
+{
+	struct sweep_live *l = arg;
+	struct sweep *s = l->s;
+	struct outcome o;
+	struct journal_run jr;
+	char *log = NULL;
+	int fresh;
+
+	sweep_forget_live(s, l);
+	if (s->interrupting) {
+		/* Killed by the interrupt: neither counted nor journaled, so a
+		 * resume runs it again. */
+		sched_finish(s->sched, l->sr, elapsed_ms);
+		util_rm_rf(l->tmpdir);
+		sweep_live_free(l);
+		sweep_check_phase(s);
+		return;
+	}
+	memset(&o, 0, sizeof o);
+	l->parser->finish(l->parser, ex, &o);
+	if (outcome_failed(&o) || o.unreliable || o.selection_failed)
+		log = sweep_keep_log(s, l);
+	else
+		util_rm_rf(l->tmpdir);
+	if (o.selection_failed)
+		sweep_message(s, _("run %lld: the filter for %s selected no test"),
+			      (long long)l->pub.id, l->pub.test ? l->pub.test : "?");
+	fresh = results_add_run(s->results, l->pub.pkg, l->pub.phase, l->pub.cpu, l->pub.load,
+				&o, log, l->pub.id);
+	memset(&jr, 0, sizeof jr);
+	jr.run = l->pub.id;
+	jr.pkg = l->pub.pkg;
+	jr.phase = l->pub.phase;
+	jr.cpu = l->pub.cpu;
+	jr.load = l->pub.load;
+	jr.lane = l->pub.lane;
+	jr.ms = elapsed_ms;
+	jr.exit = *ex;
+	jr.log = log;
+	jr.selected = l->pub.test;
+	jr.leaked = leaked;
+	if (journal_write_run(s->journal, &jr, &o) < 0 && !s->infra_error) {
+		s->infra_error = true;
+		sweep_message(s, _("cannot append to the journal: %s"), strerror(errno));
+	}
+	s->dirty = true;
+	if (s->obs.run_finished != NULL)
+		s->obs.run_finished(s->obs.arg, s, &l->pub, &o, fresh);
+	outcome_free(&o);
+	free(log);
+	sched_finish(s->sched, l->sr, elapsed_ms);
+	sweep_live_free(l);
+	sweep_check_phase(s);
+	if (!s->finished)
+		sweep_dispatch(s);
+}
+
+static int
+sweep_port_slot(struct sweep *s)
+{
+	int i;
+
+	for (i = 0; i < SWEEP_PORT_SLOTS; i++) {
+		if (!s->port_used[i]) {
+			s->port_used[i] = true;
+			return i;
+		}
+	}
+	return -1;
+}
+
+static void
+sweep_start_run(void *arg, struct sched_run *sr)
+{
+	struct sweep *s = arg;
+	const struct sweep_pair *pair = sched_pair_data(s->sched, sr->pair);
+	const struct pkg *pkg = s->pkgs[pair->pkg];
+	struct sweep_live *l = xcalloc(1, sizeof *l);
+	struct driver_run dr;
+	struct proc_spec spec;
+	cpu_set_t set;
+	char **argv, **env, seed[32];
+	int i, rc;
+
+	l->s = s;
+	l->sr = sr;
+	l->pub.id = ++s->next_run;
+	l->pub.pkg = pair->pkg;
+	l->pub.phase = pair->phase;
+	l->pub.cpu = pair->cpu;
+	l->pub.load = pair->load;
+	l->pub.lane = sr->lane;
+	l->pub.cpus = sr->cpus;
+	l->pub.test = pair->test;
+	l->pub.started_ms = util_now_ms();
+	l->port_slot = sweep_port_slot(s);
+	buf_init(&l->head);
+	l->tmpdir = xasprintf("%s/tmp/%lld", s->outdir, (long long)l->pub.id);
+	util_mkdir_p(l->tmpdir);
+	memset(&dr, 0, sizeof dr);
+	dr.cpu = pair->cpu;
+	dr.timeout_ms = s->o->timeout_ms;
+	dr.test = pair->test;
+	dr.run_re = s->o->run_re;
+	dr.skip_re = s->o->skip_re;
+	if (s->o->shuffle) {
+		/* One seed per run, kept with its result. */
+		snprintf(seed, sizeof seed, "%lld",
+			 (long long)((uint64_t)util_now_ms() * 2654435761u + (uint64_t)l->pub.id) %
+				 1000000000000LL);
+		dr.seed = seed;
+	}
+	argv = s->driver->run_argv(s->o, pkg, &dr);
+	env = sweep_run_env(s, l, &dr);
+	l->parser = s->driver->parser_new(pkg, pair->test);
+	CPU_ZERO(&set);
+	for (i = 0; i < sr->ncpus; i++)
+		CPU_SET(sr->cpus[i], &set);
+	memset(&spec, 0, sizeof spec);
+	spec.argv = argv;
+	spec.envp = env;
+	spec.cwd = pkg->dir;
+	spec.cpus = &set;
+	if (!s->driver->own_timeout)
+		spec.term_after_ms = s->o->timeout_ms;
+	spec.kill_after_ms = s->o->timeout_ms + s->o->kill_grace_ms;
+	spec.drain_ms = 200;
+	rc = proc_spawn(s->loop, &spec, sweep_on_output, sweep_on_done, l, &l->proc);
+	util_strv_free(argv);
+	util_strv_free(env);
+	s->live = xrealloc(s->live, sizeof *s->live * (s->nlive + 1));
+	s->live[s->nlive++] = l;
+	if (rc < 0) {
+		/* The binary is gone or cannot run: an infrastructure error. The
+		 * sweep stops rather than count a failure per run. */
+		sweep_message(s, _("cannot start %s: %s"), pkg->binary ? pkg->binary : pkg->name,
+			      strerror(-rc));
+		s->infra_error = true;
+		sweep_forget_live(s, l);
+		sched_pause(s->sched, true);
+		sched_finish(s->sched, sr, 0);
+		util_rm_rf(l->tmpdir);
+		sweep_live_free(l);
+		s->interrupting = true;
+		sweep_check_phase(s);
+		return;
+	}
+	journal_write_spawn(s->journal, l->pub.id, proc_pid(l->proc),
+			    proc_start_ticks(proc_pid(l->proc)));
+	if (s->obs.run_started != NULL)
+		s->obs.run_started(s->obs.arg, s, &l->pub);
+}
+
+static void
+sweep_dispatch(struct sweep *s)
+{
+	if (s->sched != NULL && !s->interrupting && !s->finished)
+		sched_dispatch(s->sched);
+}
+
+/* ---- phases ---- */
+
+static struct sweep_pair *
+sweep_pair_new(enum results_phase phase, int pkg, const char *test, int cpu, int load)
+{
+	struct sweep_pair *p = xcalloc(1, sizeof *p);
+
+	p->phase = phase;
+	p->pkg = pkg;
+	p->test = test != NULL ? xstrdup(test) : NULL;
+	p->cpu = cpu;
+	p->load = load;
+	return p;
+}
+
+static void
+sweep_free_sched(struct sweep *s)
+{
+	int i;
+
+	if (s->sched == NULL)
+		return;
+	for (i = 0; i < sched_npairs(s->sched); i++) {
+		struct sweep_pair *p = sched_pair_data(s->sched, i);
+
+		free(p->test);
+		free(p);
+	}
+	sched_free(s->sched);
+	s->sched = NULL;
+}
+
+/* Counts the runs a resumed journal already has for this pair. */
+static void
+sweep_mark_replayed(struct sweep *s, int id, const struct sweep_pair *p)
+{
+	size_t i;
+
+	for (i = 0; i < s->replay.npairs; i++) {
+		const struct replay_pair *rp = &s->replay.pairs[i];
+
+		if (rp->phase == p->phase && rp->pkg == p->pkg && rp->cpu == p->cpu &&
+		    rp->load == p->load &&
+		    ((rp->test == NULL && p->test == NULL) ||
+		     (rp->test != NULL && p->test != NULL && strcmp(rp->test, p->test) == 0))) {
+			int target;
+
+			sched_pair_counts(s->sched, id, NULL, NULL, &target, NULL, NULL);
+			sched_mark_done(s->sched, id, rp->runs < target ? rp->runs : target, rp->ms);
+		}
+	}
+}
+
+static int
+sweep_add_pair(struct sweep *s, enum results_phase phase, int pkg, const char *test, int cpu,
+	       int load, int target)
+{
+	struct sweep_pair *p = sweep_pair_new(phase, pkg, test, cpu, load);
+	int id = sched_add_pair(s->sched, cpu, load, target, p);
+
+	sweep_mark_replayed(s, id, p);
+	return id;
+}
+
+static void
+sweep_begin_sweep(struct sweep *s)
+{
+	size_t i;
+	int c, l;
+	/* With --run the matching tests are the target: their runs count as
+	 * confirm runs of the package, and there is no later confirm. */
+	enum results_phase phase = s->o->run_re != NULL ? RESULTS_CONFIRM : RESULTS_SWEEP;
+
+	sweep_free_sched(s);
+	s->sched = sched_new(&s->lanes, sweep_start_run, s);
+	for (i = 0; i < s->npkgs; i++) {
+		if (!s->pkgs[i]->build_ok || s->pkgs[i]->empty)
+			continue;
+		for (c = 0; c < s->o->ncpus; c++) {
+			for (l = 0; l < s->o->nloads; l++)
+				sweep_add_pair(s, phase, (int)i, NULL, s->o->cpus[c],
+					       s->o->loads[l], s->o->count);
+		}
+	}
+	sweep_set_phase(s, SWEEP_PHASE_SWEEP);
+	sweep_dispatch(s);
+	sweep_check_phase(s);
+}
+
+static void
+sweep_add_confirm_pairs(struct sweep *s, const struct results_test *t, int count)
+{
+	int c, l;
+
+	for (c = 0; c < s->o->ncpus; c++) {
+		for (l = 0; l < s->o->nloads; l++) {
+			int n = sched_npairs(s->sched), i, found = -1;
+
+			for (i = 0; i < n; i++) {
+				const struct sweep_pair *p = sched_pair_data(s->sched, i);
+
+				if (p->phase == RESULTS_CONFIRM && p->test != NULL &&
+				    p->pkg == t->pkg && strcmp(p->test, t->test) == 0 &&
+				    p->cpu == s->o->cpus[c] && p->load == s->o->loads[l])
+					found = i;
+			}
+			if (found >= 0)
+				sched_add_runs(s->sched, found, count);
+			else
+				sweep_add_pair(s, RESULTS_CONFIRM, t->pkg, t->test, s->o->cpus[c],
+					       s->o->loads[l], count);
+		}
+	}
+}
+
+static void
+sweep_begin_confirm(struct sweep *s)
+{
+	size_t i;
+
+	sweep_free_sched(s);
+	s->sched = sched_new(&s->lanes, sweep_start_run, s);
+	if (s->o->run_re == NULL && s->o->confirm > 0) {
+		for (i = 0; i < s->results->ntests; i++) {
+			const struct results_test *t = &s->results->tests[i];
+
+			if (t->first != NULL && t->first->phase == RESULTS_SWEEP &&
+			    s->pkgs[t->pkg]->build_ok)
+				sweep_add_confirm_pairs(s, t, s->o->confirm);
+		}
+	}
+	for (i = 0; i < s->replay.nconfirms; i++) {
+		const struct results_test *t =
+			results_find(s->results, s->replay.confirm_tests[i]);
+
+		if (t != NULL)
+			sweep_add_confirm_pairs(s, t, s->replay.confirm_counts[i]);
+	}
+	sweep_set_phase(s, SWEEP_PHASE_CONFIRM);
+	sweep_dispatch(s);
+	sweep_check_phase(s);
+}
+
+static void
+sweep_check_phase(struct sweep *s)
+{
+	if (s->finished)
+		return;
+	if (s->interrupting) {
+		if (s->nlive == 0)
+			sweep_finish(s, "interrupted");
+		return;
+	}
+	if (s->sched == NULL || !sched_complete(s->sched))
+		return;
+	if (s->phase == SWEEP_PHASE_SWEEP)
+		sweep_begin_confirm(s);
+	else if (s->phase == SWEEP_PHASE_CONFIRM)
+		sweep_finish(s, "complete");
+}
+
+/* ---- build ---- */
+
+/* A tagged level runs only the tests its tag adds: those the untagged
+ * binary of the same package does not list. */
+static void
+sweep_split_levels(struct sweep *s)
+{
+	size_t i, j, k;
+
+	for (i = 0; i < s->npkgs; i++) {
+		struct pkg *p = s->pkgs[i];
+		const struct pkg *unit = NULL;
+		char **keep = NULL;
+		size_t nkeep = 0;
+		struct buf re;
+
+		if (!p->build_ok)
+			continue;
+		if (p->ntests == 0) {
+			p->empty = true;
+			continue;
+		}
+		if (strcmp(p->level, "unit") == 0)
+			continue;
+		for (j = 0; j < s->npkgs; j++) {
+			if (strcmp(s->pkgs[j]->name, p->name) == 0 &&
+			    strcmp(s->pkgs[j]->level, "unit") == 0 && s->pkgs[j]->build_ok)
+				unit = s->pkgs[j];
+		}
+		for (j = 0; j < p->ntests; j++) {
+			bool dup = false;
+
+			for (k = 0; unit != NULL && k < unit->ntests; k++)
+				dup = dup || strcmp(unit->tests[k], p->tests[j]) == 0;
+			if (!dup)
+				util_strv_add(&keep, &nkeep, p->tests[j]);
+		}
+		util_strv_free(p->tests);
+		p->tests = keep;
+		p->ntests = nkeep;
+		if (nkeep == 0) {
+			p->empty = true;
+			continue;
+		}
+		if (unit == NULL)
+			continue;
+		buf_init(&re);
+		buf_adds(&re, "^(");
+		for (j = 0; j < nkeep; j++)
+			buf_printf(&re, "%s%s", j > 0 ? "|" : "", keep[j]);
+		buf_adds(&re, ")$");
+		free(p->run_filter);
+		p->run_filter = buf_steal(&re);
+	}
+}
+
+static void sweep_next_builds(struct sweep *s);
+
+static void
+sweep_builds_done(struct sweep *s)
+{
+	size_t i;
+
+	sweep_split_levels(s);
+	for (i = 0; i < s->npkgs; i++) {
+		journal_write_build(s->journal, (int)i, s->pkgs[i]);
+		results_add_pkg(s->results, s->pkgs[i]->name, s->pkgs[i]->level);
+		if (!s->pkgs[i]->build_ok && !s->pkgs[i]->empty)
+			sweep_message(s, _("%s (%s) failed to build; the rest goes on"),
+				      s->pkgs[i]->name, s->pkgs[i]->level);
+	}
+	s->dirty = true;
+	sweep_begin_sweep(s);
+}
+
+static void
+sweep_build_output(void *arg, const char *data, size_t len)
+{
+	struct sweep_build *b = arg;
+
+	if (b->out.len < SWEEP_BUILD_OUTPUT_MAX)
+		buf_add(&b->out, data, len);
+}
+
+static void
+sweep_build_done(void *arg, const struct outcome_exit *ex, bool leaked, int64_t elapsed_ms)
+{
+	struct sweep_build *b = arg;
+	struct sweep *s = b->s;
+	struct pkg *p = s->pkgs[b->pkg];
+
+	(void)leaked;
+	(void)elapsed_ms;
+	s->builds_running--;
+	s->builds_done++;
+	if (ex->status == 0) {
+		p->build_ok = true;
+		s->driver->prepare(s->o, p);
+		if (!p->build_ok && p->build_output != NULL &&
+		    strcmp(p->build_output, _("no test files at this level")) == 0) {
+			p->empty = true;
+		}
+	} else {
+		p->build_ok = false;
+		free(p->build_output);
+		p->build_output = buf_steal(&b->out);
+	}
+	buf_free(&b->out);
+	free(b);
+	if (s->interrupting) {
+		if (s->builds_running == 0)
+			sweep_finish(s, "interrupted");
+		return;
+	}
+	sweep_next_builds(s);
+}
+
+static void
+sweep_next_builds(struct sweep *s)
+{
+	char *bindir = xasprintf("%s/bin", s->outdir);
+
+	while (s->next_build < s->npkgs && s->builds_running < (size_t)s->build_parallel) {
+		size_t i = s->next_build++;
+		struct pkg *p = s->pkgs[i];
+		char **argv = s->driver->build_argv(s->o, &s->proj, p, bindir);
+		struct sweep_build *b;
+		struct proc_spec spec;
+		struct proc *proc;
+		int rc;
+
+		if (argv == NULL) {
+			p->build_ok = true;
+			s->driver->prepare(s->o, p);
+			s->builds_done++;
+			continue;
+		}
+		b = xcalloc(1, sizeof *b);
+		b->s = s;
+		b->pkg = (int)i;
+		buf_init(&b->out);
+		memset(&spec, 0, sizeof spec);
+		spec.argv = argv;
+		spec.envp = environ;
+		spec.cwd = s->proj.root;
+		spec.drain_ms = 1000;
+		rc = proc_spawn(s->loop, &spec, sweep_build_output, sweep_build_done, b, &proc);
+		util_strv_free(argv);
+		if (rc < 0) {
+			p->build_ok = false;
+			p->build_output = xasprintf(_("cannot run the build: %s"), strerror(-rc));
+			buf_free(&b->out);
+			free(b);
+			s->builds_done++;
+			continue;
+		}
+		s->builds_running++;
+	}
+	free(bindir);
+	if (s->builds_done == s->npkgs && s->builds_running == 0)
+		sweep_builds_done(s);
+}
+
+/* ---- timers, finish ---- */
+
+static void
+sweep_reproduce_cb(void *arg, const struct results_test *t, const struct results_cell *c,
+		   char **flakesweep, char **direct)
+{
+	sweep_reproduce(arg, t, c, flakesweep, direct);
+}
+
+static void
+sweep_meta(struct sweep *s, struct report_meta *m, const char *status)
+{
+	memset(m, 0, sizeof *m);
+	m->status = status;
+	m->started_ms = s->started_ms;
+	m->finished_ms = s->finished_ms;
+	m->machine = cJSON_GetObjectItemCaseSensitive(s->header, "machine");
+	m->project = cJSON_GetObjectItemCaseSensitive(s->header, "project");
+	m->config = cJSON_GetObjectItemCaseSensitive(s->header, "config");
+	m->pkgs = s->pkgs;
+	m->npkgs = s->npkgs;
+	m->reproduce = sweep_reproduce_cb;
+	m->arg = s;
+}
+
+static void
+sweep_write_results(struct sweep *s, const char *status)
+{
+	struct report_meta m;
+	char *err = NULL;
+
+	sweep_meta(s, &m, status);
+	if (report_write(s->outdir, s->results, &m, &err) < 0) {
+		sweep_message(s, "%s", err);
+		s->infra_error = true;
+	}
+	free(err);
+	s->dirty = false;
+}
+
+static void
+sweep_flush_cb(uv_timer_t *t)
+{
+	struct sweep *s = t->data;
+
+	if (s->dirty && s->phase >= SWEEP_PHASE_SWEEP && !s->finished)
+		sweep_write_results(s, "running");
+}
+
+static void
+sweep_reap_cb(uv_timer_t *t)
+{
+	(void)t;
+	proc_reap_orphans(false);
+}
+
+static void
+sweep_finish(struct sweep *s, const char *status)
+{
+	struct report_meta m;
+	cJSON *end;
+	char when[40];
+
+	if (s->finished)
+		return;
+	s->finished = true;
+	s->finished_ms = util_now_ms();
+	if (s->phase >= SWEEP_PHASE_SWEEP || s->results->npkgs > 0)
+		sweep_write_results(s, status);
+	end = cJSON_CreateObject();
+	cJSON_AddStringToObject(end, "type", "end");
+	cJSON_AddStringToObject(end, "status", status);
+	util_format_rfc3339(s->finished_ms, when, sizeof when);
+	cJSON_AddStringToObject(end, "finished", when);
+	journal_write(s->journal, end);
+	cJSON_Delete(end);
+	uv_timer_stop(&s->flush_timer);
+	uv_timer_stop(&s->reap_timer);
+	uv_close((uv_handle_t *)&s->flush_timer, NULL);
+	uv_close((uv_handle_t *)&s->reap_timer, NULL);
+	proc_reap_orphans(true);
+	sweep_meta(s, &m, status);
+	if (strcmp(status, "interrupted") == 0)
+		s->exit_status = s->infra_error ? 2 : 130;
+	else if (s->infra_error)
+		s->exit_status = 2;
+	else
+		s->exit_status = report_exit_status(s->results, &m);
+	sweep_set_phase(s, SWEEP_PHASE_DONE);
+	if (s->obs.finished != NULL)
+		s->obs.finished(s->obs.arg, s);
+}
+
+/* ---- setup ---- */
+
+static char *
+sweep_default_outdir(void)
+{
+	char stamp[32];
+	time_t t = (time_t)(util_now_ms() / 1000);
+	struct tm tm;
+
+	localtime_r(&t, &tm);
+	strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+	return xasprintf("flakesweep-out/%s", stamp);
+}
+
+static int
+sweep_plan_lanes(struct sweep *s, char **err)
+{
+	cpu_set_t allowed;
+	int width = 1, i, rc;
+
+	if ((rc = lanes_machine(&allowed)) < 0) {
+		*err = xasprintf("sched_getaffinity: %s", strerror(-rc));
+		return -1;
+	}
+	if (s->o->cpus == NULL) {
+		int def[] = { 1, 2, 4 }, usable, keep;
+
+		keep = s->o->keep >= 0 ? s->o->keep : lanes_default_keep(CPU_COUNT(&allowed));
+		usable = CPU_COUNT(&allowed) - keep;
+		s->o->cpus = xmalloc(sizeof def);
+		memcpy(s->o->cpus, def, sizeof def);
+		s->o->ncpus = lanes_clip_cpus(s->o->cpus, 3, usable > 0 ? usable : 1);
+	}
+	for (i = 0; i < s->o->ncpus; i++) {
+		if (s->o->cpus[i] > width)
+			width = s->o->cpus[i];
+	}
+	if (lanes_plan(&allowed, s->o->keep, width, &s->lanes, err) < 0)
+		return -1;
+	s->build_parallel = CPU_COUNT(&allowed);
+	return 0;
+}
+
+struct sweep *
+sweep_new(uv_loop_t *loop, struct options *o, const struct observer *obs, char **err)
+{
+	struct sweep *s = xcalloc(1, sizeof *s);
+	char *jpath = NULL, *dir;
+
+	*err = NULL;
+	s->loop = loop;
+	s->o = o;
+	if (obs != NULL)
+		s->obs = *obs;
+	s->results = results_new();
+	s->started_ms = util_now_ms();
+	if (o->resume != NULL) {
+		const cJSON *config, *project;
+		char *diff;
+
+		s->outdir = xstrdup(o->resume);
+		jpath = xasprintf("%s/journal.jsonl", s->outdir);
+		if (replay_journal(jpath, &s->replay, err) < 0)
+			goto fail;
+		config = cJSON_GetObjectItemCaseSensitive(s->replay.header, "config");
+		project = cJSON_GetObjectItemCaseSensitive(s->replay.header, "project");
+		diff = sweep_config_diff(o, config);
+		if (diff != NULL && !o->force) {
+			*err = xasprintf(_("%s was swept with other settings (%s ); rerun without "
+					   "them, or add --force"),
+					 s->outdir, diff);
+			free(diff);
+			goto fail;
+		}
+		free(diff);
+		sweep_options_from_config(o, config);
+		s->resumed = true;
+		s->started_ms = s->replay.started_ms ? s->replay.started_ms : s->started_ms;
+		(void)project;
+	} else {
+		s->outdir = o->outdir != NULL ? xstrdup(o->outdir) : sweep_default_outdir();
+		jpath = xasprintf("%s/journal.jsonl", s->outdir);
+		if (access(jpath, F_OK) == 0) {
+			*err = xasprintf(_("%s already holds a sweep: use --resume %s, or another -o"),
+					 s->outdir, s->outdir);
+			goto fail;
+		}
+	}
+	s->driver = driver_find(o->driver);
+	if (s->driver == NULL) {
+		*err = xasprintf(_("unknown driver %s"), o->driver);
+		goto fail;
+	}
+	if (sweep_plan_lanes(s, err) < 0)
+		goto fail;
+	dir = xasprintf("%s/runs", s->outdir);
+	if (util_mkdir_p(dir) < 0) {
+		*err = xasprintf(_("cannot create %s: %s"), dir, strerror(errno));
+		free(dir);
+		goto fail;
+	}
+	free(dir);
+	dir = xasprintf("%s/bin", s->outdir);
+	util_mkdir_p(dir);
+	free(dir);
+	dir = xasprintf("%s/tmp", s->outdir);
+	util_mkdir_p(dir);
+	free(dir);
+	s->journal = journal_open(jpath, err);
+	if (s->journal == NULL)
+		goto fail;
+	free(jpath);
+	uv_timer_init(loop, &s->flush_timer);
+	uv_timer_init(loop, &s->reap_timer);
+	s->flush_timer.data = s->reap_timer.data = s;
+	return s;
+fail:
+	free(jpath);
+	s->finished = true;
+	sweep_free(s);
+	return NULL;
+}
+
+static int
+sweep_start_fresh(struct sweep *s, char **err)
+{
+	char when[40];
+	cJSON *h;
+
+	sweep_set_phase(s, SWEEP_PHASE_DISCOVER);
+	if (s->driver->discover(s->o, &s->proj, &s->pkgs, &s->npkgs, err) < 0)
+		return -1;
+	h = cJSON_CreateObject();
+	cJSON_AddStringToObject(h, "type", "header");
+	cJSON_AddStringToObject(h, "schema", JOURNAL_SCHEMA);
+	util_format_rfc3339(s->started_ms, when, sizeof when);
+	cJSON_AddStringToObject(h, "started", when);
+	cJSON_AddItemToObject(h, "config", sweep_config_json(s));
+	cJSON_AddItemToObject(h, "machine", sweep_machine_json(s));
+	cJSON_AddItemToObject(h, "project", sweep_project_json(s));
+	s->header = h;
+	if (journal_write(s->journal, h) < 0) {
+		*err = xasprintf(_("cannot write the journal in %s"), s->outdir);
+		return -1;
+	}
+	sweep_set_phase(s, SWEEP_PHASE_BUILD);
+	sweep_next_builds(s);
+	return 0;
+}
+
+static int
+sweep_start_resumed(struct sweep *s, char **err)
+{
+	const cJSON *project = cJSON_GetObjectItemCaseSensitive(s->replay.header, "project");
+	const cJSON *commit = cJSON_GetObjectItemCaseSensitive(project, "commit");
+	const cJSON *root = cJSON_GetObjectItemCaseSensitive(project, "root");
+	cJSON *line;
+	size_t i;
+	int killed = 0;
+
+	if (cJSON_IsString(root)) {
+		char *argv[] = { "git", "-C", root->valuestring, "rev-parse", "HEAD", NULL };
+		char *out = NULL;
+
+		if (proc_capture(argv, NULL, environ, 4096, &out) == 0 && cJSON_IsString(commit)) {
+			out[strcspn(out, "\n")] = '\0';
+			if (strcmp(out, commit->valuestring) != 0 && !s->o->force) {
+				*err = xasprintf(_("the project is at commit %s, the journal at %s: "
+						   "add --force to resume anyway"),
+						 out, commit->valuestring);
+				free(out);
+				return -1;
+			}
+		}
+		free(out);
+		s->proj.root = xstrdup(root->valuestring);
+	}
+	for (i = 0; i < s->replay.nunfinished; i++)
+		killed += proc_kill_stale(s->replay.unfinished[i].pid,
+					  s->replay.unfinished[i].start_ticks);
+	if (killed > 0)
+		sweep_message(s, _("killed %d runs left behind by the interrupted sweep"), killed);
+	if (s->replay.torn)
+		sweep_message(s, _("the journal's last line was torn and is ignored"));
+	s->header = cJSON_Duplicate(s->replay.header, 1);
+	/* The resumed sweep's machine is this one. */
+	cJSON_ReplaceItemInObjectCaseSensitive(s->header, "machine", sweep_machine_json(s));
+	results_free(s->results);
+	s->results = s->replay.results;
+	s->replay.results = NULL;
+	s->next_run = s->replay.max_run;
+	line = cJSON_CreateObject();
+	cJSON_AddStringToObject(line, "type", "resume");
+	cJSON_AddNumberToObject(line, "after_run", (double)s->next_run);
+	journal_write(s->journal, line);
+	cJSON_Delete(line);
+	if (s->replay.npkgs == 0) {
+		/* The sweep died while building: build again. */
+		results_free(s->results);
+		s->results = results_new();
+		if (s->driver->discover(s->o, &s->proj, &s->pkgs, &s->npkgs, err) < 0)
+			return -1;
+		sweep_set_phase(s, SWEEP_PHASE_BUILD);
+		sweep_next_builds(s);
+		return 0;
+	}
+	s->pkgs = s->replay.pkgs;
+	s->npkgs = s->replay.npkgs;
+	s->replay.pkgs = NULL;
+	s->replay.npkgs = 0;
+	for (i = 0; i < s->npkgs; i++) {
+		if (s->pkgs[i]->build_ok && !s->pkgs[i]->empty && s->pkgs[i]->binary != NULL &&
+		    access(s->pkgs[i]->binary, X_OK) < 0) {
+			*err = xasprintf(_("%s is gone: the sweep cannot resume without its test "
+					   "binaries"),
+					 s->pkgs[i]->binary);
+			return -1;
+		}
+	}
+	sweep_begin_sweep(s);
+	return 0;
+}
+
+int
+sweep_start(struct sweep *s, char **err)
+{
+	int rc;
+
+	*err = NULL;
+	proc_become_subreaper();
+	uv_timer_start(&s->flush_timer, sweep_flush_cb, SWEEP_FLUSH_MS, SWEEP_FLUSH_MS);
+	uv_timer_start(&s->reap_timer, sweep_reap_cb, 1000, 1000);
+	rc = s->resumed ? sweep_start_resumed(s, err) : sweep_start_fresh(s, err);
+	if (rc < 0) {
+		s->infra_error = true;
+		sweep_finish(s, "interrupted");
+		s->exit_status = 2;
+	}
+	return rc;
+}
+
+void
+sweep_interrupt(struct sweep *s)
+{
+	size_t i;
+
+	if (s->finished || s->interrupting)
+		return;
+	s->interrupting = true;
+	if (s->sched != NULL)
+		sched_pause(s->sched, true);
+	for (i = 0; i < s->nlive; i++)
+		proc_signal(s->live[i]->proc, SIGKILL);
+	if (s->phase == SWEEP_PHASE_BUILD && s->builds_running > 0)
+		return;
+	sweep_check_phase(s);
+	if (!s->finished && s->nlive == 0)
+		sweep_finish(s, "interrupted");
+}
+
+void
+sweep_pause(struct sweep *s, bool paused)
+{
+	if (s->sched == NULL)
+		return;
+	sched_pause(s->sched, paused);
+	if (!paused)
+		sweep_dispatch(s);
+}
+
+bool
+sweep_paused(const struct sweep *s)
+{
+	return s->sched != NULL && sched_paused(s->sched);
+}
+
+int
+sweep_confirm(struct sweep *s, const char *test_id, int count)
+{
+	const struct results_test *t = results_find(s->results, test_id);
+	cJSON *line;
+
+	if (t == NULL || s->sched == NULL || s->finished || count <= 0)
+		return -ENOENT;
+	line = cJSON_CreateObject();
+	cJSON_AddStringToObject(line, "type", "confirm");
+	cJSON_AddStringToObject(line, "test", test_id);
+	cJSON_AddNumberToObject(line, "count", count);
+	journal_write(s->journal, line);
+	cJSON_Delete(line);
+	sweep_add_confirm_pairs(s, t, count);
+	sweep_dispatch(s);
+	return 0;
+}
+
+int
+sweep_exit_status(const struct sweep *s)
+{
+	return s->exit_status;
+}
+
+void
+sweep_free(struct sweep *s)
+{
+	size_t i;
+
+	if (s == NULL)
+		return;
+	for (i = 0; i < s->nlive; i++)
+		sweep_live_free(s->live[i]);
+	free(s->live);
+	sweep_free_sched(s);
+	journal_close(s->journal);
+	cJSON_Delete(s->header);
+	driver_free_pkgs(s->pkgs, s->npkgs);
+	results_free(s->results);
+	replay_free(&s->replay);
+	lanes_free(&s->lanes);
+	driver_free_project(&s->proj);
+	free(s->outdir);
+	free(s);
+}
+
+enum sweep_phase
+sweep_phase(const struct sweep *s)
+{
+	return s->phase;
+}
+
+const struct results *
+sweep_results(const struct sweep *s)
+{
+	return s->results;
+}
+
+const struct lanes *
+sweep_lanes(const struct sweep *s)
+{
+	return &s->lanes;
+}
+
+const struct sched *
+sweep_sched(const struct sweep *s)
+{
+	return s->sched;
+}
+
+struct pkg *const *
+sweep_pkgs(const struct sweep *s, size_t *n)
+{
+	*n = s->npkgs;
+	return s->pkgs;
+}
+
+const char *
+sweep_outdir(const struct sweep *s)
+{
+	return s->outdir;
+}
+
+const struct options *
+sweep_options(const struct sweep *s)
+{
+	return s->o;
+}
+
+const struct sweep_run *const *
+sweep_runs(const struct sweep *s, size_t *n)
+{
+	*n = s->nlive;
+	/* struct sweep_live starts with its public part. */
+	return (const struct sweep_run *const *)s->live;
+}
+
+void
+sweep_progress(const struct sweep *s, int64_t *done, int64_t *target)
+{
+	*done = *target = 0;
+	if (s->sched != NULL)
+		sched_totals(s->sched, target, done);
+}
+
+int64_t
+sweep_started_ms(const struct sweep *s)
+{
+	return s->started_ms;
+}
+
+void
+sweep_reproduce(const struct sweep *s, const struct results_test *t, const struct results_cell *c,
+		char **flakesweep, char **direct)
+{
+	const struct pkg *pkg = t->pkg < (int)s->npkgs ? s->pkgs[t->pkg] : NULL;
+	const char *seed = t->first != NULL ? t->first->seed : NULL;
+	int *cpus = xcalloc((size_t)c->cpu, sizeof *cpus), i;
+	char *pat, *qpkg, *qdir;
+
+	/* Pinned to the first lane's first cores, as the sweep would. */
+	for (i = 0; i < c->cpu; i++)
+		cpus[i] = s->lanes.nlanes > 0 && i < s->lanes.width ? s->lanes.cores[0][i] : i;
+	qdir = util_shell_quote(s->proj.root != NULL ? s->proj.root : ".");
+	qpkg = util_shell_quote(pkg != NULL ? pkg->name : "");
+	{
+		char *esc = NULL;
+
+		if (strcmp(s->driver->name, "go") == 0) {
+			char *argv_pat = NULL;
+			struct driver_run dr;
+			char **argv;
+			size_t k;
+
+			memset(&dr, 0, sizeof dr);
+			dr.test = t->test;
+			dr.cpu = c->cpu;
+			argv = pkg != NULL ? s->driver->run_argv(s->o, pkg, &dr) : NULL;
+			for (k = 0; argv != NULL && argv[k] != NULL; k++) {
+				if (strncmp(argv[k], "-test.run=", 10) == 0)
+					argv_pat = xstrdup(argv[k] + 10);
+			}
+			util_strv_free(argv);
+			esc = argv_pat != NULL ? argv_pat : xstrdup(t->test);
+		} else {
+			esc = xstrdup(t->test);
+		}
+		pat = util_shell_quote(esc);
+		free(esc);
+	}
+	*flakesweep = xasprintf("cd %s && flakesweep stress --cpu %d --load %d --count %d --run %s%s %s",
+				qdir, c->cpu, c->load, s->o->confirm > 0 ? s->o->confirm : s->o->count,
+				pat, s->o->race ? "" : " --no-race", qpkg);
+	*direct = pkg != NULL && s->driver->reproduce != NULL
+			  ? s->driver->reproduce(pkg, t->test, cpus, c->cpu,
+						 s->o->confirm > 0 ? s->o->confirm : s->o->count, seed)
+			  : xstrdup("");
+	free(pat);
+	free(qpkg);
+	free(qdir);
+	free(cpus);
+}
+
+int
+sweep_rebuild(const char *dir)
+{
+	struct replay r;
+	struct report_meta m;
+	char *path = xasprintf("%s/journal.jsonl", dir), *err = NULL;
+	struct sweep s;
+	struct options o;
+	const cJSON *lanes;
+	const cJSON *v;
+	int rc;
+
+	if (replay_journal(path, &r, &err) < 0) {
+		fprintf(stderr, "flakesweep: %s\n", err);
+		free(err);
+		free(path);
+		replay_free(&r);
+		return 2;
+	}
+	free(path);
+	if (r.torn)
+		fprintf(stderr, "flakesweep: %s\n", _("the journal's last line was torn and is ignored"));
+	memset(&s, 0, sizeof s);
+	options_init(&o);
+	sweep_options_from_config(&o, cJSON_GetObjectItemCaseSensitive(r.header, "config"));
+	s.o = &o;
+	s.header = r.header;
+	s.pkgs = r.pkgs;
+	s.npkgs = r.npkgs;
+	s.results = r.results;
+	s.driver = driver_find(o.driver);
+	if (s.driver == NULL)
+		s.driver = &driver_go;
+	v = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(r.header, "project"),
+					     "root");
+	s.proj.root = cJSON_IsString(v) ? v->valuestring : NULL;
+	/* The lanes as the journal recorded them, for the reproduce lines. */
+	lanes = cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(r.header, "machine"), "lanes");
+	if (cJSON_GetArraySize(lanes) > 0) {
+		const cJSON *first = cJSON_GetArrayItem(lanes, 0);
+		int n = cJSON_GetArraySize(first), i = 0;
+
+		s.lanes.nlanes = 1;
+		s.lanes.width = n;
+		s.lanes.cores = xcalloc(1, sizeof *s.lanes.cores);
+		s.lanes.cores[0] = xcalloc((size_t)(n > 0 ? n : 1), sizeof **s.lanes.cores);
+		cJSON_ArrayForEach(v, first) s.lanes.cores[0][i++] = v->valueint;
+	}
+	s.started_ms = r.started_ms;
+	s.finished_ms = r.finished_ms;
+	sweep_meta(&s, &m, r.end_status != NULL ? r.end_status : "interrupted");
+	rc = report_write(dir, r.results, &m, &err);
+	if (rc < 0) {
+		fprintf(stderr, "flakesweep: %s\n", err);
+		free(err);
+		rc = 2;
+	} else {
+		rc = report_exit_status(r.results, &m);
+	}
+	if (s.lanes.cores != NULL) {
+		free(s.lanes.cores[0]);
+		free(s.lanes.cores);
+	}
+	options_free(&o);
+	replay_free(&r);
+	return rc;
+}

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sweep.h: the sweep engine (DESIGN section 3): discover, build every
+ * package before any run, sweep every (package, cpu, load) pair, then
+ * confirm each test that failed at every pair, journaling every run. It
+ * runs on one libuv loop and reports through an observer; front ends drive
+ * it with the commands below.
+ */
+#ifndef FLAKESWEEP_SWEEP_H
+#define FLAKESWEEP_SWEEP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <uv.h>
+
+#include "driver.h"
+#include "lanes.h"
+#include "observer.h"
+#include "options.h"
+#include "results.h"
+#include "sched.h"
+
+/* A run in flight, as front ends see it. */
+struct sweep_run {
+	int64_t id;
+	int pkg; /* index into sweep_pkgs() */
+	enum results_phase phase;
+	int cpu, load;
+	int lane;
+	const int *cpus; /* the cores it is pinned to, cpu of them */
+	const char *test; /* confirm: the selected test, else NULL */
+	int64_t started_ms; /* util_now_ms() at spawn */
+};
+
+struct sweep;
+
+/* Prepares a sweep from o (borrowed; must outlive the sweep): creates the
+ * output directory, or with --resume reads its journal back. Returns NULL
+ * with *err (caller frees) on a usage or input error. */
+struct sweep *sweep_new(uv_loop_t *loop, struct options *o, const struct observer *obs,
+			char **err);
+
+/* Starts the work on the loop. Returns 0, or -1 with *err (discovery
+ * failed, say; nothing was lost). */
+int sweep_start(struct sweep *s, char **err);
+
+/* Stops dispatching, kills every run in flight (their results are not
+ * counted), writes results.json with status "interrupted" and finishes. */
+void sweep_interrupt(struct sweep *s);
+
+/* Pauses or resumes dispatching; runs in flight go on. */
+void sweep_pause(struct sweep *s, bool paused);
+bool sweep_paused(const struct sweep *s);
+
+/* Queues count confirm runs of the test with this id at every pair, now.
+ * Returns 0, or -ENOENT when no such test ran. */
+int sweep_confirm(struct sweep *s, const char *test_id, int count);
+
+/* The status DESIGN section 10 gives: 0, 1, 2 or 130. Valid once
+ * finished. */
+int sweep_exit_status(const struct sweep *s);
+
+/* Frees s; call after the loop ran out. */
+void sweep_free(struct sweep *s);
+
+enum sweep_phase sweep_phase(const struct sweep *s);
+const struct results *sweep_results(const struct sweep *s);
+const struct lanes *sweep_lanes(const struct sweep *s);
+/* The current phase's scheduler, or NULL before the sweep phase. */
+const struct sched *sweep_sched(const struct sweep *s);
+struct pkg *const *sweep_pkgs(const struct sweep *s, size_t *n);
+const char *sweep_outdir(const struct sweep *s);
+const struct options *sweep_options(const struct sweep *s);
+/* Runs in flight (borrowed array of n pointers). */
+const struct sweep_run *const *sweep_runs(const struct sweep *s, size_t *n);
+/* Runs done and planned in the current phase, and in all so far. */
+void sweep_progress(const struct sweep *s, int64_t *done, int64_t *target);
+int64_t sweep_started_ms(const struct sweep *s);
+/* The reproduce commands of a test at a cell (caller frees both). */
+void sweep_reproduce(const struct sweep *s, const struct results_test *t,
+		     const struct results_cell *c, char **flakesweep, char **direct);
+
+/* Writes results.json and report.txt of the journal in dir (`flakesweep
+ * report --rebuild DIR`). Returns the exit status: 0, 1 or 2. */
+int sweep_rebuild(const char *dir);
+
+#endif
