@@ -26,12 +26,13 @@ extern char **environ;
 
 /* Build constraints that name a platform or toolchain, not a level. */
 static const char *const driver_go_not_levels[] = {
-	"aix",	   "android", "darwin",	 "dragonfly", "freebsd", "hurd",    "illumos", "ios",
-	"js",	   "linux",   "nacl",	 "netbsd",    "openbsd", "plan9",   "solaris", "wasip1",
-	"windows", "zos",     "386",	 "amd64",     "arm",	 "arm64",   "loong64", "mips",
-	"mipsle",  "mips64",  "mips64le", "ppc64",    "ppc64le", "riscv64", "s390x",   "wasm",
-	"cgo",	   "gc",      "gccgo",	 "race",      "msan",	 "asan",    "unix",    "ignore",
-	"purego",  "boringcrypto", "goexperiment",
+    "aix",          "android", "darwin",  "dragonfly", "freebsd", "hurd",     "illumos",
+    "ios",          "js",      "linux",   "nacl",      "netbsd",  "openbsd",  "plan9",
+    "solaris",      "wasip1",  "windows", "zos",       "386",     "amd64",    "arm",
+    "arm64",        "loong64", "mips",    "mipsle",    "mips64",  "mips64le", "ppc64",
+    "ppc64le",      "riscv64", "s390x",   "wasm",      "cgo",     "gc",       "gccgo",
+    "race",         "msan",    "asan",    "unix",      "ignore",  "purego",   "boringcrypto",
+    "goexperiment",
 };
 
 static bool
@@ -125,7 +126,7 @@ driver_go_level_wanted(const struct options *o, const char *level)
 
 static void
 driver_go_add_pkg(struct pkg ***pkgs, size_t *n, const char *name, const char *dir,
-		  const char *level)
+                  const char *level)
 {
 	struct pkg *p = xcalloc(1, sizeof *p);
 
@@ -140,8 +141,8 @@ static void
 driver_go_project(struct project *proj)
 {
 	char *cwd = getcwd(NULL, 0);
-	char *mod_argv[] = { "go", "list", "-m", "-f", "{{.Dir}}", NULL };
-	char *ver_argv[] = { "go", "env", "GOVERSION", NULL };
+	char *mod_argv[] = {"go", "list", "-m", "-f", "{{.Dir}}", NULL};
+	char *ver_argv[] = {"go", "env", "GOVERSION", NULL};
 	char *root;
 
 	root = proc_capture_line(mod_argv, NULL);
@@ -152,8 +153,8 @@ driver_go_project(struct project *proj)
 }
 
 static int
-driver_go_discover(const struct options *o, struct project *proj, struct pkg ***pkgs,
-		   size_t *npkgs, char **err)
+driver_go_discover(const struct options *o, struct project *proj, struct pkg ***pkgs, size_t *npkgs,
+                   char **err)
 {
 	char **argv = NULL, *out = NULL, *line, *save = NULL;
 	size_t n = 0;
@@ -170,7 +171,7 @@ driver_go_discover(const struct options *o, struct project *proj, struct pkg ***
 	util_strv_add(&argv, &n, "list");
 	util_strv_add(&argv, &n, "-f");
 	util_strv_add(&argv, &n,
-			"{{.ImportPath}}\t{{.Dir}}\t{{len .TestGoFiles}}\t{{len .XTestGoFiles}}");
+	              "{{.ImportPath}}\t{{.Dir}}\t{{len .TestGoFiles}}\t{{len .XTestGoFiles}}");
 	if (o->npackages == 0)
 		util_strv_add(&argv, &n, "./...");
 	for (i = 0; i < o->npackages; i++)
@@ -229,7 +230,7 @@ driver_go_binary_name(const struct pkg *pkg, const char *bindir)
 
 static char **
 driver_go_build_argv(const struct options *o, const struct project *proj, struct pkg *pkg,
-		     const char *bindir)
+                     const char *bindir)
 {
 	char **argv = NULL;
 	size_t n = 0;
@@ -256,7 +257,7 @@ driver_go_build_argv(const struct options *o, const struct project *proj, struct
 static char *
 driver_go_binary_version(const char *binary)
 {
-	char *argv[] = { "go", "version", (char *)binary, NULL };
+	char *argv[] = {"go", "version", (char *)binary, NULL};
 	char *line = proc_capture_line(argv, NULL), *v, *end;
 
 	if (line == NULL)
@@ -286,11 +287,11 @@ driver_go_has_marker(const char *version)
 static int
 driver_go_prepare(const struct options *o, struct pkg *pkg)
 {
-	char *argv[] = { pkg->binary, "-test.list", ".*", NULL };
+	char *argv[] = {pkg->binary, "-test.list", ".*", NULL};
 	char *out = NULL, *line, *save = NULL;
 	char **tests = NULL;
 	size_t n = 0;
-	int rc;
+	int rc = 0, tries;
 
 	(void)o;
 	if (access(pkg->binary, X_OK) < 0) {
@@ -301,12 +302,19 @@ driver_go_prepare(const struct options *o, struct pkg *pkg)
 		pkg->build_output = xstrdup(_("no test files at this level"));
 		return -1;
 	}
-	rc = proc_capture(argv, pkg->dir, environ, DRIVER_GO_OUTPUT_MAX, &out);
+	/* The listing runs TestMain, which may itself be flaky: a listing
+	 * fails the package only when three tries in a row fail. */
+	for (tries = 0; tries < 3; tries++) {
+		free(out);
+		rc = proc_capture(argv, pkg->dir, environ, DRIVER_GO_OUTPUT_MAX, &out);
+		if (rc == 0)
+			break;
+	}
 	if (rc != 0) {
 		pkg->build_ok = false;
 		free(pkg->build_output);
-		pkg->build_output = xasprintf(_("%s -test.list failed (exit %d):\n%s"), pkg->binary,
-					      rc, out);
+		pkg->build_output =
+		    xasprintf(_("%s -test.list failed (exit %d):\n%s"), pkg->binary, rc, out);
 		free(out);
 		return -1;
 	}
@@ -385,7 +393,7 @@ driver_go_parser_feed(struct driver_parser *dp, const char *data, size_t len)
 
 static void
 driver_go_parser_finish(struct driver_parser *dp, const struct outcome_exit *exit,
-			struct outcome *out)
+                        struct outcome *out)
 {
 	parse_go_finish(((struct driver_go_parser *)dp)->p, exit, out);
 }
@@ -416,8 +424,8 @@ driver_go_parser_new(const struct pkg *pkg, const char *selected)
 }
 
 static char *
-driver_go_reproduce(const struct pkg *pkg, const char *test, const int *cpus, int ncpus,
-		    int count, const char *seed)
+driver_go_reproduce(const struct pkg *pkg, const char *test, const int *cpus, int ncpus, int count,
+                    const char *seed)
 {
 	struct buf b;
 	char *q, *pat;
@@ -452,13 +460,13 @@ driver_go_run_env(const struct options *o, const struct pkg *pkg, const struct d
 }
 
 const struct driver driver_go = {
-	.name = "go",
-	.own_timeout = true,
-	.discover = driver_go_discover,
-	.build_argv = driver_go_build_argv,
-	.prepare = driver_go_prepare,
-	.run_argv = driver_go_run_argv,
-	.run_env = driver_go_run_env,
-	.parser_new = driver_go_parser_new,
-	.reproduce = driver_go_reproduce,
+    .name = "go",
+    .own_timeout = true,
+    .discover = driver_go_discover,
+    .build_argv = driver_go_build_argv,
+    .prepare = driver_go_prepare,
+    .run_argv = driver_go_run_argv,
+    .run_env = driver_go_run_env,
+    .parser_new = driver_go_parser_new,
+    .reproduce = driver_go_reproduce,
 };

@@ -1,0 +1,75 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# timeout: 300
+# A sweep of tests/fixtures/gomod, whose failures depend only on the run id,
+# gives exact counts: every pair runs --count times, confirm runs every
+# failed test --confirm times at every pair, and results.json says so.
+set -eu
+command -v go >/dev/null || { echo "SKIP go is not installed"; exit 77; }
+work=$CHECK_TMPDIR/gomod
+cp -r "$CHECK_SRCDIR/tests/fixtures/gomod" "$work"
+cd "$work"
+out=$CHECK_TMPDIR/out
+rc=0
+"$FLAKESWEEP" --cpu 1 --load 1,2 --count 5 --confirm 5 --no-race --timeout 30s --ui none \
+	-o "$out" ./... >"$CHECK_TMPDIR/stdout" 2>"$CHECK_TMPDIR/stderr" || rc=$?
+cat "$CHECK_TMPDIR/stderr"
+[ "$rc" = 1 ] || { echo "exit status $rc, expected 1 (a test failed)"; exit 1; }
+grep -q '^flakesweep report (complete)$' "$CHECK_TMPDIR/stdout"
+python3 - "$out" <<'PY'
+import json, os, sys
+out = sys.argv[1]
+d = json.load(open(os.path.join(out, "results.json")))
+def check(cond, what):
+    if not cond:
+        print("FAIL:", what); sys.exit(1)
+check(d["schema"] == "flakesweep/results/v1", "schema")
+check(d["status"] == "complete", "status complete")
+check(d["finished"] is not None, "finished set")
+check(d["config"]["cpu"] == [1] and d["config"]["load"] == [1, 2], "config pairs")
+check(d["config"]["levels"] == ["unit"], "levels")
+check(d["machine"]["cores"] >= 1 and len(d["machine"]["lanes"]) >= 1, "machine")
+check(d["project"]["driver"] == "go" and d["project"]["toolchain"].startswith("go1."), "project")
+# 2 pairs x 5 sweep runs, then 3 failed tests x 2 pairs x 5 confirm runs.
+check(d["summary"]["runs"] == 40, "40 runs, got %d" % d["summary"]["runs"])
+check(d["packages"][0]["runs"] == 40 and d["packages"][0]["build"]["ok"], "package runs")
+tests = {t["test"]: t for t in d["tests"]}
+check(sorted(tests) == ["TestEveryFifth", "TestPass", "TestSlow", "TestSub", "TestSub/a",
+                        "TestSub/b", "TestTmpdirIsPrivate"], "tests listed: %s" % sorted(tests))
+def cells(name, phase):
+    return {(c["cpu"], c["load"]): c for c in tests[name]["cells"] if c["phase"] == phase}
+for load in (1, 2):
+    check(cells("TestPass", "sweep")[(1, load)]["runs"] == 5, "TestPass 5 runs at load %d" % load)
+# Runs 1..10 are the sweep: 5 and 10 fail TestEveryFifth, 7 fails TestSub/b.
+check(sum(c["failures"] for c in cells("TestEveryFifth", "sweep").values()) == 2, "fifth: 2")
+check(sum(c["failures"] for c in cells("TestSub/b", "sweep").values()) == 1, "sub/b: 1")
+check(sum(c["failures"] for c in cells("TestSub", "sweep").values()) == 1, "parent: 1")
+# Confirm runs the failed TestEveryFifth, TestSub/b and TestSub alone, 5
+# times per pair; TestSub's runs run its subtests too, and count for them.
+for name, n in (("TestEveryFifth", 5), ("TestSub", 10), ("TestSub/b", 10), ("TestSub/a", 5)):
+    cc = cells(name, "confirm")
+    check(sorted(cc) == [(1, 1), (1, 2)], name + " confirmed at both pairs")
+    check(all(c["runs"] == n for c in cc.values()), "%s: %d confirm runs per pair" % (name, n))
+check("confirm" not in [c["phase"] for c in tests["TestPass"]["cells"]], "TestPass not confirmed")
+for name, verdict in [("TestPass", "passed"), ("TestSlow", "passed"), ("TestSub/a", "passed"),
+                      ("TestTmpdirIsPrivate", "passed"), ("TestEveryFifth", "flaky"),
+                      ("TestSub/b", "flaky"), ("TestSub", "flaky")]:
+    check(tests[name]["verdict"] == verdict, "%s is %s, expected %s" % (name, tests[name]["verdict"], verdict))
+f = tests["TestEveryFifth"]["first_failure"]
+check(f["phase"] == "sweep" and f["run"] == 5, "first failure is run 5")
+check(any("run 5 is a multiple of 5" in l for l in f["lines"]), "first failure lines")
+check(os.path.exists(os.path.join(out, f["log"])), "log kept")
+rep = tests["TestEveryFifth"]["reproduce"]
+check(rep["direct"].startswith("cd ") and "taskset -c " in rep["direct"], "direct reproduce")
+check("-test.run '^TestEveryFifth$'" in rep["direct"], "direct pattern: " + rep["direct"])
+check("flakesweep stress" in rep["flakesweep"], "flakesweep reproduce")
+check(tests["TestPass"]["reproduce"] is None, "no reproduce for a passed test")
+# Kept output and private TMPDIRs: only for runs that failed.
+runs = [json.loads(l) for l in open(os.path.join(out, "journal.jsonl")) if '"type":"run"' in l]
+check(len(runs) == 40, "40 run lines")
+failed = {r["run"] for r in runs if r.get("fail") or r.get("hang")}
+check(set(int(x) for x in os.listdir(os.path.join(out, "tmp"))) == failed, "tmp dirs of failed runs only")
+check(set(int(x[:-4]) for x in os.listdir(os.path.join(out, "runs"))) == failed, "logs of failed runs only")
+check(all(r["ms"] >= 0 and r["exit"] in (0, 1) for r in runs), "exit codes")
+print("ok: 40 runs, exact counts")
+PY
