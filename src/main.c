@@ -56,7 +56,7 @@ main_run_sweep(struct options *o)
 {
 	uv_loop_t loop;
 	uv_signal_t sigs[3];
-	static const int signums[] = { SIGINT, SIGTERM, SIGHUP };
+	static const int signums[] = {SIGINT, SIGTERM, SIGHUP};
 	struct out_line *ol;
 	struct sweep *s;
 	char *err = NULL;
@@ -67,8 +67,9 @@ main_run_sweep(struct options *o)
 	if (o->ui == OPTIONS_UI_AUTO)
 		o->ui = OPTIONS_UI_LINE;
 	if (o->ui == OPTIONS_UI_FULL) {
-		fprintf(stderr, "%s\n",
-			_("flakesweep: the dashboard is not available in this build; using --ui line"));
+		fprintf(
+		    stderr, "%s\n",
+		    _("flakesweep: the dashboard is not available in this build; using --ui line"));
 		o->ui = OPTIONS_UI_LINE;
 	}
 	progress = o->ui == OPTIONS_UI_LINE;
@@ -131,11 +132,35 @@ main_stress(int argc, char **argv)
 	return main_run_sweep(&o);
 }
 
+/* `report --rebuild DIR` rebuilds results from a journal; every other
+ * form of `report` posts a bug report. */
+static int
+main_report(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (strcmp(a, "--rebuild") == 0 || strcmp(a, "-rebuild") == 0) {
+			if (i + 1 >= argc || argc != 3) {
+				fprintf(stderr, "%s\n",
+				        _("flakesweep: usage: flakesweep report --rebuild DIR"));
+				return 2;
+			}
+			return sweep_rebuild(argv[i + 1]);
+		}
+		if (strncmp(a, "--rebuild=", 10) == 0)
+			return argc == 2 ? sweep_rebuild(a + 10) : 2;
+	}
+	return post_main(argc, argv);
+}
+
 static const struct main_command main_commands[] = {
     {"stress", main_stress},
     {"quarantine", quarantine_main},
     {"gate", gate_main},
-    {"report", post_main},
+    {"report", main_report},
 };
 
 int
