@@ -118,10 +118,23 @@ sweep_message(struct sweep *s, const char *fmt, ...)
 	buf_free(&b);
 }
 
+static const char *const sweep_phase_names[] = {"discover", "build", "sweep", "confirm", "done"};
+
 static void
 sweep_set_phase(struct sweep *s, enum sweep_phase phase)
 {
 	s->phase = phase;
+	/* Phase lines time each phase (ms since the epoch), for the record and
+	 * for bench/. */
+	if (s->journal != NULL && s->header != NULL) {
+		cJSON *line = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(line, "type", "phase");
+		cJSON_AddStringToObject(line, "phase", sweep_phase_names[phase]);
+		cJSON_AddNumberToObject(line, "at_ms", (double)util_now_ms());
+		journal_write(s->journal, line);
+		cJSON_Delete(line);
+	}
 	if (s->obs.phase != NULL)
 		s->obs.phase(s->obs.arg, s, phase);
 }
@@ -165,7 +178,8 @@ sweep_config_json(const struct sweep *s)
 		const cJSON *v;
 		bool seen = false;
 
-		cJSON_ArrayForEach(v, a) seen = seen || strcmp(v->valuestring, s->pkgs[i]->level) == 0;
+		cJSON_ArrayForEach(v, a) seen =
+		    seen || strcmp(v->valuestring, s->pkgs[i]->level) == 0;
 		if (!seen)
 			cJSON_AddItemToArray(a, cJSON_CreateString(s->pkgs[i]->level));
 	}
@@ -305,7 +319,7 @@ sweep_config_diff(const struct options *o, const cJSON *c)
 	    o->race != cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "race")))
 		buf_printf(&b, " --no-race");
 	if (o->given & (OPTIONS_GIVEN_RUN | OPTIONS_GIVEN_SKIP | OPTIONS_GIVEN_TAGS |
-			OPTIONS_GIVEN_DRIVER | OPTIONS_GIVEN_PACKAGES | OPTIONS_GIVEN_KEEP))
+	                OPTIONS_GIVEN_DRIVER | OPTIONS_GIVEN_PACKAGES | OPTIONS_GIVEN_KEEP))
 		buf_printf(&b, " %s", _("(packages, --run, --skip, --tags, --keep or --driver)"));
 	if (b.len == 0) {
 		buf_free(&b);
@@ -336,7 +350,7 @@ sweep_run_env(struct sweep *s, const struct sweep_live *l, const struct driver_r
 	util_strv_add(&env, &n, v);
 	free(v);
 	v = xasprintf("FLAKESWEEP_PORT_BASE=%d",
-		      SWEEP_PORT_FIRST + l->port_slot * SWEEP_PORT_WINDOW);
+	              SWEEP_PORT_FIRST + l->port_slot * SWEEP_PORT_WINDOW);
 	util_strv_add(&env, &n, v);
 	free(v);
 	v = xasprintf("FLAKESWEEP_CPU=%d", l->pub.cpu);
@@ -372,8 +386,8 @@ sweep_capture(struct sweep_live *l, const char *data, size_t len)
 			l->dropped += (int64_t)n;
 		memcpy(l->tail + l->tail_pos, data, n);
 		l->tail_pos = (l->tail_pos + n) % SWEEP_CAPTURE_TAIL;
-		l->tail_len = l->tail_len + n > SWEEP_CAPTURE_TAIL ? SWEEP_CAPTURE_TAIL
-								   : l->tail_len + n;
+		l->tail_len =
+		    l->tail_len + n > SWEEP_CAPTURE_TAIL ? SWEEP_CAPTURE_TAIL : l->tail_len + n;
 		data += n;
 		len -= n;
 	}
@@ -404,7 +418,8 @@ sweep_keep_log(struct sweep *s, struct sweep_live *l)
 		size_t start = l->tail_len == SWEEP_CAPTURE_TAIL ? l->tail_pos : 0;
 
 		if (l->dropped > 0)
-			buf_printf(&b, "\n[flakesweep: %lld bytes not kept]\n", (long long)l->dropped);
+			buf_printf(&b, "\n[flakesweep: %lld bytes not kept]\n",
+			           (long long)l->dropped);
 		buf_add(&b, l->tail + start, l->tail_len - start);
 		if (start > 0)
 			buf_add(&b, l->tail, start);
@@ -447,8 +462,7 @@ sweep_forget_live(struct sweep *s, struct sweep_live *l)
 		s->port_used[l->port_slot] = false;
 }
 
-static void
-sweep_check_phase(struct sweep *s);
+static void sweep_check_phase(struct sweep *s);
 
 static void
 sweep_on_done(void *arg, const struct outcome_exit *ex, bool leaked, int64_t elapsed_ms)
@@ -478,9 +492,9 @@ sweep_on_done(void *arg, const struct outcome_exit *ex, bool leaked, int64_t ela
 		util_rm_rf(l->tmpdir);
 	if (o.selection_failed)
 		sweep_message(s, _("run %lld: the filter for %s selected no test"),
-			      (long long)l->pub.id, l->pub.test ? l->pub.test : "?");
-	fresh = results_add_run(s->results, l->pub.pkg, l->pub.phase, l->pub.cpu, l->pub.load,
-				&o, log, l->pub.id);
+		              (long long)l->pub.id, l->pub.test ? l->pub.test : "?");
+	fresh = results_add_run(s->results, l->pub.pkg, l->pub.phase, l->pub.cpu, l->pub.load, &o,
+	                        log, l->pub.id);
 	memset(&jr, 0, sizeof jr);
 	jr.run = l->pub.id;
 	jr.pkg = l->pub.pkg;
@@ -560,8 +574,8 @@ sweep_start_run(void *arg, struct sched_run *sr)
 	if (s->o->shuffle) {
 		/* One seed per run, kept with its result. */
 		snprintf(seed, sizeof seed, "%lld",
-			 (long long)((uint64_t)util_now_ms() * 2654435761u + (uint64_t)l->pub.id) %
-				 1000000000000LL);
+		         (long long)((uint64_t)util_now_ms() * 2654435761u + (uint64_t)l->pub.id) %
+		             1000000000000LL);
 		dr.seed = seed;
 	}
 	argv = s->driver->run_argv(s->o, pkg, &dr);
@@ -588,7 +602,7 @@ sweep_start_run(void *arg, struct sched_run *sr)
 		/* The binary is gone or cannot run: an infrastructure error. The
 		 * sweep stops rather than count a failure per run. */
 		sweep_message(s, _("cannot start %s: %s"), pkg->binary ? pkg->binary : pkg->name,
-			      strerror(-rc));
+		              strerror(-rc));
 		s->infra_error = true;
 		sweep_forget_live(s, l);
 		sched_pause(s->sched, true);
@@ -600,7 +614,7 @@ sweep_start_run(void *arg, struct sched_run *sr)
 		return;
 	}
 	journal_write_spawn(s->journal, l->pub.id, proc_pid(l->proc),
-			    proc_start_ticks(proc_pid(l->proc)));
+	                    proc_start_ticks(proc_pid(l->proc)));
 	if (s->obs.run_started != NULL)
 		s->obs.run_started(s->obs.arg, s, &l->pub);
 }
@@ -660,14 +674,15 @@ sweep_mark_replayed(struct sweep *s, int id, const struct sweep_pair *p)
 			int target;
 
 			sched_pair_counts(s->sched, id, NULL, NULL, &target, NULL, NULL);
-			sched_mark_done(s->sched, id, rp->runs < target ? rp->runs : target, rp->ms);
+			sched_mark_done(s->sched, id, rp->runs < target ? rp->runs : target,
+			                rp->ms);
 		}
 	}
 }
 
 static int
 sweep_add_pair(struct sweep *s, enum results_phase phase, int pkg, const char *test, int cpu,
-	       int load, int target)
+               int load, int target)
 {
 	struct sweep_pair *p = sweep_pair_new(phase, pkg, test, cpu, load);
 	int id = sched_add_pair(s->sched, cpu, load, target, p);
@@ -693,7 +708,7 @@ sweep_begin_sweep(struct sweep *s)
 		for (c = 0; c < s->o->ncpus; c++) {
 			for (l = 0; l < s->o->nloads; l++)
 				sweep_add_pair(s, phase, (int)i, NULL, s->o->cpus[c],
-					       s->o->loads[l], s->o->count);
+				               s->o->loads[l], s->o->count);
 		}
 	}
 	sweep_set_phase(s, SWEEP_PHASE_SWEEP);
@@ -722,7 +737,7 @@ sweep_add_confirm_pairs(struct sweep *s, const struct results_test *t, int count
 				sched_add_runs(s->sched, found, count);
 			else
 				sweep_add_pair(s, RESULTS_CONFIRM, t->pkg, t->test, s->o->cpus[c],
-					       s->o->loads[l], count);
+				               s->o->loads[l], count);
 		}
 	}
 }
@@ -744,8 +759,7 @@ sweep_begin_confirm(struct sweep *s)
 		}
 	}
 	for (i = 0; i < s->replay.nconfirms; i++) {
-		const struct results_test *t =
-			results_find(s->results, s->replay.confirm_tests[i]);
+		const struct results_test *t = results_find(s->results, s->replay.confirm_tests[i]);
 
 		if (t != NULL)
 			sweep_add_confirm_pairs(s, t, s->replay.confirm_counts[i]);
@@ -842,7 +856,7 @@ sweep_builds_done(struct sweep *s)
 		results_add_pkg(s->results, s->pkgs[i]->name, s->pkgs[i]->level);
 		if (!s->pkgs[i]->build_ok && !s->pkgs[i]->empty)
 			sweep_message(s, _("%s (%s) failed to build; the rest goes on"),
-				      s->pkgs[i]->name, s->pkgs[i]->level);
+			              s->pkgs[i]->name, s->pkgs[i]->level);
 	}
 	s->dirty = true;
 	sweep_begin_sweep(s);
@@ -940,7 +954,7 @@ sweep_next_builds(struct sweep *s)
 
 static void
 sweep_reproduce_cb(void *arg, const struct results_test *t, const struct results_cell *c,
-		   char **flakesweep, char **direct)
+                   char **flakesweep, char **direct)
 {
 	sweep_reproduce(arg, t, c, flakesweep, direct);
 }
@@ -1054,7 +1068,7 @@ sweep_plan_lanes(struct sweep *s, char **err)
 		return -1;
 	}
 	if (s->o->cpus == NULL) {
-		int def[] = { 1, 2, 4 }, usable, keep;
+		int def[] = {1, 2, 4}, usable, keep;
 
 		keep = s->o->keep >= 0 ? s->o->keep : lanes_default_keep(CPU_COUNT(&allowed));
 		usable = CPU_COUNT(&allowed) - keep;
@@ -1098,8 +1112,8 @@ sweep_new(uv_loop_t *loop, struct options *o, const struct observer *obs, char *
 		diff = sweep_config_diff(o, config);
 		if (diff != NULL && !o->force) {
 			*err = xasprintf(_("%s was swept with other settings (%s ); rerun without "
-					   "them, or add --force"),
-					 s->outdir, diff);
+			                   "them, or add --force"),
+			                 s->outdir, diff);
 			free(diff);
 			goto fail;
 		}
@@ -1112,8 +1126,9 @@ sweep_new(uv_loop_t *loop, struct options *o, const struct observer *obs, char *
 		s->outdir = o->outdir != NULL ? xstrdup(o->outdir) : sweep_default_outdir();
 		jpath = xasprintf("%s/journal.jsonl", s->outdir);
 		if (access(jpath, F_OK) == 0) {
-			*err = xasprintf(_("%s already holds a sweep: use --resume %s, or another -o"),
-					 s->outdir, s->outdir);
+			*err =
+			    xasprintf(_("%s already holds a sweep: use --resume %s, or another -o"),
+			              s->outdir, s->outdir);
 			goto fail;
 		}
 	}
@@ -1190,15 +1205,16 @@ sweep_start_resumed(struct sweep *s, char **err)
 	int killed = 0;
 
 	if (cJSON_IsString(root)) {
-		char *argv[] = { "git", "-C", root->valuestring, "rev-parse", "HEAD", NULL };
+		char *argv[] = {"git", "-C", root->valuestring, "rev-parse", "HEAD", NULL};
 		char *out = NULL;
 
 		if (proc_capture(argv, NULL, environ, 4096, &out) == 0 && cJSON_IsString(commit)) {
 			out[strcspn(out, "\n")] = '\0';
 			if (strcmp(out, commit->valuestring) != 0 && !s->o->force) {
-				*err = xasprintf(_("the project is at commit %s, the journal at %s: "
-						   "add --force to resume anyway"),
-						 out, commit->valuestring);
+				*err =
+				    xasprintf(_("the project is at commit %s, the journal at %s: "
+				                "add --force to resume anyway"),
+				              out, commit->valuestring);
 				free(out);
 				return -1;
 			}
@@ -1208,7 +1224,7 @@ sweep_start_resumed(struct sweep *s, char **err)
 	}
 	for (i = 0; i < s->replay.nunfinished; i++)
 		killed += proc_kill_stale(s->replay.unfinished[i].pid,
-					  s->replay.unfinished[i].start_ticks);
+		                          s->replay.unfinished[i].start_ticks);
 	if (killed > 0)
 		sweep_message(s, _("killed %d runs left behind by the interrupted sweep"), killed);
 	if (s->replay.torn)
@@ -1243,8 +1259,8 @@ sweep_start_resumed(struct sweep *s, char **err)
 		if (s->pkgs[i]->build_ok && !s->pkgs[i]->empty && s->pkgs[i]->binary != NULL &&
 		    access(s->pkgs[i]->binary, X_OK) < 0) {
 			*err = xasprintf(_("%s is gone: the sweep cannot resume without its test "
-					   "binaries"),
-					 s->pkgs[i]->binary);
+			                   "binaries"),
+			                 s->pkgs[i]->binary);
 			return -1;
 		}
 	}
@@ -1403,6 +1419,19 @@ sweep_runs(const struct sweep *s, size_t *n)
 	return (const struct sweep_run *const *)s->live;
 }
 
+int
+sweep_pair_info(const struct sweep *s, int pair, int *pkg, const char **test)
+{
+	const struct sweep_pair *p;
+
+	if (s->sched == NULL || pair < 0 || pair >= sched_npairs(s->sched))
+		return -ENOENT;
+	p = sched_pair_data(s->sched, pair);
+	*pkg = p->pkg;
+	*test = p->test;
+	return 0;
+}
+
 void
 sweep_progress(const struct sweep *s, int64_t *done, int64_t *target)
 {
@@ -1419,7 +1448,7 @@ sweep_started_ms(const struct sweep *s)
 
 void
 sweep_reproduce(const struct sweep *s, const struct results_test *t, const struct results_cell *c,
-		char **flakesweep, char **direct)
+                char **flakesweep, char **direct)
 {
 	const struct pkg *pkg = t->pkg < (int)s->npkgs ? s->pkgs[t->pkg] : NULL;
 	const char *seed = t->first != NULL ? t->first->seed : NULL;
@@ -1456,13 +1485,14 @@ sweep_reproduce(const struct sweep *s, const struct results_test *t, const struc
 		pat = util_shell_quote(esc);
 		free(esc);
 	}
-	*flakesweep = xasprintf("cd %s && flakesweep stress --cpu %d --load %d --count %d --run %s%s %s",
-				qdir, c->cpu, c->load, s->o->confirm > 0 ? s->o->confirm : s->o->count,
-				pat, s->o->race ? "" : " --no-race", qpkg);
+	*flakesweep =
+	    xasprintf("cd %s && flakesweep stress --cpu %d --load %d --count %d --run %s%s %s",
+	              qdir, c->cpu, c->load, s->o->confirm > 0 ? s->o->confirm : s->o->count, pat,
+	              s->o->race ? "" : " --no-race", qpkg);
 	*direct = pkg != NULL && s->driver->reproduce != NULL
-			  ? s->driver->reproduce(pkg, t->test, cpus, c->cpu,
-						 s->o->confirm > 0 ? s->o->confirm : s->o->count, seed)
-			  : xstrdup("");
+	              ? s->driver->reproduce(pkg, t->test, cpus, c->cpu,
+	                                     s->o->confirm > 0 ? s->o->confirm : s->o->count, seed)
+	              : xstrdup("");
 	free(pat);
 	free(qpkg);
 	free(qdir);
@@ -1490,7 +1520,8 @@ sweep_rebuild(const char *dir)
 	}
 	free(path);
 	if (r.torn)
-		fprintf(stderr, "flakesweep: %s\n", _("the journal's last line was torn and is ignored"));
+		fprintf(stderr, "flakesweep: %s\n",
+		        _("the journal's last line was torn and is ignored"));
 	memset(&s, 0, sizeof s);
 	options_init(&o);
 	sweep_options_from_config(&o, cJSON_GetObjectItemCaseSensitive(r.header, "config"));
@@ -1503,11 +1534,11 @@ sweep_rebuild(const char *dir)
 	if (s.driver == NULL)
 		s.driver = &driver_go;
 	v = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(r.header, "project"),
-					     "root");
+	                                     "root");
 	s.proj.root = cJSON_IsString(v) ? v->valuestring : NULL;
 	/* The lanes as the journal recorded them, for the reproduce lines. */
 	lanes = cJSON_GetObjectItemCaseSensitive(
-		cJSON_GetObjectItemCaseSensitive(r.header, "machine"), "lanes");
+	    cJSON_GetObjectItemCaseSensitive(r.header, "machine"), "lanes");
 	if (cJSON_GetArraySize(lanes) > 0) {
 		const cJSON *first = cJSON_GetArrayItem(lanes, 0);
 		int n = cJSON_GetArraySize(first), i = 0;

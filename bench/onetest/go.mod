@@ -1,0 +1,3 @@
+module example.com/onetest
+
+go 1.19
