@@ -18,7 +18,7 @@ Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 SRC
 	fi
 	pkgs="$pkgs golang-1.23-go mandoc groff-base clang clang-format tmux python3 python3-pytest
-valgrind golang-golang-x-tools procps"
+valgrind golang-golang-x-tools procps tzdata"
 	command -v node >/dev/null || pkgs="$pkgs nodejs"
 	command -v npm >/dev/null || pkgs="$pkgs npm"
 fi

@@ -490,7 +490,7 @@ sweep_on_done(void *arg, const struct outcome_exit *ex, bool leaked, int64_t ela
 		log = sweep_keep_log(s, l);
 	else
 		util_rm_rf(l->tmpdir);
-	if (o.selection_failed)
+	if (o.selection_failed && !o.package_failed)
 		sweep_message(s, _("run %lld: the filter for %s selected no test"),
 		              (long long)l->pub.id, l->pub.test ? l->pub.test : "?");
 	fresh = results_add_run(s->results, l->pub.pkg, l->pub.phase, l->pub.cpu, l->pub.load, &o,
@@ -855,7 +855,7 @@ sweep_builds_done(struct sweep *s)
 		journal_write_build(s->journal, (int)i, s->pkgs[i]);
 		results_add_pkg(s->results, s->pkgs[i]->name, s->pkgs[i]->level);
 		if (!s->pkgs[i]->build_ok && !s->pkgs[i]->empty)
-			sweep_message(s, _("%s (%s) failed to build; the rest goes on"),
+			sweep_message(s, _("%s (%s) failed to build or to list its tests; the rest goes on"),
 			              s->pkgs[i]->name, s->pkgs[i]->level);
 	}
 	s->dirty = true;
