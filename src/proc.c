@@ -29,8 +29,9 @@
 struct proc {
 	uv_loop_t *loop;
 	pid_t pid;
-	int pidfd;
-	uv_poll_t exit_poll;
+	int pidfd;             /* -1 where the kernel has no pidfd_open */
+	uv_poll_t exit_poll;   /* readable when the leader exits ... */
+	uv_timer_t exit_timer; /* ... or, without a pidfd, a poll every few ms */
 	uv_pipe_t out;
 	uv_timer_t timer; /* term, kill, then drain */
 	int64_t started_ms;
@@ -201,20 +202,18 @@ proc_timer_cb(uv_timer_t *t)
 	kill(-p->pid, SIGKILL);
 }
 
-static void
-proc_exit_cb(uv_poll_t *h, int status, int events)
+/* Reaps the leader if it exited; returns false while it runs. */
+static bool
+proc_reap(struct proc *p)
 {
-	struct proc *p = h->data;
 	int ws = 0;
 	pid_t r;
 
-	(void)status;
-	(void)events;
 	do
 		r = waitpid(p->pid, &ws, WNOHANG);
 	while (r < 0 && errno == EINTR);
 	if (r == 0)
-		return;
+		return false;
 	p->elapsed_ms = util_mono_ms() - p->started_ms;
 	p->exited = true;
 	if (r < 0) {
@@ -225,10 +224,15 @@ proc_exit_cb(uv_poll_t *h, int status, int events)
 		p->exit.status = -1;
 		p->exit.signal = WTERMSIG(ws);
 	}
-	uv_poll_stop(h);
-	uv_close((uv_handle_t *)h, proc_close_cb);
-	close(p->pidfd);
-	p->pidfd = -1;
+	if (p->pidfd >= 0) {
+		uv_poll_stop(&p->exit_poll);
+		uv_close((uv_handle_t *)&p->exit_poll, proc_close_cb);
+		close(p->pidfd);
+		p->pidfd = -1;
+	} else {
+		uv_timer_stop(&p->exit_timer);
+		uv_close((uv_handle_t *)&p->exit_timer, proc_close_cb);
+	}
 	proc_unlink_live(p);
 	/* Whatever the run left in its group must not load the lane. */
 	if (kill(-p->pid, 0) == 0) {
@@ -239,6 +243,21 @@ proc_exit_cb(uv_poll_t *h, int status, int events)
 	if (!p->eof)
 		uv_timer_start(&p->timer, proc_timer_cb, (uint64_t)p->drain_ms, 0);
 	proc_maybe_done(p);
+	return true;
+}
+
+static void
+proc_exit_poll_cb(uv_poll_t *h, int status, int events)
+{
+	(void)status;
+	(void)events;
+	proc_reap(h->data);
+}
+
+static void
+proc_exit_timer_cb(uv_timer_t *t)
+{
+	proc_reap(t->data);
 }
 
 int
@@ -287,17 +306,26 @@ proc_spawn(uv_loop_t *loop, const struct proc_spec *spec, proc_output_cb output_
 	p->done_cb = done_cb;
 	p->arg = arg;
 	p->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
-	if (p->pidfd < 0)
-		fatal("pidfd_open: %s (Linux 5.3 or later is needed)", strerror(errno));
-	uv_poll_init(loop, &p->exit_poll, p->pidfd);
+	if (p->pidfd >= 0) {
+		uv_poll_init(loop, &p->exit_poll, p->pidfd);
+		p->exit_poll.data = p;
+	} else {
+		/* Kernels before 5.3 (and some sandboxes) have no pidfd: poll
+		 * the leader instead, still without SIGCHLD. */
+		uv_timer_init(loop, &p->exit_timer);
+		p->exit_timer.data = p;
+	}
 	uv_pipe_init(loop, &p->out, 0);
 	uv_timer_init(loop, &p->timer);
-	p->exit_poll.data = p->out.data = p->timer.data = p;
+	p->out.data = p->timer.data = p;
 	p->handles = 3;
 	uv_pipe_open(&p->out, fds[0]);
 	fds[0] = -1;
 	uv_read_start((uv_stream_t *)&p->out, proc_alloc_cb, proc_read_cb);
-	uv_poll_start(&p->exit_poll, UV_READABLE, proc_exit_cb);
+	if (p->pidfd >= 0)
+		uv_poll_start(&p->exit_poll, UV_READABLE, proc_exit_poll_cb);
+	else
+		uv_timer_start(&p->exit_timer, proc_exit_timer_cb, 2, 2);
 	proc_arm_timer(p);
 	p->next = live;
 	live = p;
