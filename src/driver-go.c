@@ -296,11 +296,9 @@ driver_go_prepare(const struct options *o, struct pkg *pkg)
 	(void)o;
 	if (access(pkg->binary, X_OK) < 0) {
 		/* go test -c writes nothing for a package with no test files at
-		 * this level. */
-		pkg->build_ok = false;
-		free(pkg->build_output);
-		pkg->build_output = xstrdup(_("no test files at this level"));
-		return -1;
+		 * this level: nothing to run, and no failure. */
+		pkg->empty = true;
+		return 0;
 	}
 	/* The listing runs TestMain, which may itself be flaky: a listing
 	 * fails the package only when three tries in a row fail. */
@@ -328,6 +326,7 @@ driver_go_prepare(const struct options *o, struct pkg *pkg)
 	util_strv_free(pkg->tests);
 	pkg->tests = tests;
 	pkg->ntests = n;
+	pkg->empty = n == 0;
 	free(pkg->toolchain);
 	pkg->toolchain = driver_go_binary_version(pkg->binary);
 	pkg->framing_marker = driver_go_has_marker(pkg->toolchain);

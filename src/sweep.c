@@ -803,13 +803,7 @@ sweep_split_levels(struct sweep *s)
 		size_t nkeep = 0;
 		struct buf re;
 
-		if (!p->build_ok)
-			continue;
-		if (p->ntests == 0) {
-			p->empty = true;
-			continue;
-		}
-		if (strcmp(p->level, "unit") == 0)
+		if (!p->build_ok || p->empty || strcmp(p->level, "unit") == 0)
 			continue;
 		for (j = 0; j < s->npkgs; j++) {
 			if (strcmp(s->pkgs[j]->name, p->name) == 0 &&
@@ -855,8 +849,9 @@ sweep_builds_done(struct sweep *s)
 		journal_write_build(s->journal, (int)i, s->pkgs[i]);
 		results_add_pkg(s->results, s->pkgs[i]->name, s->pkgs[i]->level);
 		if (!s->pkgs[i]->build_ok && !s->pkgs[i]->empty)
-			sweep_message(s, _("%s (%s) failed to build or to list its tests; the rest goes on"),
-			              s->pkgs[i]->name, s->pkgs[i]->level);
+			sweep_message(
+			    s, _("%s (%s) failed to build or to list its tests; the rest goes on"),
+			    s->pkgs[i]->name, s->pkgs[i]->level);
 	}
 	s->dirty = true;
 	sweep_begin_sweep(s);
@@ -885,10 +880,6 @@ sweep_build_done(void *arg, const struct outcome_exit *ex, bool leaked, int64_t 
 	if (ex->status == 0) {
 		p->build_ok = true;
 		s->driver->prepare(s->o, p);
-		if (!p->build_ok && p->build_output != NULL &&
-		    strcmp(p->build_output, _("no test files at this level")) == 0) {
-			p->empty = true;
-		}
 	} else {
 		p->build_ok = false;
 		free(p->build_output);
