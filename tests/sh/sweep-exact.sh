@@ -3,22 +3,30 @@
 # timeout: 300
 # A sweep of tests/fixtures/gomod, whose failures depend only on the run id,
 # gives exact counts: every pair runs --count times, confirm runs every
-# failed test --confirm times at every pair, and results.json says so.
+# failed test --confirm times at every pair, and results.json says so. It
+# runs once with each Go installed: 1.19 (plain -test.v output) and 1.23
+# (-test.v=test2json framing).
 set -eu
-command -v go >/dev/null || { echo "SKIP go is not installed"; exit 77; }
-work=$CHECK_TMPDIR/gomod
+gos=""
+for g in /usr/lib/go-1.19/bin/go /usr/lib/go-1.23/bin/go; do [ -x "$g" ] && gos="$gos $g"; done
+[ -n "$gos" ] || { echo "SKIP no Go in /usr/lib/go-1.*"; exit 77; }
+for go in $gos; do
+export PATH=$(dirname "$go"):$PATH
+want=$(go env GOVERSION)
+echo "== $want"
+work=$CHECK_TMPDIR/gomod-$want
 cp -r "$CHECK_SRCDIR/tests/fixtures/gomod" "$work"
 cd "$work"
-out=$CHECK_TMPDIR/out
+out=$CHECK_TMPDIR/out-$want
 rc=0
 "$FLAKESWEEP" --cpu 1 --load 1,2 --count 5 --confirm 5 --no-race --timeout 30s --ui none \
 	-o "$out" ./... >"$CHECK_TMPDIR/stdout" 2>"$CHECK_TMPDIR/stderr" || rc=$?
 cat "$CHECK_TMPDIR/stderr"
 [ "$rc" = 1 ] || { echo "exit status $rc, expected 1 (a test failed)"; exit 1; }
 grep -q '^flakesweep report (complete)$' "$CHECK_TMPDIR/stdout"
-python3 - "$out" <<'PY'
+python3 - "$out" "$want" <<'PY'
 import json, os, sys
-out = sys.argv[1]
+out, want = sys.argv[1:]
 d = json.load(open(os.path.join(out, "results.json")))
 def check(cond, what):
     if not cond:
@@ -29,7 +37,8 @@ check(d["finished"] is not None, "finished set")
 check(d["config"]["cpu"] == [1] and d["config"]["load"] == [1, 2], "config pairs")
 check(d["config"]["levels"] == ["unit"], "levels")
 check(d["machine"]["cores"] >= 1 and len(d["machine"]["lanes"]) >= 1, "machine")
-check(d["project"]["driver"] == "go" and d["project"]["toolchain"].startswith("go1."), "project")
+check(d["project"]["driver"] == "go" and d["project"]["toolchain"] == want, "project toolchain")
+check(d["packages"][0]["toolchain"] == want, "binary built by " + want)
 # 2 pairs x 5 sweep runs, then 3 failed tests x 2 pairs x 5 confirm runs.
 check(d["summary"]["runs"] == 40, "40 runs, got %d" % d["summary"]["runs"])
 check(d["packages"][0]["runs"] == 40 and d["packages"][0]["build"]["ok"], "package runs")
@@ -73,3 +82,4 @@ check(set(int(x[:-4]) for x in os.listdir(os.path.join(out, "runs"))) == failed,
 check(all(r["ms"] >= 0 and r["exit"] in (0, 1) for r in runs), "exit codes")
 print("ok: 40 runs, exact counts")
 PY
+done
