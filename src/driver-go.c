@@ -423,9 +423,11 @@ driver_go_parser_new(const struct pkg *pkg, const char *selected)
 }
 
 static char *
-driver_go_reproduce(const struct pkg *pkg, const char *test, const int *cpus, int ncpus, int count,
-                    const char *seed)
+driver_go_reproduce(const struct pkg *pkg, const struct driver_run *r, const int *cpus, int count)
 {
+	const char *test = r->test, *seed = r->seed;
+	int64_t timeout_ms = r->timeout_ms;
+	int ncpus = r->cpu;
 	struct buf b;
 	char *q, *pat;
 	int i;
@@ -437,15 +439,24 @@ driver_go_reproduce(const struct pkg *pkg, const char *test, const int *cpus, in
 	for (i = 0; i < ncpus; i++)
 		buf_printf(&b, "%s%d", i > 0 ? "," : "", cpus[i]);
 	q = util_shell_quote(pkg->binary);
-	pat = parse_go_run_pattern(test);
-	buf_printf(&b, " %s -test.v -test.paniconexit0 -test.run ", q);
+	buf_printf(&b, " %s -test.v -test.paniconexit0", q);
 	free(q);
-	q = util_shell_quote(pat);
-	buf_printf(&b, "%s -test.cpu %d -test.count %d", q, ncpus, count);
-	free(q);
-	free(pat);
+	if (test != NULL) {
+		pat = parse_go_run_pattern(test);
+		q = util_shell_quote(pat);
+		buf_printf(&b, " -test.run %s", q);
+		free(q);
+		free(pat);
+	} else if (pkg->run_filter != NULL) {
+		q = util_shell_quote(pkg->run_filter);
+		buf_printf(&b, " -test.run %s", q);
+		free(q);
+	}
+	buf_printf(&b, " -test.cpu %d -test.count %d", ncpus, count);
 	if (seed != NULL)
 		buf_printf(&b, " -test.shuffle %s", seed);
+	/* The limit the sweep ran with, so a hang ends the same way. */
+	buf_printf(&b, " -test.timeout %lldms", (long long)timeout_ms);
 	return buf_steal(&b);
 }
 
@@ -467,5 +478,6 @@ const struct driver driver_go = {
     .run_argv = driver_go_run_argv,
     .run_env = driver_go_run_env,
     .parser_new = driver_go_parser_new,
+    .filter = parse_go_run_pattern,
     .reproduce = driver_go_reproduce,
 };

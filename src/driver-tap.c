@@ -18,7 +18,7 @@
 
 static int
 driver_tap_discover(const struct options *o, struct project *proj, struct pkg ***pkgs,
-		    size_t *npkgs, char **err)
+                    size_t *npkgs, char **err)
 {
 	struct pkg *p;
 	struct buf name;
@@ -48,7 +48,7 @@ driver_tap_discover(const struct options *o, struct project *proj, struct pkg **
 
 static char **
 driver_tap_build_argv(const struct options *o, const struct project *proj, struct pkg *pkg,
-		      const char *bindir)
+                      const char *bindir)
 {
 	(void)o;
 	(void)proj;
@@ -111,7 +111,7 @@ driver_tap_parser_feed(struct driver_parser *dp, const char *data, size_t len)
 
 static void
 driver_tap_parser_finish(struct driver_parser *dp, const struct outcome_exit *exit,
-			 struct outcome *out)
+                         struct outcome *out)
 {
 	parse_tap_finish(((struct driver_tap_parser *)dp)->p, exit, out);
 }
@@ -137,35 +137,39 @@ driver_tap_parser_new(const struct pkg *pkg, const char *selected)
 }
 
 static char *
-driver_tap_reproduce(const struct pkg *pkg, const char *test, const int *cpus, int ncpus,
-		     int count, const char *seed)
+driver_tap_reproduce(const struct pkg *pkg, const struct driver_run *r, const int *cpus, int count)
 {
 	struct buf b;
 	char *q;
 	int i;
 
-	(void)seed;
 	buf_init(&b);
 	q = util_shell_quote(pkg->dir);
-	buf_printf(&b, "cd %s && for i in $(seq %d); do FLAKESWEEP_CPU=%d taskset -c ", q, count,
-		   ncpus);
+	buf_printf(&b,
+	           "cd %s && for i in $(seq %d); do FLAKESWEEP_CPU=%d timeout %llds taskset -c ", q,
+	           count, r->cpu, (long long)(r->timeout_ms + 999) / 1000);
 	free(q);
-	for (i = 0; i < ncpus; i++)
+	for (i = 0; i < r->cpu; i++)
 		buf_printf(&b, "%s%d", i > 0 ? "," : "", cpus[i]);
-	q = util_shell_quote(test);
-	buf_printf(&b, " %s %s; done", pkg->name, q);
-	free(q);
+	buf_printf(&b, " %s", pkg->name);
+	if (r->test != NULL) {
+		q = util_shell_quote(r->test);
+		buf_printf(&b, " %s", q);
+		free(q);
+	}
+	buf_adds(&b, "; done");
 	return buf_steal(&b);
 }
 
 const struct driver driver_tap = {
-	.name = "tap",
-	.own_timeout = false,
-	.discover = driver_tap_discover,
-	.build_argv = driver_tap_build_argv,
-	.prepare = driver_tap_prepare,
-	.run_argv = driver_tap_run_argv,
-	.run_env = driver_tap_run_env,
-	.parser_new = driver_tap_parser_new,
-	.reproduce = driver_tap_reproduce,
+    .name = "tap",
+    .own_timeout = false,
+    .discover = driver_tap_discover,
+    .build_argv = driver_tap_build_argv,
+    .prepare = driver_tap_prepare,
+    .run_argv = driver_tap_run_argv,
+    .run_env = driver_tap_run_env,
+    .parser_new = driver_tap_parser_new,
+    .filter = xstrdup,
+    .reproduce = driver_tap_reproduce,
 };

@@ -26,7 +26,7 @@ struct pkg {
 	char *build_output; /* compiler output when the build failed */
 	char **tests;       /* top-level tests the binary lists; NULL-terminated */
 	size_t ntests;
-	char *run_filter; /* a filter every run of this level applies, or NULL */
+	char *run_filter;    /* a filter every run of this level applies, or NULL */
 	bool framing_marker; /* go: the binary is Go >= 1.20 (-test.v=test2json) */
 	char *toolchain;     /* e.g. "go1.19.8" */
 	void *driver_data;
@@ -34,11 +34,11 @@ struct pkg {
 
 /* What one run is asked to do. */
 struct driver_run {
-	int cpu;            /* cores, also told to the framework */
-	int64_t timeout_ms; /* --timeout */
-	const char *seed;   /* shuffle seed, or NULL */
-	const char *test;   /* confirm: the one full test name, or NULL */
-	const char *run_re; /* --run, or NULL */
+	int cpu;             /* cores, also told to the framework */
+	int64_t timeout_ms;  /* --timeout */
+	const char *seed;    /* shuffle seed, or NULL */
+	const char *test;    /* confirm: the one full test name, or NULL */
+	const char *run_re;  /* --run, or NULL */
 	const char *skip_re; /* --skip, or NULL */
 };
 
@@ -48,7 +48,7 @@ struct driver_parser {
 	/* Fills out (zeroed by the caller) from what was fed and how the process
 	 * ended. */
 	void (*finish)(struct driver_parser *p, const struct outcome_exit *exit,
-		       struct outcome *out);
+	               struct outcome *out);
 	void (*free)(struct driver_parser *p);
 };
 
@@ -67,27 +67,31 @@ struct driver {
 	/* Finds the packages to run. Returns 0 and a new array (caller frees
 	 * with driver_free_pkgs), or -1 with *err (caller frees). */
 	int (*discover)(const struct options *o, struct project *proj, struct pkg ***pkgs,
-			size_t *npkgs, char **err);
+	                size_t *npkgs, char **err);
 	/* The argv that builds pkg into bindir (NULL-terminated, caller frees
 	 * with util_strv_free()), or NULL when the framework has no build. */
-	char **(*build_argv)(const struct options *o, const struct project *proj,
-			     struct pkg *pkg, const char *bindir);
+	char **(*build_argv)(const struct options *o, const struct project *proj, struct pkg *pkg,
+	                     const char *bindir);
 	/* After a successful build: reads what the binary lists and which
 	 * toolchain built it. Returns 0, or -1 with pkg->build_ok cleared and
 	 * pkg->build_output set. */
 	int (*prepare)(const struct options *o, struct pkg *pkg);
 	/* The argv of one run (caller frees with util_strv_free()). */
 	char **(*run_argv)(const struct options *o, const struct pkg *pkg,
-			   const struct driver_run *r);
+	                   const struct driver_run *r);
 	/* Extra environment entries for a run ("NAME=value"), NULL-terminated,
 	 * caller frees with util_strv_free(); NULL when none. */
 	char **(*run_env)(const struct options *o, const struct pkg *pkg,
-			  const struct driver_run *r);
+	                  const struct driver_run *r);
 	struct driver_parser *(*parser_new)(const struct pkg *pkg, const char *selected);
-	/* The command that reproduces a run of test directly, pinned with
-	 * taskset to cpus (ncpus ids), count times. Caller frees. */
-	char *(*reproduce)(const struct pkg *pkg, const char *test, const int *cpus, int ncpus,
-			   int count, const char *seed);
+	/* The filter that selects exactly this test (Go: -test.run with each
+	 * level quoted and anchored). Caller frees. */
+	char *(*filter)(const char *test);
+	/* The command that reproduces runs directly: r->test (the whole
+	 * package when NULL) count times, pinned with taskset to cpus (r->cpu
+	 * ids), with r's seed and time limit. Caller frees. */
+	char *(*reproduce)(const struct pkg *pkg, const struct driver_run *r, const int *cpus,
+	                   int count);
 };
 
 /* The driver named name ("go", "tap"), or NULL. */

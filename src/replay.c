@@ -24,7 +24,7 @@ struct replay_ctx {
 
 static struct replay_pair *
 replay_pair_get(struct replay *r, enum results_phase phase, int pkg, const char *test, int cpu,
-		int load)
+                int load)
 {
 	struct replay_pair *p;
 	size_t i;
@@ -115,7 +115,7 @@ replay_line(void *arg, struct journal_reader *reader, const cJSON *line, int lin
 		if (!cJSON_IsNumber(run) || !cJSON_IsNumber(pid) || !cJSON_IsNumber(start))
 			return replay_bad(c, lineno, _("malformed spawn line"));
 		r->unfinished =
-			xrealloc(r->unfinished, sizeof *r->unfinished * (r->nunfinished + 1));
+		    xrealloc(r->unfinished, sizeof *r->unfinished * (r->nunfinished + 1));
 		s = &r->unfinished[r->nunfinished++];
 		s->run = (int64_t)run->valuedouble;
 		s->pid = pid->valueint;
@@ -132,6 +132,8 @@ replay_line(void *arg, struct journal_reader *reader, const cJSON *line, int lin
 			return replay_bad(c, lineno, _("malformed run line"));
 		}
 		results_add_run(r->results, jr.pkg, jr.phase, jr.cpu, jr.load, &o, jr.log, jr.run);
+		if (jr.leaked)
+			results_note_leak(r->results, jr.pkg);
 		p = replay_pair_get(r, jr.phase, jr.pkg, jr.selected, jr.cpu, jr.load);
 		p->runs++;
 		p->ms += jr.ms;
@@ -146,9 +148,9 @@ replay_line(void *arg, struct journal_reader *reader, const cJSON *line, int lin
 		if (!cJSON_IsString(test) || !cJSON_IsNumber(count))
 			return replay_bad(c, lineno, _("malformed confirm line"));
 		r->confirm_tests =
-			xrealloc(r->confirm_tests, sizeof *r->confirm_tests * (r->nconfirms + 1));
+		    xrealloc(r->confirm_tests, sizeof *r->confirm_tests * (r->nconfirms + 1));
 		r->confirm_counts =
-			xrealloc(r->confirm_counts, sizeof *r->confirm_counts * (r->nconfirms + 1));
+		    xrealloc(r->confirm_counts, sizeof *r->confirm_counts * (r->nconfirms + 1));
 		r->confirm_tests[r->nconfirms] = xstrdup(test->valuestring);
 		r->confirm_counts[r->nconfirms++] = count->valueint;
 	} else if (strcmp(type, "end") == 0) {
@@ -170,7 +172,7 @@ replay_line(void *arg, struct journal_reader *reader, const cJSON *line, int lin
 int
 replay_journal(const char *path, struct replay *r, char **err)
 {
-	struct replay_ctx c = { r, path, NULL };
+	struct replay_ctx c = {r, path, NULL};
 	char *rerr = NULL;
 	int rc;
 

@@ -46,8 +46,7 @@ report_failure_json(const struct results_failure *f)
 }
 
 static cJSON *
-report_test_json(const struct results *r, const struct results_test *t,
-		 const struct report_meta *m)
+report_test_json(const struct results *r, const struct results_test *t, const struct report_meta *m)
 {
 	cJSON *o = cJSON_CreateObject(), *cells;
 	const struct results_pkg *p = &r->pkgs[t->pkg];
@@ -94,6 +93,7 @@ report_test_json(const struct results *r, const struct results_test *t,
 		cJSON_AddNullToObject(o, "reproduce");
 	}
 	cJSON_AddBoolToObject(o, "quarantined", t->quarantined);
+	cJSON_AddBoolToObject(o, "order_dependent", results_order_dependent(t));
 	return o;
 }
 
@@ -116,11 +116,11 @@ report_results_json(const struct results *r, const struct report_meta *m)
 		cJSON_AddNullToObject(doc, "finished");
 	}
 	cJSON_AddItemToObject(doc, "machine",
-			      m->machine ? cJSON_Duplicate(m->machine, 1) : cJSON_CreateObject());
+	                      m->machine ? cJSON_Duplicate(m->machine, 1) : cJSON_CreateObject());
 	cJSON_AddItemToObject(doc, "project",
-			      m->project ? cJSON_Duplicate(m->project, 1) : cJSON_CreateObject());
+	                      m->project ? cJSON_Duplicate(m->project, 1) : cJSON_CreateObject());
 	cJSON_AddItemToObject(doc, "config",
-			      m->config ? cJSON_Duplicate(m->config, 1) : cJSON_CreateObject());
+	                      m->config ? cJSON_Duplicate(m->config, 1) : cJSON_CreateObject());
 	pkgs = cJSON_AddArrayToObject(doc, "packages");
 	for (i = 0; i < r->npkgs; i++) {
 		const struct results_pkg *p = &r->pkgs[i];
@@ -135,14 +135,15 @@ report_results_json(const struct results *r, const struct report_meta *m)
 		b = cJSON_AddObjectToObject(o, "build");
 		cJSON_AddBoolToObject(b, "ok", dp == NULL || dp->build_ok);
 		cJSON_AddStringToObject(b, "output",
-					dp != NULL && dp->build_output ? dp->build_output : "");
+		                        dp != NULL && dp->build_output ? dp->build_output : "");
 		cJSON_AddNumberToObject(o, "runs", (double)p->runs);
 		cJSON_AddNumberToObject(o, "failures_outside_tests",
-					(double)p->failures_outside_tests);
+		                        (double)p->failures_outside_tests);
 		cJSON_AddNumberToObject(o, "unreliable_runs", (double)p->unreliable_runs);
+		cJSON_AddNumberToObject(o, "leaked_runs", (double)p->leaked_runs);
 		if (p->first_outside != NULL)
 			cJSON_AddItemToObject(o, "first_failure_outside_tests",
-					      report_failure_json(p->first_outside));
+			                      report_failure_json(p->first_outside));
 		if (dp != NULL && dp->toolchain != NULL)
 			cJSON_AddStringToObject(o, "toolchain", dp->toolchain);
 		cJSON_AddItemToArray(pkgs, o);
@@ -183,33 +184,34 @@ report_text_test(struct buf *b, const struct results_test *t, const struct repor
 	int i;
 
 	buf_printf(b, "\n%s  [%s]%s\n", t->id, results_verdict_name(results_verdict(t)),
-		   t->quarantined ? _("  (quarantined)") : "");
+	           t->quarantined ? _("  (quarantined)") : "");
 	buf_printf(b, "  %-8s %4s %5s %10s %8s %6s  %s\n", _("phase"), _("cpu"), _("load"),
-		   _("failures"), _("runs"), _("hangs"), _("rate (95% CI)"));
+	           _("failures"), _("runs"), _("hangs"), _("rate (95% CI)"));
 	for (i = 0; i < t->ncells; i++) {
 		const struct results_cell *c = &t->cells[i];
 		double lo, hi;
 
 		results_wilson(c->failures + c->hangs, c->runs, &lo, &hi);
 		buf_printf(b, "  %-8s %4d %5d %10lld %8lld %6lld  ", results_phase_name(c->phase),
-			   c->cpu, c->load, (long long)c->failures, (long long)c->runs,
-			   (long long)c->hangs);
+		           c->cpu, c->load, (long long)c->failures, (long long)c->runs,
+		           (long long)c->hangs);
 		if (c->failures + c->hangs == 0)
 			buf_printf(b, _("< %.2f%% (0 in %lld)\n"),
-				   c->runs > 0 ? 300.0 / (double)c->runs : 100.0,
-				   (long long)c->runs);
+			           c->runs > 0 ? 300.0 / (double)c->runs : 100.0,
+			           (long long)c->runs);
 		else
 			buf_printf(b, "%.2f%% (%.2f%%-%.2f%%)\n",
-				   100.0 * (double)(c->failures + c->hangs) / (double)c->runs,
-				   100.0 * lo, 100.0 * hi);
+			           100.0 * (double)(c->failures + c->hangs) / (double)c->runs,
+			           100.0 * lo, 100.0 * hi);
 	}
 	if (t->first != NULL) {
 		const char *p = t->first->lines;
 		int shown = 0;
 
 		buf_printf(b, _("  first failure (%s, cpu %d, load %d%s%s):\n"),
-			   results_phase_name(t->first->phase), t->first->cpu, t->first->load,
-			   t->first->seed ? _(", seed ") : "", t->first->seed ? t->first->seed : "");
+		           results_phase_name(t->first->phase), t->first->cpu, t->first->load,
+		           t->first->seed ? _(", seed ") : "",
+		           t->first->seed ? t->first->seed : "");
 		while (p != NULL && *p != '\0' && shown < 20) {
 			const char *nl = strchr(p, '\n');
 			size_t n = nl != NULL ? (size_t)(nl - p) : strlen(p);
@@ -227,6 +229,11 @@ report_text_test(struct buf *b, const struct results_test *t, const struct repor
 		char *fs = NULL, *direct = NULL;
 
 		m->reproduce(m->arg, t, worst, &fs, &direct);
+		if (results_order_dependent(t))
+			buf_printf(
+			    b,
+			    _("  order-dependent: it failed only in shuffled runs of the whole "
+			      "package and never alone; replay the seed on the whole package\n"));
 		buf_printf(b, _("  reproduce: %s\n"), fs != NULL ? fs : "");
 		buf_printf(b, _("  directly:  %s\n"), direct != NULL ? direct : "");
 		free(fs);
@@ -247,33 +254,38 @@ report_text(const struct results *r, const struct report_meta *m)
 	results_counts(r, &passed, &flaky, &failing);
 	buf_printf(&b, _("flakesweep report (%s)\n"), m->status);
 	buf_printf(&b,
-		   _("%lld runs, %zu tests: %lld passed, %lld flaky, %lld failing; %lld failures, "
-		     "%lld hangs\n"),
-		   (long long)r->runs, r->ntests, (long long)passed, (long long)flaky,
-		   (long long)failing, (long long)r->failures, (long long)r->hangs);
+	           _("%lld runs, %zu tests: %lld passed, %lld flaky, %lld failing; %lld failures, "
+	             "%lld hangs\n"),
+	           (long long)r->runs, r->ntests, (long long)passed, (long long)flaky,
+	           (long long)failing, (long long)r->failures, (long long)r->hangs);
 	for (i = 0; i < m->npkgs && i < r->npkgs; i++) {
 		const struct pkg *dp = m->pkgs[i];
 
 		if (dp != NULL && !dp->build_ok && !dp->empty)
 			buf_printf(&b, _("\nBUILD FAILED %s (%s):\n%s\n"), dp->name, dp->level,
-				   dp->build_output ? dp->build_output : "");
+			           dp->build_output ? dp->build_output : "");
 	}
 	for (i = 0; i < r->npkgs; i++) {
 		const struct results_pkg *p = &r->pkgs[i];
 
 		if (p->failures_outside_tests > 0) {
-			buf_printf(&b,
-				   _("\n%s (%s): %lld of %lld runs failed outside any test\n"),
-				   p->name, p->level, (long long)p->failures_outside_tests,
-				   (long long)p->runs);
+			buf_printf(&b, _("\n%s (%s): %lld of %lld runs failed outside any test\n"),
+			           p->name, p->level, (long long)p->failures_outside_tests,
+			           (long long)p->runs);
 			if (p->first_outside != NULL)
 				buf_printf(&b, "  %s\n", p->first_outside->lines);
 		}
+		if (p->leaked_runs > 0)
+			buf_printf(
+			    &b,
+			    _("\n%s (%s): %lld runs left processes behind; flakesweep killed "
+			      "them\n"),
+			    p->name, p->level, (long long)p->leaked_runs);
 		if (p->unreliable_runs > 0)
 			buf_printf(&b,
-				   _("\n%s (%s): %lld runs had contradictory results and were "
-				     "not counted\n"),
-				   p->name, p->level, (long long)p->unreliable_runs);
+			           _("\n%s (%s): %lld runs had contradictory results and were "
+			             "not counted\n"),
+			           p->name, p->level, (long long)p->unreliable_runs);
 	}
 	list = xcalloc(r->ntests ? r->ntests : 1, sizeof *list);
 	for (i = 0; i < r->ntests; i++) {
@@ -289,10 +301,11 @@ report_text(const struct results *r, const struct report_meta *m)
 			if (results_verdict(list[i]) != want)
 				continue;
 			if (!header) {
-				buf_printf(&b, "\n== %s ==\n",
-					   section == 0
-						   ? _("Flaky tests")
-						   : _("Failing tests (failed every run at some pair)"));
+				buf_printf(
+				    &b, "\n== %s ==\n",
+				    section == 0
+				        ? _("Flaky tests")
+				        : _("Failing tests (failed every run at some pair)"));
 				header = true;
 			}
 			report_text_test(&b, list[i], m);

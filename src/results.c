@@ -73,6 +73,33 @@ results_add_pkg(struct results *r, const char *name, const char *level)
 	return (int)r->npkgs++;
 }
 
+void
+results_note_leak(struct results *r, int pkg)
+{
+	r->pkgs[pkg].leaked_runs++;
+}
+
+bool
+results_order_dependent(const struct results_test *t)
+{
+	int64_t sweep_bad = 0, confirm_runs = 0, confirm_bad = 0;
+	int i;
+
+	if (t->first == NULL || t->first->seed == NULL)
+		return false;
+	for (i = 0; i < t->ncells; i++) {
+		const struct results_cell *c = &t->cells[i];
+
+		if (c->phase == RESULTS_SWEEP) {
+			sweep_bad += c->failures + c->hangs;
+		} else {
+			confirm_runs += c->runs;
+			confirm_bad += c->failures + c->hangs;
+		}
+	}
+	return sweep_bad > 0 && confirm_runs > 0 && confirm_bad == 0;
+}
+
 struct results_test *
 results_find(const struct results *r, const char *id)
 {
@@ -125,7 +152,7 @@ results_get_cell(struct results_test *t, enum results_phase phase, int cpu, int 
 
 static struct results_failure *
 results_failure_new(enum results_phase phase, int cpu, int load, const struct outcome *o,
-		    const char *lines, const char *log, int64_t run)
+                    const char *lines, const char *log, int64_t run)
 {
 	struct results_failure *f = xcalloc(1, sizeof *f);
 
@@ -141,7 +168,7 @@ results_failure_new(enum results_phase phase, int cpu, int load, const struct ou
 
 int
 results_add_run(struct results *r, int pkg, enum results_phase phase, int cpu, int load,
-		const struct outcome *o, const char *log, int64_t run)
+                const struct outcome *o, const char *log, int64_t run)
 {
 	struct results_pkg *p = &r->pkgs[pkg];
 	int fresh = 0;
@@ -164,7 +191,7 @@ results_add_run(struct results *r, int pkg, enum results_phase phase, int cpu, i
 			if (o->package_lines != NULL)
 				buf_adds(&b, o->package_lines);
 			p->first_outside =
-				results_failure_new(phase, cpu, load, o, b.data, log, run);
+			    results_failure_new(phase, cpu, load, o, b.data, log, run);
 			buf_free(&b);
 		}
 	}
@@ -192,8 +219,7 @@ results_add_run(struct results *r, int pkg, enum results_phase phase, int cpu, i
 }
 
 void
-results_test_totals(const struct results_test *t, int64_t *runs, int64_t *failures,
-		    int64_t *hangs)
+results_test_totals(const struct results_test *t, int64_t *runs, int64_t *failures, int64_t *hangs)
 {
 	int i;
 

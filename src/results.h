@@ -56,6 +56,7 @@ struct results_pkg {
 	int64_t runs;
 	int64_t failures_outside_tests;
 	int64_t unreliable_runs;
+	int64_t leaked_runs;                   /* runs that left processes behind (killed) */
 	struct results_failure *first_outside; /* NULL if none */
 };
 
@@ -82,7 +83,15 @@ int results_add_pkg(struct results *r, const char *name, const char *level);
  * the number of tests whose first failure this run is (a new flaky or
  * failing test for the front ends). */
 int results_add_run(struct results *r, int pkg, enum results_phase phase, int cpu, int load,
-		    const struct outcome *o, const char *log, int64_t run);
+                    const struct outcome *o, const char *log, int64_t run);
+
+/* Counts a run of package pkg that left processes behind when its leader
+ * exited (they were killed). */
+void results_note_leak(struct results *r, int pkg);
+
+/* True when a test looks order-dependent: it failed only in shuffled sweep
+ * runs of the whole package and never in confirm runs of it alone. */
+bool results_order_dependent(const struct results_test *t);
 
 /* The test with this id, or NULL. */
 struct results_test *results_find(const struct results *r, const char *id);
@@ -97,7 +106,7 @@ const struct results_cell *results_worst_cell(const struct results_test *t);
 
 /* Totals of a test over every cell. */
 void results_test_totals(const struct results_test *t, int64_t *runs, int64_t *failures,
-			 int64_t *hangs);
+                         int64_t *hangs);
 
 /* The 95% Wilson score interval of k failures in n runs (0..1). With
  * n == 0 both are 0 and 1. */

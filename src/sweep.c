@@ -495,6 +495,8 @@ sweep_on_done(void *arg, const struct outcome_exit *ex, bool leaked, int64_t ela
 		              (long long)l->pub.id, l->pub.test ? l->pub.test : "?");
 	fresh = results_add_run(s->results, l->pub.pkg, l->pub.phase, l->pub.cpu, l->pub.load, &o,
 	                        log, l->pub.id);
+	if (leaked)
+		results_note_leak(s->results, l->pub.pkg);
 	memset(&jr, 0, sizeof jr);
 	jr.run = l->pub.id;
 	jr.pkg = l->pub.pkg;
@@ -1442,49 +1444,39 @@ sweep_reproduce(const struct sweep *s, const struct results_test *t, const struc
                 char **flakesweep, char **direct)
 {
 	const struct pkg *pkg = t->pkg < (int)s->npkgs ? s->pkgs[t->pkg] : NULL;
-	const char *seed = t->first != NULL ? t->first->seed : NULL;
-	int *cpus = xcalloc((size_t)c->cpu, sizeof *cpus), i;
-	char *pat, *qpkg, *qdir;
+	bool order = results_order_dependent(t);
+	int count = s->o->confirm > 0 ? s->o->confirm : s->o->count, i;
+	int *cpus = xcalloc((size_t)c->cpu, sizeof *cpus);
+	struct driver_run dr;
+	char *qdir, *qpkg, *filter, *qfilter;
 
 	/* Pinned to the first lane's first cores, as the sweep would. */
 	for (i = 0; i < c->cpu; i++)
 		cpus[i] = s->lanes.nlanes > 0 && i < s->lanes.width ? s->lanes.cores[0][i] : i;
 	qdir = util_shell_quote(s->proj.root != NULL ? s->proj.root : ".");
 	qpkg = util_shell_quote(pkg != NULL ? pkg->name : "");
-	{
-		char *esc = NULL;
-
-		if (strcmp(s->driver->name, "go") == 0) {
-			char *argv_pat = NULL;
-			struct driver_run dr;
-			char **argv;
-			size_t k;
-
-			memset(&dr, 0, sizeof dr);
-			dr.test = t->test;
-			dr.cpu = c->cpu;
-			argv = pkg != NULL ? s->driver->run_argv(s->o, pkg, &dr) : NULL;
-			for (k = 0; argv != NULL && argv[k] != NULL; k++) {
-				if (strncmp(argv[k], "-test.run=", 10) == 0)
-					argv_pat = xstrdup(argv[k] + 10);
-			}
-			util_strv_free(argv);
-			esc = argv_pat != NULL ? argv_pat : xstrdup(t->test);
-		} else {
-			esc = xstrdup(t->test);
-		}
-		pat = util_shell_quote(esc);
-		free(esc);
-	}
-	*flakesweep =
-	    xasprintf("cd %s && flakesweep stress --cpu %d --load %d --count %d --run %s%s %s",
-	              qdir, c->cpu, c->load, s->o->confirm > 0 ? s->o->confirm : s->o->count, pat,
-	              s->o->race ? "" : " --no-race", qpkg);
-	*direct = pkg != NULL && s->driver->reproduce != NULL
-	              ? s->driver->reproduce(pkg, t->test, cpus, c->cpu,
-	                                     s->o->confirm > 0 ? s->o->confirm : s->o->count, seed)
-	              : xstrdup("");
-	free(pat);
+	filter = s->driver->filter(t->test);
+	qfilter = util_shell_quote(filter);
+	/* An order-dependent test passes alone: both commands replay the
+	 * whole package in the failing order instead. */
+	if (order)
+		*flakesweep =
+		    xasprintf("cd %s && flakesweep stress --cpu %d --load %d --count %d "
+		              "--shuffle%s %s",
+		              qdir, c->cpu, c->load, count, s->o->race ? "" : " --no-race", qpkg);
+	else
+		*flakesweep = xasprintf("cd %s && flakesweep stress --cpu %d --load %d --count %d "
+		                        "--run %s%s %s",
+		                        qdir, c->cpu, c->load, count, qfilter,
+		                        s->o->race ? "" : " --no-race", qpkg);
+	memset(&dr, 0, sizeof dr);
+	dr.cpu = c->cpu;
+	dr.timeout_ms = s->o->timeout_ms;
+	dr.test = order ? NULL : t->test;
+	dr.seed = t->first != NULL ? t->first->seed : NULL;
+	*direct = pkg != NULL ? s->driver->reproduce(pkg, &dr, cpus, count) : xstrdup("");
+	free(filter);
+	free(qfilter);
 	free(qpkg);
 	free(qdir);
 	free(cpus);
