@@ -27,6 +27,7 @@ enum {
 	OPT_RUN,
 	OPT_SKIP,
 	OPT_NO_RACE,
+	OPT_ISOLATE_NET,
 	OPT_RESUME,
 	OPT_FORCE,
 	OPT_QUARANTINE,
@@ -50,6 +51,7 @@ static const struct option long_options[] = {
     {"run", required_argument, NULL, OPT_RUN},
     {"skip", required_argument, NULL, OPT_SKIP},
     {"no-race", no_argument, NULL, OPT_NO_RACE},
+    {"isolate-net", no_argument, NULL, OPT_ISOLATE_NET},
     {"resume", required_argument, NULL, OPT_RESUME},
     {"force", no_argument, NULL, OPT_FORCE},
     {"quarantine", required_argument, NULL, OPT_QUARANTINE},
@@ -135,6 +137,7 @@ options_usage(void *f)
 	        "  --run RE           skip the sweep; run the matching tests --count times\n"
 	        "  --skip RE          do not run the matching tests\n"
 	        "  --no-race          build without the race detector\n"
+	        "  --isolate-net      give each run its own network namespace (root)\n"
 	        "  -o DIR             output directory (default ./flakesweep-out/TIMESTAMP)\n"
 	        "  --resume DIR       continue the sweep recorded in DIR\n"
 	        "  --force            resume even if the configuration or commit changed\n"
@@ -280,6 +283,9 @@ options_parse(struct options *o, int argc, char **argv)
 		case OPT_SKIP:
 			o->given |= OPTIONS_GIVEN_SKIP;
 			set_str(&o->skip_re, optarg);
+			break;
+		case OPT_ISOLATE_NET:
+			o->isolate_net = true;
 			break;
 		case OPT_NO_RACE:
 			o->given |= OPTIONS_GIVEN_RACE;

@@ -37,7 +37,7 @@ enum options_given {
 
 struct options {
 	unsigned given; /* enum options_given bits */
-	int *cpus; /* --cpu, cores per run; NULL = the default, clipped to the machine */
+	int *cpus;      /* --cpu, cores per run; NULL = the default, clipped to the machine */
 	int ncpus;
 	int *loads; /* --load, runs per core */
 	int nloads;
@@ -49,11 +49,12 @@ struct options {
 	char **tags;           /* --tags: the levels to run; NULL = every level found */
 	int ntags;
 	bool shuffle;
-	char *run_re;  /* --run: skip the sweep, run matching tests --count times */
-	char *skip_re; /* --skip: tests not run */
-	bool race;     /* false with --no-race */
-	char *outdir;  /* -o; NULL = ./flakesweep-out/<timestamp> */
-	char *resume;  /* --resume DIR */
+	char *run_re;     /* --run: skip the sweep, run matching tests --count times */
+	char *skip_re;    /* --skip: tests not run */
+	bool race;        /* false with --no-race */
+	bool isolate_net; /* --isolate-net: a network namespace per run */
+	char *outdir;     /* -o; NULL = ./flakesweep-out/<timestamp> */
+	char *resume;     /* --resume DIR */
 	bool force;
 	char *quarantine; /* --quarantine FILE */
 	enum options_ui ui;

@@ -16,7 +16,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <net/if.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -54,11 +57,35 @@ struct proc_child {
 	pid_t parent;
 	int out_fd;
 	int null_fd;
+	bool isolate_net;
 	volatile int err; /* shared with the parent through CLONE_VM */
 };
 
 static struct proc *live;
 static char proc_stack[PROC_STACK_SIZE] __attribute__((aligned(16)));
+
+/* In the child: a new network namespace whose loopback is up. Only system
+ * calls, as the rest of the child side. */
+static int
+proc_child_netns(void)
+{
+	struct ifreq ifr;
+	int fd, rc = -1;
+
+	if (unshare(CLONE_NEWNET) < 0)
+		return -1;
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	memset(&ifr, 0, sizeof ifr);
+	memcpy(ifr.ifr_name, "lo", 3);
+	if (ioctl(fd, SIOCGIFFLAGS, &ifr) == 0) {
+		ifr.ifr_flags |= IFF_UP;
+		rc = ioctl(fd, SIOCSIFFLAGS, &ifr);
+	}
+	close(fd);
+	return rc;
+}
 
 /* Runs in the child, on proc_stack, while the parent is suspended
  * (CLONE_VFORK): only async-signal-safe calls until exec. */
@@ -84,6 +111,8 @@ proc_child_main(void *argp)
 		signal(sig, SIG_DFL);
 	sigemptyset(&all);
 	sigprocmask(SIG_SETMASK, &all, NULL);
+	if (c->isolate_net && proc_child_netns() < 0)
+		goto fail;
 	if (c->cwd != NULL && chdir(c->cwd) < 0)
 		goto fail;
 	if (dup2(c->null_fd, 0) < 0 || dup2(c->out_fd, 1) < 0 || dup2(c->out_fd, 2) < 0)
@@ -284,6 +313,7 @@ proc_spawn(uv_loop_t *loop, const struct proc_spec *spec, proc_output_cb output_
 	child.parent = getpid();
 	child.out_fd = fds[1];
 	child.null_fd = null_fd;
+	child.isolate_net = spec->isolate_net;
 	pid = clone(proc_child_main, proc_stack + sizeof proc_stack,
 	            CLONE_VM | CLONE_VFORK | SIGCHLD, &child);
 	if (pid < 0) {

@@ -31,6 +31,10 @@ struct proc_spec {
 	/* After the leader exits, how long a grandchild may keep the pipe open
 	 * before flakesweep closes it (ms). */
 	int64_t drain_ms;
+	/* Gives the child a network namespace of its own with only a loopback
+	 * interface, up, so fixed ports cannot collide between runs (needs
+	 * CAP_SYS_ADMIN; proc_spawn fails with -EPERM without it). */
+	bool isolate_net;
 };
 
 /* Output as it arrives: raw bytes of stdout and stderr merged in one pipe,

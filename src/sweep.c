@@ -191,6 +191,7 @@ sweep_config_json(const struct sweep *s)
 		cJSON_AddNullToObject(c, "tags");
 	}
 	cJSON_AddBoolToObject(c, "race", o->race);
+	cJSON_AddBoolToObject(c, "isolate_net", o->isolate_net);
 	cJSON_AddStringToObject(c, "driver", o->driver);
 	a = cJSON_AddArrayToObject(c, "packages");
 	for (k = 0; k < o->npackages; k++)
@@ -261,6 +262,7 @@ sweep_options_from_config(struct options *o, const cJSON *c)
 		o->kill_grace_ms = (int64_t)v->valuedouble;
 	o->shuffle = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "shuffle"));
 	o->race = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "race"));
+	o->isolate_net = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "isolate_net"));
 	free(o->run_re);
 	v = cJSON_GetObjectItemCaseSensitive(c, "run");
 	o->run_re = cJSON_IsString(v) ? xstrdup(v->valuestring) : NULL;
@@ -595,6 +597,7 @@ sweep_start_run(void *arg, struct sched_run *sr)
 		spec.term_after_ms = s->o->timeout_ms;
 	spec.kill_after_ms = s->o->timeout_ms + s->o->kill_grace_ms;
 	spec.drain_ms = 200;
+	spec.isolate_net = s->o->isolate_net;
 	rc = proc_spawn(s->loop, &spec, sweep_on_output, sweep_on_done, l, &l->proc);
 	util_strv_free(argv);
 	util_strv_free(env);
