@@ -62,6 +62,8 @@ struct sweep_build {
 	struct sweep *s;
 	int pkg;
 	struct buf out;
+	struct proc *proc;
+	struct sweep_build *next; /* builds in flight */
 };
 
 struct sweep {
@@ -85,6 +87,7 @@ struct sweep {
 	int64_t next_run;
 	int64_t started_ms, finished_ms;
 	size_t next_build, builds_running, builds_done;
+	struct sweep_build *builds; /* in flight, for the interrupt */
 	int build_parallel;
 	uv_timer_t flush_timer;
 	uv_timer_t reap_timer;
@@ -878,11 +881,21 @@ sweep_build_done(void *arg, const struct outcome_exit *ex, bool leaked, int64_t 
 	struct sweep *s = b->s;
 	struct pkg *p = s->pkgs[b->pkg];
 
+	struct sweep_build **pp;
+
 	(void)leaked;
 	(void)elapsed_ms;
+	for (pp = &s->builds; *pp != NULL; pp = &(*pp)->next) {
+		if (*pp == b) {
+			*pp = b->next;
+			break;
+		}
+	}
 	s->builds_running--;
 	s->builds_done++;
-	if (ex->status == 0) {
+	if (s->interrupting) {
+		p->build_ok = false;
+	} else if (ex->status == 0) {
 		p->build_ok = true;
 		s->driver->prepare(s->o, p);
 	} else {
@@ -911,7 +924,6 @@ sweep_next_builds(struct sweep *s)
 		char **argv = s->driver->build_argv(s->o, &s->proj, p, bindir);
 		struct sweep_build *b;
 		struct proc_spec spec;
-		struct proc *proc;
 		int rc;
 
 		if (argv == NULL) {
@@ -929,7 +941,7 @@ sweep_next_builds(struct sweep *s)
 		spec.envp = environ;
 		spec.cwd = s->proj.root;
 		spec.drain_ms = 1000;
-		rc = proc_spawn(s->loop, &spec, sweep_build_output, sweep_build_done, b, &proc);
+		rc = proc_spawn(s->loop, &spec, sweep_build_output, sweep_build_done, b, &b->proc);
 		util_strv_free(argv);
 		if (rc < 0) {
 			p->build_ok = false;
@@ -939,6 +951,8 @@ sweep_next_builds(struct sweep *s)
 			s->builds_done++;
 			continue;
 		}
+		b->next = s->builds;
+		s->builds = b;
 		s->builds_running++;
 	}
 	free(bindir);
@@ -1294,8 +1308,13 @@ sweep_interrupt(struct sweep *s)
 		sched_pause(s->sched, true);
 	for (i = 0; i < s->nlive; i++)
 		proc_signal(s->live[i]->proc, SIGKILL);
-	if (s->phase == SWEEP_PHASE_BUILD && s->builds_running > 0)
+	if (s->phase == SWEEP_PHASE_BUILD && s->builds_running > 0) {
+		struct sweep_build *b;
+
+		for (b = s->builds; b != NULL; b = b->next)
+			proc_signal(b->proc, SIGKILL);
 		return;
+	}
 	sweep_check_phase(s);
 	if (!s->finished && s->nlive == 0)
 		sweep_finish(s, "interrupted");
