@@ -245,9 +245,18 @@ driver_go_build_argv(const struct options *o, const struct project *proj, struct
 	util_strv_add(&argv, &n, pkg->binary);
 	if (o->race)
 		util_strv_add(&argv, &n, "-race");
-	if (strcmp(pkg->level, "unit") != 0) {
+	if (strcmp(pkg->level, "unit") != 0 || o->build_tags != NULL) {
+		char *tags;
+
+		if (strcmp(pkg->level, "unit") == 0)
+			tags = xstrdup(o->build_tags);
+		else if (o->build_tags != NULL)
+			tags = xasprintf("%s,%s", pkg->level, o->build_tags);
+		else
+			tags = xstrdup(pkg->level);
 		util_strv_add(&argv, &n, "-tags");
-		util_strv_add(&argv, &n, pkg->level);
+		util_strv_add(&argv, &n, tags);
+		free(tags);
 	}
 	util_strv_add(&argv, &n, pkg->name);
 	return argv;

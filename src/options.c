@@ -23,6 +23,7 @@ enum {
 	OPT_KILL_GRACE,
 	OPT_KEEP,
 	OPT_TAGS,
+	OPT_BUILD_TAGS,
 	OPT_SHUFFLE,
 	OPT_RUN,
 	OPT_SKIP,
@@ -47,6 +48,7 @@ static const struct option long_options[] = {
     {"kill-grace", required_argument, NULL, OPT_KILL_GRACE},
     {"keep", required_argument, NULL, OPT_KEEP},
     {"tags", required_argument, NULL, OPT_TAGS},
+    {"build-tags", required_argument, NULL, OPT_BUILD_TAGS},
     {"shuffle", no_argument, NULL, OPT_SHUFFLE},
     {"run", required_argument, NULL, OPT_RUN},
     {"skip", required_argument, NULL, OPT_SKIP},
@@ -97,6 +99,7 @@ options_free(struct options *o)
 	free(o->cpus);
 	free(o->loads);
 	free_strv(o->tags, o->ntags);
+	free(o->build_tags);
 	free(o->run_re);
 	free(o->skip_re);
 	free(o->outdir);
@@ -136,6 +139,7 @@ options_usage(void *f)
 	        "  --shuffle          shuffle test order, one seed per run\n"
 	        "  --run RE           skip the sweep; run the matching tests --count times\n"
 	        "  --skip RE          do not run the matching tests\n"
+	        "  --build-tags LIST  build tags added to every build (not levels)\n"
 	        "  --no-race          build without the race detector\n"
 	        "  --isolate-net      give each run its own network namespace (root)\n"
 	        "  -o DIR             output directory (default ./flakesweep-out/TIMESTAMP)\n"
@@ -267,6 +271,10 @@ options_parse(struct options *o, int argc, char **argv)
 		case OPT_KEEP:
 			o->given |= OPTIONS_GIVEN_KEEP;
 			rc = parse_count("keep", optarg, &o->keep, 0);
+			break;
+		case OPT_BUILD_TAGS:
+			o->given |= OPTIONS_GIVEN_TAGS;
+			set_str(&o->build_tags, optarg);
 			break;
 		case OPT_TAGS:
 			o->given |= OPTIONS_GIVEN_TAGS;

@@ -53,6 +53,7 @@ struct options {
 	char *skip_re;    /* --skip: tests not run */
 	bool race;        /* false with --no-race */
 	bool isolate_net; /* --isolate-net: a network namespace per run */
+	char *build_tags; /* --build-tags: added to every build, not levels ("a,b") */
 	char *outdir;     /* -o; NULL = ./flakesweep-out/<timestamp> */
 	char *resume;     /* --resume DIR */
 	bool force;

@@ -195,6 +195,7 @@ sweep_config_json(const struct sweep *s)
 	}
 	cJSON_AddBoolToObject(c, "race", o->race);
 	cJSON_AddBoolToObject(c, "isolate_net", o->isolate_net);
+	sweep_add_str_or_null(c, "build_tags", o->build_tags);
 	cJSON_AddStringToObject(c, "driver", o->driver);
 	a = cJSON_AddArrayToObject(c, "packages");
 	for (k = 0; k < o->npackages; k++)
@@ -266,6 +267,9 @@ sweep_options_from_config(struct options *o, const cJSON *c)
 	o->shuffle = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "shuffle"));
 	o->race = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "race"));
 	o->isolate_net = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "isolate_net"));
+	free(o->build_tags);
+	v = cJSON_GetObjectItemCaseSensitive(c, "build_tags");
+	o->build_tags = cJSON_IsString(v) ? xstrdup(v->valuestring) : NULL;
 	free(o->run_re);
 	v = cJSON_GetObjectItemCaseSensitive(c, "run");
 	o->run_re = cJSON_IsString(v) ? xstrdup(v->valuestring) : NULL;
