@@ -25,3 +25,8 @@ fi
 apt-get update
 # shellcheck disable=SC2086
 DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $pkgs
+if [ "${1:-}" = test ]; then
+	# The tests' stand-in for GitHub's GraphQL endpoint validates every
+	# request against GitHub's published schema (@octokit/graphql-schema).
+	(cd "$(dirname "$0")/tests/server" && npm ci --no-audit --no-fund)
+fi

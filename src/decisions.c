@@ -1,0 +1,192 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * decisions.c: reads and updates decisions.json (see decisions.h). It
+ * never deletes an entry and never touches another file of the output
+ * directory.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "decisions.h"
+#include "util.h"
+
+/* decisions.json stays small: one entry per flaky test. */
+#define DECISIONS_MAX_BYTES (64u << 20)
+
+/* Reads path as a decisions document; a missing file is a new empty one. */
+static int
+decisions_read(const char *path, cJSON **out)
+{
+	char *text = NULL;
+	size_t len = 0;
+	cJSON *root, *tests;
+	int rc;
+
+	*out = NULL;
+	rc = util_read_file(path, DECISIONS_MAX_BYTES, &text, &len);
+	if (rc == -ENOENT) {
+		root = cJSON_CreateObject();
+		cJSON_AddStringToObject(root, "schema", DECISIONS_SCHEMA);
+		cJSON_AddItemToObject(root, "tests", cJSON_CreateObject());
+		*out = root;
+		return 0;
+	}
+	if (rc < 0)
+		return rc;
+	/* len + 1 takes in the NUL, so trailing garbage is refused. */
+	root = cJSON_ParseWithLengthOpts(text, len + 1, NULL, 1);
+	free(text);
+	tests = cJSON_GetObjectItemCaseSensitive(root, "tests");
+	if (!cJSON_IsObject(root) || !cJSON_IsObject(tests)) {
+		cJSON_Delete(root);
+		return -EBADMSG;
+	}
+	*out = root;
+	return 0;
+}
+
+static char *
+dup_string(const cJSON *obj, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+
+	return cJSON_IsString(v) ? xstrdup(v->valuestring) : NULL;
+}
+
+int
+decisions_load(const char *path, struct decision **out, size_t *n)
+{
+	cJSON *root, *tests, *e;
+	struct decision *v;
+	size_t count = 0;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	rc = decisions_read(path, &root);
+	if (rc < 0)
+		return rc;
+	tests = cJSON_GetObjectItemCaseSensitive(root, "tests");
+	v = xcalloc((size_t)cJSON_GetArraySize(tests) + 1, sizeof *v);
+	cJSON_ArrayForEach(e, tests)
+	{
+		if (!cJSON_IsObject(e) || e->string == NULL)
+			continue;
+		v[count].test = xstrdup(e->string);
+		v[count].decision = dup_string(e, "decision");
+		v[count].url = dup_string(e, "url");
+		v[count].time = dup_string(e, "time");
+		count++;
+	}
+	cJSON_Delete(root);
+	*out = v;
+	*n = count;
+	return 0;
+}
+
+const struct decision *
+decisions_find(const struct decision *v, size_t n, const char *test)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (strcmp(v[i].test, test) == 0)
+			return &v[i];
+	}
+	return NULL;
+}
+
+static void
+set_string(cJSON *obj, const char *key, const char *value)
+{
+	cJSON_DeleteItemFromObjectCaseSensitive(obj, key);
+	if (value != NULL)
+		cJSON_AddStringToObject(obj, key, value);
+}
+
+int
+decisions_record(const char *path, const char *test, const char *decision, const char *url,
+                 int64_t time_ms)
+{
+	char *dir = xstrdup(path), *slash, *text = NULL;
+	char when[40];
+	cJSON *root = NULL, *tests, *entry;
+	int dfd, rc;
+
+	slash = strrchr(dir, '/');
+	if (slash == NULL)
+		strcpy(dir, ".");
+	else if (slash == dir)
+		dir[1] = '\0';
+	else
+		*slash = '\0';
+	/* Two writers (a dashboard and a headless report) must not lose each
+	 * other's entries: lock the directory, not a file rename replaces. */
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0) {
+		rc = -errno;
+		goto out;
+	}
+	if (flock(dfd, LOCK_EX) < 0) {
+		rc = -errno;
+		goto out;
+	}
+	rc = decisions_read(path, &root);
+	if (rc < 0)
+		goto out;
+	if (cJSON_GetObjectItemCaseSensitive(root, "schema") == NULL)
+		cJSON_AddStringToObject(root, "schema", DECISIONS_SCHEMA);
+	tests = cJSON_GetObjectItemCaseSensitive(root, "tests");
+	entry = cJSON_GetObjectItemCaseSensitive(tests, test);
+	if (!cJSON_IsObject(entry)) {
+		cJSON_DeleteItemFromObjectCaseSensitive(tests, test);
+		entry = cJSON_CreateObject();
+		cJSON_AddItemToObject(tests, test, entry);
+	}
+	util_format_rfc3339(time_ms, when, sizeof when);
+	set_string(entry, "decision", decision);
+	set_string(entry, "url", url);
+	set_string(entry, "time", when);
+	text = cJSON_Print(root);
+	if (text == NULL)
+		fatal("%s", _("out of memory"));
+	{
+		struct buf b;
+
+		buf_init(&b);
+		buf_adds(&b, text);
+		buf_addc(&b, '\n');
+		rc = util_write_file_atomic(path, b.data, b.len);
+		buf_free(&b);
+	}
+out:
+	if (text != NULL)
+		cJSON_free(text);
+	cJSON_Delete(root);
+	if (dfd >= 0)
+		close(dfd); /* also releases the lock */
+	free(dir);
+	return rc;
+}
+
+void
+decisions_free(struct decision *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; v != NULL && i < n; i++) {
+		free(v[i].test);
+		free(v[i].decision);
+		free(v[i].url);
+		free(v[i].time);
+	}
+	free(v);
+}

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * decisions.h: decisions.json in a sweep's output directory, the decision
+ * taken for each flaky test (posted, confirmed, quarantined, dismissed)
+ * with its time and, for a post, its URL. The format is in flakesweep(5),
+ * section DECISIONS: schema "flakesweep/decisions/v1", an object "tests"
+ * keyed by test id. Every update is a locked read-modify-write that keeps
+ * members it does not know, written atomically (temporary file, rename).
+ */
+#ifndef FLAKESWEEP_DECISIONS_H
+#define FLAKESWEEP_DECISIONS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define DECISIONS_SCHEMA "flakesweep/decisions/v1"
+#define DECISIONS_FILE "decisions.json"
+
+struct decision {
+	char *test;     /* "PACKAGE::TEST" */
+	char *decision; /* "posted", "confirmed", "quarantined", "dismissed" */
+	char *url;      /* the post's URL, or NULL */
+	char *time;     /* RFC 3339, UTC */
+};
+
+/* Reads every decision in path into a new array (caller frees with
+ * decisions_free), in file order. A missing file gives none and returns 0;
+ * otherwise returns 0, a negative errno, or -EBADMSG when the file is not
+ * a decisions file. */
+int decisions_load(const char *path, struct decision **out, size_t *n);
+
+/* The decision for test in v, or NULL. */
+const struct decision *decisions_find(const struct decision *v, size_t n, const char *test);
+
+/* Records decision (and url, NULL for none) for test at time_ms (ms since
+ * the epoch) in path, creating the file if needed; an earlier decision for
+ * the test is replaced, other members of its entry are kept. Holds an
+ * exclusive lock on the file's directory meanwhile. Returns 0, a negative
+ * errno, or -EBADMSG when the existing file cannot be read as one. */
+int decisions_record(const char *path, const char *test, const char *decision, const char *url,
+                     int64_t time_ms);
+
+void decisions_free(struct decision *v, size_t n);
+
+#endif

@@ -1,0 +1,640 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test-post.c: the bug report: the rendered title and body against golden
+ * files, the refusals, what test output may and may not do to the
+ * Markdown, the size limit, remotes, markers and decisions.json.
+ * FLAKESWEEP_UPDATE_GOLDEN=1 rewrites the golden files instead.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "check.h"
+#include "decisions.h"
+#include "post.h"
+#include "util.h"
+
+#define DEMO_ID "example.com/widgets/cache::TestCache/evicts_under_pressure"
+#define NASTY_ID "example.com/widgets/render::TestRendersReleaseNotes"
+#define NAMES_ID "example.com/widgets/render::TestNames/`tick`_@octocat_#12"
+
+static char *
+slurp(const char *path)
+{
+	char *text = NULL;
+
+	if (util_read_file(path, 16 << 20, &text, NULL) < 0)
+		check_fail(__FILE__, __LINE__, "cannot read %s", path);
+	return text;
+}
+
+static char *
+fixture(const char *rel)
+{
+	char *path = xasprintf("%s/tests/fixtures/post/%s", check_srcdir(), rel);
+	char *text = slurp(path);
+
+	free(path);
+	return text;
+}
+
+static void
+put(const char *path, const char *text)
+{
+	CHECK_INT(util_write_file_atomic(path, text, strlen(text)), 0);
+}
+
+/* Copies the demo project into the test's directory, makes it a git
+ * checkout whose origin is on GitHub, and writes its results.json (root
+ * pointing at the copy) to DIR/out/results.json. Returns that path. */
+static char *
+demo_setup(const char *origin)
+{
+	const char *tmp = check_tmpdir();
+	char *p, *text, *root, *results, *at;
+	struct buf b;
+
+	p = xasprintf("%s/project/cache", tmp);
+	CHECK_INT(util_mkdir_p(p), 0);
+	free(p);
+	p = xasprintf("%s/project/.git", tmp);
+	CHECK_INT(util_mkdir_p(p), 0);
+	free(p);
+	p = xasprintf("%s/out", tmp);
+	CHECK_INT(util_mkdir_p(p), 0);
+	free(p);
+	text = fixture("demo/project/go.mod");
+	p = xasprintf("%s/project/go.mod", tmp);
+	put(p, text);
+	free(p);
+	free(text);
+	text = fixture("demo/project/cache/cache_test.go");
+	p = xasprintf("%s/project/cache/cache_test.go", tmp);
+	put(p, text);
+	free(p);
+	free(text);
+	if (origin != NULL) {
+		text = xasprintf(
+		    "[core]\n\trepositoryformatversion = 0\n[remote \"upstream\"]\n\turl = "
+		    "https://github.com/other/fork.git\n[remote \"origin\"]\n\turl = "
+		    "%s\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n",
+		    origin);
+		p = xasprintf("%s/project/.git/config", tmp);
+		put(p, text);
+		free(p);
+		free(text);
+	}
+	root = xasprintf("%s/project", tmp);
+	text = fixture("demo/results.json");
+	at = strstr(text, "@ROOT@");
+	CHECK(at != NULL);
+	buf_init(&b);
+	buf_add(&b, text, (size_t)(at - text));
+	buf_adds(&b, root);
+	buf_adds(&b, at + 6);
+	results = xasprintf("%s/out/results.json", tmp);
+	put(results, b.data);
+	buf_free(&b);
+	free(text);
+	free(root);
+	return results;
+}
+
+/* Compares title + blank line + body (the --dry-run form) with a golden
+ * file, or rewrites it when FLAKESWEEP_UPDATE_GOLDEN is set. */
+static void
+check_golden(const struct post_draft *d, const char *name)
+{
+	char *path = xasprintf("%s/tests/golden/post/%s", check_srcdir(), name);
+	char *got = xasprintf("%s\n\n%s", post_draft_title(d), post_draft_body(d));
+	char *want = NULL;
+
+	if (getenv("FLAKESWEEP_UPDATE_GOLDEN") != NULL) {
+		put(path, got);
+	} else if (util_read_file(path, 1 << 20, &want, NULL) < 0) {
+		check_fail(__FILE__, __LINE__, "no golden file %s", path);
+	} else if (strcmp(got, want) != 0) {
+		char *actual = xasprintf("%s/%s", check_tmpdir(), name);
+		size_t i = 0, line = 1;
+
+		put(actual, got);
+		while (got[i] != '\0' && got[i] == want[i]) {
+			line += got[i] == '\n';
+			i++;
+		}
+		fprintf(stderr, "rendered report differs from %s at line %zu (see %s)\n", path,
+		        line, actual);
+		check_fail(__FILE__, __LINE__, "golden mismatch: %s", name);
+	}
+	free(want);
+	free(got);
+	free(path);
+}
+
+static struct post_draft *
+draft(const char *results, const char *id, const char *desc, const char *notes, const char *repo,
+      int want_rc, const char *want_err)
+{
+	struct post_input in;
+	struct post_draft *d = NULL;
+	char *err = NULL;
+	int rc;
+
+	memset(&in, 0, sizeof in);
+	in.results_path = results;
+	in.test_id = id;
+	in.description = desc;
+	in.notes = notes;
+	in.repo = repo;
+	rc = post_draft_new(&in, &d, &err);
+	if (rc != want_rc)
+		check_fail(__FILE__, __LINE__, "post_draft_new: %d (%s), expected %d", rc,
+		           err ? err : "", want_rc);
+	if (want_err != NULL)
+		CHECK_STR(err, want_err);
+	free(err);
+	return d;
+}
+
+TEST(post_golden_demo_flaky)
+{
+	char *results, *desc = fixture("demo/description.md"), *notes = fixture("demo/notes.md");
+	struct post_draft *d;
+
+	unsetenv("GH_HOST");
+	results = demo_setup("git@github.com:demo/widgets.git");
+	d = draft(results, DEMO_ID, desc, notes, NULL, 0, NULL);
+	CHECK_STR(post_draft_repo(d), "demo/widgets");
+	CHECK_STR(
+	    post_draft_title(d),
+	    "example.com/widgets/cache: TestCache/evicts_under_pressure fails intermittently");
+	CHECK_STR(post_draft_marker(d), "flakesweep:id=39f57fb92e50b991");
+	check_golden(d, "demo-flaky.md");
+	/* An earlier, closed report goes into References. */
+	post_draft_set_closed_report(d, "https://github.com/demo/widgets/discussions/7");
+	CHECK(strstr(
+	          post_draft_body(d),
+	          "- An earlier report, closed: https://github.com/demo/widgets/discussions/7\n") !=
+	      NULL);
+	check_golden(d, "demo-flaky-closed.md");
+	post_draft_free(d);
+	free(results);
+	free(desc);
+	free(notes);
+}
+
+TEST(post_repo_from_origin_forms)
+{
+	static const char *const origins[] = {
+	    "https://github.com/demo/widgets.git",
+	    "https://github.com/demo/widgets",
+	    "git@github.com:demo/widgets.git",
+	    "ssh://git@github.com/demo/widgets.git",
+	    "ssh://git@ssh.github.com:443/demo/widgets.git",
+	    "https://x-access-token:secret@github.com/demo/widgets.git",
+	};
+	size_t i;
+	char *desc = fixture("demo/description.md");
+
+	unsetenv("GH_HOST");
+	for (i = 0; i < UTIL_ARRAY_LEN(origins); i++) {
+		char *results = demo_setup(origins[i]);
+		struct post_draft *d = draft(results, DEMO_ID, desc, NULL, NULL, 0, NULL);
+
+		CHECK_STR(post_draft_repo(d), "demo/widgets");
+		CHECK(strstr(post_draft_body(d), "secret") == NULL);
+		post_draft_free(d);
+		free(results);
+	}
+	free(desc);
+}
+
+TEST(post_repo_flag_and_foreign_origin)
+{
+	char *desc = fixture("demo/description.md"), *results;
+	struct post_draft *d;
+
+	unsetenv("GH_HOST");
+	/* --repo wins over the origin; links still point at the origin. */
+	results = demo_setup("git@github.com:demo/widgets.git");
+	d = draft(results, DEMO_ID, desc, NULL, "demo/other", 0, NULL);
+	CHECK_STR(post_draft_repo(d), "demo/other");
+	CHECK(strstr(post_draft_body(d), "https://github.com/demo/widgets/blob/") != NULL);
+	post_draft_free(d);
+	free(results);
+	/* An origin elsewhere: no repository to post to, and no links. */
+	results = demo_setup("https://gitlab.com/demo/widgets.git");
+	d = draft(results, DEMO_ID, desc, NULL, NULL, 0, NULL);
+	CHECK(post_draft_repo(d) == NULL);
+	CHECK(strstr(post_draft_body(d), "https://") == NULL);
+	CHECK(strstr(post_draft_body(d), "- Commit: `4f2a9c1e7b3d5a6f8e9d0c1b2a3f4e5d6c7b8a90`") !=
+	      NULL);
+	post_draft_free(d);
+	/* ... and --repo then posts there without claiming the source. */
+	d = draft(results, DEMO_ID, desc, NULL, "demo/widgets", 0, NULL);
+	CHECK_STR(post_draft_repo(d), "demo/widgets");
+	CHECK(strstr(post_draft_body(d), "/blob/") == NULL);
+	post_draft_free(d);
+	free(results);
+	results = demo_setup(NULL);
+	draft(results, DEMO_ID, desc, NULL, "demo", -EINVAL, "--repo must be OWNER/NAME: demo");
+	draft(results, DEMO_ID, desc, NULL, "demo/wid gets", -EINVAL,
+	      "--repo must be OWNER/NAME: demo/wid gets");
+	free(results);
+	free(desc);
+}
+
+TEST(post_enterprise_links)
+{
+	char *desc = fixture("demo/description.md"), *results;
+	struct post_draft *d;
+
+	setenv("GH_HOST", "github.example.com", 1);
+	results = demo_setup("git@github.example.com:demo/widgets.git");
+	d = draft(results, DEMO_ID, desc, NULL, NULL, 0, NULL);
+	CHECK_STR(post_draft_repo(d), "demo/widgets");
+	CHECK(strstr(post_draft_body(d), "(https://github.example.com/demo/widgets/commit/") !=
+	      NULL);
+	post_draft_free(d);
+	free(results);
+	unsetenv("GH_HOST");
+	free(desc);
+}
+
+TEST(post_refusals)
+{
+	char *desc = fixture("demo/description.md"), *results;
+
+	unsetenv("GH_HOST");
+	results = demo_setup("git@github.com:demo/widgets.git");
+	draft(results, "example.com/widgets/cache::TestNope", desc, NULL, NULL, -EINVAL, NULL);
+	draft(results, "example.com/widgets/clock::TestClock/skew", desc, NULL, NULL, -EINVAL,
+	      "example.com/widgets/clock::TestClock/skew is failing, not flaky: it failed all 500 "
+	      "runs at cpu 1, load 1; flakesweep posts only flaky tests");
+	draft(results, "example.com/widgets/parse::TestParse", desc, NULL, NULL, -EINVAL,
+	      "example.com/widgets/parse::TestParse passed every run (3000): there is nothing to "
+	      "report");
+	draft(results, DEMO_ID, "  \n\t\n", NULL, NULL, -EINVAL, "the description text is empty");
+	draft(results, DEMO_ID, desc, "\n", NULL, -EINVAL, "the notes text is empty");
+	draft(
+	    results, DEMO_ID, "Text.\n\n## Details\nmore\n", NULL, NULL, -EINVAL,
+	    "the description text has a Markdown heading on line 3: the report's sections are fixed, "
+	    "so write it without headings");
+	draft("/nonexistent/results.json", DEMO_ID, desc, NULL, NULL, -ENOENT,
+	      "cannot read /nonexistent/results.json: No such file or directory");
+	{
+		char *bad = xasprintf("%s/bad.json", check_tmpdir());
+
+		put(bad, "{\"tests\": []}");
+		draft(bad, DEMO_ID, desc, NULL, NULL, -EBADMSG, NULL);
+		free(bad);
+	}
+	free(results);
+	free(desc);
+}
+
+TEST(post_verdict_from_cells)
+{
+	/* A results file that calls a test flaky although it failed every run
+	 * at one pair: the cells decide, and it is not posted. */
+	char *path = xasprintf("%s/r.json", check_tmpdir());
+
+	put(path,
+	    "{\"schema\":\"flakesweep/results/v1\",\"project\":{},\"tests\":[{\"id\":\"p::T\","
+	    "\"verdict\":\"flaky\",\"cells\":[{\"phase\":\"confirm\",\"cpu\":2,\"load\":1,"
+	    "\"runs\":10,\"failures\":9,\"hangs\":1},{\"phase\":\"sweep\",\"cpu\":1,\"load\":"
+	    "1,\"runs\":10,\"failures\":1,\"hangs\":0}]}]}");
+	draft(
+	    path, "p::T", "Text.", NULL, NULL, -EINVAL,
+	    "p::T is failing, not flaky: it failed all 10 runs at cpu 2, load 1; flakesweep posts "
+	    "only flaky tests");
+	free(path);
+}
+
+TEST(post_check_text_headings)
+{
+	char *err = NULL;
+
+	CHECK_INT(post_check_text("Plain text with #12 and #hashtag.\n", "notes", &err), 0);
+	CHECK_INT(
+	    post_check_text("A list:\n\n- one\n- two\n\n---\n\nafter a rule\n", "notes", &err), 0);
+	CHECK_INT(post_check_text("```\n# not a heading in a fence\n```\n", "notes", &err), 0);
+	CHECK_INT(post_check_text("~~~~\n## inside\n~~~\nstill inside\n~~~~\n", "notes", &err), 0);
+	CHECK_INT(post_check_text("    # indented code\n", "notes", &err), 0);
+	CHECK_INT(post_check_text("# Title\n", "notes", &err), -EINVAL);
+	CHECK_STR(err, "the notes text has a Markdown heading on line 1: the report's sections are "
+	               "fixed, so write it without headings");
+	free(err);
+	CHECK_INT(post_check_text("ok\n   ###### six\n", "notes", &err), -EINVAL);
+	free(err);
+	CHECK_INT(post_check_text("#\n", "notes", &err), -EINVAL);
+	free(err);
+	CHECK_INT(post_check_text("Setext\n======\n", "notes", &err), -EINVAL);
+	free(err);
+	CHECK_INT(post_check_text("Setext two\n---\n", "notes", &err), -EINVAL);
+	free(err);
+	CHECK_INT(post_check_text("Some <h2>html</h2> heading\n", "notes", &err), -EINVAL);
+	free(err);
+	CHECK_INT(post_check_text("Some code:\n\n```go\nx := 1\n", "description", &err), -EINVAL);
+	CHECK_STR(err, "the description text opens a code block on line 3 and never closes it");
+	free(err);
+	CHECK_INT(post_check_text("Hidden <!-- from here on\n", "notes", &err), -EINVAL);
+	CHECK_STR(err, "the notes text opens an HTML comment (<!--) and never closes it");
+	free(err);
+	CHECK_INT(post_check_text("A <!-- closed --> comment.\n\n```\n<!-- in code\n```\n", "notes",
+	                          &err),
+	          0);
+	CHECK_INT(post_check_text("", "notes", &err), -EINVAL);
+	free(err);
+	CHECK_INT(post_check_text(NULL, "notes", &err), -EINVAL);
+	free(err);
+}
+
+TEST(post_parse_remote_forms)
+{
+	char *r = NULL;
+
+	unsetenv("GH_HOST");
+	CHECK_INT(post_parse_remote("https://github.com/o-1/n.a_b-c.git", &r), 0);
+	CHECK_STR(r, "o-1/n.a_b-c");
+	free(r);
+	CHECK_INT(post_parse_remote("https://github.com/o/n/", &r), 0);
+	CHECK_STR(r, "o/n");
+	free(r);
+	CHECK_INT(post_parse_remote("git@github.com:o/n", &r), 0);
+	CHECK_STR(r, "o/n");
+	free(r);
+	CHECK_INT(post_parse_remote("git://github.com/o/n.git", &r), 0);
+	CHECK_STR(r, "o/n");
+	free(r);
+	CHECK_INT(post_parse_remote("https://user:pw@github.com/o/n.git", &r), 0);
+	CHECK_STR(r, "o/n");
+	free(r);
+	CHECK_INT(post_parse_remote("https://gitlab.com/o/n.git", &r), -EINVAL);
+	CHECK_INT(post_parse_remote("https://github.com.evil.example/o/n.git", &r), -EINVAL);
+	CHECK_INT(post_parse_remote("https://github.com/o", &r), -EINVAL);
+	CHECK_INT(post_parse_remote("https://github.com/o/n/extra", &r), -EINVAL);
+	CHECK_INT(post_parse_remote("https://github.com/o/..", &r), -EINVAL);
+	CHECK_INT(post_parse_remote("file:///srv/git/n.git", &r), -EINVAL);
+	CHECK_INT(post_parse_remote("/srv/git/n.git", &r), -EINVAL);
+	CHECK_INT(post_parse_remote("git@ghe.example.com:o/n.git", &r), -EINVAL);
+	setenv("GH_HOST", "ghe.example.com", 1);
+	CHECK_INT(post_parse_remote("git@ghe.example.com:o/n.git", &r), 0);
+	CHECK_STR(r, "o/n");
+	free(r);
+	unsetenv("GH_HOST");
+}
+
+TEST(post_marker_and_names)
+{
+	char h[17];
+	const char *m = "flakesweep:id=39f57fb92e50b991";
+
+	post_test_hash(DEMO_ID, h);
+	CHECK_STR(h, "39f57fb92e50b991");
+	post_test_hash("", h);
+	CHECK_STR(h, "cbf29ce484222325");
+	CHECK(post_names_test("x", "body\n<!-- flakesweep:id=39f57fb92e50b991 -->", "TestA", m));
+	CHECK(post_names_test("TestA fails", "", "TestA", m));
+	CHECK(post_names_test("flaky", "`TestA/sub` failed again", "TestA/sub", m));
+	CHECK(!post_names_test("TestA/sub fails", "", "TestA", m));
+	CHECK(!post_names_test("TestAB fails", "", "TestA", m));
+	CHECK(!post_names_test("pkg: TestA/sub_more fails", "", "TestA/sub", m));
+	CHECK(!post_names_test("x", "flakesweep:id=0000000000000000", "TestA", m));
+	CHECK(!post_names_test(NULL, NULL, "TestA", m));
+}
+
+/* Every occurrence of needle in text, outside fenced blocks and code
+ * spans (CommonMark's rules for backtick fences and spans). */
+static int
+count_outside_code(const char *text, const char *needle)
+{
+	char *copy = xstrdup(text), *line, *save = NULL;
+	size_t fence = 0;
+	int count = 0;
+
+	for (line = strtok_r(copy, "\n", &save); line != NULL; line = strtok_r(NULL, "\n", &save)) {
+		size_t ticks = strspn(line, "`");
+
+		if (fence > 0) {
+			if (ticks >= fence && line[ticks] == '\0')
+				fence = 0;
+			continue;
+		}
+		if (ticks >= 3) {
+			fence = ticks;
+			continue;
+		}
+		{
+			/* Drop code spans: a run of n backticks up to the next run of n. */
+			struct buf b;
+			const char *p = line;
+
+			buf_init(&b);
+			while (*p != '\0') {
+				size_t n = strspn(p, "`");
+				const char *q;
+
+				if (n == 0) {
+					buf_addc(&b, *p++);
+					continue;
+				}
+				for (q = p + n; *q != '\0'; q++) {
+					size_t m = strspn(q, "`");
+
+					if (m == n)
+						break;
+					q += m > 0 ? m - 1 : 0;
+				}
+				if (*q == '\0') {
+					buf_add(&b, p, n);
+					p += n;
+				} else {
+					p = q + n;
+				}
+			}
+			for (p = b.data != NULL ? b.data : ""; (p = strstr(p, needle)) != NULL; p++)
+				count++;
+			buf_free(&b);
+		}
+	}
+	free(copy);
+	return count;
+}
+
+TEST(post_nasty_output_stays_in_code)
+{
+	char *results = xasprintf("%s/tests/fixtures/post/nasty/results.json", check_srcdir());
+	char *desc = fixture("nasty/description.md");
+	static const char *const leaks[] = {"@octocat", "@github",   "@someone", "#1",   "#12",
+	                                    "GH-2",     "<details>", "**bold**", "\x1b", "\x07"};
+	struct post_draft *d;
+	const char *body;
+	size_t i;
+
+	unsetenv("GH_HOST");
+	d = draft(results, NASTY_ID, desc, NULL, "demo/widgets", 0, NULL);
+	body = post_draft_body(d);
+	CHECK(strlen(body) <= POST_BODY_MAX);
+	CHECK(strlen(body) > 20000); /* cut to be read, not to nothing */
+	CHECK(strlen(body) < 30000);
+	/* The output has runs of 5 backticks: the fence has 6. */
+	CHECK(strstr(body, "``````text\n") != NULL);
+	CHECK(strstr(body, "bytes cut here; the whole output is in runs/sweep-000777.log in the "
+	                   "sweep's output directory ...]") != NULL);
+	/* The head and the tail both survive the cut. */
+	CHECK(strstr(body, "=== RUN   TestRendersReleaseNotes") != NULL);
+	CHECK(strstr(body, "--- FAIL: TestRendersReleaseNotes (0.03s)") != NULL);
+	for (i = 0; i < UTIL_ARRAY_LEN(leaks); i++) {
+		if (count_outside_code(body, leaks[i]) != 0)
+			check_fail(__FILE__, __LINE__, "%s appears outside a code block", leaks[i]);
+	}
+	CHECK(strchr(body, '\x1b') == NULL);
+	CHECK(strchr(body, '\x7f') == NULL);
+	/* Invalid bytes became U+FFFD. */
+	CHECK(strstr(body, "caf\xef\xbf\xbd and cut \xef\xbf\xbd") != NULL);
+	CHECK(strstr(body, "shuffle seed `1700000000123456789`") != NULL);
+	check_golden(d, "nasty-trimmed.md");
+	post_draft_free(d);
+
+	/* A test name made of backticks, a mention and a reference. */
+	d = draft(results, NAMES_ID, desc, NULL, "demo/widgets", 0, NULL);
+	body = post_draft_body(d);
+	for (i = 0; i < UTIL_ARRAY_LEN(leaks); i++) {
+		if (count_outside_code(body, leaks[i]) != 0)
+			check_fail(__FILE__, __LINE__, "%s appears outside a code block", leaks[i]);
+	}
+	CHECK(strstr(body, "- Test: ``TestNames/`tick`_@octocat_#12`` in package") != NULL);
+	CHECK(strstr(body,
+	             "names_test.go:9: expected exit 0, got 1 (body \xef\xbf\xbd\xef\xbf\xbd)") !=
+	      NULL);
+	check_golden(d, "nasty-names.md");
+	post_draft_free(d);
+	free(results);
+	free(desc);
+}
+
+TEST(post_description_too_long)
+{
+	char *results = xasprintf("%s/tests/fixtures/post/nasty/results.json", check_srcdir());
+	struct buf b;
+	int i;
+
+	buf_init(&b);
+	for (i = 0; i < 900; i++)
+		buf_adds(
+		    &b,
+		    "A description that goes on and on about the same thing, line after line.\n");
+	draft(results, NASTY_ID, b.data, NULL, "demo/widgets", -EINVAL,
+	      "the description and notes are too long: the report must stay under 60000 bytes");
+	buf_free(&b);
+	free(results);
+}
+
+TEST(post_long_description_cuts_more_output)
+{
+	char *results = xasprintf("%s/tests/fixtures/post/nasty/results.json", check_srcdir());
+	struct post_draft *d;
+	struct buf b;
+	int i;
+
+	buf_init(&b);
+	for (i = 0; i < 560; i++)
+		buf_adds(
+		    &b,
+		    "A description that goes on and on about the same thing, line after line.\n");
+	d = draft(results, NASTY_ID, b.data, NULL, "demo/widgets", 0, NULL);
+	CHECK(strlen(post_draft_body(d)) <= POST_BODY_MAX);
+	CHECK(strlen(post_draft_body(d)) > POST_BODY_MAX - 1000);
+	CHECK(strstr(post_draft_body(d), "bytes cut here") != NULL);
+	CHECK(strstr(post_draft_body(d), "--- FAIL: TestRendersReleaseNotes (0.03s)") != NULL);
+	post_draft_free(d);
+	buf_free(&b);
+	free(results);
+}
+
+TEST(post_long_title_is_cut)
+{
+	char *path = xasprintf("%s/r.json", check_tmpdir());
+	struct buf name, json;
+	struct post_draft *d;
+	char *id;
+	int i;
+
+	buf_init(&name);
+	buf_adds(&name, "TestLong/");
+	for (i = 0; i < 60; i++)
+		buf_adds(&name, "é_x_");
+	id = xasprintf("p::%s", name.data);
+	buf_init(&json);
+	buf_printf(&json,
+	           "{\"schema\":\"flakesweep/results/v1\",\"project\":{},\"tests\":[{\"id\":\"%s\","
+	           "\"package\":\"p\",\"test\":\"%s\",\"verdict\":\"flaky\",\"cells\":[{\"phase\":"
+	           "\"sweep\",\"cpu\":1,\"load\":1,\"runs\":10,\"failures\":1,\"hangs\":0}]}]}",
+	           id, name.data);
+	put(path, json.data);
+	d = draft(path, id, "Text.", NULL, NULL, 0, NULL);
+	CHECK(strlen(post_draft_title(d)) <= 250);
+	CHECK(strstr(post_draft_title(d), "… fails intermittently") != NULL);
+	/* No first failure and no reproduce commands: said, not invented. */
+	CHECK(strstr(post_draft_body(d), "No output of the first failure was kept.") != NULL);
+	CHECK(strstr(post_draft_body(d), "```sh") == NULL);
+	post_draft_free(d);
+	buf_free(&json);
+	buf_free(&name);
+	free(id);
+	free(path);
+}
+
+TEST(decisions_record_and_load)
+{
+	char *path = xasprintf("%s/decisions.json", check_tmpdir()), *text;
+	struct decision *v;
+	size_t n;
+
+	CHECK_INT(decisions_load(path, &v, &n), 0);
+	CHECK_INT(n, 0);
+	decisions_free(v, n);
+	CHECK_INT(decisions_record(path, "p::TestA", "confirmed", NULL, 1764468840000LL), 0);
+	CHECK_INT(decisions_record(path, "p::TestB", "posted",
+	                           "https://github.com/o/n/discussions/1", 1764468900000LL),
+	          0);
+	/* A later decision replaces the earlier one and keeps unknown members. */
+	text = slurp(path);
+	{
+		char *at = strstr(text, "\"decision\":\t\"confirmed\"");
+		struct buf b;
+
+		CHECK(at != NULL);
+		buf_init(&b);
+		buf_add(&b, text, (size_t)(at - text));
+		buf_adds(&b, "\"owner\": \"alice\", ");
+		buf_adds(&b, at);
+		put(path, b.data);
+		buf_free(&b);
+	}
+	free(text);
+	CHECK_INT(decisions_record(path, "p::TestA", "posted",
+	                           "https://github.com/o/n/discussions/2", 1764469000000LL),
+	          0);
+	CHECK_INT(decisions_load(path, &v, &n), 0);
+	CHECK_INT(n, 2);
+	CHECK_STR(decisions_find(v, n, "p::TestA")->decision, "posted");
+	CHECK_STR(decisions_find(v, n, "p::TestA")->url, "https://github.com/o/n/discussions/2");
+	CHECK_STR(decisions_find(v, n, "p::TestA")->time, "2025-11-30T02:16:40Z");
+	CHECK_STR(decisions_find(v, n, "p::TestB")->url, "https://github.com/o/n/discussions/1");
+	CHECK(decisions_find(v, n, "p::TestC") == NULL);
+	decisions_free(v, n);
+	text = slurp(path);
+	CHECK(strstr(text, "\"schema\":\t\"flakesweep/decisions/v1\"") != NULL);
+	CHECK(strstr(text, "\"owner\":\t\"alice\"") != NULL);
+	free(text);
+	put(path, "[1, 2]");
+	CHECK_INT(decisions_load(path, &v, &n), -EBADMSG);
+	CHECK_INT(decisions_record(path, "p::TestA", "posted", NULL, 0), -EBADMSG);
+	free(path);
+}
