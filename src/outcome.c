@@ -19,6 +19,7 @@ outcome_free(struct outcome *o)
 	for (i = 0; i < o->ntests; i++) {
 		free(o->tests[i].name);
 		free(o->tests[i].lines);
+		free(o->tests[i].reason);
 	}
 	free(o->tests);
 	free(o->package_reason);
@@ -41,6 +42,7 @@ outcome_add(struct outcome *o, char *name, enum outcome_status status, char *lin
 	t->name = name;
 	t->status = status;
 	t->lines = lines;
+	t->reason = NULL;
 	return t;
 }
 

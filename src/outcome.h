@@ -26,6 +26,10 @@ struct outcome_test {
 	 * sanitised), at most OUTCOME_LINES_CAP bytes with a truncation mark;
 	 * NULL otherwise. For a HANG, the timeout line and the test's stack. */
 	char *lines;
+	/* Why a parser decided FAIL or HANG when the framework printed no result
+	 * for the test ("process exited with status 2 while running", "test
+	 * timed out after 1s"), or NULL. */
+	char *reason;
 };
 
 #define OUTCOME_LINES_CAP 8192

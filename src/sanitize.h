@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sanitize.h: makes raw test output safe to show on a terminal or inside a
+ * Markdown code block. It only cleans bytes; fencing, mentions and size
+ * limits are the report's business.
+ */
+#ifndef FLAKESWEEP_SANITIZE_H
+#define FLAKESWEEP_SANITIZE_H
+
+#include <stddef.h>
+
+/* Returns a new NUL-terminated copy of the len bytes at raw (which may hold
+ * NULs) that is valid UTF-8 and carries no control sequence:
+ * - escape sequences (CSI such as colours, OSC such as window titles, DCS,
+ *   APC, PM, SOS, two- and three-byte escapes, and their 8-bit C1 forms)
+ *   are removed; a string sequence missing its terminator ends at the line
+ *   end, so it cannot hide the rest of the output;
+ * - other C0 controls, DEL and C1 controls are removed, except \n and \t;
+ * - "\r\n" becomes "\n"; a lone \r drops the text before it on that line,
+ *   as a terminal redraw shows only the last state ("progress 100%");
+ * - each maximal invalid UTF-8 subpart becomes U+FFFD (so "\xff\xfe" gives
+ *   two), as do surrogates and overlong forms;
+ * - U+2028, U+2029 and NEL become \n; bidirectional controls and other
+ *   invisible format characters (U+FEFF, U+200E/F, U+202A-E, U+2066-9,
+ *   U+061C, U+FFF9-B) are removed.
+ * The caller frees the result. */
+char *sanitize_text(const char *raw, size_t len);
+
+#endif
