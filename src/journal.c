@@ -251,7 +251,7 @@ journal_set_for(struct journal *j, int pkg, const struct outcome *o, int *rc)
 int
 journal_write_run(struct journal *j, const struct journal_run *jr, const struct outcome *o)
 {
-	cJSON *line = cJSON_CreateObject(), *a, *lines = NULL;
+	cJSON *line = cJSON_CreateObject(), *a, *lines = NULL, *reasons = NULL;
 	long set;
 	int rc = 0, rc2;
 	size_t i;
@@ -286,6 +286,15 @@ journal_write_run(struct journal *j, const struct journal_run *jr, const struct 
 			lines = cJSON_AddObjectToObject(line, "lines");
 		cJSON_AddStringToObject(lines, t->name, t->lines);
 	}
+	for (i = 0; i < o->ntests; i++) {
+		const struct outcome_test *t = &o->tests[i];
+
+		if (t->reason == NULL)
+			continue;
+		if (reasons == NULL)
+			reasons = cJSON_AddObjectToObject(line, "reasons");
+		cJSON_AddStringToObject(reasons, t->name, t->reason);
+	}
 	if (o->seed != NULL)
 		cJSON_AddStringToObject(line, "seed", o->seed);
 	if (jr->selected != NULL)
@@ -294,7 +303,7 @@ journal_write_run(struct journal *j, const struct journal_run *jr, const struct 
 		cJSON_AddStringToObject(line, "log", jr->log);
 	if (o->package_failed) {
 		cJSON_AddStringToObject(line, "package_failed",
-					o->package_reason != NULL ? o->package_reason : "");
+		                        o->package_reason != NULL ? o->package_reason : "");
 		if (o->package_lines != NULL)
 			cJSON_AddStringToObject(line, "package_lines", o->package_lines);
 		if (o->candidates != NULL) {
@@ -305,7 +314,7 @@ journal_write_run(struct journal *j, const struct journal_run *jr, const struct 
 	}
 	if (o->unreliable)
 		cJSON_AddStringToObject(line, "unreliable",
-					o->unreliable_reason != NULL ? o->unreliable_reason : "");
+		                        o->unreliable_reason != NULL ? o->unreliable_reason : "");
 	if (o->selection_failed)
 		cJSON_AddTrueToObject(line, "selection_failed");
 	rc2 = journal_write(j, line);
@@ -338,6 +347,9 @@ journal_reader_add_set(struct journal_reader *r, const cJSON *line)
 		if (cJSON_IsString(v) && (v->valuestring[0] == 'P' || v->valuestring[0] == 'S'))
 			util_strv_add(&s->order, &s->n, v->valuestring);
 	}
+	/* A run where no test passed writes an empty set: known, not missing. */
+	if (s->order == NULL)
+		s->order = xcalloc(1, sizeof *s->order);
 }
 
 int
@@ -370,7 +382,7 @@ journal_read(const char *path, journal_line_cb line_cb, void *arg, bool *torn, c
 		}
 		if (len > JOURNAL_LINE_MAX) {
 			*err = xasprintf(_("%s:%d: line longer than %d bytes"), path, lineno,
-					 JOURNAL_LINE_MAX);
+			                 JOURNAL_LINE_MAX);
 			rc = -EINVAL;
 			break;
 		}
@@ -378,7 +390,7 @@ journal_read(const char *path, journal_line_cb line_cb, void *arg, bool *torn, c
 		if (obj == NULL || !cJSON_IsObject(obj)) {
 			cJSON_Delete(obj);
 			*err = xasprintf(_("%s:%d: expected a JSON object on each line"), path,
-					 lineno);
+			                 lineno);
 			rc = -EINVAL;
 			break;
 		}
@@ -406,22 +418,26 @@ journal_dup(const cJSON *obj, const char *key)
 }
 
 static void
-journal_add_names(struct outcome *o, const cJSON *line, const char *key,
-		  enum outcome_status status)
+journal_add_names(struct outcome *o, const cJSON *line, const char *key, enum outcome_status status)
 {
 	const cJSON *lines = cJSON_GetObjectItemCaseSensitive(line, "lines"), *v;
+	const cJSON *reasons = cJSON_GetObjectItemCaseSensitive(line, "reasons");
 
 	cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(line, key))
 	{
-		if (cJSON_IsString(v))
-			outcome_add(o, xstrdup(v->valuestring), status,
-				    journal_dup(lines, v->valuestring));
+		struct outcome_test *t;
+
+		if (!cJSON_IsString(v))
+			continue;
+		t = outcome_add(o, xstrdup(v->valuestring), status,
+		                journal_dup(lines, v->valuestring));
+		t->reason = journal_dup(reasons, v->valuestring);
 	}
 }
 
 int
 journal_decode_run(struct journal_reader *reader, const cJSON *line, struct journal_run *jr,
-		   struct outcome *o)
+                   struct outcome *o)
 {
 	const char *phase = journal_str(line, "phase");
 	double run, pkg, cpu, load, lane = 0, ms = 0, ex = 0, sig = 0, set = 0;
@@ -458,7 +474,7 @@ journal_decode_run(struct journal_reader *reader, const cJSON *line, struct jour
 		s = &reader->sets[(size_t)set];
 		for (i = 0; i < s->n; i++)
 			outcome_add(o, xstrdup(s->order[i] + 1),
-				    s->order[i][0] == 'P' ? OUTCOME_PASS : OUTCOME_SKIP, NULL);
+			            s->order[i][0] == 'P' ? OUTCOME_PASS : OUTCOME_SKIP, NULL);
 	}
 	journal_add_names(o, line, "fail", OUTCOME_FAIL);
 	journal_add_names(o, line, "hang", OUTCOME_HANG);
@@ -480,7 +496,7 @@ journal_decode_run(struct journal_reader *reader, const cJSON *line, struct jour
 		o->unreliable_reason = journal_dup(line, "unreliable");
 	}
 	o->selection_failed =
-		cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(line, "selection_failed"));
+	    cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(line, "selection_failed"));
 	return 0;
 }
 
@@ -538,8 +554,7 @@ journal_decode_build(const cJSON *line, struct pkg **out, int *idx)
 	p->empty = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(line, "empty"));
 	p->build_output = journal_dup(line, "output");
 	p->toolchain = journal_dup(line, "toolchain");
-	p->framing_marker =
-		cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(line, "framing_marker"));
+	p->framing_marker = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(line, "framing_marker"));
 	p->run_filter = journal_dup(line, "run_filter");
 	cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(line, "tests"))
 	{

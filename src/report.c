@@ -37,6 +37,8 @@ report_failure_json(const struct results_failure *f)
 		free(line);
 		p += n + (nl != NULL);
 	}
+	if (f->reason != NULL)
+		cJSON_AddStringToObject(o, "reason", f->reason);
 	if (f->log != NULL)
 		cJSON_AddStringToObject(o, "log", f->log);
 	else
@@ -212,6 +214,8 @@ report_text_test(struct buf *b, const struct results_test *t, const struct repor
 		           results_phase_name(t->first->phase), t->first->cpu, t->first->load,
 		           t->first->seed ? _(", seed ") : "",
 		           t->first->seed ? t->first->seed : "");
+		if (t->first->reason != NULL)
+			buf_printf(b, "    %s\n", t->first->reason);
 		while (p != NULL && *p != '\0' && shown < 20) {
 			const char *nl = strchr(p, '\n');
 			size_t n = nl != NULL ? (size_t)(nl - p) : strlen(p);

@@ -32,6 +32,7 @@ results_failure_free(struct results_failure *f)
 		return;
 	free(f->seed);
 	free(f->lines);
+	free(f->reason);
 	free(f->log);
 	free(f);
 }
@@ -152,7 +153,7 @@ results_get_cell(struct results_test *t, enum results_phase phase, int cpu, int 
 
 static struct results_failure *
 results_failure_new(enum results_phase phase, int cpu, int load, const struct outcome *o,
-                    const char *lines, const char *log, int64_t run)
+                    const char *lines, const char *reason, const char *log, int64_t run)
 {
 	struct results_failure *f = xcalloc(1, sizeof *f);
 
@@ -161,6 +162,7 @@ results_failure_new(enum results_phase phase, int cpu, int load, const struct ou
 	f->load = load;
 	f->seed = o->seed != NULL ? xstrdup(o->seed) : NULL;
 	f->lines = lines != NULL ? sanitize_text(lines, strlen(lines)) : xstrdup("");
+	f->reason = reason != NULL ? sanitize_text(reason, strlen(reason)) : NULL;
 	f->log = log != NULL ? xstrdup(log) : NULL;
 	f->run = run;
 	return f;
@@ -191,7 +193,7 @@ results_add_run(struct results *r, int pkg, enum results_phase phase, int cpu, i
 			if (o->package_lines != NULL)
 				buf_adds(&b, o->package_lines);
 			p->first_outside =
-			    results_failure_new(phase, cpu, load, o, b.data, log, run);
+			    results_failure_new(phase, cpu, load, o, b.data, NULL, log, run);
 			buf_free(&b);
 		}
 	}
@@ -211,7 +213,8 @@ results_add_run(struct results *r, int pkg, enum results_phase phase, int cpu, i
 			continue;
 		}
 		if (t->first == NULL) {
-			t->first = results_failure_new(phase, cpu, load, o, ot->lines, log, run);
+			t->first = results_failure_new(phase, cpu, load, o, ot->lines, ot->reason,
+			                               log, run);
 			fresh++;
 		}
 	}

@@ -34,10 +34,12 @@ struct results_cell {
 struct results_failure {
 	enum results_phase phase;
 	int cpu, load;
-	char *seed;  /* or NULL */
-	char *lines; /* sanitised (no control sequences, valid UTF-8) */
-	char *log;   /* path of the kept output, relative to the output directory */
-	int64_t run; /* run id */
+	char *seed;   /* or NULL */
+	char *lines;  /* sanitised (no control sequences, valid UTF-8) */
+	char *reason; /* why the parser decided it when the framework printed no
+	               * result ("test timed out after 3s"), or NULL */
+	char *log;    /* path of the kept output, relative to the output directory */
+	int64_t run;  /* run id */
 };
 
 struct results_test {
