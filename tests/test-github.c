@@ -517,7 +517,7 @@ run_post(struct standin *s, const char *scenario, struct outcome_box *o, bool ca
 
 TEST(github_async_post_against_standin)
 {
-	struct standin s;
+	struct standin s = { 0 };
 	struct outcome_box o;
 
 	clear_env();
