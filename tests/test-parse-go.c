@@ -459,9 +459,7 @@ static const struct expect extra_expect[] = {
 
 static const char *const status_words[] = {"PASS", "FAIL", "SKIP", "HANG"};
 
-/* Not inlined: GCC 12 then takes the returned buffer for a pointer to the
- * local variable and warns (-Wdangling-pointer) at every use. */
-static __attribute__((noinline)) char *
+static char *
 read_data(const char *path, size_t *len)
 {
 	char *data = NULL;
