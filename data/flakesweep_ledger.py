@@ -1,0 +1,275 @@
+# SPDX-License-Identifier: MIT
+"""flakesweep_ledger: a pytest plugin that records which ambient inputs each
+test reads, for `flakesweep gate` and `flakesweep quarantine` (man 5
+flakesweep, AMBIENT LEDGER).
+
+For every test it appends one JSON line to the ledger:
+
+    {"test": "tests/test_x.py::test_y", "outcome": "passed", "channels": ["clock"]}
+
+The channels are:
+
+  clock     the wall clock: time.time(), time.time_ns(), datetime.now(),
+            datetime.utcnow(), datetime.today(), date.today()
+  rng       the shared random generator (the random module's functions) and
+            the system's randomness (os.urandom, hence uuid4 and secrets)
+  net       a connect, bind or send on an IPv4 or IPv6 socket, or a name lookup
+  env:NAME  a read of the environment variable NAME through os.environ or
+            os.getenv
+
+Reads are seen through a profile hook (sys.setprofile, and threading.setprofile
+for threads started during the test) while the test's setup, call and teardown
+run, so aliases such as `from time import time` are seen too. Reads made by
+pytest, pluggy, the logging module and this plugin are not counted. Not seen:
+monotonic clocks, subprocesses, C extensions that read the clock or the
+environment themselves, and threads started before the test.
+
+Use it with the plugin's directory on PYTHONPATH (make install puts it in
+$(pkgdatadir)):
+
+    PYTHONPATH=/usr/local/share/flakesweep \\
+        python3 -m pytest -p flakesweep_ledger --flakesweep-ledger=ledger.jsonl
+
+or set FLAKESWEEP_LEDGER instead of the option. Lines are appended, so several
+sessions into one file are several runs of each test; remove the file first
+for a fresh ledger. Without a ledger path the plugin does nothing.
+"""
+
+import collections.abc
+import datetime
+import json
+import logging
+import os
+import random
+import socket
+import sys
+import threading
+import time
+
+import _socket
+
+import pytest
+
+_HERE = os.path.abspath(__file__)
+if _HERE.endswith((".pyc", ".pyo")):
+    _HERE = _HERE[:-1]
+
+_CLOCK_TIME = {"time", "time_ns"}
+_CLOCK_DATETIME = {"now", "utcnow", "today"}
+_RNG_METHODS = {"random", "getrandbits"}
+_RNG_OS = {"urandom", "getrandom"}
+# os.urandom belongs to the native module os wraps (posix, nt).
+_OS_NATIVE = sys.modules.get(os.name, os)
+_NET_METHODS = {"connect", "connect_ex", "bind", "sendto", "sendmsg"}
+_NET_LOOKUPS = {
+    "getaddrinfo",
+    "gethostbyname",
+    "gethostbyname_ex",
+    "gethostbyaddr",
+    "getnameinfo",
+}
+_INET = {socket.AF_INET, getattr(socket, "AF_INET6", socket.AF_INET)}
+_ENV_GETITEM = type(os.environ).__getitem__.__code__
+# The files an environment read passes through on its way from the caller
+# (os.getenv, Mapping.get, Mapping.__contains__). Code names are used, not
+# __file__, because Python 3.11 freezes these modules.
+_ENV_WRAPPERS = {
+    os.getenv.__code__.co_filename,
+    collections.abc.Mapping.get.__code__.co_filename,
+}
+
+
+def _internal_prefixes():
+    """Directories whose reads belong to the test runner, not to the test."""
+    import _pytest
+    import pluggy
+
+    dirs = [
+        os.path.dirname(os.path.abspath(_pytest.__file__)),
+        os.path.dirname(os.path.abspath(pluggy.__file__)),
+        os.path.dirname(logging.Logger.info.__code__.co_filename),
+    ]
+    return tuple(d + os.sep for d in dirs)
+
+
+class _Recorder:
+    """Collects the channels of the test that is running, if any."""
+
+    def __init__(self):
+        self.channels = None
+        self.internal = _internal_prefixes()
+
+    def _internal(self, frame):
+        name = frame.f_code.co_filename
+        return name == _HERE or name.startswith(self.internal)
+
+    def _mark(self, channel):
+        channels = self.channels
+        if channels is not None:
+            channels.add(channel)
+
+    def profile(self, frame, event, arg):
+        if self.channels is None:
+            return
+        if event == "c_call":
+            # Identity tests only: the owner may be any object, even one
+            # that cannot be hashed or compared.
+            owner = getattr(arg, "__self__", None)
+            name = getattr(arg, "__name__", None)
+            if owner is None or name is None:
+                return
+            if owner is time:
+                hit = "clock" if name in _CLOCK_TIME else None
+            elif owner is datetime.datetime:
+                hit = "clock" if name in _CLOCK_DATETIME else None
+            elif owner is datetime.date:
+                hit = "clock" if name == "today" else None
+            elif owner is _OS_NATIVE:
+                hit = "rng" if name in _RNG_OS else None
+            elif owner is getattr(random, "_inst", None):
+                hit = "rng" if name in _RNG_METHODS else None
+            elif owner is _socket:
+                hit = "net" if name in _NET_LOOKUPS else None
+            elif isinstance(owner, _socket.socket):
+                hit = "net" if name in _NET_METHODS and owner.family in _INET else None
+            else:
+                return
+            if hit is not None and not self._internal(frame):
+                self._mark(hit)
+        elif event == "call" and frame.f_code is _ENV_GETITEM:
+            key = frame.f_locals.get("key")
+            caller = frame.f_back
+            while caller is not None and caller.f_code.co_filename in _ENV_WRAPPERS:
+                caller = caller.f_back
+            if isinstance(key, str) and (caller is None or not self._internal(caller)):
+                self._mark("env:" + key)
+
+    def start(self, channels):
+        self.channels = channels
+        threading.setprofile(self.profile)
+        sys.setprofile(self.profile)
+
+    def stop(self):
+        sys.setprofile(None)
+        threading.setprofile(None)
+        self.channels = None
+
+
+class _Ledger:
+    def __init__(self, path):
+        self.path = path
+        self.recorder = _Recorder()
+        self.channels = {}
+        self.outcomes = {}
+
+    def phase(self, item):
+        channels = self.channels.setdefault(item.nodeid, set())
+        self.recorder.start(channels)
+
+    def report(self, item, report):
+        if report.failed:
+            outcome = "failed" if report.when == "call" else "error"
+        elif report.skipped:
+            outcome = "skipped"
+        else:
+            outcome = "passed"
+        old = self.outcomes.get(item.nodeid, "passed")
+        rank = {"passed": 0, "skipped": 1, "error": 2, "failed": 3}
+        if rank[outcome] > rank[old]:
+            old = outcome
+        self.outcomes[item.nodeid] = old
+
+    def write(self, item):
+        line = json.dumps(
+            {
+                "test": item.nodeid,
+                "outcome": self.outcomes.pop(item.nodeid, "passed"),
+                "channels": sorted(self.channels.pop(item.nodeid, set())),
+            }
+        )
+        parent = os.path.dirname(self.path)
+        if parent:
+            os.makedirs(parent, exist_ok=True)
+        # One write of a whole line to a file opened for appending, so
+        # concurrent sessions (pytest-xdist workers) do not tear lines.
+        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        try:
+            os.write(fd, (line + "\n").encode("utf-8"))
+        finally:
+            os.close(fd)
+
+
+_STASH = pytest.StashKey[_Ledger]()
+
+
+def pytest_addoption(parser):
+    group = parser.getgroup("flakesweep")
+    group.addoption(
+        "--flakesweep-ledger",
+        metavar="FILE",
+        default=None,
+        help="append each test's ambient channels to FILE (JSON lines); "
+        "default: $FLAKESWEEP_LEDGER, or off",
+    )
+
+
+def pytest_configure(config):
+    path = config.getoption("--flakesweep-ledger") or os.environ.get("FLAKESWEEP_LEDGER")
+    if path:
+        config.stash[_STASH] = _Ledger(os.path.abspath(path))
+
+
+def _ledger(item):
+    return item.config.stash.get(_STASH, None)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_setup(item):
+    ledger = _ledger(item)
+    if ledger is not None:
+        ledger.phase(item)
+    try:
+        yield
+    finally:
+        if ledger is not None:
+            ledger.recorder.stop()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item):
+    ledger = _ledger(item)
+    if ledger is not None:
+        ledger.phase(item)
+    try:
+        yield
+    finally:
+        if ledger is not None:
+            ledger.recorder.stop()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_teardown(item, nextitem):
+    ledger = _ledger(item)
+    if ledger is not None:
+        ledger.phase(item)
+    try:
+        yield
+    finally:
+        if ledger is not None:
+            ledger.recorder.stop()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    ledger = _ledger(item)
+    if ledger is not None:
+        ledger.report(item, outcome.get_result())
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    yield
+    ledger = _ledger(item)
+    if ledger is not None:
+        ledger.write(item)
