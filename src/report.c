@@ -94,7 +94,8 @@ report_test_json(const struct results *r, const struct results_test *t, const st
 	} else {
 		cJSON_AddNullToObject(o, "reproduce");
 	}
-	cJSON_AddBoolToObject(o, "quarantined", t->quarantined);
+	cJSON_AddBoolToObject(o, "quarantined",
+	                      m->quarantine != NULL && quarantine_has_test(m->quarantine, t->id));
 	cJSON_AddBoolToObject(o, "order_dependent", results_order_dependent(t));
 	return o;
 }
@@ -153,6 +154,21 @@ report_results_json(const struct results *r, const struct report_meta *m)
 	tests = cJSON_AddArrayToObject(doc, "tests");
 	for (i = 0; i < r->ntests; i++)
 		cJSON_AddItemToArray(tests, report_test_json(r, &r->tests[i], m));
+	if (m->quarantine != NULL) {
+		/* Each entry's status is judged on the very results it joins. */
+		cJSON *t;
+
+		quarantine_evaluate(m->quarantine, doc, NULL, QUARANTINE_DEFAULT_MIN_RUNS,
+		                    m->now_ms);
+		cJSON_ArrayForEach(t, tests)
+		{
+			cJSON *q = quarantine_test_json(
+			    m->quarantine, cJSON_GetObjectItem(t, "id")->valuestring, m->now_ms);
+
+			if (q != NULL)
+				cJSON_AddItemToObject(t, "quarantine", q);
+		}
+	}
 	results_counts(r, &passed, &flaky, &failing);
 	sum = cJSON_AddObjectToObject(doc, "summary");
 	cJSON_AddNumberToObject(sum, "runs", (double)r->runs);
@@ -186,7 +202,9 @@ report_text_test(struct buf *b, const struct results_test *t, const struct repor
 	int i;
 
 	buf_printf(b, "\n%s  [%s]%s\n", t->id, results_verdict_name(results_verdict(t)),
-	           t->quarantined ? _("  (quarantined)") : "");
+	           m->quarantine != NULL && quarantine_has_test(m->quarantine, t->id)
+	               ? _("  (quarantined)")
+	               : "");
 	buf_printf(b, "  %-8s %4s %5s %10s %8s %6s  %s\n", _("phase"), _("cpu"), _("load"),
 	           _("failures"), _("runs"), _("hangs"), _("rate (95% CI)"));
 	for (i = 0; i < t->ncells; i++) {

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "driver.h"
+#include "quarantine.h"
 #include "results.h"
 
 #define REPORT_SCHEMA "flakesweep/results/v1"
@@ -19,20 +20,24 @@
 /* The reproduce commands of a failed test at its worst cell: *flakesweep
  * and *direct (caller frees both). */
 typedef void (*report_reproduce_cb)(void *arg, const struct results_test *t,
-				    const struct results_cell *worst, char **flakesweep,
-				    char **direct);
+                                    const struct results_cell *worst, char **flakesweep,
+                                    char **direct);
 
 struct report_meta {
-	const char *status;  /* "running", "complete" or "interrupted" */
-	int64_t started_ms;  /* ms since the epoch */
-	int64_t finished_ms; /* 0 while running */
-	const cJSON *machine; /* {"cores","keep","lanes"} */
-	const cJSON *project; /* {"driver","root","commit","toolchain"} */
-	const cJSON *config;  /* the sweep's options */
+	const char *status;      /* "running", "complete" or "interrupted" */
+	int64_t started_ms;      /* ms since the epoch */
+	int64_t finished_ms;     /* 0 while running */
+	const cJSON *machine;    /* {"cores","keep","lanes"} */
+	const cJSON *project;    /* {"driver","root","commit","toolchain"} */
+	const cJSON *config;     /* the sweep's options */
 	struct pkg *const *pkgs; /* parallel to results.pkgs */
 	size_t npkgs;
 	report_reproduce_cb reproduce;
 	void *arg;
+	/* The quarantine file's entries, or NULL. Their statuses are judged
+	 * on these results (quarantine_evaluate) when the JSON is made. */
+	struct quarantine *quarantine;
+	int64_t now_ms; /* for expiry countdowns */
 };
 
 /* The whole results.json document; caller frees with cJSON_Delete. */
@@ -45,8 +50,7 @@ char *report_text(const struct results *r, const struct report_meta *m);
 
 /* Writes DIR/results.json and DIR/report.txt atomically. Returns 0 or a
  * negative errno with *err set (caller frees). */
-int report_write(const char *dir, const struct results *r, const struct report_meta *m,
-		 char **err);
+int report_write(const char *dir, const struct results *r, const struct report_meta *m, char **err);
 
 /* The exit status DESIGN section 10 gives a finished sweep: 1 when a test
  * failed or hung or a package failed outside its tests or to build, else

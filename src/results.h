@@ -49,7 +49,6 @@ struct results_test {
 	struct results_cell *cells;
 	int ncells;
 	struct results_failure *first; /* NULL until it fails or hangs */
-	bool quarantined;
 };
 
 struct results_pkg {

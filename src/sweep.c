@@ -21,6 +21,7 @@
 
 #include "journal.h"
 #include "proc.h"
+#include "quarantine.h"
 #include "replay.h"
 #include "report.h"
 #include "sweep.h"
@@ -92,7 +93,8 @@ struct sweep {
 	uv_timer_t flush_timer;
 	uv_timer_t reap_timer;
 	bool dirty, interrupting, finished, resumed, infra_error;
-	struct replay replay; /* what --resume read back */
+	struct replay replay;          /* what --resume read back */
+	struct quarantine *quarantine; /* the quarantine file, or NULL */
 	int exit_status;
 };
 
@@ -195,6 +197,7 @@ sweep_config_json(const struct sweep *s)
 	}
 	cJSON_AddBoolToObject(c, "race", o->race);
 	cJSON_AddBoolToObject(c, "isolate_net", o->isolate_net);
+	sweep_add_str_or_null(c, "quarantine", s->quarantine != NULL ? s->quarantine->path : NULL);
 	sweep_add_str_or_null(c, "build_tags", o->build_tags);
 	cJSON_AddStringToObject(c, "driver", o->driver);
 	a = cJSON_AddArrayToObject(c, "packages");
@@ -270,6 +273,9 @@ sweep_options_from_config(struct options *o, const cJSON *c)
 	free(o->build_tags);
 	v = cJSON_GetObjectItemCaseSensitive(c, "build_tags");
 	o->build_tags = cJSON_IsString(v) ? xstrdup(v->valuestring) : NULL;
+	v = cJSON_GetObjectItemCaseSensitive(c, "quarantine");
+	if (o->quarantine == NULL && cJSON_IsString(v))
+		o->quarantine = xstrdup(v->valuestring);
 	free(o->run_re);
 	v = cJSON_GetObjectItemCaseSensitive(c, "run");
 	o->run_re = cJSON_IsString(v) ? xstrdup(v->valuestring) : NULL;
@@ -987,6 +993,8 @@ sweep_meta(struct sweep *s, struct report_meta *m, const char *status)
 	m->npkgs = s->npkgs;
 	m->reproduce = sweep_reproduce_cb;
 	m->arg = s;
+	m->quarantine = s->quarantine;
+	m->now_ms = util_now_ms();
 }
 
 static void
@@ -1058,6 +1066,35 @@ sweep_finish(struct sweep *s, const char *status)
 }
 
 /* ---- setup ---- */
+
+/* Reads the quarantine file: --quarantine FILE, else the project's default
+ * one if it exists. Quarantined tests are still swept; the file only marks
+ * them in the results. A file with errors is reported and kept: its valid
+ * entries still count. */
+static int
+sweep_load_quarantine(struct sweep *s, const char *given, char **err)
+{
+	char *path = given != NULL ? xstrdup(given) : quarantine_default_path(), *lerr = NULL;
+	size_t i;
+	int rc;
+
+	rc = quarantine_load(path, &s->quarantine, &lerr);
+	if (rc == -ENOENT && given == NULL) {
+		free(lerr);
+		free(path);
+		return 0;
+	}
+	if (rc < 0) {
+		*err = lerr;
+		free(path);
+		return -1;
+	}
+	free(lerr);
+	free(path);
+	for (i = 0; i < s->quarantine->nproblems; i++)
+		sweep_message(s, "%s", s->quarantine->problems[i].message);
+	return 0;
+}
 
 static char *
 sweep_default_outdir(void)
@@ -1152,6 +1189,8 @@ sweep_new(uv_loop_t *loop, struct options *o, const struct observer *obs, char *
 		goto fail;
 	}
 	if (sweep_plan_lanes(s, err) < 0)
+		goto fail;
+	if (sweep_load_quarantine(s, o->quarantine, err) < 0)
 		goto fail;
 	dir = xasprintf("%s/runs", s->outdir);
 	if (util_mkdir_p(dir) < 0) {
@@ -1377,6 +1416,7 @@ sweep_free(struct sweep *s)
 	free(s->live);
 	sweep_free_sched(s);
 	journal_close(s->journal);
+	quarantine_free(s->quarantine);
 	cJSON_Delete(s->header);
 	driver_free_pkgs(s->pkgs, s->npkgs);
 	results_free(s->results);
@@ -1560,6 +1600,11 @@ sweep_rebuild(const char *dir)
 	}
 	s.started_ms = r.started_ms;
 	s.finished_ms = r.finished_ms;
+	if (o.quarantine != NULL && sweep_load_quarantine(&s, o.quarantine, &err) < 0) {
+		fprintf(stderr, "flakesweep: %s\n", err);
+		free(err);
+		err = NULL;
+	}
 	sweep_meta(&s, &m, r.end_status != NULL ? r.end_status : "interrupted");
 	rc = report_write(dir, r.results, &m, &err);
 	if (rc < 0) {
@@ -1573,6 +1618,7 @@ sweep_rebuild(const char *dir)
 		free(s.lanes.cores[0]);
 		free(s.lanes.cores);
 	}
+	quarantine_free(s.quarantine);
 	options_free(&o);
 	replay_free(&r);
 	return rc;

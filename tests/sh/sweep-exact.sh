@@ -17,6 +17,16 @@ echo "== $want"
 work=$CHECK_TMPDIR/gomod-$want
 cp -r "$CHECK_SRCDIR/tests/fixtures/gomod" "$work"
 cd "$work"
+# The project's quarantine file marks tests in the results; they still run.
+mkdir -p .flakesweep
+cat >.flakesweep/quarantine.json <<'JSON'
+[
+  {"test": "example.com/fixture::TestEveryFifth", "channel": "any", "reason": "flaky",
+   "owner": "alice", "issue": "#1", "expires": "2099-01-01"},
+  {"test": "example.com/fixture::TestPass", "channel": "cpu=1", "reason": "was flaky",
+   "owner": "bob", "issue": "#2", "expires": "2099-01-01"}
+]
+JSON
 out=$CHECK_TMPDIR/out-$want
 rc=0
 "$FLAKESWEEP" --cpu 1 --load 1,2 --count 5 --confirm 5 --no-race --timeout 30s --ui none \
@@ -73,6 +83,15 @@ check(rep["direct"].startswith("cd ") and "taskset -c " in rep["direct"], "direc
 check("-test.run '^TestEveryFifth$'" in rep["direct"], "direct pattern: " + rep["direct"])
 check("flakesweep stress" in rep["flakesweep"], "flakesweep reproduce")
 check(tests["TestPass"]["reproduce"] is None, "no reproduce for a passed test")
+# Quarantine: marked, still swept, judged on these results.
+q = tests["TestEveryFifth"]
+check(q["quarantined"] and q["quarantine"][0]["status"] == "active", "quarantine active")
+check(q["quarantine"][0]["owner"] == "alice" and q["quarantine"][0]["expires_in_s"] > 0, "entry")
+p = tests["TestPass"]
+check(p["quarantined"] and p["quarantine"][0]["status"] == "unproven", "10 clean runs < 100")
+check(sum(c["runs"] for c in p["cells"]) == 10, "a quarantined test still runs")
+check(not tests["TestSlow"]["quarantined"] and "quarantine" not in tests["TestSlow"], "unmarked")
+check(d["config"]["quarantine"].endswith(".flakesweep/quarantine.json"), "config names the file")
 # Kept output and private TMPDIRs: only for runs that failed.
 runs = [json.loads(l) for l in open(os.path.join(out, "journal.jsonl")) if '"type":"run"' in l]
 check(len(runs) == 40, "40 run lines")
