@@ -258,7 +258,7 @@ main(int argc, char **argv)
 	struct check_test **list, *t;
 	char **scripts = NULL, *shdir;
 	size_t ntests = 0, nscripts = 0, i;
-	int n = 0, passed = 0, failed = 0, skipped = 0;
+	int n = 0, passed = 0, failed = 0, skipped = 0, rc;
 	DIR *d;
 	struct dirent *de;
 
@@ -301,13 +301,13 @@ main(int argc, char **argv)
 			printf("%s\n", list[i]->name);
 		for (i = 0; i < nscripts; i++)
 			printf("sh/%s\n", scripts[i]);
-		return 0;
+		rc = 0;
+		goto out;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	printf("TAP version 13\n");
 	for (i = 0; i < ntests; i++) {
 		char *out = NULL;
-		int rc;
 
 		if (!matches(list[i]->name, argc - 1, argv + 1))
 			continue;
@@ -331,7 +331,6 @@ main(int argc, char **argv)
 		char *path = xasprintf("%s/%s", shdir, scripts[i]);
 		char *av[] = {"bash", path, NULL};
 		char *out = NULL;
-		int rc;
 
 		if (matches(name, argc - 1, argv + 1)) {
 			rc = run_isolated(NULL, av, script_timeout(path), &out);
@@ -357,5 +356,14 @@ main(int argc, char **argv)
 		printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
 	else
 		printf("%d passed, %d failed\n", passed, failed);
-	return failed > 0 ? 1 : 0;
+	rc = failed > 0 ? 1 : 0;
+out:
+	/* Freed so LeakSanitizer, in an --enable-asan build, sees no leak. */
+	for (i = 0; i < nscripts; i++)
+		free(scripts[i]);
+	free(scripts);
+	free(list);
+	free(shdir);
+	free(self_path);
+	return rc;
 }
