@@ -120,6 +120,30 @@ journal_seed_sets(void *arg, struct journal_reader *reader, const cJSON *line, i
 	return 0;
 }
 
+/* Cuts a torn last line (a sweep killed mid-write) so appended lines start
+ * on a line of their own. */
+static int
+journal_cut_torn(int fd)
+{
+	char chunk[4096];
+	off_t pos = lseek(fd, 0, SEEK_END);
+
+	/* Scan back, a chunk at a time, to the last newline. */
+	while (pos > 0) {
+		size_t n = pos < (off_t)sizeof chunk ? (size_t)pos : sizeof chunk, k;
+		off_t start = pos - (off_t)n;
+
+		if (pread(fd, chunk, n, start) != (ssize_t)n)
+			return -EIO;
+		for (k = n; k > 0; k--) {
+			if (chunk[k - 1] == '\n')
+				return ftruncate(fd, start + (off_t)k) < 0 ? -errno : 0;
+		}
+		pos = start;
+	}
+	return ftruncate(fd, 0) < 0 ? -errno : 0;
+}
+
 struct journal *
 journal_open(const char *path, char **err)
 {
@@ -128,7 +152,7 @@ journal_open(const char *path, char **err)
 	int fd;
 
 	*err = NULL;
-	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		*err = xasprintf("%s: %s", path, strerror(errno));
 		return NULL;
@@ -138,6 +162,13 @@ journal_open(const char *path, char **err)
 	j->sets = strmap_new();
 	j->next_set = 1;
 	if (journal_read(path, journal_seed_sets, j, &torn, err) < 0) {
+		journal_close(j);
+		return NULL;
+	}
+	free(*err);
+	*err = NULL;
+	if (torn && journal_cut_torn(fd) < 0) {
+		*err = xasprintf(_("%s: cannot cut its torn last line: %s"), path, strerror(errno));
 		journal_close(j);
 		return NULL;
 	}

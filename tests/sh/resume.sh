@@ -29,6 +29,8 @@ if pgrep -f "$out/bin/" >/dev/null; then
 	echo "runs survived the sweep:"; pgrep -af "$out/bin/"; exit 1
 fi
 before=$(grep -c '"type":"run"' "$out/journal.jsonl")
+# A kill mid-write leaves a torn last line: resume cuts it, and appends.
+printf '{"type":"run","run":999,"pkg":0,"pha' >>"$out/journal.jsonl"
 rc=0
 "$FLAKESWEEP" --resume "$out" --ui none >"$CHECK_TMPDIR/stdout" 2>"$CHECK_TMPDIR/stderr" || rc=$?
 cat "$CHECK_TMPDIR/stderr"
