@@ -469,6 +469,12 @@ driver_go_reproduce(const struct pkg *pkg, const struct driver_run *r, const int
 	return buf_steal(&b);
 }
 
+static char *
+driver_go_package_args(const struct pkg *pkg)
+{
+	return util_shell_quote(pkg->name);
+}
+
 static char **
 driver_go_run_env(const struct options *o, const struct pkg *pkg, const struct driver_run *r)
 {
@@ -488,5 +494,6 @@ const struct driver driver_go = {
     .run_env = driver_go_run_env,
     .parser_new = driver_go_parser_new,
     .filter = parse_go_run_pattern,
+    .package_args = driver_go_package_args,
     .reproduce = driver_go_reproduce,
 };

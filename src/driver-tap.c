@@ -68,6 +68,14 @@ driver_tap_prepare(const struct options *o, struct pkg *pkg)
 	return 0;
 }
 
+/* The one test a run selects: a confirm run's, or with --run the name it
+ * gives (a TAP command has no pattern syntax: the name is passed as is). */
+static const char *
+driver_tap_selected(const struct driver_run *r)
+{
+	return r->test != NULL ? r->test : r->run_re;
+}
+
 static char **
 driver_tap_run_argv(const struct options *o, const struct pkg *pkg, const struct driver_run *r)
 {
@@ -78,8 +86,8 @@ driver_tap_run_argv(const struct options *o, const struct pkg *pkg, const struct
 	(void)pkg;
 	for (i = 0; i < o->ncommand; i++)
 		util_strv_add(&argv, &n, o->command[i]);
-	if (r->test != NULL && strcmp(o->tap_select, "arg") == 0)
-		util_strv_add(&argv, &n, r->test);
+	if (driver_tap_selected(r) != NULL && strcmp(o->tap_select, "arg") == 0)
+		util_strv_add(&argv, &n, driver_tap_selected(r));
 	return argv;
 }
 
@@ -90,8 +98,8 @@ driver_tap_run_env(const struct options *o, const struct pkg *pkg, const struct 
 	size_t n = 0;
 
 	(void)pkg;
-	if (r->test != NULL && strcmp(o->tap_select, "env") == 0) {
-		v = xasprintf("FLAKESWEEP_TEST=%s", r->test);
+	if (driver_tap_selected(r) != NULL && strcmp(o->tap_select, "env") == 0) {
+		v = xasprintf("FLAKESWEEP_TEST=%s", driver_tap_selected(r));
 		util_strv_add(&env, &n, v);
 		free(v);
 	}
@@ -137,6 +145,13 @@ driver_tap_parser_new(const struct pkg *pkg, const char *selected)
 }
 
 static char *
+driver_tap_package_args(const struct pkg *pkg)
+{
+	/* The package's name is the command line, quoted word by word. */
+	return xasprintf("--driver tap -- %s", pkg->name);
+}
+
+static char *
 driver_tap_reproduce(const struct pkg *pkg, const struct driver_run *r, const int *cpus, int count)
 {
 	struct buf b;
@@ -171,5 +186,6 @@ const struct driver driver_tap = {
     .run_env = driver_tap_run_env,
     .parser_new = driver_tap_parser_new,
     .filter = xstrdup,
+    .package_args = driver_tap_package_args,
     .reproduce = driver_tap_reproduce,
 };

@@ -84,6 +84,9 @@ struct driver {
 	char **(*run_env)(const struct options *o, const struct pkg *pkg,
 	                  const struct driver_run *r);
 	struct driver_parser *(*parser_new)(const struct pkg *pkg, const char *selected);
+	/* The end of a flakesweep command line that sweeps pkg again (go: the
+	 * quoted import path; tap: "--driver tap -- COMMAND"). Caller frees. */
+	char *(*package_args)(const struct pkg *pkg);
 	/* The filter that selects exactly this test (Go: -test.run with each
 	 * level quoted and anchored). Caller frees. */
 	char *(*filter)(const char *test);

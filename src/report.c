@@ -206,7 +206,9 @@ report_text_test(struct buf *b, const struct results_test *t, const struct repor
 	               ? _("  (quarantined)")
 	               : "");
 	buf_printf(b, "  %-8s %4s %5s %10s %8s %6s  %s\n", _("phase"), _("cpu"), _("load"),
-	           _("failures"), _("runs"), _("hangs"), _("rate (95% CI)"));
+	           _("failures"), _("runs"), _("hangs"),
+	           /* xgettext:no-c-format */
+	           _("rate (95% CI)"));
 	for (i = 0; i < t->ncells; i++) {
 		const struct results_cell *c = &t->cells[i];
 		double lo, hi;

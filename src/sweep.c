@@ -1520,7 +1520,7 @@ sweep_reproduce(const struct sweep *s, const struct results_test *t, const struc
 	for (i = 0; i < c->cpu; i++)
 		cpus[i] = s->lanes.nlanes > 0 && i < s->lanes.width ? s->lanes.cores[0][i] : i;
 	qdir = util_shell_quote(s->proj.root != NULL ? s->proj.root : ".");
-	qpkg = util_shell_quote(pkg != NULL ? pkg->name : "");
+	qpkg = pkg != NULL ? s->driver->package_args(pkg) : xstrdup("");
 	filter = s->driver->filter(t->test);
 	qfilter = util_shell_quote(filter);
 	/* An order-dependent test passes alone: both commands replay the
