@@ -1024,13 +1024,13 @@ render_table(struct buf *b, const struct post_draft *d)
 	}
 	buf_adds(b, "| |");
 	for (j = 0; j < nl; j++)
-		buf_printf(b, _(" load %d |"), loads[j]);
+		buf_printf(b, " load %d |", loads[j]);
 	buf_adds(b, "\n|---|");
 	for (j = 0; j < nl; j++)
 		buf_adds(b, "---:|");
 	buf_addc(b, '\n');
 	for (i = 0; i < nc; i++) {
-		buf_printf(b, _("| **cpu %d** |"), cpus[i]);
+		buf_printf(b, "| **cpu %d** |", cpus[i]);
 		for (j = 0; j < nl; j++) {
 			const struct post_pair *p = NULL;
 
@@ -1044,8 +1044,7 @@ render_table(struct buf *b, const struct post_draft *d)
 			}
 			buf_printf(b, " %lld/%lld", (long long)p->failures, (long long)p->runs);
 			if (p->hangs > 0)
-				buf_printf(b,
-				           p->hangs == 1 ? _(" (%lld hang)") : _(" (%lld hangs)"),
+				buf_printf(b, p->hangs == 1 ? " (%lld hang)" : " (%lld hangs)",
 				           (long long)p->hangs);
 			buf_adds(b, " |");
 		}
@@ -1061,7 +1060,9 @@ is_hex_commit(const char *s)
 	return n >= 7 && n <= 64 && strspn(s, "0123456789abcdef") == n;
 }
 
-/* The body with the first failure cut to budget bytes. */
+/* The body with the first failure cut to budget bytes. The template is
+ * English whatever the user's locale: it is written for the project's
+ * maintainers, not for the person posting. */
 static char *
 render_body(const struct post_draft *d, size_t budget)
 {
@@ -1072,22 +1073,22 @@ render_body(const struct post_draft *d, size_t budget)
 	char *r, *l, *h;
 
 	buf_init(&b);
-	buf_adds(&b, _("## What happens"));
+	buf_adds(&b, "## What happens");
 	buf_adds(&b, "\n\n");
 	buf_adds(&b, d->description);
 	buf_addc(&b, '\n');
 
-	buf_adds(&b, _("- Test: "));
+	buf_adds(&b, "- Test: ");
 	md_code(&b, d->test);
-	buf_adds(&b, _(" in package "));
+	buf_adds(&b, " in package ");
 	md_code(&b, d->package);
 	if (d->level != NULL) {
-		buf_adds(&b, _(", level "));
+		buf_adds(&b, ", level ");
 		md_code(&b, d->level);
 	}
-	buf_adds(&b, _("\n- Commit: "));
+	buf_adds(&b, "\n- Commit: ");
 	if (d->commit == NULL) {
-		buf_adds(&b, _("unknown (the project is not a git checkout)"));
+		buf_adds(&b, "unknown (the project is not a git checkout)");
 	} else if (d->src_repo != NULL && is_hex_commit(d->commit)) {
 		buf_printf(&b, "[`%.12s`](%s/%s/commit/%s)", d->commit, d->web_base, d->src_repo,
 		           d->commit);
@@ -1095,72 +1096,68 @@ render_body(const struct post_draft *d, size_t budget)
 		md_code(&b, d->commit);
 	}
 	if (d->toolchain != NULL) {
-		buf_adds(&b, _("\n- Toolchain: "));
+		buf_adds(&b, "\n- Toolchain: ");
 		md_code(&b, d->toolchain);
 	}
 	if (d->cores > 0) {
-		buf_printf(&b, _("\n- Machine: %d cores, %d kept for the system"), d->cores,
-		           d->keep);
+		buf_printf(&b, "\n- Machine: %d cores, %d kept for the system", d->cores, d->keep);
 		if (d->nlanes > 0)
-			buf_printf(&b,
-			           d->nlanes == 1 ? _(", %d lane of %d cores")
-			                          : _(", %d lanes of %d cores"),
-			           d->nlanes, d->lane_width);
+			buf_printf(
+			    &b, d->nlanes == 1 ? ", %d lane of %d cores" : ", %d lanes of %d cores",
+			    d->nlanes, d->lane_width);
 	}
 	wilson(fails + hangs, runs, &lo, &hi);
 	r = fmt_pct(runs > 0 ? 100.0 * (double)(fails + hangs) / (double)runs : 0);
 	l = fmt_pct(100.0 * lo);
 	h = fmt_pct(100.0 * hi);
-	buf_adds(&b, _("\n- Measured: "));
+	buf_adds(&b, "\n- Measured: ");
 	count_phrase(&b, fails, hangs, runs);
-	buf_printf(&b, _(" (%s%%, 95%% interval %s–%s%%)"), r, l, h);
+	buf_printf(&b, " (%s%%, 95%% interval %s–%s%%)", r, l, h);
 	free(r);
 	free(l);
 	free(h);
 	buf_adds(&b, "\n\n");
 
-	buf_adds(&b,
-	         _("Failures/runs at each CPU count and load, sweep and confirm runs together:"));
+	buf_adds(&b, "Failures/runs at each CPU count and load, sweep and confirm runs together:");
 	buf_adds(&b, "\n\n");
 	render_table(&b, d);
 	buf_addc(&b, '\n');
-	buf_adds(&b, _("In the sweep, with the rest of its package: "));
+	buf_adds(&b, "In the sweep, with the rest of its package: ");
 	count_phrase(&b, d->failures[0], d->hangs[0], d->runs[0]);
-	buf_adds(&b, _(". Alone, in confirm runs: "));
+	buf_adds(&b, ". Alone, in confirm runs: ");
 	count_phrase(&b, d->failures[1], d->hangs[1], d->runs[1]);
 	buf_adds(&b, ".\n\n");
 
 	if (d->has_first) {
 		char *excerpt = render_excerpt(d, budget);
 
-		buf_printf(&b, _("The first failure, in a %s run at cpu %d, load %d"),
+		buf_printf(&b, "The first failure, in a %s run at cpu %d, load %d",
 		           d->ff_phase != NULL ? d->ff_phase : "sweep", d->ff_cpu, d->ff_load);
 		if (d->ff_seed != NULL) {
-			buf_adds(&b, _(", shuffle seed "));
+			buf_adds(&b, ", shuffle seed ");
 			md_code(&b, d->ff_seed);
 		}
 		if (d->ff_log != NULL) {
-			buf_adds(&b, _(" (log "));
+			buf_adds(&b, " (log ");
 			md_code(&b, d->ff_log);
-			buf_adds(&b, _(" in the sweep's output directory)"));
+			buf_adds(&b, " in the sweep's output directory)");
 		}
 		buf_adds(&b, ":\n\n");
 		md_fence(&b, "text", excerpt);
 		buf_addc(&b, '\n');
 		free(excerpt);
 	} else {
-		buf_adds(&b, _("No output of the first failure was kept."));
+		buf_adds(&b, "No output of the first failure was kept.");
 		buf_adds(&b, "\n\n");
 	}
 	if (d->repro_flakesweep != NULL) {
-		buf_adds(&b,
-		         _("Reproduce it at the pair where it failed most, with the same load:"));
+		buf_adds(&b, "Reproduce it at the pair where it failed most, with the same load:");
 		buf_adds(&b, "\n\n");
 		md_fence(&b, "sh", d->repro_flakesweep);
 		buf_addc(&b, '\n');
 	}
 	if (d->repro_direct != NULL) {
-		buf_adds(&b, _("Or run it directly, pinned to the same number of cores:"));
+		buf_adds(&b, "Or run it directly, pinned to the same number of cores:");
 		buf_adds(&b, "\n\n");
 		md_fence(&b, "sh", d->repro_direct);
 		buf_addc(&b, '\n');
@@ -1170,20 +1167,20 @@ render_body(const struct post_draft *d, size_t budget)
 		buf_addc(&b, '\n');
 	}
 
-	buf_adds(&b, _("## Why"));
+	buf_adds(&b, "## Why");
 	buf_adds(&b, "\n\n");
-	buf_adds(&b, _("Not triaged yet."));
+	buf_adds(&b, "Not triaged yet.");
 	buf_adds(&b, "\n\n");
-	buf_adds(&b, _("## Expected"));
+	buf_adds(&b, "## Expected");
 	buf_adds(&b, "\n\n");
 	md_code(&b, d->test);
-	buf_adds(&b, _(" passes every run at every pair of CPU count and load."));
+	buf_adds(&b, " passes every run at every pair of CPU count and load.");
 	buf_adds(&b, "\n\n");
-	buf_adds(&b, _("## References"));
+	buf_adds(&b, "## References");
 	buf_adds(&b, "\n\n");
 	if (d->src_repo != NULL && d->source_path != NULL && is_hex_commit(d->commit)) {
-		buf_adds(&b, d->source_line > 0 ? _("- The test's source at the commit: ")
-		                                : _("- The test's package at the commit: "));
+		buf_adds(&b, d->source_line > 0 ? "- The test's source at the commit: "
+		                                : "- The test's package at the commit: ");
 		buf_printf(&b, "%s/%s/%s/%s/", d->web_base, d->src_repo,
 		           d->source_line > 0 ? "blob" : "tree", d->commit);
 		url_path(&b, d->source_path);
@@ -1192,10 +1189,10 @@ render_body(const struct post_draft *d, size_t budget)
 		buf_addc(&b, '\n');
 	}
 	if (d->closed_url != NULL)
-		buf_printf(&b, _("- An earlier report, closed: %s\n"), d->closed_url);
-	buf_adds(&b, _("- Test id: "));
+		buf_printf(&b, "- An earlier report, closed: %s\n", d->closed_url);
+	buf_adds(&b, "- Test id: ");
 	md_code(&b, d->test_shown);
-	buf_adds(&b, _(", measured by flakesweep"));
+	buf_adds(&b, ", measured by flakesweep");
 	buf_adds(&b, "\n\n");
 	buf_printf(&b, "<!-- %s -->\n", d->marker);
 	return buf_steal(&b);
