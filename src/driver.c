@@ -15,7 +15,7 @@
 const struct driver *
 driver_find(const char *name)
 {
-	static const struct driver *const all[] = { &driver_go, &driver_tap };
+	static const struct driver *const all[] = {&driver_go, &driver_tap};
 	size_t i;
 
 	for (i = 0; i < UTIL_ARRAY_LEN(all); i++) {
@@ -60,8 +60,8 @@ driver_free_project(struct project *proj)
 void
 driver_git_info(struct project *proj)
 {
-	char *commit_argv[] = { "git", "-C", proj->root, "rev-parse", "HEAD", NULL };
-	char *origin_argv[] = { "git", "-C", proj->root, "remote", "get-url", "origin", NULL };
+	char *commit_argv[] = {"git", "-C", proj->root, "rev-parse", "HEAD", NULL};
+	char *origin_argv[] = {"git", "-C", proj->root, "remote", "get-url", "origin", NULL};
 
 	proj->commit = proc_capture_line(commit_argv, NULL);
 	proj->origin = proc_capture_line(origin_argv, NULL);

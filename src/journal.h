@@ -30,7 +30,7 @@ struct journal_run {
 	int lane;
 	int64_t ms; /* wall time of the run */
 	struct outcome_exit exit;
-	const char *log; /* kept output, relative to the output directory, or NULL */
+	const char *log;      /* kept output, relative to the output directory, or NULL */
 	const char *selected; /* confirm: the one test the run selected, or NULL */
 	bool leaked;
 };
@@ -70,8 +70,7 @@ int journal_write_run(struct journal *j, const struct journal_run *jr, const str
  * are decoded with journal_decode_run, which needs the set lines seen
  * before: pass the same journal_reader to both. Returns 0 or < 0. */
 struct journal_reader;
-typedef int (*journal_line_cb)(void *arg, struct journal_reader *jr, const cJSON *line,
-			       int lineno);
+typedef int (*journal_line_cb)(void *arg, struct journal_reader *jr, const cJSON *line, int lineno);
 int journal_read(const char *path, journal_line_cb line_cb, void *arg, bool *torn, char **err);
 
 /* The kind of a line: "header", "build", "spawn", "set", "run", "confirm",
@@ -82,6 +81,6 @@ const char *journal_line_type(const cJSON *line);
  * outcome o (zeroed by the caller; free with outcome_free). Returns 0, or
  * -EINVAL for a malformed line. */
 int journal_decode_run(struct journal_reader *reader, const cJSON *line, struct journal_run *jr,
-		       struct outcome *o);
+                       struct outcome *o);
 
 #endif

@@ -29,7 +29,7 @@ struct observer {
 	/* A run finished and was counted; new_failures tests failed for the
 	 * first time in it. */
 	void (*run_finished)(void *arg, struct sweep *s, const struct sweep_run *run,
-			     const struct outcome *o, int new_failures);
+	                     const struct outcome *o, int new_failures);
 	/* A message for the status line: a warning or an error that did not
 	 * stop the sweep. */
 	void (*message)(void *arg, struct sweep *s, const char *text);

@@ -53,12 +53,13 @@ out_line_print_progress(struct out_line *ol)
 	sweep_progress(s, &done, &target);
 	results_counts(r, &passed, &flaky, &failing);
 	secs = (util_now_ms() - sweep_started_ms(s)) / 1000;
-	fprintf(ol->f,
-		_("[%s] %lld/%lld runs (%d%%) | %lld flaky, %lld failing, %lld hangs | %lld:%02lld:%02lld\n"),
-		out_line_phase_name(sweep_phase(s)), (long long)done, (long long)target,
-		target > 0 ? (int)(100 * done / target) : 0, (long long)flaky, (long long)failing,
-		(long long)r->hangs, (long long)(secs / 3600), (long long)(secs / 60 % 60),
-		(long long)(secs % 60));
+	fprintf(
+	    ol->f,
+	    _("[%s] %lld/%lld runs (%d%%) | %lld flaky, %lld failing, %lld hangs | %lld:%02lld:%02lld\n"),
+	    out_line_phase_name(sweep_phase(s)), (long long)done, (long long)target,
+	    target > 0 ? (int)(100 * done / target) : 0, (long long)flaky, (long long)failing,
+	    (long long)r->hangs, (long long)(secs / 3600), (long long)(secs / 60 % 60),
+	    (long long)(secs % 60));
 	fflush(ol->f);
 }
 
@@ -82,7 +83,7 @@ out_line_phase(void *arg, struct sweep *s, enum sweep_phase phase)
 
 static void
 out_line_run_finished(void *arg, struct sweep *s, const struct sweep_run *run,
-		      const struct outcome *o, int new_failures)
+                      const struct outcome *o, int new_failures)
 {
 	struct out_line *ol = arg;
 	const struct results *r = sweep_results(s);
@@ -102,9 +103,9 @@ out_line_run_finished(void *arg, struct sweep *s, const struct sweep_run *run,
 		free(id);
 		if (t != NULL && t->first != NULL && t->first->run == run->id)
 			fprintf(ol->f, _("%s: %s %s at cpu %d load %d (run %lld)\n"),
-				run->phase == RESULTS_CONFIRM ? _("confirm") : _("sweep"), t->id,
-				ot->status == OUTCOME_HANG ? _("hung") : _("failed"), run->cpu,
-				run->load, (long long)run->id);
+			        run->phase == RESULTS_CONFIRM ? _("confirm") : _("sweep"), t->id,
+			        ot->status == OUTCOME_HANG ? _("hung") : _("failed"), run->cpu,
+			        run->load, (long long)run->id);
 	}
 	fflush(ol->f);
 }
@@ -150,7 +151,7 @@ out_line_new(uv_loop_t *loop, FILE *f, bool progress, int interval_ms)
 	ol->timer.data = ol;
 	if (progress)
 		uv_timer_start(&ol->timer, out_line_timer_cb, (uint64_t)interval_ms,
-			       (uint64_t)interval_ms);
+		               (uint64_t)interval_ms);
 	return ol;
 }
 

@@ -33,7 +33,7 @@ struct replay_spawn {
 };
 
 struct replay {
-	cJSON *header;  /* the header line; owned */
+	cJSON *header;     /* the header line; owned */
 	struct pkg **pkgs; /* from the build lines, by index */
 	size_t npkgs;
 	struct results *results;
@@ -45,8 +45,8 @@ struct replay {
 	int *confirm_counts;  /* ... and how many */
 	size_t nconfirms;
 	int64_t max_run;
-	bool torn;         /* the last line was torn and skipped */
-	char *end_status;  /* from an end line, or NULL */
+	bool torn;        /* the last line was torn and skipped */
+	char *end_status; /* from an end line, or NULL */
 	int64_t started_ms, finished_ms;
 };
 
