@@ -83,6 +83,7 @@ decisions_load(const char *path, struct decision **out, size_t *n)
 		v[count].test = xstrdup(e->string);
 		v[count].decision = dup_string(e, "decision");
 		v[count].url = dup_string(e, "url");
+		v[count].reason = dup_string(e, "reason");
 		v[count].time = dup_string(e, "time");
 		count++;
 	}
@@ -114,7 +115,7 @@ set_string(cJSON *obj, const char *key, const char *value)
 
 int
 decisions_record(const char *path, const char *test, const char *decision, const char *url,
-                 int64_t time_ms)
+                 const char *reason, int64_t time_ms)
 {
 	char *dir = xstrdup(path), *slash, *text = NULL;
 	char when[40];
@@ -154,6 +155,7 @@ decisions_record(const char *path, const char *test, const char *decision, const
 	util_format_rfc3339(time_ms, when, sizeof when);
 	set_string(entry, "decision", decision);
 	set_string(entry, "url", url);
+	set_string(entry, "reason", reason);
 	set_string(entry, "time", when);
 	text = cJSON_Print(root);
 	if (text == NULL)
@@ -186,6 +188,7 @@ decisions_free(struct decision *v, size_t n)
 		free(v[i].test);
 		free(v[i].decision);
 		free(v[i].url);
+		free(v[i].reason);
 		free(v[i].time);
 	}
 	free(v);

@@ -20,6 +20,7 @@ struct decision {
 	char *test;     /* "PACKAGE::TEST" */
 	char *decision; /* "posted", "confirmed", "quarantined", "dismissed" */
 	char *url;      /* the post's URL, or NULL */
+	char *reason;   /* why it was dismissed, or NULL */
 	char *time;     /* RFC 3339, UTC */
 };
 
@@ -32,13 +33,13 @@ int decisions_load(const char *path, struct decision **out, size_t *n);
 /* The decision for test in v, or NULL. */
 const struct decision *decisions_find(const struct decision *v, size_t n, const char *test);
 
-/* Records decision (and url, NULL for none) for test at time_ms (ms since
+/* Records decision (with url and reason, NULL for none) for test at time_ms (ms since
  * the epoch) in path, creating the file if needed; an earlier decision for
  * the test is replaced, other members of its entry are kept. Holds an
  * exclusive lock on the file's directory meanwhile. Returns 0, a negative
  * errno, or -EBADMSG when the existing file cannot be read as one. */
 int decisions_record(const char *path, const char *test, const char *decision, const char *url,
-                     int64_t time_ms);
+                     const char *reason, int64_t time_ms);
 
 void decisions_free(struct decision *v, size_t n);
 

@@ -14,12 +14,14 @@
 #include <unistd.h>
 #include <uv.h>
 
+#include "follow.h"
 #include "gate.h"
 #include "options.h"
 #include "out-line.h"
 #include "post.h"
 #include "quarantine.h"
 #include "sweep.h"
+#include "ui.h"
 #include "util.h"
 
 #define MAIN_PROGRESS_MS 5000
@@ -51,6 +53,75 @@ struct main_command {
 	int (*run)(int argc, char **argv);
 };
 
+static int main_run_sweep(struct options *o);
+
+/* After the loop ran out: prints results.json (--json) or the report on
+ * stdout, frees the sweep, the loop and the options. Returns the sweep's
+ * exit status. */
+static int
+main_finish(uv_loop_t *loop, struct sweep *s, struct options *o)
+{
+	int rc = sweep_exit_status(s);
+
+	if (o->json)
+		main_print_file(sweep_outdir(s), "results.json");
+	else if (sweep_phase(s) == SWEEP_PHASE_DONE && rc != 2)
+		main_print_file(sweep_outdir(s), "report.txt");
+	if (rc != 2)
+		fprintf(stderr, _("flakesweep: results in %s\n"), sweep_outdir(s));
+	sweep_free(s);
+	if (uv_loop_close(loop) != 0)
+		fprintf(stderr, "flakesweep: %s\n", _("handles left open at exit"));
+	options_free(o);
+	return rc;
+}
+
+/* The sweep under the dashboard (--ui full): the dashboard stays after the
+ * sweep ends, until the user quits. */
+static int
+main_run_full(struct options *o)
+{
+	uv_loop_t loop;
+	struct ui_config cfg;
+	struct ui *ui;
+	struct sweep *s;
+	char *err = NULL;
+
+	signal(SIGPIPE, SIG_IGN);
+	uv_loop_init(&loop);
+	ui_config_init(&cfg);
+	cfg.quarantine = o->quarantine;
+	cfg.key_fd = isatty(STDIN_FILENO) ? STDIN_FILENO : -1;
+	ui = ui_new(&loop, &cfg, MODEL_LIVE, &err);
+	if (ui == NULL) {
+		fprintf(stderr, _("flakesweep: no dashboard (%s); using --ui line\n"), err);
+		free(err);
+		uv_loop_close(&loop);
+		o->ui = OPTIONS_UI_LINE;
+		return main_run_sweep(o);
+	}
+	s = sweep_new(&loop, o, ui_observer(ui), &err);
+	if (s == NULL) {
+		ui_free(ui);
+		uv_run(&loop, UV_RUN_DEFAULT);
+		uv_loop_close(&loop);
+		fprintf(stderr, "flakesweep: %s\n", err);
+		free(err);
+		options_free(o);
+		return 2;
+	}
+	ui_attach_sweep(ui, s);
+	if (sweep_start(s, &err) < 0) {
+		ui_close(ui);
+		fprintf(stderr, "flakesweep: %s\n", err);
+		free(err);
+	}
+	uv_run(&loop, UV_RUN_DEFAULT);
+	ui_free(ui);
+	uv_run(&loop, UV_RUN_DEFAULT);
+	return main_finish(&loop, s, o);
+}
+
 static int
 main_run_sweep(struct options *o)
 {
@@ -62,15 +133,19 @@ main_run_sweep(struct options *o)
 	char *err = NULL;
 	bool progress;
 	size_t i;
-	int rc;
 
-	if (o->ui == OPTIONS_UI_AUTO)
-		o->ui = OPTIONS_UI_LINE;
-	if (o->ui == OPTIONS_UI_FULL) {
-		fprintf(
-		    stderr, "%s\n",
-		    _("flakesweep: the dashboard is not available in this build; using --ui line"));
-		o->ui = OPTIONS_UI_LINE;
+	if (o->ui == OPTIONS_UI_AUTO || o->ui == OPTIONS_UI_FULL) {
+		const char *why = NULL;
+		bool usable = ui_usable(STDOUT_FILENO, &why);
+
+		/* Auto also wants the keyboard: a terminal on stdin. */
+		if (o->ui == OPTIONS_UI_AUTO && usable && !isatty(STDIN_FILENO))
+			usable = false;
+		else if (o->ui == OPTIONS_UI_FULL && !usable)
+			fprintf(stderr, _("flakesweep: no dashboard (%s); using --ui line\n"), why);
+		o->ui = usable ? OPTIONS_UI_FULL : OPTIONS_UI_LINE;
+		if (usable)
+			return main_run_full(o);
 	}
 	progress = o->ui == OPTIONS_UI_LINE;
 	signal(SIGPIPE, SIG_IGN);
@@ -102,19 +177,8 @@ main_run_sweep(struct options *o)
 	for (i = 0; i < UTIL_ARRAY_LEN(sigs); i++)
 		uv_close((uv_handle_t *)&sigs[i], NULL);
 	uv_run(&loop, UV_RUN_DEFAULT);
-	rc = sweep_exit_status(s);
-	if (o->json)
-		main_print_file(sweep_outdir(s), "results.json");
-	else if (sweep_phase(s) == SWEEP_PHASE_DONE && rc != 2)
-		main_print_file(sweep_outdir(s), "report.txt");
-	if (rc != 2)
-		fprintf(stderr, _("flakesweep: results in %s\n"), sweep_outdir(s));
-	sweep_free(s);
 	out_line_free(ol);
-	if (uv_loop_close(&loop) != 0)
-		fprintf(stderr, "flakesweep: %s\n", _("handles left open at exit"));
-	options_free(o);
-	return rc;
+	return main_finish(&loop, s, o);
 }
 
 static int
@@ -157,10 +221,8 @@ main_report(int argc, char **argv)
 }
 
 static const struct main_command main_commands[] = {
-    {"stress", main_stress},
-    {"quarantine", quarantine_main},
-    {"gate", gate_main},
-    {"report", main_report},
+    {"stress", main_stress}, {"quarantine", quarantine_main}, {"gate", gate_main},
+    {"report", main_report}, {"view", follow_main},
 };
 
 int
@@ -169,7 +231,10 @@ main(int argc, char **argv)
 	size_t i;
 
 	setlocale(LC_ALL, "");
-	bindtextdomain(PACKAGE, LOCALEDIR);
+	/* An uninstalled build finds its catalogues through FLAKESWEEP_LOCALEDIR. */
+	bindtextdomain(PACKAGE, getenv("FLAKESWEEP_LOCALEDIR") != NULL
+	                            ? getenv("FLAKESWEEP_LOCALEDIR")
+	                            : LOCALEDIR);
 	textdomain(PACKAGE);
 
 	if (argc >= 2 && (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-version") == 0)) {

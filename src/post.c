@@ -1662,7 +1662,7 @@ post_finish(struct post *p, enum post_status status, const char *url, const char
 	r.url = u;
 	r.message = msg;
 	if (status == POST_POSTED) {
-		int rc = decisions_record(p->d->decisions_path, p->d->test_id, "posted", u,
+		int rc = decisions_record(p->d->decisions_path, p->d->test_id, "posted", u, NULL,
 		                          util_now_ms());
 
 		r.recorded = rc == 0;

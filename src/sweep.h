@@ -27,8 +27,8 @@ struct sweep_run {
 	enum results_phase phase;
 	int cpu, load;
 	int lane;
-	const int *cpus; /* the cores it is pinned to, cpu of them */
-	const char *test; /* confirm: the selected test, else NULL */
+	const int *cpus;    /* the cores it is pinned to, cpu of them */
+	const char *test;   /* confirm: the selected test, else NULL */
 	int64_t started_ms; /* util_now_ms() at spawn */
 };
 
@@ -37,8 +37,7 @@ struct sweep;
 /* Prepares a sweep from o (borrowed; must outlive the sweep): creates the
  * output directory, or with --resume reads its journal back. Returns NULL
  * with *err (caller frees) on a usage or input error. */
-struct sweep *sweep_new(uv_loop_t *loop, struct options *o, const struct observer *obs,
-			char **err);
+struct sweep *sweep_new(uv_loop_t *loop, struct options *o, const struct observer *obs, char **err);
 
 /* Starts the work on the loop. Returns 0, or -1 with *err (discovery
  * failed, say; nothing was lost). */
@@ -73,12 +72,18 @@ const char *sweep_outdir(const struct sweep *s);
 const struct options *sweep_options(const struct sweep *s);
 /* Runs in flight (borrowed array of n pointers). */
 const struct sweep_run *const *sweep_runs(const struct sweep *s, size_t *n);
+/* What pair of the current scheduler (sweep_sched()) stands for: *pkg, an
+ * index into sweep_pkgs(), and *test, the selected test's full name in
+ * confirm or NULL in the sweep (borrowed, valid while the scheduler
+ * lives). For front ends showing a lane's held task. Returns 0, or -ENOENT
+ * when there is no scheduler or no such pair. */
+int sweep_pair_info(const struct sweep *s, int pair, int *pkg, const char **test);
 /* Runs done and planned in the current phase, and in all so far. */
 void sweep_progress(const struct sweep *s, int64_t *done, int64_t *target);
 int64_t sweep_started_ms(const struct sweep *s);
 /* The reproduce commands of a test at a cell (caller frees both). */
 void sweep_reproduce(const struct sweep *s, const struct results_test *t,
-		     const struct results_cell *c, char **flakesweep, char **direct);
+                     const struct results_cell *c, char **flakesweep, char **direct);
 
 /* Writes results.json and report.txt of the journal in dir (`flakesweep
  * report --rebuild DIR`). Returns the exit status: 0, 1 or 2. */

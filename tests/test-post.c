@@ -599,9 +599,9 @@ TEST(decisions_record_and_load)
 	CHECK_INT(decisions_load(path, &v, &n), 0);
 	CHECK_INT(n, 0);
 	decisions_free(v, n);
-	CHECK_INT(decisions_record(path, "p::TestA", "confirmed", NULL, 1764468840000LL), 0);
+	CHECK_INT(decisions_record(path, "p::TestA", "confirmed", NULL, NULL, 1764468840000LL), 0);
 	CHECK_INT(decisions_record(path, "p::TestB", "posted",
-	                           "https://github.com/o/n/discussions/1", 1764468900000LL),
+	                           "https://github.com/o/n/discussions/1", NULL, 1764468900000LL),
 	          0);
 	/* A later decision replaces the earlier one and keeps unknown members. */
 	text = slurp(path);
@@ -619,7 +619,7 @@ TEST(decisions_record_and_load)
 	}
 	free(text);
 	CHECK_INT(decisions_record(path, "p::TestA", "posted",
-	                           "https://github.com/o/n/discussions/2", 1764469000000LL),
+	                           "https://github.com/o/n/discussions/2", NULL, 1764469000000LL),
 	          0);
 	CHECK_INT(decisions_load(path, &v, &n), 0);
 	CHECK_INT(n, 2);
@@ -635,6 +635,24 @@ TEST(decisions_record_and_load)
 	free(text);
 	put(path, "[1, 2]");
 	CHECK_INT(decisions_load(path, &v, &n), -EBADMSG);
-	CHECK_INT(decisions_record(path, "p::TestA", "posted", NULL, 0), -EBADMSG);
+	CHECK_INT(decisions_record(path, "p::TestA", "posted", NULL, NULL, 0), -EBADMSG);
+	free(path);
+}
+
+TEST(decisions_record_dismiss_reason)
+{
+	char *path = xasprintf("%s/decisions.json", check_tmpdir());
+	struct decision *v = NULL;
+	size_t n = 0;
+
+	CHECK_INT(decisions_record(path, "p::TestC", "dismissed", NULL, "machine was swapping",
+	                           1764468840000LL),
+	          0);
+	CHECK_INT(decisions_load(path, &v, &n), 0);
+	CHECK_INT(n, 1);
+	CHECK_STR(v[0].decision, "dismissed");
+	CHECK_STR(v[0].reason, "machine was swapping");
+	CHECK(v[0].url == NULL);
+	decisions_free(v, n);
 	free(path);
 }

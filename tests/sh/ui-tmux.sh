@@ -1,0 +1,260 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# timeout: 300
+# Black-box checks of the dashboard: the real binary in a private tmux
+# server, keys by send-keys, screens by capture-pane. `view` of the demo
+# fixture (panes, keys, help, resize, a terminal too small, following a
+# journal as it grows), a live TAP sweep whose failing test prints escape
+# sequences (pause, confirm, quit, the window title untouched), the
+# terminal given back on q, SIGTERM, SIGHUP, Ctrl-C and SIGSEGV, and
+# TERM=dumb falling back to --ui line.
+set -eu
+
+command -v tmux >/dev/null 2>&1 || { echo "SKIP tmux is not installed"; exit 77; }
+T="$CHECK_TMPDIR"
+FX="$CHECK_SRCDIR/tests/fixtures/ui"
+SOCK="fs-ui-$$"
+export LANG=C.UTF-8 LC_ALL=C.UTF-8 TZ=UTC
+unset NO_COLOR GH_TOKEN GITHUB_TOKEN || true
+
+tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
+trap 'tm kill-server >/dev/null 2>&1 || true' EXIT
+
+fail() {
+	echo "FAIL: $*"
+	exit 1
+}
+# start NAME COLS ROWS COMMAND: COMMAND in a new session; its exit status
+# is printed as EXIT:N and the pane stays.
+start() {
+	tm new-session -d -s "$1" -x "$2" -y "$3" "$4; echo EXIT:\$?; sleep 120"
+	tm set-option -t "$1" status off >/dev/null
+}
+screen() { tm capture-pane -p -t "$1"; }
+# wait_for NAME TEXT [SECONDS]: until the screen shows TEXT.
+wait_for() {
+	local i
+	for i in $(seq $((${3:-10} * 10))); do
+		screen "$1" | grep -qF -- "$2" && return 0
+		sleep 0.1
+	done
+	echo "FAIL: \"$2\" never showed in $1:"
+	screen "$1"
+	exit 1
+}
+# wait_gone NAME TEXT: until the screen no longer shows TEXT.
+wait_gone() {
+	local i
+	for i in $(seq 100); do
+		screen "$1" | grep -qF -- "$2" || return 0
+		sleep 0.1
+	done
+	echo "FAIL: \"$2\" stays in $1:"
+	screen "$1"
+	exit 1
+}
+# restored NAME: the program left the alternate screen and showed the cursor.
+restored() {
+	local alt cur
+	alt=$(tm display-message -p -t "$1" '#{alternate_on}')
+	cur=$(tm display-message -p -t "$1" '#{cursor_flag}')
+	[ "$alt" = 0 ] || fail "$1: still on the alternate screen"
+	[ "$cur" = 1 ] || fail "$1: the cursor is still hidden"
+}
+# fspid NAME: the flakesweep process in the pane.
+fspid() {
+	local shell
+	shell=$(tm display-message -p -t "$1" '#{pane_pid}')
+	pgrep -P "$shell" flakesweep | head -1
+}
+
+cp -r "$FX/demo" "$T/demo"
+cp "$FX/quarantine.json" "$T/quarantine.json"
+VIEW="$FLAKESWEEP view $T/demo --quarantine $T/quarantine.json"
+
+# --- view at 120x40: every pane, then the keys.
+start view 120 40 "$VIEW"
+wait_for view "Flaky tests (4)"
+s=$(screen view)
+for want in "flakesweep  view: complete 200/200 runs" "2 flaky 2 failing" "- Lanes (1)" \
+	"L0 idle" "> TestCanaryRed" "example.com/flakesweep-demo::TestCanaryRed" \
+	"first failure (sweep, cpu 1, load 1" "reproduce:" "Quarantine (3," "expires in" \
+	"overdue" "c confirm  Q quarantine  p post bug"; do
+	grep -qF -- "$want" <<<"$s" || { echo "$s"; fail "view: no \"$want\""; }
+done
+tm send-keys -t view j
+wait_for view "> TestLoadSensitive"
+tm send-keys -t view Enter
+wait_for view "= TestLoadSensitive (2 of 4)"
+tm send-keys -t view Escape
+wait_for view "= Flaky tests (4)"
+tm send-keys -t view G
+wait_for view "> TestSometimesHangs"
+tm send-keys -t view g
+wait_for view "> TestCanaryRed"
+tm send-keys -t view Tab Tab
+wait_for view "= Quarantine (3,"
+tm send-keys -t view BTab BTab
+wait_for view "= Flaky tests (4)"
+tm send-keys -t view '?'
+wait_for view "Keys of the flakesweep dashboard"
+tm send-keys -t view '?'
+wait_gone view "Keys of the flakesweep dashboard"
+tm send-keys -t view / H a n g Enter
+wait_for view 'Flaky tests (1 of 4, filter "Hang")'
+tm send-keys -t view / C-u Enter
+wait_for view "Flaky tests (4)"
+tm send-keys -t view P
+wait_for view "this view only reads the journal: nothing to pause"
+tm send-keys -t view c
+wait_for view "confirm runs need the sweep itself"
+# Resize: the 80-column layout, then too small, then back.
+tm resize-window -t view -x 80 -y 24
+wait_for view "= Flaky tests (4) =============================================================="
+tm resize-window -t view -x 50 -y 12
+wait_for view "too small: 50x12, need 60x16"
+tm resize-window -t view -x 120 -y 40
+wait_for view "example.com/flakesweep-demo::TestCanaryRed"
+tm send-keys -t view q
+wait_for view "EXIT:0"
+restored view
+
+# --- the keys that decide, from view: d and Q write their files.
+start decide 120 40 "$VIEW"
+wait_for decide "Flaky tests (4)"
+tm send-keys -t decide j j j d
+wait_for decide "dismiss TestSometimesHangs: reason:"
+tm send-keys -t decide -l "waits on a real network"
+tm send-keys -t decide Enter
+wait_for decide "dismissed example.com/flakesweep-demo::TestSometimesHangs"
+tm send-keys -t decide k Q
+wait_for decide "channel: cpu=1,load=1"
+tm send-keys -t decide Enter
+wait_for decide "owner (a person or team):"
+tm send-keys -t decide -l alice
+tm send-keys -t decide Enter
+wait_for decide "issue (URL or #number):"
+tm send-keys -t decide -l "#77"
+tm send-keys -t decide Enter
+wait_for decide "expires (YYYY-MM-DD):"
+tm send-keys -t decide Enter
+wait_for decide "Quarantine (4,"
+grep -q '"decision":	"dismissed"' "$T/demo/decisions.json" || fail "no dismissal recorded"
+grep -q '"decision":	"quarantined"' "$T/demo/decisions.json" || fail "no quarantine recorded"
+grep -q '"owner": "alice"' "$T/quarantine.json" || fail "no quarantine entry"
+tm send-keys -t decide q
+wait_for decide "EXIT:0"
+restored decide
+
+# --- p: a bug report posted to the local stand-in for GitHub's GraphQL
+# endpoint (tests/server), when node and its modules are there.
+srv="$CHECK_SRCDIR/tests/server"
+if command -v node >/dev/null 2>&1 && [ -d "$srv/node_modules/@octokit/graphql-schema" ]; then
+	export STANDIN_TOKEN=ghp_standinToken0123456789abcdefXYZ
+	node "$srv/graphql-standin.js" --port-file "$T/port" --log "$T/standin.log" \
+		--test "example.com/flakesweep-demo::TestLoadSensitive" --lifetime 200 --idle 150 \
+		>"$T/standin.out" 2>&1 &
+	standin=$!
+	trap 'kill $standin 2>/dev/null || true; tm kill-server >/dev/null 2>&1 || true' EXIT
+	for _ in $(seq 100); do [ -s "$T/port" ] && break; sleep 0.1; done
+	[ -s "$T/port" ] || { cat "$T/standin.out"; fail "the stand-in did not start"; }
+	printf '#!/bin/sh\nprintf "%%s\\n" "It misses its deadline when another run shares its core." >>"$1"\n' \
+		>"$T/editor.sh"
+	chmod +x "$T/editor.sh"
+	start post 120 40 "GH_TOKEN=$STANDIN_TOKEN EDITOR=$T/editor.sh $VIEW --repo demo/widgets \
+--api-url http://127.0.0.1:$(cat "$T/port")/ok/graphql"
+	wait_for post "Flaky tests (4)"
+	tm send-keys -t post j p
+	wait_for post "Post to demo/widgets"
+	wait_for post "TestLoadSensitive fails intermittently"
+	tm send-keys -t post y
+	wait_for post "posted: https://github.com/demo/widgets/discussions/" 30
+	grep -q '"decision":	"posted"' "$T/demo/decisions.json" || fail "post: no decision recorded"
+	wait_for post "flaky   posted" 5
+	tm send-keys -t post q
+	wait_for post "EXIT:0"
+	kill $standin 2>/dev/null || true
+else
+	echo "# no node or tests/server/node_modules: the post is not checked here"
+fi
+
+# --- view follows a journal that grows.
+mkdir -p "$T/follow"
+head -n 150 "$T/demo/journal.jsonl" >"$T/follow/journal.jsonl"
+start follow 120 40 "$FLAKESWEEP view $T/follow --quarantine $T/quarantine.json"
+wait_for follow "running elsewhere"
+tail -n +151 "$T/demo/journal.jsonl" >>"$T/follow/journal.jsonl"
+wait_for follow "view: complete 200/200 runs" 15
+tm send-keys -t follow q
+wait_for follow "EXIT:0"
+
+# --- the terminal comes back on signals and on a crash.
+for sig in TERM HUP SEGV; do
+	start "sig$sig" 100 30 "$VIEW"
+	wait_for "sig$sig" "Flaky tests (4)"
+	pid=$(fspid "sig$sig")
+	[ -n "$pid" ] || fail "no flakesweep process for SIG$sig"
+	kill -"$sig" "$pid"
+	wait_for "sig$sig" "EXIT:"
+	restored "sig$sig"
+done
+start sigint 100 30 "$VIEW"
+wait_for sigint "Flaky tests (4)"
+tm send-keys -t sigint C-c
+wait_for sigint "EXIT:"
+restored sigint
+
+# --- TERM=dumb: the line front end, even when the dashboard is asked for.
+cat >"$T/t.sh" <<'EOF'
+#!/bin/sh
+# A fake TAP suite: beta fails about one run in four and prints escape
+# sequences that would retitle the window, clear the screen and move the
+# cursor if they reached the terminal.
+sleep 0.05
+echo "1..3"
+echo "ok 1 - alpha"
+if [ $(( $(od -An -N1 -tu1 /dev/urandom) % 4 )) -eq 0 ]; then
+	echo "not ok 2 - beta"
+	printf '# \033]0;pwned\007\033]2;pwned\007\033[2J\033[H\033[5;5HXXXX beta broke\n'
+else
+	echo "ok 2 - beta"
+fi
+echo "ok 3 - gamma"
+EOF
+chmod +x "$T/t.sh"
+start dumb 100 30 "cd $T && TERM=dumb $FLAKESWEEP --ui full --driver tap --cpu 1 --load 1 --count 4 --confirm 0 -o $T/dumbout -- $T/t.sh"
+wait_for dumb "EXIT:" 30
+screen dumb | grep -qF "no dashboard (TERM is dumb or not set); using --ui line" ||
+	{ screen dumb; fail "TERM=dumb did not fall back to the line front end"; }
+
+# --- a live sweep at 120x40.
+title=$(tm display-message -p -t dumb '#{pane_title}')
+start live 120 40 "cd $T && $FLAKESWEEP --ui full --driver tap --cpu 1 --load 1,2 --count 60 --confirm 10 -o $T/tapout -- $T/t.sh"
+tm select-pane -t live -T fixed-title
+wait_for live "L0 load" 20
+wait_for live "> beta" 30
+tm send-keys -t live P
+wait_for live "(paused)"
+tm send-keys -t live P
+wait_gone live "(paused)"
+tm send-keys -t live c
+wait_for live "confirm beta: runs at each of 2 pairs: 10"
+tm send-keys -t live BSpace BSpace 3 Enter
+wait_for live "queued 3 runs of"
+tm send-keys -t live q
+wait_for live "runs are going: stop them and quit?"
+tm send-keys -t live n
+wait_for live "still sweeping"
+wait_for live "the sweep is complete" 120
+s=$(screen live)
+grep -qF "XXXX beta broke" <<<"$s" || { echo "$s"; fail "live: the failure's text is missing"; }
+grep -q "^    XXXX" <<<"$s" && fail "live: a cursor move reached the screen"
+[ "$(tm display-message -p -t live '#{pane_title}')" = fixed-title ] ||
+	fail "live: the test's output changed the window title"
+grep -q '"decision":	"confirmed"' "$T/tapout/decisions.json" || fail "live: no confirm recorded"
+tm send-keys -t live q
+wait_for live "EXIT:1" 20
+restored live
+grep -qF "flakesweep report (complete)" <<<"$(screen live)" || fail "live: no report after quitting"
+: "$title"
+echo "dashboard black-box checks passed"

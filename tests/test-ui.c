@@ -1,0 +1,996 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test-ui.c: the dashboard's golden screens, tig's way: ncurses draws on a
+ * virtual terminal of a fixed size (newterm on a file), a key script is
+ * fed one key at a time when the loop has nothing left to do, the clock is
+ * fixed, and the screen is dumped as text and compared with
+ * tests/golden/ui/NAME.txt. The model comes from a journal of the demo
+ * sweep (tests/fixtures/ui); a fake source plays the live sweep's
+ * commands. UI_GOLDEN_UPDATE=1 rewrites the golden files instead.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../ui/action.h"
+#include "../ui/ui.h"
+#include "check.h"
+#include "decisions.h"
+#include "replay.h"
+#include "util.h"
+
+/* The live fixture keeps the journal up to this line: mid-confirm. */
+#define TEST_UI_LIVE_LINES 200
+
+enum test_ui_kind {
+	TEST_UI_VIEW, /* `flakesweep view` of the finished demo sweep */
+	TEST_UI_LIVE, /* a sweep running here: the fake source takes commands */
+};
+
+struct test_ui {
+	uv_loop_t loop;
+	struct replay r;
+	struct ui *ui;
+	enum test_ui_kind kind;
+	char *dir, *journal, *qpath;
+	FILE *out, *in;
+	char *out_path;
+	/* What the fake sweep was asked. */
+	bool paused, interrupted;
+	int confirms, confirm_count;
+	char *confirm_test;
+};
+
+static int64_t test_ui_now;
+
+static int64_t
+test_ui_clock(void)
+{
+	return test_ui_now;
+}
+
+static char *
+test_ui_read(const char *path)
+{
+	char *text = NULL;
+	size_t len;
+
+	if (util_read_file(path, (size_t)64 << 20, &text, &len) < 0)
+		return NULL;
+	return text;
+}
+
+static void
+test_ui_write(const char *path, const char *text)
+{
+	CHECK_INT(util_write_file_atomic(path, text, strlen(text)), 0);
+}
+
+/* Copies the first lines lines of from (all when lines <= 0) to to. */
+static void
+test_ui_copy(const char *from, const char *to, int lines)
+{
+	char *text = test_ui_read(from), *p;
+
+	if (text == NULL)
+		check_fail(__FILE__, __LINE__, "cannot read %s", from);
+	for (p = text; lines > 0 && *p != '\0'; p++) {
+		if (*p == '\n' && --lines == 0) {
+			p[1] = '\0';
+			break;
+		}
+	}
+	test_ui_write(to, text);
+	free(text);
+}
+
+/* ---- the fake source ---- */
+
+static void
+test_ui_update(void *arg, struct model *m, int64_t now_ms)
+{
+	struct test_ui *t = arg;
+	struct model_lane *l;
+
+	model_update_replay(m, &t->r, t->dir, now_ms);
+	if (t->kind != TEST_UI_LIVE)
+		return;
+	/* A live lane: two runs in flight, one of them a confirm run, and a
+	 * held task waiting for the lane to go back to load 1. */
+	m->paused = t->paused;
+	if (m->nlanes < 1)
+		return;
+	l = &m->lanes[0];
+	l->load = 2;
+	l->core_runs[0] = 2;
+	l->core_runs[1] = 1;
+	l->runs = xcalloc(2, sizeof *l->runs);
+	l->nruns = 2;
+	l->runs[0].cores = xstrdup("c0");
+	l->runs[0].pkg = xstrdup("flakesweep-demo");
+	l->runs[0].cpu = 1;
+	l->runs[0].load = 2;
+	l->runs[0].phase = RESULTS_SWEEP;
+	l->runs[0].started_ms = now_ms - 3000;
+	l->runs[1].cores = xstrdup("c0-c1");
+	l->runs[1].pkg = xstrdup("flakesweep-demo");
+	l->runs[1].test = xstrdup("TestLoadSensitive");
+	l->runs[1].cpu = 2;
+	l->runs[1].load = 2;
+	l->runs[1].phase = RESULTS_CONFIRM;
+	l->runs[1].started_ms = now_ms - 41000;
+	l->held = xstrdup("flakesweep-demo TestSometimesHangs cpu 2 load 1");
+	l->held_why = xstrdup("waits for the lane to empty: it runs at load 2");
+}
+
+static int
+test_ui_confirm(void *arg, const char *test_id, int count)
+{
+	struct test_ui *t = arg;
+
+	t->confirms++;
+	t->confirm_count = count;
+	free(t->confirm_test);
+	t->confirm_test = xstrdup(test_id);
+	return 0;
+}
+
+static int
+test_ui_pause(void *arg, bool paused)
+{
+	struct test_ui *t = arg;
+
+	t->paused = paused;
+	return 0;
+}
+
+static void
+test_ui_interrupt(void *arg)
+{
+	struct test_ui *t = arg;
+
+	t->interrupted = true;
+	/* The sweep stops its runs and reports its end. */
+	ui_finished(t->ui);
+}
+
+static void
+test_ui_reproduce(void *arg, struct model *m, size_t i, const char **fs, const char **direct)
+{
+	(void)arg;
+	model_reproduce(m, NULL, i, fs, direct);
+}
+
+/* ---- the fixture ---- */
+
+struct test_ui_opts {
+	int colors; /* enum draw_colors, or -1 to detect */
+	int utf8;
+	const char *journal; /* a journal to use instead of the demo's */
+	const char *repo;
+	const char *api_url;
+	bool no_color; /* NO_COLOR set */
+	bool signals;  /* the dashboard's signal and crash handlers */
+};
+
+static void
+test_ui_start(struct test_ui *t, enum test_ui_kind kind, int rows, int cols,
+              const struct test_ui_opts *o)
+{
+	const char *tmp = check_tmpdir();
+	char *src = realpath(check_srcdir(), NULL);
+	struct ui_config cfg;
+	struct ui_source s;
+	char *from, *err = NULL, num[16];
+
+	memset(t, 0, sizeof *t);
+	t->kind = kind;
+	if (setlocale(LC_ALL, o->utf8 ? "C.UTF-8" : "C") == NULL)
+		check_skip("the C.UTF-8 locale is not installed");
+	/* Paths on screen are relative to the test's directory, so the
+	 * screens do not depend on where it is. */
+	CHECK(src != NULL);
+	CHECK_INT(chdir(tmp), 0);
+	t->dir = xstrdup("out");
+	util_mkdir_p(t->dir);
+	t->journal = xasprintf("%s/journal.jsonl", t->dir);
+	if (o->journal != NULL) {
+		test_ui_write(t->journal, o->journal);
+	} else {
+		from = xasprintf("%s/tests/fixtures/ui/demo/journal.jsonl", src);
+		test_ui_copy(from, t->journal, kind == TEST_UI_LIVE ? TEST_UI_LIVE_LINES : 0);
+		free(from);
+		from = xasprintf("%s/tests/fixtures/ui/demo/results.json", src);
+		t->out_path = xasprintf("%s/results.json", t->dir);
+		test_ui_copy(from, t->out_path, 0);
+		free(t->out_path);
+		free(from);
+	}
+	t->qpath = xstrdup("quarantine.json");
+	from = xasprintf("%s/tests/fixtures/ui/quarantine.json", src);
+	test_ui_copy(from, t->qpath, 0);
+	free(from);
+	free(src);
+	if (replay_journal(t->journal, &t->r, &err) < 0)
+		check_fail(__FILE__, __LINE__, "replay: %s", err);
+	/* A view an hour after the sweep began; a live sweep a minute in. */
+	test_ui_now = t->r.started_ms + (kind == TEST_UI_LIVE ? 60000 : 3600000);
+	util_set_clock(test_ui_clock);
+	snprintf(num, sizeof num, "%d", rows);
+	setenv("LINES", num, 1);
+	snprintf(num, sizeof num, "%d", cols);
+	setenv("COLUMNS", num, 1);
+	if (o->no_color)
+		setenv("NO_COLOR", "1", 1);
+	else
+		unsetenv("NO_COLOR");
+	t->out_path = xstrdup("terminal.out");
+	t->out = fopen(t->out_path, "w");
+	t->in = fopen("/dev/null", "r");
+	CHECK(t->out != NULL && t->in != NULL);
+	ui_config_init(&cfg);
+	cfg.out = t->out;
+	cfg.in = t->in;
+	cfg.term = "xterm-256color";
+	cfg.key_fd = -1;
+	cfg.signals = o->signals;
+	cfg.colors = o->colors;
+	cfg.utf8 = o->utf8;
+	cfg.mode = kind == TEST_UI_VIEW ? "view" : NULL;
+	cfg.outdir = t->dir;
+	cfg.quarantine = t->qpath;
+	cfg.repo = o->repo;
+	cfg.api_url = o->api_url;
+	CHECK_INT(uv_loop_init(&t->loop), 0);
+	t->ui = ui_new(&t->loop, &cfg, kind == TEST_UI_LIVE ? MODEL_LIVE : MODEL_VIEW, &err);
+	if (t->ui == NULL)
+		check_skip(err != NULL ? err : "no terminal description for xterm-256color");
+	memset(&s, 0, sizeof s);
+	s.arg = t;
+	s.update = test_ui_update;
+	s.reproduce = test_ui_reproduce;
+	if (kind == TEST_UI_LIVE) {
+		s.confirm = test_ui_confirm;
+		s.pause = test_ui_pause;
+		s.interrupt = test_ui_interrupt;
+	}
+	ui_set_source(t->ui, &s);
+	ui_draw(t->ui);
+}
+
+static void
+test_ui_stop(struct test_ui *t)
+{
+	ui_close(t->ui);
+	ui_free(t->ui);
+	uv_run(&t->loop, UV_RUN_DEFAULT);
+	CHECK_INT(uv_loop_close(&t->loop), 0);
+	replay_free(&t->r);
+	fclose(t->out);
+	fclose(t->in);
+	free(t->dir);
+	free(t->journal);
+	free(t->qpath);
+	free(t->out_path);
+	free(t->confirm_test);
+	util_set_clock(NULL);
+}
+
+/* Runs the loop until nothing is pending that a key should wait for. */
+static void
+test_ui_idle(struct test_ui *t)
+{
+	int spins = 0;
+
+	uv_run(&t->loop, UV_RUN_NOWAIT);
+	while (ui_busy(t->ui) && spins++ < 2000)
+		uv_run(&t->loop, UV_RUN_ONCE);
+	CHECK(!ui_busy(t->ui));
+}
+
+/* Feeds a key script: characters stand for themselves, <Name> for a key
+ * as the action table writes it (<Down>, <PgDn>, <Enter>, <Esc>...). Each
+ * key waits for the loop to be idle, and a frame is drawn after it. */
+static void
+test_ui_keys(struct test_ui *t, const char *script)
+{
+	const char *p = script;
+
+	while (*p != '\0') {
+		int key;
+
+		if (*p == '<' && p[1] != '\0' && strchr(p + 1, '>') != NULL && p[1] != '>') {
+			const char *end = strchr(p + 1, '>');
+			char *name = xstrndup(p + 1, (size_t)(end - p - 1));
+
+			key = strcmp(name, "BS") == 0 ? action_key_code("Backspace")
+			                              : action_key_code(name);
+			if (key == 0)
+				check_fail(__FILE__, __LINE__, "unknown key <%s>", name);
+			free(name);
+			p = end + 1;
+		} else {
+			key = (unsigned char)*p++;
+		}
+		test_ui_idle(t);
+		if (ui_closed(t->ui))
+			check_fail(__FILE__, __LINE__, "key %d after the dashboard closed", key);
+		ui_key(t->ui, key);
+		ui_draw(t->ui);
+	}
+	test_ui_idle(t);
+	ui_draw(t->ui);
+}
+
+/* Compares text with tests/golden/ui/NAME.txt (or writes it there). */
+static void
+test_ui_compare(const char *name, const char *text)
+{
+	char *path = xasprintf("%s/tests/golden/ui/%s.txt", check_srcdir(), name);
+	char *want;
+
+	if (getenv("UI_GOLDEN_UPDATE") != NULL) {
+		test_ui_write(path, text);
+		free(path);
+		return;
+	}
+	want = test_ui_read(path);
+	if (want == NULL || strcmp(want, text) != 0) {
+		const char *a = want != NULL ? want : "", *b = text;
+		int line = 1;
+
+		while (*a != '\0' && *a == *b) {
+			line += *a == '\n';
+			a++;
+			b++;
+		}
+		check_fail(__FILE__, __LINE__,
+		           "the screen differs from %s at line %d (UI_GOLDEN_UPDATE=1 rewrites "
+		           "it); the screen:\n%s",
+		           path, line, text);
+	}
+	free(want);
+	free(path);
+}
+
+static void
+test_ui_golden(struct test_ui *t, const char *name, int rows, int cols)
+{
+	char *text = ui_screen_text(t->ui, false);
+	char *full = xasprintf("%s-%dx%d", name, cols, rows);
+
+	test_ui_compare(full, text);
+	free(full);
+	free(text);
+}
+
+typedef void (*test_ui_check_cb)(struct test_ui *t);
+
+static void
+test_ui_scenario(const char *name, enum test_ui_kind kind, int rows, int cols, const char *keys,
+                 test_ui_check_cb check)
+{
+	struct test_ui t;
+	struct test_ui_opts o = {0, 1, NULL, NULL, NULL, false, false};
+
+	test_ui_start(&t, kind, rows, cols, &o);
+	test_ui_keys(&t, keys);
+	test_ui_golden(&t, name, rows, cols);
+	if (check != NULL)
+		check(&t);
+	test_ui_stop(&t);
+}
+
+/* One scenario at 80x24 and at 120x40, each in its own test process. */
+#define TEST_UI_GOLDEN(name, kind, keys, check)                      \
+	TEST(ui_golden_##name##_80x24)                               \
+	{                                                            \
+		test_ui_scenario(#name, kind, 24, 80, keys, check);  \
+	}                                                            \
+	TEST(ui_golden_##name##_120x40)                              \
+	{                                                            \
+		test_ui_scenario(#name, kind, 40, 120, keys, check); \
+	}
+
+static char *
+test_ui_decisions(struct test_ui *t)
+{
+	char *path = xasprintf("%s/%s", t->dir, DECISIONS_FILE), *text = test_ui_read(path);
+
+	free(path);
+	return text != NULL ? text : xstrdup("");
+}
+
+static void
+test_ui_check_confirm(struct test_ui *t)
+{
+	char *d = test_ui_decisions(t);
+
+	CHECK_INT(t->confirms, 1);
+	CHECK_INT(t->confirm_count, 25);
+	CHECK_STR(t->confirm_test, "example.com/flakesweep-demo::TestCanaryRed");
+	CHECK(strstr(d, "\"decision\":\t\"confirmed\"") != NULL);
+	free(d);
+}
+
+static void
+test_ui_check_quarantine(struct test_ui *t)
+{
+	char *q = test_ui_read(t->qpath), *d = test_ui_decisions(t);
+
+	CHECK(q != NULL);
+	CHECK(strstr(q, "\"test\": \"example.com/flakesweep-demo::TestNeedsTwoCPUs\"") != NULL);
+	CHECK(strstr(q, "\"channel\": \"cpu=1,load=1\"") != NULL);
+	CHECK(strstr(q, "\"owner\": \"alice\"") != NULL);
+	CHECK(strstr(q, "\"issue\": \"#77\"") != NULL);
+	CHECK(strstr(q, "\"expires\": \"2026-12-14\"") != NULL);
+	/* The entries already there are kept byte for byte. */
+	CHECK(strstr(q, "\"reason\": \"hangs on a channel receive\"") != NULL);
+	CHECK(strstr(d, "\"decision\":\t\"quarantined\"") != NULL);
+	free(q);
+	free(d);
+}
+
+static void
+test_ui_check_dismiss(struct test_ui *t)
+{
+	char *d = test_ui_decisions(t);
+
+	CHECK(strstr(d, "\"decision\":\t\"dismissed\"") != NULL);
+	CHECK(strstr(d, "TestSometimesHangs") != NULL);
+	free(d);
+}
+
+static void
+test_ui_check_paused(struct test_ui *t)
+{
+	CHECK(t->paused);
+}
+
+static void
+test_ui_check_resumed(struct test_ui *t)
+{
+	CHECK(!t->paused);
+}
+
+static void
+test_ui_check_closed(struct test_ui *t)
+{
+	CHECK(ui_closed(t->ui));
+}
+
+static void
+test_ui_check_interrupted(struct test_ui *t)
+{
+	CHECK(t->interrupted);
+	CHECK(ui_closed(t->ui));
+}
+
+static void
+test_ui_check_still_running(struct test_ui *t)
+{
+	CHECK(!t->interrupted);
+	CHECK(!ui_closed(t->ui));
+}
+
+static void
+test_ui_check_no_confirm(struct test_ui *t)
+{
+	CHECK_INT(t->confirms, 0);
+}
+
+/* Each pane, each key. */
+TEST_UI_GOLDEN(view, TEST_UI_VIEW, "", NULL)
+TEST_UI_GOLDEN(live, TEST_UI_LIVE, "", NULL)
+TEST_UI_GOLDEN(down, TEST_UI_VIEW, "jj", NULL)
+TEST_UI_GOLDEN(arrows, TEST_UI_VIEW, "<Down><Down><Down><Up>", NULL)
+TEST_UI_GOLDEN(up, TEST_UI_VIEW, "jjjk", NULL)
+TEST_UI_GOLDEN(bottom, TEST_UI_VIEW, "G", NULL)
+TEST_UI_GOLDEN(top, TEST_UI_VIEW, "G<Up>g", NULL)
+TEST_UI_GOLDEN(end_home, TEST_UI_VIEW, "<End><Home><Down>", NULL)
+TEST_UI_GOLDEN(page_list, TEST_UI_VIEW, "<PgDn>", NULL)
+TEST_UI_GOLDEN(page_list_up, TEST_UI_VIEW, "<PgDn><PgUp>", NULL)
+TEST_UI_GOLDEN(details, TEST_UI_VIEW, "jj<Enter>", NULL)
+TEST_UI_GOLDEN(details_scroll, TEST_UI_VIEW, "jj<Enter>jjj", NULL)
+TEST_UI_GOLDEN(details_page, TEST_UI_VIEW, "jjj<Enter><PgDn>", NULL)
+TEST_UI_GOLDEN(details_space_bottom, TEST_UI_VIEW, "jjj<Enter><Space>G", NULL)
+TEST_UI_GOLDEN(details_back, TEST_UI_VIEW, "jj<Enter>j<Esc>", NULL)
+TEST_UI_GOLDEN(details_backspace, TEST_UI_VIEW, "<Enter><Backspace>j", NULL)
+TEST_UI_GOLDEN(tab_lanes, TEST_UI_LIVE, "<Tab><Tab><Tab>", NULL)
+TEST_UI_GOLDEN(tab_detail, TEST_UI_VIEW, "<Tab>", NULL)
+TEST_UI_GOLDEN(tab_quarantine, TEST_UI_VIEW, "<Tab><Tab>j", NULL)
+TEST_UI_GOLDEN(shift_tab, TEST_UI_VIEW, "<Shift-Tab>", NULL)
+TEST_UI_GOLDEN(filter_prompt, TEST_UI_VIEW, "/Hang", NULL)
+TEST_UI_GOLDEN(filter, TEST_UI_VIEW, "/hang<Enter>", NULL)
+TEST_UI_GOLDEN(filter_none, TEST_UI_VIEW, "/nothing<Enter>", NULL)
+TEST_UI_GOLDEN(filter_clear, TEST_UI_VIEW, "/hang<Enter>/<Ctrl-L><BS><BS><BS><BS><Enter>", NULL)
+TEST_UI_GOLDEN(confirm_prompt, TEST_UI_LIVE, "c", NULL)
+TEST_UI_GOLDEN(confirm, TEST_UI_LIVE, "c<BS><BS>25<Enter>", test_ui_check_confirm)
+TEST_UI_GOLDEN(confirm_cancel, TEST_UI_LIVE, "c<Esc>", test_ui_check_no_confirm)
+TEST_UI_GOLDEN(confirm_bad, TEST_UI_LIVE, "c<BS><BS>x<Enter>", test_ui_check_no_confirm)
+TEST_UI_GOLDEN(confirm_view, TEST_UI_VIEW, "c", NULL)
+TEST_UI_GOLDEN(quarantine_prompt, TEST_UI_VIEW, "jjQ", NULL)
+TEST_UI_GOLDEN(quarantine, TEST_UI_VIEW, "jjQ<Enter>alice<Enter>#77<Enter><Enter>",
+               test_ui_check_quarantine)
+TEST_UI_GOLDEN(quarantine_empty_owner, TEST_UI_VIEW, "jjQ<Enter><Enter>", NULL)
+TEST_UI_GOLDEN(quarantine_cancel, TEST_UI_VIEW, "jjQ<Enter>alice<Esc>", NULL)
+TEST_UI_GOLDEN(quarantine_bad_channel, TEST_UI_VIEW, "jjQ<BS><BS><BS><BS><BS>loud=3<Enter>", NULL)
+TEST_UI_GOLDEN(dismiss_prompt, TEST_UI_VIEW, "jjjd", NULL)
+TEST_UI_GOLDEN(dismiss, TEST_UI_VIEW, "jjjd<Enter>known: waits on a real network<Enter>",
+               test_ui_check_dismiss)
+TEST_UI_GOLDEN(pause, TEST_UI_LIVE, "P", test_ui_check_paused)
+TEST_UI_GOLDEN(resume, TEST_UI_LIVE, "PP", test_ui_check_resumed)
+TEST_UI_GOLDEN(pause_view, TEST_UI_VIEW, "P", NULL)
+TEST_UI_GOLDEN(help, TEST_UI_VIEW, "?", NULL)
+TEST_UI_GOLDEN(help_page, TEST_UI_VIEW, "<F1><PgDn>", NULL)
+TEST_UI_GOLDEN(help_closed, TEST_UI_VIEW, "?j?j", NULL)
+TEST_UI_GOLDEN(redraw, TEST_UI_VIEW, "j<Ctrl-L>", NULL)
+TEST_UI_GOLDEN(unbound, TEST_UI_VIEW, "x", NULL)
+TEST_UI_GOLDEN(quit_prompt, TEST_UI_LIVE, "q", test_ui_check_still_running)
+TEST_UI_GOLDEN(quit_no, TEST_UI_LIVE, "qn", test_ui_check_still_running)
+TEST_UI_GOLDEN(post_failing, TEST_UI_VIEW, "jjp", NULL)
+
+TEST(ui_quit_yes)
+{
+	struct test_ui t;
+	struct test_ui_opts o = {0, 1, NULL, NULL, NULL, false, false};
+
+	test_ui_start(&t, TEST_UI_LIVE, 24, 80, &o);
+	test_ui_keys(&t, "qy");
+	test_ui_check_interrupted(&t);
+	test_ui_stop(&t);
+}
+
+TEST(ui_quit_view)
+{
+	struct test_ui t;
+	struct test_ui_opts o = {0, 1, NULL, NULL, NULL, false, false};
+
+	test_ui_start(&t, TEST_UI_VIEW, 24, 80, &o);
+	test_ui_keys(&t, "q");
+	test_ui_check_closed(&t);
+	test_ui_stop(&t);
+}
+
+/* Resizing redraws for the new size, and back. */
+TEST(ui_golden_resize)
+{
+	struct test_ui t;
+	struct test_ui_opts o = {0, 1, NULL, NULL, NULL, false, false};
+
+	test_ui_start(&t, TEST_UI_LIVE, 40, 120, &o);
+	test_ui_keys(&t, "j");
+	ui_resize(t.ui, 24, 80);
+	ui_draw(t.ui);
+	test_ui_golden(&t, "resize-down", 24, 80);
+	ui_resize(t.ui, 40, 120);
+	ui_draw(t.ui);
+	test_ui_golden(&t, "resize-up", 40, 120);
+	ui_resize(t.ui, 10, 50);
+	ui_draw(t.ui);
+	test_ui_golden(&t, "resize-small", 10, 50);
+	test_ui_stop(&t);
+}
+
+/* A terminal too small for the layout shows what fits and says so. */
+TEST(ui_golden_too_small)
+{
+	struct test_ui t;
+	struct test_ui_opts o = {0, 1, NULL, NULL, NULL, false, false};
+
+	test_ui_start(&t, TEST_UI_VIEW, 12, 50, &o);
+	test_ui_keys(&t, "j");
+	test_ui_golden(&t, "too-small", 12, 50);
+	ui_resize(t.ui, 3, 20);
+	ui_draw(t.ui);
+	test_ui_golden(&t, "tiny", 3, 20);
+	test_ui_stop(&t);
+}
+
+/* Without UTF-8: ASCII glyphs. */
+TEST(ui_golden_ascii)
+{
+	struct test_ui t;
+	struct test_ui_opts o = {0, 0, NULL, NULL, NULL, false, false};
+
+	test_ui_start(&t, TEST_UI_LIVE, 24, 80, &o);
+	test_ui_keys(&t, "jj");
+	test_ui_golden(&t, "ascii", 24, 80);
+	test_ui_stop(&t);
+}
+
+/* The colours: each cell's role in 256, 8 and no colours. */
+static void
+test_ui_roles(int colors, const char *name)
+{
+	struct test_ui t;
+	struct test_ui_opts o = {colors, 1, NULL, NULL, NULL, false, false};
+	char *text;
+
+	test_ui_start(&t, TEST_UI_LIVE, 24, 80, &o);
+	test_ui_keys(&t, "jj");
+	text = ui_screen_text(t.ui, true);
+	test_ui_compare(name, text);
+	free(text);
+	test_ui_stop(&t);
+}
+
+TEST(ui_golden_colors_256)
+{
+	test_ui_roles(2, "roles-256");
+}
+
+TEST(ui_golden_colors_8)
+{
+	test_ui_roles(1, "roles-8");
+}
+
+TEST(ui_golden_colors_none)
+{
+	test_ui_roles(0, "roles-none");
+}
+
+/* NO_COLOR turns colours off whatever the terminal has. */
+static bool
+test_ui_has_colors(bool no_color)
+{
+	struct test_ui t;
+	struct test_ui_opts o = {-1, 1, NULL, NULL, NULL, no_color, false};
+	char *text, *p;
+	bool colors = false;
+	int line = 0;
+
+	test_ui_start(&t, TEST_UI_VIEW, 24, 80, &o);
+	text = ui_screen_text(t.ui, true);
+	/* Rows of text and rows of roles alternate; uppercase roles are
+	 * colours. */
+	for (p = text; *p != '\0'; p++) {
+		if (*p == '\n')
+			line++;
+		else if (line % 2 == 1 && *p >= 'A' && *p <= 'Z')
+			colors = true;
+	}
+	free(text);
+	test_ui_stop(&t);
+	return colors;
+}
+
+TEST(ui_no_color)
+{
+	CHECK(test_ui_has_colors(false));
+	CHECK(!test_ui_has_colors(true));
+}
+
+/* A test whose name and output carry escape sequences (a window title, a
+ * clear screen, cursor moves, colours, a DCS string, 8-bit CSI, a carriage
+ * return) changes nothing on screen: the golden screen shows the text
+ * without them, and no byte of them reaches the terminal. */
+static const char test_ui_hostile[] =
+    "{\"type\":\"header\",\"schema\":\"flakesweep/journal/v1\",\"started\":\"2026-11-30T02:00:00Z\","
+    "\"config\":{\"cpu\":[1],\"load\":[1],\"count\":2,\"confirm\":0,\"timeout_ms\":1000,"
+    "\"run\":null,\"driver\":\"tap\"},\"machine\":{\"cores\":1,\"keep\":0,\"lanes\":[[0]]},"
+    "\"project\":{\"driver\":\"tap\",\"root\":\"/nonexistent\",\"commit\":null}}\n"
+    "{\"type\":\"build\",\"pkg\":0,\"package\":\"./evil.sh\",\"level\":\"unit\","
+    "\"dir\":\"/nonexistent\",\"ok\":true,\"tests\":[]}\n"
+    "{\"type\":\"set\",\"id\":1,\"pkg\":0,\"order\":[\"Pok\"]}\n"
+    "{\"type\":\"run\",\"run\":1,\"pkg\":0,\"phase\":\"sweep\",\"cpu\":1,\"load\":1,\"lane\":0,"
+    "\"ms\":5,\"exit\":1,\"set\":1,\"fail\":[\"TestEvil/\\u001b]0;pwned\\u0007a\\u001b[2Jb\"],"
+    "\"lines\":{\"TestEvil/\\u001b]0;pwned\\u0007a\\u001b[2Jb\":"
+    "\"\\u001b]0;pwned-title\\u0007\\u001b[2J\\u001b[H\\u001b[5;5HXXXX \\u001b[31mred\\u001b[0m"
+    " done\\nspinner 10%\\rspinner 100%\\n\\u001bP+q544e\\u001b\\\\after dcs\\n"
+    "\\u009b2Jc1 csi\\u0007\\u0008 end\\n\"}}\n"
+    "{\"type\":\"set\",\"id\":2,\"pkg\":0,\"order\":[\"Pok\",\"PTestEvil/\\u001b]0;pwned\\u0007a"
+    "\\u001b[2Jb\"]}\n"
+    "{\"type\":\"run\",\"run\":2,\"pkg\":0,\"phase\":\"sweep\",\"cpu\":1,\"load\":1,\"lane\":0,"
+    "\"ms\":5,\"exit\":0,\"set\":2}\n"
+    "{\"type\":\"end\",\"status\":\"complete\",\"finished\":\"2026-11-30T02:00:10Z\"}\n";
+
+TEST(ui_golden_escapes)
+{
+	struct test_ui t;
+	struct test_ui_opts o = {2, 1, test_ui_hostile, NULL, NULL, false, false};
+	char *screen, *bytes, *path = xasprintf("%s/terminal.out", check_tmpdir());
+
+	test_ui_start(&t, TEST_UI_VIEW, 24, 80, &o);
+	test_ui_keys(&t, "<Enter>");
+	test_ui_golden(&t, "escapes", 24, 80);
+	screen = ui_screen_text(t.ui, false);
+	CHECK(strstr(screen, "pwned") == NULL);
+	CHECK(strstr(screen, "TestEvil/ab") != NULL);
+	CHECK(strstr(screen, "XXXX red done") != NULL);
+	CHECK(strstr(screen, "spinner 100%") != NULL);
+	CHECK(strstr(screen, "spinner 10%") == NULL);
+	CHECK(strstr(screen, "after dcs") != NULL);
+	free(screen);
+	test_ui_stop(&t);
+	bytes = test_ui_read(path);
+	free(path);
+	CHECK(bytes != NULL);
+	/* What curses sent: none of the test's sequences. */
+	CHECK(strstr(bytes, "pwned") == NULL);
+	CHECK(strstr(bytes, "\033]") == NULL);
+	CHECK(strstr(bytes, "\033P") == NULL);
+	CHECK(strstr(bytes, "\x9b") == NULL);
+	CHECK(strstr(bytes, "+q544e") == NULL);
+	free(bytes);
+}
+
+/* The action table, the help screen and the man page agree. */
+TEST(ui_keys_table)
+{
+	const struct action *a;
+	size_t n, i;
+
+	a = action_table(&n);
+	CHECK(n > 10);
+	for (i = 0; i < n; i++) {
+		const char *p = a[i].names;
+		int k;
+
+		/* Every key written in the table is bound to its action... */
+		while (*p != '\0') {
+			size_t len = strcspn(p, ",");
+			char *name = xstrndup(p, len);
+			int code = action_key_code(name);
+
+			if (code == 0 || action_for_key(code) != &a[i])
+				check_fail(__FILE__, __LINE__,
+				           "key \"%s\" of \"%s\" is not bound to it", name,
+				           a[i].names);
+			free(name);
+			p += len;
+			while (*p == ',' || *p == ' ')
+				p++;
+		}
+		/* ... and every bound key is bound once. */
+		for (k = 0; k < ACTION_MAX_KEYS && a[i].keys[k] != 0; k++)
+			CHECK(action_for_key(a[i].keys[k]) == &a[i]);
+		CHECK(a[i].help != NULL && a[i].help[0] != '.');
+	}
+}
+
+/* The keys of the KEY BINDINGS list: ".It Cm KEY" lines, those in a row
+ * forming one entry, as "j, Down". */
+static void
+test_ui_man_keys(char *section, char ***entries, size_t *n)
+{
+	struct buf b;
+	char *line, *save = NULL;
+	bool in_entry = false;
+
+	*entries = NULL;
+	*n = 0;
+	buf_init(&b);
+	for (line = strtok_r(section, "\n", &save); line != NULL;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (strncmp(line, ".It Cm ", 7) == 0) {
+			const char *k = line + 7;
+
+			if (strncmp(k, "\\&", 2) == 0)
+				k += 2;
+			if (in_entry)
+				buf_adds(&b, ", ");
+			buf_adds(&b, k);
+			in_entry = true;
+			continue;
+		}
+		if (in_entry) {
+			util_strv_add(entries, n, b.data);
+			buf_reset(&b);
+			in_entry = false;
+		}
+	}
+	if (in_entry)
+		util_strv_add(entries, n, b.data);
+	buf_free(&b);
+}
+
+TEST(ui_keys_man_page)
+{
+	char *path = xasprintf("%s/man/flakesweep.1", check_srcdir());
+	char *man = test_ui_read(path), *sec, *end, *want = action_mdoc(), **entries;
+	const struct action *a;
+	size_t n, nentries, i;
+
+	CHECK(man != NULL);
+	sec = strstr(man, "\n.Sh KEY BINDINGS\n");
+	if (sec == NULL)
+		check_fail(__FILE__, __LINE__, "%s has no KEY BINDINGS section", path);
+	end = strstr(sec + 1, "\n.Sh ");
+	if (end != NULL)
+		end[1] = '\0';
+	test_ui_man_keys(sec, &entries, &nentries);
+	a = action_table(&n);
+	for (i = 0; i < n || i < nentries; i++) {
+		if (i >= n || i >= nentries || strcmp(entries[i], a[i].names) != 0)
+			check_fail(
+			    __FILE__, __LINE__,
+			    "KEY BINDINGS of %s, entry %zu: \"%s\", the action table (ui/action.c): "
+			    "\"%s\"; a list that agrees:\n%s",
+			    path, i + 1, i < nentries ? entries[i] : "(none)",
+			    i < n ? a[i].names : "(none)", want);
+	}
+	util_strv_free(entries);
+	free(want);
+	free(man);
+	free(path);
+}
+
+TEST(ui_keys_help_screen)
+{
+	struct test_ui t;
+	struct test_ui_opts o = {0, 1, NULL, NULL, NULL, false, false};
+	const struct action *a;
+	size_t n, i;
+	char *screen, *all;
+	struct buf b;
+
+	/* A screen tall enough for the whole help. */
+	test_ui_start(&t, TEST_UI_VIEW, 80, 200, &o);
+	test_ui_keys(&t, "?");
+	screen = ui_screen_text(t.ui, false);
+	buf_init(&b);
+	buf_adds(&b, screen);
+	all = b.data;
+	for (a = action_table(&n), i = 0; i < n; i++) {
+		char *line = xasprintf("  %-16s%s", a[i].names, a[i].help);
+
+		if (strstr(all, line) == NULL)
+			check_fail(__FILE__, __LINE__, "the help screen lacks \"%s\":\n%s", line,
+			           all);
+		free(line);
+	}
+	buf_free(&b);
+	free(screen);
+	test_ui_stop(&t);
+}
+
+/* p: the description in $EDITOR, the preview, then no: nothing sent. */
+static void
+test_ui_editor(const char *text)
+{
+	char *path = xasprintf("%s/editor.sh", check_tmpdir());
+	char *script = xasprintf("#!/bin/sh\nprintf '%%s\\n' '%s' >>\"$1\"\n", text);
+
+	test_ui_write(path, script);
+	chmod(path, 0755);
+	setenv("EDITOR", path, 1);
+	free(script);
+	free(path);
+}
+
+TEST(ui_post_preview)
+{
+	struct test_ui t;
+	struct test_ui_opts o = {0, 1, NULL, "demo/widgets", NULL, false, false};
+	char *screen;
+
+	test_ui_editor("It misses its deadline when another run shares the core.");
+	test_ui_start(&t, TEST_UI_VIEW, 40, 120, &o);
+	test_ui_keys(&t, "jp");
+	screen = ui_screen_text(t.ui, false);
+	if (strstr(screen, "Post to demo/widgets") == NULL ||
+	    strstr(screen, "example.com/flakesweep-demo: TestLoadSensitive fails intermittently") ==
+	        NULL ||
+	    strstr(screen, "It misses its deadline when another run shares the core.") == NULL)
+		check_fail(__FILE__, __LINE__, "no preview:\n%s", screen);
+	free(screen);
+	test_ui_keys(&t, "jn");
+	screen = ui_screen_text(t.ui, false);
+	CHECK(strstr(screen, "post cancelled: nothing was sent") != NULL);
+	CHECK(strstr(screen, "Post to") == NULL);
+	free(screen);
+	test_ui_stop(&t);
+}
+
+/* p then y without a token: the post does not start and says why. */
+TEST(ui_post_no_token)
+{
+	struct test_ui t;
+	struct test_ui_opts o = {0,     1,    NULL, "demo/widgets", "http://127.0.0.1:9/graphql",
+	                         false, false};
+	char *screen;
+
+	unsetenv("GH_TOKEN");
+	unsetenv("GITHUB_TOKEN");
+	unsetenv("GH_HOST");
+	test_ui_editor("It misses its deadline.");
+	test_ui_start(&t, TEST_UI_VIEW, 24, 80, &o);
+	test_ui_keys(&t, "jpy");
+	screen = ui_screen_text(t.ui, false);
+	if (strstr(screen, "not posted:") == NULL)
+		check_fail(__FILE__, __LINE__, "no refusal:\n%s", screen);
+	free(screen);
+	test_ui_stop(&t);
+}
+
+/* p with an empty description posts nothing. */
+TEST(ui_post_empty)
+{
+	struct test_ui t;
+	struct test_ui_opts o = {0, 1, NULL, "demo/widgets", NULL, false, false};
+	char *screen;
+
+	test_ui_editor("# only a comment");
+	test_ui_start(&t, TEST_UI_VIEW, 24, 80, &o);
+	test_ui_keys(&t, "jp");
+	screen = ui_screen_text(t.ui, false);
+	CHECK(strstr(screen, "the description is empty: nothing is posted") != NULL);
+	free(screen);
+	test_ui_stop(&t);
+}
+
+/* The model on its own: short names, the worst pair as a channel. */
+TEST(ui_model_names)
+{
+	char *s;
+
+	s = model_short_pkg("example.com/m/grpc/grpchealth");
+	CHECK_STR(s, "grpc/grpchealth");
+	free(s);
+	s = model_short_pkg("example.com/flakesweep-demo");
+	CHECK_STR(s, "flakesweep-demo");
+	free(s);
+	s = model_short_pkg("./evil.sh");
+	CHECK_STR(s, "evil.sh");
+	free(s);
+	s = model_worst_channel(NULL);
+	CHECK_STR(s, "any");
+	free(s);
+}
+
+/* A fatal error and a crash give the terminal back: curses' exit sequence
+ * (rmcup leaves the alternate screen) is the last thing written. */
+static void
+test_ui_die(bool crash)
+{
+	struct test_ui t;
+	struct test_ui_opts o = {0, 1, NULL, NULL, NULL, false, true};
+	char *bytes, *enter, *leave;
+	int status = 0;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	CHECK(pid >= 0);
+	if (pid == 0) {
+		test_ui_start(&t, TEST_UI_VIEW, 24, 80, &o);
+		test_ui_keys(&t, "j");
+		fflush(t.out);
+		if (crash)
+			raise(SIGSEGV);
+		fatal("a broken invariant");
+	}
+	CHECK_INT(waitpid(pid, &status, 0), pid);
+	if (crash)
+		CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV);
+	else
+		CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 2);
+	bytes = test_ui_read("terminal.out");
+	CHECK(bytes != NULL);
+	enter = strstr(bytes, "\033[?1049h");
+	leave = strstr(bytes, "\033[?1049l");
+	CHECK(enter != NULL);
+	CHECK(leave != NULL && leave > enter);
+	free(bytes);
+}
+
+TEST(ui_fatal_restores)
+{
+	CHECK_INT(chdir(check_tmpdir()), 0);
+	test_ui_die(false);
+}
+
+TEST(ui_crash_restores)
+{
+	CHECK_INT(chdir(check_tmpdir()), 0);
+	test_ui_die(true);
+}

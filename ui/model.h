@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * model.h: everything the dashboard draws, as plain data: the header's
+ * numbers, the lanes and their runs, the flaky and failing tests, their
+ * decisions and the quarantine entries with their status. It is built from
+ * a live sweep or from a replayed journal, so every view is a function of
+ * a model and golden screens need no live sweep. It never draws.
+ */
+#ifndef FLAKESWEEP_UI_MODEL_H
+#define FLAKESWEEP_UI_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+#include "decisions.h"
+#include "observer.h"
+#include "quarantine.h"
+#include "replay.h"
+#include "results.h"
+
+struct sweep;
+
+enum model_source {
+	MODEL_LIVE, /* a sweep running in this process */
+	MODEL_VIEW, /* a journal read back (`flakesweep view DIR`) */
+};
+
+/* A run in flight, in the lane grid. */
+struct model_run {
+	char *cores; /* "c4" or "c8-c11" */
+	char *pkg;   /* short package name */
+	char *test;  /* confirm: the selected test, else NULL */
+	int cpu, load;
+	enum results_phase phase;
+	int64_t started_ms;
+};
+
+struct model_lane {
+	int ncores;
+	int *cores;     /* CPU ids */
+	int *core_runs; /* runs pinned to each core */
+	int load;       /* 0 while empty */
+	struct model_run *runs;
+	size_t nruns;
+	char *held;     /* the task it holds ("demo cpu 2 load 1"), or NULL */
+	char *held_why; /* what it waits for, translated */
+};
+
+/* A flaky or failing test. */
+struct model_test {
+	size_t index; /* into results->tests */
+	char *id;
+	char *pkg;  /* short package name */
+	char *name; /* the test's full name */
+	int64_t runs, failures, hangs;
+	enum results_verdict verdict;
+	const char *decision; /* "confirmed", "quarantined", "posted", "dismissed" or NULL */
+	bool quarantined;     /* the quarantine file has an entry for it */
+};
+
+struct model {
+	enum model_source source;
+	const struct results *results; /* borrowed: the sweep's or the replay's */
+	char *outdir;
+	char *root; /* the project's root, or NULL */
+
+	/* The header. */
+	enum sweep_phase phase;
+	char *status; /* view: "running", "complete" or "interrupted" */
+	bool paused, finished;
+	int64_t done, target; /* runs of the current phase */
+	int64_t eta_s;        /* -1 when unknown */
+	int64_t runs;         /* every run counted */
+	int64_t flaky, failing, hangs;
+	int machine_cores, keep, nlanes, width;
+	int64_t started_ms, finished_ms; /* finished_ms 0 while running */
+	int *cpus, *loads;
+	int ncpus, nloads;
+	int count, confirm;
+
+	/* The lane grid. */
+	struct model_lane *lanes;
+	int inflight; /* view: runs started and not finished, elsewhere */
+
+	/* Flaky and failing tests, most failures first. */
+	struct model_test *tests;
+	size_t ntests;
+	int64_t tests_failures; /* r->failures + r->hangs when tests were listed */
+
+	struct decision *decisions;
+	size_t ndecisions;
+
+	struct quarantine *quarantine; /* never NULL once loaded */
+	char *quarantine_error;        /* why the file could not be read, or NULL */
+	int64_t quarantine_mtime_ns;
+
+	/* ETA bookkeeping: the current phase's start. */
+	enum sweep_phase eta_phase;
+	int64_t eta_since_ms, eta_done0;
+
+	/* view: results.json, for the reproduce commands. */
+	cJSON *results_json;
+	int64_t results_mtime_ns;
+	/* The last reproduce commands, and what they were for. */
+	char *repro_key, *repro_flakesweep, *repro_direct;
+};
+
+struct model *model_new(enum model_source source);
+/* Frees m and what it owns; NULL is a no-op. */
+void model_free(struct model *m);
+
+/* Refreshes everything but the quarantine from a live sweep at now_ms
+ * (ms since the epoch). The sweep's results stay borrowed. */
+void model_update_live(struct model *m, const struct sweep *s, int64_t now_ms);
+
+/* Refreshes everything but the quarantine from a replayed journal of the
+ * sweep in outdir (both borrowed until the next update). */
+void model_update_replay(struct model *m, const struct replay *r, const char *outdir,
+                         int64_t now_ms);
+
+/* Rebuilds the list of flaky and failing tests from the results (every
+ * update does it when a test failed for the first time; call it after the
+ * decisions or the quarantine changed). */
+void model_list_tests(struct model *m);
+
+/* Reads decisions.json from the output directory again. Returns 0 or a
+ * negative errno (the decisions are kept as they were). */
+int model_load_decisions(struct model *m);
+
+/* Reads the quarantine file at path (copied into the quarantine); a
+ * missing file is an empty list. Sets quarantine_error on other errors.
+ * Reads only when the file changed since the last call, unless force. */
+void model_load_quarantine(struct model *m, const char *path, bool force);
+
+/* Judges every quarantine entry from the results at now_ms (min runs:
+ * QUARANTINE_DEFAULT_MIN_RUNS). */
+void model_judge_quarantine(struct model *m, int64_t now_ms);
+
+/* The test of m->tests at i in the results. */
+const struct results_test *model_results_test(const struct model *m, size_t i);
+
+/* The reproduce commands of test i (borrowed until the next call; empty
+ * strings when unknown): from the sweep s, or without one from
+ * results.json in the output directory. Cached per test and worst pair. */
+void model_reproduce(struct model *m, const struct sweep *s, size_t i, const char **flakesweep,
+                     const char **direct);
+
+/* The short name of a package: its last two path elements when it has
+ * three or more ("grpc/grpchealth"), else its last one. Caller frees. */
+char *model_short_pkg(const char *pkg);
+
+/* The worst pair of a test, as a quarantine channel ("cpu=2,load=1"), or
+ * "any" when it never failed. Caller frees. */
+char *model_worst_channel(const struct results_test *t);
+
+#endif

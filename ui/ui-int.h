@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ui-int.h: the dashboard's state, shared by ui.c (the loop, frames and
+ * navigation) and decide.c (the keys that decide: confirm, quarantine,
+ * post, dismiss, pause, quit). Nothing outside ui/ includes it.
+ */
+#ifndef FLAKESWEEP_UI_UI_INT_H
+#define FLAKESWEEP_UI_UI_INT_H
+
+#include <sys/types.h>
+
+#include "action.h"
+#include "draw.h"
+#include "model.h"
+#include "prompt.h"
+#include "ui.h"
+#include "view.h"
+
+struct post;
+struct post_draft;
+
+/* Dirty bits beyond the views': the model must be refreshed. */
+#define UI_DIRTY_MODEL (1u << 8)
+#define UI_DIRTY_JUDGE (1u << 9) /* quarantine statuses, from the results */
+
+struct ui {
+	uv_loop_t *loop;
+	struct ui_config cfg; /* strings owned */
+	struct observer obs;
+	struct ui_source src;
+	struct sweep *sweep; /* a live sweep, or NULL */
+
+	uv_poll_t keys;
+	uv_signal_t sig_winch, sig_int, sig_term, sig_hup;
+	uv_prepare_t prepare;
+	uv_timer_t frame_timer, tick;
+	int handles;     /* initialised and not yet closed */
+	bool keys_on;    /* keys is initialised */
+	bool signals_on; /* the signal handles are */
+	bool closing, free_asked;
+
+	struct draw draw;
+	struct model *model;
+	struct view_state st;
+	struct view_layout layout;
+	size_t *visible;
+	size_t nvisible;
+	unsigned dirty;
+	uint64_t last_frame; /* uv_now of the last frame */
+	bool suspended;      /* the editor has the terminal */
+	bool quitting;       /* quit asked: close once the sweep is over */
+	bool finished_seen;
+	int64_t decisions_mtime; /* decisions.json as last read, to see other writers */
+
+	struct prompt prompt;
+	/* The decision being taken, between prompts. */
+	char *act_test;
+	char *act_channel, *act_owner, *act_issue;
+	/* The post in preparation or in flight. */
+	struct post_draft *draft;
+	struct post *post;
+	char *post_file;
+	bool editing;
+	pid_t editor_pid;
+};
+
+/* decide.c: the actions that decide, each on the selected test. */
+void decide_confirm(struct ui *ui);
+void decide_quarantine(struct ui *ui);
+void decide_dismiss(struct ui *ui);
+void decide_post(struct ui *ui);
+void decide_post_key(struct ui *ui, int key);
+void decide_pause(struct ui *ui);
+void decide_quit(struct ui *ui);
+/* Drops a post in preparation and cancels one in flight. */
+void decide_cleanup(struct ui *ui);
+
+/* ui.c helpers for decide.c. */
+const struct model_test *ui_selected_test(struct ui *ui);
+void ui_dirty(struct ui *ui, unsigned mask);
+void ui_ask(struct ui *ui, enum prompt_kind kind, const char *question, const char *def,
+            prompt_done_cb done);
+/* Records a decision in decisions.json and shows it. */
+int ui_record(struct ui *ui, const char *test, const char *decision, const char *url,
+              const char *reason);
+/* Moves the selection or scrolls the focused pane (or the overlay). */
+void ui_move(struct ui *ui, enum action_id a);
+/* Starts closing: interrupts a running sweep first. */
+void ui_quit(struct ui *ui);
+/* The editor has the terminal, or gives it back. */
+void ui_suspend(struct ui *ui, bool suspended);
+
+#endif

@@ -1,0 +1,1007 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ui.c: the dashboard on the loop (see ui.h). Handlers only set dirty
+ * bits; one uv_prepare_t draws what is dirty and calls doupdate() once,
+ * at most every frame_ms, with a one-shot timer for a frame that has to
+ * wait. Keys are read in no-delay mode from a uv_poll_t and mapped through
+ * the action table; navigation is here, the deciding actions in decide.c.
+ */
+#include "config.h"
+
+#include <curses.h>
+#include <errno.h>
+#include <langinfo.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <wchar.h>
+
+#include "action.h"
+#include "decisions.h"
+#include "sweep.h"
+#include "tty.h"
+#include "ui-int.h"
+#include "util.h"
+
+#define UI_FRAME_MS 40
+#define UI_TICK_MS 1000
+
+static void ui_handle_closed(uv_handle_t *h);
+
+void
+ui_config_init(struct ui_config *cfg)
+{
+	memset(cfg, 0, sizeof *cfg);
+	cfg->key_fd = 0;
+	cfg->signals = true;
+	cfg->colors = -1;
+	cfg->utf8 = -1;
+}
+
+void
+ui_dirty(struct ui *ui, unsigned mask)
+{
+	ui->dirty |= mask;
+}
+
+void
+ui_message(struct ui *ui, bool error, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		fatal("%s", _("out of memory"));
+	va_end(ap);
+	free(ui->st.message);
+	ui->st.message = s;
+	ui->st.message_error = error;
+	ui_dirty(ui, VIEW_DIRTY_STATUS);
+}
+
+void
+ui_ask(struct ui *ui, enum prompt_kind kind, const char *question, const char *def,
+       prompt_done_cb done)
+{
+	prompt_start(&ui->prompt, kind, question, def, done, ui);
+	ui_dirty(ui, VIEW_DIRTY_STATUS);
+}
+
+const struct model_test *
+ui_selected_test(struct ui *ui)
+{
+	if (ui->st.selected >= ui->nvisible)
+		return NULL;
+	return &ui->model->tests[ui->visible[ui->st.selected]];
+}
+
+bool
+ui_usable(int fd, const char **why)
+{
+	return tty_usable(fd, why);
+}
+
+struct model *
+ui_model(struct ui *ui)
+{
+	return ui->model;
+}
+
+bool
+ui_closed(const struct ui *ui)
+{
+	return ui->closing;
+}
+
+bool
+ui_busy(const struct ui *ui)
+{
+	return ui->editing || ui->post != NULL;
+}
+
+/* ---- the frame ---- */
+
+/* The tests that pass the filter, and the selection kept on the same test
+ * when the list changed order. */
+static void
+ui_visible(struct ui *ui)
+{
+	const struct model *m = ui->model;
+	const char *f = ui->st.filter;
+	size_t i;
+
+	free(ui->visible);
+	ui->visible = xcalloc(m->ntests + 1, sizeof *ui->visible);
+	ui->nvisible = 0;
+	for (i = 0; i < m->ntests; i++) {
+		if (f == NULL || *f == '\0' || strcasestr(m->tests[i].id, f) != NULL)
+			ui->visible[ui->nvisible++] = i;
+	}
+	if (ui->st.selected_id != NULL) {
+		for (i = 0; i < ui->nvisible; i++) {
+			if (strcmp(m->tests[ui->visible[i]].id, ui->st.selected_id) == 0) {
+				ui->st.selected = i;
+				break;
+			}
+		}
+	}
+	if (ui->st.selected >= ui->nvisible)
+		ui->st.selected = ui->nvisible > 0 ? ui->nvisible - 1 : 0;
+	free(ui->st.selected_id);
+	ui->st.selected_id =
+	    ui->nvisible > 0 ? xstrdup(m->tests[ui->visible[ui->st.selected]].id) : NULL;
+}
+
+static bool
+ui_same_rect(const struct view_rect *a, const struct view_rect *b)
+{
+	return a->y == b->y && a->x == b->x && a->h == b->h && a->w == b->w;
+}
+
+static bool
+ui_same_layout(const struct view_layout *a, const struct view_layout *b)
+{
+	return a->rows == b->rows && a->cols == b->cols && a->too_small == b->too_small &&
+	       a->split == b->split && ui_same_rect(&a->lanes, &b->lanes) &&
+	       ui_same_rect(&a->tests, &b->tests) && ui_same_rect(&a->detail, &b->detail) &&
+	       ui_same_rect(&a->quarantine, &b->quarantine);
+}
+
+void
+ui_draw(struct ui *ui)
+{
+	struct view_ctx ctx;
+	struct view_layout l;
+	unsigned mask;
+	int64_t now = util_now_ms();
+	long sel;
+
+	if (ui->closing || ui->suspended || ui->dirty == 0)
+		return;
+	if ((ui->dirty & UI_DIRTY_MODEL) && ui->src.update != NULL)
+		ui->src.update(ui->src.arg, ui->model, now);
+	if (ui->dirty & (UI_DIRTY_JUDGE | UI_DIRTY_MODEL))
+		model_judge_quarantine(ui->model, now);
+	ui_visible(ui);
+	memset(&ctx, 0, sizeof ctx);
+	ctx.d = &ui->draw;
+	ctx.m = ui->model;
+	ctx.st = &ui->st;
+	ctx.now_ms = now;
+	ctx.visible = ui->visible;
+	ctx.nvisible = ui->nvisible;
+	view_layout(&ctx, LINES, COLS, &l);
+	mask = ui->dirty & VIEW_DIRTY_ALL;
+	if (!ui_same_layout(&l, &ui->layout)) {
+		mask = VIEW_DIRTY_ALL;
+		werase(stdscr);
+	}
+	sel = view_selected(&ctx);
+	if ((mask & VIEW_DIRTY_DETAIL) && sel >= 0 && ui->src.reproduce != NULL)
+		ui->src.reproduce(ui->src.arg, ui->model, (size_t)sel, &ctx.repro_flakesweep,
+		                  &ctx.repro_direct);
+	ui->layout = l;
+	view_draw(&ctx, &l, mask);
+	wnoutrefresh(stdscr);
+	doupdate();
+	ui->dirty = 0;
+	ui->last_frame = uv_now(ui->loop);
+}
+
+static void
+ui_frame_timer_cb(uv_timer_t *t)
+{
+	ui_draw(t->data);
+}
+
+static void
+ui_prepare_cb(uv_prepare_t *p)
+{
+	struct ui *ui = p->data;
+	uint64_t now, frame = (uint64_t)ui->cfg.frame_ms;
+
+	if (ui->dirty == 0 || ui->closing || ui->suspended)
+		return;
+	now = uv_now(ui->loop);
+	if (now - ui->last_frame >= frame)
+		ui_draw(ui);
+	else if (!uv_is_active((uv_handle_t *)&ui->frame_timer))
+		uv_timer_start(&ui->frame_timer, ui_frame_timer_cb, frame - (now - ui->last_frame),
+		               0);
+}
+
+static int64_t
+ui_mtime(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0)
+		return -1;
+	return (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec + st.st_size;
+}
+
+static void
+ui_tick_cb(uv_timer_t *t)
+{
+	struct ui *ui = t->data;
+	struct model *m = ui->model;
+	struct quarantine *before = m->quarantine;
+
+	if (ui->closing)
+		return;
+	/* Clocks, countdowns, and files another process may have changed. */
+	if (m->quarantine != NULL)
+		model_load_quarantine(m, m->quarantine->path, false);
+	if (m->quarantine != before)
+		ui_dirty(ui, VIEW_DIRTY_TESTS | VIEW_DIRTY_DETAIL);
+	if (m->outdir != NULL) {
+		char *path = xasprintf("%s/%s", m->outdir, DECISIONS_FILE);
+		int64_t mt = ui_mtime(path);
+
+		if (mt != ui->decisions_mtime) {
+			ui->decisions_mtime = mt;
+			if (model_load_decisions(m) == 0)
+				ui_dirty(ui, VIEW_DIRTY_TESTS | VIEW_DIRTY_DETAIL);
+		}
+		free(path);
+	}
+	ui_dirty(ui, VIEW_DIRTY_HEADER | VIEW_DIRTY_LANES | VIEW_DIRTY_QUARANTINE | UI_DIRTY_JUDGE);
+}
+
+/* ---- keys ---- */
+
+static void
+ui_select(struct ui *ui, long to)
+{
+	size_t n = ui->nvisible;
+
+	if (n == 0)
+		return;
+	if (to < 0)
+		to = 0;
+	if ((size_t)to >= n)
+		to = (long)n - 1;
+	if ((size_t)to != ui->st.selected) {
+		ui->st.selected = (size_t)to;
+		ui->st.detail_top = 0;
+	}
+	free(ui->st.selected_id);
+	ui->st.selected_id = xstrdup(ui->model->tests[ui->visible[ui->st.selected]].id);
+	ui_dirty(ui, VIEW_DIRTY_TESTS | VIEW_DIRTY_DETAIL);
+}
+
+/* Scrolls *top of a pane of rows rows over lines lines. */
+static void
+ui_scroll(size_t *top, enum action_id a, int rows, size_t lines)
+{
+	size_t page = rows > 1 ? (size_t)rows - 1 : 1;
+
+	switch (a) {
+	case ACTION_DOWN:
+		(*top)++;
+		break;
+	case ACTION_UP:
+		if (*top > 0)
+			(*top)--;
+		break;
+	case ACTION_PAGE_DOWN:
+		*top += page;
+		break;
+	case ACTION_PAGE_UP:
+		*top = *top > page ? *top - page : 0;
+		break;
+	case ACTION_TOP:
+		*top = 0;
+		break;
+	case ACTION_BOTTOM:
+		*top = lines;
+		break;
+	default:
+		return;
+	}
+	/* The views clamp the bottom, knowing the lines they have. */
+	if (*top > lines)
+		*top = lines;
+}
+
+void
+ui_move(struct ui *ui, enum action_id a)
+{
+	struct view_state *st = &ui->st;
+	enum view_pane focus = ui->layout.too_small ? VIEW_PANE_TESTS : st->focus;
+	long page = st->list_rows > 1 ? st->list_rows - 1 : 1;
+
+	if (st->overlay != VIEW_OVERLAY_NONE) {
+		ui_scroll(&st->overlay_top, a, st->overlay_rows, st->overlay_lines);
+		ui_dirty(ui, VIEW_DIRTY_OVERLAY);
+		return;
+	}
+	switch (focus) {
+	case VIEW_PANE_TESTS:
+		switch (a) {
+		case ACTION_DOWN:
+			ui_select(ui, (long)st->selected + 1);
+			break;
+		case ACTION_UP:
+			ui_select(ui, (long)st->selected - 1);
+			break;
+		case ACTION_PAGE_DOWN:
+			ui_select(ui, (long)st->selected + page);
+			break;
+		case ACTION_PAGE_UP:
+			ui_select(ui, (long)st->selected - page);
+			break;
+		case ACTION_TOP:
+			ui_select(ui, 0);
+			break;
+		case ACTION_BOTTOM:
+			ui_select(ui, (long)ui->nvisible - 1);
+			break;
+		default:
+			break;
+		}
+		break;
+	case VIEW_PANE_DETAIL:
+		ui_scroll(&st->detail_top, a, st->detail_rows, st->detail_lines);
+		ui_dirty(ui, VIEW_DIRTY_DETAIL);
+		break;
+	case VIEW_PANE_LANES:
+		ui_scroll(&st->lanes_top, a, st->lanes_rows, st->lanes_lines);
+		ui_dirty(ui, VIEW_DIRTY_LANES);
+		break;
+	default:
+		ui_scroll(&st->quarantine_top, a, st->quarantine_rows, st->quarantine_lines);
+		ui_dirty(ui, VIEW_DIRTY_QUARANTINE);
+		break;
+	}
+}
+
+static void
+ui_filter_done(void *arg, const char *answer)
+{
+	struct ui *ui = arg;
+
+	if (answer == NULL)
+		return;
+	free(ui->st.filter);
+	ui->st.filter = *answer != '\0' ? xstrdup(answer) : NULL;
+	ui->st.selected = 0;
+	ui->st.list_top = 0;
+	ui->st.detail_top = 0;
+	free(ui->st.selected_id);
+	ui->st.selected_id = NULL;
+	if (ui->st.filter != NULL)
+		ui_message(ui, false,
+		           _("showing the tests whose id contains \"%s\"; / and Enter "
+		             "on an empty text shows all"),
+		           ui->st.filter);
+	else
+		ui_message(ui, false, "%s", _("showing every flaky test"));
+	ui_dirty(ui, VIEW_DIRTY_ALL);
+}
+
+static void
+ui_action(struct ui *ui, const struct action *a)
+{
+	struct view_state *st = &ui->st;
+
+	switch (a->id) {
+	case ACTION_DOWN:
+	case ACTION_UP:
+	case ACTION_PAGE_DOWN:
+	case ACTION_PAGE_UP:
+	case ACTION_TOP:
+	case ACTION_BOTTOM:
+		ui_move(ui, a->id);
+		break;
+	case ACTION_NEXT_PANE:
+		st->focus = (enum view_pane)((st->focus + 1) % VIEW_PANES);
+		ui_dirty(ui, VIEW_DIRTY_ALL);
+		break;
+	case ACTION_PREV_PANE:
+		st->focus = (enum view_pane)((st->focus + VIEW_PANES - 1) % VIEW_PANES);
+		ui_dirty(ui, VIEW_DIRTY_ALL);
+		break;
+	case ACTION_DETAILS:
+		if (ui_selected_test(ui) == NULL) {
+			ui_message(ui, false, "%s", _("no flaky test to show yet"));
+			break;
+		}
+		st->focus = VIEW_PANE_DETAIL;
+		st->detail_top = 0;
+		ui_dirty(ui, VIEW_DIRTY_ALL);
+		break;
+	case ACTION_BACK:
+		if (st->focus == VIEW_PANE_DETAIL) {
+			st->focus = VIEW_PANE_TESTS;
+			ui_dirty(ui, VIEW_DIRTY_ALL);
+		}
+		break;
+	case ACTION_FILTER:
+		ui_ask(ui, PROMPT_LINE, _("show the tests whose id contains:"), st->filter,
+		       ui_filter_done);
+		break;
+	case ACTION_CONFIRM:
+		decide_confirm(ui);
+		break;
+	case ACTION_QUARANTINE:
+		decide_quarantine(ui);
+		break;
+	case ACTION_POST:
+		decide_post(ui);
+		break;
+	case ACTION_DISMISS:
+		decide_dismiss(ui);
+		break;
+	case ACTION_PAUSE:
+		decide_pause(ui);
+		break;
+	case ACTION_REDRAW:
+		clearok(curscr, TRUE);
+		ui_dirty(ui, VIEW_DIRTY_ALL);
+		break;
+	case ACTION_HELP:
+		st->overlay = VIEW_OVERLAY_HELP;
+		st->overlay_top = 0;
+		ui_dirty(ui, VIEW_DIRTY_ALL);
+		break;
+	case ACTION_QUIT:
+		decide_quit(ui);
+		break;
+	case ACTION_NONE:
+		break;
+	}
+}
+
+static const char *
+ui_key_name(int key, char *buf, size_t size)
+{
+	const char *k = keyname(key);
+
+	snprintf(buf, size, "%s", k != NULL ? k : "?");
+	return buf;
+}
+
+void
+ui_key(struct ui *ui, int key)
+{
+	const struct action *a;
+	char name[32];
+
+	if (ui->closing || ui->suspended)
+		return;
+	if (key == KEY_RESIZE) {
+		ui_dirty(ui, VIEW_DIRTY_ALL);
+		return;
+	}
+	if (ui->prompt.active) {
+		prompt_key(&ui->prompt, key);
+		ui_dirty(ui, VIEW_DIRTY_STATUS);
+		return;
+	}
+	if (ui->st.overlay == VIEW_OVERLAY_POST) {
+		decide_post_key(ui, key);
+		return;
+	}
+	a = action_for_key(key);
+	if (ui->st.overlay == VIEW_OVERLAY_HELP) {
+		if (a != NULL &&
+		    (a->id == ACTION_DOWN || a->id == ACTION_UP || a->id == ACTION_PAGE_DOWN ||
+		     a->id == ACTION_PAGE_UP || a->id == ACTION_TOP || a->id == ACTION_BOTTOM)) {
+			ui_move(ui, a->id);
+			return;
+		}
+		/* Any other key closes the help. */
+		ui->st.overlay = VIEW_OVERLAY_NONE;
+		ui_dirty(ui, VIEW_DIRTY_ALL);
+		return;
+	}
+	if (a == NULL) {
+		ui_message(ui, false, _("%s does nothing here: ? shows the keys"),
+		           ui_key_name(key, name, sizeof name));
+		return;
+	}
+	ui_action(ui, a);
+}
+
+static void
+ui_keys_cb(uv_poll_t *p, int status, int events)
+{
+	struct ui *ui = p->data;
+	int ch;
+
+	(void)events;
+	if (status < 0) {
+		/* The terminal is gone: nothing more will come. */
+		uv_poll_stop(p);
+		return;
+	}
+	while (!ui->closing && !ui->suspended && (ch = wgetch(stdscr)) != ERR)
+		ui_key(ui, ch);
+}
+
+char *
+ui_screen_text(struct ui *ui, bool roles)
+{
+	struct buf b, r;
+	int y, x, rows, cols;
+
+	buf_init(&b);
+	getmaxyx(stdscr, rows, cols);
+	for (y = 0; y < rows; y++) {
+		size_t keep, rkeep = 0;
+
+		buf_init(&r);
+		keep = b.len;
+		for (x = 0; x < cols; x++) {
+			cchar_t cc;
+			wchar_t wch[CCHARW_MAX + 1];
+			attr_t attrs = 0;
+			short pair = 0;
+			char mb[8], role = ' ';
+			int w, n;
+
+			if (mvwin_wch(stdscr, y, x, &cc) == ERR)
+				break;
+			memset(wch, 0, sizeof wch);
+			getcchar(&cc, wch, &attrs, &pair, NULL);
+			if (wch[0] == L'\0')
+				wch[0] = L' ';
+			w = wcwidth(wch[0]);
+			n = (int)wcrtomb(mb, wch[0], NULL);
+			if (n <= 0) {
+				mb[0] = '?';
+				n = 1;
+			}
+			buf_add(&b, mb, (size_t)n);
+			if (wch[0] != L' ')
+				keep = b.len;
+			if (pair > 0)
+				role = (char)('A' + pair - 2);
+			else if (attrs & A_REVERSE)
+				role = 'r';
+			else if (attrs & A_BOLD)
+				role = 'b';
+			else if (attrs & A_DIM)
+				role = 'd';
+			else if (attrs & A_UNDERLINE)
+				role = 'u';
+			buf_addc(&r, role);
+			if (role != ' ')
+				rkeep = r.len;
+			if (w > 1)
+				x += w - 1;
+		}
+		b.len = keep;
+		buf_addc(&b, '\n');
+		if (roles) {
+			buf_add(&b, r.data != NULL ? r.data : "", rkeep);
+			buf_addc(&b, '\n');
+		}
+		buf_free(&r);
+	}
+	return buf_steal(&b);
+}
+
+/* ---- signals, size ---- */
+
+void
+ui_resize(struct ui *ui, int rows, int cols)
+{
+	if (ui->closing)
+		return;
+	resizeterm(rows, cols);
+	clearok(curscr, TRUE);
+	ui_dirty(ui, VIEW_DIRTY_ALL);
+}
+
+static void
+ui_signal_cb(uv_signal_t *h, int signum)
+{
+	struct ui *ui = h->data;
+
+	if (signum == SIGWINCH) {
+		int rows = LINES, cols = COLS;
+
+		if (ui->suspended)
+			return;
+		tty_size(fileno(ui->cfg.out), &rows, &cols);
+		ui_resize(ui, rows, cols);
+		return;
+	}
+	/* The editor has the terminal and takes Ctrl-C itself. */
+	if (signum == SIGINT && ui->editing)
+		return;
+	ui_quit(ui);
+}
+
+/* ---- life ---- */
+
+void
+ui_quit(struct ui *ui)
+{
+	ui->quitting = true;
+	if (ui->src.interrupt != NULL && !ui->model->finished && !ui->finished_seen) {
+		ui_message(ui, false, "%s", _("stopping the runs in flight..."));
+		ui->src.interrupt(ui->src.arg);
+		return;
+	}
+	ui_close(ui);
+}
+
+void
+ui_suspend(struct ui *ui, bool suspended)
+{
+	ui->suspended = suspended;
+	if (suspended) {
+		if (ui->keys_on)
+			uv_poll_stop(&ui->keys);
+		tty_suspend();
+		return;
+	}
+	tty_resume();
+	if (ui->keys_on)
+		uv_poll_start(&ui->keys, UV_READABLE, ui_keys_cb);
+	ui_dirty(ui, VIEW_DIRTY_ALL);
+}
+
+static void
+ui_init_handle(struct ui *ui, uv_handle_t *h)
+{
+	h->data = ui;
+	ui->handles++;
+}
+
+static void
+ui_close_handle(struct ui *ui, uv_handle_t *h)
+{
+	(void)ui;
+	if (!uv_is_closing(h))
+		uv_close(h, ui_handle_closed);
+}
+
+struct ui *
+ui_new(uv_loop_t *loop, const struct ui_config *cfg, enum model_source source, char **err)
+{
+	struct ui *ui = xcalloc(1, sizeof *ui);
+	struct tty_config tc;
+	enum draw_colors colors;
+	bool utf8;
+	char *qpath;
+
+	*err = NULL;
+	ui->loop = loop;
+	ui->cfg = *cfg;
+	ui->cfg.out = cfg->out != NULL ? cfg->out : stdout;
+	ui->cfg.in = cfg->in != NULL ? cfg->in : stdin;
+	ui->cfg.frame_ms = cfg->frame_ms > 0 ? cfg->frame_ms : UI_FRAME_MS;
+#define UI_DUP(f) ui->cfg.f = cfg->f != NULL ? xstrdup(cfg->f) : NULL
+	UI_DUP(term);
+	UI_DUP(mode);
+	UI_DUP(outdir);
+	UI_DUP(quarantine);
+	UI_DUP(repo);
+	UI_DUP(category);
+	UI_DUP(api_url);
+#undef UI_DUP
+	memset(&tc, 0, sizeof tc);
+	tc.out = ui->cfg.out;
+	tc.in = ui->cfg.in;
+	tc.type = ui->cfg.term;
+	tc.handlers = cfg->signals;
+	if (tty_start(&tc, err) < 0) {
+		ui->free_asked = true;
+		ui_free(ui);
+		return NULL;
+	}
+	colors = cfg->colors >= 0 ? (enum draw_colors)cfg->colors : draw_detect_colors();
+	if (colors != DRAW_COLORS_NONE && !has_colors())
+		colors = DRAW_COLORS_NONE;
+	utf8 = cfg->utf8 >= 0 ? cfg->utf8 != 0 : strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+	draw_init(&ui->draw, stdscr, colors, utf8);
+	prompt_init(&ui->prompt);
+	ui->st.prompt = &ui->prompt;
+	ui->st.mode = ui->cfg.mode;
+	ui->st.focus = VIEW_PANE_TESTS;
+	ui->decisions_mtime = -1;
+	ui->model = model_new(source);
+	if (ui->cfg.outdir != NULL) {
+		ui->model->outdir = xstrdup(ui->cfg.outdir);
+		model_load_decisions(ui->model);
+	}
+	qpath =
+	    ui->cfg.quarantine != NULL ? xstrdup(ui->cfg.quarantine) : quarantine_default_path();
+	model_load_quarantine(ui->model, qpath, true);
+	free(qpath);
+
+	ui->obs.arg = ui;
+	uv_prepare_init(loop, &ui->prepare);
+	ui_init_handle(ui, (uv_handle_t *)&ui->prepare);
+	uv_prepare_start(&ui->prepare, ui_prepare_cb);
+	uv_timer_init(loop, &ui->frame_timer);
+	ui_init_handle(ui, (uv_handle_t *)&ui->frame_timer);
+	uv_timer_init(loop, &ui->tick);
+	ui_init_handle(ui, (uv_handle_t *)&ui->tick);
+	uv_timer_start(&ui->tick, ui_tick_cb, UI_TICK_MS, UI_TICK_MS);
+	if (cfg->key_fd >= 0 && uv_poll_init(loop, &ui->keys, cfg->key_fd) == 0) {
+		ui_init_handle(ui, (uv_handle_t *)&ui->keys);
+		ui->keys_on = true;
+		uv_poll_start(&ui->keys, UV_READABLE, ui_keys_cb);
+	}
+	if (cfg->signals) {
+		uv_signal_t *sigs[] = {&ui->sig_winch, &ui->sig_int, &ui->sig_term, &ui->sig_hup};
+		static const int nums[] = {SIGWINCH, SIGINT, SIGTERM, SIGHUP};
+		size_t i;
+
+		for (i = 0; i < UTIL_ARRAY_LEN(sigs); i++) {
+			uv_signal_init(loop, sigs[i]);
+			ui_init_handle(ui, (uv_handle_t *)sigs[i]);
+			uv_signal_start(sigs[i], ui_signal_cb, nums[i]);
+			/* The sweep and the keys keep the loop alive, not these. */
+			uv_unref((uv_handle_t *)sigs[i]);
+		}
+		ui->signals_on = true;
+	}
+	ui->dirty = VIEW_DIRTY_ALL | UI_DIRTY_MODEL | UI_DIRTY_JUDGE;
+	return ui;
+}
+
+void
+ui_set_source(struct ui *ui, const struct ui_source *src)
+{
+	ui->src = *src;
+	ui_dirty(ui, VIEW_DIRTY_ALL | UI_DIRTY_MODEL | UI_DIRTY_JUDGE);
+}
+
+void
+ui_changed(struct ui *ui)
+{
+	ui_dirty(ui, VIEW_DIRTY_ALL | UI_DIRTY_MODEL | UI_DIRTY_JUDGE);
+}
+
+void
+ui_finished(struct ui *ui)
+{
+	ui->finished_seen = true;
+	ui_dirty(ui, VIEW_DIRTY_ALL | UI_DIRTY_MODEL | UI_DIRTY_JUDGE);
+	if (ui->quitting)
+		ui_close(ui);
+}
+
+void
+ui_close(struct ui *ui)
+{
+	if (ui->closing)
+		return;
+	ui->closing = true;
+	decide_cleanup(ui);
+	prompt_cancel(&ui->prompt);
+	tty_stop();
+	ui_close_handle(ui, (uv_handle_t *)&ui->prepare);
+	ui_close_handle(ui, (uv_handle_t *)&ui->frame_timer);
+	ui_close_handle(ui, (uv_handle_t *)&ui->tick);
+	if (ui->keys_on)
+		ui_close_handle(ui, (uv_handle_t *)&ui->keys);
+	if (ui->signals_on) {
+		ui_close_handle(ui, (uv_handle_t *)&ui->sig_winch);
+		ui_close_handle(ui, (uv_handle_t *)&ui->sig_int);
+		ui_close_handle(ui, (uv_handle_t *)&ui->sig_term);
+		ui_close_handle(ui, (uv_handle_t *)&ui->sig_hup);
+	}
+	if (ui->src.closed != NULL)
+		ui->src.closed(ui->src.arg);
+}
+
+static void
+ui_free_now(struct ui *ui)
+{
+	model_free(ui->model);
+	prompt_free(&ui->prompt);
+	free(ui->visible);
+	free(ui->st.selected_id);
+	free(ui->st.filter);
+	free(ui->st.message);
+	free(ui->act_test);
+	free(ui->act_channel);
+	free(ui->act_owner);
+	free(ui->act_issue);
+	free(ui->post_file);
+	free((char *)ui->cfg.term);
+	free((char *)ui->cfg.mode);
+	free((char *)ui->cfg.outdir);
+	free((char *)ui->cfg.quarantine);
+	free((char *)ui->cfg.repo);
+	free((char *)ui->cfg.category);
+	free((char *)ui->cfg.api_url);
+	tty_free();
+	free(ui);
+}
+
+static void
+ui_handle_closed(uv_handle_t *h)
+{
+	struct ui *ui = h->data;
+
+	if (--ui->handles == 0 && ui->free_asked)
+		ui_free_now(ui);
+}
+
+void
+ui_free(struct ui *ui)
+{
+	if (ui == NULL)
+		return;
+	ui->free_asked = true;
+	if (ui->handles == 0) {
+		if (!ui->closing)
+			tty_stop();
+		ui_free_now(ui);
+		return;
+	}
+	ui_close(ui);
+}
+
+/* ---- a live sweep ---- */
+
+static void
+ui_live_update(void *arg, struct model *m, int64_t now_ms)
+{
+	struct ui *ui = arg;
+
+	model_update_live(m, ui->sweep, now_ms);
+}
+
+static int
+ui_live_confirm(void *arg, const char *test_id, int count)
+{
+	struct ui *ui = arg;
+
+	return sweep_confirm(ui->sweep, test_id, count);
+}
+
+static int
+ui_live_pause(void *arg, bool paused)
+{
+	struct ui *ui = arg;
+
+	if (sweep_sched(ui->sweep) == NULL || sweep_phase(ui->sweep) == SWEEP_PHASE_DONE)
+		return -EAGAIN;
+	sweep_pause(ui->sweep, paused);
+	return 0;
+}
+
+static void
+ui_live_interrupt(void *arg)
+{
+	struct ui *ui = arg;
+
+	sweep_interrupt(ui->sweep);
+}
+
+static void
+ui_live_reproduce(void *arg, struct model *m, size_t i, const char **fs, const char **direct)
+{
+	struct ui *ui = arg;
+
+	model_reproduce(m, ui->sweep, i, fs, direct);
+}
+
+static void
+ui_obs_phase(void *arg, struct sweep *s, enum sweep_phase phase)
+{
+	struct ui *ui = arg;
+
+	(void)s;
+	(void)phase;
+	ui_dirty(ui, VIEW_DIRTY_ALL | UI_DIRTY_MODEL);
+}
+
+static void
+ui_obs_run_started(void *arg, struct sweep *s, const struct sweep_run *run)
+{
+	struct ui *ui = arg;
+
+	(void)s;
+	(void)run;
+	ui_dirty(ui, VIEW_DIRTY_HEADER | VIEW_DIRTY_LANES | UI_DIRTY_MODEL);
+}
+
+static void
+ui_obs_run_finished(void *arg, struct sweep *s, const struct sweep_run *run,
+                    const struct outcome *o, int new_failures)
+{
+	struct ui *ui = arg;
+	const struct results *r = sweep_results(s);
+	size_t i;
+
+	ui_dirty(ui, VIEW_DIRTY_HEADER | VIEW_DIRTY_LANES | VIEW_DIRTY_TESTS | VIEW_DIRTY_DETAIL |
+	                 UI_DIRTY_MODEL | UI_DIRTY_JUDGE);
+	if (new_failures == 0)
+		return;
+	for (i = 0; i < o->ntests; i++) {
+		const struct outcome_test *ot = &o->tests[i];
+		const struct results_test *t;
+		char *id;
+
+		if (ot->status != OUTCOME_FAIL && ot->status != OUTCOME_HANG)
+			continue;
+		id = xasprintf("%s::%s", r->pkgs[run->pkg].name, ot->name);
+		t = results_find(r, id);
+		free(id);
+		if (t != NULL && t->first != NULL && t->first->run == run->id) {
+			ui_message(ui, false, _("new: %s %s at cpu %d load %d (%s run %lld)"),
+			           t->id, ot->status == OUTCOME_HANG ? _("hung") : _("failed"),
+			           run->cpu, run->load,
+			           run->phase == RESULTS_CONFIRM ? _("confirm") : _("sweep"),
+			           (long long)run->id);
+			break;
+		}
+	}
+}
+
+static void
+ui_obs_message(void *arg, struct sweep *s, const char *text)
+{
+	(void)s;
+	ui_message(arg, false, "%s", text);
+}
+
+static void
+ui_obs_finished(void *arg, struct sweep *s)
+{
+	struct ui *ui = arg;
+
+	if (s != NULL && !ui->quitting) {
+		int rc = sweep_exit_status(s);
+
+		if (rc == 130)
+			ui_message(ui, false,
+			           _("the sweep was interrupted: results in %s; "
+			             "flakesweep --resume %s continues it; q quits"),
+			           sweep_outdir(s), sweep_outdir(s));
+		else if (rc == 2)
+			ui_message(ui, true,
+			           _("the sweep stopped on an error: results in %s; q quits"),
+			           sweep_outdir(s));
+		else
+			ui_message(ui, false, _("the sweep is complete: results in %s; q quits"),
+			           sweep_outdir(s));
+	}
+	ui_finished(ui);
+}
+
+const struct observer *
+ui_observer(struct ui *ui)
+{
+	ui->obs.arg = ui;
+	ui->obs.phase = ui_obs_phase;
+	ui->obs.run_started = ui_obs_run_started;
+	ui->obs.run_finished = ui_obs_run_finished;
+	ui->obs.message = ui_obs_message;
+	ui->obs.finished = ui_obs_finished;
+	return &ui->obs;
+}
+
+void
+ui_attach_sweep(struct ui *ui, struct sweep *s)
+{
+	struct ui_source src;
+
+	ui->sweep = s;
+	if (ui->model->outdir == NULL) {
+		ui->model->outdir = xstrdup(sweep_outdir(s));
+		model_load_decisions(ui->model);
+	}
+	memset(&src, 0, sizeof src);
+	src.arg = ui;
+	src.update = ui_live_update;
+	src.confirm = ui_live_confirm;
+	src.pause = ui_live_pause;
+	src.interrupt = ui_live_interrupt;
+	src.reproduce = ui_live_reproduce;
+	ui_set_source(ui, &src);
+}

@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * view-detail.c: the selected test in full: verdict and totals, its
+ * decision and quarantine entries, the CPU x load heatmaps of the sweep and
+ * the confirm runs, the worst pair with its 95% interval, the first
+ * failure's lines (sanitised, scrollable) and both reproduce commands.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+#include "view.h"
+
+static void
+view_detail_build(const struct view_ctx *c, long sel, int width, struct doc *doc)
+{
+	const struct model *m = c->m;
+	const struct model_test *mt = &m->tests[sel];
+	const struct results_test *t = model_results_test(m, (size_t)sel);
+	const struct results_cell *worst;
+	const struct decision *dec;
+	const struct quarantine_entry *e = NULL;
+	char rate[16], lo_s[16], hi_s[16];
+
+	doc_init(doc);
+	if (t == NULL)
+		return;
+	doc_line(doc, 2, false);
+	doc_span(doc, DRAW_BOLD, t->id);
+	doc_line(doc, 2, false);
+	doc_span(doc, mt->verdict == RESULTS_FAILING ? DRAW_BAD : DRAW_WARN,
+	         mt->verdict == RESULTS_FAILING ? _("failing") : _("flaky"));
+	doc_spanf(doc, DRAW_NORMAL,
+	          ngettext(": %lld failed and %lld hung of %lld run",
+	                   ": %lld failed and %lld hung of %lld runs", (unsigned long)mt->runs),
+	          (long long)mt->failures, (long long)mt->hangs, (long long)mt->runs);
+	if (mt->verdict == RESULTS_FAILING)
+		doc_span(doc, DRAW_DIM,
+		         _(" (every run failed at some pair: never posted as flaky)"));
+	dec = decisions_find(m->decisions, m->ndecisions, t->id);
+	if (dec != NULL) {
+		doc_line(doc, 2, false);
+		doc_spanf(doc, DRAW_OK, _("decision: %s"), dec->decision ? dec->decision : "?");
+		if (dec->time != NULL)
+			doc_spanf(doc, DRAW_DIM, _(" at %s"), dec->time);
+		if (dec->url != NULL)
+			doc_spanf(doc, DRAW_NORMAL, " %s", dec->url);
+	}
+	while (m->quarantine != NULL &&
+	       (e = quarantine_next_for_test(m->quarantine, t->id, e)) != NULL) {
+		doc_line(doc, 2, false);
+		doc_spanf(doc, DRAW_OK, _("quarantined (%s) until %s: %s"), e->channel, e->expires,
+		          quarantine_status_name(e->status));
+	}
+	doc_line(doc, 0, true);
+	view_heatmap_table(c, doc, t, width);
+	worst = results_worst_cell(t);
+	if (worst != NULL) {
+		double lo, hi;
+		int64_t bad = worst->failures + worst->hangs;
+
+		results_wilson(bad, worst->runs, &lo, &hi);
+		draw_percent((double)bad / (double)worst->runs, rate, sizeof rate);
+		draw_percent(lo, lo_s, sizeof lo_s);
+		draw_percent(hi, hi_s, sizeof hi_s);
+		doc_line(doc, 2, false);
+		doc_spanf(doc, DRAW_NORMAL,
+		          _("worst pair: %s cpu %d load %d: %lld of %lld runs, %s (95%% CI %s-%s)"),
+		          worst->phase == RESULTS_CONFIRM ? _("confirm") : _("sweep"), worst->cpu,
+		          worst->load, (long long)bad, (long long)worst->runs, rate, lo_s, hi_s);
+	}
+	if (t->first != NULL) {
+		const struct results_failure *f = t->first;
+
+		doc_line(doc, 0, true);
+		doc_line(doc, 2, false);
+		doc_spanf(doc, DRAW_BOLD, _("first failure (%s, cpu %d, load %d, run %lld%s%s):"),
+		          f->phase == RESULTS_CONFIRM ? _("confirm") : _("sweep"), f->cpu, f->load,
+		          (long long)f->run, f->log != NULL ? ", " : "",
+		          f->log != NULL ? f->log : "");
+		if (f->seed != NULL) {
+			doc_line(doc, 2, false);
+			doc_spanf(doc, DRAW_DIM, _("seed %s"), f->seed);
+		}
+		if (f->lines != NULL && *f->lines != '\0')
+			doc_text(doc, DRAW_NORMAL, 2, f->lines);
+		else
+			doc_text(doc, DRAW_DIM, 2, _("(no output)"));
+	}
+	if (c->repro_flakesweep != NULL && *c->repro_flakesweep != '\0') {
+		doc_line(doc, 0, true);
+		doc_line(doc, 2, false);
+		doc_span(doc, DRAW_BOLD, _("reproduce:"));
+		doc_line(doc, 4, false);
+		doc_spanf(doc, DRAW_KEY, "  %s", c->repro_flakesweep);
+	}
+	if (c->repro_direct != NULL && *c->repro_direct != '\0') {
+		doc_line(doc, 2, false);
+		doc_span(doc, DRAW_BOLD, _("directly:"));
+		doc_line(doc, 4, false);
+		doc_spanf(doc, DRAW_KEY, "  %s", c->repro_direct);
+	}
+}
+
+void
+view_detail_draw(struct view_ctx *c, const struct view_rect *r, bool focused)
+{
+	struct view_state *st = c->st;
+	long sel = view_selected(c);
+	struct doc doc, wrapped;
+	char *title;
+	int rows = r->h - 1, x = r->x, w = r->w, i;
+
+	if (sel >= 0)
+		title = xasprintf(_("%s (%zu of %zu)"), c->m->tests[sel].name, st->selected + 1,
+		                  c->nvisible);
+	else
+		title = xstrdup(_("Detail"));
+	view_title(c, r->y, x, w, title, focused);
+	free(title);
+	st->detail_rows = rows;
+	if (rows <= 0)
+		return;
+	if (sel < 0) {
+		doc_init(&doc);
+		doc_line(&doc, 0, false);
+		doc_span(&doc, DRAW_DIM, _("select a flaky test to see its heatmaps here"));
+	} else {
+		view_detail_build(c, sel, w - 1, &doc);
+	}
+	doc_wrap(&doc, c->d, w - 1, &wrapped);
+	st->detail_lines = wrapped.nlines;
+	if (st->detail_top + (size_t)rows > wrapped.nlines)
+		st->detail_top = wrapped.nlines > (size_t)rows ? wrapped.nlines - (size_t)rows : 0;
+	/* A margin of one column, then the text. */
+	for (i = 0; i < rows; i++)
+		draw_fill(c->d, r->y + 1 + i, x, 1, ' ', DRAW_NORMAL);
+	doc_draw(&wrapped, c->d, r->y + 1, x + 1, rows, w - 1, st->detail_top);
+	doc_free(&wrapped);
+	doc_free(&doc);
+}

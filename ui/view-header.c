@@ -1,0 +1,183 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * view-header.c: the header line: phase, progress bar with percentage and
+ * ETA, runs done of planned, the flaky, failing and hang counts, the
+ * machine's shape and the time since the sweep started. On a narrow
+ * screen the least needed parts go first: the machine, the ETA, the bar.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+#include "view.h"
+
+#define VIEW_HEADER_BAR_MAX 30
+#define VIEW_HEADER_BAR_MID 8
+#define VIEW_HEADER_BAR_MIN 6
+
+/* A sweep's end status as the journal writes it, for the header. */
+static const char *
+view_header_status(const char *s)
+{
+	if (strcmp(s, "complete") == 0)
+		return _("complete");
+	if (strcmp(s, "interrupted") == 0)
+		return _("interrupted");
+	if (strcmp(s, "running") == 0)
+		return _("running");
+	if (strcmp(s, "stopped") == 0)
+		return _("stopped on an error");
+	return s;
+}
+
+static const char *
+view_header_phase(enum sweep_phase p)
+{
+	switch (p) {
+	case SWEEP_PHASE_DISCOVER:
+		return _("discover");
+	case SWEEP_PHASE_BUILD:
+		return _("build");
+	case SWEEP_PHASE_SWEEP:
+		return _("sweep");
+	case SWEEP_PHASE_CONFIRM:
+		return _("confirm");
+	case SWEEP_PHASE_DONE:
+		break;
+	}
+	return _("done");
+}
+
+/* The parts of the header, each optional. */
+struct view_header_parts {
+	char phase[96];
+	char runs[64];
+	char pct[16];
+	char eta[32];
+	char counts[96];
+	char machine[96];
+	char elapsed[32];
+	int bar; /* bar width in columns, 0 for none */
+};
+
+static int
+view_header_width(const struct view_ctx *c, const struct view_header_parts *p)
+{
+	int w = draw_width(c->d, "flakesweep") + 2 + draw_width(c->d, p->phase) + 1 +
+	        draw_width(c->d, p->runs);
+
+	if (p->bar > 0)
+		w += 1 + p->bar + 2;
+	w += 1 + draw_width(c->d, p->pct);
+	if (p->eta[0] != '\0')
+		w += 2 + draw_width(c->d, p->eta);
+	w += 3 + draw_width(c->d, p->counts);
+	if (p->machine[0] != '\0')
+		w += 3 + draw_width(c->d, p->machine);
+	w += 3 + draw_width(c->d, p->elapsed);
+	return w;
+}
+
+void
+view_header_draw(struct view_ctx *c, const struct view_rect *r)
+{
+	const struct model *m = c->m;
+	struct view_header_parts p;
+	char done[32], target[32], t[32];
+	int64_t end, pct;
+	int x, w = r->w, filled, slack;
+
+	if (r->h <= 0)
+		return;
+	memset(&p, 0, sizeof p);
+	if (c->st->mode != NULL && m->finished)
+		snprintf(p.phase, sizeof p.phase, "%s: %s", c->st->mode,
+		         m->status != NULL ? view_header_status(m->status)
+		                           : view_header_phase(m->phase));
+	else if (c->st->mode != NULL)
+		snprintf(p.phase, sizeof p.phase, _("%s: %s, running elsewhere"), c->st->mode,
+		         view_header_phase(m->phase));
+	else if (m->finished && m->status != NULL)
+		snprintf(p.phase, sizeof p.phase, "%s", view_header_status(m->status));
+	else if (m->paused && !m->finished)
+		snprintf(p.phase, sizeof p.phase, _("%s (paused)"), view_header_phase(m->phase));
+	else
+		snprintf(p.phase, sizeof p.phase, "%s", view_header_phase(m->phase));
+	draw_count(m->done, done, sizeof done);
+	draw_count(m->target, target, sizeof target);
+	snprintf(p.runs, sizeof p.runs, _("%s/%s runs"), done, target);
+	pct = m->target > 0 ? 100 * m->done / m->target : (m->finished ? 100 : 0);
+	snprintf(p.pct, sizeof p.pct, "%lld%%", (long long)pct);
+	if (!m->finished && m->eta_s >= 0) {
+		draw_eta(m->eta_s, t, sizeof t);
+		snprintf(p.eta, sizeof p.eta, _("ETA %s"), t);
+	}
+	snprintf(p.counts, sizeof p.counts,
+	         ngettext("%lld flaky %lld failing %lld hang", "%lld flaky %lld failing %lld hangs",
+	                  (unsigned long)m->hangs),
+	         (long long)m->flaky, (long long)m->failing, (long long)m->hangs);
+	snprintf(p.machine, sizeof p.machine,
+	         ngettext("%d cores: keep %d, %d lane x %d", "%d cores: keep %d, %d lanes x %d",
+	                  (unsigned long)m->nlanes),
+	         m->machine_cores, m->keep, m->nlanes, m->width);
+	end = m->finished && m->finished_ms > 0 ? m->finished_ms : c->now_ms;
+	draw_clock(m->started_ms > 0 ? (end - m->started_ms) / 1000 : 0, p.elapsed,
+	           sizeof p.elapsed);
+	/* Too wide: a shorter bar, then no machine, then a shorter bar
+	 * still, then no bar, then no ETA. */
+	p.bar = VIEW_HEADER_BAR_MAX;
+	slack = w - view_header_width(c, &p);
+	if (slack < 0)
+		p.bar = p.bar + slack >= VIEW_HEADER_BAR_MID ? p.bar + slack : VIEW_HEADER_BAR_MID;
+	slack = w - view_header_width(c, &p);
+	if (slack < 0)
+		p.machine[0] = '\0';
+	slack = w - view_header_width(c, &p);
+	if (slack < 0)
+		p.bar = p.bar + slack >= VIEW_HEADER_BAR_MIN ? p.bar + slack : 0;
+	slack = w - view_header_width(c, &p);
+	if (slack < 0)
+		p.eta[0] = '\0';
+
+	draw_fill(c->d, r->y, r->x, w, ' ', DRAW_HEADER);
+	x = r->x;
+#define VIEW_HEADER_PUT(text)                                                                    \
+	do {                                                                                     \
+		if (x < r->x + w)                                                                \
+			x += draw_text(c->d, r->y, x, r->x + w - x, (text), DRAW_HEADER, false); \
+	} while (0)
+	VIEW_HEADER_PUT("flakesweep  ");
+	VIEW_HEADER_PUT(p.phase);
+	VIEW_HEADER_PUT(" ");
+	VIEW_HEADER_PUT(p.runs);
+	if (p.bar > 0 && x + p.bar + 3 <= r->x + w) {
+		VIEW_HEADER_PUT(" [");
+		filled = m->target > 0 ? (int)((int64_t)p.bar * m->done / m->target)
+		                       : (m->finished ? p.bar : 0);
+		if (filled > p.bar)
+			filled = p.bar;
+		draw_glyph_fill(c->d, r->y, x, filled, DRAW_GLYPH_BAR_DONE, DRAW_HEADER);
+		draw_glyph_fill(c->d, r->y, x + filled, p.bar - filled, DRAW_GLYPH_BAR_TODO,
+		                DRAW_HEADER);
+		x += p.bar;
+		VIEW_HEADER_PUT("]");
+	}
+	VIEW_HEADER_PUT(" ");
+	VIEW_HEADER_PUT(p.pct);
+	if (p.eta[0] != '\0') {
+		VIEW_HEADER_PUT("  ");
+		VIEW_HEADER_PUT(p.eta);
+	}
+	VIEW_HEADER_PUT(" | ");
+	VIEW_HEADER_PUT(p.counts);
+	if (p.machine[0] != '\0') {
+		VIEW_HEADER_PUT(" | ");
+		VIEW_HEADER_PUT(p.machine);
+	}
+	VIEW_HEADER_PUT(" | ");
+	VIEW_HEADER_PUT(p.elapsed);
+#undef VIEW_HEADER_PUT
+}

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * view-help.c: the help screen, generated from the action table so the
+ * keys it lists are the keys that work, followed by how to read the
+ * heatmaps.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "action.h"
+#include "util.h"
+#include "view.h"
+
+#define VIEW_HELP_KEYS_W 16
+
+void
+view_help_doc(struct doc *doc)
+{
+	const struct action *a;
+	size_t n, i;
+
+	doc_init(doc);
+	doc_line(doc, 0, false);
+	doc_span(doc, DRAW_BOLD, _("Keys of the flakesweep dashboard"));
+	doc_line(doc, 0, false);
+	for (a = action_table(&n), i = 0; i < n; i++) {
+		int pad = VIEW_HELP_KEYS_W - (int)strlen(a[i].names);
+
+		doc_line(doc, VIEW_HELP_KEYS_W + 2, false);
+		doc_span(doc, DRAW_NORMAL, "  ");
+		doc_span(doc, DRAW_KEY, a[i].names);
+		doc_spanf(doc, DRAW_NORMAL, "%*s", pad > 0 ? pad : 1, "");
+		doc_span(doc, DRAW_NORMAL, _(a[i].help));
+	}
+	doc_line(doc, 0, false);
+	doc_line(doc, 2, false);
+	doc_span(doc, DRAW_BOLD, _("Heatmaps"));
+	doc_text(doc, DRAW_NORMAL, 2,
+	         _("Rows are cores per run (cpu), columns runs per core (load). A cell gives "
+	           "failures/runs (\"h\" counts hangs), the rate and its 95% interval; a cell "
+	           "without failure gives the rate it is below. The list's mini heatmap has one "
+	           "mark per pair, sweep and confirm together."));
+	doc_line(doc, 4, false);
+	doc_span(doc, DRAW_NORMAL, "  ");
+	doc_span(doc, DRAW_HEAT_NONE, _(" no runs "));
+	doc_span(doc, DRAW_NORMAL, " ");
+	doc_span(doc, DRAW_HEAT_CLEAN, _(" no failure "));
+	doc_span(doc, DRAW_NORMAL, " ");
+	doc_span(doc, DRAW_HEAT_1, _(" <1% "));
+	doc_span(doc, DRAW_NORMAL, " ");
+	doc_span(doc, DRAW_HEAT_2, _(" <5% "));
+	doc_span(doc, DRAW_NORMAL, " ");
+	doc_span(doc, DRAW_HEAT_3, _(" <20% "));
+	doc_span(doc, DRAW_NORMAL, " ");
+	doc_span(doc, DRAW_HEAT_4, _(" <50% "));
+	doc_span(doc, DRAW_NORMAL, " ");
+	doc_span(doc, DRAW_HEAT_5, _(" 50% and over "));
+	doc_line(doc, 0, false);
+	doc_line(doc, 2, false);
+	doc_span(doc, DRAW_BOLD, _("Decisions"));
+	doc_text(doc, DRAW_NORMAL, 2,
+	         _("c, Q, p and d record their decision in decisions.json in the output "
+	           "directory; flakesweep view DIR shows them."));
+}
+
+void
+view_help_draw(struct view_ctx *c, const struct view_rect *r)
+{
+	struct view_state *st = c->st;
+	struct doc doc, wrapped;
+	int rows = r->h - 1;
+
+	view_title(c, r->y, r->x, r->w, _("Help (? or Esc closes it)"), true);
+	view_help_doc(&doc);
+	doc_wrap(&doc, c->d, r->w - 1, &wrapped);
+	st->overlay_rows = rows;
+	st->overlay_lines = wrapped.nlines;
+	if (rows > 0) {
+		if (st->overlay_top + (size_t)rows > wrapped.nlines)
+			st->overlay_top =
+			    wrapped.nlines > (size_t)rows ? wrapped.nlines - (size_t)rows : 0;
+		doc_draw(&wrapped, c->d, r->y + 1, r->x, rows, r->w, st->overlay_top);
+	}
+	doc_free(&wrapped);
+	doc_free(&doc);
+}

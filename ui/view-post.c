@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * view-post.c: the post preview: the target repository, the rendered
+ * title and body exactly as they will be sent, scrollable, while the
+ * message line asks whether to send it.
+ */
+#include "config.h"
+
+#include <stdio.h>
+
+#include "util.h"
+#include "view.h"
+
+void
+view_post_draw(struct view_ctx *c, const struct view_rect *r)
+{
+	struct view_state *st = c->st;
+	struct doc doc, wrapped;
+	char title[256];
+	int rows = r->h - 1;
+
+	snprintf(title, sizeof title, _("Post to %s (y sends it, n or Esc cancels)"),
+	         st->post_repo != NULL ? st->post_repo : _("no repository"));
+	view_title(c, r->y, r->x, r->w, title, true);
+	doc_init(&doc);
+	doc_line(&doc, 0, false);
+	doc_spanf(&doc, DRAW_DIM, _("repository: %s"),
+	          st->post_repo != NULL ? st->post_repo
+	                                : _("none (no GitHub origin remote): it cannot be posted"));
+	doc_line(&doc, 0, false);
+	doc_span(&doc, DRAW_DIM, _("title: "));
+	doc_span(&doc, DRAW_BOLD, st->post_title != NULL ? st->post_title : "");
+	doc_line(&doc, 0, false);
+	doc_text(&doc, DRAW_NORMAL, 0, st->post_body != NULL ? st->post_body : "");
+	doc_wrap(&doc, c->d, r->w - 1, &wrapped);
+	st->overlay_rows = rows;
+	st->overlay_lines = wrapped.nlines;
+	if (rows > 0) {
+		if (st->overlay_top + (size_t)rows > wrapped.nlines)
+			st->overlay_top =
+			    wrapped.nlines > (size_t)rows ? wrapped.nlines - (size_t)rows : 0;
+		doc_draw(&wrapped, c->d, r->y + 1, r->x, rows, r->w, st->overlay_top);
+	}
+	doc_free(&wrapped);
+	doc_free(&doc);
+}

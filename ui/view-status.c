@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * view-status.c: the two bottom lines: the hints (the action table's keys
+ * that have a label) and the message line, which shows a question being
+ * asked, else the last message, else a note that the terminal is too
+ * small.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "action.h"
+#include "util.h"
+#include "view.h"
+
+static void
+view_status_hints(struct view_ctx *c, const struct view_rect *r)
+{
+	const struct action *a;
+	size_t n, i;
+	int x = r->x + 1, end = r->x + r->w, rank;
+
+	draw_fill(c->d, r->y, r->x, r->w, ' ', DRAW_NORMAL);
+	a = action_table(&n);
+	for (rank = 1; rank <= (int)n; rank++) {
+		for (i = 0; i < n; i++) {
+			char key[32];
+			const char *label;
+			int need;
+
+			if (a[i].hint == NULL || a[i].hint_rank != rank)
+				continue;
+			snprintf(key, sizeof key, "%.*s", (int)strcspn(a[i].names, ","),
+			         a[i].names);
+			label = _(a[i].hint);
+			need = draw_width(c->d, key) + 1 + draw_width(c->d, label);
+			if (x + need > end)
+				return;
+			x += draw_text(c->d, r->y, x, end - x, key, DRAW_KEY, false);
+			x += draw_text(c->d, r->y, x, end - x, " ", DRAW_NORMAL, false);
+			x += draw_text(c->d, r->y, x, end - x, label, DRAW_NORMAL, false);
+			x += 2;
+		}
+	}
+}
+
+void
+view_status_draw(struct view_ctx *c, const struct view_layout *l)
+{
+	const struct view_state *st = c->st;
+	const struct view_rect *r = &l->message;
+	int x = r->x, end = r->x + r->w;
+
+	if (l->hints.h > 0)
+		view_status_hints(c, &l->hints);
+	if (r->h <= 0)
+		return;
+	draw_fill(c->d, r->y, r->x, r->w, ' ', DRAW_NORMAL);
+	if (st->prompt != NULL && st->prompt->active) {
+		const char *answer = st->prompt->text.data != NULL ? st->prompt->text.data : "";
+
+		x += draw_text(c->d, r->y, x, end - x, st->prompt->question, DRAW_PROMPT, false);
+		if (st->prompt->kind == PROMPT_YESNO) {
+			x += draw_text(c->d, r->y, x, end - x, _(" (y/n)"), DRAW_PROMPT, false);
+		} else {
+			x += draw_text(c->d, r->y, x, end - x, " ", DRAW_NORMAL, false);
+			x += draw_text(c->d, r->y, x, end - x, answer, DRAW_NORMAL, false);
+			/* The cursor: a cell in reverse video after the answer. */
+			if (x < end)
+				draw_text(c->d, r->y, x, 1, " ", DRAW_SELECTED, false);
+		}
+		return;
+	}
+	if (l->too_small) {
+		char note[128];
+
+		/* The longest note that fits. */
+		snprintf(note, sizeof note,
+		         _("terminal too small (%dx%d): the dashboard needs %dx%d"), l->cols,
+		         l->rows, VIEW_MIN_COLS, VIEW_MIN_ROWS);
+		if (draw_width(c->d, note) > end - x)
+			snprintf(note, sizeof note, _("too small: %dx%d, need %dx%d"), l->cols,
+			         l->rows, VIEW_MIN_COLS, VIEW_MIN_ROWS);
+		if (draw_width(c->d, note) > end - x)
+			snprintf(note, sizeof note, _("need %dx%d"), VIEW_MIN_COLS, VIEW_MIN_ROWS);
+		draw_text(c->d, r->y, x, end - x, note, DRAW_ERROR, true);
+		return;
+	}
+	if (st->message != NULL)
+		draw_text(c->d, r->y, x, end - x, st->message,
+		          st->message_error ? DRAW_ERROR : DRAW_MESSAGE, true);
+}

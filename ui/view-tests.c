@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * view-tests.c: the flaky tests pane: every flaky or failing test, most
+ * failures first, with its package, name, failures of runs, mini heatmap,
+ * verdict and decision. Columns drop out from the least needed when the
+ * pane is narrow; the name takes what is left.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+#include "view.h"
+
+#define VIEW_TESTS_PKG_MAX 20
+#define VIEW_TESTS_NAME_MIN 12
+
+static const char *
+view_tests_decision(const struct model_test *mt)
+{
+	if (mt->decision != NULL) {
+		if (strcmp(mt->decision, "confirmed") == 0)
+			return _("confirmed");
+		if (strcmp(mt->decision, "quarantined") == 0)
+			return _("quarantined");
+		if (strcmp(mt->decision, "posted") == 0)
+			return _("posted");
+		if (strcmp(mt->decision, "dismissed") == 0)
+			return _("dismissed");
+		return mt->decision;
+	}
+	return mt->quarantined ? _("quarantined") : "-";
+}
+
+static const char *
+view_tests_verdict(const struct model_test *mt)
+{
+	return mt->verdict == RESULTS_FAILING ? _("failing") : _("flaky");
+}
+
+void
+view_tests_draw(struct view_ctx *c, const struct view_rect *r, bool focused)
+{
+	const struct model *m = c->m;
+	struct view_state *st = c->st;
+	char title[160];
+	int rows = r->h - 1, count_w = 3, pkg_w = 0, verdict_w, decision_w = 0, heat_w, name_w;
+	int fixed, i, sep;
+	size_t k;
+	bool same_pkg = true;
+
+	/* The detail stands to the right: keep a separator column. */
+	sep = r->x + r->w < getmaxx(c->d->win) ? 1 : 0;
+	if (st->filter != NULL && *st->filter != '\0')
+		snprintf(title, sizeof title, _("Flaky tests (%zu of %zu, filter \"%s\")"),
+		         c->nvisible, m->ntests, st->filter);
+	else
+		snprintf(title, sizeof title, _("Flaky tests (%zu)"), m->ntests);
+	view_title(c, r->y, r->x, r->w - sep, title, focused);
+	if (sep)
+		draw_text(c->d, r->y, r->x + r->w - 1, 1, "+",
+		          focused ? DRAW_TITLE_FOCUS : DRAW_TITLE, false);
+	st->list_rows = rows;
+	if (rows <= 0)
+		return;
+	/* Keep the selection in sight. */
+	if (st->selected < st->list_top)
+		st->list_top = st->selected;
+	if (st->selected >= st->list_top + (size_t)rows)
+		st->list_top = st->selected - (size_t)rows + 1;
+	if (st->list_top + (size_t)rows > c->nvisible)
+		st->list_top = c->nvisible > (size_t)rows ? c->nvisible - (size_t)rows : 0;
+
+	verdict_w = draw_width(c->d, _("failing"));
+	for (k = 0; k < c->nvisible; k++) {
+		const struct model_test *mt = &m->tests[c->visible[k]];
+		char n[64];
+		int w;
+
+		snprintf(n, sizeof n, "%lld/%lld", (long long)(mt->failures + mt->hangs),
+		         (long long)mt->runs);
+		if ((int)strlen(n) > count_w)
+			count_w = (int)strlen(n);
+		w = draw_width(c->d, mt->pkg);
+		if (w > pkg_w)
+			pkg_w = w;
+		if (w > 0 && strcmp(mt->pkg, m->tests[c->visible[0]].pkg) != 0)
+			same_pkg = false;
+		w = draw_width(c->d, view_tests_decision(mt));
+		if (w > decision_w)
+			decision_w = w;
+	}
+	if (pkg_w > VIEW_TESTS_PKG_MAX)
+		pkg_w = VIEW_TESTS_PKG_MAX;
+	heat_w = view_heatmap_mini_width(m);
+	fixed = 2 + count_w + 1 + heat_w + 1 + verdict_w + sep;
+	if (decision_w > 0 && r->w - fixed - 1 - decision_w - 1 < VIEW_TESTS_NAME_MIN)
+		decision_w = 0;
+	if (decision_w > 0)
+		fixed += decision_w + 1;
+	/* One package for every test: its name is in the detail, not here. */
+	if (same_pkg && c->nvisible > 0 && r->w - fixed - pkg_w - 1 < 40)
+		pkg_w = 0;
+	if (pkg_w > 0 && r->w - fixed - pkg_w - 1 < VIEW_TESTS_NAME_MIN)
+		pkg_w = 0;
+	if (pkg_w > 0)
+		fixed += pkg_w + 1;
+	name_w = r->w - fixed - 2;
+	if (name_w < 1)
+		name_w = 1;
+
+	for (i = 0; i < rows; i++) {
+		size_t vi = st->list_top + (size_t)i;
+		int y = r->y + 1 + i, x = r->x;
+		const struct model_test *mt;
+		const struct results_test *t;
+		enum draw_role role = DRAW_NORMAL, vrole;
+		char n[64];
+		bool sel;
+
+		draw_fill(c->d, y, r->x, r->w - sep, ' ', DRAW_NORMAL);
+		if (sep)
+			draw_text(c->d, y, r->x + r->w - 1, 1, draw_glyph(c->d, DRAW_GLYPH_VLINE),
+			          DRAW_DIM, false);
+		if (vi >= c->nvisible) {
+			if (i == 0)
+				draw_text(c->d, y, x + 2, r->w - 2 - sep,
+				          m->ntests == 0
+				              ? _("no flaky test yet")
+				              : _("no test matches the filter (/ to change it)"),
+				          DRAW_DIM, true);
+			continue;
+		}
+		mt = &m->tests[c->visible[vi]];
+		t = model_results_test(m, c->visible[vi]);
+		sel = vi == st->selected;
+		if (sel)
+			role = focused ? DRAW_SELECTED : DRAW_BOLD;
+		if (sel)
+			draw_fill(c->d, y, x, r->w - sep, ' ', role);
+		draw_text(c->d, y, x, 2, sel ? "> " : "  ", role, false);
+		x += 2;
+		if (pkg_w > 0) {
+			draw_text(c->d, y, x, pkg_w, mt->pkg, role, true);
+			x += pkg_w + 1;
+		}
+		draw_text(c->d, y, x, name_w, mt->name, role, true);
+		x += name_w + 1;
+		snprintf(n, sizeof n, "%lld/%lld", (long long)(mt->failures + mt->hangs),
+		         (long long)mt->runs);
+		draw_text(c->d, y, x + count_w - (int)strlen(n), count_w, n, role, false);
+		x += count_w + 1;
+		if (t != NULL)
+			view_heatmap_mini(c, y, x, heat_w, t);
+		x += heat_w + 1;
+		vrole = sel ? role : (mt->verdict == RESULTS_FAILING ? DRAW_BAD : DRAW_WARN);
+		draw_text(c->d, y, x, verdict_w, view_tests_verdict(mt), vrole, false);
+		x += verdict_w + 1;
+		if (decision_w > 0)
+			draw_text(
+			    c->d, y, x, decision_w, view_tests_decision(mt),
+			    sel ? role
+			        : (mt->decision != NULL || mt->quarantined ? DRAW_OK : DRAW_DIM),
+			    false);
+	}
+}
