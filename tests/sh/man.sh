@@ -1,0 +1,108 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# The man pages: both pass mandoc's and groff's checks without a warning;
+# flakesweep.1 documents every long option of every command's getopt table
+# and exactly the keys of the dashboard's action table (ui/action.c).
+set -eu
+export LC_ALL=C
+cd "$CHECK_SRCDIR"
+
+pages="man/flakesweep.1 man/flakesweep.5"
+have_mandoc=0
+have_groff=0
+command -v mandoc >/dev/null 2>&1 && have_mandoc=1
+command -v groff >/dev/null 2>&1 && have_groff=1
+if [ $have_mandoc = 0 ] && [ $have_groff = 0 ]; then
+	echo "SKIP neither mandoc nor groff is installed"
+	exit 77
+fi
+
+bad=0
+out="$CHECK_TMPDIR/lint.out"
+for p in $pages; do
+	if [ $have_mandoc = 1 ]; then
+		if ! mandoc -Tlint -Wwarning "$p" >"$out" 2>&1 || [ -s "$out" ]; then
+			echo "mandoc -Tlint -Wwarning $p:"
+			cat "$out"
+			bad=1
+		fi
+	fi
+	if [ $have_groff = 1 ]; then
+		# groff exits 0 after a warning: any output is a failure.
+		if ! groff -mandoc -ww -z "$p" >"$out" 2>&1 || [ -s "$out" ]; then
+			echo "groff -mandoc -ww -z $p:"
+			cat "$out"
+			bad=1
+		fi
+	fi
+done
+
+# The C block that starts with the line matching START, up to "};", as one
+# line: the checks below must not depend on how clang-format wraps it.
+c_block() { # FILE START
+	awk -v start="$2" '$0 ~ start { on = 1 } on { print } on && /^};/ { exit }' "$1" |
+		tr '\t\n' '  ' | tr -s ' '
+}
+
+# The names of a `static const struct option NAME[] = { ... };` table.
+long_options() { # FILE TABLE
+	c_block "$1" "struct option $2\\[\\] = \\{" | grep -oE '\{"[^"]+",' | sed 's/^{"//; s/",$//'
+}
+
+# Every long option must appear in flakesweep.1 as ".Fl -NAME".
+check_table() { # FILE TABLE
+	local names n
+	names=$(long_options "$1" "$2")
+	if [ -z "$names" ]; then
+		echo "$1: no option table $2 found (did it move?)"
+		bad=1
+		return
+	fi
+	for n in $names; do
+		if ! grep -Eq "Fl -$n( |$)" man/flakesweep.1; then
+			echo "man/flakesweep.1 does not document --$n ($1, $2)"
+			bad=1
+		fi
+	done
+}
+check_table src/options.c long_options
+[ -f src/post.c ] && check_table src/post.c post_long_options
+[ -f src/quarantine.c ] && check_table src/quarantine.c quarantine_long_options
+[ -f src/gate.c ] && check_table src/gate.c gate_long_options
+[ -f ui/follow.c ] && check_table ui/follow.c follow_options
+if ! grep -Eq '^\.It Fl o Ar' man/flakesweep.1; then
+	echo "man/flakesweep.1 does not document -o"
+	bad=1
+fi
+
+# KEY BINDINGS: one ".It Cm KEY" line per key, the same keys as the
+# action table's names ("j, Down" is j and Down).
+if [ -f ui/action.c ]; then
+	table_keys=$(c_block ui/action.c 'action_rows\\[\\] = \\{' |
+		grep -oE '\{ACTION_[A-Z_]+, \{[^}]*\}, "[^"]*"' |
+		sed 's/.*}, "//; s/"$//' | awk '{ n = split($0, k, /, /); for (i = 1; i <= n; i++) print k[i] }' |
+		sort -u)
+	man_keys=$(awk '
+		/^\.Sh / { on = ($0 == ".Sh KEY BINDINGS"); next }
+		on && /^\.It Cm / { s = $0; sub(/^\.It Cm /, "", s); gsub(/\\&/, "", s); print s }
+	' man/flakesweep.1 | sort -u)
+	if [ -z "$table_keys" ]; then
+		echo "ui/action.c: no action rows found (did the table's layout change?)"
+		bad=1
+	fi
+	missing=$(comm -23 <(printf '%s\n' "$table_keys") <(printf '%s\n' "$man_keys"))
+	extra=$(comm -13 <(printf '%s\n' "$table_keys") <(printf '%s\n' "$man_keys"))
+	if [ -n "$missing" ]; then
+		echo "keys of ui/action.c missing from KEY BINDINGS in man/flakesweep.1:"
+		printf '%s\n' "$missing" | sed 's/^/  /'
+		bad=1
+	fi
+	if [ -n "$extra" ]; then
+		echo "keys in KEY BINDINGS of man/flakesweep.1 that ui/action.c does not have:"
+		printf '%s\n' "$extra" | sed 's/^/  /'
+		bad=1
+	fi
+fi
+
+[ $bad = 0 ] && echo "man pages clean; every option and key documented"
+exit $bad
