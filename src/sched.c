@@ -98,38 +98,80 @@ sched_mark_done(struct sched *s, int pair, int n, int64_t total_ms)
 	s->pairs[pair].total_ms += total_ms;
 }
 
-/* The pair furthest behind its target: the smallest started/target,
- * compared without division; ties to the longest mean duration, then the
- * lowest id so the order is reproducible. */
+/* True when pair a is further behind its target than pair b: the smaller
+ * started/target, compared without division; ties to the longest mean
+ * duration, then the lowest id, so the order is reproducible. */
+static bool
+sched_behind(const struct sched *s, int a, int b)
+{
+	const struct sched_pair *p = &s->pairs[a], *q = &s->pairs[b];
+	int64_t lhs = (int64_t)p->started * q->target, rhs = (int64_t)q->started * p->target;
+	double pm, qm;
+
+	if (lhs != rhs)
+		return lhs < rhs;
+	pm = p->done > 0 ? (double)p->total_ms / p->done : 0;
+	qm = q->done > 0 ? (double)q->total_ms / q->done : 0;
+	if (pm != qm)
+		return pm > qm;
+	return a < b;
+}
+
+/* The pair furthest behind its target, or -1 when every pair started
+ * all its runs. */
 static int
 sched_pick(const struct sched *s)
 {
 	int best = -1, i;
 
 	for (i = 0; i < s->npairs; i++) {
-		const struct sched_pair *p = &s->pairs[i], *b;
-		int64_t lhs, rhs;
-
-		if (p->started >= p->target)
-			continue;
-		if (best < 0) {
+		if (s->pairs[i].started < s->pairs[i].target &&
+		    (best < 0 || sched_behind(s, i, best)))
 			best = i;
-			continue;
-		}
-		b = &s->pairs[best];
-		lhs = (int64_t)p->started * b->target;
-		rhs = (int64_t)b->started * p->target;
-		if (lhs < rhs) {
-			best = i;
-		} else if (lhs == rhs) {
-			double pm = p->done > 0 ? (double)p->total_ms / p->done : 0;
-			double bm = b->done > 0 ? (double)b->total_ms / b->done : 0;
-
-			if (pm > bm)
-				best = i;
-		}
 	}
 	return best;
+}
+
+/* Core slots of lane l below its load: where runs can go now. */
+static int
+sched_free_slots(const struct sched *s, const struct sched_lane *l)
+{
+	int i, n = 0;
+
+	for (i = 0; i < s->lanes->width; i++)
+		n += l->count[i] < l->load;
+	return n;
+}
+
+/* The lane's next task. Usually the queue's head; but when the head needs
+ * the busy lane at another load, a pair at the lane's load that fits now
+ * goes first, as long as it is at most one lane's worth of runs ahead of
+ * the head. Otherwise a lane alternating between loads would drain before
+ * every run, and runs labelled load 2 would seldom share a core; the slack
+ * keeps every pair's share within a lane of the others'. */
+static int
+sched_pick_for_lane(const struct sched *s, const struct sched_lane *l)
+{
+	int head = sched_pick(s), best = -1, i;
+	const struct sched_pair *h;
+
+	if (head < 0 || l->running == 0 || s->pairs[head].load == l->load)
+		return head;
+	h = &s->pairs[head];
+	for (i = 0; i < s->npairs; i++) {
+		const struct sched_pair *p = &s->pairs[i];
+		int64_t cap = (int64_t)s->lanes->width * p->load / p->cpu;
+
+		if (p->load != l->load || p->started >= p->target ||
+		    sched_free_slots(s, l) < p->cpu)
+			continue;
+		if ((int64_t)p->started * h->target >
+		    (int64_t)p->target * h->started + cap * h->target)
+			continue;
+		if (best < 0 || sched_behind(s, i, best))
+			best = i;
+	}
+	return best >= 0 ? best : head;
 }
 
 static bool
@@ -209,7 +251,7 @@ sched_dispatch(struct sched *s)
 			}
 			if (!sched_lane_has_room(s, l))
 				break;
-			pair = sched_pick(s);
+			pair = sched_pick_for_lane(s, l);
 			if (pair < 0)
 				break;
 			s->pairs[pair].started++;

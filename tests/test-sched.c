@@ -284,3 +284,50 @@ TEST(lanes_plan_and_errors)
 	CHECK_INT(lanes_default_keep(16), 2);
 	CHECK_INT(lanes_default_keep(64), 8);
 }
+
+TEST(sched_mixed_loads_really_share_cores)
+{
+	struct lanes l;
+	struct fake f;
+	int peak = 0, steps = 0, s1, s2;
+
+	/* One 2-core lane, cpu 1 at loads 1 and 2 and cpu 2 at load 1: the
+	 * queue alternates between loads, yet load-2 runs must end up two to
+	 * a core, and no pair gets more than a lane's worth ahead. */
+	make_lanes(&l, 1, 2);
+	memset(&f, 0, sizeof f);
+	f.lanes = &l;
+	f.starts = xcalloc(3, sizeof *f.starts);
+	f.s = sched_new(&l, fake_start, &f);
+	sched_add_pair(f.s, 1, 1, 40, NULL);
+	sched_add_pair(f.s, 1, 2, 40, NULL);
+	sched_add_pair(f.s, 2, 1, 40, NULL);
+	sched_dispatch(f.s);
+	while (f.ninflight > 0) {
+		struct sched_run *run = f.inflight[0];
+		int c;
+
+		check_invariants(&f);
+		if (sched_lane_load(f.s, 0) == 2) {
+			for (c = 0; c < 2; c++)
+				if (sched_lane_core_runs(f.s, 0, c) > peak)
+					peak = sched_lane_core_runs(f.s, 0, c);
+		}
+		sched_pair_counts(f.s, 0, NULL, NULL, NULL, &s1, NULL);
+		sched_pair_counts(f.s, 1, NULL, NULL, NULL, &s2, NULL);
+		CHECK(abs(s1 - s2) <= 4 + 1);
+		memmove(f.inflight, f.inflight + 1, sizeof *f.inflight * (size_t)--f.ninflight);
+		sched_finish(f.s, run, 10);
+		sched_dispatch(f.s);
+		CHECK(++steps < 10000);
+	}
+	CHECK_INT(peak, 2);
+	CHECK(sched_complete(f.s));
+	CHECK_INT(f.starts[0], 40);
+	CHECK_INT(f.starts[1], 40);
+	CHECK_INT(f.starts[2], 40);
+	sched_free(f.s);
+	free(f.inflight);
+	free(f.starts);
+	lanes_free(&l);
+}
