@@ -12,9 +12,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include "journal.h"
+#include "sanitize.h"
 #include "strmap.h"
 #include "util.h"
 
@@ -157,6 +159,14 @@ journal_open(const char *path, char **err)
 		*err = xasprintf("%s: %s", path, strerror(errno));
 		return NULL;
 	}
+	/* One writer at a time: a second sweep (or --resume) of the same
+	 * directory would kill the first one's runs as left behind. */
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		*err = xasprintf(_("%s is in use by another flakesweep; wait for it or stop it"),
+		                 path);
+		close(fd);
+		return NULL;
+	}
 	j = xcalloc(1, sizeof *j);
 	j->fd = fd;
 	j->sets = strmap_new();
@@ -283,6 +293,7 @@ int
 journal_write_run(struct journal *j, const struct journal_run *jr, const struct outcome *o)
 {
 	cJSON *line = cJSON_CreateObject(), *a, *lines = NULL, *reasons = NULL;
+	char *clean;
 	long set;
 	int rc = 0, rc2;
 	size_t i;
@@ -315,7 +326,10 @@ journal_write_run(struct journal *j, const struct journal_run *jr, const struct 
 			continue;
 		if (lines == NULL)
 			lines = cJSON_AddObjectToObject(line, "lines");
-		cJSON_AddStringToObject(lines, t->name, t->lines);
+		/* The journal is UTF-8 JSON: the raw bytes stay in runs/N.log. */
+		clean = sanitize_text(t->lines, strlen(t->lines));
+		cJSON_AddStringToObject(lines, t->name, clean);
+		free(clean);
 	}
 	for (i = 0; i < o->ntests; i++) {
 		const struct outcome_test *t = &o->tests[i];
@@ -335,8 +349,11 @@ journal_write_run(struct journal *j, const struct journal_run *jr, const struct 
 	if (o->package_failed) {
 		cJSON_AddStringToObject(line, "package_failed",
 		                        o->package_reason != NULL ? o->package_reason : "");
-		if (o->package_lines != NULL)
-			cJSON_AddStringToObject(line, "package_lines", o->package_lines);
+		if (o->package_lines != NULL) {
+			clean = sanitize_text(o->package_lines, strlen(o->package_lines));
+			cJSON_AddStringToObject(line, "package_lines", clean);
+			free(clean);
+		}
 		if (o->candidates != NULL) {
 			a = cJSON_AddArrayToObject(line, "candidates");
 			for (i = 0; o->candidates[i] != NULL; i++)

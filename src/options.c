@@ -186,10 +186,19 @@ parse_count(const char *opt, const char *value, int *out, int min)
 static int
 parse_list(const char *opt, const char *value, int **out, int *n)
 {
-	int *v, nv;
+	int *v, nv, i, j;
 
 	if (util_parse_int_list(value, &v, &nv) < 0)
 		return bad_value(opt, value, _("a comma-separated list of positive numbers"));
+	for (i = 0; i < nv; i++) {
+		for (j = 0; j < i; j++) {
+			if (v[i] == v[j]) {
+				free(v);
+				return bad_value(opt, value,
+				                 _("a list that names each value once"));
+			}
+		}
+	}
 	free(*out);
 	*out = v;
 	*n = nv;
@@ -300,7 +309,8 @@ options_parse(struct options *o, int argc, char **argv)
 			o->race = false;
 			break;
 		case 'o':
-			set_str(&o->outdir, optarg);
+			/* Go's spelling -o=DIR reaches here as the short option. */
+			set_str(&o->outdir, optarg[0] == '=' ? optarg + 1 : optarg);
 			break;
 		case OPT_RESUME:
 			set_str(&o->resume, optarg);

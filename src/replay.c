@@ -118,6 +118,8 @@ replay_line(void *arg, struct journal_reader *reader, const cJSON *line, int lin
 		    xrealloc(r->unfinished, sizeof *r->unfinished * (r->nunfinished + 1));
 		s = &r->unfinished[r->nunfinished++];
 		s->run = (int64_t)run->valuedouble;
+		if (s->run > r->max_run)
+			r->max_run = s->run;
 		s->pid = pid->valueint;
 		s->start_ticks = (uint64_t)start->valuedouble;
 	} else if (strcmp(type, "run") == 0) {

@@ -178,10 +178,8 @@ results_add_run(struct results *r, int pkg, enum results_phase phase, int cpu, i
 
 	r->runs++;
 	p->runs++;
-	if (o->unreliable) {
+	if (o->unreliable)
 		p->unreliable_runs++;
-		return 0;
-	}
 	if (o->package_failed) {
 		p->failures_outside_tests++;
 		if (p->first_outside == NULL) {
@@ -197,11 +195,18 @@ results_add_run(struct results *r, int pkg, enum results_phase phase, int cpu, i
 			buf_free(&b);
 		}
 	}
-	for (i = 0; i < o->ntests; i++) {
+	/* A run whose results contradict themselves counts for no test. */
+	for (i = 0; !o->unreliable && i < o->ntests; i++) {
 		const struct outcome_test *ot = &o->tests[i];
-		struct results_test *t = results_get_test(r, pkg, ot->name);
-		struct results_cell *c = results_get_cell(t, phase, cpu, load);
+		struct results_test *t;
+		struct results_cell *c;
 
+		t = results_get_test(r, pkg, ot->name);
+		/* A skipped test is listed but did not run: it adds nothing to
+		 * its denominator. */
+		if (ot->status == OUTCOME_SKIP)
+			continue;
+		c = results_get_cell(t, phase, cpu, load);
 		c->runs++;
 		if (ot->status == OUTCOME_FAIL) {
 			c->failures++;

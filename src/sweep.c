@@ -501,6 +501,17 @@ sweep_on_done(void *arg, const struct outcome_exit *ex, bool leaked, int64_t ela
 	}
 	memset(&o, 0, sizeof o);
 	l->parser->finish(l->parser, ex, &o);
+	if (o.unreliable && !o.package_failed && (ex->status != 0 || ex->signal != 0)) {
+		/* No test can be blamed, but the run failed: a test printing a
+		 * fake result line must not turn a failing package green. */
+		o.package_failed = true;
+		o.package_reason =
+		    ex->signal != 0
+		        ? xasprintf(_("killed by signal %d; its results contradict themselves: %s"),
+		                    ex->signal, o.unreliable_reason ? o.unreliable_reason : "")
+		        : xasprintf(_("exit status %d; its results contradict themselves: %s"),
+		                    ex->status, o.unreliable_reason ? o.unreliable_reason : "");
+	}
 	if (outcome_failed(&o) || o.unreliable || o.selection_failed)
 		log = sweep_keep_log(s, l);
 	else
@@ -1199,6 +1210,15 @@ sweep_new(uv_loop_t *loop, struct options *o, const struct observer *obs, char *
 		goto fail;
 	}
 	free(dir);
+	/* Runs start in their package's directory: every path handed to them
+	 * (binaries, TMPDIR) must be absolute. */
+	dir = realpath(s->outdir, NULL);
+	if (dir != NULL) {
+		free(s->outdir);
+		s->outdir = dir;
+		free(jpath);
+		jpath = xasprintf("%s/journal.jsonl", s->outdir);
+	}
 	dir = xasprintf("%s/bin", s->outdir);
 	util_mkdir_p(dir);
 	free(dir);
@@ -1511,30 +1531,33 @@ sweep_reproduce(const struct sweep *s, const struct results_test *t, const struc
 {
 	const struct pkg *pkg = t->pkg < (int)s->npkgs ? s->pkgs[t->pkg] : NULL;
 	bool order = results_order_dependent(t);
-	int count = s->o->confirm > 0 ? s->o->confirm : s->o->count, i;
+	/* As many runs as the phase that measured the test gave each pair. */
+	int count = s->o->confirm > 0 && s->o->run_re == NULL ? s->o->confirm : s->o->count, i;
 	int *cpus = xcalloc((size_t)c->cpu, sizeof *cpus);
 	struct driver_run dr;
-	char *qdir, *qpkg, *filter, *qfilter;
+	char *qdir, *qpkg, *filter, *qfilter, limits[160], t1[32], t2[32];
 
 	/* Pinned to the first lane's first cores, as the sweep would. */
 	for (i = 0; i < c->cpu; i++)
 		cpus[i] = s->lanes.nlanes > 0 && i < s->lanes.width ? s->lanes.cores[0][i] : i;
 	qdir = util_shell_quote(s->proj.root != NULL ? s->proj.root : ".");
 	qpkg = pkg != NULL ? s->driver->package_args(pkg) : xstrdup("");
+	util_format_duration(s->o->timeout_ms, t1, sizeof t1);
+	util_format_duration(s->o->kill_grace_ms, t2, sizeof t2);
+	snprintf(limits, sizeof limits, " --timeout %s --kill-grace %s%s", t1, t2,
+	         s->o->race ? "" : " --no-race");
 	filter = s->driver->filter(t->test);
 	qfilter = util_shell_quote(filter);
 	/* An order-dependent test passes alone: both commands replay the
 	 * whole package in the failing order instead. */
 	if (order)
-		*flakesweep =
-		    xasprintf("cd %s && flakesweep stress --cpu %d --load %d --count %d "
-		              "--shuffle%s %s",
-		              qdir, c->cpu, c->load, count, s->o->race ? "" : " --no-race", qpkg);
+		*flakesweep = xasprintf(
+		    "cd %s && flakesweep stress --cpu %d --load %d --count %d --shuffle%s %s", qdir,
+		    c->cpu, c->load, count, limits, qpkg);
 	else
 		*flakesweep = xasprintf("cd %s && flakesweep stress --cpu %d --load %d --count %d "
 		                        "--run %s%s %s",
-		                        qdir, c->cpu, c->load, count, qfilter,
-		                        s->o->race ? "" : " --no-race", qpkg);
+		                        qdir, c->cpu, c->load, count, qfilter, limits, qpkg);
 	memset(&dr, 0, sizeof dr);
 	dr.cpu = c->cpu;
 	dr.timeout_ms = s->o->timeout_ms;
