@@ -1464,6 +1464,17 @@ quarantine_in_package(const char *test, const char *package)
 	return strncmp(test, package, n) == 0 && strncmp(test + n, "::", 2) == 0;
 }
 
+/* A pytest node id ("tests/test_x.py::test_y") rather than a Go test id
+ * ("example.com/m/pkg::TestY"): the part before the first "::" is a .py
+ * file. */
+static bool
+quarantine_is_pytest_id(const char *test)
+{
+	const char *sep = strstr(test, "::");
+
+	return sep != NULL && sep - test >= 3 && strncmp(sep - 3, ".py", 3) == 0;
+}
+
 char *
 quarantine_export(const struct quarantine *q, enum quarantine_export_format fmt,
                   const char *package)
@@ -1483,6 +1494,9 @@ quarantine_export(const struct quarantine *q, enum quarantine_export_format fmt,
 	for (i = 0; i < q->nentries; i++) {
 		const struct quarantine_entry *e = &q->entries[i];
 
+		/* Each format names only the tests of its framework. */
+		if (quarantine_is_pytest_id(e->test) != (fmt == QUARANTINE_EXPORT_PYTEST_DESELECT))
+			continue;
 		if (e->valid && (package == NULL || quarantine_in_package(e->test, package)))
 			sorted[nsorted++] = e;
 	}

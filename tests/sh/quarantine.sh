@@ -141,7 +141,7 @@ cmp -s invalid.json "$fix/invalid.json" || { echo "FAIL: a refused add changed i
 # The default file is found from a subdirectory of the project.
 mkdir -p proj/sub/dir
 touch proj/go.mod
-got=$(cd proj/sub/dir && "$FLAKESWEEP" quarantine export --format pytest-deselect 2>&1; echo "--- exit $?")
+got=$(cd proj/sub/dir && "$FLAKESWEEP" quarantine export --format go-skip 2>&1; echo "--- exit $?")
 compare default-file.txt "$got"
 
 exit $bad
