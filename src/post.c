@@ -448,6 +448,30 @@ post_check_text(const char *text, const char *what, char **err)
 	return rc;
 }
 
+/* Cells as results.json must hold them: an array of objects whose counts
+ * are whole numbers with 0 <= failures + hangs <= runs. */
+static bool
+cells_valid(const cJSON *cells)
+{
+	const cJSON *c;
+
+	if (!cJSON_IsArray(cells))
+		return false;
+	cJSON_ArrayForEach(c, cells)
+	{
+		const cJSON *r = cJSON_GetObjectItemCaseSensitive(c, "runs");
+		const cJSON *f = cJSON_GetObjectItemCaseSensitive(c, "failures");
+		const cJSON *h = cJSON_GetObjectItemCaseSensitive(c, "hangs");
+
+		if (!cJSON_IsObject(c) || !cJSON_IsNumber(r) || !cJSON_IsNumber(f) ||
+		    !cJSON_IsNumber(h) || r->valuedouble < 0 || f->valuedouble < 0 ||
+		    h->valuedouble < 0 || f->valuedouble + h->valuedouble > r->valuedouble ||
+		    r->valuedouble > 9e15)
+			return false;
+	}
+	return true;
+}
+
 /* ---- Repositories ---- */
 
 static bool
@@ -1404,6 +1428,13 @@ post_draft_new(const struct post_input *in, struct post_draft **out, char **err)
 	if (found == NULL) {
 		*err = xasprintf(_("%s is not in %s"), shown, in->results_path);
 		rc = -EINVAL;
+		goto out;
+	}
+	if (!cells_valid(cJSON_GetObjectItemCaseSensitive(found, "cells"))) {
+		*err = xasprintf(_("%s: the cells of %s are malformed (expected an array of cells "
+		                   "with 0 <= failures + hangs <= runs)"),
+		                 in->results_path, shown);
+		rc = -EBADMSG;
 		goto out;
 	}
 	verdict = jstr(found, "verdict");
