@@ -374,6 +374,9 @@ ui_filter_done(void *arg, const char *answer)
 	ui->st.detail_top = 0;
 	free(ui->st.selected_id);
 	ui->st.selected_id = NULL;
+	/* Now, not at the next frame: a key typed right after Enter must act
+	 * on the test the filter leaves selected. */
+	ui_visible(ui);
 	if (ui->st.filter != NULL)
 		ui_message(ui, false,
 		           _("showing the tests whose id contains \"%s\"; / and Enter "
