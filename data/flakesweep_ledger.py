@@ -211,6 +211,58 @@ def pytest_addoption(parser):
         help="append each test's ambient channels to FILE (JSON lines); "
         "default: $FLAKESWEEP_LEDGER, or off",
     )
+    group.addoption(
+        "--flakesweep-tap",
+        action="store_true",
+        default=False,
+        help="print one TAP 13 test point per test on standard output, so "
+        "flakesweep --driver tap can sweep pytest tests (use with -p no:terminal)",
+    )
+
+
+class _Tap:
+    """TAP 13 on the process's standard output: one point per test, named by
+    its node id, failing when any phase failed."""
+
+    def __init__(self):
+        self.n = 0
+        self.failed = {}
+        self.skipped = {}
+        os.write(1, b"TAP version 13\n")
+
+    def report(self, report):
+        if report.failed:
+            self.failed[report.nodeid] = True
+        elif report.skipped:
+            self.skipped[report.nodeid] = True
+
+    def point(self, nodeid):
+        self.n += 1
+        name = nodeid.replace("\\", "\\\\").replace("#", "\\#")
+        if self.failed.pop(nodeid, False):
+            line = "not ok %d - %s" % (self.n, name)
+        elif self.skipped.pop(nodeid, False):
+            line = "ok %d - %s # SKIP" % (self.n, name)
+        else:
+            line = "ok %d - %s" % (self.n, name)
+        os.write(1, (line + "\n").encode("utf-8"))
+
+    def close(self):
+        os.write(1, ("1..%d\n" % self.n).encode("utf-8"))
+
+
+_TAP = pytest.StashKey[_Tap]()
+
+
+def pytest_sessionstart(session):
+    if session.config.getoption("--flakesweep-tap"):
+        session.config.stash[_TAP] = _Tap()
+
+
+def pytest_sessionfinish(session, exitstatus):
+    tap = session.config.stash.get(_TAP, None)
+    if tap is not None:
+        tap.close()
 
 
 def pytest_configure(config):
@@ -265,6 +317,9 @@ def pytest_runtest_makereport(item, call):
     ledger = _ledger(item)
     if ledger is not None:
         ledger.report(item, outcome.get_result())
+    tap = item.config.stash.get(_TAP, None)
+    if tap is not None:
+        tap.report(outcome.get_result())
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -273,3 +328,6 @@ def pytest_runtest_protocol(item, nextitem):
     ledger = _ledger(item)
     if ledger is not None:
         ledger.write(item)
+    tap = item.config.stash.get(_TAP, None)
+    if tap is not None:
+        tap.point(item.nodeid)

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "gate.h"
+#include "gate-probe.h"
 #include "util.h"
 
 const char *
@@ -284,6 +285,9 @@ gate_result_json(const struct gate_result *r)
 enum {
 	GOPT_CONTROL = 256,
 	GOPT_PROBE,
+	GOPT_PROBE_DIR,
+	GOPT_PROBE_COUNT,
+	GOPT_PROBE_OUT,
 	GOPT_INTEGRATION,
 	GOPT_ALLOW_ENV,
 	GOPT_JSON,
@@ -293,6 +297,9 @@ enum {
 static const struct option gate_long_options[] = {
     {"control", required_argument, NULL, GOPT_CONTROL},
     {"probe", no_argument, NULL, GOPT_PROBE},
+    {"probe-dir", required_argument, NULL, GOPT_PROBE_DIR},
+    {"probe-count", required_argument, NULL, GOPT_PROBE_COUNT},
+    {"probe-out", required_argument, NULL, GOPT_PROBE_OUT},
     {"integration", required_argument, NULL, GOPT_INTEGRATION},
     {"allow-env", required_argument, NULL, GOPT_ALLOW_ENV},
     {"json", no_argument, NULL, GOPT_JSON},
@@ -304,7 +311,8 @@ static void
 gate_usage(FILE *f)
 {
 	fputs(_("Usage: flakesweep gate BASE HEAD [--control HEAD2] [--integration RE]\n"
-	        "                       [--allow-env LIST] [--json] [--probe]\n"
+	        "                       [--allow-env LIST] [--json] [--probe [--probe-dir DIR]\n"
+	        "                       [--probe-count N] [--probe-out DIR]]\n"
 	        "\n"
 	        "Compares two ambient ledgers (JSON lines of test, outcome and channels,\n"
 	        "written by the same suite on the base and the head tree) and gives one\n"
@@ -322,7 +330,10 @@ gate_usage(FILE *f)
 	        "  --allow-env LIST   environment names whose reads are allowed\n"
 	        "                     (comma-separated, default CI)\n"
 	        "  --json             print the verdicts as JSON\n"
-	        "  --probe            confirm probe verdicts with a short sweep\n"
+	        "  --probe            sweep the probe tests (pytest node ids, run in\n"
+	        "                     --probe-dir, default .) --probe-count times (20)\n"
+	        "                     at each pair; a failure makes them needs-freeze\n"
+	        "  --probe-out DIR    the probe sweep's output directory\n"
 	        "\n"
 	        "Exit status: 0 nothing blocked; 1 a test is blocked; 2 usage or input\n"
 	        "error.\n"),
@@ -361,6 +372,7 @@ gate_main(int argc, char **argv)
 	struct gate_result r;
 	const char *control = NULL, *paths[3];
 	bool probe = false, json = false;
+	struct gate_probe_options po = {NULL, NULL, 20, true};
 	char *err = NULL;
 	int opt, i, rc = 2;
 
@@ -375,6 +387,23 @@ gate_main(int argc, char **argv)
 		case GOPT_PROBE:
 			probe = true;
 			break;
+		case GOPT_PROBE_DIR:
+			po.dir = optarg;
+			break;
+		case GOPT_PROBE_OUT:
+			po.outdir = optarg;
+			break;
+		case GOPT_PROBE_COUNT: {
+			char *end;
+			long v = strtol(optarg, &end, 10);
+
+			if (*end != '\0' || end == optarg || v < 1 || v > 1000000)
+				return gate_usage_error(_("invalid value \"%s\" for --probe-count: "
+				                          "expected a positive whole number"),
+				                        optarg);
+			po.count = (int)v;
+			break;
+		}
 		case GOPT_INTEGRATION:
 			o.integration = optarg;
 			break;
@@ -395,13 +424,6 @@ gate_main(int argc, char **argv)
 	}
 	if (argc - optind != 2)
 		return gate_usage_error("%s", _("gate: expected two ledgers, BASE and HEAD"));
-	if (probe) {
-		fprintf(stderr, "%s\n",
-		        _("flakesweep: gate --probe is not available yet: it needs the sweep "
-		          "engine; run the gate without it and sweep the probe tests with "
-		          "flakesweep --run"));
-		return 2;
-	}
 	paths[0] = argv[optind];
 	paths[1] = argv[optind + 1];
 	paths[2] = control;
@@ -413,6 +435,12 @@ gate_main(int argc, char **argv)
 	}
 	if (gate_compare(l[0], l[1], l[2], &o, &r, &err) < 0) {
 		rc = gate_usage_error("%s", err);
+		goto out;
+	}
+	/* Probe tests are swept; a failure promotes them to needs-freeze. */
+	po.progress = !json;
+	if (probe && gate_probe(&r, &po, &err) < 0) {
+		fprintf(stderr, "flakesweep: %s\n", err);
 		goto out;
 	}
 	if (json) {

@@ -36,7 +36,7 @@ run options base.jsonl head.jsonl --integration 'test_api' --allow-env=CI,REGION
 run no-env-allowed base.jsonl head.jsonl --allow-env ''
 run json base.jsonl head.jsonl --control head2.jsonl --json
 run same base.jsonl base.jsonl
-run probe base.jsonl head.jsonl --probe
+run probe base.jsonl head.jsonl --probe --probe-count 0
 run bad-json base.jsonl bad-json.jsonl
 run bad-outcome base.jsonl bad-outcome.jsonl
 run bad-channel base.jsonl bad-channel.jsonl
