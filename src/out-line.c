@@ -22,24 +22,6 @@ struct out_line {
 	struct sweep *sweep;
 };
 
-static const char *
-out_line_phase_name(enum sweep_phase p)
-{
-	switch (p) {
-	case SWEEP_PHASE_DISCOVER:
-		return _("discover");
-	case SWEEP_PHASE_BUILD:
-		return _("build");
-	case SWEEP_PHASE_SWEEP:
-		return _("sweep");
-	case SWEEP_PHASE_CONFIRM:
-		return _("confirm");
-	case SWEEP_PHASE_DONE:
-		break;
-	}
-	return _("done");
-}
-
 static void
 out_line_print_progress(struct out_line *ol)
 {
@@ -56,7 +38,7 @@ out_line_print_progress(struct out_line *ol)
 	fprintf(
 	    ol->f,
 	    _("[%s] %lld/%lld runs (%d%%) | %lld flaky, %lld failing, %lld hangs | %lld:%02lld:%02lld\n"),
-	    out_line_phase_name(sweep_phase(s)), (long long)done, (long long)target,
+	    sweep_phase_label(sweep_phase(s)), (long long)done, (long long)target,
 	    target > 0 ? (int)(100 * done / target) : 0, (long long)flaky, (long long)failing,
 	    (long long)r->hangs, (long long)(secs / 3600), (long long)(secs / 60 % 60),
 	    (long long)(secs % 60));
@@ -77,7 +59,7 @@ out_line_phase(void *arg, struct sweep *s, enum sweep_phase phase)
 	ol->sweep = s;
 	if (!ol->progress || phase == SWEEP_PHASE_DONE)
 		return;
-	fprintf(ol->f, _("flakesweep: %s phase\n"), out_line_phase_name(phase));
+	fprintf(ol->f, _("flakesweep: %s phase\n"), sweep_phase_label(phase));
 	fflush(ol->f);
 }
 

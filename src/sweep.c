@@ -1447,6 +1447,24 @@ sweep_free(struct sweep *s)
 	free(s);
 }
 
+const char *
+sweep_phase_label(enum sweep_phase phase)
+{
+	switch (phase) {
+	case SWEEP_PHASE_DISCOVER:
+		return _("discover");
+	case SWEEP_PHASE_BUILD:
+		return _("build");
+	case SWEEP_PHASE_SWEEP:
+		return _("sweep");
+	case SWEEP_PHASE_CONFIRM:
+		return _("confirm");
+	case SWEEP_PHASE_DONE:
+		break;
+	}
+	return _("done");
+}
+
 enum sweep_phase
 sweep_phase(const struct sweep *s)
 {

@@ -63,6 +63,8 @@ int sweep_exit_status(const struct sweep *s);
 void sweep_free(struct sweep *s);
 
 enum sweep_phase sweep_phase(const struct sweep *s);
+/* The phase's name for people ("sweep", translated). Static string. */
+const char *sweep_phase_label(enum sweep_phase phase);
 const struct results *sweep_results(const struct sweep *s);
 const struct lanes *sweep_lanes(const struct sweep *s);
 /* The current phase's scheduler, or NULL before the sweep phase. */

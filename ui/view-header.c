@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sweep.h"
 #include "util.h"
 #include "view.h"
 
@@ -31,24 +32,6 @@ view_header_status(const char *s)
 	if (strcmp(s, "stopped") == 0)
 		return _("stopped on an error");
 	return s;
-}
-
-static const char *
-view_header_phase(enum sweep_phase p)
-{
-	switch (p) {
-	case SWEEP_PHASE_DISCOVER:
-		return _("discover");
-	case SWEEP_PHASE_BUILD:
-		return _("build");
-	case SWEEP_PHASE_SWEEP:
-		return _("sweep");
-	case SWEEP_PHASE_CONFIRM:
-		return _("confirm");
-	case SWEEP_PHASE_DONE:
-		break;
-	}
-	return _("done");
 }
 
 /* The parts of the header, each optional. */
@@ -96,16 +79,16 @@ view_header_draw(struct view_ctx *c, const struct view_rect *r)
 	if (c->st->mode != NULL && m->finished)
 		snprintf(p.phase, sizeof p.phase, "%s: %s", c->st->mode,
 		         m->status != NULL ? view_header_status(m->status)
-		                           : view_header_phase(m->phase));
+		                           : sweep_phase_label(m->phase));
 	else if (c->st->mode != NULL)
 		snprintf(p.phase, sizeof p.phase, _("%s: %s, running elsewhere"), c->st->mode,
-		         view_header_phase(m->phase));
+		         sweep_phase_label(m->phase));
 	else if (m->finished && m->status != NULL)
 		snprintf(p.phase, sizeof p.phase, "%s", view_header_status(m->status));
 	else if (m->paused && !m->finished)
-		snprintf(p.phase, sizeof p.phase, _("%s (paused)"), view_header_phase(m->phase));
+		snprintf(p.phase, sizeof p.phase, _("%s (paused)"), sweep_phase_label(m->phase));
 	else
-		snprintf(p.phase, sizeof p.phase, "%s", view_header_phase(m->phase));
+		snprintf(p.phase, sizeof p.phase, "%s", sweep_phase_label(m->phase));
 	draw_count(m->done, done, sizeof done);
 	draw_count(m->target, target, sizeof target);
 	snprintf(p.runs, sizeof p.runs, _("%s/%s runs"), done, target);
