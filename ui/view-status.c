@@ -7,6 +7,8 @@
  */
 #include "config.h"
 
+#include <stdlib.h>
+
 #include <stdio.h>
 #include <string.h>
 
@@ -60,10 +62,20 @@ view_status_draw(struct view_ctx *c, const struct view_layout *l)
 	if (st->prompt != NULL && st->prompt->active) {
 		const char *answer = st->prompt->text.data != NULL ? st->prompt->text.data : "";
 
-		x += draw_text(c->d, r->y, x, end - x, st->prompt->question, DRAW_PROMPT, false);
 		if (st->prompt->kind == PROMPT_YESNO) {
-			x += draw_text(c->d, r->y, x, end - x, _(" (y/n)"), DRAW_PROMPT, false);
+			/* The answer keys always show: the question gives way. */
+			const char *keys = _(" (y/n)");
+			size_t n = mbstowcs(NULL, keys, 0);
+			int keep = n == (size_t)-1 ? (int)strlen(keys) : (int)n;
+
+			if (keep > end - x)
+				keep = end - x;
+			x += draw_text(c->d, r->y, x, end - x - keep, st->prompt->question,
+			               DRAW_PROMPT, false);
+			x += draw_text(c->d, r->y, x, end - x, keys, DRAW_PROMPT, false);
 		} else {
+			x += draw_text(c->d, r->y, x, end - x, st->prompt->question, DRAW_PROMPT,
+			               false);
 			x += draw_text(c->d, r->y, x, end - x, " ", DRAW_NORMAL, false);
 			x += draw_text(c->d, r->y, x, end - x, answer, DRAW_NORMAL, false);
 			/* The cursor: a cell in reverse video after the answer. */
