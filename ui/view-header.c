@@ -60,7 +60,8 @@ view_header_width(const struct view_ctx *c, const struct view_header_parts *p)
 	w += 3 + draw_width(c->d, p->counts);
 	if (p->machine[0] != '\0')
 		w += 3 + draw_width(c->d, p->machine);
-	w += 3 + draw_width(c->d, p->elapsed);
+	if (p->elapsed[0] != '\0')
+		w += 3 + draw_width(c->d, p->elapsed);
 	return w;
 }
 
@@ -124,6 +125,10 @@ view_header_draw(struct view_ctx *c, const struct view_rect *r)
 	slack = w - view_header_width(c, &p);
 	if (slack < 0)
 		p.eta[0] = '\0';
+	/* A clock cut short reads as another time: drop it whole. */
+	slack = w - view_header_width(c, &p);
+	if (slack < 0)
+		p.elapsed[0] = '\0';
 
 	draw_fill(c->d, r->y, r->x, w, ' ', DRAW_HEADER);
 	x = r->x;
@@ -160,7 +165,9 @@ view_header_draw(struct view_ctx *c, const struct view_rect *r)
 		VIEW_HEADER_PUT(" | ");
 		VIEW_HEADER_PUT(p.machine);
 	}
-	VIEW_HEADER_PUT(" | ");
-	VIEW_HEADER_PUT(p.elapsed);
+	if (p.elapsed[0] != '\0') {
+		VIEW_HEADER_PUT(" | ");
+		VIEW_HEADER_PUT(p.elapsed);
+	}
 #undef VIEW_HEADER_PUT
 }
