@@ -27,6 +27,7 @@
 #include "decisions.h"
 #include "github.h"
 #include "post.h"
+#include "results.h"
 #include "sanitize.h"
 #include "util.h"
 
@@ -293,26 +294,6 @@ fmt_pct(double pct)
 	for (i = 0; i < k; i++)
 		scale *= 10;
 	return xasprintf("%lld.%0*lld", v / scale, k, v % scale);
-}
-
-/* The 95% Wilson score interval of k in n, as fractions. */
-static void
-wilson(int64_t k, int64_t n, double *lo, double *hi)
-{
-	const double z = 1.959964;
-	double p, d, c, h;
-
-	if (n <= 0) {
-		*lo = 0;
-		*hi = 1;
-		return;
-	}
-	p = (double)k / (double)n;
-	d = 1 + z * z / (double)n;
-	c = (p + z * z / (2.0 * (double)n)) / d;
-	h = z * sqrt(p * (1 - p) / (double)n + z * z / (4.0 * (double)n * (double)n)) / d;
-	*lo = c - h < 0 ? 0 : c - h;
-	*hi = c + h > 1 ? 1 : c + h;
 }
 
 /* ---- Checks on what a person wrote ---- */
@@ -1130,7 +1111,7 @@ render_body(const struct post_draft *d, size_t budget)
 			    &b, d->nlanes == 1 ? ", %d lane of %d cores" : ", %d lanes of %d cores",
 			    d->nlanes, d->lane_width);
 	}
-	wilson(fails + hangs, runs, &lo, &hi);
+	results_wilson(fails + hangs, runs, &lo, &hi);
 	r = fmt_pct(runs > 0 ? 100.0 * (double)(fails + hangs) / (double)runs : 0);
 	l = fmt_pct(100.0 * lo);
 	h = fmt_pct(100.0 * hi);

@@ -101,6 +101,21 @@ results_order_dependent(const struct results_test *t)
 	return sweep_bad > 0 && confirm_runs > 0 && confirm_bad == 0;
 }
 
+const struct results_test *
+results_first_failed_in(const struct results *r, int pkg, const struct outcome_test *ot,
+                        int64_t run)
+{
+	const struct results_test *t;
+	char *id;
+
+	if (ot->status != OUTCOME_FAIL && ot->status != OUTCOME_HANG)
+		return NULL;
+	id = xasprintf("%s::%s", r->pkgs[pkg].name, ot->name);
+	t = results_find(r, id);
+	free(id);
+	return t != NULL && t->first != NULL && t->first->run == run ? t : NULL;
+}
+
 struct results_test *
 results_find(const struct results *r, const char *id)
 {

@@ -94,6 +94,12 @@ void results_note_leak(struct results *r, int pkg);
  * runs of the whole package and never in confirm runs of it alone. */
 bool results_order_dependent(const struct results_test *t);
 
+/* The test of outcome entry ot (a run of package pkg) when run is where it
+ * first failed or hung, else NULL: front ends announce new failures with
+ * it. */
+const struct results_test *results_first_failed_in(const struct results *r, int pkg,
+                                                   const struct outcome_test *ot, int64_t run);
+
 /* The test with this id, or NULL. */
 struct results_test *results_find(const struct results *r, const char *id);
 

@@ -240,3 +240,20 @@ TEST(report_json_lists_every_test)
 	cJSON_Delete(doc);
 	results_free(r);
 }
+
+TEST(results_first_failed_in_names_new_failures)
+{
+	struct results *r = results_new();
+	struct outcome o;
+	int pkg = results_add_pkg(r, "p", "unit");
+
+	outcome_of(&o, "TestOK", "TestBad", NULL);
+	results_add_run(r, pkg, RESULTS_SWEEP, 1, 1, &o, NULL, 7);
+	CHECK(results_first_failed_in(r, pkg, &o.tests[0], 7) == NULL); /* passed */
+	CHECK_STR(results_first_failed_in(r, pkg, &o.tests[1], 7)->id, "p::TestBad");
+	results_add_run(r, pkg, RESULTS_SWEEP, 1, 1, &o, NULL, 8);
+	/* Run 8 failed it again: not new. */
+	CHECK(results_first_failed_in(r, pkg, &o.tests[1], 8) == NULL);
+	outcome_free(&o);
+	results_free(r);
+}

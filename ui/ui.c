@@ -927,15 +927,9 @@ ui_obs_run_finished(void *arg, struct sweep *s, const struct sweep_run *run,
 		return;
 	for (i = 0; i < o->ntests; i++) {
 		const struct outcome_test *ot = &o->tests[i];
-		const struct results_test *t;
-		char *id;
+		const struct results_test *t = results_first_failed_in(r, run->pkg, ot, run->id);
 
-		if (ot->status != OUTCOME_FAIL && ot->status != OUTCOME_HANG)
-			continue;
-		id = xasprintf("%s::%s", r->pkgs[run->pkg].name, ot->name);
-		t = results_find(r, id);
-		free(id);
-		if (t != NULL && t->first != NULL && t->first->run == run->id) {
+		if (t != NULL) {
 			ui_message(ui, false, _("new: %s %s at cpu %d load %d (%s run %lld)"),
 			           t->id, ot->status == OUTCOME_HANG ? _("hung") : _("failed"),
 			           run->cpu, run->load,
