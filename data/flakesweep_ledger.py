@@ -275,8 +275,8 @@ def _ledger(item):
     return item.config.stash.get(_STASH, None)
 
 
-@pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_setup(item):
+def _recorded(item):
+    """The body of each phase's hook wrapper: record the phase's reads."""
     ledger = _ledger(item)
     if ledger is not None:
         ledger.phase(item)
@@ -285,30 +285,21 @@ def pytest_runtest_setup(item):
     finally:
         if ledger is not None:
             ledger.recorder.stop()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_setup(item):
+    yield from _recorded(item)
 
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_call(item):
-    ledger = _ledger(item)
-    if ledger is not None:
-        ledger.phase(item)
-    try:
-        yield
-    finally:
-        if ledger is not None:
-            ledger.recorder.stop()
+    yield from _recorded(item)
 
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_teardown(item, nextitem):
-    ledger = _ledger(item)
-    if ledger is not None:
-        ledger.phase(item)
-    try:
-        yield
-    finally:
-        if ledger is not None:
-            ledger.recorder.stop()
+    yield from _recorded(item)
 
 
 @pytest.hookimpl(hookwrapper=True)
