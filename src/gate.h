@@ -71,9 +71,4 @@ const char *gate_verdict_name(enum gate_verdict v);
  * it. */
 cJSON *gate_result_json(const struct gate_result *r);
 
-/* `flakesweep gate BASE HEAD [--control HEAD2] ...` (man 1 flakesweep).
- * Returns the exit status: 0, 1 (a test is blocked), 2 (usage or input
- * error). */
-int gate_main(int argc, char **argv);
-
 #endif

@@ -1,69 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * options.c: parses the stress command line into struct options. It checks
- * each value's syntax and nothing about the machine or the project.
+ * options.c: the sweep's settings and the one setter that checks each
+ * value's syntax, for the command line and anyone else who fills struct
+ * options. It knows nothing about argv, the machine or the project.
  */
 #include "config.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "options.h"
 #include "util.h"
-
-enum {
-	OPT_CPU = 256,
-	OPT_LOAD,
-	OPT_COUNT,
-	OPT_CONFIRM,
-	OPT_TIMEOUT,
-	OPT_KILL_GRACE,
-	OPT_KEEP,
-	OPT_TAGS,
-	OPT_BUILD_TAGS,
-	OPT_SHUFFLE,
-	OPT_RUN,
-	OPT_SKIP,
-	OPT_NO_RACE,
-	OPT_ISOLATE_NET,
-	OPT_RESUME,
-	OPT_FORCE,
-	OPT_QUARANTINE,
-	OPT_UI,
-	OPT_JSON,
-	OPT_DRIVER,
-	OPT_TAP_SELECT,
-	OPT_HELP,
-};
-
-static const struct option long_options[] = {
-    {"cpu", required_argument, NULL, OPT_CPU},
-    {"load", required_argument, NULL, OPT_LOAD},
-    {"count", required_argument, NULL, OPT_COUNT},
-    {"confirm", required_argument, NULL, OPT_CONFIRM},
-    {"timeout", required_argument, NULL, OPT_TIMEOUT},
-    {"kill-grace", required_argument, NULL, OPT_KILL_GRACE},
-    {"keep", required_argument, NULL, OPT_KEEP},
-    {"tags", required_argument, NULL, OPT_TAGS},
-    {"build-tags", required_argument, NULL, OPT_BUILD_TAGS},
-    {"shuffle", no_argument, NULL, OPT_SHUFFLE},
-    {"run", required_argument, NULL, OPT_RUN},
-    {"skip", required_argument, NULL, OPT_SKIP},
-    {"no-race", no_argument, NULL, OPT_NO_RACE},
-    {"isolate-net", no_argument, NULL, OPT_ISOLATE_NET},
-    {"resume", required_argument, NULL, OPT_RESUME},
-    {"force", no_argument, NULL, OPT_FORCE},
-    {"quarantine", required_argument, NULL, OPT_QUARANTINE},
-    {"ui", required_argument, NULL, OPT_UI},
-    {"json", no_argument, NULL, OPT_JSON},
-    {"driver", required_argument, NULL, OPT_DRIVER},
-    {"tap-select", required_argument, NULL, OPT_TAP_SELECT},
-    {"help", no_argument, NULL, OPT_HELP},
-    {NULL, 0, NULL, 0},
-};
 
 void
 options_init(struct options *o)
@@ -84,7 +33,7 @@ options_init(struct options *o)
 }
 
 static void
-free_strv(char **v, int n)
+options_free_strv(char **v, int n)
 {
 	int i;
 
@@ -98,7 +47,7 @@ options_free(struct options *o)
 {
 	free(o->cpus);
 	free(o->loads);
-	free_strv(o->tags, o->ntags);
+	options_free_strv(o->tags, o->ntags);
 	free(o->build_tags);
 	free(o->run_re);
 	free(o->skip_re);
@@ -107,95 +56,42 @@ options_free(struct options *o)
 	free(o->quarantine);
 	free(o->driver);
 	free(o->tap_select);
-	free_strv(o->packages, o->npackages);
-	free_strv(o->command, o->ncommand);
+	options_free_strv(o->packages, o->npackages);
+	options_free_strv(o->command, o->ncommand);
 	memset(o, 0, sizeof *o);
 }
 
-void
-options_usage(void *f)
-{
-	fputs(_("Usage: flakesweep [stress] [OPTIONS] [PACKAGES...]\n"
-	        "       flakesweep [stress] --driver tap [OPTIONS] -- COMMAND [ARGS...]\n"
-	        "       flakesweep view DIR\n"
-	        "       flakesweep report --results FILE --test ID --description FILE [OPTIONS]\n"
-	        "       flakesweep report --rebuild DIR\n"
-	        "       flakesweep quarantine list|check|add|export [OPTIONS]\n"
-	        "       flakesweep gate BASE HEAD [--control HEAD2] [--probe]\n"
-	        "\n"
-	        "Runs every package of a project many times at each pair of CPU count and\n"
-	        "load, each run pinned to its own cores, then runs each test that failed\n"
-	        "alone at every pair to measure its failure rate.\n"
-	        "\n"
-	        "Options:\n"
-	        "  --cpu LIST         cores per run (default 1,2,4, clipped to the machine)\n"
-	        "  --load LIST        runs per core (default 1,2)\n"
-	        "  --count N          sweep runs per package and pair (default 500)\n"
-	        "  --confirm N        confirm runs per failed test and pair (default 1000)\n"
-	        "  --timeout DUR      time limit of one run (default 2m)\n"
-	        "  --kill-grace DUR   time after the limit before SIGKILL (default 30s)\n"
-	        "  --keep N           cores left to the system (default by machine size)\n"
-	        "  --tags LIST        build-tag levels to run (default: every level found)\n"
-	        "  --shuffle          shuffle test order, one seed per run\n"
-	        "  --run RE           skip the sweep; run the matching tests --count times\n"
-	        "  --skip RE          do not run the matching tests\n"
-	        "  --build-tags LIST  build tags added to every build (not levels)\n"
-	        "  --no-race          build without the race detector\n"
-	        "  --isolate-net      give each run its own network namespace (root)\n"
-	        "  -o DIR             output directory (default ./flakesweep-out/TIMESTAMP)\n"
-	        "  --resume DIR       continue the sweep recorded in DIR\n"
-	        "  --force            resume even if the configuration or commit changed\n"
-	        "  --quarantine FILE  quarantine file (default .flakesweep/quarantine.json)\n"
-	        "  --ui full|line|none  front end (default full on a terminal, else line)\n"
-	        "  --json             print results.json to standard output\n"
-	        "  --driver go|tap    test framework (default go)\n"
-	        "  --tap-select arg|env  how a TAP command is told which test to run\n"
-	        "  --help, --version  print this help or the version\n"
-	        "\n"
-	        "Durations use Go's syntax (90s, 2m, 1h30m). Options also take one dash\n"
-	        "(-cpu 1,2) and an equals sign (--cpu=1,2).\n"
-	        "\n"
-	        "Exit status: 0 nothing failed or hung; 1 a test failed or hung; 2 usage,\n"
-	        "input or infrastructure error; 130 interrupted.\n"),
-	      (FILE *)f);
-}
-
 static int
-bad_value(const char *opt, const char *value, const char *expected)
-{
-	fprintf(stderr, _("flakesweep: invalid value \"%s\" for --%s: expected %s\n"), value, opt,
-	        expected);
-	return -1;
-}
-
-static int
-parse_count(const char *opt, const char *value, int *out, int min)
+options_parse_count(const char *value, int *out, int min, const char **expected)
 {
 	char *end;
 	long v;
 
 	errno = 0;
 	v = strtol(value, &end, 10);
-	if (errno != 0 || *end != '\0' || end == value || v < min || v > 100000000)
-		return bad_value(opt, value,
-		                 min > 0 ? _("a positive whole number") : _("a whole number"));
+	if (errno != 0 || *end != '\0' || end == value || v < min || v > 100000000) {
+		*expected = min > 0 ? _("a positive whole number") : _("a whole number");
+		return -EINVAL;
+	}
 	*out = (int)v;
 	return 0;
 }
 
 static int
-parse_list(const char *opt, const char *value, int **out, int *n)
+options_parse_list(const char *value, int **out, int *n, const char **expected)
 {
 	int *v, nv, i, j;
 
-	if (util_parse_int_list(value, &v, &nv) < 0)
-		return bad_value(opt, value, _("a comma-separated list of positive numbers"));
+	if (util_parse_int_list(value, &v, &nv) < 0) {
+		*expected = _("a comma-separated list of positive numbers");
+		return -EINVAL;
+	}
 	for (i = 0; i < nv; i++) {
 		for (j = 0; j < i; j++) {
 			if (v[i] == v[j]) {
 				free(v);
-				return bad_value(opt, value,
-				                 _("a list that names each value once"));
+				*expected = _("a list that names each value once");
+				return -EINVAL;
 			}
 		}
 	}
@@ -206,26 +102,28 @@ parse_list(const char *opt, const char *value, int **out, int *n)
 }
 
 static int
-parse_dur(const char *opt, const char *value, int64_t *out)
+options_parse_duration(const char *value, int64_t *out, const char **expected)
 {
-	if (util_parse_duration(value, out) < 0)
-		return bad_value(opt, value, _("a duration such as 90s, 2m or 1h30m"));
+	if (util_parse_duration(value, out) < 0) {
+		*expected = _("a duration such as 90s, 2m or 1h30m");
+		return -EINVAL;
+	}
 	return 0;
 }
 
 static void
-set_str(char **dst, const char *v)
+options_set_str(char **dst, const char *v)
 {
 	free(*dst);
 	*dst = xstrdup(v);
 }
 
 static void
-split_tags(struct options *o, const char *value)
+options_split_tags(struct options *o, const char *value)
 {
 	char *copy = xstrdup(value), *save = NULL, *tok;
 
-	free_strv(o->tags, o->ntags);
+	options_free_strv(o->tags, o->ntags);
 	o->tags = NULL;
 	o->ntags = 0;
 	for (tok = strtok_r(copy, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
@@ -235,153 +133,132 @@ split_tags(struct options *o, const char *value)
 	free(copy);
 }
 
-int
-options_parse(struct options *o, int argc, char **argv)
+/* The choices of an option with a fixed set of values. */
+static int
+options_pick(const char *value, const char *const *choices, const char *expected, int *out,
+             const char **why)
 {
-	int c, i, dd, rc = 0;
+	int i;
 
-	/* Everything after the first "--" is the TAP command, untouched. */
-	for (dd = 1; dd < argc && strcmp(argv[dd], "--") != 0; dd++)
-		;
-	for (i = dd + 1; i < argc; i++) {
-		o->command = xrealloc(o->command, sizeof *o->command * (size_t)(o->ncommand + 2));
-		o->command[o->ncommand++] = xstrdup(argv[i]);
-		o->command[o->ncommand] = NULL;
-	}
-	optind = 0; /* 0 makes glibc reinitialise, so the parser can be run twice */
-	opterr = 0;
-	while ((c = getopt_long_only(dd, argv, ":o:", long_options, NULL)) != -1) {
-		switch (c) {
-		case OPT_CPU:
-			o->given |= OPTIONS_GIVEN_CPU;
-			rc = parse_list("cpu", optarg, &o->cpus, &o->ncpus);
-			break;
-		case OPT_LOAD:
-			o->given |= OPTIONS_GIVEN_LOAD;
-			rc = parse_list("load", optarg, &o->loads, &o->nloads);
-			break;
-		case OPT_COUNT:
-			o->given |= OPTIONS_GIVEN_COUNT;
-			rc = parse_count("count", optarg, &o->count, 1);
-			break;
-		case OPT_CONFIRM:
-			o->given |= OPTIONS_GIVEN_CONFIRM;
-			rc = parse_count("confirm", optarg, &o->confirm, 0);
-			break;
-		case OPT_TIMEOUT:
-			o->given |= OPTIONS_GIVEN_TIMEOUT;
-			rc = parse_dur("timeout", optarg, &o->timeout_ms);
-			if (rc == 0 && o->timeout_ms <= 0)
-				rc = bad_value("timeout", optarg, _("a duration above zero"));
-			break;
-		case OPT_KILL_GRACE:
-			rc = parse_dur("kill-grace", optarg, &o->kill_grace_ms);
-			break;
-		case OPT_KEEP:
-			o->given |= OPTIONS_GIVEN_KEEP;
-			rc = parse_count("keep", optarg, &o->keep, 0);
-			break;
-		case OPT_BUILD_TAGS:
-			o->given |= OPTIONS_GIVEN_TAGS;
-			set_str(&o->build_tags, optarg);
-			break;
-		case OPT_TAGS:
-			o->given |= OPTIONS_GIVEN_TAGS;
-			split_tags(o, optarg);
-			break;
-		case OPT_SHUFFLE:
-			o->given |= OPTIONS_GIVEN_SHUFFLE;
-			o->shuffle = true;
-			break;
-		case OPT_RUN:
-			o->given |= OPTIONS_GIVEN_RUN;
-			set_str(&o->run_re, optarg);
-			break;
-		case OPT_SKIP:
-			o->given |= OPTIONS_GIVEN_SKIP;
-			set_str(&o->skip_re, optarg);
-			break;
-		case OPT_ISOLATE_NET:
-			o->isolate_net = true;
-			break;
-		case OPT_NO_RACE:
-			o->given |= OPTIONS_GIVEN_RACE;
-			o->race = false;
-			break;
-		case 'o':
-			/* Go's spelling -o=DIR reaches here as the short option. */
-			set_str(&o->outdir, optarg[0] == '=' ? optarg + 1 : optarg);
-			break;
-		case OPT_RESUME:
-			set_str(&o->resume, optarg);
-			break;
-		case OPT_FORCE:
-			o->force = true;
-			break;
-		case OPT_QUARANTINE:
-			set_str(&o->quarantine, optarg);
-			break;
-		case OPT_UI:
-			if (strcmp(optarg, "full") == 0)
-				o->ui = OPTIONS_UI_FULL;
-			else if (strcmp(optarg, "line") == 0)
-				o->ui = OPTIONS_UI_LINE;
-			else if (strcmp(optarg, "none") == 0)
-				o->ui = OPTIONS_UI_NONE;
-			else
-				rc = bad_value("ui", optarg, "full, line or none");
-			break;
-		case OPT_JSON:
-			o->json = true;
-			break;
-		case OPT_DRIVER:
-			o->given |= OPTIONS_GIVEN_DRIVER;
-			if (strcmp(optarg, "go") != 0 && strcmp(optarg, "tap") != 0)
-				rc = bad_value("driver", optarg, "go or tap");
-			else
-				set_str(&o->driver, optarg);
-			break;
-		case OPT_TAP_SELECT:
-			if (strcmp(optarg, "arg") != 0 && strcmp(optarg, "env") != 0)
-				rc = bad_value("tap-select", optarg, "arg or env");
-			else
-				set_str(&o->tap_select, optarg);
-			break;
-		case OPT_HELP:
-			options_usage(stdout);
-			return 1;
-		case ':':
-			fprintf(stderr, _("flakesweep: option %s needs a value\n"),
-			        argv[optind - 1]);
-			return -1;
-		default:
-			fprintf(stderr,
-			        _("flakesweep: unknown option %s (see flakesweep --help)\n"),
-			        argv[optind - 1]);
-			return -1;
+	for (i = 0; choices[i] != NULL; i++) {
+		if (strcmp(value, choices[i]) == 0) {
+			*out = i;
+			return 0;
 		}
-		if (rc < 0)
-			return -1;
 	}
-	if (optind < dd || o->ncommand > 0)
-		o->given |= OPTIONS_GIVEN_PACKAGES;
-	for (i = optind; i < dd; i++) {
-		o->packages =
-		    xrealloc(o->packages, sizeof *o->packages * (size_t)(o->npackages + 1));
-		o->packages[o->npackages++] = xstrdup(argv[i]);
+	*why = expected;
+	return -EINVAL;
+}
+
+int
+options_set(struct options *o, enum options_key key, const char *value, const char **expected)
+{
+	static const char *const uis[] = {"full", "line", "none", NULL};
+	static const char *const drivers[] = {"go", "tap", NULL};
+	static const char *const selects[] = {"arg", "env", NULL};
+	int rc = 0, pick;
+
+	switch (key) {
+	case OPTIONS_CPU:
+		o->given |= OPTIONS_GIVEN_CPU;
+		return options_parse_list(value, &o->cpus, &o->ncpus, expected);
+	case OPTIONS_LOAD:
+		o->given |= OPTIONS_GIVEN_LOAD;
+		return options_parse_list(value, &o->loads, &o->nloads, expected);
+	case OPTIONS_COUNT:
+		o->given |= OPTIONS_GIVEN_COUNT;
+		return options_parse_count(value, &o->count, 1, expected);
+	case OPTIONS_CONFIRM:
+		o->given |= OPTIONS_GIVEN_CONFIRM;
+		return options_parse_count(value, &o->confirm, 0, expected);
+	case OPTIONS_TIMEOUT:
+		o->given |= OPTIONS_GIVEN_TIMEOUT;
+		rc = options_parse_duration(value, &o->timeout_ms, expected);
+		if (rc == 0 && o->timeout_ms <= 0) {
+			*expected = _("a duration above zero");
+			rc = -EINVAL;
+		}
+		return rc;
+	case OPTIONS_KILL_GRACE:
+		return options_parse_duration(value, &o->kill_grace_ms, expected);
+	case OPTIONS_KEEP:
+		o->given |= OPTIONS_GIVEN_KEEP;
+		return options_parse_count(value, &o->keep, 0, expected);
+	case OPTIONS_BUILD_TAGS:
+		o->given |= OPTIONS_GIVEN_TAGS;
+		options_set_str(&o->build_tags, value);
+		return 0;
+	case OPTIONS_TAGS:
+		o->given |= OPTIONS_GIVEN_TAGS;
+		options_split_tags(o, value);
+		return 0;
+	case OPTIONS_SHUFFLE:
+		o->given |= OPTIONS_GIVEN_SHUFFLE;
+		o->shuffle = true;
+		return 0;
+	case OPTIONS_RUN:
+		o->given |= OPTIONS_GIVEN_RUN;
+		options_set_str(&o->run_re, value);
+		return 0;
+	case OPTIONS_SKIP:
+		o->given |= OPTIONS_GIVEN_SKIP;
+		options_set_str(&o->skip_re, value);
+		return 0;
+	case OPTIONS_ISOLATE_NET:
+		o->isolate_net = true;
+		return 0;
+	case OPTIONS_NO_RACE:
+		o->given |= OPTIONS_GIVEN_RACE;
+		o->race = false;
+		return 0;
+	case OPTIONS_OUTDIR:
+		options_set_str(&o->outdir, value);
+		return 0;
+	case OPTIONS_RESUME:
+		options_set_str(&o->resume, value);
+		return 0;
+	case OPTIONS_FORCE:
+		o->force = true;
+		return 0;
+	case OPTIONS_QUARANTINE:
+		options_set_str(&o->quarantine, value);
+		return 0;
+	case OPTIONS_UI:
+		rc = options_pick(value, uis, "full, line or none", &pick, expected);
+		if (rc == 0)
+			o->ui = (enum options_ui)(OPTIONS_UI_FULL + pick);
+		return rc;
+	case OPTIONS_JSON:
+		o->json = true;
+		return 0;
+	case OPTIONS_DRIVER:
+		o->given |= OPTIONS_GIVEN_DRIVER;
+		rc = options_pick(value, drivers, "go or tap", &pick, expected);
+		if (rc == 0)
+			options_set_str(&o->driver, value);
+		return rc;
+	case OPTIONS_TAP_SELECT:
+		rc = options_pick(value, selects, "arg or env", &pick, expected);
+		if (rc == 0)
+			options_set_str(&o->tap_select, value);
+		return rc;
 	}
-	if (strcmp(o->driver, "tap") == 0 && o->ncommand == 0) {
-		fprintf(stderr, "%s\n", _("flakesweep: --driver tap needs a command after --"));
-		return -1;
-	}
-	if (strcmp(o->driver, "go") == 0 && o->ncommand > 0) {
-		fprintf(stderr, "%s\n", _("flakesweep: a command after -- needs --driver tap"));
-		return -1;
-	}
-	if (o->resume != NULL && o->outdir != NULL) {
-		fprintf(stderr, "%s\n",
-		        _("flakesweep: --resume DIR and -o DIR cannot be combined"));
-		return -1;
-	}
-	return 0;
+	return -EINVAL;
+}
+
+void
+options_add_package(struct options *o, const char *pattern)
+{
+	o->packages = xrealloc(o->packages, sizeof *o->packages * (size_t)(o->npackages + 1));
+	o->packages[o->npackages++] = xstrdup(pattern);
+	o->given |= OPTIONS_GIVEN_PACKAGES;
+}
+
+void
+options_add_command_arg(struct options *o, const char *arg)
+{
+	o->command = xrealloc(o->command, sizeof *o->command * (size_t)(o->ncommand + 2));
+	o->command[o->ncommand++] = xstrdup(arg);
+	o->command[o->ncommand] = NULL;
+	o->given |= OPTIONS_GIVEN_PACKAGES;
 }

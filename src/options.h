@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * options.h: the sweep's configuration and its command-line parser
- * (DESIGN section 10). It only parses and checks syntax; what fits the
- * machine is decided by lanes.c.
+ * options.h: the sweep's configuration and the setter that checks each
+ * value's syntax (DESIGN section 10); cli/cmd-stress.c maps the command
+ * line onto it. What fits the machine is decided by lanes.c.
  */
 #ifndef FLAKESWEEP_OPTIONS_H
 #define FLAKESWEEP_OPTIONS_H
@@ -74,13 +74,41 @@ void options_init(struct options *o);
 /* Frees what options_parse allocated; o itself belongs to the caller. */
 void options_free(struct options *o);
 
-/* Parses the stress command line (argv[0] is the subcommand or program
- * name). Accepts Go's single-dash spelling (-cpu 1,2) and --cpu=1,2.
- * Returns 0; 1 when --help was asked for (usage printed to stdout); or -1
- * after printing a one-line error naming the option to stderr (exit 2). */
-int options_parse(struct options *o, int argc, char **argv);
+/* The settings options_set() takes, one per stress option. */
+enum options_key {
+	OPTIONS_CPU,
+	OPTIONS_LOAD,
+	OPTIONS_COUNT,
+	OPTIONS_CONFIRM,
+	OPTIONS_TIMEOUT,
+	OPTIONS_KILL_GRACE,
+	OPTIONS_KEEP,
+	OPTIONS_TAGS,
+	OPTIONS_BUILD_TAGS,
+	OPTIONS_SHUFFLE,
+	OPTIONS_RUN,
+	OPTIONS_SKIP,
+	OPTIONS_NO_RACE,
+	OPTIONS_ISOLATE_NET,
+	OPTIONS_OUTDIR,
+	OPTIONS_RESUME,
+	OPTIONS_FORCE,
+	OPTIONS_QUARANTINE,
+	OPTIONS_UI,
+	OPTIONS_JSON,
+	OPTIONS_DRIVER,
+	OPTIONS_TAP_SELECT,
+};
 
-/* Prints the stress usage text (translated) to f. */
-void options_usage(void *f);
+/* Sets one setting from its text (value is ignored for flags) and marks
+ * it given where --resume compares it. Returns 0, or -EINVAL with
+ * *expected set to what the value should have been (a static, translated
+ * phrase such as "a positive whole number"); o keeps its old value. */
+int options_set(struct options *o, enum options_key key, const char *value, const char **expected);
+
+/* Appends a package pattern, or one word of the TAP command (kept
+ * NULL-terminated). */
+void options_add_package(struct options *o, const char *pattern);
+void options_add_command_arg(struct options *o, const char *arg);
 
 #endif

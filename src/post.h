@@ -6,7 +6,7 @@
  * Expected, References, hidden marker) after the checks that refuse tests
  * that are not flaky; posting is asynchronous on a libuv loop, looks for
  * an existing report first, and never posts twice. `flakesweep report`
- * (post_main) and the dashboard's `p` both use it.
+ * (cli/cmd-report.c) and the dashboard's `p` both use it.
  */
 #ifndef FLAKESWEEP_POST_H
 #define FLAKESWEEP_POST_H
@@ -127,12 +127,5 @@ int post_parse_remote(const char *url, char **repo);
  * it carries the marker, or the test's full name stands alone in it (not
  * as the start of a longer name). */
 bool post_names_test(const char *title, const char *body, const char *test, const char *marker);
-
-/* `flakesweep report --results FILE --test ID --description FILE [--notes
- * FILE] [--repo OWNER/NAME] [--category NAME] [--api-url URL] [--dry-run]`.
- * argv[0] is "report". Returns the exit status: 0 posted (URL on stdout) or
- * printed (--dry-run); 2 on a usage error, a refusal, a GitHub error, or
- * an open report that already names the test (its URL on stdout). */
-int post_main(int argc, char **argv);
 
 #endif

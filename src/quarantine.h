@@ -243,9 +243,4 @@ char *quarantine_go_skip_pattern(const char *const *tests, size_t ntests);
 char *quarantine_export(const struct quarantine *q, enum quarantine_export_format fmt,
                         const char *package);
 
-/* `flakesweep quarantine list|check|add|export ...` (man 1 flakesweep).
- * Returns the exit status: 0, 1 (check found a problem), 2 (usage or input
- * error). */
-int quarantine_main(int argc, char **argv);
-
 #endif

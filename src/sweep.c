@@ -236,8 +236,7 @@ sweep_project_json(const struct sweep *s)
 	return p;
 }
 
-/* Reads the options a journal's header recorded back into o. */
-static void
+void
 sweep_options_from_config(struct options *o, const cJSON *c)
 {
 	const cJSON *v;
@@ -1544,10 +1543,10 @@ sweep_started_ms(const struct sweep *s)
 }
 
 void
-sweep_reproduce(const struct sweep *s, const struct results_test *t, const struct results_cell *c,
-                char **flakesweep, char **direct)
+sweep_repro_commands(const struct sweep_repro *s, const struct results_test *t,
+                     const struct results_cell *c, char **flakesweep, char **direct)
 {
-	const struct pkg *pkg = t->pkg < (int)s->npkgs ? s->pkgs[t->pkg] : NULL;
+	const struct pkg *pkg = t->pkg >= 0 && (size_t)t->pkg < s->npkgs ? s->pkgs[t->pkg] : NULL;
 	bool order = results_order_dependent(t);
 	/* As many runs as the phase that measured the test gave each pair. */
 	int count = s->o->confirm > 0 && s->o->run_re == NULL ? s->o->confirm : s->o->count, i;
@@ -1557,8 +1556,8 @@ sweep_reproduce(const struct sweep *s, const struct results_test *t, const struc
 
 	/* Pinned to the first lane's first cores, as the sweep would. */
 	for (i = 0; i < c->cpu; i++)
-		cpus[i] = s->lanes.nlanes > 0 && i < s->lanes.width ? s->lanes.cores[0][i] : i;
-	qdir = util_shell_quote(s->proj.root != NULL ? s->proj.root : ".");
+		cpus[i] = s->cores != NULL && i < s->width ? s->cores[i] : i;
+	qdir = util_shell_quote(s->root != NULL ? s->root : ".");
 	qpkg = pkg != NULL ? s->driver->package_args(pkg) : xstrdup("");
 	util_format_duration(s->o->timeout_ms, t1, sizeof t1);
 	util_format_duration(s->o->kill_grace_ms, t2, sizeof t2);
@@ -1589,78 +1588,21 @@ sweep_reproduce(const struct sweep *s, const struct results_test *t, const struc
 	free(cpus);
 }
 
-int
-sweep_rebuild(const char *dir)
+void
+sweep_reproduce(const struct sweep *s, const struct results_test *t, const struct results_cell *c,
+                char **flakesweep, char **direct)
 {
-	struct replay r;
-	struct report_meta m;
-	char *path = xasprintf("%s/journal.jsonl", dir), *err = NULL;
-	struct sweep s;
-	struct options o;
-	const cJSON *lanes;
-	const cJSON *v;
-	int rc;
+	struct sweep_repro rp;
 
-	if (replay_journal(path, &r, &err) < 0) {
-		fprintf(stderr, "flakesweep: %s\n", err);
-		free(err);
-		free(path);
-		replay_free(&r);
-		return 2;
+	memset(&rp, 0, sizeof rp);
+	rp.driver = s->driver;
+	rp.o = s->o;
+	rp.root = s->proj.root;
+	if (s->lanes.nlanes > 0) {
+		rp.cores = s->lanes.cores[0];
+		rp.width = s->lanes.width;
 	}
-	free(path);
-	if (r.torn)
-		fprintf(stderr, "flakesweep: %s\n",
-		        _("the journal's last line was torn and is ignored"));
-	memset(&s, 0, sizeof s);
-	options_init(&o);
-	sweep_options_from_config(&o, cJSON_GetObjectItemCaseSensitive(r.header, "config"));
-	s.o = &o;
-	s.header = r.header;
-	s.pkgs = r.pkgs;
-	s.npkgs = r.npkgs;
-	s.results = r.results;
-	s.driver = driver_find(o.driver);
-	if (s.driver == NULL)
-		s.driver = &driver_go;
-	v = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(r.header, "project"),
-	                                     "root");
-	s.proj.root = cJSON_IsString(v) ? v->valuestring : NULL;
-	/* The lanes as the journal recorded them, for the reproduce lines. */
-	lanes = cJSON_GetObjectItemCaseSensitive(
-	    cJSON_GetObjectItemCaseSensitive(r.header, "machine"), "lanes");
-	if (cJSON_GetArraySize(lanes) > 0) {
-		const cJSON *first = cJSON_GetArrayItem(lanes, 0);
-		int n = cJSON_GetArraySize(first), i = 0;
-
-		s.lanes.nlanes = 1;
-		s.lanes.width = n;
-		s.lanes.cores = xcalloc(1, sizeof *s.lanes.cores);
-		s.lanes.cores[0] = xcalloc((size_t)(n > 0 ? n : 1), sizeof **s.lanes.cores);
-		cJSON_ArrayForEach(v, first) s.lanes.cores[0][i++] = v->valueint;
-	}
-	s.started_ms = r.started_ms;
-	s.finished_ms = r.finished_ms;
-	if (o.quarantine != NULL && sweep_load_quarantine(&s, o.quarantine, &err) < 0) {
-		fprintf(stderr, "flakesweep: %s\n", err);
-		free(err);
-		err = NULL;
-	}
-	sweep_meta(&s, &m, r.end_status != NULL ? r.end_status : "interrupted");
-	rc = report_write(dir, r.results, &m, &err);
-	if (rc < 0) {
-		fprintf(stderr, "flakesweep: %s\n", err);
-		free(err);
-		rc = 2;
-	} else {
-		rc = report_exit_status(r.results, &m);
-	}
-	if (s.lanes.cores != NULL) {
-		free(s.lanes.cores[0]);
-		free(s.lanes.cores);
-	}
-	quarantine_free(s.quarantine);
-	options_free(&o);
-	replay_free(&r);
-	return rc;
+	rp.pkgs = s->pkgs;
+	rp.npkgs = s->npkgs;
+	sweep_repro_commands(&rp, t, c, flakesweep, direct);
 }

@@ -9,6 +9,7 @@
 #ifndef FLAKESWEEP_SWEEP_H
 #define FLAKESWEEP_SWEEP_H
 
+#include <cjson/cJSON.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <uv.h>
@@ -87,8 +88,23 @@ int64_t sweep_started_ms(const struct sweep *s);
 void sweep_reproduce(const struct sweep *s, const struct results_test *t,
                      const struct results_cell *c, char **flakesweep, char **direct);
 
-/* Writes results.json and report.txt of the journal in dir (`flakesweep
- * report --rebuild DIR`). Returns the exit status: 0, 1 or 2. */
-int sweep_rebuild(const char *dir);
+/* What the reproduce commands of a test need, from a live sweep or read
+ * back from a journal (all borrowed). */
+struct sweep_repro {
+	const struct driver *driver;
+	const struct options *o;
+	const char *root; /* the project root; NULL for "." */
+	const int *cores; /* the first lane's cores, width of them; NULL for 0, 1, ... */
+	int width;
+	struct pkg *const *pkgs;
+	size_t npkgs;
+};
+
+/* The reproduce commands of a test at a cell (caller frees both). */
+void sweep_repro_commands(const struct sweep_repro *rp, const struct results_test *t,
+                          const struct results_cell *c, char **flakesweep, char **direct);
+
+/* Reads the options a journal's header recorded ("config") back into o. */
+void sweep_options_from_config(struct options *o, const cJSON *config);
 
 #endif

@@ -5,7 +5,6 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "options.h"
 #include "util.h"
 
 TEST(util_duration_go_forms)
@@ -67,61 +66,3 @@ TEST(util_shell_quote)
 	free(q);
 }
 
-TEST(options_go_and_gnu_spellings)
-{
-	struct options o;
-	char *argv[] = {"stress", "-cpu", "1,2",       "--load=2", "-count=7",  "--timeout", "90s",
-	                "-o",     "out",  "--shuffle", "sync",     "./pkg/...", NULL};
-
-	options_init(&o);
-	CHECK_INT(options_parse(&o, 12, argv), 0);
-	CHECK_INT(o.ncpus, 2);
-	CHECK_INT(o.cpus[1], 2);
-	CHECK_INT(o.nloads, 1);
-	CHECK_INT(o.loads[0], 2);
-	CHECK_INT(o.count, 7);
-	CHECK_INT(o.timeout_ms, 90000);
-	CHECK_STR(o.outdir, "out");
-	CHECK(o.shuffle);
-	CHECK_INT(o.npackages, 2);
-	CHECK_STR(o.packages[1], "./pkg/...");
-	options_free(&o);
-}
-
-TEST(options_tap_command_after_dashes)
-{
-	struct options o;
-	char *argv[] = {"stress", "--driver", "tap", "--count", "3",
-	                "--",     "prove",    "-v",  "t/x.t",   NULL};
-
-	options_init(&o);
-	CHECK_INT(options_parse(&o, 9, argv), 0);
-	CHECK_STR(o.driver, "tap");
-	CHECK_INT(o.ncommand, 3);
-	CHECK_STR(o.command[1], "-v");
-	CHECK(o.command[3] == NULL);
-	CHECK_INT(o.npackages, 0);
-	options_free(&o);
-}
-
-TEST(options_errors)
-{
-	struct options o;
-	char *bad_cpu[] = {"stress", "--cpu", "1,0", NULL};
-	char *unknown[] = {"stress", "--frobnicate", NULL};
-	char *missing[] = {"stress", "--count", NULL};
-	char *tap[] = {"stress", "--driver", "tap", NULL};
-
-	options_init(&o);
-	CHECK_INT(options_parse(&o, 3, bad_cpu), -1);
-	options_free(&o);
-	options_init(&o);
-	CHECK_INT(options_parse(&o, 2, unknown), -1);
-	options_free(&o);
-	options_init(&o);
-	CHECK_INT(options_parse(&o, 2, missing), -1);
-	options_free(&o);
-	options_init(&o);
-	CHECK_INT(options_parse(&o, 3, tap), -1);
-	options_free(&o);
-}

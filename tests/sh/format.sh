@@ -1,11 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# src/ and ui/ follow the checked-in .clang-format.
+# cli/, src/ and ui/ follow the checked-in .clang-format.
 set -eu
 cd "$CHECK_SRCDIR"
 command -v clang-format >/dev/null || { echo "SKIP clang-format is not installed"; exit 77; }
 bad=0
-for f in src/*.[ch] ui/*.[ch]; do
+for f in cli/*.[ch] src/*.[ch] ui/*.[ch]; do
 	[ -e "$f" ] || continue
 	[ "$f" = src/gettext.h ] && continue
 	if ! clang-format --style=file "$f" | cmp -s - "$f"; then

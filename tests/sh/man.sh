@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # The man pages: both pass mandoc's and groff's checks without a warning;
-# flakesweep.1 documents every long option of every command's getopt table
+# flakesweep.1 documents every long option of every command's option table
 # and exactly the keys of the dashboard's action table (ui/action.c).
 set -eu
 export LC_ALL=C
@@ -44,9 +44,15 @@ c_block() { # FILE START
 		tr '\t\n' '  ' | tr -s ' '
 }
 
-# The names of a `static const struct option NAME[] = { ... };` table.
+# The names of a `static const struct cli_option NAME[] = { ... };` table,
+# with the shared GitHub options where the table names them.
 long_options() { # FILE TABLE
-	c_block "$1" "struct option $2\\[\\] = \\{" | grep -oE '\{"[^"]+",' | sed 's/^{"//; s/",$//'
+	local block
+	block=$(c_block "$1" "struct cli_option $2\\[\\] = \\{")
+	printf '%s\n' "$block" | grep -oE '\{"[^"]+",' | sed 's/^{"//; s/",$//' | grep -vx o || true
+	if printf '%s\n' "$block" | grep -q CLI_GITHUB_OPTIONS; then
+		c_block cli/cli.h '#define CLI_GITHUB_OPTIONS' | grep -oE '\{"[^"]+",' | sed 's/^{"//; s/",$//'
+	fi
 }
 
 # Every long option must appear in flakesweep.1 as ".Fl -NAME".
@@ -65,11 +71,9 @@ check_table() { # FILE TABLE
 		fi
 	done
 }
-check_table src/options.c long_options
-[ -f src/post.c ] && check_table src/post.c post_long_options
-[ -f src/quarantine.c ] && check_table src/quarantine.c quarantine_long_options
-[ -f src/gate.c ] && check_table src/gate.c gate_long_options
-[ -f ui/follow.c ] && check_table ui/follow.c follow_options
+for cmd in stress view report quarantine gate; do
+	check_table cli/cmd-$cmd.c cmd_${cmd}_options
+done
 if ! grep -Eq '^\.It Fl o Ar' man/flakesweep.1; then
 	echo "man/flakesweep.1 does not document -o"
 	bad=1

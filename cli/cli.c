@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cli.c: the option parser every subcommand shares (see cli.h). It builds
+ * getopt_long_only's table from the command's own, so the Go and GNU
+ * spellings and unique abbreviations behave the same in every command.
+ */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "util.h"
+
+/* getopt's values for the table's options: above every character. */
+#define CLI_FIRST 256
+
+enum cli_status
+cli_parse(struct cli *c, int argc, char **argv)
+{
+	struct option *longs;
+	size_t n = 0, nl, i;
+	const char *shorts = ":";
+	enum cli_status st = CLI_OK;
+	int opt;
+
+	while (c->options[n].name != NULL)
+		n++;
+	longs = xcalloc(n + 2, sizeof *longs);
+	for (i = 0, nl = 0; i < n; i++) {
+		/* -o is a short option only: -o DIR, -oDIR and -o=DIR. */
+		if (strcmp(c->options[i].name, "o") == 0) {
+			shorts = ":o:";
+			continue;
+		}
+		longs[nl].name = c->options[i].name;
+		longs[nl].has_arg = c->options[i].value ? required_argument : no_argument;
+		longs[nl++].val = CLI_FIRST + (int)i;
+	}
+	longs[nl].name = "help";
+	longs[nl].val = CLI_FIRST + (int)n;
+	c->bad = NULL;
+	c->stop = 0;
+	optind = 0; /* 0 makes glibc reinitialise, so the parser can run twice */
+	opterr = 0;
+	while (st == CLI_OK && (opt = getopt_long_only(argc, argv, shorts, longs, NULL)) != -1) {
+		const char *value = optarg;
+
+		if (opt == 'o') {
+			for (i = 0; strcmp(c->options[i].name, "o") != 0; i++)
+				;
+			opt = CLI_FIRST + (int)i;
+			/* Go's spelling -o=DIR reaches here as the short option. */
+			if (value[0] == '=')
+				value++;
+		}
+		if (opt == ':') {
+			c->bad = argv[optind - 1];
+			st = CLI_NO_VALUE;
+		} else if (opt < CLI_FIRST || (size_t)(opt - CLI_FIRST) > n) {
+			c->bad = argv[optind - 1];
+			st = CLI_UNKNOWN;
+		} else if ((size_t)(opt - CLI_FIRST) == n) {
+			st = CLI_HELP;
+		} else {
+			const struct cli_option *o = &c->options[opt - CLI_FIRST];
+
+			c->stop = c->set(c->arg, o->id, o->value ? value : NULL);
+			if (c->stop != 0)
+				st = CLI_STOP;
+		}
+	}
+	c->first = optind;
+	free(longs);
+	return st;
+}
+
+bool
+cli_github_set(struct cli_github *g, int id, const char *value)
+{
+	switch (id) {
+	case CLI_REPO:
+		g->repo = value;
+		return true;
+	case CLI_API_URL:
+		g->api_url = value;
+		return true;
+	case CLI_CATEGORY:
+		g->category = value;
+		return true;
+	default:
+		return false;
+	}
+}
+
+int
+cli_print_file(const char *dir, const char *name)
+{
+	char *path = xasprintf("%s/%s", dir, name), *text = NULL;
+	size_t len = 0;
+	int rc = util_read_file(path, (size_t)1 << 30, &text, &len);
+
+	if (rc == 0) {
+		fwrite(text, 1, len, stdout);
+		fflush(stdout);
+	}
+	free(text);
+	free(path);
+	return rc;
+}

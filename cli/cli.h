@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cli.h: the one option parser of every subcommand. Each command lists
+ * its options in a table; the parser accepts Go's single-dash spelling
+ * (-cpu 1,2, -cpu=1,2) and GNU's (--cpu 1,2, --cpu=1,2), -o DIR and
+ * -o=DIR, and stops at "--". It never prints: the caller words each error
+ * its own way. Only cli/ uses it; the core never sees argv.
+ */
+#ifndef FLAKESWEEP_CLI_H
+#define FLAKESWEEP_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+/* One option of a command's table, which ends with a NULL name. */
+struct cli_option {
+	const char *name; /* the long name, without dashes; "o" is also -o */
+	bool value;       /* takes a value */
+	int id;           /* handed to the command's setter */
+};
+
+/* What cli_parse saw: the setter said stop, --help, an unknown option or
+ * a missing value (cli.bad names it), or all went well. */
+enum cli_status {
+	CLI_OK,
+	CLI_HELP,
+	CLI_STOP,
+	CLI_UNKNOWN,
+	CLI_NO_VALUE,
+};
+
+/* The option every table has: --help. */
+#define CLI_HELP_ID (-1)
+
+struct cli {
+	const struct cli_option *options;
+	/* Called for each option in order with its id and value (NULL for a
+	 * flag). Returns 0 to go on, or anything else to stop: cli_parse then
+	 * returns CLI_STOP and leaves that number in stop. */
+	int (*set)(void *arg, int id, const char *value);
+	void *arg;
+	/* Filled by cli_parse. */
+	int first; /* argv index of the first operand, after the options */
+	int stop;  /* what set returned */
+	const char *bad;
+};
+
+/* Parses argv[1..argc) against c->options. Operands may come before,
+ * between and after options (they are moved behind them in argv); argv[0]
+ * is the program or subcommand name. */
+enum cli_status cli_parse(struct cli *c, int argc, char **argv);
+
+/* The repository, endpoint and category options that `report` and `view`
+ * share, with their ids above every command's own. */
+enum {
+	CLI_REPO = 1000,
+	CLI_API_URL,
+	CLI_CATEGORY,
+};
+#define CLI_GITHUB_OPTIONS                                          \
+	{"repo", true, CLI_REPO}, {"category", true, CLI_CATEGORY}, \
+	{                                                           \
+		"api-url", true, CLI_API_URL                        \
+	}
+
+struct cli_github {
+	const char *repo;     /* --repo OWNER/NAME, or NULL for the origin remote */
+	const char *api_url;  /* --api-url URL, or NULL */
+	const char *category; /* --category NAME, or NULL for Bugs */
+};
+
+/* Records one of the shared options. Returns true when id was one. */
+bool cli_github_set(struct cli_github *g, int id, const char *value);
+
+/* Prints DIR/NAME to stdout. Returns 0, or a negative errno when the file
+ * cannot be read (nothing printed). */
+int cli_print_file(const char *dir, const char *name);
+
+#endif

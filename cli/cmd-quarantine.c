@@ -1,0 +1,563 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cmd-quarantine.c: `flakesweep quarantine list|check|add|export`. It
+ * loads the quarantine file and the evidence named on the command line,
+ * lets quarantine.c judge the entries and prints them as a table, JSON,
+ * check lines or a skip list.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "cli.h"
+#include "cmd.h"
+#include "ledger.h"
+#include "quarantine.h"
+#include "util.h"
+
+#define CMD_QUARANTINE_MAX_RESULTS_BYTES ((size_t)512 << 20)
+
+enum {
+	QOPT_FILE,
+	QOPT_RESULTS,
+	QOPT_LEDGER,
+	QOPT_MIN_RUNS,
+	QOPT_NOW,
+	QOPT_JSON,
+	QOPT_OWNER,
+	QOPT_ISSUE,
+	QOPT_EXPIRES,
+	QOPT_REASON,
+	QOPT_FORMAT,
+	QOPT_PACKAGE,
+	QOPT_COUNT,
+};
+
+static const struct cli_option cmd_quarantine_options[] = {
+    {"file", true, QOPT_FILE},         {"quarantine", true, QOPT_FILE},
+    {"results", true, QOPT_RESULTS},   {"ledger", true, QOPT_LEDGER},
+    {"min-runs", true, QOPT_MIN_RUNS}, {"now", true, QOPT_NOW},
+    {"json", false, QOPT_JSON},        {"owner", true, QOPT_OWNER},
+    {"issue", true, QOPT_ISSUE},       {"expires", true, QOPT_EXPIRES},
+    {"reason", true, QOPT_REASON},     {"format", true, QOPT_FORMAT},
+    {"package", true, QOPT_PACKAGE},   {NULL, false, 0},
+};
+
+/* The spelling of each option in messages, by QOPT_x. */
+static const char *const cmd_quarantine_opt_names[] = {
+    "--file",  "--results", "--ledger",  "--min-runs", "--now",    "--json",
+    "--owner", "--issue",   "--expires", "--reason",   "--format", "--package",
+};
+
+/* Which options each subcommand takes, as bits of (1 << QOPT_x). */
+#define QBIT(o) (1u << (o))
+static const struct {
+	const char *name;
+	unsigned opts;
+	int nargs;
+} cmd_quarantine_commands[] = {
+    {"list",
+     QBIT(QOPT_FILE) | QBIT(QOPT_RESULTS) | QBIT(QOPT_LEDGER) | QBIT(QOPT_MIN_RUNS) |
+         QBIT(QOPT_NOW) | QBIT(QOPT_JSON),
+     0},
+    {"check",
+     QBIT(QOPT_FILE) | QBIT(QOPT_RESULTS) | QBIT(QOPT_LEDGER) | QBIT(QOPT_MIN_RUNS) |
+         QBIT(QOPT_NOW),
+     0},
+    {"add",
+     QBIT(QOPT_FILE) | QBIT(QOPT_NOW) | QBIT(QOPT_OWNER) | QBIT(QOPT_ISSUE) | QBIT(QOPT_EXPIRES) |
+         QBIT(QOPT_REASON),
+     2},
+    {"export", QBIT(QOPT_FILE) | QBIT(QOPT_FORMAT) | QBIT(QOPT_PACKAGE), 0},
+};
+
+struct cmd_quarantine_args {
+	int cmd;        /* index in cmd_quarantine_commands */
+	unsigned given; /* QBIT()s of the options named */
+	const char *file;
+	const char *results_path;
+	const char *ledger_path;
+	int min_runs;
+	int64_t now_ms;
+	bool json;
+	const char *owner, *issue, *expires, *reason, *format, *package;
+	char **args;
+	int nargs;
+};
+
+static void
+cmd_quarantine_usage(FILE *f)
+{
+	fputs(
+	    _("Usage: flakesweep quarantine list [--file FILE] [--results FILE] [--ledger FILE]\n"
+	      "                                  [--min-runs N] [--now TIME] [--json]\n"
+	      "       flakesweep quarantine check [--file FILE] [--results FILE] [--ledger FILE]\n"
+	      "                                   [--min-runs N] [--now TIME]\n"
+	      "       flakesweep quarantine add TEST CHANNEL --owner NAME --issue REF\n"
+	      "                                 --expires YYYY-MM-DD [--reason TEXT] [--file FILE]\n"
+	      "       flakesweep quarantine export --format go-skip|pytest-deselect\n"
+	      "                                    [--package PACKAGE] [--file FILE]\n"
+	      "\n"
+	      "Each entry quarantines one test (PACKAGE::TEST) for one channel: cpu=C,\n"
+	      "load=L, cpu=C,load=L, any, clock, rng, net or env:NAME. Its status comes\n"
+	      "from the evidence given: active (the cause is still seen), stale (the\n"
+	      "evidence shows it gone: remove the entry), overdue (expired and not shown\n"
+	      "stale) or unproven (no evidence yet).\n"
+	      "\n"
+	      "Options:\n"
+	      "  --file FILE, --quarantine FILE  the quarantine file (default\n"
+	      "                     .flakesweep/quarantine.json in the project root)\n"
+	      "  --results FILE     a sweep's results.json, as evidence\n"
+	      "  --ledger FILE      an ambient ledger (JSON lines), as evidence\n"
+	      "  --min-runs N       clean runs that prove an entry stale (default 100)\n"
+	      "  --now TIME         judge at TIME (YYYY-MM-DD or RFC 3339 UTC), not now\n"
+	      "  --json             list as JSON\n"
+	      "  --format FORMAT    export as go-skip or pytest-deselect\n"
+	      "  --package PACKAGE  export only that package's tests\n"
+	      "\n"
+	      "Exit status: 0 fine; 1 check found a stale, overdue or invalid entry;\n"
+	      "2 usage or input error.\n"),
+	    f);
+}
+
+static int
+cmd_quarantine_usage_error(const char *fmt, const char *arg)
+{
+	fputs("flakesweep: ", stderr);
+	fprintf(stderr, fmt, arg);
+	fputc('\n', stderr);
+	fputs(_("Try 'flakesweep quarantine --help'.\n"), stderr);
+	return 2;
+}
+
+static int
+cmd_quarantine_set(void *arg, int id, const char *value)
+{
+	struct cmd_quarantine_args *c = arg;
+	char *end;
+	long v;
+
+	c->given |= QBIT(id);
+	switch (id) {
+	case QOPT_FILE:
+		c->file = value;
+		break;
+	case QOPT_RESULTS:
+		c->results_path = value;
+		break;
+	case QOPT_LEDGER:
+		c->ledger_path = value;
+		break;
+	case QOPT_MIN_RUNS:
+		errno = 0;
+		v = strtol(value, &end, 10);
+		if (errno != 0 || *end != '\0' || end == value || v < 1 || v > 1000000000)
+			return cmd_quarantine_usage_error(
+			    _("invalid value \"%s\" for --min-runs: expected a positive whole number"),
+			    value);
+		c->min_runs = (int)v;
+		break;
+	case QOPT_NOW:
+		if (quarantine_parse_time(value, &c->now_ms) < 0)
+			return cmd_quarantine_usage_error(
+			    _("invalid value \"%s\" for --now: expected "
+			      "YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ"),
+			    value);
+		break;
+	case QOPT_JSON:
+		c->json = true;
+		break;
+	case QOPT_OWNER:
+		c->owner = value;
+		break;
+	case QOPT_ISSUE:
+		c->issue = value;
+		break;
+	case QOPT_EXPIRES:
+		c->expires = value;
+		break;
+	case QOPT_REASON:
+		c->reason = value;
+		break;
+	case QOPT_FORMAT:
+		c->format = value;
+		break;
+	case QOPT_PACKAGE:
+		c->package = value;
+		break;
+	}
+	return 0;
+}
+
+/* Parses argv into c. Returns -1 to go on, else the exit status. */
+static int
+cmd_quarantine_parse_args(struct cmd_quarantine_args *c, int argc, char **argv)
+{
+	struct cli p = {cmd_quarantine_options, cmd_quarantine_set, c, 0, 0, NULL};
+	int opt, optind;
+	size_t i;
+
+	memset(c, 0, sizeof *c);
+	c->cmd = -1;
+	c->min_runs = QUARANTINE_DEFAULT_MIN_RUNS;
+	c->now_ms = util_now_ms();
+	switch (cli_parse(&p, argc, argv)) {
+	case CLI_OK:
+		break;
+	case CLI_HELP:
+		cmd_quarantine_usage(stdout);
+		return 0;
+	case CLI_STOP:
+		return p.stop;
+	case CLI_NO_VALUE:
+		return cmd_quarantine_usage_error(_("option %s needs a value"), p.bad);
+	default:
+		return cmd_quarantine_usage_error(_("unknown option %s"), p.bad);
+	}
+	optind = p.first;
+	if (optind >= argc)
+		return cmd_quarantine_usage_error("%s",
+		                                  _("quarantine: missing subcommand (list, check, "
+		                                    "add or export)"));
+	for (i = 0; i < UTIL_ARRAY_LEN(cmd_quarantine_commands); i++) {
+		if (strcmp(argv[optind], cmd_quarantine_commands[i].name) == 0)
+			c->cmd = (int)i;
+	}
+	if (c->cmd < 0)
+		return cmd_quarantine_usage_error(_("quarantine: unknown subcommand \"%s\""),
+		                                  argv[optind]);
+	for (opt = QOPT_FILE; opt < QOPT_COUNT; opt++) {
+		if ((c->given & QBIT(opt)) && !(cmd_quarantine_commands[c->cmd].opts & QBIT(opt))) {
+			fprintf(stderr, _("flakesweep: quarantine %s: %s does not apply\n"),
+			        cmd_quarantine_commands[c->cmd].name,
+			        cmd_quarantine_opt_names[opt]);
+			fputs(_("Try 'flakesweep quarantine --help'.\n"), stderr);
+			return 2;
+		}
+	}
+	c->args = argv + optind + 1;
+	c->nargs = argc - optind - 1;
+	if (c->nargs != cmd_quarantine_commands[c->cmd].nargs) {
+		if (cmd_quarantine_commands[c->cmd].nargs == 0)
+			return cmd_quarantine_usage_error(
+			    _("quarantine: unexpected argument \"%s\""), c->args[0]);
+		return cmd_quarantine_usage_error(
+		    "%s", _("quarantine add: expected TEST and CHANNEL, then options"));
+	}
+	return -1;
+}
+
+/* Loads the quarantine file for c. A missing default file is an empty
+ * list; a missing named one is an error, except for add, which creates
+ * it. Returns NULL after printing the error. */
+static struct quarantine *
+cmd_quarantine_load(const struct cmd_quarantine_args *c)
+{
+	char *path = c->file != NULL ? xstrdup(c->file) : quarantine_default_path();
+	struct quarantine *q = NULL;
+	char *err = NULL;
+	int rc = quarantine_load(path, &q, &err);
+
+	if (rc == -ENOENT &&
+	    (c->file == NULL || strcmp(cmd_quarantine_commands[c->cmd].name, "add") == 0))
+		q = quarantine_new(path);
+	else if (rc < 0)
+		fprintf(stderr, "flakesweep: %s\n", err);
+	free(err);
+	free(path);
+	return q;
+}
+
+/* Loads the evidence named on the command line. Returns 0, or 2 after
+ * printing the error. */
+static int
+cmd_quarantine_evidence(const struct cmd_quarantine_args *c, cJSON **results,
+                        struct ledger **ledger)
+{
+	char *text = NULL, *err = NULL;
+	size_t len = 0;
+	int rc;
+
+	*results = NULL;
+	*ledger = NULL;
+	if (c->results_path != NULL) {
+		rc = util_read_file(c->results_path, CMD_QUARANTINE_MAX_RESULTS_BYTES, &text, &len);
+		if (rc < 0) {
+			fprintf(stderr, "flakesweep: %s: %s\n", c->results_path, strerror(-rc));
+			return 2;
+		}
+		*results = cJSON_ParseWithLength(text, len);
+		free(text);
+		if (*results == NULL || quarantine_results_check(*results) < 0) {
+			fprintf(stderr, _("flakesweep: %s: not a flakesweep results.json\n"),
+			        c->results_path);
+			cJSON_Delete(*results);
+			*results = NULL;
+			return 2;
+		}
+	}
+	if (c->ledger_path != NULL && ledger_load(c->ledger_path, ledger, &err) < 0) {
+		fprintf(stderr, "flakesweep: %s\n", err);
+		free(err);
+		cJSON_Delete(*results);
+		*results = NULL;
+		return 2;
+	}
+	return 0;
+}
+
+/* Prints q's problems to stderr (list, add, export refuse a file with
+ * errors). Returns true when there was an error. */
+static bool
+cmd_quarantine_problems(const struct quarantine *q)
+{
+	size_t i;
+
+	for (i = 0; i < q->nproblems; i++)
+		fprintf(stderr, "flakesweep: %s\n", q->problems[i].message);
+	return q->nerrors > 0;
+}
+
+/* Display width of a UTF-8 string, one column per character. */
+static size_t
+cmd_quarantine_width(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s != '\0'; s++)
+		n += ((unsigned char)*s & 0xC0) != 0x80;
+	return n;
+}
+
+static int
+cmd_quarantine_list(const struct cmd_quarantine_args *c, struct quarantine *q)
+{
+	enum { NCOLS = 8 };
+	const char *head[NCOLS] = {_("STATUS"), _("TEST"),  _("CHANNEL"), _("EXPIRES"),
+	                           _("LEFT"),   _("OWNER"), _("ISSUE"),   _("EVIDENCE")};
+	char ***cells;
+	size_t width[NCOLS], i, nrows = 0;
+	int col;
+
+	if (c->json) {
+		cJSON *j = quarantine_to_json(q, c->min_runs, c->now_ms);
+		char *s = cJSON_Print(j);
+
+		printf("%s\n", s);
+		cJSON_free(s);
+		cJSON_Delete(j);
+		return 0;
+	}
+	cells = xcalloc(q->nentries + 1, sizeof *cells);
+	cells[nrows] = xcalloc(NCOLS, sizeof **cells);
+	for (col = 0; col < NCOLS; col++)
+		cells[nrows][col] = xstrdup(head[col]);
+	nrows++;
+	for (i = 0; i < q->nentries; i++) {
+		const struct quarantine_entry *e = &q->entries[i];
+		char left[48];
+		struct buf ev;
+
+		buf_init(&ev);
+		quarantine_evidence_describe(e, &e->ev, &ev);
+		quarantine_format_countdown(quarantine_countdown_s(e, c->now_ms), left,
+		                            sizeof left);
+		cells[nrows] = xcalloc(NCOLS, sizeof **cells);
+		cells[nrows][0] = xstrdup(quarantine_status_name(e->status));
+		cells[nrows][1] = xstrdup(e->test);
+		cells[nrows][2] = xstrdup(e->channel);
+		cells[nrows][3] = xstrdup(e->expires);
+		cells[nrows][4] = xstrdup(left);
+		cells[nrows][5] = xstrdup(e->owner);
+		cells[nrows][6] = xstrdup(e->issue);
+		cells[nrows][7] = buf_steal(&ev);
+		nrows++;
+	}
+	for (col = 0; col < NCOLS; col++) {
+		width[col] = 0;
+		for (i = 0; i < nrows; i++) {
+			size_t w = cmd_quarantine_width(cells[i][col]);
+
+			width[col] = w > width[col] ? w : width[col];
+		}
+	}
+	for (i = 0; i < nrows; i++) {
+		for (col = 0; col < NCOLS; col++) {
+			fputs(cells[i][col], stdout);
+			if (col + 1 < NCOLS)
+				printf("%*s",
+				       (int)(width[col] - cmd_quarantine_width(cells[i][col]) + 2),
+				       "");
+			free(cells[i][col]);
+		}
+		fputc('\n', stdout);
+		free(cells[i]);
+	}
+	free(cells);
+	return 0;
+}
+
+struct cmd_quarantine_line {
+	int line;
+	size_t seq;
+	char *text;
+};
+
+static int
+cmd_quarantine_cmp_lines(const void *a, const void *b)
+{
+	const struct cmd_quarantine_line *x = a, *y = b;
+
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int
+cmd_quarantine_check(const struct cmd_quarantine_args *c, struct quarantine *q)
+{
+	struct cmd_quarantine_line *lines = xcalloc(q->nproblems + q->nentries + 1, sizeof *lines);
+	size_t n = 0, i;
+	int rc = 0;
+
+	/* Warnings are printed in line order with the rest; only errors, stale
+	 * and overdue entries fail the check. */
+	for (i = 0; i < q->nproblems; i++) {
+		rc |= !q->problems[i].warning;
+		lines[n].line = q->problems[i].line;
+		lines[n].seq = n;
+		lines[n].text = xstrdup(q->problems[i].message);
+		n++;
+	}
+	for (i = 0; i < q->nentries; i++) {
+		const struct quarantine_entry *e = &q->entries[i];
+		struct buf b;
+
+		if (e->status != QUARANTINE_STALE && e->status != QUARANTINE_OVERDUE)
+			continue;
+		buf_init(&b);
+		if (e->status == QUARANTINE_STALE) {
+			buf_printf(&b, _("%s:%d: entry %d: stale: %s [%s]: "), q->path, e->line,
+			           e->index, e->test, e->channel);
+			quarantine_evidence_describe(e, &e->ev, &b);
+			buf_adds(&b, _("; remove the entry"));
+		} else {
+			buf_printf(&b, _("%s:%d: entry %d: overdue: %s [%s]: expired %s, "),
+			           q->path, e->line, e->index, e->test, e->channel, e->expires);
+			quarantine_evidence_describe(e, &e->ev, &b);
+		}
+		lines[n].line = e->line;
+		lines[n].seq = n;
+		lines[n].text = buf_steal(&b);
+		n++;
+		rc = 1;
+	}
+	if (n > 1)
+		qsort(lines, n, sizeof *lines, cmd_quarantine_cmp_lines);
+	for (i = 0; i < n; i++) {
+		printf("%s\n", lines[i].text);
+		free(lines[i].text);
+	}
+	free(lines);
+	return rc;
+}
+
+static int
+cmd_quarantine_add(const struct cmd_quarantine_args *c, struct quarantine *q)
+{
+	struct quarantine_new_entry ne;
+	const struct quarantine_entry *e;
+	char *err = NULL;
+	int rc;
+
+	if (cmd_quarantine_problems(q))
+		return 2;
+	ne.test = c->args[0];
+	ne.channel = c->args[1];
+	ne.reason = c->reason;
+	ne.owner = c->owner;
+	ne.issue = c->issue;
+	ne.expires = c->expires;
+	rc = quarantine_add(q, &ne, c->now_ms, &err);
+	if (rc < 0) {
+		fprintf(stderr, _("flakesweep: quarantine add: %s\n"), err);
+		free(err);
+		return 2;
+	}
+	e = &q->entries[q->nentries - 1];
+	printf(_("%s:%d: entry %d: added %s [%s], expires %s\n"), q->path, e->line, e->index,
+	       e->test, e->channel, e->expires);
+	return 0;
+}
+
+static int
+cmd_quarantine_export(const struct cmd_quarantine_args *c, struct quarantine *q)
+{
+	enum quarantine_export_format fmt;
+	char *text;
+
+	if (c->format == NULL)
+		return cmd_quarantine_usage_error("%s", _("quarantine export: --format is required "
+		                                          "(go-skip or pytest-deselect)"));
+	if (strcmp(c->format, "go-skip") == 0)
+		fmt = QUARANTINE_EXPORT_GO_SKIP;
+	else if (strcmp(c->format, "pytest-deselect") == 0)
+		fmt = QUARANTINE_EXPORT_PYTEST_DESELECT;
+	else
+		return cmd_quarantine_usage_error(
+		    _("invalid value \"%s\" for --format: expected go-skip "
+		      "or pytest-deselect"),
+		    c->format);
+	if (cmd_quarantine_problems(q))
+		return 2;
+	text = quarantine_export(q, fmt, c->package);
+	fputs(text, stdout);
+	free(text);
+	return 0;
+}
+
+static int
+cmd_quarantine(int argc, char **argv)
+{
+	struct cmd_quarantine_args c;
+	struct quarantine *q = NULL;
+	struct ledger *ledger = NULL;
+	cJSON *results = NULL;
+	const char *cmd;
+	int rc;
+
+	rc = cmd_quarantine_parse_args(&c, argc, argv);
+	if (rc >= 0)
+		return rc;
+	cmd = cmd_quarantine_commands[c.cmd].name;
+	q = cmd_quarantine_load(&c);
+	if (q == NULL)
+		return 2;
+	if (strcmp(cmd, "list") == 0 || strcmp(cmd, "check") == 0) {
+		rc = cmd_quarantine_evidence(&c, &results, &ledger);
+		if (rc != 0)
+			goto out;
+		quarantine_evaluate(q, results, ledger, c.min_runs, c.now_ms);
+	}
+	if (strcmp(cmd, "list") == 0)
+		rc = cmd_quarantine_problems(q) ? 2 : cmd_quarantine_list(&c, q);
+	else if (strcmp(cmd, "check") == 0)
+		rc = cmd_quarantine_check(&c, q);
+	else if (strcmp(cmd, "add") == 0)
+		rc = cmd_quarantine_add(&c, q);
+	else
+		rc = cmd_quarantine_export(&c, q);
+out:
+	cJSON_Delete(results);
+	ledger_free(ledger);
+	quarantine_free(q);
+	return rc;
+}
+
+const struct cmd_entry cmd_quarantine_entry = {"quarantine", cmd_quarantine};

@@ -1,0 +1,312 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cmd-stress.c: `flakesweep [stress]`, the sweep itself. It maps the
+ * command line onto struct options, picks the front end (the dashboard,
+ * the line or none), forwards SIGINT, SIGTERM and SIGHUP to the sweep and
+ * prints the report or results.json at the end.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <uv.h>
+
+#include "cli.h"
+#include "cmd.h"
+#include "options.h"
+#include "out-line.h"
+#include "sweep.h"
+#include "ui.h"
+#include "util.h"
+
+#define CMD_STRESS_PROGRESS_MS 5000
+
+static const struct cli_option cmd_stress_options[] = {
+    {"cpu", true, OPTIONS_CPU},
+    {"load", true, OPTIONS_LOAD},
+    {"count", true, OPTIONS_COUNT},
+    {"confirm", true, OPTIONS_CONFIRM},
+    {"timeout", true, OPTIONS_TIMEOUT},
+    {"kill-grace", true, OPTIONS_KILL_GRACE},
+    {"keep", true, OPTIONS_KEEP},
+    {"tags", true, OPTIONS_TAGS},
+    {"build-tags", true, OPTIONS_BUILD_TAGS},
+    {"shuffle", false, OPTIONS_SHUFFLE},
+    {"run", true, OPTIONS_RUN},
+    {"skip", true, OPTIONS_SKIP},
+    {"no-race", false, OPTIONS_NO_RACE},
+    {"isolate-net", false, OPTIONS_ISOLATE_NET},
+    {"o", true, OPTIONS_OUTDIR},
+    {"resume", true, OPTIONS_RESUME},
+    {"force", false, OPTIONS_FORCE},
+    {"quarantine", true, OPTIONS_QUARANTINE},
+    {"ui", true, OPTIONS_UI},
+    {"json", false, OPTIONS_JSON},
+    {"driver", true, OPTIONS_DRIVER},
+    {"tap-select", true, OPTIONS_TAP_SELECT},
+    {NULL, false, 0},
+};
+
+static void
+cmd_stress_usage(FILE *f)
+{
+	fputs(_("Usage: flakesweep [stress] [OPTIONS] [PACKAGES...]\n"
+	        "       flakesweep [stress] --driver tap [OPTIONS] -- COMMAND [ARGS...]\n"
+	        "       flakesweep view DIR\n"
+	        "       flakesweep report --results FILE --test ID --description FILE [OPTIONS]\n"
+	        "       flakesweep report --rebuild DIR\n"
+	        "       flakesweep quarantine list|check|add|export [OPTIONS]\n"
+	        "       flakesweep gate BASE HEAD [--control HEAD2] [--probe]\n"
+	        "\n"
+	        "Runs every package of a project many times at each pair of CPU count and\n"
+	        "load, each run pinned to its own cores, then runs each test that failed\n"
+	        "alone at every pair to measure its failure rate.\n"
+	        "\n"
+	        "Options:\n"
+	        "  --cpu LIST         cores per run (default 1,2,4, clipped to the machine)\n"
+	        "  --load LIST        runs per core (default 1,2)\n"
+	        "  --count N          sweep runs per package and pair (default 500)\n"
+	        "  --confirm N        confirm runs per failed test and pair (default 1000)\n"
+	        "  --timeout DUR      time limit of one run (default 2m)\n"
+	        "  --kill-grace DUR   time after the limit before SIGKILL (default 30s)\n"
+	        "  --keep N           cores left to the system (default by machine size)\n"
+	        "  --tags LIST        build-tag levels to run (default: every level found)\n"
+	        "  --shuffle          shuffle test order, one seed per run\n"
+	        "  --run RE           skip the sweep; run the matching tests --count times\n"
+	        "  --skip RE          do not run the matching tests\n"
+	        "  --build-tags LIST  build tags added to every build (not levels)\n"
+	        "  --no-race          build without the race detector\n"
+	        "  --isolate-net      give each run its own network namespace (root)\n"
+	        "  -o DIR             output directory (default ./flakesweep-out/TIMESTAMP)\n"
+	        "  --resume DIR       continue the sweep recorded in DIR\n"
+	        "  --force            resume even if the configuration or commit changed\n"
+	        "  --quarantine FILE  quarantine file (default .flakesweep/quarantine.json)\n"
+	        "  --ui full|line|none  front end (default full on a terminal, else line)\n"
+	        "  --json             print results.json to standard output\n"
+	        "  --driver go|tap    test framework (default go)\n"
+	        "  --tap-select arg|env  how a TAP command is told which test to run\n"
+	        "  --help, --version  print this help or the version\n"
+	        "\n"
+	        "Durations use Go's syntax (90s, 2m, 1h30m). Options also take one dash\n"
+	        "(-cpu 1,2) and an equals sign (--cpu=1,2).\n"
+	        "\n"
+	        "Exit status: 0 nothing failed or hung; 1 a test failed or hung; 2 usage,\n"
+	        "input or infrastructure error; 130 interrupted.\n"),
+	      f);
+}
+
+static int
+cmd_stress_set(void *arg, int id, const char *value)
+{
+	const char *expected = NULL;
+	size_t i;
+
+	if (options_set(arg, (enum options_key)id, value, &expected) == 0)
+		return 0;
+	for (i = 0; cmd_stress_options[i].id != id; i++)
+		;
+	fprintf(stderr, _("flakesweep: invalid value \"%s\" for --%s: expected %s\n"), value,
+	        cmd_stress_options[i].name, expected);
+	return -1;
+}
+
+int
+cmd_stress_parse(struct options *o, int argc, char **argv)
+{
+	struct cli c = {cmd_stress_options, cmd_stress_set, o, 0, 0, NULL};
+	int i, dd;
+
+	/* Everything after the first "--" is the TAP command, untouched. */
+	for (dd = 1; dd < argc && strcmp(argv[dd], "--") != 0; dd++)
+		;
+	for (i = dd + 1; i < argc; i++)
+		options_add_command_arg(o, argv[i]);
+	switch (cli_parse(&c, dd, argv)) {
+	case CLI_OK:
+		break;
+	case CLI_HELP:
+		cmd_stress_usage(stdout);
+		return 1;
+	case CLI_NO_VALUE:
+		fprintf(stderr, _("flakesweep: option %s needs a value\n"), c.bad);
+		return -1;
+	case CLI_UNKNOWN:
+		fprintf(stderr, _("flakesweep: unknown option %s (see flakesweep --help)\n"),
+		        c.bad);
+		return -1;
+	default:
+		return -1;
+	}
+	for (i = c.first; i < dd; i++)
+		options_add_package(o, argv[i]);
+	if (strcmp(o->driver, "tap") == 0 && o->ncommand == 0) {
+		fprintf(stderr, "%s\n", _("flakesweep: --driver tap needs a command after --"));
+		return -1;
+	}
+	if (strcmp(o->driver, "go") == 0 && o->ncommand > 0) {
+		fprintf(stderr, "%s\n", _("flakesweep: a command after -- needs --driver tap"));
+		return -1;
+	}
+	if (o->resume != NULL && o->outdir != NULL) {
+		fprintf(stderr, "%s\n",
+		        _("flakesweep: --resume DIR and -o DIR cannot be combined"));
+		return -1;
+	}
+	return 0;
+}
+
+static void
+cmd_stress_signal_cb(uv_signal_t *h, int signum)
+{
+	(void)signum;
+	sweep_interrupt(h->data);
+}
+
+static int cmd_stress_run_sweep(struct options *o);
+
+/* After the loop ran out: prints results.json (--json) or the report on
+ * stdout, frees the sweep, the loop and the options. Returns the sweep's
+ * exit status. */
+static int
+cmd_stress_finish(uv_loop_t *loop, struct sweep *s, struct options *o)
+{
+	int rc = sweep_exit_status(s);
+
+	if (o->json)
+		cli_print_file(sweep_outdir(s), "results.json");
+	else if (sweep_phase(s) == SWEEP_PHASE_DONE && rc != 2)
+		cli_print_file(sweep_outdir(s), "report.txt");
+	if (rc != 2)
+		fprintf(stderr, _("flakesweep: results in %s\n"), sweep_outdir(s));
+	sweep_free(s);
+	if (uv_loop_close(loop) != 0)
+		fprintf(stderr, "flakesweep: %s\n", _("handles left open at exit"));
+	options_free(o);
+	return rc;
+}
+
+/* The sweep under the dashboard (--ui full): the dashboard stays after the
+ * sweep ends, until the user quits. */
+static int
+cmd_stress_run_full(struct options *o)
+{
+	uv_loop_t loop;
+	struct ui_config cfg;
+	struct ui *ui;
+	struct sweep *s;
+	char *err = NULL;
+
+	signal(SIGPIPE, SIG_IGN);
+	uv_loop_init(&loop);
+	ui_config_init(&cfg);
+	cfg.quarantine = o->quarantine;
+	cfg.key_fd = isatty(STDIN_FILENO) ? STDIN_FILENO : -1;
+	ui = ui_new(&loop, &cfg, MODEL_LIVE, &err);
+	if (ui == NULL) {
+		fprintf(stderr, _("flakesweep: no dashboard (%s); using --ui line\n"), err);
+		free(err);
+		uv_loop_close(&loop);
+		o->ui = OPTIONS_UI_LINE;
+		return cmd_stress_run_sweep(o);
+	}
+	s = sweep_new(&loop, o, ui_observer(ui), &err);
+	if (s == NULL) {
+		ui_free(ui);
+		uv_run(&loop, UV_RUN_DEFAULT);
+		uv_loop_close(&loop);
+		fprintf(stderr, "flakesweep: %s\n", err);
+		free(err);
+		options_free(o);
+		return 2;
+	}
+	ui_attach_sweep(ui, s);
+	if (sweep_start(s, &err) < 0) {
+		ui_close(ui);
+		fprintf(stderr, "flakesweep: %s\n", err);
+		free(err);
+	}
+	uv_run(&loop, UV_RUN_DEFAULT);
+	ui_free(ui);
+	uv_run(&loop, UV_RUN_DEFAULT);
+	return cmd_stress_finish(&loop, s, o);
+}
+
+static int
+cmd_stress_run_sweep(struct options *o)
+{
+	uv_loop_t loop;
+	uv_signal_t sigs[3];
+	static const int signums[] = {SIGINT, SIGTERM, SIGHUP};
+	struct out_line *ol;
+	struct sweep *s;
+	char *err = NULL;
+	bool progress;
+	size_t i;
+
+	if (o->ui == OPTIONS_UI_AUTO || o->ui == OPTIONS_UI_FULL) {
+		const char *why = NULL;
+		bool usable = ui_usable(STDOUT_FILENO, &why);
+
+		/* Auto also wants the keyboard: a terminal on stdin. */
+		if (o->ui == OPTIONS_UI_AUTO && usable && !isatty(STDIN_FILENO))
+			usable = false;
+		else if (o->ui == OPTIONS_UI_FULL && !usable)
+			fprintf(stderr, _("flakesweep: no dashboard (%s); using --ui line\n"), why);
+		o->ui = usable ? OPTIONS_UI_FULL : OPTIONS_UI_LINE;
+		if (usable)
+			return cmd_stress_run_full(o);
+	}
+	progress = o->ui == OPTIONS_UI_LINE;
+	signal(SIGPIPE, SIG_IGN);
+	uv_loop_init(&loop);
+	ol = out_line_new(&loop, stderr, progress, CMD_STRESS_PROGRESS_MS);
+	s = sweep_new(&loop, o, out_line_observer(ol), &err);
+	if (s == NULL) {
+		fprintf(stderr, "flakesweep: %s\n", err);
+		free(err);
+		out_line_observer(ol)->finished(ol, NULL);
+		uv_run(&loop, UV_RUN_DEFAULT);
+		uv_loop_close(&loop);
+		out_line_free(ol);
+		options_free(o);
+		return 2;
+	}
+	for (i = 0; i < UTIL_ARRAY_LEN(sigs); i++) {
+		uv_signal_init(&loop, &sigs[i]);
+		sigs[i].data = s;
+		uv_signal_start(&sigs[i], cmd_stress_signal_cb, signums[i]);
+		/* The sweep's own handles keep the loop alive, not these. */
+		uv_unref((uv_handle_t *)&sigs[i]);
+	}
+	if (sweep_start(s, &err) < 0) {
+		fprintf(stderr, "flakesweep: %s\n", err);
+		free(err);
+	}
+	uv_run(&loop, UV_RUN_DEFAULT);
+	for (i = 0; i < UTIL_ARRAY_LEN(sigs); i++)
+		uv_close((uv_handle_t *)&sigs[i], NULL);
+	uv_run(&loop, UV_RUN_DEFAULT);
+	out_line_free(ol);
+	return cmd_stress_finish(&loop, s, o);
+}
+
+static int
+cmd_stress(int argc, char **argv)
+{
+	struct options o;
+	int rc;
+
+	options_init(&o);
+	rc = cmd_stress_parse(&o, argc, argv);
+	if (rc != 0) {
+		options_free(&o);
+		return rc > 0 ? 0 : 2;
+	}
+	return cmd_stress_run_sweep(&o);
+}
+
+const struct cmd_entry cmd_stress_entry = {"stress", cmd_stress};

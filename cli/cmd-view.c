@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cmd-view.c: `flakesweep view DIR`: the dashboard on the journal of a
+ * sweep, finished or running elsewhere. Without a usable terminal it
+ * prints DIR/report.txt instead.
+ */
+#include "config.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <uv.h>
+
+#include <cjson/cJSON.h>
+
+#include "cli.h"
+#include "cmd.h"
+#include "follow.h"
+#include "quarantine.h"
+#include "replay.h"
+#include "ui.h"
+#include "util.h"
+
+enum {
+	CMD_VIEW_QUARANTINE,
+};
+
+static const struct cli_option cmd_view_options[] = {
+    {"quarantine", true, CMD_VIEW_QUARANTINE},
+    CLI_GITHUB_OPTIONS,
+    {NULL, false, 0},
+};
+
+struct cmd_view_args {
+	const char *quarantine;
+	struct cli_github gh;
+};
+
+static void
+cmd_view_usage(FILE *out)
+{
+	fprintf(out, "%s",
+	        _("usage: flakesweep view DIR [--quarantine FILE] [--repo OWNER/NAME]\n"
+	          "                            [--category NAME] [--api-url URL]\n"
+	          "Shows the dashboard of the sweep in DIR, finished or running elsewhere.\n"));
+}
+
+static int
+cmd_view_set(void *arg, int id, const char *value)
+{
+	struct cmd_view_args *a = arg;
+
+	if (!cli_github_set(&a->gh, id, value))
+		a->quarantine = value;
+	return 0;
+}
+
+/* The quarantine file of the sweep's project when it is on this machine,
+ * else the default one from here. Caller frees. */
+static char *
+cmd_view_quarantine_path(const struct replay *r)
+{
+	const cJSON *project = cJSON_GetObjectItemCaseSensitive(r->header, "project");
+	const cJSON *root = cJSON_GetObjectItemCaseSensitive(project, "root");
+	struct stat st;
+
+	if (cJSON_IsString(root) && stat(root->valuestring, &st) == 0 && S_ISDIR(st.st_mode))
+		return xasprintf("%s/%s", root->valuestring, QUARANTINE_DEFAULT_FILE);
+	return quarantine_default_path();
+}
+
+/* Without a terminal: the text report, if the sweep wrote one. */
+static int
+cmd_view_print_report(const char *dir, const char *why)
+{
+	char *path = xasprintf("%s/report.txt", dir);
+	int rc = 0;
+
+	fprintf(stderr, _("flakesweep: no dashboard (%s); printing %s\n"), why, path);
+	if (cli_print_file(dir, "report.txt") < 0) {
+		fprintf(stderr, _("flakesweep: %s is not there yet\n"), path);
+		rc = 2;
+	}
+	free(path);
+	return rc;
+}
+
+static int
+cmd_view(int argc, char **argv)
+{
+	struct cmd_view_args a;
+	struct cli c = {cmd_view_options, cmd_view_set, &a, 0, 0, NULL};
+	struct follow *f = NULL;
+	struct ui_config cfg;
+	struct ui *ui;
+	const char *why = NULL;
+	char *err = NULL, *qpath = NULL;
+	uv_loop_t loop;
+	int rc = 0;
+
+	memset(&a, 0, sizeof a);
+	switch (cli_parse(&c, argc, argv)) {
+	case CLI_OK:
+		break;
+	case CLI_HELP:
+		cmd_view_usage(stdout);
+		return 0;
+	case CLI_NO_VALUE:
+		fprintf(stderr, _("flakesweep: option %s needs a value\n"), c.bad);
+		return 2;
+	default:
+		fprintf(stderr, _("flakesweep: unknown option %s (see flakesweep view --help)\n"),
+		        c.bad);
+		return 2;
+	}
+	if (c.first != argc - 1) {
+		cmd_view_usage(stderr);
+		return 2;
+	}
+	f = follow_new(argv[c.first], &err);
+	if (f == NULL) {
+		fprintf(stderr, "flakesweep: %s\n", err);
+		rc = 2;
+		goto out;
+	}
+	if (!ui_usable(1, &why)) {
+		rc = cmd_view_print_report(argv[c.first], why);
+		goto out;
+	}
+	qpath = a.quarantine != NULL ? xstrdup(a.quarantine)
+	                             : cmd_view_quarantine_path(follow_replay(f));
+	ui_config_init(&cfg);
+	cfg.repo = a.gh.repo;
+	cfg.category = a.gh.category;
+	cfg.api_url = a.gh.api_url;
+	cfg.mode = _("view");
+	cfg.outdir = argv[c.first];
+	cfg.quarantine = qpath;
+	signal(SIGPIPE, SIG_IGN);
+	uv_loop_init(&loop);
+	ui = ui_new(&loop, &cfg, MODEL_VIEW, &err);
+	if (ui == NULL) {
+		fprintf(stderr, "flakesweep: %s\n", err);
+		uv_loop_close(&loop);
+		rc = 2;
+		goto out;
+	}
+	follow_attach(f, &loop, ui);
+	uv_run(&loop, UV_RUN_DEFAULT);
+	ui_free(ui);
+	uv_run(&loop, UV_RUN_DEFAULT);
+	if (uv_loop_close(&loop) != 0)
+		fprintf(stderr, "flakesweep: %s\n", _("handles left open at exit"));
+out:
+	free(err);
+	free(qpath);
+	follow_free(f);
+	return rc;
+}
+
+const struct cmd_entry cmd_view_entry = {"view", cmd_view};

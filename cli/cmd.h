@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cmd.h: the subcommands, one file each (cmd-NAME.c), and the table
+ * main.c picks them from. Each takes argv with argv[0] the subcommand's
+ * name and returns the exit status: 0, 1, 2 or 130 (man 1 flakesweep).
+ */
+#ifndef FLAKESWEEP_CLI_CMD_H
+#define FLAKESWEEP_CLI_CMD_H
+
+#include "options.h"
+
+struct cmd_entry {
+	const char *name;
+	int (*run)(int argc, char **argv);
+};
+
+/* Every subcommand, stress first: it also runs when none is named. */
+extern const struct cmd_entry *const cmd_table[];
+
+extern const struct cmd_entry cmd_stress_entry;
+extern const struct cmd_entry cmd_view_entry;
+extern const struct cmd_entry cmd_report_entry;
+extern const struct cmd_entry cmd_quarantine_entry;
+extern const struct cmd_entry cmd_gate_entry;
+
+/* The stress command line into o (options_init'ed by the caller).
+ * Returns 0; 1 when --help was asked for (usage printed to stdout); or -1
+ * after printing a one-line error naming the option to stderr (exit 2). */
+int cmd_stress_parse(struct options *o, int argc, char **argv);
+
+#endif
