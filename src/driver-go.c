@@ -9,8 +9,8 @@
 
 #include <ctype.h>
 #include <dirent.h>
-#include <regex.h>
 #include <errno.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,11 +19,14 @@
 #include "driver.h"
 #include "parse-go.h"
 #include "proc.h"
+#include "project.h"
 #include "util.h"
 
 extern char **environ;
 
 #define DRIVER_GO_OUTPUT_MAX (16 << 20)
+/* The largest _test.go file searched for a test's definition (bytes). */
+#define DRIVER_GO_SOURCE_MAX ((size_t)4 << 20)
 
 /* Build constraints that name a platform or toolchain, not a level. */
 static const char *const driver_go_not_levels[] = {
@@ -149,7 +152,7 @@ driver_go_project(struct project *proj)
 	root = proc_capture_line(mod_argv, NULL);
 	proj->root = root != NULL ? root : xstrdup(cwd != NULL ? cwd : ".");
 	proj->toolchain = proc_capture_line(ver_argv, NULL);
-	driver_git_info(proj);
+	project_read_git(proj);
 	free(cwd);
 }
 
@@ -526,6 +529,129 @@ driver_go_run_env(const struct options *o, const struct pkg *pkg, const struct d
 	return NULL;
 }
 
+/* The module path in a go.mod text, or NULL. */
+static char *
+driver_go_mod_module(const char *text)
+{
+	char *copy = xstrdup(text), *save = NULL, *line, *mod = NULL;
+
+	for (line = strtok_r(copy, "\n", &save); line != NULL && mod == NULL;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *l = line + strspn(line, " \t"), *end;
+
+		if (strncmp(l, "module", 6) != 0 || (l[6] != ' ' && l[6] != '\t'))
+			continue;
+		l += 6;
+		l += strspn(l, " \t");
+		if (*l == '"') {
+			l++;
+			end = strchr(l, '"');
+		} else {
+			end = l + strcspn(l, " \t/");
+			while (*end == '/' && end[1] != '/') {
+				end++;
+				end += strcspn(end, " \t/");
+			}
+		}
+		if (end != NULL && end > l)
+			mod = xstrndup(l, (size_t)(end - l));
+	}
+	free(copy);
+	return mod;
+}
+
+static int
+driver_go_cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Finds "func TOPLEVEL(" in the package directory's _test.go files (in
+ * name order) and returns the file's name and the line, or 0. */
+static int
+driver_go_find_test_func(const char *dir, const char *test, char **file)
+{
+	char *top = xstrndup(test, strcspn(test, "/")), *needle = xasprintf("func %s(", top);
+	char **names = NULL;
+	size_t count = 0, i;
+	int line = 0;
+	DIR *d = opendir(dir);
+	struct dirent *de;
+
+	*file = NULL;
+	while (d != NULL && (de = readdir(d)) != NULL) {
+		size_t len = strlen(de->d_name);
+
+		if (len > 8 && strcmp(de->d_name + len - 8, "_test.go") == 0 && count < 10000) {
+			names = xrealloc(names, sizeof *names * (count + 1));
+			names[count++] = xstrdup(de->d_name);
+		}
+	}
+	if (d != NULL)
+		closedir(d);
+	if (count > 0)
+		qsort(names, count, sizeof *names, driver_go_cmp_names);
+	for (i = 0; i < count && line == 0; i++) {
+		char *path = xasprintf("%s/%s", dir, names[i]), *text = NULL;
+
+		if (util_read_file(path, DRIVER_GO_SOURCE_MAX, &text, NULL) == 0) {
+			const char *p = text;
+			int ln = 1;
+
+			while (*p != '\0') {
+				if (strncmp(p, needle, strlen(needle)) == 0) {
+					line = ln;
+					*file = xstrdup(names[i]);
+					break;
+				}
+				p = strchr(p, '\n');
+				if (p == NULL)
+					break;
+				p++;
+				ln++;
+			}
+		}
+		free(text);
+		free(path);
+	}
+	for (i = 0; i < count; i++)
+		free(names[i]);
+	free(names);
+	free(needle);
+	free(top);
+	return line;
+}
+
+static int
+driver_go_locate_test(const char *root, const char *package, const char *test, char **dir,
+                      char **file, int *line)
+{
+	char *gomod = xasprintf("%s/go.mod", root), *text = NULL, *mod = NULL;
+	int rc = -ENOENT;
+
+	*dir = *file = NULL;
+	*line = 0;
+	if (util_read_file(gomod, 1 << 20, &text, NULL) < 0)
+		goto out;
+	mod = driver_go_mod_module(text);
+	if (mod == NULL)
+		goto out;
+	if (strcmp(package, mod) == 0)
+		*dir = xstrdup(root);
+	else if (strncmp(package, mod, strlen(mod)) == 0 && package[strlen(mod)] == '/' &&
+	         strstr(package, "..") == NULL)
+		*dir = xasprintf("%s/%s", root, package + strlen(mod) + 1);
+	else
+		goto out;
+	*line = driver_go_find_test_func(*dir, test, file);
+	rc = 0;
+out:
+	free(mod);
+	free(text);
+	free(gomod);
+	return rc;
+}
+
 const struct driver driver_go = {
     .name = "go",
     .own_timeout = true,
@@ -538,4 +664,5 @@ const struct driver driver_go = {
     .filter = parse_go_run_pattern,
     .package_args = driver_go_package_args,
     .reproduce = driver_go_reproduce,
+    .locate_test = driver_go_locate_test,
 };

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "driver.h"
+#include "project.h"
 #include "parse-tap.h"
 #include "util.h"
 
@@ -27,7 +28,7 @@ driver_tap_discover(const struct options *o, struct project *proj, struct pkg **
 
 	(void)err;
 	proj->root = xstrdup(cwd != NULL ? cwd : ".");
-	driver_git_info(proj);
+	project_read_git(proj);
 	buf_init(&name);
 	for (i = 0; i < o->ncommand; i++) {
 		char *q = util_shell_quote(o->command[i]);

@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "driver.h"
-#include "proc.h"
 #include "util.h"
 
 const struct driver *
@@ -55,14 +54,4 @@ driver_free_project(struct project *proj)
 	free(proj->toolchain);
 	free(proj->origin);
 	memset(proj, 0, sizeof *proj);
-}
-
-void
-driver_git_info(struct project *proj)
-{
-	char *commit_argv[] = {"git", "-C", proj->root, "rev-parse", "HEAD", NULL};
-	char *origin_argv[] = {"git", "-C", proj->root, "remote", "get-url", "origin", NULL};
-
-	proj->commit = proc_capture_line(commit_argv, NULL);
-	proj->origin = proc_capture_line(origin_argv, NULL);
 }

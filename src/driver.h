@@ -95,6 +95,13 @@ struct driver {
 	 * ids), with r's seed and time limit. Caller frees. */
 	char *(*reproduce)(const struct pkg *pkg, const struct driver_run *r, const int *cpus,
 	                   int count);
+	/* Where test of package (as results.json names them) is defined in
+	 * the project at root: *dir, the package's directory, and *file (a
+	 * name in it, or NULL) with *line (0 when unknown); caller frees both.
+	 * Returns 0, or -ENOENT when the package is not in the project. NULL
+	 * when the framework cannot say. */
+	int (*locate_test)(const char *root, const char *package, const char *test, char **dir,
+	                   char **file, int *line);
 };
 
 /* The driver named name ("go", "tap"), or NULL. */
@@ -102,10 +109,6 @@ const struct driver *driver_find(const char *name);
 
 extern const struct driver driver_go;
 extern const struct driver driver_tap;
-
-/* Fills proj->commit and proj->origin from git in proj->root (left NULL
- * outside a git checkout). */
-void driver_git_info(struct project *proj);
 
 void driver_free_pkgs(struct pkg **pkgs, size_t n);
 void driver_free_project(struct project *proj);

@@ -332,8 +332,8 @@ github_one_line(const char *s)
 	return clean;
 }
 
-static const char *
-json_string(const cJSON *obj, const char *key)
+const char *
+github_json_string(const cJSON *obj, const char *key)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
 
@@ -402,7 +402,7 @@ classify_graphql_errors(const struct github_exchange *x, const cJSON *errors,
 	/* The first error with a type GitHub documents wins; else the first. */
 	cJSON_ArrayForEach(e, errors)
 	{
-		const char *et = json_string(e, "type");
+		const char *et = github_json_string(e, "type");
 
 		if (et != NULL) {
 			chosen = e;
@@ -412,9 +412,10 @@ classify_graphql_errors(const struct github_exchange *x, const cJSON *errors,
 	}
 	if (chosen == NULL) {
 		chosen = cJSON_GetArrayItem(errors, 0);
-		t = json_string(cJSON_GetObjectItemCaseSensitive(chosen, "extensions"), "code");
+		t = github_json_string(cJSON_GetObjectItemCaseSensitive(chosen, "extensions"),
+		                       "code");
 	}
-	msg = json_string(chosen, "message");
+	msg = github_json_string(chosen, "message");
 	line = github_one_line(msg != NULL ? msg : "");
 	*type = t != NULL ? xstrdup(t) : NULL;
 	if (t != NULL && strcmp(t, "RATE_LIMITED") == 0) {
@@ -486,7 +487,7 @@ github_classify(const struct github_exchange *x, struct github_reply *r, cJSON *
 	if (x->status < 200 || x->status > 299) {
 		char *line;
 
-		msg = json_string(root, "message");
+		msg = github_json_string(root, "message");
 		line = github_one_line(msg != NULL ? msg : "");
 		if (x->status == 401) {
 			r->error = GITHUB_ERR_AUTH;

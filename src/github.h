@@ -141,4 +141,8 @@ void github_classify(const struct github_exchange *x, struct github_reply *r, cJ
  * today, into out (size bytes). */
 void github_format_until(int64_t ms, int64_t now_ms, char *out, size_t size);
 
+/* The string member key of obj, or NULL when it is missing or not a
+ * string (borrowed from obj). */
+const char *github_json_string(const cJSON *obj, const char *key);
+
 #endif

@@ -90,7 +90,7 @@ proc_child_netns(void)
 /* Runs in the child, on proc_stack, while the parent is suspended
  * (CLONE_VFORK): only async-signal-safe calls until exec. */
 static int
-proc_child_main(void *argp)
+proc_child_exec(void *argp)
 {
 	struct proc_child *c = argp;
 	sigset_t all;
@@ -314,7 +314,7 @@ proc_spawn(uv_loop_t *loop, const struct proc_spec *spec, proc_output_cb output_
 	child.out_fd = fds[1];
 	child.null_fd = null_fd;
 	child.isolate_net = spec->isolate_net;
-	pid = clone(proc_child_main, proc_stack + sizeof proc_stack,
+	pid = clone(proc_child_exec, proc_stack + sizeof proc_stack,
 	            CLONE_VM | CLONE_VFORK | SIGCHLD, &child);
 	if (pid < 0) {
 		rc = -errno;

@@ -21,6 +21,7 @@
 
 #include "journal.h"
 #include "proc.h"
+#include "project.h"
 #include "quarantine.h"
 #include "replay.h"
 #include "report.h"
@@ -1277,21 +1278,18 @@ sweep_start_resumed(struct sweep *s, char **err)
 	int killed = 0;
 
 	if (cJSON_IsString(root)) {
-		char *argv[] = {"git", "-C", root->valuestring, "rev-parse", "HEAD", NULL};
-		char *out = NULL;
+		struct project_git g;
 
-		if (proc_capture(argv, NULL, environ, 4096, &out) == 0 && cJSON_IsString(commit)) {
-			out[strcspn(out, "\n")] = '\0';
-			if (strcmp(out, commit->valuestring) != 0 && !s->o->force) {
-				*err =
-				    xasprintf(_("the project is at commit %s, the journal at %s: "
-				                "add --force to resume anyway"),
-				              out, commit->valuestring);
-				free(out);
-				return -1;
-			}
+		if (project_git_find(root->valuestring, &g) == 0 && g.commit != NULL &&
+		    cJSON_IsString(commit) && strcmp(g.commit, commit->valuestring) != 0 &&
+		    !s->o->force) {
+			*err = xasprintf(_("the project is at commit %s, the journal at %s: "
+			                   "add --force to resume anyway"),
+			                 g.commit, commit->valuestring);
+			project_git_free(&g);
+			return -1;
 		}
-		free(out);
+		project_git_free(&g);
 		s->proj.root = xstrdup(root->valuestring);
 	}
 	for (i = 0; i < s->replay.nunfinished; i++)

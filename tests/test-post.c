@@ -15,6 +15,7 @@
 
 #include "check.h"
 #include "decisions.h"
+#include "markdown.h"
 #include "post.h"
 #include "util.h"
 
@@ -315,75 +316,78 @@ TEST(post_verdict_from_cells)
 	free(path);
 }
 
-TEST(post_check_text_headings)
+TEST(markdown_check_text_headings)
 {
 	char *err = NULL;
 
-	CHECK_INT(post_check_text("Plain text with #12 and #hashtag.\n", "notes", &err), 0);
+	CHECK_INT(markdown_check_text("Plain text with #12 and #hashtag.\n", "notes", &err), 0);
 	CHECK_INT(
-	    post_check_text("A list:\n\n- one\n- two\n\n---\n\nafter a rule\n", "notes", &err), 0);
-	CHECK_INT(post_check_text("```\n# not a heading in a fence\n```\n", "notes", &err), 0);
-	CHECK_INT(post_check_text("~~~~\n## inside\n~~~\nstill inside\n~~~~\n", "notes", &err), 0);
-	CHECK_INT(post_check_text("    # indented code\n", "notes", &err), 0);
-	CHECK_INT(post_check_text("# Title\n", "notes", &err), -EINVAL);
+	    markdown_check_text("A list:\n\n- one\n- two\n\n---\n\nafter a rule\n", "notes", &err),
+	    0);
+	CHECK_INT(markdown_check_text("```\n# not a heading in a fence\n```\n", "notes", &err), 0);
+	CHECK_INT(markdown_check_text("~~~~\n## inside\n~~~\nstill inside\n~~~~\n", "notes", &err),
+	          0);
+	CHECK_INT(markdown_check_text("    # indented code\n", "notes", &err), 0);
+	CHECK_INT(markdown_check_text("# Title\n", "notes", &err), -EINVAL);
 	CHECK_STR(err, "the notes text has a Markdown heading on line 1: the report's sections are "
 	               "fixed, so write it without headings");
 	free(err);
-	CHECK_INT(post_check_text("ok\n   ###### six\n", "notes", &err), -EINVAL);
+	CHECK_INT(markdown_check_text("ok\n   ###### six\n", "notes", &err), -EINVAL);
 	free(err);
-	CHECK_INT(post_check_text("#\n", "notes", &err), -EINVAL);
+	CHECK_INT(markdown_check_text("#\n", "notes", &err), -EINVAL);
 	free(err);
-	CHECK_INT(post_check_text("Setext\n======\n", "notes", &err), -EINVAL);
+	CHECK_INT(markdown_check_text("Setext\n======\n", "notes", &err), -EINVAL);
 	free(err);
-	CHECK_INT(post_check_text("Setext two\n---\n", "notes", &err), -EINVAL);
+	CHECK_INT(markdown_check_text("Setext two\n---\n", "notes", &err), -EINVAL);
 	free(err);
-	CHECK_INT(post_check_text("Some <h2>html</h2> heading\n", "notes", &err), -EINVAL);
+	CHECK_INT(markdown_check_text("Some <h2>html</h2> heading\n", "notes", &err), -EINVAL);
 	free(err);
-	CHECK_INT(post_check_text("Some code:\n\n```go\nx := 1\n", "description", &err), -EINVAL);
+	CHECK_INT(markdown_check_text("Some code:\n\n```go\nx := 1\n", "description", &err),
+	          -EINVAL);
 	CHECK_STR(err, "the description text opens a code block on line 3 and never closes it");
 	free(err);
-	CHECK_INT(post_check_text("Hidden <!-- from here on\n", "notes", &err), -EINVAL);
+	CHECK_INT(markdown_check_text("Hidden <!-- from here on\n", "notes", &err), -EINVAL);
 	CHECK_STR(err, "the notes text opens an HTML comment (<!--) and never closes it");
 	free(err);
-	CHECK_INT(post_check_text("A <!-- closed --> comment.\n\n```\n<!-- in code\n```\n", "notes",
-	                          &err),
+	CHECK_INT(markdown_check_text("A <!-- closed --> comment.\n\n```\n<!-- in code\n```\n",
+	                              "notes", &err),
 	          0);
-	CHECK_INT(post_check_text("", "notes", &err), -EINVAL);
+	CHECK_INT(markdown_check_text("", "notes", &err), -EINVAL);
 	free(err);
-	CHECK_INT(post_check_text(NULL, "notes", &err), -EINVAL);
+	CHECK_INT(markdown_check_text(NULL, "notes", &err), -EINVAL);
 	free(err);
 }
 
-TEST(post_parse_remote_forms)
+TEST(post_draft_parse_remote_forms)
 {
 	char *r = NULL;
 
 	unsetenv("GH_HOST");
-	CHECK_INT(post_parse_remote("https://github.com/o-1/n.a_b-c.git", &r), 0);
+	CHECK_INT(post_draft_parse_remote("https://github.com/o-1/n.a_b-c.git", &r), 0);
 	CHECK_STR(r, "o-1/n.a_b-c");
 	free(r);
-	CHECK_INT(post_parse_remote("https://github.com/o/n/", &r), 0);
+	CHECK_INT(post_draft_parse_remote("https://github.com/o/n/", &r), 0);
 	CHECK_STR(r, "o/n");
 	free(r);
-	CHECK_INT(post_parse_remote("git@github.com:o/n", &r), 0);
+	CHECK_INT(post_draft_parse_remote("git@github.com:o/n", &r), 0);
 	CHECK_STR(r, "o/n");
 	free(r);
-	CHECK_INT(post_parse_remote("git://github.com/o/n.git", &r), 0);
+	CHECK_INT(post_draft_parse_remote("git://github.com/o/n.git", &r), 0);
 	CHECK_STR(r, "o/n");
 	free(r);
-	CHECK_INT(post_parse_remote("https://user:pw@github.com/o/n.git", &r), 0);
+	CHECK_INT(post_draft_parse_remote("https://user:pw@github.com/o/n.git", &r), 0);
 	CHECK_STR(r, "o/n");
 	free(r);
-	CHECK_INT(post_parse_remote("https://gitlab.com/o/n.git", &r), -EINVAL);
-	CHECK_INT(post_parse_remote("https://github.com.evil.example/o/n.git", &r), -EINVAL);
-	CHECK_INT(post_parse_remote("https://github.com/o", &r), -EINVAL);
-	CHECK_INT(post_parse_remote("https://github.com/o/n/extra", &r), -EINVAL);
-	CHECK_INT(post_parse_remote("https://github.com/o/..", &r), -EINVAL);
-	CHECK_INT(post_parse_remote("file:///srv/git/n.git", &r), -EINVAL);
-	CHECK_INT(post_parse_remote("/srv/git/n.git", &r), -EINVAL);
-	CHECK_INT(post_parse_remote("git@ghe.example.com:o/n.git", &r), -EINVAL);
+	CHECK_INT(post_draft_parse_remote("https://gitlab.com/o/n.git", &r), -EINVAL);
+	CHECK_INT(post_draft_parse_remote("https://github.com.evil.example/o/n.git", &r), -EINVAL);
+	CHECK_INT(post_draft_parse_remote("https://github.com/o", &r), -EINVAL);
+	CHECK_INT(post_draft_parse_remote("https://github.com/o/n/extra", &r), -EINVAL);
+	CHECK_INT(post_draft_parse_remote("https://github.com/o/..", &r), -EINVAL);
+	CHECK_INT(post_draft_parse_remote("file:///srv/git/n.git", &r), -EINVAL);
+	CHECK_INT(post_draft_parse_remote("/srv/git/n.git", &r), -EINVAL);
+	CHECK_INT(post_draft_parse_remote("git@ghe.example.com:o/n.git", &r), -EINVAL);
 	setenv("GH_HOST", "ghe.example.com", 1);
-	CHECK_INT(post_parse_remote("git@ghe.example.com:o/n.git", &r), 0);
+	CHECK_INT(post_draft_parse_remote("git@ghe.example.com:o/n.git", &r), 0);
 	CHECK_STR(r, "o/n");
 	free(r);
 	unsetenv("GH_HOST");
@@ -394,9 +398,9 @@ TEST(post_marker_and_names)
 	char h[17];
 	const char *m = "flakesweep:id=39f57fb92e50b991";
 
-	post_test_hash(DEMO_ID, h);
+	post_draft_hash(DEMO_ID, h);
 	CHECK_STR(h, "39f57fb92e50b991");
-	post_test_hash("", h);
+	post_draft_hash("", h);
 	CHECK_STR(h, "cbf29ce484222325");
 	CHECK(post_names_test("x", "body\n<!-- flakesweep:id=39f57fb92e50b991 -->", "TestA", m));
 	CHECK(post_names_test("TestA fails", "", "TestA", m));
