@@ -10,6 +10,7 @@
 #include "journal.h"
 #include "replay.h"
 #include "report.h"
+#include "results-json.h"
 #include "results.h"
 #include "util.h"
 
@@ -222,7 +223,7 @@ TEST(report_json_lists_every_test)
 	memset(&m, 0, sizeof m);
 	m.status = "complete";
 	m.started_ms = 1764468000000LL;
-	doc = report_results_json(r, &m);
+	doc = results_to_json(r, &m);
 	CHECK_STR(cJSON_GetObjectItem(doc, "schema")->valuestring, "flakesweep/results/v1");
 	CHECK_STR(cJSON_GetObjectItem(doc, "started")->valuestring, "2025-11-30T02:00:00Z");
 	CHECK(cJSON_IsNull(cJSON_GetObjectItem(doc, "finished")));
