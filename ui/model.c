@@ -79,7 +79,8 @@ model_free(struct model *m)
 	decisions_free(m->decisions, m->ndecisions);
 	quarantine_free(m->quarantine);
 	free(m->quarantine_error);
-	cJSON_Delete(m->results_json);
+	results_free(m->saved);
+	results_meta_free(&m->saved_meta);
 	free(m->repro_key);
 	free(m->repro_flakesweep);
 	free(m->repro_direct);
@@ -608,14 +609,6 @@ model_judge_quarantine(struct model *m, int64_t now_ms)
 	}
 }
 
-static const char *
-model_json_str(const cJSON *obj, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-
-	return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
 void
 model_reproduce(struct model *m, const struct sweep *s, size_t i, const char **flakesweep,
                 const char **direct)
@@ -623,7 +616,6 @@ model_reproduce(struct model *m, const struct sweep *s, size_t i, const char **f
 	const struct results_test *t = model_results_test(m, i);
 	const struct results_cell *c = t != NULL ? results_worst_cell(t) : NULL;
 	char *path = NULL, *key, *fs = NULL, *d = NULL;
-	const cJSON *test;
 	int64_t mtime = 0;
 
 	if (s == NULL && m->outdir != NULL) {
@@ -644,30 +636,25 @@ model_reproduce(struct model *m, const struct sweep *s, size_t i, const char **f
 	if (t != NULL && c != NULL && s != NULL) {
 		sweep_reproduce(s, t, c, &fs, &d);
 	} else if (t != NULL && path != NULL) {
-		if (mtime != m->results_mtime_ns) {
-			char *text = NULL;
-			size_t len = 0;
+		const struct results_test *saved;
+		char *err = NULL;
 
-			cJSON_Delete(m->results_json);
-			m->results_json = NULL;
-			if (util_read_file(path, (size_t)256 << 20, &text, &len) == 0)
-				m->results_json = cJSON_ParseWithLength(text, len);
-			free(text);
+		if (mtime != m->results_mtime_ns) {
+			results_free(m->saved);
+			results_meta_free(&m->saved_meta);
+			m->saved = NULL;
+			/* A results.json not yet written (or torn) has no commands. */
+			results_load(path, &m->saved, &m->saved_meta, &err);
+			free(err);
 			m->results_mtime_ns = mtime;
 		}
-		cJSON_ArrayForEach(test, cJSON_GetObjectItemCaseSensitive(m->results_json, "tests"))
-		{
-			const char *id = model_json_str(test, "id");
-			const cJSON *rep = cJSON_GetObjectItemCaseSensitive(test, "reproduce");
+		saved = m->saved != NULL ? results_find(m->saved, t->id) : NULL;
+		if (saved != NULL) {
+			const struct results_meta_test *mt =
+			    &m->saved_meta.tests[saved - m->saved->tests];
 
-			if (id != NULL && strcmp(id, t->id) == 0 && cJSON_IsObject(rep)) {
-				const char *a = model_json_str(rep, "flakesweep");
-				const char *b = model_json_str(rep, "direct");
-
-				fs = a != NULL ? xstrdup(a) : NULL;
-				d = b != NULL ? xstrdup(b) : NULL;
-				break;
-			}
+			fs = mt->reproduce_flakesweep ? xstrdup(mt->reproduce_flakesweep) : NULL;
+			d = mt->reproduce_direct ? xstrdup(mt->reproduce_direct) : NULL;
 		}
 	}
 	free(path);
