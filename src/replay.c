@@ -89,13 +89,15 @@ replay_line(void *arg, struct journal_reader *reader, const cJSON *line, int lin
 	const char *type = journal_line_type(line);
 
 	if (strcmp(type, "header") == 0) {
-		if (r->header != NULL)
+		if (r->has_header)
 			return replay_bad(c, lineno, _("a second header line"));
-		r->header = cJSON_Duplicate(line, 1);
-		r->started_ms = replay_parse_time(line, "started");
+		if (journal_header_decode(line, c->path, lineno, &r->header, &c->err) < 0)
+			return -EINVAL;
+		r->has_header = true;
+		r->started_ms = r->header.started_ms;
 		return 0;
 	}
-	if (r->header == NULL)
+	if (!r->has_header)
 		return replay_bad(c, lineno, _("expected the header line first"));
 	if (strcmp(type, "build") == 0) {
 		struct pkg *p;
@@ -188,7 +190,7 @@ replay_journal(const char *path, struct replay *r, char **err)
 		return rc;
 	}
 	free(rerr);
-	if (r->header == NULL) {
+	if (!r->has_header) {
 		*err = xasprintf(_("%s: no header line: not a flakesweep journal"), path);
 		return -EINVAL;
 	}
@@ -200,7 +202,7 @@ replay_free(struct replay *r)
 {
 	size_t i;
 
-	cJSON_Delete(r->header);
+	journal_header_free(&r->header);
 	driver_free_pkgs(r->pkgs, r->npkgs);
 	results_free(r->results);
 	for (i = 0; i < r->npairs; i++)

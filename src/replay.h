@@ -13,6 +13,7 @@
 
 #include "driver.h"
 #include "results.h"
+#include "sweep-config.h"
 
 /* Runs done at one pair: (package, cpu, load) in the sweep, (test, cpu,
  * load) in confirm. */
@@ -33,7 +34,8 @@ struct replay_spawn {
 };
 
 struct replay {
-	cJSON *header;     /* the header line; owned */
+	struct journal_header header; /* the header line, decoded */
+	bool has_header;
 	struct pkg **pkgs; /* from the build lines, by index */
 	size_t npkgs;
 	struct results *results;

@@ -24,6 +24,7 @@
 #include "quarantine.h"
 #include "replay.h"
 #include "report.h"
+#include "sweep-config.h"
 #include "sweep.h"
 #include "util.h"
 
@@ -146,201 +147,49 @@ sweep_set_phase(struct sweep *s, enum sweep_phase phase)
 
 /* ---- configuration, header ---- */
 
-static cJSON *
-sweep_int_array(const int *v, int n)
-{
-	return cJSON_CreateIntArray(v, n);
-}
-
+/* The machine as the header records it: this sweep's lanes. */
 static void
-sweep_add_str_or_null(cJSON *o, const char *key, const char *v)
+sweep_header_machine(const struct sweep *s, struct journal_machine *m)
 {
-	if (v != NULL)
-		cJSON_AddStringToObject(o, key, v);
-	else
-		cJSON_AddNullToObject(o, key);
-}
-
-static cJSON *
-sweep_config_json(const struct sweep *s)
-{
-	const struct options *o = s->o;
-	cJSON *c = cJSON_CreateObject(), *a;
-	size_t i;
-	int k;
-
-	cJSON_AddItemToObject(c, "cpu", sweep_int_array(o->cpus, o->ncpus));
-	cJSON_AddItemToObject(c, "load", sweep_int_array(o->loads, o->nloads));
-	cJSON_AddNumberToObject(c, "count", o->count);
-	cJSON_AddNumberToObject(c, "confirm", o->confirm);
-	cJSON_AddNumberToObject(c, "timeout_ms", (double)o->timeout_ms);
-	cJSON_AddNumberToObject(c, "kill_grace_ms", (double)o->kill_grace_ms);
-	cJSON_AddBoolToObject(c, "shuffle", o->shuffle);
-	sweep_add_str_or_null(c, "run", o->run_re);
-	sweep_add_str_or_null(c, "skip", o->skip_re);
-	a = cJSON_AddArrayToObject(c, "levels");
-	for (i = 0; i < s->npkgs; i++) {
-		const cJSON *v;
-		bool seen = false;
-
-		cJSON_ArrayForEach(v, a) seen =
-		    seen || strcmp(v->valuestring, s->pkgs[i]->level) == 0;
-		if (!seen)
-			cJSON_AddItemToArray(a, cJSON_CreateString(s->pkgs[i]->level));
-	}
-	if (o->tags != NULL) {
-		a = cJSON_AddArrayToObject(c, "tags");
-		for (k = 0; k < o->ntags; k++)
-			cJSON_AddItemToArray(a, cJSON_CreateString(o->tags[k]));
-	} else {
-		cJSON_AddNullToObject(c, "tags");
-	}
-	cJSON_AddBoolToObject(c, "race", o->race);
-	cJSON_AddBoolToObject(c, "isolate_net", o->isolate_net);
-	sweep_add_str_or_null(c, "quarantine", s->quarantine != NULL ? s->quarantine->path : NULL);
-	sweep_add_str_or_null(c, "build_tags", o->build_tags);
-	cJSON_AddStringToObject(c, "driver", o->driver);
-	a = cJSON_AddArrayToObject(c, "packages");
-	for (k = 0; k < o->npackages; k++)
-		cJSON_AddItemToArray(a, cJSON_CreateString(o->packages[k]));
-	a = cJSON_AddArrayToObject(c, "command");
-	for (k = 0; k < o->ncommand; k++)
-		cJSON_AddItemToArray(a, cJSON_CreateString(o->command[k]));
-	return c;
-}
-
-static cJSON *
-sweep_machine_json(const struct sweep *s)
-{
-	cJSON *m = cJSON_CreateObject(), *lanes;
 	int i;
 
-	cJSON_AddNumberToObject(m, "cores", s->lanes.ncores);
-	cJSON_AddNumberToObject(m, "keep", s->lanes.keep);
-	lanes = cJSON_AddArrayToObject(m, "lanes");
-	for (i = 0; i < s->lanes.nlanes; i++)
-		cJSON_AddItemToArray(lanes, sweep_int_array(s->lanes.cores[i], s->lanes.width));
-	return m;
+	free(m->lanes);
+	m->cores = s->lanes.ncores;
+	m->keep = s->lanes.keep;
+	m->nlanes = s->lanes.nlanes;
+	m->width = s->lanes.width;
+	m->lanes = xcalloc((size_t)(m->nlanes * m->width) + 1, sizeof *m->lanes);
+	for (i = 0; i < m->nlanes; i++)
+		memcpy(m->lanes + i * m->width, s->lanes.cores[i],
+		       sizeof *m->lanes * (size_t)m->width);
 }
 
-static cJSON *
-sweep_project_json(const struct sweep *s)
-{
-	cJSON *p = cJSON_CreateObject();
-
-	cJSON_AddStringToObject(p, "driver", s->driver->name);
-	sweep_add_str_or_null(p, "root", s->proj.root);
-	sweep_add_str_or_null(p, "commit", s->proj.commit);
-	sweep_add_str_or_null(p, "toolchain", s->proj.toolchain);
-	sweep_add_str_or_null(p, "origin", s->proj.origin);
-	return p;
-}
-
-/* Reads the options a journal's header recorded back into o. */
+/* The header of a fresh sweep: its options, the levels discovery found,
+ * this machine and the project. */
 static void
-sweep_options_from_config(struct options *o, const cJSON *c)
+sweep_header(const struct sweep *s, struct journal_header *h)
 {
-	const cJSON *v;
-	int n = 0;
+	const char **levels = xcalloc(s->npkgs + 1, sizeof *levels);
+	int nlevels = 0, k;
+	size_t i;
 
-	free(o->cpus);
-	o->cpus = NULL;
-	o->ncpus = 0;
-	cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(c, "cpu"))
-	{
-		o->cpus = xrealloc(o->cpus, sizeof *o->cpus * (size_t)(n + 1));
-		o->cpus[n++] = v->valueint;
+	memset(h, 0, sizeof *h);
+	for (i = 0; i < s->npkgs; i++) {
+		for (k = 0; k < nlevels && strcmp(levels[k], s->pkgs[i]->level) != 0; k++)
+			;
+		if (k == nlevels)
+			levels[nlevels++] = s->pkgs[i]->level;
 	}
-	o->ncpus = n;
-	n = 0;
-	cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(c, "load"))
-	{
-		o->loads = xrealloc(o->loads, sizeof *o->loads * (size_t)(n + 1));
-		o->loads[n++] = v->valueint;
-	}
-	o->nloads = n;
-	if ((v = cJSON_GetObjectItemCaseSensitive(c, "count")) != NULL)
-		o->count = v->valueint;
-	if ((v = cJSON_GetObjectItemCaseSensitive(c, "confirm")) != NULL)
-		o->confirm = v->valueint;
-	if ((v = cJSON_GetObjectItemCaseSensitive(c, "timeout_ms")) != NULL)
-		o->timeout_ms = (int64_t)v->valuedouble;
-	if ((v = cJSON_GetObjectItemCaseSensitive(c, "kill_grace_ms")) != NULL)
-		o->kill_grace_ms = (int64_t)v->valuedouble;
-	o->shuffle = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "shuffle"));
-	o->race = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "race"));
-	o->isolate_net = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "isolate_net"));
-	free(o->build_tags);
-	v = cJSON_GetObjectItemCaseSensitive(c, "build_tags");
-	o->build_tags = cJSON_IsString(v) ? xstrdup(v->valuestring) : NULL;
-	v = cJSON_GetObjectItemCaseSensitive(c, "quarantine");
-	if (o->quarantine == NULL && cJSON_IsString(v))
-		o->quarantine = xstrdup(v->valuestring);
-	free(o->run_re);
-	v = cJSON_GetObjectItemCaseSensitive(c, "run");
-	o->run_re = cJSON_IsString(v) ? xstrdup(v->valuestring) : NULL;
-	free(o->skip_re);
-	v = cJSON_GetObjectItemCaseSensitive(c, "skip");
-	o->skip_re = cJSON_IsString(v) ? xstrdup(v->valuestring) : NULL;
-	v = cJSON_GetObjectItemCaseSensitive(c, "driver");
-	if (cJSON_IsString(v)) {
-		free(o->driver);
-		o->driver = xstrdup(v->valuestring);
-	}
-}
-
-/* The settings the command line named that differ from the journal's,
- * as "--count (journal 500, now 20)" phrases; NULL when none. */
-static char *
-sweep_config_diff(const struct options *o, const cJSON *c)
-{
-	struct buf b;
-	const cJSON *v;
-
-	buf_init(&b);
-	if (o->given & OPTIONS_GIVEN_COUNT) {
-		v = cJSON_GetObjectItemCaseSensitive(c, "count");
-		if (!cJSON_IsNumber(v) || v->valueint != o->count)
-			buf_printf(&b, " --count");
-	}
-	if (o->given & OPTIONS_GIVEN_CONFIRM) {
-		v = cJSON_GetObjectItemCaseSensitive(c, "confirm");
-		if (!cJSON_IsNumber(v) || v->valueint != o->confirm)
-			buf_printf(&b, " --confirm");
-	}
-	if (o->given & OPTIONS_GIVEN_TIMEOUT) {
-		v = cJSON_GetObjectItemCaseSensitive(c, "timeout_ms");
-		if (!cJSON_IsNumber(v) || (int64_t)v->valuedouble != o->timeout_ms)
-			buf_printf(&b, " --timeout");
-	}
-	if (o->given & OPTIONS_GIVEN_CPU) {
-		cJSON *mine = cJSON_CreateIntArray(o->cpus, o->ncpus);
-
-		if (!cJSON_Compare(mine, cJSON_GetObjectItemCaseSensitive(c, "cpu"), 1))
-			buf_printf(&b, " --cpu");
-		cJSON_Delete(mine);
-	}
-	if (o->given & OPTIONS_GIVEN_LOAD) {
-		cJSON *mine = cJSON_CreateIntArray(o->loads, o->nloads);
-
-		if (!cJSON_Compare(mine, cJSON_GetObjectItemCaseSensitive(c, "load"), 1))
-			buf_printf(&b, " --load");
-		cJSON_Delete(mine);
-	}
-	if ((o->given & OPTIONS_GIVEN_SHUFFLE) &&
-	    o->shuffle != cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "shuffle")))
-		buf_printf(&b, " --shuffle");
-	if ((o->given & OPTIONS_GIVEN_RACE) &&
-	    o->race != cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "race")))
-		buf_printf(&b, " --no-race");
-	if (o->given & (OPTIONS_GIVEN_RUN | OPTIONS_GIVEN_SKIP | OPTIONS_GIVEN_TAGS |
-	                OPTIONS_GIVEN_DRIVER | OPTIONS_GIVEN_PACKAGES | OPTIONS_GIVEN_KEEP))
-		buf_printf(&b, " %s", _("(packages, --run, --skip, --tags, --keep or --driver)"));
-	if (b.len == 0) {
-		buf_free(&b);
-		return NULL;
-	}
-	return buf_steal(&b);
+	h->started_ms = s->started_ms;
+	sweep_config_from_options(&h->config, s->o, levels, nlevels,
+	                          s->quarantine != NULL ? s->quarantine->path : NULL);
+	free(levels);
+	sweep_header_machine(s, &h->machine);
+	h->project.driver = xstrdup(s->driver->name);
+	h->project.root = s->proj.root != NULL ? xstrdup(s->proj.root) : NULL;
+	h->project.commit = s->proj.commit != NULL ? xstrdup(s->proj.commit) : NULL;
+	h->project.toolchain = s->proj.toolchain != NULL ? xstrdup(s->proj.toolchain) : NULL;
+	h->project.origin = s->proj.origin != NULL ? xstrdup(s->proj.origin) : NULL;
 }
 
 /* ---- runs ---- */
@@ -1162,16 +1011,15 @@ sweep_new(uv_loop_t *loop, struct options *o, const struct observer *obs, char *
 	s->results = results_new();
 	s->started_ms = util_now_ms();
 	if (o->resume != NULL) {
-		const cJSON *config, *project;
+		const struct journal_header *h;
 		char *diff;
 
 		s->outdir = xstrdup(o->resume);
 		jpath = xasprintf("%s/journal.jsonl", s->outdir);
 		if (replay_journal(jpath, &s->replay, err) < 0)
 			goto fail;
-		config = cJSON_GetObjectItemCaseSensitive(s->replay.header, "config");
-		project = cJSON_GetObjectItemCaseSensitive(s->replay.header, "project");
-		diff = sweep_config_diff(o, config);
+		h = &s->replay.header;
+		diff = sweep_config_diff(o, &h->config);
 		if (diff != NULL && !o->force) {
 			*err = xasprintf(_("%s was swept with other settings (%s ); rerun without "
 			                   "them, or add --force"),
@@ -1180,10 +1028,15 @@ sweep_new(uv_loop_t *loop, struct options *o, const struct observer *obs, char *
 			goto fail;
 		}
 		free(diff);
-		sweep_options_from_config(o, config);
+		sweep_config_to_options(&h->config, o);
+		/* Discovery, when the sweep died before it was recorded, runs
+		 * where the sweep ran. */
+		if (h->project.root != NULL) {
+			free(o->dir);
+			o->dir = xstrdup(h->project.root);
+		}
 		s->resumed = true;
 		s->started_ms = s->replay.started_ms ? s->replay.started_ms : s->started_ms;
-		(void)project;
 	} else {
 		s->outdir = o->outdir != NULL ? xstrdup(o->outdir) : sweep_default_outdir();
 		jpath = xasprintf("%s/journal.jsonl", s->outdir);
@@ -1243,22 +1096,15 @@ fail:
 static int
 sweep_start_fresh(struct sweep *s, char **err)
 {
-	char when[40];
-	cJSON *h;
+	struct journal_header h;
 
 	sweep_set_phase(s, SWEEP_PHASE_DISCOVER);
 	if (s->driver->discover(s->o, &s->proj, &s->pkgs, &s->npkgs, err) < 0)
 		return -1;
-	h = cJSON_CreateObject();
-	cJSON_AddStringToObject(h, "type", "header");
-	cJSON_AddStringToObject(h, "schema", JOURNAL_SCHEMA);
-	util_format_rfc3339(s->started_ms, when, sizeof when);
-	cJSON_AddStringToObject(h, "started", when);
-	cJSON_AddItemToObject(h, "config", sweep_config_json(s));
-	cJSON_AddItemToObject(h, "machine", sweep_machine_json(s));
-	cJSON_AddItemToObject(h, "project", sweep_project_json(s));
-	s->header = h;
-	if (journal_write(s->journal, h) < 0) {
+	sweep_header(s, &h);
+	s->header = journal_header_encode(&h);
+	journal_header_free(&h);
+	if (journal_write(s->journal, s->header) < 0) {
 		*err = xasprintf(_("cannot write the journal in %s"), s->outdir);
 		return -1;
 	}
@@ -1270,30 +1116,28 @@ sweep_start_fresh(struct sweep *s, char **err)
 static int
 sweep_start_resumed(struct sweep *s, char **err)
 {
-	const cJSON *project = cJSON_GetObjectItemCaseSensitive(s->replay.header, "project");
-	const cJSON *commit = cJSON_GetObjectItemCaseSensitive(project, "commit");
-	const cJSON *root = cJSON_GetObjectItemCaseSensitive(project, "root");
+	const struct journal_project *project = &s->replay.header.project;
 	cJSON *line;
 	size_t i;
 	int killed = 0;
 
-	if (cJSON_IsString(root)) {
-		char *argv[] = {"git", "-C", root->valuestring, "rev-parse", "HEAD", NULL};
+	if (project->root != NULL) {
+		char *argv[] = {"git", "-C", project->root, "rev-parse", "HEAD", NULL};
 		char *out = NULL;
 
-		if (proc_capture(argv, NULL, environ, 4096, &out) == 0 && cJSON_IsString(commit)) {
+		if (proc_capture(argv, NULL, environ, 4096, &out) == 0 && project->commit != NULL) {
 			out[strcspn(out, "\n")] = '\0';
-			if (strcmp(out, commit->valuestring) != 0 && !s->o->force) {
+			if (strcmp(out, project->commit) != 0 && !s->o->force) {
 				*err =
 				    xasprintf(_("the project is at commit %s, the journal at %s: "
 				                "add --force to resume anyway"),
-				              out, commit->valuestring);
+				              out, project->commit);
 				free(out);
 				return -1;
 			}
 		}
 		free(out);
-		s->proj.root = xstrdup(root->valuestring);
+		s->proj.root = xstrdup(project->root);
 	}
 	for (i = 0; i < s->replay.nunfinished; i++)
 		killed += proc_kill_stale(s->replay.unfinished[i].pid,
@@ -1302,9 +1146,9 @@ sweep_start_resumed(struct sweep *s, char **err)
 		sweep_message(s, _("killed %d runs left behind by the interrupted sweep"), killed);
 	if (s->replay.torn)
 		sweep_message(s, _("the journal's last line was torn and is ignored"));
-	s->header = cJSON_Duplicate(s->replay.header, 1);
 	/* The resumed sweep's machine is this one. */
-	cJSON_ReplaceItemInObjectCaseSensitive(s->header, "machine", sweep_machine_json(s));
+	sweep_header_machine(s, &s->replay.header.machine);
+	s->header = journal_header_encode(&s->replay.header);
 	results_free(s->results);
 	s->results = s->replay.results;
 	s->replay.results = NULL;
@@ -1597,8 +1441,7 @@ sweep_rebuild(const char *dir)
 	char *path = xasprintf("%s/journal.jsonl", dir), *err = NULL;
 	struct sweep s;
 	struct options o;
-	const cJSON *lanes;
-	const cJSON *v;
+	const struct journal_machine *machine;
 	int rc;
 
 	if (replay_journal(path, &r, &err) < 0) {
@@ -1614,30 +1457,25 @@ sweep_rebuild(const char *dir)
 		        _("the journal's last line was torn and is ignored"));
 	memset(&s, 0, sizeof s);
 	options_init(&o);
-	sweep_options_from_config(&o, cJSON_GetObjectItemCaseSensitive(r.header, "config"));
+	sweep_config_to_options(&r.header.config, &o);
 	s.o = &o;
-	s.header = r.header;
+	s.header = journal_header_encode(&r.header);
 	s.pkgs = r.pkgs;
 	s.npkgs = r.npkgs;
 	s.results = r.results;
 	s.driver = driver_find(o.driver);
 	if (s.driver == NULL)
 		s.driver = &driver_go;
-	v = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(r.header, "project"),
-	                                     "root");
-	s.proj.root = cJSON_IsString(v) ? v->valuestring : NULL;
+	s.proj.root = r.header.project.root;
 	/* The lanes as the journal recorded them, for the reproduce lines. */
-	lanes = cJSON_GetObjectItemCaseSensitive(
-	    cJSON_GetObjectItemCaseSensitive(r.header, "machine"), "lanes");
-	if (cJSON_GetArraySize(lanes) > 0) {
-		const cJSON *first = cJSON_GetArrayItem(lanes, 0);
-		int n = cJSON_GetArraySize(first), i = 0;
-
+	machine = &r.header.machine;
+	if (machine->nlanes > 0) {
 		s.lanes.nlanes = 1;
-		s.lanes.width = n;
+		s.lanes.width = machine->width;
 		s.lanes.cores = xcalloc(1, sizeof *s.lanes.cores);
-		s.lanes.cores[0] = xcalloc((size_t)(n > 0 ? n : 1), sizeof **s.lanes.cores);
-		cJSON_ArrayForEach(v, first) s.lanes.cores[0][i++] = v->valueint;
+		s.lanes.cores[0] = xcalloc((size_t)machine->width + 1, sizeof **s.lanes.cores);
+		memcpy(s.lanes.cores[0], machine->lanes,
+		       sizeof *machine->lanes * (size_t)machine->width);
 	}
 	s.started_ms = r.started_ms;
 	s.finished_ms = r.finished_ms;
@@ -1660,6 +1498,7 @@ sweep_rebuild(const char *dir)
 		free(s.lanes.cores);
 	}
 	quarantine_free(s.quarantine);
+	cJSON_Delete(s.header);
 	options_free(&o);
 	replay_free(&r);
 	return rc;

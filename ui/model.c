@@ -380,55 +380,27 @@ model_update_live(struct model *m, const struct sweep *s, int64_t now_ms)
 	model_update_tests(m);
 }
 
-static int
-model_json_int(const cJSON *obj, const char *key, int fallback)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-
-	return cJSON_IsNumber(v) ? v->valueint : fallback;
-}
-
 static void
-model_json_ints(const cJSON *arr, int **dst, int *n)
+model_replay_lanes(struct model *m, const struct journal_machine *machine)
 {
-	const cJSON *v;
-	int count = 0, *tmp = xcalloc((size_t)cJSON_GetArraySize(arr) + 1, sizeof *tmp);
-
-	cJSON_ArrayForEach(v, arr)
-	{
-		if (cJSON_IsNumber(v))
-			tmp[count++] = v->valueint;
-	}
-	model_set_ints(dst, n, tmp, count);
-	free(tmp);
-}
-
-static void
-model_replay_lanes(struct model *m, const cJSON *machine)
-{
-	const cJSON *lanes = cJSON_GetObjectItemCaseSensitive(machine, "lanes"), *lane, *v;
-	int l = 0;
+	int l;
 
 	model_free_lanes(m);
-	m->machine_cores = model_json_int(machine, "cores", 0);
-	m->keep = model_json_int(machine, "keep", 0);
-	m->nlanes = cJSON_GetArraySize(lanes);
-	m->width = m->nlanes > 0 ? cJSON_GetArraySize(cJSON_GetArrayItem(lanes, 0)) : 0;
+	m->machine_cores = machine->cores;
+	m->keep = machine->keep;
+	m->nlanes = machine->nlanes;
+	m->width = machine->width;
 	m->lanes = xcalloc((size_t)(m->nlanes > 0 ? m->nlanes : 1), sizeof *m->lanes);
-	cJSON_ArrayForEach(lane, lanes)
-	{
-		struct model_lane *ml = &m->lanes[l++];
-		int c = 0;
+	for (l = 0; l < m->nlanes; l++) {
+		struct model_lane *ml = &m->lanes[l];
 
-		ml->ncores = cJSON_GetArraySize(lane);
+		ml->ncores = m->width;
 		ml->cores = xcalloc((size_t)(ml->ncores > 0 ? ml->ncores : 1), sizeof *ml->cores);
 		ml->core_runs =
 		    xcalloc((size_t)(ml->ncores > 0 ? ml->ncores : 1), sizeof *ml->core_runs);
-		cJSON_ArrayForEach(v, lane)
-		{
-			if (c < ml->ncores)
-				ml->cores[c++] = cJSON_IsNumber(v) ? v->valueint : -1;
-		}
+		if (ml->ncores > 0)
+			memcpy(ml->cores, machine->lanes + l * m->width,
+			       sizeof *ml->cores * (size_t)ml->ncores);
 	}
 }
 
@@ -441,11 +413,7 @@ model_pkg_runs(const struct replay *r, int pkg)
 void
 model_update_replay(struct model *m, const struct replay *r, const char *outdir, int64_t now_ms)
 {
-	const cJSON *config = cJSON_GetObjectItemCaseSensitive(r->header, "config");
-	const cJSON *machine = cJSON_GetObjectItemCaseSensitive(r->header, "machine");
-	const cJSON *project = cJSON_GetObjectItemCaseSensitive(r->header, "project");
-	const cJSON *root = cJSON_GetObjectItemCaseSensitive(project, "root");
-	const cJSON *run_re = cJSON_GetObjectItemCaseSensitive(config, "run");
+	const struct sweep_config *config = &r->header.config;
 	int64_t sweep_done = 0, sweep_target = 0, confirm_done = 0, confirm_target = 0;
 	int64_t pairs;
 	size_t i, nok = 0;
@@ -453,12 +421,12 @@ model_update_replay(struct model *m, const struct replay *r, const char *outdir,
 	m->results = r->results;
 	if (m->outdir == NULL)
 		m->outdir = xstrdup(outdir);
-	if (m->root == NULL && cJSON_IsString(root))
-		m->root = xstrdup(root->valuestring);
-	model_json_ints(cJSON_GetObjectItemCaseSensitive(config, "cpu"), &m->cpus, &m->ncpus);
-	model_json_ints(cJSON_GetObjectItemCaseSensitive(config, "load"), &m->loads, &m->nloads);
-	m->count = model_json_int(config, "count", 0);
-	m->confirm = model_json_int(config, "confirm", 0);
+	if (m->root == NULL && r->header.project.root != NULL)
+		m->root = xstrdup(r->header.project.root);
+	model_set_ints(&m->cpus, &m->ncpus, config->cpus, config->ncpus);
+	model_set_ints(&m->loads, &m->nloads, config->loads, config->nloads);
+	m->count = config->count;
+	m->confirm = config->confirm;
 	free(m->status);
 	m->status = xstrdup(r->end_status != NULL ? r->end_status : "running");
 	m->finished = r->end_status != NULL;
@@ -466,7 +434,7 @@ model_update_replay(struct model *m, const struct replay *r, const char *outdir,
 	m->started_ms = r->started_ms;
 	m->finished_ms = r->finished_ms;
 	m->inflight = (int)r->nunfinished;
-	model_replay_lanes(m, machine);
+	model_replay_lanes(m, &r->header.machine);
 
 	/* Progress as the sweep planned it: every built package at every pair
 	 * count times, then each test that failed in the sweep confirm times
@@ -494,7 +462,7 @@ model_update_replay(struct model *m, const struct replay *r, const char *outdir,
 		if (results_find(r->results, r->confirm_tests[i]) != NULL)
 			confirm_target += pairs * r->confirm_counts[i];
 	}
-	if (cJSON_IsString(run_re)) {
+	if (config->run_re != NULL) {
 		/* --run: the matching tests are the target; no later confirm. */
 		sweep_target = 0;
 		confirm_target = (int64_t)nok * pairs * m->count;
