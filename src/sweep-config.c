@@ -266,6 +266,15 @@ journal_header_encode(const struct journal_header *h)
 	return line;
 }
 
+void
+journal_header_parts(const cJSON *line, const cJSON **config, const cJSON **machine,
+                     const cJSON **project)
+{
+	*config = cJSON_GetObjectItemCaseSensitive(line, "config");
+	*machine = cJSON_GetObjectItemCaseSensitive(line, "machine");
+	*project = cJSON_GetObjectItemCaseSensitive(line, "project");
+}
+
 /* ---- decoding ---- */
 
 struct sweep_config_in {

@@ -73,6 +73,11 @@ void sweep_config_free(struct sweep_config *c);
 /* The header line {"type":"header","schema",...}; caller frees. */
 cJSON *journal_header_encode(const struct journal_header *h);
 
+/* The config, machine and project objects of an encoded header line
+ * (borrowed), for results.json, which copies them. */
+void journal_header_parts(const cJSON *line, const cJSON **config, const cJSON **machine,
+                          const cJSON **project);
+
 /* Decodes a header line (line lineno of path) into h. Every value is
  * checked with the command line's rules. Returns 0, or -EINVAL with h
  * freed and *err (caller frees) as "PATH:LINE: FIELD: expected WHAT". */

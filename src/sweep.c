@@ -846,9 +846,7 @@ sweep_meta(struct sweep *s, struct report_meta *m, const char *status)
 	m->status = status;
 	m->started_ms = s->started_ms;
 	m->finished_ms = s->finished_ms;
-	m->machine = cJSON_GetObjectItemCaseSensitive(s->header, "machine");
-	m->project = cJSON_GetObjectItemCaseSensitive(s->header, "project");
-	m->config = cJSON_GetObjectItemCaseSensitive(s->header, "config");
+	journal_header_parts(s->header, &m->config, &m->machine, &m->project);
 	m->pkgs = s->pkgs;
 	m->npkgs = s->npkgs;
 	m->reproduce = sweep_reproduce_cb;
