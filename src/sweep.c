@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "journal.h"
+#include "plan.h"
 #include "proc.h"
 #include "quarantine.h"
 #include "replay.h"
@@ -37,14 +38,6 @@ extern char **environ;
 #define SWEEP_PORT_FIRST 20000
 #define SWEEP_PORT_WINDOW 100
 #define SWEEP_PORT_SLOTS ((65000 - SWEEP_PORT_FIRST) / SWEEP_PORT_WINDOW)
-
-/* What a scheduler pair stands for. */
-struct sweep_pair {
-	enum results_phase phase;
-	int pkg;
-	char *test; /* confirm: the selected test's full name */
-	int cpu, load;
-};
 
 struct sweep_live {
 	struct sweep_run pub;
@@ -81,7 +74,8 @@ struct sweep {
 	struct pkg **pkgs;
 	size_t npkgs;
 	struct results *results;
-	struct sched *sched;
+	struct sched *sched; /* built from plan; its pairs' data are plan pairs */
+	struct plan plan;    /* the current phase's */
 	enum sweep_phase phase;
 	struct sweep_live **live;
 	size_t nlive;
@@ -100,6 +94,7 @@ struct sweep {
 };
 
 static void sweep_dispatch(struct sweep *s);
+static void sweep_sched_finish(struct sweep *s, struct sched_run *sr, int64_t ms);
 static void sweep_finish(struct sweep *s, const char *status);
 
 static void
@@ -342,7 +337,7 @@ sweep_on_done(void *arg, const struct outcome_exit *ex, bool leaked, int64_t ela
 	if (s->interrupting) {
 		/* Killed by the interrupt: neither counted nor journaled, so a
 		 * resume runs it again. */
-		sched_finish(s->sched, l->sr, elapsed_ms);
+		sweep_sched_finish(s, l->sr, elapsed_ms);
 		util_rm_rf(l->tmpdir);
 		sweep_live_free(l);
 		sweep_check_phase(s);
@@ -393,7 +388,7 @@ sweep_on_done(void *arg, const struct outcome_exit *ex, bool leaked, int64_t ela
 		s->obs.run_finished(s->obs.arg, s, &l->pub, &o, fresh);
 	outcome_free(&o);
 	free(log);
-	sched_finish(s->sched, l->sr, elapsed_ms);
+	sweep_sched_finish(s, l->sr, elapsed_ms);
 	sweep_live_free(l);
 	sweep_check_phase(s);
 	if (!s->finished)
@@ -418,7 +413,7 @@ static void
 sweep_start_run(void *arg, struct sched_run *sr)
 {
 	struct sweep *s = arg;
-	const struct sweep_pair *pair = sched_pair_data(s->sched, sr->pair);
+	const struct plan_pair *pair = sched_pair_data(s->sched, sr->pair);
 	const struct pkg *pkg = s->pkgs[pair->pkg];
 	struct sweep_live *l = xcalloc(1, sizeof *l);
 	struct driver_run dr;
@@ -484,7 +479,7 @@ sweep_start_run(void *arg, struct sched_run *sr)
 		s->infra_error = true;
 		sweep_forget_live(s, l);
 		sched_pause(s->sched, true);
-		sched_finish(s->sched, sr, 0);
+		sweep_sched_finish(s, sr, 0);
 		util_rm_rf(l->tmpdir);
 		sweep_live_free(l);
 		s->interrupting = true;
@@ -506,142 +501,86 @@ sweep_dispatch(struct sweep *s)
 
 /* ---- phases ---- */
 
-static struct sweep_pair *
-sweep_pair_new(enum results_phase phase, int pkg, const char *test, int cpu, int load)
-{
-	struct sweep_pair *p = xcalloc(1, sizeof *p);
-
-	p->phase = phase;
-	p->pkg = pkg;
-	p->test = test != NULL ? xstrdup(test) : NULL;
-	p->cpu = cpu;
-	p->load = load;
-	return p;
-}
-
 static void
 sweep_free_sched(struct sweep *s)
 {
-	int i;
-
 	if (s->sched == NULL)
 		return;
-	for (i = 0; i < sched_npairs(s->sched); i++) {
-		struct sweep_pair *p = sched_pair_data(s->sched, i);
-
-		free(p->test);
-		free(p);
-	}
 	sched_free(s->sched);
 	s->sched = NULL;
+	plan_free(&s->plan);
 }
 
-/* Counts the runs a resumed journal already has for this pair. */
+/* Ends a scheduled run: the scheduler frees its slot, the plan counts it. */
 static void
-sweep_mark_replayed(struct sweep *s, int id, const struct sweep_pair *p)
+sweep_sched_finish(struct sweep *s, struct sched_run *sr, int64_t ms)
 {
-	size_t i;
+	struct plan_pair *p = sched_pair_data(s->sched, sr->pair);
 
-	for (i = 0; i < s->replay.npairs; i++) {
-		const struct replay_pair *rp = &s->replay.pairs[i];
+	p->runs++;
+	p->ms += ms;
+	sched_finish(s->sched, sr, ms);
+}
 
-		if (rp->phase == p->phase && rp->pkg == p->pkg && rp->cpu == p->cpu &&
-		    rp->load == p->load &&
-		    ((rp->test == NULL && p->test == NULL) ||
-		     (rp->test != NULL && p->test != NULL && strcmp(rp->test, p->test) == 0))) {
-			int target;
+/* plan_added_cb: schedules what the plan added; a new pair starts with the
+ * runs a resumed journal already has for it. */
+static void
+sweep_plan_added(void *arg, struct plan_pair *p, int extra)
+{
+	struct sweep *s = arg;
+	const struct plan_pair *done;
+	int id, n = sched_npairs(s->sched);
 
-			sched_pair_counts(s->sched, id, NULL, NULL, &target, NULL, NULL);
-			sched_mark_done(s->sched, id, rp->runs < target ? rp->runs : target,
-			                rp->ms);
-		}
+	if (p->target > extra) {
+		for (id = 0; id < n && sched_pair_data(s->sched, id) != p; id++)
+			;
+		sched_add_runs(s->sched, id, extra);
+		return;
+	}
+	id = sched_add_pair(s->sched, p->cpu, p->load, p->target, p);
+	done = plan_find(&s->replay.runs, p->phase, p->pkg, p->test, p->cpu, p->load);
+	if (done != NULL) {
+		p->runs = done->runs < p->target ? done->runs : p->target;
+		p->ms = done->ms;
+		sched_mark_done(s->sched, id, p->runs, done->ms);
 	}
 }
 
-static int
-sweep_add_pair(struct sweep *s, enum results_phase phase, int pkg, const char *test, int cpu,
-               int load, int target)
+/* A new scheduler and plan for the next phase. */
+static void
+sweep_new_plan(struct sweep *s)
 {
-	struct sweep_pair *p = sweep_pair_new(phase, pkg, test, cpu, load);
-	int id = sched_add_pair(s->sched, cpu, load, target, p);
+	struct plan_grid g = {
+	    .cpus = s->o->cpus,
+	    .loads = s->o->loads,
+	    .ncpus = s->o->ncpus,
+	    .nloads = s->o->nloads,
+	    .count = s->o->count,
+	    .confirm = s->o->confirm,
+	    .run = s->o->run_re != NULL,
+	};
 
-	sweep_mark_replayed(s, id, p);
-	return id;
+	sweep_free_sched(s);
+	s->sched = sched_new(&s->lanes, sweep_start_run, s);
+	plan_init(&s->plan, &g);
 }
 
 static void
 sweep_begin_sweep(struct sweep *s)
 {
-	size_t i;
-	int c, l;
-	/* With --run the matching tests are the target: their runs count as
-	 * confirm runs of the package, and there is no later confirm. */
-	enum results_phase phase = s->o->run_re != NULL ? RESULTS_CONFIRM : RESULTS_SWEEP;
-
-	sweep_free_sched(s);
-	s->sched = sched_new(&s->lanes, sweep_start_run, s);
-	for (i = 0; i < s->npkgs; i++) {
-		if (!s->pkgs[i]->build_ok || s->pkgs[i]->empty)
-			continue;
-		for (c = 0; c < s->o->ncpus; c++) {
-			for (l = 0; l < s->o->nloads; l++)
-				sweep_add_pair(s, phase, (int)i, NULL, s->o->cpus[c],
-				               s->o->loads[l], s->o->count);
-		}
-	}
+	sweep_new_plan(s);
+	plan_sweep(&s->plan, s->pkgs, s->npkgs, sweep_plan_added, s);
 	sweep_set_phase(s, SWEEP_PHASE_SWEEP);
 	sweep_dispatch(s);
 	sweep_check_phase(s);
 }
 
 static void
-sweep_add_confirm_pairs(struct sweep *s, const struct results_test *t, int count)
-{
-	int c, l;
-
-	for (c = 0; c < s->o->ncpus; c++) {
-		for (l = 0; l < s->o->nloads; l++) {
-			int n = sched_npairs(s->sched), i, found = -1;
-
-			for (i = 0; i < n; i++) {
-				const struct sweep_pair *p = sched_pair_data(s->sched, i);
-
-				if (p->phase == RESULTS_CONFIRM && p->test != NULL &&
-				    p->pkg == t->pkg && strcmp(p->test, t->test) == 0 &&
-				    p->cpu == s->o->cpus[c] && p->load == s->o->loads[l])
-					found = i;
-			}
-			if (found >= 0)
-				sched_add_runs(s->sched, found, count);
-			else
-				sweep_add_pair(s, RESULTS_CONFIRM, t->pkg, t->test, s->o->cpus[c],
-				               s->o->loads[l], count);
-		}
-	}
-}
-
-static void
 sweep_begin_confirm(struct sweep *s)
 {
-	size_t i;
-
-	sweep_free_sched(s);
-	s->sched = sched_new(&s->lanes, sweep_start_run, s);
-	if (s->o->run_re == NULL && s->o->confirm > 0) {
-		for (i = 0; i < s->results->ntests; i++) {
-			const struct results_test *t = &s->results->tests[i];
-
-			if (t->first != NULL && t->first->phase == RESULTS_SWEEP &&
-			    s->pkgs[t->pkg]->build_ok)
-				sweep_add_confirm_pairs(s, t, s->o->confirm);
-		}
-	}
-	for (i = 0; i < s->replay.nconfirms; i++) {
-		const struct results_test *t = results_find(s->results, s->replay.confirm_tests[i]);
-
-		if (t != NULL)
-			sweep_add_confirm_pairs(s, t, s->replay.confirm_counts[i]);
-	}
+	sweep_new_plan(s);
+	plan_confirm(&s->plan, s->results, s->pkgs, s->replay.confirm_tests,
+	             s->replay.confirm_counts, s->replay.nconfirms, sweep_plan_added, s);
 	sweep_set_phase(s, SWEEP_PHASE_CONFIRM);
 	sweep_dispatch(s);
 	sweep_check_phase(s);
@@ -1255,7 +1194,7 @@ sweep_confirm(struct sweep *s, const char *test_id, int count)
 	cJSON_AddNumberToObject(line, "count", count);
 	journal_write(s->journal, line);
 	cJSON_Delete(line);
-	sweep_add_confirm_pairs(s, t, count);
+	plan_confirm_test(&s->plan, t, count, sweep_plan_added, s);
 	sweep_dispatch(s);
 	return 0;
 }
@@ -1361,7 +1300,7 @@ sweep_runs(const struct sweep *s, size_t *n)
 int
 sweep_pair_info(const struct sweep *s, int pair, int *pkg, const char **test)
 {
-	const struct sweep_pair *p;
+	const struct plan_pair *p;
 
 	if (s->sched == NULL || pair < 0 || pair >= sched_npairs(s->sched))
 		return -ENOENT;
@@ -1374,9 +1313,7 @@ sweep_pair_info(const struct sweep *s, int pair, int *pkg, const char **test)
 void
 sweep_progress(const struct sweep *s, int64_t *done, int64_t *target)
 {
-	*done = *target = 0;
-	if (s->sched != NULL)
-		sched_totals(s->sched, target, done);
+	plan_progress(&s->plan, done, target);
 }
 
 int64_t

@@ -189,8 +189,8 @@ TEST(journal_round_trip_and_torn_line)
 	CHECK(t != NULL);
 	CHECK_INT(t->first->run, 8);
 	CHECK_STR(t->first->log, "runs/8.log");
-	CHECK_INT(rp.npairs, 2);
-	CHECK_INT(rp.pairs[0].runs + rp.pairs[1].runs, 50);
+	CHECK_INT(rp.runs.npairs, 2);
+	CHECK_INT(rp.runs.pairs[0]->runs + rp.runs.pairs[1]->runs, 50);
 	replay_free(&rp);
 	free(path);
 }

@@ -404,19 +404,10 @@ model_replay_lanes(struct model *m, const struct journal_machine *machine)
 	}
 }
 
-static bool
-model_pkg_runs(const struct replay *r, int pkg)
-{
-	return pkg >= 0 && (size_t)pkg < r->npkgs && r->pkgs[pkg]->build_ok && !r->pkgs[pkg]->empty;
-}
-
 void
 model_update_replay(struct model *m, const struct replay *r, const char *outdir, int64_t now_ms)
 {
 	const struct sweep_config *config = &r->header.config;
-	int64_t sweep_done = 0, sweep_target = 0, confirm_done = 0, confirm_target = 0;
-	int64_t pairs;
-	size_t i, nok = 0;
 
 	m->results = r->results;
 	if (m->outdir == NULL)
@@ -435,55 +426,7 @@ model_update_replay(struct model *m, const struct replay *r, const char *outdir,
 	m->finished_ms = r->finished_ms;
 	m->inflight = (int)r->nunfinished;
 	model_replay_lanes(m, &r->header.machine);
-
-	/* Progress as the sweep planned it: every built package at every pair
-	 * count times, then each test that failed in the sweep confirm times
-	 * at every pair, plus the confirm runs asked for on demand. */
-	pairs = (int64_t)m->ncpus * m->nloads;
-	for (i = 0; i < r->npkgs; i++)
-		nok += model_pkg_runs(r, (int)i);
-	sweep_target = (int64_t)nok * pairs * m->count;
-	for (i = 0; i < r->npairs; i++) {
-		const struct replay_pair *p = &r->pairs[i];
-
-		if (p->phase == RESULTS_SWEEP)
-			sweep_done += p->runs < m->count ? p->runs : m->count;
-		else
-			confirm_done += p->runs;
-	}
-	for (i = 0; i < r->results->ntests; i++) {
-		const struct results_test *t = &r->results->tests[i];
-
-		if (t->first != NULL && t->first->phase == RESULTS_SWEEP &&
-		    model_pkg_runs(r, t->pkg))
-			confirm_target += pairs * m->confirm;
-	}
-	for (i = 0; i < r->nconfirms; i++) {
-		if (results_find(r->results, r->confirm_tests[i]) != NULL)
-			confirm_target += pairs * r->confirm_counts[i];
-	}
-	if (config->run_re != NULL) {
-		/* --run: the matching tests are the target; no later confirm. */
-		sweep_target = 0;
-		confirm_target = (int64_t)nok * pairs * m->count;
-	}
-	if (m->finished) {
-		m->phase = SWEEP_PHASE_DONE;
-		m->done = m->target = sweep_done + confirm_done;
-		if (m->done < r->results->runs)
-			m->done = m->target = r->results->runs;
-	} else if (r->npkgs == 0) {
-		m->phase = SWEEP_PHASE_BUILD;
-		m->done = m->target = 0;
-	} else if (sweep_done < sweep_target) {
-		m->phase = SWEEP_PHASE_SWEEP;
-		m->done = sweep_done;
-		m->target = sweep_target;
-	} else {
-		m->phase = SWEEP_PHASE_CONFIRM;
-		m->done = confirm_done;
-		m->target = confirm_target > confirm_done ? confirm_target : confirm_done;
-	}
+	replay_progress(r, &m->phase, &m->done, &m->target);
 	model_counts(m);
 	model_eta(m, now_ms);
 	model_list_tests(m);
