@@ -23,6 +23,7 @@
 #include "quarantine.h"
 #include "replay.h"
 #include "report.h"
+#include "sweep-config.h"
 #include "sweep.h"
 #include "util.h"
 
@@ -177,8 +178,8 @@ cmd_report_rebuild(const char *dir)
 	struct options o;
 	struct quarantine *q = NULL;
 	char *path = xasprintf("%s/journal.jsonl", dir), *err = NULL;
-	const cJSON *project, *lanes, *v;
-	int *cores = NULL, i = 0, rc;
+	cJSON *header = NULL;
+	int rc;
 
 	options_init(&o);
 	rc = replay_journal(path, &r, &err);
@@ -191,23 +192,15 @@ cmd_report_rebuild(const char *dir)
 	if (r.torn)
 		fprintf(stderr, "flakesweep: %s\n",
 		        _("the journal's last line was torn and is ignored"));
-	sweep_options_from_config(&o, cJSON_GetObjectItemCaseSensitive(r.header, "config"));
-	project = cJSON_GetObjectItemCaseSensitive(r.header, "project");
+	sweep_config_to_options(&r.header.config, &o);
 	memset(&rp, 0, sizeof rp);
 	rp.driver = driver_find(o.driver) != NULL ? driver_find(o.driver) : &driver_go;
 	rp.o = &o;
-	v = cJSON_GetObjectItemCaseSensitive(project, "root");
-	rp.root = cJSON_IsString(v) ? v->valuestring : NULL;
+	rp.root = r.header.project.root;
 	/* The first lane as the journal recorded it, for the reproduce lines. */
-	lanes = cJSON_GetObjectItemCaseSensitive(
-	    cJSON_GetObjectItemCaseSensitive(r.header, "machine"), "lanes");
-	if (cJSON_GetArraySize(lanes) > 0) {
-		const cJSON *first = cJSON_GetArrayItem(lanes, 0);
-
-		rp.width = cJSON_GetArraySize(first);
-		cores = xcalloc((size_t)(rp.width > 0 ? rp.width : 1), sizeof *cores);
-		cJSON_ArrayForEach(v, first) cores[i++] = v->valueint;
-		rp.cores = cores;
+	if (r.header.machine.nlanes > 0) {
+		rp.cores = r.header.machine.lanes;
+		rp.width = r.header.machine.width;
 	}
 	rp.pkgs = r.pkgs;
 	rp.npkgs = r.npkgs;
@@ -220,9 +213,8 @@ cmd_report_rebuild(const char *dir)
 	m.status = r.end_status != NULL ? r.end_status : "interrupted";
 	m.started_ms = r.started_ms;
 	m.finished_ms = r.finished_ms;
-	m.machine = cJSON_GetObjectItemCaseSensitive(r.header, "machine");
-	m.project = project;
-	m.config = cJSON_GetObjectItemCaseSensitive(r.header, "config");
+	header = journal_header_encode(&r.header);
+	journal_header_parts(header, &m.config, &m.machine, &m.project);
 	m.pkgs = r.pkgs;
 	m.npkgs = r.npkgs;
 	m.reproduce = cmd_report_reproduce;
@@ -237,7 +229,7 @@ cmd_report_rebuild(const char *dir)
 	}
 out:
 	free(err);
-	free(cores);
+	cJSON_Delete(header);
 	quarantine_free(q);
 	options_free(&o);
 	replay_free(&r);

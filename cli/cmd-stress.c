@@ -143,12 +143,8 @@ cmd_stress_parse(struct options *o, int argc, char **argv)
 	}
 	for (i = c.first; i < dd; i++)
 		options_add_package(o, argv[i]);
-	if (strcmp(o->driver, "tap") == 0 && o->ncommand == 0) {
-		fprintf(stderr, "%s\n", _("flakesweep: --driver tap needs a command after --"));
-		return -1;
-	}
-	if (strcmp(o->driver, "go") == 0 && o->ncommand > 0) {
-		fprintf(stderr, "%s\n", _("flakesweep: a command after -- needs --driver tap"));
+	if (options_check_command(o->driver, o->ncommand) != NULL) {
+		fprintf(stderr, "flakesweep: %s\n", options_check_command(o->driver, o->ncommand));
 		return -1;
 	}
 	if (o->resume != NULL && o->outdir != NULL) {

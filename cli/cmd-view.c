@@ -14,8 +14,6 @@
 #include <unistd.h>
 #include <uv.h>
 
-#include <cjson/cJSON.h>
-
 #include "cli.h"
 #include "cmd.h"
 #include "follow.h"
@@ -63,12 +61,11 @@ cmd_view_set(void *arg, int id, const char *value)
 static char *
 cmd_view_quarantine_path(const struct replay *r)
 {
-	const cJSON *project = cJSON_GetObjectItemCaseSensitive(r->header, "project");
-	const cJSON *root = cJSON_GetObjectItemCaseSensitive(project, "root");
+	const char *root = r->header.project.root;
 	struct stat st;
 
-	if (cJSON_IsString(root) && stat(root->valuestring, &st) == 0 && S_ISDIR(st.st_mode))
-		return xasprintf("%s/%s", root->valuestring, QUARANTINE_DEFAULT_FILE);
+	if (root != NULL && stat(root, &st) == 0 && S_ISDIR(st.st_mode))
+		return xasprintf("%s/%s", root, QUARANTINE_DEFAULT_FILE);
 	return quarantine_default_path();
 }
 

@@ -56,9 +56,58 @@ options_free(struct options *o)
 	free(o->quarantine);
 	free(o->driver);
 	free(o->tap_select);
+	free(o->dir);
 	options_free_strv(o->packages, o->npackages);
 	options_free_strv(o->command, o->ncommand);
 	memset(o, 0, sizeof *o);
+}
+
+const char *
+options_check_count(long long v, int min)
+{
+	if (v < min || v > 100000000)
+		return min > 0 ? _("a positive whole number") : _("a whole number");
+	return NULL;
+}
+
+const char *
+options_check_list(const int *v, int n)
+{
+	int i, j;
+
+	if (n == 0)
+		return _("a comma-separated list of positive numbers");
+	for (i = 0; i < n; i++) {
+		if (v[i] <= 0)
+			return _("a comma-separated list of positive numbers");
+		for (j = 0; j < i; j++) {
+			if (v[i] == v[j])
+				return _("a list that names each value once");
+		}
+	}
+	return NULL;
+}
+
+const char *
+options_check_timeout(int64_t ms)
+{
+	return ms > 0 ? NULL : _("a duration above zero");
+}
+
+const char *
+options_check_driver(const char *name)
+{
+	return strcmp(name, "go") == 0 || strcmp(name, "tap") == 0 ? NULL : "go or tap";
+}
+
+const char *
+options_check_command(const char *driver, int ncommand)
+{
+	if (strcmp(driver, "tap") == 0 && ncommand == 0)
+		return _("--driver tap needs a command after --");
+	if (strcmp(driver, "go") == 0 && ncommand > 0)
+		return _("a command after -- needs --driver tap");
+	return NULL;
 }
 
 static int
@@ -69,10 +118,12 @@ options_parse_count(const char *value, int *out, int min, const char **expected)
 
 	errno = 0;
 	v = strtol(value, &end, 10);
-	if (errno != 0 || *end != '\0' || end == value || v < min || v > 100000000) {
+	if (errno != 0 || *end != '\0' || end == value)
 		*expected = min > 0 ? _("a positive whole number") : _("a whole number");
+	else
+		*expected = options_check_count(v, min);
+	if (*expected != NULL)
 		return -EINVAL;
-	}
 	*out = (int)v;
 	return 0;
 }
@@ -80,20 +131,16 @@ options_parse_count(const char *value, int *out, int min, const char **expected)
 static int
 options_parse_list(const char *value, int **out, int *n, const char **expected)
 {
-	int *v, nv, i, j;
+	int *v, nv;
 
 	if (util_parse_int_list(value, &v, &nv) < 0) {
 		*expected = _("a comma-separated list of positive numbers");
 		return -EINVAL;
 	}
-	for (i = 0; i < nv; i++) {
-		for (j = 0; j < i; j++) {
-			if (v[i] == v[j]) {
-				free(v);
-				*expected = _("a list that names each value once");
-				return -EINVAL;
-			}
-		}
+	*expected = options_check_list(v, nv);
+	if (*expected != NULL) {
+		free(v);
+		return -EINVAL;
 	}
 	free(*out);
 	*out = v;
@@ -174,10 +221,8 @@ options_set(struct options *o, enum options_key key, const char *value, const ch
 	case OPTIONS_TIMEOUT:
 		o->given |= OPTIONS_GIVEN_TIMEOUT;
 		rc = options_parse_duration(value, &o->timeout_ms, expected);
-		if (rc == 0 && o->timeout_ms <= 0) {
-			*expected = _("a duration above zero");
+		if (rc == 0 && (*expected = options_check_timeout(o->timeout_ms)) != NULL)
 			rc = -EINVAL;
-		}
 		return rc;
 	case OPTIONS_KILL_GRACE:
 		return options_parse_duration(value, &o->kill_grace_ms, expected);

@@ -9,7 +9,6 @@
 #ifndef FLAKESWEEP_SWEEP_H
 #define FLAKESWEEP_SWEEP_H
 
-#include <cjson/cJSON.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <uv.h>
@@ -103,8 +102,5 @@ struct sweep_repro {
 /* The reproduce commands of a test at a cell (caller frees both). */
 void sweep_repro_commands(const struct sweep_repro *rp, const struct results_test *t,
                           const struct results_cell *c, char **flakesweep, char **direct);
-
-/* Reads the options a journal's header recorded ("config") back into o. */
-void sweep_options_from_config(struct options *o, const cJSON *config);
 
 #endif

@@ -676,7 +676,8 @@ TEST(ui_no_color)
 static const char test_ui_hostile[] =
     "{\"type\":\"header\",\"schema\":\"flakesweep/journal/v1\",\"started\":\"2026-11-30T02:00:00Z\","
     "\"config\":{\"cpu\":[1],\"load\":[1],\"count\":2,\"confirm\":0,\"timeout_ms\":1000,"
-    "\"run\":null,\"driver\":\"tap\"},\"machine\":{\"cores\":1,\"keep\":0,\"lanes\":[[0]]},"
+    "\"run\":null,\"driver\":\"tap\",\"command\":[\"./evil.sh\"]},"
+    "\"machine\":{\"cores\":1,\"keep\":0,\"lanes\":[[0]]},"
     "\"project\":{\"driver\":\"tap\",\"root\":\"/nonexistent\",\"commit\":null}}\n"
     "{\"type\":\"build\",\"pkg\":0,\"package\":\"./evil.sh\",\"level\":\"unit\","
     "\"dir\":\"/nonexistent\",\"ok\":true,\"tests\":[]}\n"

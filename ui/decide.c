@@ -638,7 +638,7 @@ decide_post(struct ui *ui)
 		           _("results.json is not written yet: try again in a few seconds"));
 		return;
 	}
-	post_test_hash(mt->id, hash);
+	post_draft_hash(mt->id, hash);
 	dir = xasprintf("%s/posts", ui->model->outdir);
 	util_mkdir_p(dir);
 	free(ui->post_file);

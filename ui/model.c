@@ -79,7 +79,8 @@ model_free(struct model *m)
 	decisions_free(m->decisions, m->ndecisions);
 	quarantine_free(m->quarantine);
 	free(m->quarantine_error);
-	cJSON_Delete(m->results_json);
+	results_free(m->saved);
+	results_meta_free(&m->saved_meta);
 	free(m->repro_key);
 	free(m->repro_flakesweep);
 	free(m->repro_direct);
@@ -379,85 +380,44 @@ model_update_live(struct model *m, const struct sweep *s, int64_t now_ms)
 	model_update_tests(m);
 }
 
-static int
-model_json_int(const cJSON *obj, const char *key, int fallback)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-
-	return cJSON_IsNumber(v) ? v->valueint : fallback;
-}
-
 static void
-model_json_ints(const cJSON *arr, int **dst, int *n)
+model_replay_lanes(struct model *m, const struct journal_machine *machine)
 {
-	const cJSON *v;
-	int count = 0, *tmp = xcalloc((size_t)cJSON_GetArraySize(arr) + 1, sizeof *tmp);
-
-	cJSON_ArrayForEach(v, arr)
-	{
-		if (cJSON_IsNumber(v))
-			tmp[count++] = v->valueint;
-	}
-	model_set_ints(dst, n, tmp, count);
-	free(tmp);
-}
-
-static void
-model_replay_lanes(struct model *m, const cJSON *machine)
-{
-	const cJSON *lanes = cJSON_GetObjectItemCaseSensitive(machine, "lanes"), *lane, *v;
-	int l = 0;
+	int l;
 
 	model_free_lanes(m);
-	m->machine_cores = model_json_int(machine, "cores", 0);
-	m->keep = model_json_int(machine, "keep", 0);
-	m->nlanes = cJSON_GetArraySize(lanes);
-	m->width = m->nlanes > 0 ? cJSON_GetArraySize(cJSON_GetArrayItem(lanes, 0)) : 0;
+	m->machine_cores = machine->cores;
+	m->keep = machine->keep;
+	m->nlanes = machine->nlanes;
+	m->width = machine->width;
 	m->lanes = xcalloc((size_t)(m->nlanes > 0 ? m->nlanes : 1), sizeof *m->lanes);
-	cJSON_ArrayForEach(lane, lanes)
-	{
-		struct model_lane *ml = &m->lanes[l++];
-		int c = 0;
+	for (l = 0; l < m->nlanes; l++) {
+		struct model_lane *ml = &m->lanes[l];
 
-		ml->ncores = cJSON_GetArraySize(lane);
+		ml->ncores = m->width;
 		ml->cores = xcalloc((size_t)(ml->ncores > 0 ? ml->ncores : 1), sizeof *ml->cores);
 		ml->core_runs =
 		    xcalloc((size_t)(ml->ncores > 0 ? ml->ncores : 1), sizeof *ml->core_runs);
-		cJSON_ArrayForEach(v, lane)
-		{
-			if (c < ml->ncores)
-				ml->cores[c++] = cJSON_IsNumber(v) ? v->valueint : -1;
-		}
+		if (ml->ncores > 0)
+			memcpy(ml->cores, machine->lanes + l * m->width,
+			       sizeof *ml->cores * (size_t)ml->ncores);
 	}
-}
-
-static bool
-model_pkg_runs(const struct replay *r, int pkg)
-{
-	return pkg >= 0 && (size_t)pkg < r->npkgs && r->pkgs[pkg]->build_ok && !r->pkgs[pkg]->empty;
 }
 
 void
 model_update_replay(struct model *m, const struct replay *r, const char *outdir, int64_t now_ms)
 {
-	const cJSON *config = cJSON_GetObjectItemCaseSensitive(r->header, "config");
-	const cJSON *machine = cJSON_GetObjectItemCaseSensitive(r->header, "machine");
-	const cJSON *project = cJSON_GetObjectItemCaseSensitive(r->header, "project");
-	const cJSON *root = cJSON_GetObjectItemCaseSensitive(project, "root");
-	const cJSON *run_re = cJSON_GetObjectItemCaseSensitive(config, "run");
-	int64_t sweep_done = 0, sweep_target = 0, confirm_done = 0, confirm_target = 0;
-	int64_t pairs;
-	size_t i, nok = 0;
+	const struct sweep_config *config = &r->header.config;
 
 	m->results = r->results;
 	if (m->outdir == NULL)
 		m->outdir = xstrdup(outdir);
-	if (m->root == NULL && cJSON_IsString(root))
-		m->root = xstrdup(root->valuestring);
-	model_json_ints(cJSON_GetObjectItemCaseSensitive(config, "cpu"), &m->cpus, &m->ncpus);
-	model_json_ints(cJSON_GetObjectItemCaseSensitive(config, "load"), &m->loads, &m->nloads);
-	m->count = model_json_int(config, "count", 0);
-	m->confirm = model_json_int(config, "confirm", 0);
+	if (m->root == NULL && r->header.project.root != NULL)
+		m->root = xstrdup(r->header.project.root);
+	model_set_ints(&m->cpus, &m->ncpus, config->cpus, config->ncpus);
+	model_set_ints(&m->loads, &m->nloads, config->loads, config->nloads);
+	m->count = config->count;
+	m->confirm = config->confirm;
 	free(m->status);
 	m->status = xstrdup(r->end_status != NULL ? r->end_status : "running");
 	m->finished = r->end_status != NULL;
@@ -465,56 +425,8 @@ model_update_replay(struct model *m, const struct replay *r, const char *outdir,
 	m->started_ms = r->started_ms;
 	m->finished_ms = r->finished_ms;
 	m->inflight = (int)r->nunfinished;
-	model_replay_lanes(m, machine);
-
-	/* Progress as the sweep planned it: every built package at every pair
-	 * count times, then each test that failed in the sweep confirm times
-	 * at every pair, plus the confirm runs asked for on demand. */
-	pairs = (int64_t)m->ncpus * m->nloads;
-	for (i = 0; i < r->npkgs; i++)
-		nok += model_pkg_runs(r, (int)i);
-	sweep_target = (int64_t)nok * pairs * m->count;
-	for (i = 0; i < r->npairs; i++) {
-		const struct replay_pair *p = &r->pairs[i];
-
-		if (p->phase == RESULTS_SWEEP)
-			sweep_done += p->runs < m->count ? p->runs : m->count;
-		else
-			confirm_done += p->runs;
-	}
-	for (i = 0; i < r->results->ntests; i++) {
-		const struct results_test *t = &r->results->tests[i];
-
-		if (t->first != NULL && t->first->phase == RESULTS_SWEEP &&
-		    model_pkg_runs(r, t->pkg))
-			confirm_target += pairs * m->confirm;
-	}
-	for (i = 0; i < r->nconfirms; i++) {
-		if (results_find(r->results, r->confirm_tests[i]) != NULL)
-			confirm_target += pairs * r->confirm_counts[i];
-	}
-	if (cJSON_IsString(run_re)) {
-		/* --run: the matching tests are the target; no later confirm. */
-		sweep_target = 0;
-		confirm_target = (int64_t)nok * pairs * m->count;
-	}
-	if (m->finished) {
-		m->phase = SWEEP_PHASE_DONE;
-		m->done = m->target = sweep_done + confirm_done;
-		if (m->done < r->results->runs)
-			m->done = m->target = r->results->runs;
-	} else if (r->npkgs == 0) {
-		m->phase = SWEEP_PHASE_BUILD;
-		m->done = m->target = 0;
-	} else if (sweep_done < sweep_target) {
-		m->phase = SWEEP_PHASE_SWEEP;
-		m->done = sweep_done;
-		m->target = sweep_target;
-	} else {
-		m->phase = SWEEP_PHASE_CONFIRM;
-		m->done = confirm_done;
-		m->target = confirm_target > confirm_done ? confirm_target : confirm_done;
-	}
+	model_replay_lanes(m, &r->header.machine);
+	replay_progress(r, &m->phase, &m->done, &m->target);
 	model_counts(m);
 	model_eta(m, now_ms);
 	model_list_tests(m);
@@ -608,14 +520,6 @@ model_judge_quarantine(struct model *m, int64_t now_ms)
 	}
 }
 
-static const char *
-model_json_str(const cJSON *obj, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-
-	return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
 void
 model_reproduce(struct model *m, const struct sweep *s, size_t i, const char **flakesweep,
                 const char **direct)
@@ -623,7 +527,6 @@ model_reproduce(struct model *m, const struct sweep *s, size_t i, const char **f
 	const struct results_test *t = model_results_test(m, i);
 	const struct results_cell *c = t != NULL ? results_worst_cell(t) : NULL;
 	char *path = NULL, *key, *fs = NULL, *d = NULL;
-	const cJSON *test;
 	int64_t mtime = 0;
 
 	if (s == NULL && m->outdir != NULL) {
@@ -644,30 +547,25 @@ model_reproduce(struct model *m, const struct sweep *s, size_t i, const char **f
 	if (t != NULL && c != NULL && s != NULL) {
 		sweep_reproduce(s, t, c, &fs, &d);
 	} else if (t != NULL && path != NULL) {
-		if (mtime != m->results_mtime_ns) {
-			char *text = NULL;
-			size_t len = 0;
+		const struct results_test *saved;
+		char *err = NULL;
 
-			cJSON_Delete(m->results_json);
-			m->results_json = NULL;
-			if (util_read_file(path, (size_t)256 << 20, &text, &len) == 0)
-				m->results_json = cJSON_ParseWithLength(text, len);
-			free(text);
+		if (mtime != m->results_mtime_ns) {
+			results_free(m->saved);
+			results_meta_free(&m->saved_meta);
+			m->saved = NULL;
+			/* A results.json not yet written (or torn) has no commands. */
+			results_load(path, &m->saved, &m->saved_meta, &err);
+			free(err);
 			m->results_mtime_ns = mtime;
 		}
-		cJSON_ArrayForEach(test, cJSON_GetObjectItemCaseSensitive(m->results_json, "tests"))
-		{
-			const char *id = model_json_str(test, "id");
-			const cJSON *rep = cJSON_GetObjectItemCaseSensitive(test, "reproduce");
+		saved = m->saved != NULL ? results_find(m->saved, t->id) : NULL;
+		if (saved != NULL) {
+			const struct results_meta_test *mt =
+			    &m->saved_meta.tests[saved - m->saved->tests];
 
-			if (id != NULL && strcmp(id, t->id) == 0 && cJSON_IsObject(rep)) {
-				const char *a = model_json_str(rep, "flakesweep");
-				const char *b = model_json_str(rep, "direct");
-
-				fs = a != NULL ? xstrdup(a) : NULL;
-				d = b != NULL ? xstrdup(b) : NULL;
-				break;
-			}
+			fs = mt->reproduce_flakesweep ? xstrdup(mt->reproduce_flakesweep) : NULL;
+			d = mt->reproduce_direct ? xstrdup(mt->reproduce_direct) : NULL;
 		}
 	}
 	free(path);

@@ -19,6 +19,7 @@
 #include "observer.h"
 #include "quarantine.h"
 #include "replay.h"
+#include "results-json.h"
 #include "results.h"
 
 struct sweep;
@@ -102,7 +103,8 @@ struct model {
 	int64_t eta_since_ms, eta_done0;
 
 	/* view: results.json, for the reproduce commands. */
-	cJSON *results_json;
+	struct results *saved;
+	struct results_meta saved_meta;
 	int64_t results_mtime_ns;
 	/* The last reproduce commands, and what they were for. */
 	char *repro_key, *repro_flakesweep, *repro_direct;
