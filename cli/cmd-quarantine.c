@@ -17,11 +17,13 @@
 
 #include "cli.h"
 #include "cmd.h"
+#include "driver.h"
 #include "ledger.h"
 #include "quarantine.h"
+#include "results-json.h"
+#include "results.h"
+#include "timefmt.h"
 #include "util.h"
-
-#define CMD_QUARANTINE_MAX_RESULTS_BYTES ((size_t)512 << 20)
 
 enum {
 	QOPT_FILE,
@@ -164,7 +166,7 @@ cmd_quarantine_set(void *arg, int id, const char *value)
 		c->min_runs = (int)v;
 		break;
 	case QOPT_NOW:
-		if (quarantine_parse_time(value, &c->now_ms) < 0)
+		if (timefmt_parse_time(value, &c->now_ms) < 0)
 			return cmd_quarantine_usage_error(
 			    _("invalid value \"%s\" for --now: expected "
 			      "YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ"),
@@ -277,35 +279,18 @@ cmd_quarantine_load(const struct cmd_quarantine_args *c)
 /* Loads the evidence named on the command line. Returns 0, or 2 after
  * printing the error. */
 static int
-cmd_quarantine_evidence(const struct cmd_quarantine_args *c, cJSON **results,
+cmd_quarantine_evidence(const struct cmd_quarantine_args *c, struct results **results,
                         struct ledger **ledger)
 {
-	char *text = NULL, *err = NULL;
-	size_t len = 0;
-	int rc;
+	char *err = NULL;
 
 	*results = NULL;
 	*ledger = NULL;
-	if (c->results_path != NULL) {
-		rc = util_read_file(c->results_path, CMD_QUARANTINE_MAX_RESULTS_BYTES, &text, &len);
-		if (rc < 0) {
-			fprintf(stderr, "flakesweep: %s: %s\n", c->results_path, strerror(-rc));
-			return 2;
-		}
-		*results = cJSON_ParseWithLength(text, len);
-		free(text);
-		if (*results == NULL || quarantine_results_check(*results) < 0) {
-			fprintf(stderr, _("flakesweep: %s: not a flakesweep results.json\n"),
-			        c->results_path);
-			cJSON_Delete(*results);
-			*results = NULL;
-			return 2;
-		}
-	}
-	if (c->ledger_path != NULL && ledger_load(c->ledger_path, ledger, &err) < 0) {
+	if ((c->results_path != NULL && results_load(c->results_path, results, NULL, &err) < 0) ||
+	    (c->ledger_path != NULL && ledger_load(c->ledger_path, ledger, &err) < 0)) {
 		fprintf(stderr, "flakesweep: %s\n", err);
 		free(err);
-		cJSON_Delete(*results);
+		results_free(*results);
 		*results = NULL;
 		return 2;
 	}
@@ -499,16 +484,17 @@ cmd_quarantine_add(const struct cmd_quarantine_args *c, struct quarantine *q)
 static int
 cmd_quarantine_export(const struct cmd_quarantine_args *c, struct quarantine *q)
 {
-	enum quarantine_export_format fmt;
+	const struct driver *drv;
 	char *text;
 
 	if (c->format == NULL)
 		return cmd_quarantine_usage_error("%s", _("quarantine export: --format is required "
 		                                          "(go-skip or pytest-deselect)"));
+	/* pytest runs through the tap driver, which deselects its tests. */
 	if (strcmp(c->format, "go-skip") == 0)
-		fmt = QUARANTINE_EXPORT_GO_SKIP;
+		drv = &driver_go;
 	else if (strcmp(c->format, "pytest-deselect") == 0)
-		fmt = QUARANTINE_EXPORT_PYTEST_DESELECT;
+		drv = &driver_tap;
 	else
 		return cmd_quarantine_usage_error(
 		    _("invalid value \"%s\" for --format: expected go-skip "
@@ -516,7 +502,7 @@ cmd_quarantine_export(const struct cmd_quarantine_args *c, struct quarantine *q)
 		    c->format);
 	if (cmd_quarantine_problems(q))
 		return 2;
-	text = quarantine_export(q, fmt, c->package);
+	text = quarantine_export(q, drv, c->package);
 	fputs(text, stdout);
 	free(text);
 	return 0;
@@ -528,7 +514,7 @@ cmd_quarantine(int argc, char **argv)
 	struct cmd_quarantine_args c;
 	struct quarantine *q = NULL;
 	struct ledger *ledger = NULL;
-	cJSON *results = NULL;
+	struct results *results = NULL;
 	const char *cmd;
 	int rc;
 
@@ -554,7 +540,7 @@ cmd_quarantine(int argc, char **argv)
 	else
 		rc = cmd_quarantine_export(&c, q);
 out:
-	cJSON_Delete(results);
+	results_free(results);
 	ledger_free(ledger);
 	quarantine_free(q);
 	return rc;

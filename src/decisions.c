@@ -16,6 +16,7 @@
 #include <cjson/cJSON.h>
 
 #include "decisions.h"
+#include "timefmt.h"
 #include "util.h"
 
 /* decisions.json stays small: one entry per flaky test. */
@@ -152,7 +153,7 @@ decisions_record(const char *path, const char *test, const char *decision, const
 		entry = cJSON_CreateObject();
 		cJSON_AddItemToObject(tests, test, entry);
 	}
-	util_format_rfc3339(time_ms, when, sizeof when);
+	timefmt_format_rfc3339(time_ms, when, sizeof when);
 	set_string(entry, "decision", decision);
 	set_string(entry, "url", url);
 	set_string(entry, "reason", reason);

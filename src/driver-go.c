@@ -653,6 +653,46 @@ out:
 	return rc;
 }
 
+/* A Go test id names a package path, not a .py file (those are
+ * pytest's, swept through the tap driver). */
+static bool
+driver_go_owns_test(const char *id)
+{
+	const char *sep = strstr(id, "::");
+
+	return sep != NULL && !(sep - id >= 3 && strncmp(sep - 3, ".py", 3) == 0);
+}
+
+/* Go splits -skip at unbracketed '/' and '|' and matches each level of a
+ * name against its own element: the -run pattern of each test, joined. */
+static char *
+driver_go_skip_args(const char *package, const char *const *tests, size_t n, bool bare)
+{
+	struct buf pat, out;
+	size_t i;
+
+	buf_init(&pat);
+	buf_add(&pat, "", 0);
+	for (i = 0; i < n; i++) {
+		char *one = parse_go_run_pattern(tests[i]);
+
+		buf_printf(&pat, "%s%s", i > 0 ? "|" : "", one);
+		free(one);
+	}
+	buf_init(&out);
+	if (bare) {
+		buf_printf(&out, "%s\n", pat.data);
+	} else {
+		char *qp = util_shell_quote(pat.data), *qpkg = util_shell_quote(package);
+
+		buf_printf(&out, "go test -skip %s %s\n", qp, qpkg);
+		free(qp);
+		free(qpkg);
+	}
+	buf_free(&pat);
+	return buf_steal(&out);
+}
+
 const struct driver driver_go = {
     .name = "go",
     .own_timeout = true,
@@ -666,4 +706,6 @@ const struct driver driver_go = {
     .package_args = driver_go_package_args,
     .reproduce = driver_go_reproduce,
     .locate_test = driver_go_locate_test,
+    .owns_test = driver_go_owns_test,
+    .skip_args = driver_go_skip_args,
 };

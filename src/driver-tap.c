@@ -177,6 +177,35 @@ driver_tap_reproduce(const struct pkg *pkg, const struct driver_run *r, const in
 	return buf_steal(&b);
 }
 
+/* A pytest node id ("tests/test_x.py::test_y"): the part before the
+ * first "::" is a .py file. */
+static bool
+driver_tap_owns_test(const char *id)
+{
+	const char *sep = strstr(id, "::");
+
+	return sep != NULL && sep - id >= 3 && strncmp(sep - 3, ".py", 3) == 0;
+}
+
+static char *
+driver_tap_skip_args(const char *package, const char *const *tests, size_t n, bool bare)
+{
+	struct buf out;
+	size_t i;
+
+	(void)bare;
+	buf_init(&out);
+	buf_add(&out, "", 0);
+	for (i = 0; i < n; i++) {
+		char *id = xasprintf("%s::%s", package, tests[i]), *quoted = util_shell_quote(id);
+
+		buf_printf(&out, "--deselect %s\n", quoted);
+		free(quoted);
+		free(id);
+	}
+	return buf_steal(&out);
+}
+
 const struct driver driver_tap = {
     .name = "tap",
     .own_timeout = false,
@@ -189,4 +218,6 @@ const struct driver driver_tap = {
     .filter = xstrdup,
     .package_args = driver_tap_package_args,
     .reproduce = driver_tap_reproduce,
+    .owns_test = driver_tap_owns_test,
+    .skip_args = driver_tap_skip_args,
 };

@@ -102,6 +102,13 @@ struct driver {
 	 * when the framework cannot say. */
 	int (*locate_test)(const char *root, const char *package, const char *test, char **dir,
 	                   char **file, int *line);
+	/* Whether a test id ("PACKAGE::TEST") is one of this framework's. */
+	bool (*owns_test)(const char *id);
+	/* The text that skips tests (n names within package, in the order
+	 * given) in the framework's own runner, ending in a newline: go, a
+	 * `go test -skip PATTERN PACKAGE` line, or only the pattern when bare;
+	 * tap, one pytest `--deselect ID` line per test. Caller frees. */
+	char *(*skip_args)(const char *package, const char *const *tests, size_t n, bool bare);
 };
 
 /* The driver named name ("go", "tap"), or NULL. */

@@ -34,16 +34,6 @@ gate_verdict_name(enum gate_verdict v)
 	}
 }
 
-/* Makes room in array p (n elements of size bytes) for one more, doubling
- * its allocation at each power of two so n appends cost O(n). */
-static void *
-gate_grow(void *p, size_t n, size_t size)
-{
-	if (n == 0 || (n & (n - 1)) == 0)
-		p = xrealloc(p, size * (n == 0 ? 1 : 2 * n));
-	return p;
-}
-
 static bool
 gate_env_allowed(const char *allow, const char *name)
 {
@@ -101,7 +91,7 @@ gate_add_row(struct gate_result *r, const char *test, enum gate_verdict v, char 
 {
 	struct gate_row *row;
 
-	r->rows = gate_grow(r->rows, r->nrows, sizeof *r->rows);
+	r->rows = xgrow(r->rows, r->nrows, sizeof *r->rows);
 	row = &r->rows[r->nrows++];
 	row->test = xstrdup(test);
 	row->verdict = v;

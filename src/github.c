@@ -21,6 +21,7 @@
 
 #include "github.h"
 #include "sanitize.h"
+#include "timefmt.h"
 #include "util.h"
 
 #define GITHUB_API_URL "https://api.github.com/graphql"
@@ -88,7 +89,7 @@ github_config_init(struct github_config *cfg)
 
 	memset(cfg, 0, sizeof *cfg);
 	v = getenv("FLAKESWEEP_GITHUB_TIMEOUT");
-	if (v != NULL && util_parse_duration(v, &ms) == 0 && ms > 0)
+	if (v != NULL && timefmt_parse_duration(v, &ms) == 0 && ms > 0)
 		cfg->timeout_ms = ms;
 	v = getenv("FLAKESWEEP_HTTP_TRACE");
 	if (v != NULL && *v != '\0')
@@ -460,7 +461,7 @@ github_classify(const struct github_exchange *x, struct github_reply *r, cJSON *
 		if (x->curl_code == CURLE_OPERATION_TIMEDOUT) {
 			char d[32];
 
-			util_format_duration(x->timeout_ms, d, sizeof d);
+			timefmt_format_duration(x->timeout_ms, d, sizeof d);
 			r->error = GITHUB_ERR_TIMEOUT;
 			*message = xasprintf(_("GitHub did not answer within %s (%s)"), d, x->url);
 		} else {
@@ -931,7 +932,7 @@ github_finish(struct github *gh, CURLcode code)
 		if (delay <= gh->cfg.max_wait_ms) {
 			char d[32];
 
-			util_format_duration(delay, d, sizeof d);
+			timefmt_format_duration(delay, d, sizeof d);
 			if (r.error == GITHUB_ERR_RATE_LIMITED)
 				github_note(
 				    gh, _("GitHub's rate limit: waiting %s before trying again"),

@@ -46,16 +46,6 @@ ledger_channel_valid(const char *s)
 	return true;
 }
 
-/* Makes room in array p (n elements of size bytes) for one more, doubling
- * its allocation at each power of two so n appends cost O(n). */
-static void *
-ledger_grow(void *p, size_t n, size_t size)
-{
-	if (n == 0 || (n & (n - 1)) == 0)
-		p = xrealloc(p, size * (n == 0 ? 1 : 2 * n));
-	return p;
-}
-
 static uint64_t
 ledger_hash(const char *s)
 {
@@ -102,7 +92,7 @@ ledger_get(struct ledger *l, struct ledger_map *m, const char *test, int line)
 	slot = ledger_map_slot(m, l, test);
 	if (*slot != 0)
 		return &l->tests[*slot - 1];
-	l->tests = ledger_grow(l->tests, l->ntests, sizeof *l->tests);
+	l->tests = xgrow(l->tests, l->ntests, sizeof *l->tests);
 	t = &l->tests[l->ntests++];
 	memset(t, 0, sizeof *t);
 	t->test = xstrdup(test);
@@ -121,7 +111,7 @@ ledger_get_channel(struct ledger_test *t, const char *name)
 		if (strcmp(t->channels[i].name, name) == 0)
 			return &t->channels[i];
 	}
-	t->channels = ledger_grow(t->channels, t->nchannels, sizeof *t->channels);
+	t->channels = xgrow(t->channels, t->nchannels, sizeof *t->channels);
 	c = &t->channels[t->nchannels++];
 	c->name = xstrdup(name);
 	c->runs = 0;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "options.h"
+#include "timefmt.h"
 #include "util.h"
 
 void
@@ -151,7 +152,7 @@ options_parse_list(const char *value, int **out, int *n, const char **expected)
 static int
 options_parse_duration(const char *value, int64_t *out, const char **expected)
 {
-	if (util_parse_duration(value, out) < 0) {
+	if (timefmt_parse_duration(value, out) < 0) {
 		*expected = _("a duration such as 90s, 2m or 1h30m");
 		return -EINVAL;
 	}

@@ -17,6 +17,7 @@
 #include "github.h"
 #include "markdown.h"
 #include "post.h"
+#include "timefmt.h"
 #include "util.h"
 
 #define POST_SEARCH_PHRASE_MAX 120
@@ -433,7 +434,7 @@ post_create_reply(const struct github_reply *r, void *data)
 		if (until > delay)
 			delay = until;
 	}
-	util_format_duration(delay, d, sizeof d);
+	timefmt_format_duration(delay, d, sizeof d);
 	if (r->error == GITHUB_ERR_RATE_LIMITED)
 		line =
 		    xasprintf(_("GitHub's rate limit: waiting %s, then looking for the discussion "

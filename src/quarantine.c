@@ -16,105 +16,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "driver.h"
+#include "quarantine-file.h"
 #include "quarantine.h"
+#include "timefmt.h"
 #include "util.h"
-
-#define QUARANTINE_MS_PER_DAY INT64_C(86400000)
-
-/* The fields of an entry, in the order a new file writes them. */
-static const char *const quarantine_fields[] = {
-    "test", "channel", "reason", "owner", "issue", "expires",
-};
-enum {
-	QF_TEST,
-	QF_CHANNEL,
-	QF_REASON,
-	QF_OWNER,
-	QF_ISSUE,
-	QF_EXPIRES,
-	QF_COUNT,
-};
-
-/* Dates. Days since 1970-01-01 in the proleptic Gregorian calendar, after
- * Howard Hinnant's days_from_civil: no timegm(), no time zone. */
-static int64_t
-quarantine_days_from_civil(int64_t y, int m, int d)
-{
-	int64_t era, yoe, doy, doe;
-
-	y -= m <= 2;
-	era = (y >= 0 ? y : y - 399) / 400;
-	yoe = y - era * 400;
-	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return era * 146097 + doe - 719468;
-}
-
-static int
-quarantine_days_in_month(int y, int m)
-{
-	static const int days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-	bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-
-	return m == 2 && leap ? 29 : days[m - 1];
-}
-
-static bool
-quarantine_digits(const char *s, int n, int *out)
-{
-	int i, v = 0;
-
-	for (i = 0; i < n; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return false;
-		v = v * 10 + (s[i] - '0');
-	}
-	*out = v;
-	return true;
-}
-
-int
-quarantine_parse_date(const char *s, int64_t *days)
-{
-	int y, m, d;
-
-	if (s == NULL || strlen(s) != 10 || s[4] != '-' || s[7] != '-')
-		return -EINVAL;
-	if (!quarantine_digits(s, 4, &y) || !quarantine_digits(s + 5, 2, &m) ||
-	    !quarantine_digits(s + 8, 2, &d))
-		return -EINVAL;
-	if (y < 1970 || m < 1 || m > 12 || d < 1 || d > quarantine_days_in_month(y, m))
-		return -EINVAL;
-	*days = quarantine_days_from_civil(y, m, d);
-	return 0;
-}
-
-int
-quarantine_parse_time(const char *s, int64_t *ms)
-{
-	int64_t days;
-	int hh, mm, ss;
-	char date[11];
-
-	if (s == NULL || strlen(s) < 10)
-		return -EINVAL;
-	memcpy(date, s, 10);
-	date[10] = '\0';
-	if (quarantine_parse_date(date, &days) < 0)
-		return -EINVAL;
-	if (s[10] == '\0') {
-		*ms = days * QUARANTINE_MS_PER_DAY;
-		return 0;
-	}
-	if (strlen(s) != 20 || (s[10] != 'T' && s[10] != 't') || s[13] != ':' || s[16] != ':' ||
-	    (s[19] != 'Z' && s[19] != 'z'))
-		return -EINVAL;
-	if (!quarantine_digits(s + 11, 2, &hh) || !quarantine_digits(s + 14, 2, &mm) ||
-	    !quarantine_digits(s + 17, 2, &ss) || hh > 23 || mm > 59 || ss > 59)
-		return -EINVAL;
-	*ms = days * QUARANTINE_MS_PER_DAY + ((int64_t)hh * 3600 + mm * 60 + ss) * 1000;
-	return 0;
-}
 
 /* A positive decimal without sign or leading zero, up to 1<<20. */
 static bool
@@ -178,236 +84,12 @@ quarantine_channel_parse(const char *s, struct quarantine_channel *out)
 	return 0;
 }
 
-/* Where things are in the text. cJSON parses and checks the file but keeps
- * no positions, so a small scanner walks the same (already valid) text to
- * find each entry and member: for line numbers in messages, and for
- * splicing a new entry in without reprinting the rest. cJSON keeps members
- * in file order, so the k-th member found here is the k-th child there. */
-struct quarantine_member_pos {
-	size_t key, key_end, value, value_end;
-};
-
-struct quarantine_elem_pos {
-	size_t start, end; /* the element's text is [start, end) */
-	bool object;
-	size_t open, close; /* object: offsets of '{' and '}' */
-	struct quarantine_member_pos *members;
-	size_t nmembers;
-};
-
-struct quarantine_pos {
-	size_t open, close; /* the top-level array's '[' and ']' */
-	struct quarantine_elem_pos *elems;
-	size_t nelems;
-};
-
-#define QUARANTINE_SCAN_FAIL ((size_t)-1)
-
-/* Makes room in array p (n elements of size bytes) for one more, doubling
- * its allocation at each power of two so n appends cost O(n). */
-static void *
-quarantine_grow(void *p, size_t n, size_t size)
-{
-	if (n == 0 || (n & (n - 1)) == 0)
-		p = xrealloc(p, size * (n == 0 ? 1 : 2 * n));
-	return p;
-}
-
-static size_t
-quarantine_scan_ws(const char *s, size_t n, size_t i)
-{
-	while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r' || s[i] == '\n'))
-		i++;
-	return i;
-}
-
-static size_t quarantine_scan_value(const char *s, size_t n, size_t i, int depth);
-
-static size_t
-quarantine_scan_string(const char *s, size_t n, size_t i)
-{
-	if (i >= n || s[i] != '"')
-		return QUARANTINE_SCAN_FAIL;
-	for (i++; i < n; i++) {
-		if (s[i] == '\\')
-			i++;
-		else if (s[i] == '"')
-			return i + 1;
-	}
-	return QUARANTINE_SCAN_FAIL;
-}
-
-static size_t
-quarantine_scan_container(const char *s, size_t n, size_t i, int depth)
-{
-	char close = s[i] == '{' ? '}' : ']';
-	bool object = s[i] == '{';
-
-	if (depth > 1000)
-		return QUARANTINE_SCAN_FAIL;
-	i = quarantine_scan_ws(s, n, i + 1);
-	if (i < n && s[i] == close)
-		return i + 1;
-	for (;;) {
-		if (object) {
-			i = quarantine_scan_string(s, n, i);
-			if (i == QUARANTINE_SCAN_FAIL)
-				return i;
-			i = quarantine_scan_ws(s, n, i);
-			if (i >= n || s[i] != ':')
-				return QUARANTINE_SCAN_FAIL;
-			i = quarantine_scan_ws(s, n, i + 1);
-		}
-		i = quarantine_scan_value(s, n, i, depth + 1);
-		if (i == QUARANTINE_SCAN_FAIL)
-			return i;
-		i = quarantine_scan_ws(s, n, i);
-		if (i < n && s[i] == close)
-			return i + 1;
-		if (i >= n || s[i] != ',')
-			return QUARANTINE_SCAN_FAIL;
-		i = quarantine_scan_ws(s, n, i + 1);
-	}
-}
-
-static size_t
-quarantine_scan_value(const char *s, size_t n, size_t i, int depth)
-{
-	if (i >= n)
-		return QUARANTINE_SCAN_FAIL;
-	if (s[i] == '"')
-		return quarantine_scan_string(s, n, i);
-	if (s[i] == '{' || s[i] == '[')
-		return quarantine_scan_container(s, n, i, depth);
-	while (i < n && strchr(",]} \t\r\n", s[i]) == NULL)
-		i++;
-	return i;
-}
-
-static void
-quarantine_pos_free(struct quarantine_pos *p)
-{
-	size_t i;
-
-	for (i = 0; i < p->nelems; i++)
-		free(p->elems[i].members);
-	free(p->elems);
-	memset(p, 0, sizeof *p);
-}
-
-/* Fills p for the top-level array of s; returns 0 or -EINVAL. */
-static int
-quarantine_scan(const char *s, size_t n, struct quarantine_pos *p)
-{
-	size_t i = 0;
-
-	memset(p, 0, sizeof *p);
-	if (n >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0)
-		i = 3;
-	i = quarantine_scan_ws(s, n, i);
-	if (i >= n || s[i] != '[')
-		return -EINVAL;
-	p->open = i;
-	i = quarantine_scan_ws(s, n, i + 1);
-	while (i < n && s[i] != ']') {
-		struct quarantine_elem_pos *e;
-		size_t end;
-
-		p->elems = quarantine_grow(p->elems, p->nelems, sizeof *p->elems);
-		e = &p->elems[p->nelems++];
-		memset(e, 0, sizeof *e);
-		e->start = i;
-		if (s[i] == '{') {
-			e->object = true;
-			e->open = i;
-			i = quarantine_scan_ws(s, n, i + 1);
-			while (i < n && s[i] != '}') {
-				struct quarantine_member_pos *m;
-
-				e->members =
-				    quarantine_grow(e->members, e->nmembers, sizeof *e->members);
-				m = &e->members[e->nmembers++];
-				m->key = i;
-				m->key_end = quarantine_scan_string(s, n, i);
-				if (m->key_end == QUARANTINE_SCAN_FAIL)
-					goto fail;
-				i = quarantine_scan_ws(s, n, m->key_end);
-				if (i >= n || s[i] != ':')
-					goto fail;
-				m->value = quarantine_scan_ws(s, n, i + 1);
-				m->value_end = quarantine_scan_value(s, n, m->value, 2);
-				if (m->value_end == QUARANTINE_SCAN_FAIL)
-					goto fail;
-				i = quarantine_scan_ws(s, n, m->value_end);
-				if (i < n && s[i] == ',')
-					i = quarantine_scan_ws(s, n, i + 1);
-				else if (i >= n || s[i] != '}')
-					goto fail;
-			}
-			if (i >= n)
-				goto fail;
-			e->close = i;
-			end = i + 1;
-		} else {
-			end = quarantine_scan_value(s, n, i, 1);
-			if (end == QUARANTINE_SCAN_FAIL)
-				goto fail;
-		}
-		e->end = end;
-		i = quarantine_scan_ws(s, n, end);
-		if (i < n && s[i] == ',')
-			i = quarantine_scan_ws(s, n, i + 1);
-		else if (i >= n || s[i] != ']')
-			goto fail;
-	}
-	if (i >= n)
-		goto fail;
-	p->close = i;
-	return 0;
-fail:
-	quarantine_pos_free(p);
-	return -EINVAL;
-}
-
-/* 1-based line of offset off in s. */
-static int
-quarantine_line_of(const char *s, size_t n, size_t off)
-{
-	size_t i;
-	int line = 1;
-
-	for (i = 0; i < off && i < n; i++)
-		line += s[i] == '\n';
-	return line;
-}
-
-/* Line numbers for offsets that mostly grow, without rescanning the text
- * from its start each time. */
-struct quarantine_cursor {
-	const char *s;
-	size_t n;
-	size_t off;
-	int line;
-};
-
-static int
-quarantine_cursor_line(struct quarantine_cursor *c, size_t off)
-{
-	if (off < c->off) {
-		c->off = 0;
-		c->line = 1;
-	}
-	for (; c->off < off && c->off < c->n; c->off++)
-		c->line += c->s[c->off] == '\n';
-	return c->line;
-}
-
 static void
 quarantine_problem_add(struct quarantine *q, int index, int line, bool warning, char *message)
 {
 	struct quarantine_problem *p;
 
-	q->problems = quarantine_grow(q->problems, q->nproblems, sizeof *q->problems);
+	q->problems = xgrow(q->problems, q->nproblems, sizeof *q->problems);
 	p = &q->problems[q->nproblems++];
 	p->index = index;
 	p->line = line;
@@ -438,24 +120,24 @@ quarantine_check_field(int field, const char *v)
 
 	if (v == NULL)
 		return xstrdup(_("missing"));
-	if (field != QF_REASON && v[0] == '\0')
+	if (field != QUARANTINE_FIELD_REASON && v[0] == '\0')
 		return xstrdup(_("empty"));
 	switch (field) {
-	case QF_TEST: {
+	case QUARANTINE_FIELD_TEST: {
 		const char *sep = strstr(v, "::");
 
 		if (sep == NULL || sep == v || sep[2] == '\0')
 			return xasprintf(_("\"%s\" is not a test id (PACKAGE::TEST)"), v);
 		break;
 	}
-	case QF_CHANNEL:
+	case QUARANTINE_FIELD_CHANNEL:
 		if (quarantine_channel_parse(v, &ch) < 0)
 			return xasprintf(_("unknown channel \"%s\" (expected cpu=C, load=L, "
 			                   "cpu=C,load=L, any, clock, rng, net or env:NAME)"),
 			                 v);
 		break;
-	case QF_EXPIRES:
-		if (quarantine_parse_date(v, &days) < 0)
+	case QUARANTINE_FIELD_EXPIRES:
+		if (timefmt_parse_date(v, &days) < 0)
 			return xasprintf(_("\"%s\" is not a date (YYYY-MM-DD)"), v);
 		break;
 	default:
@@ -468,38 +150,26 @@ static char **
 quarantine_entry_field(struct quarantine_entry *e, int field)
 {
 	switch (field) {
-	case QF_TEST:
+	case QUARANTINE_FIELD_TEST:
 		return &e->test;
-	case QF_CHANNEL:
+	case QUARANTINE_FIELD_CHANNEL:
 		return &e->channel;
-	case QF_REASON:
+	case QUARANTINE_FIELD_REASON:
 		return &e->reason;
-	case QF_OWNER:
+	case QUARANTINE_FIELD_OWNER:
 		return &e->owner;
-	case QF_ISSUE:
+	case QUARANTINE_FIELD_ISSUE:
 		return &e->issue;
 	default:
 		return &e->expires;
 	}
 }
 
-static int
-quarantine_field_index(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < UTIL_ARRAY_LEN(quarantine_fields); i++) {
-		if (strcmp(quarantine_fields[i], name) == 0)
-			return (int)i;
-	}
-	return -1;
-}
-
 static void
 quarantine_check_entry(struct quarantine *q, struct quarantine_entry *e, const cJSON *obj,
-                       const struct quarantine_elem_pos *pos, struct quarantine_cursor *cur)
+                       const struct quarantine_file_elem *pos, struct quarantine_file_cursor *cur)
 {
-	int field_line[QF_COUNT] = {0};
+	int field_line[QUARANTINE_FIELD_COUNT] = {0};
 	const cJSON *child;
 	size_t k = 0;
 	int f;
@@ -513,10 +183,10 @@ quarantine_check_entry(struct quarantine *q, struct quarantine_entry *e, const c
 		return;
 	}
 	for (child = obj->child; child != NULL; child = child->next, k++) {
-		int line =
-		    k < pos->nmembers ? quarantine_cursor_line(cur, pos->members[k].key) : e->line;
+		int line = k < pos->nmembers ? quarantine_file_cursor_line(cur, pos->members[k].key)
+		                             : e->line;
 
-		f = quarantine_field_index(child->string);
+		f = quarantine_file_field_index(child->string);
 		if (f < 0) {
 			quarantine_problem_add(
 			    q, e->index, line, true,
@@ -525,23 +195,23 @@ quarantine_check_entry(struct quarantine *q, struct quarantine_entry *e, const c
 			continue;
 		}
 		if (field_line[f] != 0) {
-			quarantine_field_error(q, e, line, quarantine_fields[f],
+			quarantine_field_error(q, e, line, quarantine_file_fields[f],
 			                       _("given more than once"));
 			continue;
 		}
 		field_line[f] = line;
 		if (!cJSON_IsString(child)) {
-			quarantine_field_error(q, e, line, quarantine_fields[f],
+			quarantine_field_error(q, e, line, quarantine_file_fields[f],
 			                       _("expected a string"));
 			continue;
 		}
 		*quarantine_entry_field(e, f) = xstrdup(child->valuestring);
 	}
-	for (f = 0; f < QF_COUNT; f++) {
+	for (f = 0; f < QUARANTINE_FIELD_COUNT; f++) {
 		char *what;
 		const char *v = *quarantine_entry_field(e, f);
 
-		if (f == QF_REASON && v == NULL)
+		if (f == QUARANTINE_FIELD_REASON && v == NULL)
 			continue;
 		/* A field of the wrong type was reported above. */
 		if (v == NULL && field_line[f] != 0)
@@ -549,7 +219,7 @@ quarantine_check_entry(struct quarantine *q, struct quarantine_entry *e, const c
 		what = quarantine_check_field(f, v);
 		if (what != NULL) {
 			quarantine_field_error(q, e, field_line[f] ? field_line[f] : e->line,
-			                       quarantine_fields[f], what);
+			                       quarantine_file_fields[f], what);
 			free(what);
 		}
 	}
@@ -558,8 +228,8 @@ quarantine_check_entry(struct quarantine *q, struct quarantine_entry *e, const c
 	if (e->expires != NULL) {
 		int64_t days;
 
-		if (quarantine_parse_date(e->expires, &days) == 0)
-			e->expiry_end_ms = (days + 1) * QUARANTINE_MS_PER_DAY;
+		if (timefmt_parse_date(e->expires, &days) == 0)
+			e->expiry_end_ms = (days + 1) * TIMEFMT_MS_PER_DAY;
 	}
 	e->status = e->valid ? QUARANTINE_UNPROVEN : QUARANTINE_INVALID;
 }
@@ -615,11 +285,11 @@ struct quarantine *
 quarantine_parse(const char *path, const char *text, size_t len)
 {
 	struct quarantine *q = quarantine_new(path);
-	struct quarantine_pos pos;
+	struct quarantine_file_pos pos;
 	const char *end = NULL;
 	cJSON *root;
 	const cJSON *child;
-	struct quarantine_cursor cur;
+	struct quarantine_file_cursor cur;
 	struct quarantine_entry **order;
 	size_t i, k = 0;
 
@@ -627,21 +297,21 @@ quarantine_parse(const char *path, const char *text, size_t len)
 	q->text = xstrndup(text, len);
 	q->len = len;
 	/* A file of only blanks is an empty list, so it can be created empty. */
-	if (quarantine_scan_ws(q->text, len, 0) == len)
+	if (quarantine_file_skip_ws(q->text, len, 0) == len)
 		return q;
 	root = cJSON_ParseWithLengthOpts(q->text, len, &end, 0);
 	if (root != NULL) {
 		/* cJSON stops after the first value; only blanks may follow. */
 		size_t rest = (size_t)(end - q->text);
 
-		if (quarantine_scan_ws(q->text, len, rest) != len) {
+		if (quarantine_file_skip_ws(q->text, len, rest) != len) {
 			cJSON_Delete(root);
 			root = NULL;
 		}
 	}
 	if (root == NULL) {
 		size_t off = end != NULL && end >= q->text ? (size_t)(end - q->text) : 0;
-		int line = quarantine_line_of(q->text, len, off);
+		int line = quarantine_file_line_of(q->text, len, off);
 
 		quarantine_problem_add(q, 0, line, false,
 		                       xasprintf(_("%s:%d: invalid JSON"), q->path, line));
@@ -649,11 +319,12 @@ quarantine_parse(const char *path, const char *text, size_t len)
 	}
 	/* The scanner and cJSON must agree on the entries, or no line number
 	 * can be trusted. */
-	if (!cJSON_IsArray(root) || quarantine_scan(q->text, len, &pos) < 0 ||
+	if (!cJSON_IsArray(root) || quarantine_file_scan(q->text, len, &pos) < 0 ||
 	    pos.nelems != (size_t)cJSON_GetArraySize(root)) {
-		int line = quarantine_line_of(q->text, len, quarantine_scan_ws(q->text, len, 0));
+		int line =
+		    quarantine_file_line_of(q->text, len, quarantine_file_skip_ws(q->text, len, 0));
 
-		quarantine_pos_free(&pos);
+		quarantine_file_pos_free(&pos);
 		quarantine_problem_add(
 		    q, 0, line, false,
 		    xasprintf(_("%s:%d: expected a JSON array of entries"), q->path, line));
@@ -669,10 +340,10 @@ quarantine_parse(const char *path, const char *text, size_t len)
 	cJSON_ArrayForEach(child, root)
 	{
 		struct quarantine_entry *e = &q->entries[k];
-		const struct quarantine_elem_pos *ep = &pos.elems[k < pos.nelems ? k : 0];
+		const struct quarantine_file_elem *ep = &pos.elems[k < pos.nelems ? k : 0];
 
 		e->index = (int)k + 1;
-		e->line = quarantine_cursor_line(&cur, ep->start);
+		e->line = quarantine_file_cursor_line(&cur, ep->start);
 		quarantine_check_entry(q, e, child, ep, &cur);
 		k++;
 	}
@@ -703,7 +374,7 @@ quarantine_parse(const char *path, const char *text, size_t len)
 	}
 	free(order);
 	quarantine_sort_problems(q);
-	quarantine_pos_free(&pos);
+	quarantine_file_pos_free(&pos);
 	cJSON_Delete(root);
 	return q;
 }
@@ -732,7 +403,7 @@ quarantine_entry_clear(struct quarantine_entry *e)
 {
 	int f;
 
-	for (f = 0; f < QF_COUNT; f++)
+	for (f = 0; f < QUARANTINE_FIELD_COUNT; f++)
 		free(*quarantine_entry_field(e, f));
 }
 
@@ -825,46 +496,21 @@ quarantine_evidence_add_cell(struct quarantine_evidence *ev, const struct quaran
 	ev->hangs += hangs > 0 ? hangs : 0;
 }
 
-static long
-quarantine_json_long(const cJSON *obj, const char *name, bool *ok)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, name);
-
-	if (!cJSON_IsNumber(v) || v->valuedouble < 0 || v->valuedouble > 1e15) {
-		*ok = false;
-		return 0;
-	}
-	return (long)v->valuedouble;
-}
-
 static void
-quarantine_evidence_results(const struct quarantine_entry *e, const cJSON *results,
+quarantine_evidence_results(const struct quarantine_entry *e, const struct results *results,
                             struct quarantine_evidence *ev)
 {
-	const cJSON *tests = cJSON_GetObjectItemCaseSensitive(results, "tests"), *t, *c;
+	const struct results_test *t;
+	int k;
 
 	if (e->ch.kind != QUARANTINE_CHANNEL_ANY && e->ch.kind != QUARANTINE_CHANNEL_PAIR)
 		return;
-	cJSON_ArrayForEach(t, tests)
-	{
-		const cJSON *id = cJSON_GetObjectItemCaseSensitive(t, "id");
+	t = results_find(results, e->test);
+	for (k = 0; t != NULL && k < t->ncells; k++) {
+		const struct results_cell *c = &t->cells[k];
 
-		if (!cJSON_IsString(id) || strcmp(id->valuestring, e->test) != 0)
-			continue;
-		cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(t, "cells"))
-		{
-			bool ok = true;
-			long cpu = quarantine_json_long(c, "cpu", &ok);
-			long load = quarantine_json_long(c, "load", &ok);
-			long runs = quarantine_json_long(c, "runs", &ok);
-			long failures = quarantine_json_long(c, "failures", &ok);
-			long hangs = quarantine_json_long(c, "hangs", &ok);
-
-			/* A cell with a broken field is not evidence either way. */
-			if (ok && cpu <= INT_MAX && load <= INT_MAX)
-				quarantine_evidence_add_cell(ev, &e->ch, (int)cpu, (int)load, runs,
-				                             failures, hangs);
-		}
+		quarantine_evidence_add_cell(ev, &e->ch, c->cpu, c->load, (long)c->runs,
+		                             (long)c->failures, (long)c->hangs);
 	}
 }
 
@@ -901,7 +547,7 @@ quarantine_evidence_ledger(const struct quarantine_entry *e, const struct ledger
 }
 
 void
-quarantine_evidence_collect(const struct quarantine_entry *e, const cJSON *results,
+quarantine_evidence_collect(const struct quarantine_entry *e, const struct results *results,
                             const struct ledger *ledger, struct quarantine_evidence *ev)
 {
 	memset(ev, 0, sizeof *ev);
@@ -931,8 +577,8 @@ quarantine_judge(const struct quarantine_entry *e, const struct quarantine_evide
 }
 
 void
-quarantine_evaluate(struct quarantine *q, const cJSON *results, const struct ledger *ledger,
-                    int min_runs, int64_t now_ms)
+quarantine_evaluate(struct quarantine *q, const struct results *results,
+                    const struct ledger *ledger, int min_runs, int64_t now_ms)
 {
 	size_t i;
 
@@ -942,21 +588,6 @@ quarantine_evaluate(struct quarantine *q, const cJSON *results, const struct led
 		quarantine_evidence_collect(e, results, ledger, &e->ev);
 		e->status = quarantine_judge(e, &e->ev, min_runs, now_ms);
 	}
-}
-
-int
-quarantine_results_check(const cJSON *results)
-{
-	const cJSON *schema;
-
-	if (!cJSON_IsObject(results) ||
-	    !cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(results, "tests")))
-		return -EINVAL;
-	schema = cJSON_GetObjectItemCaseSensitive(results, "schema");
-	if (schema != NULL && (!cJSON_IsString(schema) ||
-	                       strncmp(schema->valuestring, "flakesweep/results/", 19) != 0))
-		return -EINVAL;
-	return 0;
 }
 
 const struct quarantine_entry *
@@ -1078,7 +709,7 @@ quarantine_to_json(const struct quarantine *q, int min_runs, int64_t now_ms)
 	char now[40];
 	size_t i;
 
-	util_format_rfc3339(now_ms, now, sizeof now);
+	timefmt_format_rfc3339(now_ms, now, sizeof now);
 	cJSON_AddStringToObject(root, "schema", "flakesweep/quarantine-status/v1");
 	cJSON_AddStringToObject(root, "file", q->path);
 	cJSON_AddStringToObject(root, "now", now);
@@ -1111,150 +742,6 @@ quarantine_test_json(const struct quarantine *q, const char *test, int64_t now_m
 
 /* Adding. */
 
-/* s as a JSON string literal, printed by cJSON. */
-static void
-quarantine_add_json_string(struct buf *b, const char *s)
-{
-	cJSON *str = cJSON_CreateString(s);
-	char *p = cJSON_PrintUnformatted(str);
-
-	if (p == NULL)
-		fatal("%s", _("out of memory"));
-	buf_adds(b, p);
-	cJSON_free(p);
-	cJSON_Delete(str);
-}
-
-/* The layout of an existing file, taken from its text. */
-struct quarantine_style {
-	const char *open_to_key; /* between '{' and the first key */
-	size_t open_to_key_len;
-	const char *key_to_value; /* between a key and its value */
-	size_t key_to_value_len;
-	char *between;        /* between a value and the next key, comma included */
-	const char *to_close; /* between the last value and '}' */
-	size_t to_close_len;
-	int order[QF_COUNT]; /* fields in the order the first entry has them */
-};
-
-static void
-quarantine_render_entry(struct buf *b, const struct quarantine_style *st, const char *values[])
-{
-	int i;
-	bool first = true;
-
-	buf_addc(b, '{');
-	buf_add(b, st->open_to_key, st->open_to_key_len);
-	for (i = 0; i < QF_COUNT; i++) {
-		int f = st->order[i];
-
-		if (values[f] == NULL)
-			continue;
-		if (!first)
-			buf_adds(b, st->between);
-		first = false;
-		quarantine_add_json_string(b, quarantine_fields[f]);
-		buf_add(b, st->key_to_value, st->key_to_value_len);
-		quarantine_add_json_string(b, values[f]);
-	}
-	buf_add(b, st->to_close, st->to_close_len);
-	buf_addc(b, '}');
-}
-
-/* Writes into out the text of q with a new entry holding values spliced
- * in. Returns 0 or -EINVAL when q's text cannot be scanned. */
-static int
-quarantine_splice(const struct quarantine *q, const char *values[], struct buf *out)
-{
-	struct quarantine_style st;
-	struct quarantine_pos pos;
-	const struct quarantine_elem_pos *first, *last;
-	int i, n = 0;
-	size_t k;
-	bool seen[QF_COUNT] = {false};
-
-	bool fresh = q->text == NULL || quarantine_scan_ws(q->text, q->len, 0) == q->len;
-
-	memset(&st, 0, sizeof st);
-	memset(&pos, 0, sizeof pos);
-	if (!fresh && quarantine_scan(q->text, q->len, &pos) < 0)
-		return -EINVAL;
-	first = pos.nelems > 0 ? &pos.elems[0] : NULL;
-	if (first != NULL && (!first->object || first->nmembers == 0)) {
-		quarantine_pos_free(&pos);
-		return -EINVAL;
-	}
-	if (first == NULL) {
-		/* Two-space indentation, one member per line. */
-		st.open_to_key = "\n    ";
-		st.open_to_key_len = 5;
-		st.key_to_value = ": ";
-		st.key_to_value_len = 2;
-		st.between = xstrdup(",\n    ");
-		st.to_close = "\n  ";
-		st.to_close_len = 3;
-		for (i = 0; i < QF_COUNT; i++)
-			st.order[i] = i;
-	} else {
-		const struct quarantine_member_pos *m0 = &first->members[0];
-		const struct quarantine_member_pos *ml = &first->members[first->nmembers - 1];
-
-		st.open_to_key = q->text + first->open + 1;
-		st.open_to_key_len = m0->key - first->open - 1;
-		st.key_to_value = q->text + m0->key_end;
-		st.key_to_value_len = m0->value - m0->key_end;
-		if (first->nmembers >= 2)
-			st.between = xstrndup(q->text + m0->value_end,
-			                      first->members[1].key - m0->value_end);
-		else
-			st.between = xasprintf(",%.*s", (int)st.open_to_key_len, st.open_to_key);
-		st.to_close = q->text + ml->value_end;
-		st.to_close_len = first->close - ml->value_end;
-		/* Known fields in the first entry's order, then the others. */
-		for (k = 0; k < first->nmembers; k++) {
-			char *key = xstrndup(q->text + first->members[k].key + 1,
-			                     first->members[k].key_end - first->members[k].key - 2);
-			int f = quarantine_field_index(key);
-
-			free(key);
-			if (f >= 0 && !seen[f]) {
-				seen[f] = true;
-				st.order[n++] = f;
-			}
-		}
-		for (i = 0; i < QF_COUNT; i++) {
-			if (!seen[i])
-				st.order[n++] = i;
-		}
-	}
-	buf_reset(out);
-	if (fresh) {
-		buf_adds(out, "[\n  ");
-		quarantine_render_entry(out, &st, values);
-		buf_adds(out, "\n]\n");
-	} else if (first == NULL) {
-		buf_add(out, q->text, pos.open + 1);
-		buf_adds(out, "\n  ");
-		quarantine_render_entry(out, &st, values);
-		buf_adds(out, "\n");
-		buf_add(out, q->text + pos.close, q->len - pos.close);
-	} else {
-		last = &pos.elems[pos.nelems - 1];
-		buf_add(out, q->text, last->end);
-		if (pos.nelems >= 2)
-			buf_add(out, q->text + pos.elems[0].end,
-			        pos.elems[1].start - pos.elems[0].end);
-		else
-			buf_printf(out, ",%.*s", (int)(first->start - pos.open - 1),
-			           q->text + pos.open + 1);
-		quarantine_render_entry(out, &st, values);
-		buf_add(out, q->text + last->end, q->len - last->end);
-	}
-	free(st.between);
-	quarantine_pos_free(&pos);
-	return 0;
-}
-
 /* The directory part of path, or NULL when it has none. */
 static char *
 quarantine_dirname(const char *path)
@@ -1272,7 +759,7 @@ int
 quarantine_add(struct quarantine *q, const struct quarantine_new_entry *ne, int64_t now_ms,
                char **err)
 {
-	const char *values[QF_COUNT];
+	const char *values[QUARANTINE_FIELD_COUNT];
 	struct quarantine *nq = NULL;
 	struct buf text;
 	int64_t days;
@@ -1281,31 +768,31 @@ quarantine_add(struct quarantine *q, const struct quarantine_new_entry *ne, int6
 	int f, rc = 0;
 
 	*err = NULL;
-	values[QF_TEST] = ne->test;
-	values[QF_CHANNEL] = ne->channel;
-	values[QF_REASON] = ne->reason;
-	values[QF_OWNER] = ne->owner;
-	values[QF_ISSUE] = ne->issue;
-	values[QF_EXPIRES] = ne->expires;
+	values[QUARANTINE_FIELD_TEST] = ne->test;
+	values[QUARANTINE_FIELD_CHANNEL] = ne->channel;
+	values[QUARANTINE_FIELD_REASON] = ne->reason;
+	values[QUARANTINE_FIELD_OWNER] = ne->owner;
+	values[QUARANTINE_FIELD_ISSUE] = ne->issue;
+	values[QUARANTINE_FIELD_EXPIRES] = ne->expires;
 	buf_init(&text);
 	if (q->nerrors > 0) {
 		*err = xasprintf(_("%s has errors; see flakesweep quarantine check"), q->path);
 		return -EINVAL;
 	}
-	for (f = 0; f < QF_COUNT; f++) {
+	for (f = 0; f < QUARANTINE_FIELD_COUNT; f++) {
 		char *what;
 
-		if (f == QF_REASON && values[f] == NULL)
+		if (f == QUARANTINE_FIELD_REASON && values[f] == NULL)
 			continue;
 		what = quarantine_check_field(f, values[f]);
 		if (what != NULL) {
-			*err = xasprintf("%s: %s", quarantine_fields[f], what);
+			*err = xasprintf("%s: %s", quarantine_file_fields[f], what);
 			free(what);
 			return -EINVAL;
 		}
 	}
-	quarantine_parse_date(ne->expires, &days);
-	if ((days + 1) * QUARANTINE_MS_PER_DAY <= now_ms) {
+	timefmt_parse_date(ne->expires, &days);
+	if ((days + 1) * TIMEFMT_MS_PER_DAY <= now_ms) {
 		*err = xasprintf(_("expires: %s is in the past"), ne->expires);
 		return -EINVAL;
 	}
@@ -1318,7 +805,7 @@ quarantine_add(struct quarantine *q, const struct quarantine_new_entry *ne, int6
 			return -EEXIST;
 		}
 	}
-	if (quarantine_splice(q, values, &text) < 0) {
+	if (quarantine_file_splice(q, values, &text) < 0) {
 		*err = xasprintf(_("%s: cannot find where to add the entry"), q->path);
 		rc = -EINVAL;
 		goto out;
@@ -1357,48 +844,6 @@ out:
 }
 
 /* Export. */
-
-static void
-quarantine_quote_meta(struct buf *b, const char *s, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		if (strchr("\\.+*?()|[]{}^$", s[i]) != NULL && s[i] != '\0')
-			buf_addc(b, '\\');
-		buf_addc(b, s[i]);
-	}
-}
-
-char *
-quarantine_go_skip_pattern(const char *const *tests, size_t ntests)
-{
-	struct buf b;
-	size_t i;
-
-	buf_init(&b);
-	for (i = 0; i < ntests; i++) {
-		const char *p = tests[i];
-
-		if (i > 0)
-			buf_addc(&b, '|');
-		/* Go splits -skip at unbracketed '/' and '|' and matches each level
-		 * of a name against its own element. */
-		for (;;) {
-			const char *slash = strchr(p, '/');
-			size_t n = slash ? (size_t)(slash - p) : strlen(p);
-
-			buf_addc(&b, '^');
-			quarantine_quote_meta(&b, p, n);
-			buf_addc(&b, '$');
-			if (slash == NULL)
-				break;
-			buf_addc(&b, '/');
-			p = slash + 1;
-		}
-	}
-	return buf_steal(&b);
-}
 
 /* A test of the export, with its package's length and its position. */
 struct quarantine_ref {
@@ -1462,20 +907,8 @@ quarantine_in_package(const char *test, const char *package)
 	return strncmp(test, package, n) == 0 && strncmp(test + n, "::", 2) == 0;
 }
 
-/* A pytest node id ("tests/test_x.py::test_y") rather than a Go test id
- * ("example.com/m/pkg::TestY"): the part before the first "::" is a .py
- * file. */
-static bool
-quarantine_is_pytest_id(const char *test)
-{
-	const char *sep = strstr(test, "::");
-
-	return sep != NULL && sep - test >= 3 && strncmp(sep - 3, ".py", 3) == 0;
-}
-
 char *
-quarantine_export(const struct quarantine *q, enum quarantine_export_format fmt,
-                  const char *package)
+quarantine_export(const struct quarantine *q, const struct driver *drv, const char *package)
 {
 	const char **tests = xcalloc(q->nentries + 1, sizeof *tests);
 	const struct quarantine_entry **sorted = xcalloc(q->nentries + 1, sizeof *sorted);
@@ -1488,14 +921,12 @@ quarantine_export(const struct quarantine *q, enum quarantine_export_format fmt,
 
 	buf_init(&b);
 	/* Each test once, at its first entry: sort, keep the first of each
-	 * run, then walk the file order. */
+	 * run, then walk the file order. Only the driver's own tests. */
 	for (i = 0; i < q->nentries; i++) {
 		const struct quarantine_entry *e = &q->entries[i];
 
-		/* Each format names only the tests of its framework. */
-		if (quarantine_is_pytest_id(e->test) != (fmt == QUARANTINE_EXPORT_PYTEST_DESELECT))
-			continue;
-		if (e->valid && (package == NULL || quarantine_in_package(e->test, package)))
+		if (e->valid && drv->owns_test(e->test) &&
+		    (package == NULL || quarantine_in_package(e->test, package)))
 			sorted[nsorted++] = e;
 	}
 	if (nsorted > 1)
@@ -1509,17 +940,7 @@ quarantine_export(const struct quarantine *q, enum quarantine_export_format fmt,
 	}
 	free(sorted);
 	free(first);
-	if (fmt == QUARANTINE_EXPORT_PYTEST_DESELECT) {
-		for (i = 0; i < ntests; i++) {
-			char *quoted = util_shell_quote(tests[i]);
-
-			buf_printf(&b, "--deselect %s\n", quoted);
-			free(quoted);
-		}
-		free(tests);
-		return buf_steal(&b);
-	}
-	/* One line per package, packages in the order of their first test:
+	/* One call per package, packages in the order of their first test:
 	 * sort by package (then position), cut into runs, order the runs. */
 	refs = xcalloc(ntests + 1, sizeof *refs);
 	for (i = 0; i < ntests; i++) {
@@ -1543,30 +964,27 @@ quarantine_export(const struct quarantine *q, enum quarantine_export_format fmt,
 	names = xcalloc(ntests + 1, sizeof *names);
 	for (g = 0; g < ngroups; g++) {
 		const struct quarantine_ref *r = &refs[groups[g].start];
+		char *pkg = xstrndup(r->test, r->plen), *text;
 		size_t nnames = 0;
-		char *pattern;
 
 		for (i = groups[g].start; i < groups[g].end; i++)
 			names[nnames++] = refs[i].test + refs[i].plen + 2;
-		pattern = quarantine_go_skip_pattern(names, nnames);
-		if (package != NULL) {
-			buf_printf(&b, "%s\n", pattern);
-		} else {
-			char *raw = xstrndup(r->test, r->plen);
-			char *qp = util_shell_quote(pattern), *pkg = util_shell_quote(raw);
-
-			buf_printf(&b, "go test -skip %s %s\n", qp, pkg);
-			free(raw);
-			free(qp);
-			free(pkg);
-		}
-		free(pattern);
+		text = drv->skip_args(pkg, names, nnames, package != NULL);
+		buf_adds(&b, text);
+		free(text);
+		free(pkg);
 	}
 	free(names);
 	free(groups);
 	free(refs);
-	if (package != NULL && ntests == 0)
-		buf_adds(&b, "\n");
+	/* A package named but without a quarantined test: an empty pattern. */
+	if (package != NULL && ntests == 0) {
+		char *text = drv->skip_args(package, NULL, 0, true);
+
+		buf_adds(&b, text);
+		free(text);
+	}
 	free(tests);
+	buf_add(&b, "", 0);
 	return buf_steal(&b);
 }

@@ -16,7 +16,9 @@
 
 #include <cjson/cJSON.h>
 
+#include "driver.h"
 #include "ledger.h"
+#include "results.h"
 
 struct buf;
 
@@ -102,14 +104,6 @@ struct quarantine {
  * zero. Returns 0 or -EINVAL. */
 int quarantine_channel_parse(const char *s, struct quarantine_channel *out);
 
-/* Parses a calendar date "YYYY-MM-DD" into days since 1970-01-01. Returns 0,
- * or -EINVAL for any other text or a day that does not exist. */
-int quarantine_parse_date(const char *s, int64_t *days);
-
-/* Parses --now: RFC 3339 in UTC ("2026-11-30T02:14:00Z") or a date (00:00
- * UTC that day) into ms since the epoch. Returns 0 or -EINVAL. */
-int quarantine_parse_time(const char *s, int64_t *ms);
-
 /* Parses len bytes of a quarantine file; path names it in messages. Syntax
  * and validation errors do not fail the call: they are recorded in
  * q->problems (q->nerrors counts the errors) and the entries they concern
@@ -142,10 +136,10 @@ void quarantine_evidence_add_cell(struct quarantine_evidence *ev,
                                   const struct quarantine_channel *ch, int cpu, int load, long runs,
                                   long failures, long hangs);
 
-/* Gathers the evidence for e: the cells of e->test in results (a parsed
- * results.json, schema flakesweep/results/v1, DESIGN section 5; NULL for
- * none) and its lines in ledger (NULL for none). ev is overwritten. */
-void quarantine_evidence_collect(const struct quarantine_entry *e, const cJSON *results,
+/* Gathers the evidence for e: the cells of e->test in results (found by
+ * id; NULL for none) and its lines in ledger (NULL for none). ev is
+ * overwritten. */
+void quarantine_evidence_collect(const struct quarantine_entry *e, const struct results *results,
                                  const struct ledger *ledger, struct quarantine_evidence *ev);
 
 /* The status of a valid entry from its evidence at now_ms (ms since the
@@ -158,12 +152,8 @@ enum quarantine_status quarantine_judge(const struct quarantine_entry *e,
 
 /* Sets status and ev of every entry of q from results and ledger (either
  * may be NULL) at now_ms. Invalid entries get QUARANTINE_INVALID. */
-void quarantine_evaluate(struct quarantine *q, const cJSON *results, const struct ledger *ledger,
-                         int min_runs, int64_t now_ms);
-
-/* Checks that results looks like a results.json (an object with a "tests"
- * array). Returns 0 or -EINVAL. */
-int quarantine_results_check(const cJSON *results);
+void quarantine_evaluate(struct quarantine *q, const struct results *results,
+                         const struct ledger *ledger, int min_runs, int64_t now_ms);
 
 /* The next valid entry for test after prev (NULL: the first), or NULL.
  * Iterates a test's entries, one per channel. */
@@ -224,23 +214,12 @@ struct quarantine_new_entry {
 int quarantine_add(struct quarantine *q, const struct quarantine_new_entry *ne, int64_t now_ms,
                    char **err);
 
-enum quarantine_export_format {
-	QUARANTINE_EXPORT_GO_SKIP,
-	QUARANTINE_EXPORT_PYTEST_DESELECT,
-};
-
-/* A Go -skip pattern for tests (names of one package, TEST part only):
- * alternatives joined by '|', each level of a name anchored and quoted as
- * regexp.QuoteMeta does, levels joined by '/'. Caller frees. */
-char *quarantine_go_skip_pattern(const char *const *tests, size_t ntests);
-
-/* The export text of q's valid entries, each test once, in file order.
- * GO_SKIP: one line per package, "go test -skip PATTERN PACKAGE" (PATTERN
- * shell-quoted), or, with package non-NULL, only that package's bare
- * pattern (an empty line when it has none). PYTEST_DESELECT: one line
- * "--deselect ID" per test, ID shell-quoted; package, when given, keeps
- * the tests whose id starts with PACKAGE::. Caller frees. */
-char *quarantine_export(const struct quarantine *q, enum quarantine_export_format fmt,
-                        const char *package);
+/* The export text of q's valid entries that drv owns, each test once, in
+ * file order of their packages' first test: drv->skip_args once per
+ * package (bare when package is given, which keeps only the tests whose id
+ * starts with PACKAGE::; a bare empty pattern when it has none), e.g. "go
+ * test -skip PATTERN PACKAGE" lines or pytest "--deselect ID" lines.
+ * Caller frees. */
+char *quarantine_export(const struct quarantine *q, const struct driver *drv, const char *package);
 
 #endif

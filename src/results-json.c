@@ -15,6 +15,7 @@
 
 #include "results-json.h"
 #include "sanitize.h"
+#include "timefmt.h"
 #include "util.h"
 
 /* ---- Writing ---- */
@@ -116,10 +117,10 @@ results_to_json(const struct results *r, const struct report_meta *m)
 
 	cJSON_AddStringToObject(doc, "schema", RESULTS_JSON_SCHEMA);
 	cJSON_AddStringToObject(doc, "status", m->status);
-	util_format_rfc3339(m->started_ms, when, sizeof when);
+	timefmt_format_rfc3339(m->started_ms, when, sizeof when);
 	cJSON_AddStringToObject(doc, "started", when);
 	if (m->finished_ms > 0) {
-		util_format_rfc3339(m->finished_ms, when, sizeof when);
+		timefmt_format_rfc3339(m->finished_ms, when, sizeof when);
 		cJSON_AddStringToObject(doc, "finished", when);
 	} else {
 		cJSON_AddNullToObject(doc, "finished");
@@ -164,8 +165,7 @@ results_to_json(const struct results *r, const struct report_meta *m)
 		/* Each entry's status is judged on the very results it joins. */
 		cJSON *t;
 
-		quarantine_evaluate(m->quarantine, doc, NULL, QUARANTINE_DEFAULT_MIN_RUNS,
-		                    m->now_ms);
+		quarantine_evaluate(m->quarantine, r, NULL, QUARANTINE_DEFAULT_MIN_RUNS, m->now_ms);
 		cJSON_ArrayForEach(t, tests)
 		{
 			cJSON *q = quarantine_test_json(
@@ -304,9 +304,11 @@ results_json_fail(struct results_json_in *in, const char *key, const char *what)
 		else
 			buf_printf(&field, "[%d]", in->steps[i].index);
 	}
-	if (in->err == NULL)
-		in->err = xasprintf(_("%s:%d: %s: %s"), in->path, results_json_line(in),
-		                    field.data != NULL ? field.data : "", what);
+	if (in->err == NULL && field.len == 0)
+		in->err = xasprintf("%s:%d: %s", in->path, results_json_line(in), what);
+	else if (in->err == NULL)
+		in->err = xasprintf(_("%s:%d: %s: %s"), in->path, results_json_line(in), field.data,
+		                    what);
 	buf_free(&field);
 	if (key != NULL)
 		in->depth--;
@@ -637,11 +639,11 @@ results_json_read_doc(struct results_json_in *in, const cJSON *root, struct resu
 	if (rc == 0 && (rc = results_json_str(in, root, "status", false, &s)) == 0)
 		m->status = results_json_dup(s);
 	if (rc == 0 && (rc = results_json_str(in, root, "started", false, &s)) == 0 && s != NULL &&
-	    quarantine_parse_time(s, &m->started_ms) < 0)
+	    timefmt_parse_time(s, &m->started_ms) < 0)
 		rc = results_json_fail(in, "started",
 		                       _("expected a time like 2026-11-30T02:14:00Z"));
 	if (rc == 0 && (rc = results_json_str(in, root, "finished", false, &s)) == 0 && s != NULL &&
-	    quarantine_parse_time(s, &m->finished_ms) < 0)
+	    timefmt_parse_time(s, &m->finished_ms) < 0)
 		rc = results_json_fail(in, "finished",
 		                       _("expected a time like 2026-11-30T02:14:00Z"));
 	if (rc < 0)

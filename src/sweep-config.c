@@ -15,6 +15,7 @@
 #include "journal.h"
 #include "quarantine.h"
 #include "sweep-config.h"
+#include "timefmt.h"
 #include "util.h"
 
 /* ---- helpers ---- */
@@ -246,7 +247,7 @@ journal_header_encode(const struct journal_header *h)
 
 	cJSON_AddStringToObject(line, "type", "header");
 	cJSON_AddStringToObject(line, "schema", JOURNAL_SCHEMA);
-	util_format_rfc3339(h->started_ms, when, sizeof when);
+	timefmt_format_rfc3339(h->started_ms, when, sizeof when);
 	cJSON_AddStringToObject(line, "started", when);
 	cJSON_AddItemToObject(line, "config", sweep_config_json(&h->config));
 	m = cJSON_AddObjectToObject(line, "machine");
@@ -543,9 +544,8 @@ journal_header_decode(const cJSON *line, const char *path, int lineno, struct jo
 	memset(h, 0, sizeof *h);
 	if (!cJSON_IsString(schema) || strcmp(schema->valuestring, JOURNAL_SCHEMA) != 0)
 		rc = sweep_config_bad(&in, "schema", "\"" JOURNAL_SCHEMA "\"");
-	else if (started != NULL &&
-	         (!cJSON_IsString(started) ||
-	          quarantine_parse_time(started->valuestring, &h->started_ms) < 0))
+	else if (started != NULL && (!cJSON_IsString(started) ||
+	                             timefmt_parse_time(started->valuestring, &h->started_ms) < 0))
 		rc = sweep_config_bad(&in, "started", _("a time like 2026-11-30T02:14:00Z"));
 	else if (!cJSON_IsObject(config))
 		rc = sweep_config_bad(&in, "config", _("an object"));

@@ -28,6 +28,7 @@
 #include "report.h"
 #include "sweep-config.h"
 #include "sweep.h"
+#include "timefmt.h"
 #include "util.h"
 
 extern char **environ;
@@ -842,7 +843,7 @@ sweep_finish(struct sweep *s, const char *status)
 	end = cJSON_CreateObject();
 	cJSON_AddStringToObject(end, "type", "end");
 	cJSON_AddStringToObject(end, "status", status);
-	util_format_rfc3339(s->finished_ms, when, sizeof when);
+	timefmt_format_rfc3339(s->finished_ms, when, sizeof when);
 	cJSON_AddStringToObject(end, "finished", when);
 	journal_write(s->journal, end);
 	cJSON_Delete(end);
@@ -1337,8 +1338,8 @@ sweep_repro_commands(const struct sweep_repro *s, const struct results_test *t,
 		cpus[i] = s->cores != NULL && i < s->width ? s->cores[i] : i;
 	qdir = util_shell_quote(s->root != NULL ? s->root : ".");
 	qpkg = pkg != NULL ? s->driver->package_args(pkg) : xstrdup("");
-	util_format_duration(s->o->timeout_ms, t1, sizeof t1);
-	util_format_duration(s->o->kill_grace_ms, t2, sizeof t2);
+	timefmt_format_duration(s->o->timeout_ms, t1, sizeof t1);
+	timefmt_format_duration(s->o->kill_grace_ms, t2, sizeof t2);
 	snprintf(limits, sizeof limits, " --timeout %s --kill-grace %s%s", t1, t2,
 	         s->o->race ? "" : " --no-race");
 	filter = s->driver->filter(t->test);

@@ -71,6 +71,14 @@ xrealloc(void *p, size_t size)
 	return p;
 }
 
+void *
+xgrow(void *p, size_t n, size_t size)
+{
+	if (n == 0 || (n & (n - 1)) == 0)
+		p = xrealloc(p, size * (n == 0 ? 1 : 2 * n));
+	return p;
+}
+
 char *
 xstrdup(const char *s)
 {
@@ -244,81 +252,6 @@ util_mono_ms(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-int
-util_parse_duration(const char *s, int64_t *ms)
-{
-	static const struct {
-		const char *unit;
-		double ms;
-	} units[] = {
-	    {"ns", 1e-6}, {"us", 1e-3}, {"µs", 1e-3},  {"ms", 1.0},
-	    {"s", 1e3},   {"m", 60e3},  {"h", 3600e3},
-	};
-	double total = 0;
-	const char *p = s;
-
-	if (s == NULL || *s == '\0')
-		return -EINVAL;
-	if (strcmp(s, "0") == 0) {
-		*ms = 0;
-		return 0;
-	}
-	while (*p != '\0') {
-		char *end;
-		double v;
-		size_t i, best = 0, bestlen = 0;
-
-		if (!((*p >= '0' && *p <= '9') || *p == '.'))
-			return -EINVAL;
-		v = strtod(p, &end);
-		if (end == p)
-			return -EINVAL;
-		p = end;
-		for (i = 0; i < UTIL_ARRAY_LEN(units); i++) {
-			size_t n = strlen(units[i].unit);
-
-			if (strncmp(p, units[i].unit, n) == 0 && n > bestlen) {
-				best = i;
-				bestlen = n;
-			}
-		}
-		if (bestlen == 0)
-			return -EINVAL;
-		total += v * units[best].ms;
-		p += bestlen;
-	}
-	if (total > 9e15)
-		return -EINVAL;
-	*ms = (int64_t)(total + 0.5);
-	return 0;
-}
-
-void
-util_format_duration(int64_t ms, char *out, size_t size)
-{
-	int64_t h = ms / 3600000, m = ms / 60000 % 60, s = ms / 1000 % 60, frac = ms % 1000;
-	struct buf b;
-
-	buf_init(&b);
-	if (h > 0)
-		buf_printf(&b, "%lldh", (long long)h);
-	if (h > 0 || m > 0)
-		buf_printf(&b, "%lldm", (long long)m);
-	if (frac != 0) {
-		char f[8];
-		int i;
-
-		snprintf(f, sizeof f, "%03lld", (long long)frac);
-		for (i = 2; i > 0 && f[i] == '0'; i--)
-			f[i] = '\0';
-		buf_printf(&b, "%lld.%ss", (long long)s, f);
-	} else {
-		buf_printf(&b, "%llds", (long long)s);
-	}
-	snprintf(out, size, "%s", b.data);
-	buf_free(&b);
 }
 
 int
@@ -502,14 +435,4 @@ util_shell_quote(const char *s)
 	}
 	buf_addc(&b, '\'');
 	return buf_steal(&b);
-}
-
-void
-util_format_rfc3339(int64_t ms, char *out, size_t size)
-{
-	time_t t = (time_t)(ms / 1000);
-	struct tm tm;
-
-	gmtime_r(&t, &tm);
-	strftime(out, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }

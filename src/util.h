@@ -32,6 +32,9 @@ void fatal(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)))
 void *xmalloc(size_t size);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t size);
+/* Makes room in array p (n elements of size bytes) for one more, doubling
+ * its allocation at each power of two so n appends cost O(n). */
+void *xgrow(void *p, size_t n, size_t size);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -69,13 +72,6 @@ void util_set_clock(util_clock_cb clock);
 /* Milliseconds from a monotonic clock, for durations and timers. */
 int64_t util_mono_ms(void);
 
-/* Parses a duration in Go's syntax ("90s", "2m", "1h30m", "1.5s", "250ms")
- * into *ms. Returns 0, or -EINVAL for anything else. */
-int util_parse_duration(const char *s, int64_t *ms);
-
-/* Formats ms as Go would print it ("2m0s", "1.5s") into out (size bytes). */
-void util_format_duration(int64_t ms, char *out, size_t size);
-
 /* Parses a comma-separated list of positive integers ("1,2,4") into a new
  * array (caller frees) and its length. Returns 0 or -EINVAL. */
 int util_parse_int_list(const char *s, int **out, int *n);
@@ -97,9 +93,5 @@ int util_rm_rf(const char *path);
 /* Quotes s for a POSIX shell: returned as is when it is made only of safe
  * characters, else in single quotes with ' written as '\''. Caller frees. */
 char *util_shell_quote(const char *s);
-
-/* Formats t (ms since the epoch) as RFC 3339 in UTC, e.g.
- * "2026-11-30T02:14:00Z", into out (at least 32 bytes). */
-void util_format_rfc3339(int64_t ms, char *out, size_t size);
 
 #endif

@@ -13,8 +13,12 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "driver.h"
 #include "ledger.h"
 #include "quarantine.h"
+#include "results-json.h"
+#include "results.h"
+#include "timefmt.h"
 #include "util.h"
 
 /* 2026-11-30T12:00:00Z, the time the fixtures are judged at. */
@@ -65,15 +69,15 @@ parse_str(const char *path, const char *text)
 	return quarantine_parse(path, text, strlen(text));
 }
 
-static cJSON *
+static struct results *
 results_fixture(const char *name)
 {
-	char *text = read_fixture(name, NULL);
-	cJSON *r = cJSON_Parse(text);
+	char *path = fixture_path(name), *err = NULL;
+	struct results *r = NULL;
 
-	free(text);
-	CHECK(r != NULL);
-	CHECK_INT(quarantine_results_check(r), 0);
+	if (results_load(path, &r, NULL, &err) < 0)
+		check_fail(__FILE__, __LINE__, "%s", err);
+	free(path);
 	return r;
 }
 
@@ -129,27 +133,27 @@ TEST(quarantine_dates)
 {
 	int64_t days = 0, ms = 0;
 
-	CHECK_INT(quarantine_parse_date("1970-01-01", &days), 0);
+	CHECK_INT(timefmt_parse_date("1970-01-01", &days), 0);
 	CHECK_INT(days, 0);
-	CHECK_INT(quarantine_parse_date("2026-11-30", &days), 0);
+	CHECK_INT(timefmt_parse_date("2026-11-30", &days), 0);
 	CHECK_INT(days, 20787);
-	CHECK_INT(quarantine_parse_date("2028-02-29", &days), 0);
-	CHECK_INT(quarantine_parse_date("2000-02-29", &days), 0);
-	CHECK_INT(quarantine_parse_date("2100-02-29", &days), -EINVAL);
-	CHECK_INT(quarantine_parse_date("2026-02-29", &days), -EINVAL);
-	CHECK_INT(quarantine_parse_date("2026-04-31", &days), -EINVAL);
-	CHECK_INT(quarantine_parse_date("2026-13-01", &days), -EINVAL);
-	CHECK_INT(quarantine_parse_date("2026-1-01", &days), -EINVAL);
-	CHECK_INT(quarantine_parse_date("2026-01-01T00:00:00Z", &days), -EINVAL);
-	CHECK_INT(quarantine_parse_date("26-01-01", &days), -EINVAL);
-	CHECK_INT(quarantine_parse_date(" 2026-01-01", &days), -EINVAL);
-	CHECK_INT(quarantine_parse_time("2026-11-30T12:00:00Z", &ms), 0);
+	CHECK_INT(timefmt_parse_date("2028-02-29", &days), 0);
+	CHECK_INT(timefmt_parse_date("2000-02-29", &days), 0);
+	CHECK_INT(timefmt_parse_date("2100-02-29", &days), -EINVAL);
+	CHECK_INT(timefmt_parse_date("2026-02-29", &days), -EINVAL);
+	CHECK_INT(timefmt_parse_date("2026-04-31", &days), -EINVAL);
+	CHECK_INT(timefmt_parse_date("2026-13-01", &days), -EINVAL);
+	CHECK_INT(timefmt_parse_date("2026-1-01", &days), -EINVAL);
+	CHECK_INT(timefmt_parse_date("2026-01-01T00:00:00Z", &days), -EINVAL);
+	CHECK_INT(timefmt_parse_date("26-01-01", &days), -EINVAL);
+	CHECK_INT(timefmt_parse_date(" 2026-01-01", &days), -EINVAL);
+	CHECK_INT(timefmt_parse_time("2026-11-30T12:00:00Z", &ms), 0);
 	CHECK_INT(ms, NOW_MS);
-	CHECK_INT(quarantine_parse_time("2026-11-30", &ms), 0);
+	CHECK_INT(timefmt_parse_time("2026-11-30", &ms), 0);
 	CHECK_INT(ms, NOW_MS - 12 * 3600 * 1000);
-	CHECK_INT(quarantine_parse_time("2026-11-30T24:00:00Z", &ms), -EINVAL);
-	CHECK_INT(quarantine_parse_time("2026-11-30T12:00:00+01:00", &ms), -EINVAL);
-	CHECK_INT(quarantine_parse_time("tomorrow", &ms), -EINVAL);
+	CHECK_INT(timefmt_parse_time("2026-11-30T24:00:00Z", &ms), -EINVAL);
+	CHECK_INT(timefmt_parse_time("2026-11-30T12:00:00+01:00", &ms), -EINVAL);
+	CHECK_INT(timefmt_parse_time("tomorrow", &ms), -EINVAL);
 }
 
 TEST(quarantine_countdown)
@@ -284,8 +288,8 @@ TEST(quarantine_parse_errors)
 TEST(quarantine_demo_lifecycle)
 {
 	struct quarantine *q = parse_fixture("demo.json");
-	cJSON *failing = results_fixture("results-failing.json");
-	cJSON *clean = results_fixture("results-clean.json");
+	struct results *failing = results_fixture("results-failing.json");
+	struct results *clean = results_fixture("results-clean.json");
 	const struct quarantine_entry *e = &q->entries[0];
 	int64_t day = 86400000;
 
@@ -323,8 +327,8 @@ TEST(quarantine_demo_lifecycle)
 	quarantine_evaluate(q, clean, NULL, 100, util_now_ms());
 	CHECK_INT(e->status, QUARANTINE_STALE);
 	util_set_clock(NULL);
-	cJSON_Delete(failing);
-	cJSON_Delete(clean);
+	results_free(failing);
+	results_free(clean);
 	quarantine_free(q);
 }
 
@@ -339,8 +343,8 @@ TEST(quarantine_statuses_from_evidence)
 	    QUARANTINE_STALE, QUARANTINE_UNPROVEN, QUARANTINE_OVERDUE,
 	};
 	struct quarantine *q = parse_fixture("valid.json");
-	cJSON *failing = results_fixture("results-failing.json");
-	cJSON *clean = results_fixture("results-clean.json");
+	struct results *failing = results_fixture("results-failing.json");
+	struct results *clean = results_fixture("results-clean.json");
 	struct ledger *l = ledger_fixture("ledger.jsonl");
 	struct buf b;
 	size_t i;
@@ -373,8 +377,8 @@ TEST(quarantine_statuses_from_evidence)
 	quarantine_evaluate(q, clean, l, 100, NOW_MS);
 	for (i = 0; i < q->nentries; i++)
 		CHECK_INT(q->entries[i].status, want_clean[i]);
-	cJSON_Delete(failing);
-	cJSON_Delete(clean);
+	results_free(failing);
+	results_free(clean);
 	ledger_free(l);
 	quarantine_free(q);
 }
@@ -420,41 +424,51 @@ TEST(quarantine_cells_in_memory)
 	CHECK_INT(ev.runs, 0);
 }
 
+/* Evidence comes through results_load, which refuses what is not a
+ * results.json or has a broken cell, naming the line; an entry is judged
+ * on its own test's cells only. */
 TEST(quarantine_results_shape)
 {
-	cJSON *r = cJSON_Parse("{\"tests\": {}}");
+	static const struct {
+		const char *text, *err;
+	} bad[] = {
+	    {"{\"tests\": {}}", "schema"},
+	    {"{\"schema\": \"flakesweep/journal/v1\", \"tests\": []}", "schema"},
+	    {"[]", "schema"},
+	};
+	char *path = xasprintf("%s/results.json", check_tmpdir()), *err = NULL;
+	struct quarantine *q = parse_fixture("demo.json");
+	struct results *r = NULL;
+	struct results_test *t;
+	size_t i;
 
-	CHECK_INT(quarantine_results_check(r), -EINVAL);
-	cJSON_Delete(r);
-	r = cJSON_Parse("{\"schema\": \"flakesweep/journal/v1\", \"tests\": []}");
-	CHECK_INT(quarantine_results_check(r), -EINVAL);
-	cJSON_Delete(r);
-	r = cJSON_Parse("[]");
-	CHECK_INT(quarantine_results_check(r), -EINVAL);
-	cJSON_Delete(r);
-	r = cJSON_Parse("{\"tests\": []}");
-	CHECK_INT(quarantine_results_check(r), 0);
-	cJSON_Delete(r);
-	/* Broken cells are skipped, not trusted. */
-	{
-		struct quarantine *q = parse_fixture("demo.json");
-
-		r = cJSON_Parse("{\"tests\": [{\"id\": \"example.com/demo/retry::TestBackoff\", "
-		                "\"cells\": [{\"cpu\": 1, \"load\": 1, \"runs\": \"500\", "
-		                "\"failures\": 0, \"hangs\": 0}, {\"cpu\": 1, \"load\": 2, "
-		                "\"runs\": 300, \"failures\": 0, \"hangs\": 0}]}]}");
-		quarantine_evaluate(q, r, NULL, 100, NOW_MS);
-		CHECK_INT(q->entries[0].ev.runs, 300);
-		CHECK_INT(q->entries[0].status, QUARANTINE_STALE);
-		cJSON_Delete(r);
-		quarantine_free(q);
+	for (i = 0; i < UTIL_ARRAY_LEN(bad); i++) {
+		CHECK_INT(util_write_file_atomic(path, bad[i].text, strlen(bad[i].text)), 0);
+		CHECK(results_load(path, &r, NULL, &err) < 0);
+		CHECK(r == NULL);
+		CHECK(err != NULL && strstr(err, path) != NULL);
+		free(err);
+		err = NULL;
 	}
+	r = results_new();
+	results_add_pkg(r, "example.com/demo/retry", "default");
+	results_add_pkg(r, "example.com/demo/other", "default");
+	t = results_add_test(r, 1, "example.com/demo/other::TestBackoff", "TestBackoff");
+	CHECK(t != NULL);
+	t = results_add_test(r, 0, "example.com/demo/retry::TestBackoff", "TestBackoff");
+	CHECK(t != NULL && results_find(r, "example.com/demo/retry::TestBackoff") == t);
+	quarantine_evaluate(q, r, NULL, 100, NOW_MS);
+	CHECK_INT(q->entries[0].ev.runs, 0);
+	CHECK_INT(q->entries[0].status, QUARANTINE_UNPROVEN);
+	results_free(r);
+	quarantine_free(q);
+	free(path);
 }
 
 TEST(quarantine_json_for_dashboard_and_results)
 {
 	struct quarantine *q = parse_fixture("valid.json");
-	cJSON *failing = results_fixture("results-failing.json");
+	struct results *failing = results_fixture("results-failing.json");
 	cJSON *j, *e;
 	char *s;
 
@@ -476,7 +490,7 @@ TEST(quarantine_json_for_dashboard_and_results)
 	CHECK_STR(cJSON_GetObjectItemCaseSensitive(e, "status")->valuestring, "overdue");
 	CHECK_INT(cJSON_GetObjectItemCaseSensitive(e, "expires_in_s")->valuedouble, -43200);
 	cJSON_Delete(j);
-	cJSON_Delete(failing);
+	results_free(failing);
 	quarantine_free(q);
 }
 
@@ -596,11 +610,11 @@ TEST(quarantine_go_skip_quoting)
 	const char *names[] = {"TestNames/should_(fail)",   "TestNames/a+b=c", "TestNames/[::1]:80",
 	                       "TestNames/it's_$HOME;_ok",  "TestNames/x/y",   "TestPlain",
 	                       "TestNames/bell\\a_nul\\x00"};
-	char *p = quarantine_go_skip_pattern(names, UTIL_ARRAY_LEN(names));
+	char *p = driver_go.skip_args("example.com/demo", names, UTIL_ARRAY_LEN(names), true);
 
 	CHECK_STR(p, "^TestNames$/^should_\\(fail\\)$|^TestNames$/^a\\+b=c$|"
 	             "^TestNames$/^\\[::1\\]:80$|^TestNames$/^it's_\\$HOME;_ok$|"
-	             "^TestNames$/^x$/^y$|^TestPlain$|^TestNames$/^bell\\\\a_nul\\\\x00$");
+	             "^TestNames$/^x$/^y$|^TestPlain$|^TestNames$/^bell\\\\a_nul\\\\x00$\n");
 	free(p);
 }
 
@@ -609,24 +623,24 @@ TEST(quarantine_exports)
 	struct quarantine *q = parse_fixture("valid.json");
 	char *s;
 
-	s = quarantine_export(q, QUARANTINE_EXPORT_GO_SKIP, NULL);
+	s = quarantine_export(q, &driver_go, NULL);
 	/* Only Go tests: the file's pytest node ids are not Go packages. */
 	CHECK_STR(s, "go test -skip '^TestBackoff$' example.com/demo/retry\n"
 	             "go test -skip '^TestEvict$/^small_\\(lru\\)$' example.com/demo/cache\n"
 	             "go test -skip '^TestDial$' example.com/demo/net\n");
 	free(s);
-	s = quarantine_export(q, QUARANTINE_EXPORT_PYTEST_DESELECT, NULL);
+	s = quarantine_export(q, &driver_tap, NULL);
 	CHECK_STR(s, "--deselect tests/test_sched.py::test_retry_backoff\n"
 	             "--deselect tests/test_sched.py::test_clock_skew\n"
 	             "--deselect 'tests/test_api.py::test_fetch[it'\\''s ok]'\n");
 	free(s);
-	s = quarantine_export(q, QUARANTINE_EXPORT_GO_SKIP, "example.com/demo/retry");
+	s = quarantine_export(q, &driver_go, "example.com/demo/retry");
 	CHECK_STR(s, "^TestBackoff$\n");
 	free(s);
-	s = quarantine_export(q, QUARANTINE_EXPORT_GO_SKIP, "example.com/demo");
+	s = quarantine_export(q, &driver_go, "example.com/demo");
 	CHECK_STR(s, "\n");
 	free(s);
-	s = quarantine_export(q, QUARANTINE_EXPORT_PYTEST_DESELECT, "tests/test_api.py");
+	s = quarantine_export(q, &driver_tap, "tests/test_api.py");
 	CHECK_STR(s, "--deselect 'tests/test_api.py::test_fetch[it'\\''s ok]'\n");
 	free(s);
 	quarantine_free(q);

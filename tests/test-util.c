@@ -5,37 +5,38 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "timefmt.h"
 #include "util.h"
 
 TEST(util_duration_go_forms)
 {
 	int64_t ms = 0;
 
-	CHECK_INT(util_parse_duration("90s", &ms), 0);
+	CHECK_INT(timefmt_parse_duration("90s", &ms), 0);
 	CHECK_INT(ms, 90000);
-	CHECK_INT(util_parse_duration("2m", &ms), 0);
+	CHECK_INT(timefmt_parse_duration("2m", &ms), 0);
 	CHECK_INT(ms, 120000);
-	CHECK_INT(util_parse_duration("1h30m", &ms), 0);
+	CHECK_INT(timefmt_parse_duration("1h30m", &ms), 0);
 	CHECK_INT(ms, 5400000);
-	CHECK_INT(util_parse_duration("1.5s", &ms), 0);
+	CHECK_INT(timefmt_parse_duration("1.5s", &ms), 0);
 	CHECK_INT(ms, 1500);
-	CHECK_INT(util_parse_duration("250ms", &ms), 0);
+	CHECK_INT(timefmt_parse_duration("250ms", &ms), 0);
 	CHECK_INT(ms, 250);
-	CHECK_INT(util_parse_duration("10", &ms), -22);
-	CHECK_INT(util_parse_duration("s", &ms), -22);
-	CHECK_INT(util_parse_duration("-1s", &ms), -22);
-	CHECK_INT(util_parse_duration("", &ms), -22);
+	CHECK_INT(timefmt_parse_duration("10", &ms), -22);
+	CHECK_INT(timefmt_parse_duration("s", &ms), -22);
+	CHECK_INT(timefmt_parse_duration("-1s", &ms), -22);
+	CHECK_INT(timefmt_parse_duration("", &ms), -22);
 }
 
 TEST(util_duration_format)
 {
 	char out[32];
 
-	util_format_duration(120000, out, sizeof out);
+	timefmt_format_duration(120000, out, sizeof out);
 	CHECK_STR(out, "2m0s");
-	util_format_duration(1500, out, sizeof out);
+	timefmt_format_duration(1500, out, sizeof out);
 	CHECK_STR(out, "1.5s");
-	util_format_duration(5400000, out, sizeof out);
+	timefmt_format_duration(5400000, out, sizeof out);
 	CHECK_STR(out, "1h30m0s");
 }
 

@@ -495,29 +495,9 @@ model_load_quarantine(struct model *m, const char *path, bool force)
 void
 model_judge_quarantine(struct model *m, int64_t now_ms)
 {
-	size_t i;
-	int k;
-
-	if (m->quarantine == NULL)
-		return;
-	for (i = 0; i < m->quarantine->nentries; i++) {
-		struct quarantine_entry *e = &m->quarantine->entries[i];
-		const struct results_test *t;
-
-		memset(&e->ev, 0, sizeof e->ev);
-		if (!e->valid) {
-			e->status = QUARANTINE_INVALID;
-			continue;
-		}
-		t = m->results != NULL ? results_find(m->results, e->test) : NULL;
-		for (k = 0; t != NULL && k < t->ncells; k++) {
-			const struct results_cell *c = &t->cells[k];
-
-			quarantine_evidence_add_cell(&e->ev, &e->ch, c->cpu, c->load, (long)c->runs,
-			                             (long)c->failures, (long)c->hangs);
-		}
-		e->status = quarantine_judge(e, &e->ev, QUARANTINE_DEFAULT_MIN_RUNS, now_ms);
-	}
+	if (m->quarantine != NULL)
+		quarantine_evaluate(m->quarantine, m->results, NULL, QUARANTINE_DEFAULT_MIN_RUNS,
+		                    now_ms);
 }
 
 void

@@ -50,9 +50,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 	}
 	quarantine_evaluate(q, NULL, NULL, 100, 0);
-	s = quarantine_export(q, QUARANTINE_EXPORT_GO_SKIP, NULL);
+	s = quarantine_export(q, &driver_go, NULL);
 	free(s);
-	s = quarantine_export(q, QUARANTINE_EXPORT_PYTEST_DESELECT, NULL);
+	s = quarantine_export(q, &driver_tap, NULL);
 	free(s);
 	j = quarantine_to_json(q, 100, 0);
 	cJSON_Delete(j);
