@@ -26,7 +26,6 @@ void check_fail(const char *file, int line, const char *fmt, ...)
 /* Paths the tests need, from the environment the runner sets up. */
 const char *check_srcdir(void);   /* the source tree's top (tests read fixtures there) */
 const char *check_builddir(void); /* the build tree's top (the built binaries) */
-const char *check_shared(void);   /* ../shared beside the checkout, or NULL */
 const char *check_self(void);     /* this test binary, for --child modes */
 /* A new empty directory for this test, removed by the runner afterwards.
  * The string is owned by the framework. */

@@ -79,19 +79,6 @@ check_builddir(void)
 }
 
 const char *
-check_shared(void)
-{
-	static char *shared;
-	struct stat st;
-
-	if (shared == NULL)
-		shared = xasprintf("%s/../shared", check_srcdir());
-	if (getenv("CHECK_SHARED") != NULL)
-		return getenv("CHECK_SHARED");
-	return stat(shared, &st) == 0 && S_ISDIR(st.st_mode) ? shared : NULL;
-}
-
-const char *
 check_self(void)
 {
 	return self_path;

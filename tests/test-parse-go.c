@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * test-parse-go.c: the Go run-output parser against real outputs: every Go
- * 1.19 reference fixture in ../shared, our Go 1.23 -test.v=test2json
+ * 1.19 reference fixture in tests/fixtures/reference, our Go 1.23 -test.v=test2json
  * fixtures and the captured runs of every Go case (tests/fixtures), each fed
  * whole and in 1- and 7-byte pieces, plus the corner cases the cases name.
  * The expected outcomes below are exact: names, statuses, reasons, package
@@ -25,7 +25,7 @@ struct expect {
 	const char *summary;
 };
 
-/* ../shared/reference/formats/go119/DIR/RUN.raw.txt, exit status from its
+/* tests/fixtures/reference/go119/DIR/RUN.raw.txt, exit status from its
  * MANIFEST.tsv, import path example.com/t2j/DIR, no test list. */
 static const struct expect go119_expect[] = {
     {"pass/pass", "PASS TestAdd\n"
@@ -635,20 +635,17 @@ split_lines(char *text)
 	return v;
 }
 
-static const char *
-need_shared(void)
+/* The directory of the Go 1.19 reference outputs, copied into the tree. */
+static char *
+go119_dir(void)
 {
-	const char *shared = check_shared();
-
-	if (shared == NULL)
-		check_skip("../shared is not beside the checkout");
-	return shared;
+	return xasprintf("%s/tests/fixtures/reference/go119", check_srcdir());
 }
 
 TEST(parse_go_go119_reference_fixtures)
 {
-	const char *shared = need_shared();
-	char *path = xasprintf("%s/reference/formats/go119/MANIFEST.tsv", shared);
+	char *shared = go119_dir();
+	char *path = xasprintf("%s/MANIFEST.tsv", shared);
 	char *manifest = read_data(path, NULL), *line, *save = NULL;
 	size_t covered = 0;
 
@@ -663,7 +660,7 @@ TEST(parse_go_go119_reference_fixtures)
 
 		if (split_tabs(line, f, 5) < 4 || strcmp(f[0], "run") == 0)
 			continue;
-		raw = xasprintf("%s/reference/formats/go119/%s/%s.raw.txt", shared, f[1], f[0]);
+		raw = xasprintf("%s/%s/%s.raw.txt", shared, f[1], f[0]);
 		if (util_read_file(raw, 64u << 20, &data, &len) < 0) {
 			free(raw); /* a run kept only as test2json output */
 			continue;
@@ -685,6 +682,7 @@ TEST(parse_go_go119_reference_fixtures)
 	}
 	CHECK_INT(covered, UTIL_ARRAY_LEN(go119_expect));
 	free(manifest);
+	free(shared);
 }
 
 TEST(parse_go_go123_framing_fixtures)
@@ -1142,8 +1140,8 @@ TEST(parse_go_case19_lines_are_capped)
  * died with two parallel tests running. */
 TEST(parse_go_crash_with_several_running_charges_the_package)
 {
-	const char *shared = need_shared();
-	char *path = xasprintf("%s/reference/formats/go119/timeoutpar/timeoutpar.raw.txt", shared);
+	char *dir = go119_dir();
+	char *path = xasprintf("%s/timeoutpar/timeoutpar.raw.txt", dir);
 	size_t len;
 	char *data = read_data(path, &len), *cut = strstr(data, "panic:");
 	struct outcome_exit ex = {2, 0, false};
@@ -1159,6 +1157,7 @@ TEST(parse_go_crash_with_several_running_charges_the_package)
 	          "candidate TestParHang2\n");
 	free(data);
 	free(path);
+	free(dir);
 }
 
 TEST(parse_go_signal_while_one_test_runs)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * test-parse-tap.c: the TAP parser against the real Node and Perl samples
- * and the TAP 14 examples in ../shared, each fed whole and in 1- and 7-byte
+ * and the TAP 14 examples in tests/fixtures/reference, each fed whole and in 1- and 7-byte
  * pieces, plus plans, bail outs, hangs and crashes inside subtests.
  */
 #include "config.h"
@@ -114,24 +114,22 @@ check_run(const char *label, const char *data, size_t len, const char *selected,
 
 #define CHECK_TAP(label, text, ex, want) check_run(label, text, sizeof text - 1, NULL, ex, want)
 
-/* A sample from ../shared/reference/formats/tap and its exit status, read
+/* A sample from tests/fixtures/reference/tap and its exit status, read
  * from the "exit=N" file beside it when there is one. */
 static char *
 read_sample(const char *rel, const char *exitrel, size_t *len, int *status)
 {
-	const char *shared = check_shared();
+	const char *src = check_srcdir();
 	char *path, *data;
 
-	if (shared == NULL)
-		check_skip("../shared is not beside the checkout");
-	path = xasprintf("%s/reference/formats/tap/%s", shared, rel);
+	path = xasprintf("%s/tests/fixtures/reference/tap/%s", src, rel);
 	CHECK_INT(util_read_file(path, 1 << 20, &data, len), 0);
 	free(path);
 	*status = 0;
 	if (exitrel != NULL) {
 		char *e;
 
-		path = xasprintf("%s/reference/formats/tap/%s", shared, exitrel);
+		path = xasprintf("%s/tests/fixtures/reference/tap/%s", src, exitrel);
 		CHECK_INT(util_read_file(path, 4096, &e, NULL), 0);
 		CHECK(strncmp(e, "exit=", 5) == 0);
 		*status = atoi(e + 5);
