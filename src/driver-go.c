@@ -445,8 +445,7 @@ driver_go_parser_feed(struct driver_parser *dp, const char *data, size_t len)
 }
 
 static void
-driver_go_parser_finish(struct driver_parser *dp, const struct outcome_exit *exit,
-                        struct outcome *out)
+driver_go_parser_finish(struct driver_parser *dp, const struct proc_exit *exit, struct outcome *out)
 {
 	parse_go_finish(((struct driver_go_parser *)dp)->p, exit, out);
 }

@@ -119,7 +119,7 @@ driver_tap_parser_feed(struct driver_parser *dp, const char *data, size_t len)
 }
 
 static void
-driver_tap_parser_finish(struct driver_parser *dp, const struct outcome_exit *exit,
+driver_tap_parser_finish(struct driver_parser *dp, const struct proc_exit *exit,
                          struct outcome *out)
 {
 	parse_tap_finish(((struct driver_tap_parser *)dp)->p, exit, out);

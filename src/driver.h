@@ -14,6 +14,7 @@
 
 #include "options.h"
 #include "outcome.h"
+#include "proc.h"
 
 /* One package at one level: the unit of building and of sweep runs. */
 struct pkg {
@@ -47,8 +48,7 @@ struct driver_parser {
 	void (*feed)(struct driver_parser *p, const char *data, size_t len);
 	/* Fills out (zeroed by the caller) from what was fed and how the process
 	 * ended. */
-	void (*finish)(struct driver_parser *p, const struct outcome_exit *exit,
-	               struct outcome *out);
+	void (*finish)(struct driver_parser *p, const struct proc_exit *exit, struct outcome *out);
 	void (*free)(struct driver_parser *p);
 };
 

@@ -829,30 +829,16 @@ static void
 github_note(struct github *gh, const char *fmt, ...)
 {
 	va_list ap;
-	struct buf b;
+	char *text;
 
 	if (gh->cfg.note == NULL)
 		return;
-	buf_init(&b);
 	va_start(ap, fmt);
-	{
-		va_list copy;
-		int n;
-
-		va_copy(copy, ap);
-		n = vsnprintf(NULL, 0, fmt, copy);
-		va_end(copy);
-		if (n >= 0) {
-			b.data = xmalloc((size_t)n + 1);
-			vsnprintf(b.data, (size_t)n + 1, fmt, ap);
-		}
-	}
+	text = xvasprintf(fmt, ap);
 	va_end(ap);
-	if (b.data != NULL) {
-		github_mask(gh, b.data);
-		gh->cfg.note(b.data, gh->cfg.note_data);
-	}
-	buf_free(&b);
+	github_mask(gh, text);
+	gh->cfg.note(text, gh->cfg.note_data);
+	free(text);
 }
 
 static void

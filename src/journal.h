@@ -15,6 +15,7 @@
 
 #include "driver.h"
 #include "outcome.h"
+#include "proc.h"
 #include "results.h"
 
 #define JOURNAL_SCHEMA "flakesweep/journal/v1"
@@ -29,7 +30,7 @@ struct journal_run {
 	int cpu, load;
 	int lane;
 	int64_t ms; /* wall time of the run */
-	struct outcome_exit exit;
+	struct proc_exit exit;
 	const char *log;      /* kept output, relative to the output directory, or NULL */
 	const char *selected; /* confirm: the one test the run selected, or NULL */
 	bool leaked;

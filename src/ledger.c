@@ -13,6 +13,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "hash.h"
 #include "ledger.h"
 #include "util.h"
 
@@ -46,22 +47,10 @@ ledger_channel_valid(const char *s)
 	return true;
 }
 
-static uint64_t
-ledger_hash(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;
-
-	for (; *s != '\0'; s++) {
-		h ^= (unsigned char)*s;
-		h *= 1099511628211ULL;
-	}
-	return h;
-}
-
 static size_t *
 ledger_map_slot(struct ledger_map *m, const struct ledger *l, const char *test)
 {
-	size_t i = (size_t)ledger_hash(test) & (m->cap - 1);
+	size_t i = (size_t)hash_fnv1a_str(test) & (m->cap - 1);
 
 	while (m->slots[i] != 0 && strcmp(l->tests[m->slots[i] - 1].test, test) != 0)
 		i = (i + 1) & (m->cap - 1);

@@ -35,12 +35,6 @@ struct outcome_test {
 #define OUTCOME_LINES_CAP 8192
 
 /* How the process ended, as proc.c saw it. */
-struct outcome_exit {
-	int status;     /* exit status, or -1 when killed by a signal */
-	int signal;     /* the signal that killed it, or 0 */
-	bool timed_out; /* flakesweep killed it after the time limit */
-};
-
 struct outcome {
 	struct outcome_test *tests; /* in the order they started */
 	size_t ntests;

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "outcome.h"
+#include "hash.h"
 #include "parse-go.h"
 #include "util.h"
 
@@ -155,19 +156,6 @@ struct parse_go {
 	int nblock;
 };
 
-static uint64_t
-parse_go_hash(const char *s, size_t n)
-{
-	uint64_t h = 14695981039346656037ULL;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 1099511628211ULL;
-	}
-	return h;
-}
-
 static int
 parse_go_map_get(const struct parse_go_map *m, const char *key, size_t len, uint64_t h)
 {
@@ -207,7 +195,7 @@ parse_go_map_put(struct parse_go_map *m, const char *key, size_t len, int val)
 		free(old);
 	}
 	{
-		uint64_t h = parse_go_hash(key, len);
+		uint64_t h = hash_fnv1a(key, len);
 
 		for (i = h & (m->cap - 1); m->e[i].val >= 0; i = (i + 1) & (m->cap - 1))
 			;
@@ -222,7 +210,7 @@ parse_go_map_put(struct parse_go_map *m, const char *key, size_t len, int val)
 static int
 parse_go_find(const struct parse_go *p, const char *name, size_t len)
 {
-	return parse_go_map_get(&p->names, name, len, parse_go_hash(name, len));
+	return parse_go_map_get(&p->names, name, len, hash_fnv1a(name, len));
 }
 
 static void
@@ -478,7 +466,7 @@ parse_go_mark_done(struct parse_go *p, int i, bool self)
 static int
 parse_go_parent(const struct parse_go *p, const char *name, size_t len)
 {
-	uint64_t h = 14695981039346656037ULL;
+	uint64_t h = HASH_FNV1A_INIT;
 	int best = -1;
 	size_t i;
 
@@ -490,8 +478,7 @@ parse_go_parent(const struct parse_go *p, const char *name, size_t len)
 			               p->tests[t].state == PARSE_GO_PAUSED))
 				best = t;
 		}
-		h ^= (unsigned char)name[i];
-		h *= 1099511628211ULL;
+		h = hash_fnv1a_byte(h, (unsigned char)name[i]);
 	}
 	return best;
 }
@@ -500,7 +487,7 @@ static bool
 parse_go_listed(const struct parse_go *p, const char *name, size_t len)
 {
 	return !p->has_listed ||
-	       parse_go_map_get(&p->listed_map, name, len, parse_go_hash(name, len)) >= 0;
+	       parse_go_map_get(&p->listed_map, name, len, hash_fnv1a(name, len)) >= 0;
 }
 
 /* A test name as the testing package writes it: never empty, no spaces
@@ -1126,7 +1113,7 @@ parse_go_feed(struct parse_go *p, const char *data, size_t len)
 
 /* How the process ended, in words, for reasons. */
 static char *
-parse_go_how(const struct outcome_exit *ex)
+parse_go_how(const struct proc_exit *ex)
 {
 	if (ex->signal != 0)
 		return xasprintf("killed by signal %d", ex->signal);
@@ -1189,7 +1176,7 @@ parse_go_hang_lines(const struct parse_go *p, const struct parse_go_test *t)
 }
 
 void
-parse_go_finish(struct parse_go *p, const struct outcome_exit *ex, struct outcome *out)
+parse_go_finish(struct parse_go *p, const struct proc_exit *ex, struct outcome *out)
 {
 	bool end_ok, any_fail = false;
 	char *how = parse_go_how(ex), *pkg_reason = NULL, *test_reason = NULL;

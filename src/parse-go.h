@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "outcome.h"
+#include "proc.h"
 
 /*
  * The binary runs as `BIN -test.v -test.paniconexit0 -test.count=1 ...`
@@ -87,7 +88,7 @@ void parse_go_feed(struct parse_go *p, const char *data, size_t len);
  * killed it at the limit) decides what the unfinished tests mean. Fills
  * *out, which must be zero-initialised and is then the caller's to
  * outcome_free(). Call it once; only parse_go_free() may follow. */
-void parse_go_finish(struct parse_go *p, const struct outcome_exit *exit, struct outcome *out);
+void parse_go_finish(struct parse_go *p, const struct proc_exit *exit, struct outcome *out);
 
 /* Frees p. NULL is a no-op. */
 void parse_go_free(struct parse_go *p);

@@ -616,7 +616,7 @@ parse_tap_unique(char **names, size_t n)
 }
 
 void
-parse_tap_finish(struct parse_tap *p, const struct outcome_exit *ex, struct outcome *out)
+parse_tap_finish(struct parse_tap *p, const struct proc_exit *ex, struct outcome *out)
 {
 	struct parse_tap_level *root = &p->levels[0];
 	char *reason = NULL, *pkg = NULL, **names;

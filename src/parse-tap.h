@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "outcome.h"
+#include "proc.h"
 
 /*
  * The rules (TAP 14 with what Node's and Perl's producers really print):
@@ -52,7 +53,7 @@ void parse_tap_feed(struct parse_tap *p, const char *data, size_t len);
 /* Ends the run and fills *out (zero-initialised by the caller, then the
  * caller's to outcome_free()). Call it once; only parse_tap_free() may
  * follow. */
-void parse_tap_finish(struct parse_tap *p, const struct outcome_exit *exit, struct outcome *out);
+void parse_tap_finish(struct parse_tap *p, const struct proc_exit *exit, struct outcome *out);
 
 /* Frees p. NULL is a no-op. */
 void parse_tap_free(struct parse_tap *p);

@@ -17,6 +17,7 @@
 #include "decisions.h"
 #include "driver.h"
 #include "github.h"
+#include "hash.h"
 #include "markdown.h"
 #include "post-draft.h"
 #include "project.h"
@@ -68,14 +69,7 @@ struct post_draft {
 void
 post_draft_hash(const char *id, char *out)
 {
-	uint64_t h = 0xcbf29ce484222325ULL;
-	const unsigned char *p;
-
-	for (p = (const unsigned char *)id; *p != '\0'; p++) {
-		h ^= *p;
-		h *= 0x100000001b3ULL;
-	}
-	snprintf(out, 17, "%016llx", (unsigned long long)h);
+	snprintf(out, 17, "%016llx", (unsigned long long)hash_fnv1a_str(id));
 }
 
 /* A percentage with two significant digits, locale-free: "0.12", "1.5",

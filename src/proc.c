@@ -41,7 +41,7 @@ struct proc {
 	int64_t term_after_ms, kill_after_ms, drain_ms;
 	int handles; /* open handles; freed when the last one closes */
 	bool exited, eof, leaked, timed_out, done_called, term_sent;
-	struct outcome_exit exit;
+	struct proc_exit exit;
 	int64_t elapsed_ms;
 	proc_output_cb output_cb;
 	proc_done_cb done_cb;

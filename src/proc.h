@@ -12,7 +12,12 @@
 #include <sys/types.h>
 #include <uv.h>
 
-#include "outcome.h"
+/* How a run's process ended, as proc.c saw it. */
+struct proc_exit {
+	int status;     /* exit status, or -1 when killed by a signal */
+	int signal;     /* the signal that killed it, or 0 */
+	bool timed_out; /* flakesweep killed it after the time limit */
+};
 
 struct proc;
 
@@ -44,7 +49,7 @@ typedef void (*proc_output_cb)(void *arg, const char *data, size_t len);
 /* The run is over: the leader was reaped and its pipe closed. leaked is
  * true when other processes of its group were still alive (they were
  * killed). The proc frees itself after this returns. */
-typedef void (*proc_done_cb)(void *arg, const struct outcome_exit *exit, bool leaked,
+typedef void (*proc_done_cb)(void *arg, const struct proc_exit *exit, bool leaked,
                              int64_t elapsed_ms);
 
 /* Spawns spec->argv in a new process group, with stdin from /dev/null and

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hash.h"
 #include "strmap.h"
 #include "util.h"
 
@@ -24,18 +25,6 @@ struct strmap {
 	size_t cap; /* a power of two */
 	size_t count;
 };
-
-static uint64_t
-strmap_hash(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;
-
-	for (; *s != '\0'; s++) {
-		h ^= (unsigned char)*s;
-		h *= 1099511628211ULL;
-	}
-	return h;
-}
 
 struct strmap *
 strmap_new(void)
@@ -77,7 +66,7 @@ strmap_find(const struct strmap *m, const char *key, uint64_t h)
 long
 strmap_get(const struct strmap *m, const char *key)
 {
-	struct strmap_slot *s = strmap_find(m, key, strmap_hash(key));
+	struct strmap_slot *s = strmap_find(m, key, hash_fnv1a_str(key));
 
 	return s->key != NULL ? s->value : -1;
 }
@@ -100,7 +89,7 @@ strmap_grow(struct strmap *m)
 void
 strmap_set(struct strmap *m, const char *key, long value)
 {
-	uint64_t h = strmap_hash(key);
+	uint64_t h = hash_fnv1a_str(key);
 	struct strmap_slot *s;
 
 	if ((m->count + 1) * 10 > m->cap * 7)
@@ -112,10 +101,4 @@ strmap_set(struct strmap *m, const char *key, long value)
 		m->count++;
 	}
 	s->value = value;
-}
-
-size_t
-strmap_count(const struct strmap *m)
-{
-	return m->count;
 }

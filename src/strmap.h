@@ -17,6 +17,5 @@ void strmap_free(struct strmap *m);
 long strmap_get(const struct strmap *m, const char *key);
 /* Sets key (copied) to value >= 0, replacing any earlier value. */
 void strmap_set(struct strmap *m, const char *key, long value);
-size_t strmap_count(const struct strmap *m);
 
 #endif

@@ -103,22 +103,16 @@ static void
 sweep_message(struct sweep *s, const char *fmt, ...)
 {
 	va_list ap;
-	struct buf b;
+	char *text;
 
-	buf_init(&b);
 	va_start(ap, fmt);
-	{
-		char tmp[2048];
-
-		vsnprintf(tmp, sizeof tmp, fmt, ap);
-		buf_adds(&b, tmp);
-	}
+	text = xvasprintf(fmt, ap);
 	va_end(ap);
 	if (s->obs.message != NULL)
-		s->obs.message(s->obs.arg, s, b.data);
+		s->obs.message(s->obs.arg, s, text);
 	else
-		fprintf(stderr, "flakesweep: %s\n", b.data);
-	buf_free(&b);
+		fprintf(stderr, "flakesweep: %s\n", text);
+	free(text);
 }
 
 static const char *const sweep_phase_names[] = {"discover", "build", "sweep", "confirm", "done"};
@@ -326,7 +320,7 @@ sweep_forget_live(struct sweep *s, struct sweep_live *l)
 static void sweep_check_phase(struct sweep *s);
 
 static void
-sweep_on_done(void *arg, const struct outcome_exit *ex, bool leaked, int64_t elapsed_ms)
+sweep_on_done(void *arg, const struct proc_exit *ex, bool leaked, int64_t elapsed_ms)
 {
 	struct sweep_live *l = arg;
 	struct sweep *s = l->s;
@@ -686,7 +680,7 @@ sweep_build_output(void *arg, const char *data, size_t len)
 }
 
 static void
-sweep_build_done(void *arg, const struct outcome_exit *ex, bool leaked, int64_t elapsed_ms)
+sweep_build_done(void *arg, const struct proc_exit *ex, bool leaked, int64_t elapsed_ms)
 {
 	struct sweep_build *b = arg;
 	struct sweep *s = b->s;

@@ -96,29 +96,25 @@ xstrndup(const char *s, size_t n)
 }
 
 char *
-xasprintf(const char *fmt, ...)
+xvasprintf(const char *fmt, va_list ap)
 {
 	struct buf b;
-	va_list ap;
 
 	buf_init(&b);
-	va_start(ap, fmt);
-	{
-		va_list copy;
-		int n;
+	buf_vprintf(&b, fmt, ap);
+	return buf_steal(&b);
+}
 
-		va_copy(copy, ap);
-		n = vsnprintf(NULL, 0, fmt, copy);
-		va_end(copy);
-		if (n < 0)
-			fatal("%s", _("bad format string"));
-		b.data = xrealloc(b.data, (size_t)n + 1);
-		b.cap = (size_t)n + 1;
-		vsnprintf(b.data, b.cap, fmt, ap);
-		b.len = (size_t)n;
-	}
+char *
+xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	s = xvasprintf(fmt, ap);
 	va_end(ap);
-	return b.data;
+	return s;
 }
 
 void
@@ -181,12 +177,11 @@ buf_addc(struct buf *b, char c)
 }
 
 void
-buf_printf(struct buf *b, const char *fmt, ...)
+buf_vprintf(struct buf *b, const char *fmt, va_list ap)
 {
-	va_list ap, copy;
+	va_list copy;
 	int n;
 
-	va_start(ap, fmt);
 	va_copy(copy, ap);
 	n = vsnprintf(NULL, 0, fmt, copy);
 	va_end(copy);
@@ -195,6 +190,15 @@ buf_printf(struct buf *b, const char *fmt, ...)
 	buf_reserve(b, (size_t)n);
 	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
 	b->len += (size_t)n;
+}
+
+void
+buf_printf(struct buf *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	buf_vprintf(b, fmt, ap);
 	va_end(ap);
 }
 
@@ -365,6 +369,18 @@ util_read_file(const char *path, size_t max, char **out, size_t *len)
 		*len = b.len;
 	*out = buf_steal(&b);
 	return 0;
+}
+
+int64_t
+util_file_signature(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0)
+		return -1;
+	/* The size is weighed so a same-nanosecond rewrite of another length
+	 * still changes the sum. */
+	return (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec + st.st_size * 7919;
 }
 
 int

@@ -38,6 +38,7 @@ void *xgrow(void *p, size_t n, size_t size);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 
 /* A growable byte buffer, always NUL-terminated after len bytes. */
 struct buf {
@@ -53,6 +54,7 @@ void buf_add(struct buf *b, const void *data, size_t len);
 void buf_adds(struct buf *b, const char *s);
 void buf_addc(struct buf *b, char c);
 void buf_printf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void buf_vprintf(struct buf *b, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 /* Hands the bytes to the caller (free()) and leaves b empty. */
 char *buf_steal(struct buf *b);
 
@@ -83,6 +85,10 @@ int util_write_file_atomic(const char *path, const char *data, size_t len);
 /* Reads a whole file into a new NUL-terminated buffer (caller frees) and
  * its length. Returns 0 or a negative errno. max caps the size (bytes). */
 int util_read_file(const char *path, size_t max, char **out, size_t *len);
+
+/* A number that changes when the file at path is rewritten: its mtime in
+ * ns and its size. -1 when it cannot be stat()ed. */
+int64_t util_file_signature(const char *path);
 
 /* Creates dir and its parents (mode 0755). Returns 0 or a negative errno. */
 int util_mkdir_p(const char *dir);

@@ -517,7 +517,7 @@ full_dump(const struct outcome *o)
 }
 
 static void
-parse(const char *data, size_t len, const struct parse_go_opts *opts, const struct outcome_exit *ex,
+parse(const char *data, size_t len, const struct parse_go_opts *opts, const struct proc_exit *ex,
       size_t chunk, struct outcome *out)
 {
 	struct parse_go *p = parse_go_new(opts);
@@ -541,7 +541,7 @@ expect_str(const char *label, const char *got, const char *want)
  * lines invariants hold and the summary is the expected one. */
 static void
 check_run(const char *label, const char *data, size_t len, const struct parse_go_opts *opts,
-          const struct outcome_exit *ex, const char *want)
+          const struct proc_exit *ex, const char *want)
 {
 	static const size_t chunks[] = {1, 7};
 	struct outcome whole;
@@ -654,7 +654,7 @@ TEST(parse_go_go119_reference_fixtures)
 	     line = strtok_r(NULL, "\n", &save)) {
 		char *f[5], *key, *raw, *data, *import;
 		struct parse_go_opts opts;
-		struct outcome_exit ex = {0, 0, false};
+		struct proc_exit ex = {0, 0, false};
 		const char *want;
 		size_t len;
 
@@ -696,7 +696,7 @@ TEST(parse_go_go123_framing_fixtures)
 	     line = strtok_r(NULL, "\n", &save)) {
 		char *f[3], *file, *data, *key;
 		struct parse_go_opts opts;
-		struct outcome_exit ex = {0, 0, false};
+		struct proc_exit ex = {0, 0, false};
 		const char *want;
 		size_t len;
 
@@ -734,7 +734,7 @@ check_case_file(const char *casedir, const char *import, const char *key, const 
 	char *listpath = xasprintf("%s/list.%s.txt", casedir, go123 ? "go123" : "go119");
 	char *list = read_data(listpath, NULL), **listed = split_lines(list), *data;
 	struct parse_go_opts opts;
-	struct outcome_exit ex = {status, 0, false};
+	struct proc_exit ex = {status, 0, false};
 	size_t len;
 
 	if (want == NULL)
@@ -819,8 +819,8 @@ TEST(parse_go_extra_fixtures)
 
 /* Parses a case output whole with the case's settings. */
 static void
-parse_case(const char *casename, const char *file, const char *selected,
-           const struct outcome_exit *ex, struct outcome *out)
+parse_case(const char *casename, const char *file, const char *selected, const struct proc_exit *ex,
+           struct outcome *out)
 {
 	bool go123 = strstr(file, ".go123.") != NULL;
 	char *casedir = xasprintf("%s/tests/fixtures/cases/%s", check_srcdir(), casename);
@@ -860,7 +860,7 @@ need_test(const struct outcome *o, const char *name)
 TEST(parse_go_case08_hang_is_the_stuck_test)
 {
 	static const char *const files[] = {"timeout.go119.txt", "timeout.go123.txt"};
-	struct outcome_exit ex = {2, 0, false};
+	struct proc_exit ex = {2, 0, false};
 	size_t i;
 
 	for (i = 0; i < UTIL_ARRAY_LEN(files); i++) {
@@ -885,7 +885,7 @@ TEST(parse_go_case08_hang_is_the_stuck_test)
 TEST(parse_go_case08_killed_by_us_before_go_timeout)
 {
 	static const char *const files[] = {"timeout.go119.txt", "timeout.go123.txt"};
-	struct outcome_exit ex = {-1, 9, true};
+	struct proc_exit ex = {-1, 9, true};
 	size_t i;
 
 	for (i = 0; i < UTIL_ARRAY_LEN(files); i++) {
@@ -917,7 +917,7 @@ TEST(parse_go_case08_killed_by_us_before_go_timeout)
 
 TEST(parse_go_case09_lines_of_the_dead_test)
 {
-	struct outcome_exit ex2 = {2, 0, false}, ex1 = {1, 0, false};
+	struct proc_exit ex2 = {2, 0, false}, ex1 = {1, 0, false};
 	struct outcome o;
 	const struct outcome_test *t;
 
@@ -938,7 +938,7 @@ TEST(parse_go_case10_glued_output_stays_with_its_test)
 	static const char text[] = "=== RUN   TestProgressNoNewline\n"
 	                           "uploading... 100%--- FAIL: TestProgressNoNewline (0.00s)\n"
 	                           "FAIL\n";
-	struct outcome_exit ex = {1, 0, false};
+	struct proc_exit ex = {1, 0, false};
 	struct parse_go_opts opts;
 	struct outcome o;
 
@@ -955,7 +955,7 @@ TEST(parse_go_case10_glued_output_stays_with_its_test)
 
 TEST(parse_go_case11_fakes_without_a_test_list)
 {
-	struct outcome_exit ex = {0, 0, false};
+	struct proc_exit ex = {0, 0, false};
 	struct parse_go_opts opts;
 	char *path =
 	    xasprintf("%s/tests/fixtures/cases/11-marker-lines-in-test-output/full.go119.txt",
@@ -986,7 +986,7 @@ TEST(parse_go_case13_run_patterns_select_the_leaf)
 
 	for (line = strtok_r(tsv, "\n", &save); line != NULL; line = strtok_r(NULL, "\n", &save)) {
 		char *f[3], *pat;
-		struct outcome_exit ex = {0, 0, false};
+		struct proc_exit ex = {0, 0, false};
 		struct outcome o;
 		size_t i, nlen;
 
@@ -1049,7 +1049,7 @@ TEST(parse_go_run_pattern_quotes_like_go)
 
 TEST(parse_go_case13_naive_pattern_is_selection_failed)
 {
-	struct outcome_exit ex = {0, 0, false};
+	struct proc_exit ex = {0, 0, false};
 	struct outcome o;
 	char *s;
 
@@ -1064,7 +1064,7 @@ TEST(parse_go_case13_naive_pattern_is_selection_failed)
 TEST(parse_go_case17_first_failure_line)
 {
 	static const char *const files[] = {"full.go119.txt", "full.go123.txt"};
-	struct outcome_exit ex = {1, 0, false};
+	struct proc_exit ex = {1, 0, false};
 	size_t i;
 
 	for (i = 0; i < UTIL_ARRAY_LEN(files); i++) {
@@ -1098,7 +1098,7 @@ TEST(parse_go_case17_name_only_reachable_as_fffd)
 	    xasprintf("%s/tests/fixtures/cases/17-control-codes-and-invalid-utf8/patterns.tsv",
 	              check_srcdir());
 	char *tsv = read_data(path, NULL), *f[3], *pat, *nl = strchr(tsv, '\n');
-	struct outcome_exit ex = {1, 0, false};
+	struct proc_exit ex = {1, 0, false};
 	struct outcome o;
 
 	if (nl != NULL)
@@ -1119,7 +1119,7 @@ TEST(parse_go_case17_name_only_reachable_as_fffd)
 TEST(parse_go_case19_lines_are_capped)
 {
 	static const char *const files[] = {"full.go119.txt", "full.go123.txt"};
-	struct outcome_exit ex = {1, 0, false};
+	struct proc_exit ex = {1, 0, false};
 	size_t i;
 
 	for (i = 0; i < UTIL_ARRAY_LEN(files); i++) {
@@ -1144,7 +1144,7 @@ TEST(parse_go_crash_with_several_running_charges_the_package)
 	char *path = xasprintf("%s/timeoutpar/timeoutpar.raw.txt", dir);
 	size_t len;
 	char *data = read_data(path, &len), *cut = strstr(data, "panic:");
-	struct outcome_exit ex = {2, 0, false};
+	struct proc_exit ex = {2, 0, false};
 	struct parse_go_opts opts;
 
 	CHECK(cut != NULL);
@@ -1164,7 +1164,7 @@ TEST(parse_go_signal_while_one_test_runs)
 {
 	static const char text[] = "=== RUN   TestA\n--- PASS: TestA (0.00s)\n=== RUN   TestB\n"
 	                           "    b_test.go:3: working\n";
-	struct outcome_exit ex = {-1, 11, false};
+	struct proc_exit ex = {-1, 11, false};
 	struct parse_go_opts opts;
 
 	memset(&opts, 0, sizeof opts);
@@ -1179,7 +1179,7 @@ TEST(parse_go_subtest_crash_go119)
 	static const char text[] = "=== RUN   TestX\n=== RUN   TestX/a\n=== RUN   TestX/b\n"
 	                           "=== RUN   TestX/b/deep\n=== RUN   TestX/c\n"
 	                           "panic: boom\n\ngoroutine 7 [running]:\n";
-	struct outcome_exit ex = {2, 0, false};
+	struct proc_exit ex = {2, 0, false};
 	struct parse_go_opts opts;
 
 	memset(&opts, 0, sizeof opts);
@@ -1195,7 +1195,7 @@ TEST(parse_go_running_list_names_subtests)
 	    "\x16=== CONT  TestX/b\n\x16--- PASS: TestX/b (0.00s)\n"
 	    "panic: test timed out after 5s\n\trunning tests:\n\t\tTestX (5s)\n\t\tTestX/a (5s)\n\n"
 	    "goroutine 9 [chan receive]:\nexample.com/m.TestX.func1(0xc000)\n\t/x_test.go:9 +0x1\n";
-	struct outcome_exit ex = {2, 0, false};
+	struct proc_exit ex = {2, 0, false};
 	struct parse_go_opts opts;
 	struct outcome o;
 
@@ -1221,7 +1221,7 @@ TEST(parse_go_indented_fake_result_is_output)
 	                           "=== RUN   TestY\n"
 	                           "--- FAIL: TestY (0.00s)\n"
 	                           "FAIL\n";
-	struct outcome_exit ex = {1, 0, false};
+	struct proc_exit ex = {1, 0, false};
 	struct parse_go_opts opts;
 
 	memset(&opts, 0, sizeof opts);
@@ -1241,7 +1241,7 @@ TEST(parse_go_framing_ignores_unmarked_lines)
 	                           "\x16=== NAME  \n"
 	                           "\x16"
 	                           "FAIL\n";
-	struct outcome_exit ex = {1, 0, false};
+	struct proc_exit ex = {1, 0, false};
 	struct parse_go_opts opts;
 	struct outcome o;
 
@@ -1257,7 +1257,7 @@ TEST(parse_go_long_line_then_glued_result)
 {
 	size_t n = 200000, i;
 	char *text = xmalloc(n + 64);
-	struct outcome_exit ex = {1, 0, false};
+	struct proc_exit ex = {1, 0, false};
 	struct parse_go_opts opts;
 	struct outcome o;
 	int len;
@@ -1279,7 +1279,7 @@ TEST(parse_go_long_line_then_glued_result)
 TEST(parse_go_nul_bytes_in_output)
 {
 	static const char text[] = "=== RUN   TestN\na\0b\n--- FAIL: TestN (0.00s)\nFAIL\n";
-	struct outcome_exit ex = {1, 0, false};
+	struct proc_exit ex = {1, 0, false};
 	struct parse_go_opts opts;
 	struct outcome o;
 
@@ -1291,7 +1291,7 @@ TEST(parse_go_nul_bytes_in_output)
 
 TEST(parse_go_no_output_at_all)
 {
-	struct outcome_exit ex0 = {0, 0, false}, ex2 = {2, 0, false}, kill = {-1, 9, true};
+	struct proc_exit ex0 = {0, 0, false}, ex2 = {2, 0, false}, kill = {-1, 9, true};
 	struct parse_go_opts opts;
 
 	memset(&opts, 0, sizeof opts);
@@ -1309,7 +1309,7 @@ TEST(parse_go_exit_after_final_pass)
 	/* TestMain's leak check failing after m.Run() printed PASS. */
 	static const char text[] = "=== RUN   TestA\n--- PASS: TestA (0.00s)\nPASS\n"
 	                           "leak: 1 goroutine left\n";
-	struct outcome_exit ex = {1, 0, false};
+	struct proc_exit ex = {1, 0, false};
 	struct parse_go_opts opts;
 
 	memset(&opts, 0, sizeof opts);
@@ -1322,7 +1322,7 @@ TEST(parse_go_timeout_outside_any_test)
 	/* TestMain blocked before m.Run(): Go's alarm fires with no test. */
 	static const char text[] = "setting up\npanic: test timed out after 1s\n\n"
 	                           "goroutine 1 [select]:\nmain.main()\n\t_testmain.go:47 +0x9b\n";
-	struct outcome_exit ex = {2, 0, false};
+	struct proc_exit ex = {2, 0, false};
 	struct parse_go_opts opts;
 	struct outcome o;
 

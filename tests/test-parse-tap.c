@@ -57,8 +57,8 @@ full_dump(const struct outcome *o)
 }
 
 static void
-parse(const char *data, size_t len, const char *selected, const struct outcome_exit *ex,
-      size_t chunk, struct outcome *out)
+parse(const char *data, size_t len, const char *selected, const struct proc_exit *ex, size_t chunk,
+      struct outcome *out)
 {
 	struct parse_tap *p = parse_tap_new(selected);
 	size_t i;
@@ -74,7 +74,7 @@ parse(const char *data, size_t len, const char *selected, const struct outcome_e
  * summary must be the expected one. */
 static void
 check_run(const char *label, const char *data, size_t len, const char *selected,
-          const struct outcome_exit *ex, const char *want)
+          const struct proc_exit *ex, const char *want)
 {
 	static const size_t chunks[] = {1, 7};
 	struct outcome whole;
@@ -151,7 +151,7 @@ need_test(const struct outcome *o, const char *name)
 
 TEST(parse_tap_node20_sample)
 {
-	struct outcome_exit ex = {0, 0, false};
+	struct proc_exit ex = {0, 0, false};
 	struct outcome o;
 	size_t len;
 	char *data = read_sample("node/node20_tap.tap", "node/node20_tap.exit", &len, &ex.status);
@@ -183,7 +183,7 @@ TEST(parse_tap_node20_sample)
 
 TEST(parse_tap_perl_samples)
 {
-	struct outcome_exit ex = {0, 0, false};
+	struct proc_exit ex = {0, 0, false};
 	struct outcome o;
 	size_t len;
 	char *data = read_sample("perl/sample.merged.tap", "perl/sample.exit", &len, &ex.status);
@@ -224,7 +224,7 @@ TEST(parse_tap_perl_samples)
 
 TEST(parse_tap_tap14_spec_examples)
 {
-	struct outcome_exit ex = {0, 0, false};
+	struct proc_exit ex = {0, 0, false};
 	struct outcome o;
 	size_t len;
 	char *data = read_sample("tap14_spec_examples.tap", NULL, &len, &ex.status);
@@ -253,7 +253,7 @@ TEST(parse_tap_tap14_spec_examples)
 
 TEST(parse_tap_plans)
 {
-	struct outcome_exit ok = {0, 0, false};
+	struct proc_exit ok = {0, 0, false};
 
 	CHECK_TAP("plan first", "TAP version 14\n1..2\nok 1 - a\nok 2 - b\n", &ok,
 	          "PASS a\nPASS b\n");
@@ -275,7 +275,7 @@ TEST(parse_tap_plans)
 
 TEST(parse_tap_points_and_directives)
 {
-	struct outcome_exit ok = {0, 0, false}, one = {1, 0, false};
+	struct proc_exit ok = {0, 0, false}, one = {1, 0, false};
 
 	CHECK_TAP("directives",
 	          "1..6\n"
@@ -317,7 +317,7 @@ TEST(parse_tap_yaml_and_comments_go_to_the_failure)
 	                           "  message: fine\n"
 	                           "  ...\n"
 	                           "# after good\n";
-	struct outcome_exit one = {1, 0, false};
+	struct proc_exit one = {1, 0, false};
 	struct outcome o;
 
 	parse(text, sizeof text - 1, NULL, &one, 3, &o);
@@ -336,7 +336,7 @@ TEST(parse_tap_stream_ends_inside_a_subtest)
 	                           "    # Subtest: inner\n"
 	                           "        ok 1 - deep\n"
 	                           "        # working on it\n";
-	struct outcome_exit killed = {-1, 9, true}, crashed = {1, 0, false};
+	struct proc_exit killed = {-1, 9, true}, crashed = {1, 0, false};
 
 	CHECK_TAP("killed in a subtest", text, &killed,
 	          "HANG outer (still running when the run was stopped at its time limit)\n"
@@ -365,7 +365,7 @@ TEST(parse_tap_subtest_closed_late)
 	                           "# Subtest: b\n"
 	                           "    ok 1 - inside b\n"
 	                           "1..1\n";
-	struct outcome_exit ok = {0, 0, false};
+	struct proc_exit ok = {0, 0, false};
 
 	CHECK_TAP("late close", text, &ok,
 	          "PASS a\n"
@@ -379,7 +379,7 @@ TEST(parse_tap_subtest_closed_late)
 TEST(parse_tap_selection)
 {
 	static const char text[] = "1..1\n# Subtest: grp\n    1..1\n    ok 1 - leaf\nok 1 - grp\n";
-	struct outcome_exit ok = {0, 0, false};
+	struct proc_exit ok = {0, 0, false};
 
 	check_run("selected", text, sizeof text - 1, "grp/leaf", &ok, "PASS grp\nPASS grp/leaf\n");
 	check_run("not selected", text, sizeof text - 1, "grp/other", &ok,
@@ -391,7 +391,7 @@ TEST(parse_tap_long_lines_are_bounded)
 {
 	size_t n = 300000, i;
 	char *text = xmalloc(n + 64);
-	struct outcome_exit one = {1, 0, false};
+	struct proc_exit one = {1, 0, false};
 	struct outcome o;
 	int len = snprintf(text, 64, "1..1\nnot ok 1 - big\n# ");
 

@@ -15,7 +15,7 @@ extern char **environ;
 
 struct result {
 	struct buf out;
-	struct outcome_exit exit;
+	struct proc_exit exit;
 	bool leaked, done;
 	int64_t elapsed_ms;
 };
@@ -29,7 +29,7 @@ on_output(void *arg, const char *data, size_t len)
 }
 
 static void
-on_done(void *arg, const struct outcome_exit *ex, bool leaked, int64_t elapsed_ms)
+on_done(void *arg, const struct proc_exit *ex, bool leaked, int64_t elapsed_ms)
 {
 	struct result *r = arg;
 

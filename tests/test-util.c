@@ -3,8 +3,10 @@
 #include "config.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "check.h"
+#include "hash.h"
 #include "timefmt.h"
 #include "util.h"
 
@@ -67,3 +69,23 @@ TEST(util_shell_quote)
 	free(q);
 }
 
+/* The published FNV-1a 64 vectors: strmap and ledger used an offset basis
+ * with its last digit missing (1469598103934665603). */
+TEST(util_fnv1a_vectors)
+{
+	CHECK(hash_fnv1a_str("") == UINT64_C(0xcbf29ce484222325));
+	CHECK(hash_fnv1a_str("a") == UINT64_C(0xaf63dc4c8601ec8c));
+	CHECK(hash_fnv1a_str("foobar") == UINT64_C(0x85944171f73967e8));
+	CHECK(hash_fnv1a("foobar!", 6) == UINT64_C(0x85944171f73967e8));
+}
+
+TEST(util_xvasprintf_has_no_fixed_limit)
+{
+	char *big = xcalloc(5001, 1), *s;
+
+	memset(big, 'x', 5000);
+	s = xasprintf("<%s>", big);
+	CHECK_INT((int)strlen(s), 5002);
+	free(s);
+	free(big);
+}

@@ -123,18 +123,6 @@ action_for_key(int key)
 	return NULL;
 }
 
-const struct action *
-action_get(enum action_id id)
-{
-	size_t i;
-
-	for (i = 0; i < UTIL_ARRAY_LEN(action_rows); i++) {
-		if (action_rows[i].id == id)
-			return &action_rows[i];
-	}
-	return &action_rows[0];
-}
-
 static const struct {
 	const char *name;
 	int code;

@@ -51,9 +51,6 @@ const struct action *action_table(size_t *n);
 /* The action bound to a curses key code, or NULL. */
 const struct action *action_for_key(int key);
 
-/* The action with this id (never NULL for a valid id). */
-const struct action *action_get(enum action_id id);
-
 /* The curses key code of a key as the table writes it ("j", "Down",
  * "PgDn", "Shift-Tab", "Ctrl-L", "F1"...), or 0 for a name it does not
  * know. */

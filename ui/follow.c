@@ -36,16 +36,6 @@ struct follow {
 	bool timer_closed;
 };
 
-static int64_t
-follow_signature(const char *path)
-{
-	struct stat st;
-
-	if (stat(path, &st) < 0)
-		return -1;
-	return (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec + st.st_size * 7919;
-}
-
 static void
 follow_update(void *arg, struct model *m, int64_t now_ms)
 {
@@ -78,7 +68,7 @@ follow_timer_cb(uv_timer_t *t)
 	struct follow *f = t->data;
 	struct replay nr;
 	char *err = NULL;
-	int64_t sig = follow_signature(f->journal), t0, cost;
+	int64_t sig = util_file_signature(f->journal), t0, cost;
 
 	if (sig == f->signature)
 		return;
@@ -109,7 +99,7 @@ follow_new(const char *dir, char **err)
 
 	f->dir = xstrdup(dir);
 	f->journal = xasprintf("%s/journal.jsonl", f->dir);
-	f->signature = follow_signature(f->journal);
+	f->signature = util_file_signature(f->journal);
 	if (replay_journal(f->journal, &f->r, err) < 0) {
 		follow_free(f);
 		return NULL;

@@ -454,20 +454,10 @@ model_load_decisions(struct model *m)
 	return 0;
 }
 
-static int64_t
-model_mtime_ns(const char *path)
-{
-	struct stat st;
-
-	if (stat(path, &st) < 0)
-		return -1;
-	return (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec + st.st_size;
-}
-
 void
 model_load_quarantine(struct model *m, const char *path, bool force)
 {
-	int64_t mtime = model_mtime_ns(path);
+	int64_t mtime = util_file_signature(path);
 	struct quarantine *q = NULL;
 	char *err = NULL;
 	int rc;
@@ -511,7 +501,7 @@ model_reproduce(struct model *m, const struct sweep *s, size_t i, const char **f
 
 	if (s == NULL && m->outdir != NULL) {
 		path = xasprintf("%s/results.json", m->outdir);
-		mtime = model_mtime_ns(path);
+		mtime = util_file_signature(path);
 	}
 	key = xasprintf("%s %d %d %d %lld", t != NULL ? t->id : "", c != NULL ? (int)c->phase : -1,
 	                c != NULL ? c->cpu : 0, c != NULL ? c->load : 0, (long long)mtime);

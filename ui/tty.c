@@ -163,12 +163,6 @@ tty_resume(void)
 	refresh();
 }
 
-bool
-tty_active(void)
-{
-	return tty_on;
-}
-
 void
 tty_size(int fd, int *rows, int *cols)
 {

@@ -36,9 +36,6 @@ void tty_free(void);
 void tty_suspend(void);
 void tty_resume(void);
 
-/* Whether curses mode is on. */
-bool tty_active(void);
-
 /* The size of the terminal on fd (TIOCGWINSZ); leaves rows and cols as
  * they are when it is not a terminal. */
 void tty_size(int fd, int *rows, int *cols);

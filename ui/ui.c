@@ -214,16 +214,6 @@ ui_prepare_cb(uv_prepare_t *p)
 		               0);
 }
 
-static int64_t
-ui_mtime(const char *path)
-{
-	struct stat st;
-
-	if (stat(path, &st) < 0)
-		return -1;
-	return (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec + st.st_size;
-}
-
 static void
 ui_tick_cb(uv_timer_t *t)
 {
@@ -240,7 +230,7 @@ ui_tick_cb(uv_timer_t *t)
 		ui_dirty(ui, VIEW_DIRTY_TESTS | VIEW_DIRTY_DETAIL);
 	if (m->outdir != NULL) {
 		char *path = xasprintf("%s/%s", m->outdir, DECISIONS_FILE);
-		int64_t mt = ui_mtime(path);
+		int64_t mt = util_file_signature(path);
 
 		if (mt != ui->decisions_mtime) {
 			ui->decisions_mtime = mt;

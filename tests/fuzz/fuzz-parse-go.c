@@ -24,7 +24,7 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct parse_go_opts opts;
-	struct outcome_exit ex;
+	struct proc_exit ex;
 	struct outcome out;
 	struct parse_go *p;
 	size_t chunk, i;

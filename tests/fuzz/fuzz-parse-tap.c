@@ -18,7 +18,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct outcome_exit ex;
+	struct proc_exit ex;
 	struct outcome out;
 	struct parse_tap *p;
 	size_t chunk, i;
