@@ -240,6 +240,30 @@ replay_progress(const struct replay *r, enum sweep_phase *phase, int64_t *done, 
 }
 
 void
+replay_status(const struct replay *r, struct sweep_status *st)
+{
+	const struct sweep_config *c = &r->header.config;
+	const struct journal_machine *m = &r->header.machine;
+
+	status_free(st);
+	memset(st, 0, sizeof *st);
+	replay_progress(r, &st->phase, &st->done, &st->target);
+	st->finished = r->end_status != NULL;
+	st->started_ms = r->started_ms;
+	st->finished_ms = r->finished_ms;
+	st->cpus = c->cpus;
+	st->ncpus = c->ncpus;
+	st->loads = c->loads;
+	st->nloads = c->nloads;
+	st->count = c->count;
+	st->confirm = c->confirm;
+	st->machine_cores = m->cores;
+	st->keep = m->keep;
+	status_set_lanes(st, m->nlanes, m->width, m->lanes);
+	st->inflight = (int)r->nunfinished;
+}
+
+void
 replay_free(struct replay *r)
 {
 	size_t i;

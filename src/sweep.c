@@ -20,7 +20,10 @@
 #include <unistd.h>
 
 #include "journal.h"
+#include "lanes.h"
 #include "plan.h"
+#include "sched.h"
+#include "status.h"
 #include "proc.h"
 #include "quarantine.h"
 #include "replay.h"
@@ -1258,56 +1261,64 @@ sweep_results(const struct sweep *s)
 	return s->results;
 }
 
-const struct lanes *
-sweep_lanes(const struct sweep *s)
-{
-	return &s->lanes;
-}
-
-const struct sched *
-sweep_sched(const struct sweep *s)
-{
-	return s->sched;
-}
-
-struct pkg *const *
-sweep_pkgs(const struct sweep *s, size_t *n)
-{
-	*n = s->npkgs;
-	return s->pkgs;
-}
-
 const char *
 sweep_outdir(const struct sweep *s)
 {
 	return s->outdir;
 }
 
-const struct options *
-sweep_options(const struct sweep *s)
+void
+sweep_status(const struct sweep *s, struct sweep_status *st)
 {
-	return s->o;
-}
+	int *cores = xcalloc((size_t)(s->lanes.nlanes * s->lanes.width) + 1, sizeof *cores);
+	size_t i;
+	int l, c;
 
-const struct sweep_run *const *
-sweep_runs(const struct sweep *s, size_t *n)
-{
-	*n = s->nlive;
-	/* struct sweep_live starts with its public part. */
-	return (const struct sweep_run *const *)s->live;
-}
+	status_free(st);
+	memset(st, 0, sizeof *st);
+	st->phase = s->phase;
+	st->finished = s->phase == SWEEP_PHASE_DONE;
+	st->paused = sweep_paused(s);
+	plan_progress(&s->plan, &st->done, &st->target);
+	st->started_ms = s->started_ms;
+	st->finished_ms = s->finished_ms;
+	st->cpus = s->o->cpus;
+	st->ncpus = s->o->cpus != NULL ? s->o->ncpus : 0;
+	st->loads = s->o->loads;
+	st->nloads = s->o->nloads;
+	st->count = s->o->count;
+	st->confirm = s->o->confirm;
+	st->machine_cores = s->lanes.ncores;
+	st->keep = s->lanes.keep;
+	for (l = 0; l < s->lanes.nlanes; l++)
+		memcpy(cores + l * s->lanes.width, s->lanes.cores[l],
+		       sizeof *cores * (size_t)s->lanes.width);
+	status_set_lanes(st, s->lanes.nlanes, s->lanes.width, cores);
+	free(cores);
+	for (l = 0; s->sched != NULL && l < st->nlanes; l++) {
+		struct status_lane *sl = &st->lanes[l];
+		int held = sched_lane_held(s->sched, l);
 
-int
-sweep_pair_info(const struct sweep *s, int pair, int *pkg, const char **test)
-{
-	const struct plan_pair *p;
+		for (c = 0; c < sl->ncores; c++)
+			sl->core_runs[c] = sched_lane_core_runs(s->sched, l, c);
+		sl->load = sched_lane_load(s->sched, l);
+		if (held >= 0) {
+			const struct plan_pair *p = sched_pair_data(s->sched, held);
 
-	if (s->sched == NULL || pair < 0 || pair >= sched_npairs(s->sched))
-		return -ENOENT;
-	p = sched_pair_data(s->sched, pair);
-	*pkg = p->pkg;
-	*test = p->test;
-	return 0;
+			status_hold(st, l,
+			            p->pkg >= 0 && (size_t)p->pkg < s->npkgs ? s->pkgs[p->pkg]->name
+			                                                     : NULL,
+			            p->test, p->cpu, p->load);
+		}
+	}
+	for (i = 0; i < s->nlive; i++) {
+		const struct sweep_run *r = &s->live[i]->pub;
+
+		status_add_run(st, r->lane, r->id, r->cpus, r->cpu, r->load, r->phase,
+		               r->pkg >= 0 && (size_t)r->pkg < s->npkgs ? s->pkgs[r->pkg]->name
+		                                                        : NULL,
+		               r->test, r->started_ms);
+	}
 }
 
 void

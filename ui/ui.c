@@ -871,7 +871,8 @@ ui_live_pause(void *arg, bool paused)
 {
 	struct ui *ui = arg;
 
-	if (sweep_sched(ui->sweep) == NULL || sweep_phase(ui->sweep) == SWEEP_PHASE_DONE)
+	if (sweep_phase(ui->sweep) != SWEEP_PHASE_SWEEP &&
+	    sweep_phase(ui->sweep) != SWEEP_PHASE_CONFIRM)
 		return -EAGAIN;
 	sweep_pause(ui->sweep, paused);
 	return 0;
