@@ -116,7 +116,7 @@ sweep_message(struct sweep *s, const char *fmt, ...)
 	}
 	va_end(ap);
 	if (s->obs.message != NULL)
-		s->obs.message(s->obs.arg, s, b.data);
+		s->obs.message(s->obs.arg, b.data);
 	else
 		fprintf(stderr, "flakesweep: %s\n", b.data);
 	buf_free(&b);
@@ -334,6 +334,7 @@ sweep_on_done(void *arg, const struct outcome_exit *ex, bool leaked, int64_t ela
 	struct outcome o;
 	struct journal_run jr;
 	char *log = NULL;
+	size_t i;
 	int fresh;
 
 	sweep_forget_live(s, l);
@@ -388,7 +389,14 @@ sweep_on_done(void *arg, const struct outcome_exit *ex, bool leaked, int64_t ela
 	}
 	s->dirty = true;
 	if (s->obs.run_finished != NULL)
-		s->obs.run_finished(s->obs.arg, s, &l->pub, &o, fresh);
+		s->obs.run_finished(s->obs.arg, &l->pub, &o);
+	for (i = 0; fresh > 0 && s->obs.test_failed_first != NULL && i < o.ntests; i++) {
+		const struct results_test *t =
+		    results_first_failed_in(s->results, l->pub.pkg, &o.tests[i], l->pub.id);
+
+		if (t != NULL)
+			s->obs.test_failed_first(s->obs.arg, t, &o.tests[i], &l->pub);
+	}
 	outcome_free(&o);
 	free(log);
 	sweep_sched_finish(s, l->sr, elapsed_ms);
@@ -492,7 +500,7 @@ sweep_start_run(void *arg, struct sched_run *sr)
 	journal_write_spawn(s->journal, l->pub.id, proc_pid(l->proc),
 	                    proc_start_ticks(proc_pid(l->proc)));
 	if (s->obs.run_started != NULL)
-		s->obs.run_started(s->obs.arg, s, &l->pub);
+		s->obs.run_started(s->obs.arg, &l->pub);
 }
 
 static void
