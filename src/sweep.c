@@ -1288,6 +1288,9 @@ sweep_status(const struct sweep *s, struct sweep_status *st)
 	st->finished = s->phase == SWEEP_PHASE_DONE;
 	st->paused = sweep_paused(s);
 	plan_progress(&s->plan, &st->done, &st->target);
+	/* Over: the progress is every run counted, not the last phase's. */
+	if (st->finished)
+		st->done = st->target = s->results->runs;
 	st->started_ms = s->started_ms;
 	st->finished_ms = s->finished_ms;
 	st->cpus = s->o->cpus;
