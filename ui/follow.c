@@ -1,10 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * follow.c: the view subcommand (see follow.h). It replays the journal,
- * hands the dashboard a source that reads the replay, and reads the
- * journal again when it changed (lines are appended whole, so a read sees
- * whole lines and at most a torn last one, which replay skips). A big
- * journal is read back less often: never more than a tenth of the time.
+ * follow.c: the view subcommand (see follow.h). It follows the journal
+ * (follower.h) and hands the dashboard a source that reads the latest
+ * replay.
  */
 #include "config.h"
 
@@ -20,39 +18,22 @@
 
 #include "follow.h"
 #include "quarantine.h"
-#include "replay.h"
+#include "follower.h"
 #include "ui.h"
 #include "util.h"
 
-#define FOLLOW_MIN_MS 1000
-
 struct follow {
-	uv_loop_t *loop;
-	uv_timer_t timer;
-	char *dir, *journal;
-	struct replay r;
-	int64_t signature; /* the journal's mtime and size when read */
-	uint64_t interval_ms;
+	char *dir;
+	struct follower *follower;
 	struct ui *ui;
-	bool timer_closed;
 };
-
-static int64_t
-follow_signature(const char *path)
-{
-	struct stat st;
-
-	if (stat(path, &st) < 0)
-		return -1;
-	return (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec + st.st_size * 7919;
-}
 
 static void
 follow_update(void *arg, struct model *m, int64_t now_ms)
 {
 	struct follow *f = arg;
 
-	model_update_replay(m, &f->r, f->dir, now_ms);
+	model_update_replay(m, follower_replay(f->follower), f->dir, now_ms);
 }
 
 static void
@@ -67,40 +48,29 @@ follow_closed(void *arg)
 {
 	struct follow *f = arg;
 
-	if (!f->timer_closed) {
-		f->timer_closed = true;
-		uv_close((uv_handle_t *)&f->timer, NULL);
-	}
+	follower_stop(f->follower);
 }
 
 static void
-follow_timer_cb(uv_timer_t *t)
+follow_changed(void *arg, const struct replay *next)
 {
-	struct follow *f = t->data;
-	struct replay nr;
-	char *err = NULL;
-	int64_t sig = follow_signature(f->journal), t0, cost;
+	struct follow *f = arg;
 
-	if (sig == f->signature)
+	if (f->ui == NULL)
 		return;
-	t0 = util_mono_ms();
-	if (replay_journal(f->journal, &nr, &err) < 0) {
-		ui_message(f->ui, true, "%s", err != NULL ? err : f->journal);
-		free(err);
-		replay_free(&nr);
-		f->signature = sig;
-		return;
-	}
 	/* The model borrows the replay's results: refresh it before the old
 	 * replay goes. */
-	model_update_replay(ui_model(f->ui), &nr, f->dir, util_now_ms());
-	replay_free(&f->r);
-	f->r = nr;
-	f->signature = sig;
+	model_update_replay(ui_model(f->ui), next, f->dir, util_now_ms());
 	ui_changed(f->ui);
-	cost = util_mono_ms() - t0;
-	f->interval_ms = (uint64_t)(cost * 10 > FOLLOW_MIN_MS ? cost * 10 : FOLLOW_MIN_MS);
-	uv_timer_set_repeat(t, f->interval_ms);
+}
+
+static void
+follow_error(void *arg, const char *text)
+{
+	struct follow *f = arg;
+
+	if (f->ui != NULL)
+		ui_message(f->ui, true, "%s", text);
 }
 
 static void
@@ -166,6 +136,7 @@ int
 follow_main(int argc, char **argv)
 {
 	struct follow f;
+	struct follower_events ev;
 	struct ui_config cfg;
 	struct ui_source src;
 	const char *quarantine = NULL, *why = NULL;
@@ -210,27 +181,35 @@ follow_main(int argc, char **argv)
 		return 2;
 	}
 	f.dir = xstrdup(argv[optind]);
-	f.journal = xasprintf("%s/journal.jsonl", f.dir);
-	f.signature = follow_signature(f.journal);
-	if (replay_journal(f.journal, &f.r, &err) < 0) {
+	uv_loop_init(&loop);
+	ev.arg = &f;
+	ev.changed = follow_changed;
+	ev.error = follow_error;
+	f.follower = follower_new(&loop, f.dir, &ev, &err);
+	if (f.follower == NULL) {
 		fprintf(stderr, "flakesweep: %s\n", err);
+		uv_loop_close(&loop);
 		rc = 2;
 		goto out;
 	}
 	if (!ui_usable(1, &why)) {
+		follower_stop(f.follower);
+		uv_run(&loop, UV_RUN_DEFAULT);
+		uv_loop_close(&loop);
 		rc = follow_print_report(f.dir, why);
 		goto out;
 	}
-	qpath = quarantine != NULL ? xstrdup(quarantine) : follow_quarantine_path(&f.r);
+	qpath = quarantine != NULL ? xstrdup(quarantine)
+	                           : follow_quarantine_path(follower_replay(f.follower));
 	cfg.mode = _("view");
 	cfg.outdir = f.dir;
 	cfg.quarantine = qpath;
 	signal(SIGPIPE, SIG_IGN);
-	uv_loop_init(&loop);
-	f.loop = &loop;
 	f.ui = ui_new(&loop, &cfg, MODEL_VIEW, &err);
 	if (f.ui == NULL) {
 		fprintf(stderr, "flakesweep: %s\n", err);
+		follower_stop(f.follower);
+		uv_run(&loop, UV_RUN_DEFAULT);
 		uv_loop_close(&loop);
 		rc = 2;
 		goto out;
@@ -241,10 +220,6 @@ follow_main(int argc, char **argv)
 	src.reproduce = follow_reproduce;
 	src.closed = follow_closed;
 	ui_set_source(f.ui, &src);
-	uv_timer_init(&loop, &f.timer);
-	f.timer.data = &f;
-	f.interval_ms = FOLLOW_MIN_MS;
-	uv_timer_start(&f.timer, follow_timer_cb, f.interval_ms, f.interval_ms);
 	uv_run(&loop, UV_RUN_DEFAULT);
 	ui_free(f.ui);
 	uv_run(&loop, UV_RUN_DEFAULT);
@@ -253,8 +228,7 @@ follow_main(int argc, char **argv)
 out:
 	free(err);
 	free(qpath);
-	replay_free(&f.r);
-	free(f.journal);
+	follower_free(f.follower);
 	free(f.dir);
 	return rc;
 }
