@@ -155,13 +155,14 @@ main_run_sweep(struct options *o)
 	if (s == NULL) {
 		fprintf(stderr, "flakesweep: %s\n", err);
 		free(err);
-		out_line_observer(ol)->finished(ol, NULL);
+		out_line_observer(ol)->finished(ol);
 		uv_run(&loop, UV_RUN_DEFAULT);
 		uv_loop_close(&loop);
 		out_line_free(ol);
 		options_free(o);
 		return 2;
 	}
+	out_line_attach(ol, s);
 	for (i = 0; i < UTIL_ARRAY_LEN(sigs); i++) {
 		uv_signal_init(&loop, &sigs[i]);
 		sigs[i].data = s;

@@ -24,7 +24,7 @@ enum sweep_phase {
 struct observer {
 	void *arg;
 	/* The sweep entered a phase. */
-	void (*phase)(void *arg, struct sweep *s, enum sweep_phase phase);
+	void (*phase)(void *arg, enum sweep_phase phase);
 	/* A run was spawned (it shows in the lane grid). */
 	void (*run_started)(void *arg, const struct sweep_run *run);
 	/* A run finished and was counted. */
@@ -37,7 +37,7 @@ struct observer {
 	 * stop the sweep. */
 	void (*message)(void *arg, const char *text);
 	/* The sweep is over (complete or interrupted); results are written. */
-	void (*finished)(void *arg, struct sweep *s);
+	void (*finished)(void *arg);
 };
 
 #endif

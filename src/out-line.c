@@ -52,11 +52,10 @@ out_line_timer_cb(uv_timer_t *t)
 }
 
 static void
-out_line_phase(void *arg, struct sweep *s, enum sweep_phase phase)
+out_line_phase(void *arg, enum sweep_phase phase)
 {
 	struct out_line *ol = arg;
 
-	ol->sweep = s;
 	if (!ol->progress || phase == SWEEP_PHASE_DONE)
 		return;
 	fprintf(ol->f, _("flakesweep: %s phase\n"), sweep_phase_label(phase));
@@ -88,11 +87,10 @@ out_line_message(void *arg, const char *text)
 }
 
 static void
-out_line_finished(void *arg, struct sweep *s)
+out_line_finished(void *arg)
 {
 	struct out_line *ol = arg;
 
-	ol->sweep = s;
 	if (ol->progress)
 		out_line_print_progress(ol);
 	uv_timer_stop(&ol->timer);
@@ -126,6 +124,12 @@ const struct observer *
 out_line_observer(struct out_line *ol)
 {
 	return &ol->obs;
+}
+
+void
+out_line_attach(struct out_line *ol, struct sweep *s)
+{
+	ol->sweep = s;
 }
 
 void

@@ -140,7 +140,7 @@ sweep_set_phase(struct sweep *s, enum sweep_phase phase)
 		cJSON_Delete(line);
 	}
 	if (s->obs.phase != NULL)
-		s->obs.phase(s->obs.arg, s, phase);
+		s->obs.phase(s->obs.arg, phase);
 }
 
 /* ---- configuration, header ---- */
@@ -870,7 +870,7 @@ sweep_finish(struct sweep *s, const char *status)
 		s->exit_status = report_exit_status(s->results, &m);
 	sweep_set_phase(s, SWEEP_PHASE_DONE);
 	if (s->obs.finished != NULL)
-		s->obs.finished(s->obs.arg, s);
+		s->obs.finished(s->obs.arg);
 }
 
 /* ---- setup ---- */

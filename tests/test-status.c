@@ -14,6 +14,7 @@
 #include "util.h"
 
 struct test_status {
+	struct sweep *s;
 	char *journal;
 	int compared; /* phases compared */
 	int64_t done[SWEEP_PHASE_DONE + 1], target[SWEEP_PHASE_DONE + 1];
@@ -21,9 +22,10 @@ struct test_status {
 
 /* The live sweep's status against the replayed journal's, now. */
 static void
-test_status_phase(void *arg, struct sweep *s, enum sweep_phase phase)
+test_status_phase(void *arg, enum sweep_phase phase)
 {
 	struct test_status *ts = arg;
+	struct sweep *s = ts->s;
 	struct sweep_status live, back;
 	struct replay r;
 	char *err = NULL;
@@ -102,7 +104,7 @@ TEST(status_live_and_replayed_agree)
 	obs.arg = &ts;
 	obs.phase = test_status_phase;
 	uv_loop_init(&loop);
-	s = sweep_new(&loop, &o, &obs, &err);
+	s = ts.s = sweep_new(&loop, &o, &obs, &err);
 	CHECK(s != NULL);
 	if (s == NULL) {
 		fprintf(stderr, "%s\n", err);

@@ -895,11 +895,10 @@ ui_live_reproduce(void *arg, struct model *m, size_t i, const char **fs, const c
 }
 
 static void
-ui_obs_phase(void *arg, struct sweep *s, enum sweep_phase phase)
+ui_obs_phase(void *arg, enum sweep_phase phase)
 {
 	struct ui *ui = arg;
 
-	(void)s;
 	(void)phase;
 	ui_dirty(ui, VIEW_DIRTY_ALL | UI_DIRTY_MODEL);
 }
@@ -946,9 +945,10 @@ ui_obs_message(void *arg, const char *text)
 }
 
 static void
-ui_obs_finished(void *arg, struct sweep *s)
+ui_obs_finished(void *arg)
 {
 	struct ui *ui = arg;
+	struct sweep *s = ui->sweep;
 
 	if (s != NULL && !ui->quitting) {
 		int rc = sweep_exit_status(s);
