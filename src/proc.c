@@ -41,7 +41,8 @@ struct proc {
 	uv_pipe_t out;
 	uv_timer_t timer; /* term, kill, then drain */
 	int64_t started_ms;
-	int64_t due_ms; /* when the term or kill timer should run */
+	int64_t due_ms;   /* when the term or kill timer should run */
+	int64_t shift_ms; /* deadlines moved for time flakesweep was stopped */
 	int64_t term_after_ms, kill_after_ms, drain_ms;
 	int handles; /* open handles; freed when the last one closes */
 	bool exited, eof, leaked, timed_out, done_called, term_sent;
@@ -199,7 +200,7 @@ static void proc_timer_cb(uv_timer_t *t);
 static void
 proc_arm_timer(struct proc *p)
 {
-	int64_t now = util_mono_ms() - p->started_ms, next = -1;
+	int64_t now = util_mono_ms() - p->started_ms - p->shift_ms, next = -1;
 
 	if (p->exited)
 		return;
@@ -208,7 +209,7 @@ proc_arm_timer(struct proc *p)
 	else if (p->kill_after_ms > 0)
 		next = p->kill_after_ms;
 	if (next >= 0) {
-		p->due_ms = p->started_ms + next;
+		p->due_ms = p->started_ms + p->shift_ms + next;
 		uv_timer_start(&p->timer, proc_timer_cb, (uint64_t)(next > now ? next - now : 0),
 		               0);
 	}
@@ -237,12 +238,13 @@ proc_timer_cb(uv_timer_t *t)
 		}
 		return;
 	}
-	/* Time flakesweep spent stopped does not count against the run:
-	 * a timer this late means the loop did not run, so the deadlines move
-	 * by the delay. */
+	/* A timer this late means the loop did not run: flakesweep was
+	 * stopped or starved for at least that long, and a run that needs it
+	 * (its output pipe full, say) could not go on. The run gets as long
+	 * again, with flakesweep awake, before it is judged. */
 	late = util_mono_ms() - p->due_ms;
 	if (late > PROC_STOPPED_MS) {
-		p->started_ms += late;
+		p->shift_ms += 2 * late;
 		proc_arm_timer(p);
 		return;
 	}
