@@ -93,16 +93,16 @@ case_run_finished(void *arg, struct sweep *s, const struct sweep_run *run, const
  * runs the sweep to its end and returns its exit status. at_ms > 0
  * stalls the loop for c->block_ms at that time. */
 static int
-case_run(struct sweep_case *c, const char *const *args, const char *mode, const char *arg,
-         int64_t at_ms)
+case_run(struct sweep_case *c, const char *args, const char *mode, const char *arg, int64_t at_ms)
 {
 	char *argv[40], *out = xasprintf("%s/out", check_tmpdir()), *err = NULL;
+	char *words = xstrdup(args), *save = NULL, *w;
 	struct observer obs = {.arg = c, .run_finished = case_run_finished};
-	int argc = 0, i, rc;
+	int argc = 0, rc;
 
 	argv[argc++] = "stress";
-	for (i = 0; args[i] != NULL; i++)
-		argv[argc++] = (char *)args[i];
+	for (w = strtok_r(words, " ", &save); w != NULL; w = strtok_r(NULL, " ", &save))
+		argv[argc++] = w;
 	argv[argc++] = "--ui";
 	argv[argc++] = "none";
 	argv[argc++] = "-o";
@@ -130,6 +130,7 @@ case_run(struct sweep_case *c, const char *const *args, const char *mode, const 
 	CHECK_INT(sweep_start(c->s, &err), 0);
 	uv_run(&c->loop, UV_RUN_DEFAULT);
 	rc = sweep_exit_status(c->s);
+	free(words);
 	free(out);
 	return rc;
 }
@@ -155,19 +156,46 @@ case_test(const struct sweep_case *c, const char *name)
 	check_fail(__FILE__, __LINE__, "no test %s", name);
 }
 
+/* A sweep and what must come of it: its exit status, and the runs, hangs
+ * and failures outside tests of its only package. */
+struct case_spec {
+	const char *args, *mode, *arg;
+	int64_t stall_at_ms, stall_ms;
+	int interrupt_after;
+	int status;
+	int64_t runs, hangs, outside;
+};
+
+/* Runs the sweep of sp in c and checks what sp expects; the caller frees c
+ * with case_free() after any further checks. */
+static void
+case_expect(struct sweep_case *c, const struct case_spec *sp)
+{
+	const struct results *r;
+
+	memset(c, 0, sizeof *c);
+	c->block_ms = sp->stall_ms;
+	c->interrupt_after = sp->interrupt_after;
+	CHECK_INT(case_run(c, sp->args, sp->mode, sp->arg, sp->stall_at_ms), sp->status);
+	r = sweep_results(c->s);
+	CHECK_INT(r->runs, sp->runs);
+	CHECK_INT(r->hangs, sp->hangs);
+	CHECK_INT(r->pkgs[0].failures_outside_tests, sp->outside);
+	CHECK_INT(sweep_phase(c->s), SWEEP_PHASE_DONE);
+}
+
 TEST(sweep_counts_exact)
 {
-	static const char *const args[] = {"--cpu",     "1", "--load",    "1,2", "--count", "6",
-	                                   "--confirm", "0", "--timeout", "10s", NULL};
+	/* Runs 1..12: 3, 6, 9 and 12 fail the second test. */
+	static const struct case_spec sp = {.args = "--cpu 1 --load 1,2 --count 6 --confirm 0",
+	                                    .mode = "flaky3",
+	                                    .status = 1,
+	                                    .runs = 12};
 	struct sweep_case c;
 	int64_t runs, failures, hangs;
 
-	memset(&c, 0, sizeof c);
-	/* Runs 1..12: 3, 6, 9 and 12 fail the second test. */
-	CHECK_INT(case_run(&c, args, "flaky3", NULL, 0), 1);
-	CHECK_INT(sweep_results(c.s)->runs, 12);
+	case_expect(&c, &sp);
 	CHECK_INT(sweep_results(c.s)->failures, 4);
-	CHECK_INT(sweep_results(c.s)->hangs, 0);
 	results_test_totals(case_test(&c, "every third"), &runs, &failures, &hangs);
 	CHECK_INT(runs, 12);
 	CHECK_INT(failures, 4);
@@ -176,33 +204,33 @@ TEST(sweep_counts_exact)
 	case_free(&c);
 }
 
+/* TAP names no test before its result: a run stopped at its limit failed
+ * outside any test. */
 TEST(sweep_hang_counted)
 {
-	static const char *const args[] = {
-	    "--cpu",     "1",     "--load",       "1",     "--count", "2", "--confirm", "0",
-	    "--timeout", "300ms", "--kill-grace", "200ms", NULL};
+	static const struct case_spec sp = {
+	    .args = "--cpu 1 --load 1 --count 2 --confirm 0 --timeout 300ms --kill-grace 200ms",
+	    .mode = "hang",
+	    .status = 1,
+	    .runs = 2,
+	    .outside = 2};
 	struct sweep_case c;
 
-	memset(&c, 0, sizeof c);
-	/* TAP names no test before its result: a run stopped at its limit
-	 * failed outside any test. */
-	CHECK_INT(case_run(&c, args, "hang", NULL, 0), 1);
-	CHECK_INT(sweep_results(c.s)->runs, 2);
-	CHECK_INT(sweep_results(c.s)->hangs, 0);
-	CHECK_INT(sweep_results(c.s)->pkgs[0].failures_outside_tests, 2);
+	case_expect(&c, &sp);
 	case_free(&c);
 }
 
 TEST(sweep_exit_status_outside_tests)
 {
-	static const char *const args[] = {"--cpu", "1",         "--load", "1", "--count",
-	                                   "3",     "--confirm", "0",      NULL};
+	static const struct case_spec sp = {.args = "--cpu 1 --load 1 --count 3 --confirm 0",
+	                                    .mode = "exit",
+	                                    .arg = "3",
+	                                    .status = 1,
+	                                    .runs = 3,
+	                                    .outside = 3};
 	struct sweep_case c;
 
-	memset(&c, 0, sizeof c);
-	CHECK_INT(case_run(&c, args, "exit", "3", 0), 1);
-	CHECK_INT(sweep_results(c.s)->runs, 3);
-	CHECK_INT(sweep_results(c.s)->pkgs[0].failures_outside_tests, 3);
+	case_expect(&c, &sp);
 	case_free(&c);
 }
 
@@ -210,32 +238,31 @@ TEST(sweep_exit_status_outside_tests)
  * it wakes, the run's 2 s limit is past, but the run ended normally. */
 TEST(sweep_stalled_loop_is_no_timeout)
 {
-	static const char *const args[] = {
-	    "--cpu",     "1",  "--load",       "1",  "--count", "1", "--confirm", "0",
-	    "--timeout", "2s", "--kill-grace", "1s", NULL};
+	static const struct case_spec sp = {
+	    .args = "--cpu 1 --load 1 --count 1 --confirm 0 --timeout 2s --kill-grace 1s",
+	    .mode = "sleep",
+	    .arg = "1000",
+	    .stall_at_ms = 300,
+	    .stall_ms = 3500,
+	    .runs = 1};
 	struct sweep_case c;
 
-	memset(&c, 0, sizeof c);
-	c.block_ms = 3500;
-	CHECK_INT(case_run(&c, args, "sleep", "1000", 300), 0);
-	CHECK_INT(sweep_results(c.s)->runs, 1);
-	CHECK_INT(sweep_results(c.s)->hangs, 0);
-	CHECK_INT(sweep_results(c.s)->pkgs[0].failures_outside_tests, 0);
+	case_expect(&c, &sp);
 	case_free(&c);
 }
 
+/* The runs in flight at the interrupt are killed and not counted. */
 TEST(sweep_interrupt_mid_sweep)
 {
-	static const char *const args[] = {"--cpu", "1",         "--load", "1", "--count",
-	                                   "50",    "--confirm", "0",      NULL};
+	static const struct case_spec sp = {.args = "--cpu 1 --load 1 --count 50 --confirm 0",
+	                                    .mode = "sleep",
+	                                    .arg = "100",
+	                                    .interrupt_after = 3,
+	                                    .status = 130,
+	                                    .runs = 3};
 	struct sweep_case c;
 
-	memset(&c, 0, sizeof c);
-	c.interrupt_after = 3;
-	/* The runs in flight at the interrupt are killed and not counted. */
-	CHECK_INT(case_run(&c, args, "sleep", "100", 0), 130);
-	CHECK_INT(sweep_results(c.s)->runs, 3);
-	CHECK_INT(sweep_phase(c.s), SWEEP_PHASE_DONE);
+	case_expect(&c, &sp);
 	case_free(&c);
 }
 
