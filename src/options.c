@@ -400,9 +400,10 @@ options_parse(struct options *o, int argc, char **argv)
 		        _("flakesweep: --timeout is at most 2562047h with the go driver"));
 		return -1;
 	}
-	if (o->outdir != NULL && o->outdir[0] == '\0') {
+	if ((o->outdir != NULL && o->outdir[0] == '\0') ||
+	    (o->resume != NULL && o->resume[0] == '\0')) {
 		fprintf(stderr, "%s\n",
-		        _("flakesweep: -o needs a directory name, not an empty one"));
+		        _("flakesweep: -o and --resume need a directory name, not an empty one"));
 		return -1;
 	}
 	if (o->resume != NULL && o->outdir != NULL) {

@@ -273,6 +273,7 @@ TEST(sweep_options_limits)
 	    {"stress", "--count", "2147483647", NULL},
 	    {"stress", "--timeout", "2562048h", "./...", NULL},
 	    {"stress", "-o", "", "./...", NULL},
+	    {"stress", "--resume", "", NULL},
 	};
 	size_t i;
 
