@@ -494,7 +494,7 @@ proc_kill_stale_one(pid_t pid, void *arg)
 	return true;
 }
 
-bool
+int
 proc_kill_stale(pid_t pid, uint64_t start_ticks)
 {
 	struct proc_stale st = {pid, start_ticks, 0};
@@ -502,17 +502,17 @@ proc_kill_stale(pid_t pid, uint64_t start_ticks)
 	uint64_t leader;
 
 	if (pid <= 1 || start_ticks == 0)
-		return false;
+		return 0;
 	/* A leader with another start time: the id was reused, the group is
 	 * someone else's. No leader: while any member of a group lives, no new
 	 * process gets its id, so the members are the run's. */
 	leader = proc_start_ticks(pid);
 	if (leader != 0 && leader != start_ticks)
-		return false;
+		return 0;
 	/* The leader died with the sweep (PR_SET_PDEATHSIG); the rest of its
 	 * group was adopted by init and is found by its group id. */
 	proc_each(proc_kill_stale_one, &st);
-	return st.killed > 0;
+	return st.killed;
 }
 
 struct proc_env_match {

@@ -68,8 +68,8 @@ void proc_signal(struct proc *p, int sig);
 
 /* Kills (SIGKILL) what is left of the group pid whose leader started at
  * start_ticks, the leader gone or not: used by --resume on runs a dead
- * sweep left behind. Returns true when something was killed. */
-bool proc_kill_stale(pid_t pid, uint64_t start_ticks);
+ * sweep left behind. Returns how many processes were killed. */
+int proc_kill_stale(pid_t pid, uint64_t start_ticks);
 
 /* Kills every process whose environment holds the entry want ("NAME=value"
  * exactly, or with prefix any entry starting with want), with its group

@@ -1165,9 +1165,12 @@ sweep_check_new_outdir(const char *outdir, char **err)
 	DIR *d;
 	bool empty = true;
 
-	if (lstat(outdir, &st) < 0)
-		return errno == ENOENT ? 0
-		                       : (*err = xasprintf("%s: %s", outdir, strerror(errno)), -1);
+	if (lstat(outdir, &st) < 0) {
+		if (errno == ENOENT)
+			return 0;
+		*err = xasprintf("%s: %s", outdir, strerror(errno));
+		return -1;
+	}
 	if (!S_ISDIR(st.st_mode)) {
 		*err = xasprintf(_("%s exists and is not a directory: choose another -o"), outdir);
 		return -1;
