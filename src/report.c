@@ -47,6 +47,52 @@ report_failure_json(const struct results_failure *f)
 	return o;
 }
 
+/* tests[].cores and tests[].core_concentration (man 5 flakesweep). */
+static void
+report_cores_json(cJSON *o, const struct results_test *t)
+{
+	cJSON *a = cJSON_AddArrayToObject(o, "cores"), *cc;
+	double p;
+	int i, core;
+
+	for (i = 0; i < t->ncores; i++) {
+		cJSON *co = cJSON_CreateObject();
+
+		cJSON_AddNumberToObject(co, "core", t->cores[i].core);
+		cJSON_AddNumberToObject(co, "runs", (double)t->cores[i].runs);
+		cJSON_AddNumberToObject(co, "failures", (double)t->cores[i].failures);
+		cJSON_AddItemToArray(a, co);
+	}
+	if (!results_core_concentration(t, &core, &p)) {
+		cJSON_AddNullToObject(o, "core_concentration");
+		return;
+	}
+	cc = cJSON_AddObjectToObject(o, "core_concentration");
+	cJSON_AddNumberToObject(cc, "core", core);
+	cJSON_AddNumberToObject(cc, "p", p);
+}
+
+/* tests[].cascade_of (the root, for a cascade) and tests[].cascades (the
+ * tests that failed only after this one). */
+static void
+report_cascade_json(cJSON *o, const struct results *r, const struct results_test *t)
+{
+	cJSON *a = cJSON_AddArrayToObject(o, "cascades");
+	size_t i;
+
+	if (results_cascade(t) && t->root != NULL)
+		cJSON_AddStringToObject(o, "cascade_of", t->root);
+	else
+		cJSON_AddNullToObject(o, "cascade_of");
+	for (i = 0; i < r->ntests; i++) {
+		const struct results_test *c = &r->tests[i];
+
+		if (c->pkg == t->pkg && c->root != NULL && strcmp(c->root, t->test) == 0 &&
+		    results_cascade(c))
+			cJSON_AddItemToArray(a, cJSON_CreateString(c->test));
+	}
+}
+
 static cJSON *
 report_test_json(const struct results *r, const struct results_test *t, const struct report_meta *m)
 {
@@ -97,6 +143,8 @@ report_test_json(const struct results *r, const struct results_test *t, const st
 	cJSON_AddBoolToObject(o, "quarantined",
 	                      m->quarantine != NULL && quarantine_has_test(m->quarantine, t->id));
 	cJSON_AddBoolToObject(o, "order_dependent", results_order_dependent(t));
+	report_cores_json(o, t);
+	report_cascade_json(o, r, t);
 	return o;
 }
 
@@ -195,8 +243,60 @@ report_cmp_tests(const void *a, const void *b)
 	return strcmp(x->id, y->id);
 }
 
+/* The per-core counts of a test whose failures concentrate on one core. */
 static void
-report_text_test(struct buf *b, const struct results_test *t, const struct report_meta *m)
+report_text_cores(struct buf *b, const struct results_test *t)
+{
+	const struct results_core *c = NULL;
+	double p;
+	int i, core;
+
+	if (!results_core_concentration(t, &core, &p))
+		return;
+	for (i = 0; i < t->ncores; i++)
+		if (t->cores[i].core == core)
+			c = &t->cores[i];
+	buf_printf(b,
+	           _("  failures concentrate on core %d: %lld of %lld runs pinned to it failed, "
+	             "%lld of %lld runs elsewhere (Fisher exact p=%.2g)\n"),
+	           core, (long long)c->failures, (long long)c->runs,
+	           (long long)(t->pinned_bad - c->failures), (long long)(t->pinned_runs - c->runs),
+	           p);
+	buf_printf(b, "  %s", _("per core (failed/runs):"));
+	for (i = 0; i < t->ncores; i++)
+		buf_printf(b, " %d:%lld/%lld", t->cores[i].core, (long long)t->cores[i].failures,
+		           (long long)t->cores[i].runs);
+	buf_addc(b, '\n');
+}
+
+/* The tests that failed only after t in the same process: listed under
+ * t, not as flaky tests of their own. */
+static void
+report_text_cascades(struct buf *b, const struct results *r, const struct results_test *t)
+{
+	size_t i;
+
+	for (i = 0; i < r->ntests; i++) {
+		const struct results_test *c = &r->tests[i];
+		int64_t alone = 0;
+		int k;
+
+		if (c->pkg != t->pkg || c->root == NULL || strcmp(c->root, t->test) != 0 ||
+		    !results_cascade(c))
+			continue;
+		for (k = 0; k < c->ncells; k++)
+			if (c->cells[k].phase == RESULTS_CONFIRM)
+				alone += c->cells[k].runs;
+		buf_printf(b,
+		           _("  cascade: %s failed %lld times, each time after this test had "
+		             "failed in the same process; alone it passed all %lld runs\n"),
+		           c->test, (long long)c->after_bad, (long long)alone);
+	}
+}
+
+static void
+report_text_test(struct buf *b, const struct results *r, const struct results_test *t,
+                 const struct report_meta *m)
 {
 	const struct results_cell *worst = results_worst_cell(t);
 	int i;
@@ -249,6 +349,8 @@ report_text_test(struct buf *b, const struct results_test *t, const struct repor
 		if (t->first->log != NULL)
 			buf_printf(b, _("  log: %s\n"), t->first->log);
 	}
+	report_text_cores(b, t);
+	report_text_cascades(b, r, t);
 	if (worst != NULL && m->reproduce != NULL) {
 		char *fs = NULL, *direct = NULL;
 
@@ -332,7 +434,7 @@ report_text(const struct results *r, const struct report_meta *m)
 				        : _("Failing tests (failed every run at some pair)"));
 				header = true;
 			}
-			report_text_test(&b, list[i], m);
+			report_text_test(&b, r, list[i], m);
 		}
 	}
 	if (n == 0)

@@ -479,6 +479,20 @@ sweep_forget_live(struct sweep *s, struct sweep_live *l)
 
 static void sweep_check_phase(struct sweep *s);
 
+/* Records the cores the run was pinned to (for the journal and the per-core
+ * counts) and the order its failures came in. */
+static void
+sweep_note_cores(struct sweep *s, const struct sweep_live *l, const struct outcome *o,
+                 struct journal_run *jr)
+{
+	int i;
+
+	for (i = 0; l->pub.cpus != NULL && i < l->pub.cpu && i < JOURNAL_CORES_MAX; i++)
+		jr->cores[jr->ncores++] = l->pub.cpus[i];
+	results_add_cores(s->results, l->pub.pkg, o, jr->cores, jr->ncores);
+	results_add_order(s->results, l->pub.pkg, l->pub.phase, o);
+}
+
 static void
 sweep_on_done(void *arg, const struct outcome_exit *ex, bool leaked, int64_t elapsed_ms)
 {
@@ -521,9 +535,10 @@ sweep_on_done(void *arg, const struct outcome_exit *ex, bool leaked, int64_t ela
 		              (long long)l->pub.id, l->pub.test ? l->pub.test : "?");
 	fresh = results_add_run(s->results, l->pub.pkg, l->pub.phase, l->pub.cpu, l->pub.load, &o,
 	                        log, l->pub.id);
+	memset(&jr, 0, sizeof jr);
+	sweep_note_cores(s, l, &o, &jr);
 	if (leaked)
 		results_note_leak(s->results, l->pub.pkg);
-	memset(&jr, 0, sizeof jr);
 	jr.run = l->pub.id;
 	jr.pkg = l->pub.pkg;
 	jr.phase = l->pub.phase;
@@ -1543,6 +1558,24 @@ sweep_started_ms(const struct sweep *s)
 	return s->started_ms;
 }
 
+/* The ncpu cores a reproduce line pins to: the core on which the test
+ * failed most first (a core-sensitive test passes elsewhere), then the
+ * first lane's cores, as the sweep would. */
+static void
+sweep_reproduce_cores(const struct sweep *s, const struct results_test *t, int ncpu, int *cpus)
+{
+	int worst = results_worst_core(t), n = 0, i;
+
+	if (worst >= 0)
+		cpus[n++] = worst;
+	for (i = 0; n < ncpu && s->lanes.nlanes > 0 && i < s->lanes.width; i++)
+		if (s->lanes.cores[0][i] != worst)
+			cpus[n++] = s->lanes.cores[0][i];
+	for (i = 0; n < ncpu; i++)
+		if (i != worst)
+			cpus[n++] = i;
+}
+
 void
 sweep_reproduce(const struct sweep *s, const struct results_test *t, const struct results_cell *c,
                 char **flakesweep, char **direct)
@@ -1550,14 +1583,12 @@ sweep_reproduce(const struct sweep *s, const struct results_test *t, const struc
 	const struct pkg *pkg = t->pkg < (int)s->npkgs ? s->pkgs[t->pkg] : NULL;
 	bool order = results_order_dependent(t);
 	/* As many runs as the phase that measured the test gave each pair. */
-	int count = s->o->confirm > 0 && s->o->run_re == NULL ? s->o->confirm : s->o->count, i;
+	int count = s->o->confirm > 0 && s->o->run_re == NULL ? s->o->confirm : s->o->count;
 	int *cpus = xcalloc((size_t)c->cpu, sizeof *cpus);
 	struct driver_run dr;
 	char *qdir, *qpkg, *filter, *qfilter, limits[160], t1[32], t2[32];
 
-	/* Pinned to the first lane's first cores, as the sweep would. */
-	for (i = 0; i < c->cpu; i++)
-		cpus[i] = s->lanes.nlanes > 0 && i < s->lanes.width ? s->lanes.cores[0][i] : i;
+	sweep_reproduce_cores(s, t, c->cpu, cpus);
 	qdir = util_shell_quote(s->proj.root != NULL ? s->proj.root : ".");
 	qpkg = pkg != NULL ? s->driver->package_args(pkg) : xstrdup("");
 	util_format_duration(s->o->timeout_ms, t1, sizeof t1);
