@@ -80,15 +80,15 @@ report_cascade_json(cJSON *o, const struct results *r, const struct results_test
 	cJSON *a = cJSON_AddArrayToObject(o, "cascades");
 	size_t i;
 
-	if (results_cascade(t) && t->root != NULL)
-		cJSON_AddStringToObject(o, "cascade_of", t->root);
+	if (results_cascade(t))
+		cJSON_AddStringToObject(o, "cascade_of", results_cascade_root(t));
 	else
 		cJSON_AddNullToObject(o, "cascade_of");
 	for (i = 0; i < r->ntests; i++) {
 		const struct results_test *c = &r->tests[i];
 
-		if (c->pkg == t->pkg && c->root != NULL && strcmp(c->root, t->test) == 0 &&
-		    results_cascade(c))
+		if (c->pkg == t->pkg && results_cascade(c) &&
+		    strcmp(results_cascade_root(c), t->test) == 0)
 			cJSON_AddItemToArray(a, cJSON_CreateString(c->test));
 	}
 }
@@ -281,8 +281,8 @@ report_text_cascades(struct buf *b, const struct results *r, const struct result
 		int64_t alone = 0;
 		int k;
 
-		if (c->pkg != t->pkg || c->root == NULL || strcmp(c->root, t->test) != 0 ||
-		    !results_cascade(c))
+		if (c->pkg != t->pkg || !results_cascade(c) ||
+		    strcmp(results_cascade_root(c), t->test) != 0)
 			continue;
 		for (k = 0; k < c->ncells; k++)
 			if (c->cells[k].phase == RESULTS_CONFIRM)
@@ -290,7 +290,7 @@ report_text_cascades(struct buf *b, const struct results *r, const struct result
 		buf_printf(b,
 		           _("  cascade: %s failed %lld times, each time after this test had "
 		             "failed in the same process; alone it passed all %lld runs\n"),
-		           c->test, (long long)c->after_bad, (long long)alone);
+		           c->test, (long long)c->sweep_bad, (long long)alone);
 	}
 }
 

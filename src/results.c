@@ -49,7 +49,6 @@ results_free(struct results *r)
 		free(r->tests[i].test);
 		free(r->tests[i].cells);
 		free(r->tests[i].cores);
-		free(r->tests[i].root);
 		results_failure_free(r->tests[i].first);
 	}
 	for (i = 0; i < r->npkgs; i++) {
@@ -143,6 +142,7 @@ results_get_test(struct results *r, int pkg, const char *name)
 	t->id = id;
 	t->test = xstrdup(name);
 	t->pkg = pkg;
+	t->owner = r;
 	strmap_set(r->index, id, (long)r->ntests);
 	r->ntests++;
 	return t;
@@ -294,10 +294,27 @@ results_is_below(const char *name, const char *parent)
 	return strncmp(name, parent, n) == 0 && name[n] == '/';
 }
 
+/* True when test index k failed or hung before entry i of o. */
+static bool
+results_failed_before(const struct results *r, const struct outcome *o, size_t i, long k)
+{
+	size_t j;
+
+	for (j = 0; j < i; j++) {
+		const struct outcome_test *e = &o->tests[j];
+
+		if ((e->status == OUTCOME_FAIL || e->status == OUTCOME_HANG) &&
+		    strcmp(e->name, r->tests[k].test) == 0)
+			return true;
+	}
+	return false;
+}
+
 void
 results_add_order(struct results *r, int pkg, enum results_phase phase, const struct outcome *o)
 {
 	size_t i, j;
+	int k, n;
 
 	for (i = 0; phase == RESULTS_SWEEP && !o->unreliable && i < o->ntests; i++) {
 		const struct outcome_test *ot = &o->tests[i];
@@ -306,20 +323,61 @@ results_add_order(struct results *r, int pkg, enum results_phase phase, const st
 		if (ot->status != OUTCOME_FAIL && ot->status != OUTCOME_HANG)
 			continue;
 		t = results_get_test(r, pkg, ot->name);
-		t->sweep_bad++;
-		for (j = 0; j < i; j++) {
+		if (t->sweep_bad++ > 0) {
+			/* Keep the candidates that failed before it this time too. */
+			for (k = n = 0; k < t->ncandidates; k++)
+				if (results_failed_before(r, o, i, t->candidates[k]))
+					t->candidates[n++] = t->candidates[k];
+			t->ncandidates = n;
+			continue;
+		}
+		for (j = 0; j < i && t->ncandidates < RESULTS_CANDIDATES; j++) {
 			const struct outcome_test *e = &o->tests[j];
 
 			if ((e->status != OUTCOME_FAIL && e->status != OUTCOME_HANG) ||
 			    results_is_below(ot->name, e->name) ||
 			    results_is_below(e->name, ot->name))
 				continue;
-			t->after_bad++;
-			if (t->root == NULL)
-				t->root = xstrdup(e->name);
-			break;
+			/* Earlier tests of the run already have their entries:
+			 * results_add_run made them, so t stays where it is. */
+			k = (int)(results_get_test(r, pkg, e->name) - r->tests);
+			t->candidates[t->ncandidates++] = k;
 		}
 	}
+}
+
+/* P(X >= a) for X hypergeometric: n draws from N items of which K are
+ * marked. The one-sided Fisher exact test of a 2x2 table. */
+static double results_fisher_upper(int64_t a, int64_t n, int64_t K, int64_t N);
+
+const char *
+results_cascade_root(const struct results_test *t)
+{
+	const struct results_test *best = NULL;
+	double best_p = RESULTS_CASCADE_ALPHA;
+	int k, i;
+
+	for (k = 0; t->owner != NULL && k < t->ncandidates; k++) {
+		const struct results_test *c = &t->owner->tests[t->candidates[k]];
+		int64_t n = 0, m = 0;
+		double p;
+
+		for (i = 0; i < c->ncells; i++) {
+			if (c->cells[i].phase != RESULTS_SWEEP)
+				continue;
+			n += c->cells[i].runs;
+			m += c->cells[i].failures + c->cells[i].hangs;
+		}
+		if (n == 0 || t->sweep_bad > m)
+			continue;
+		/* All k of its failures among the m runs where c failed. */
+		p = results_fisher_upper(t->sweep_bad, t->sweep_bad, m, n);
+		if (p < best_p) {
+			best_p = p;
+			best = c;
+		}
+	}
+	return best != NULL ? best->test : NULL;
 }
 
 bool
@@ -328,7 +386,7 @@ results_cascade(const struct results_test *t)
 	int64_t confirm_runs = 0, confirm_bad = 0;
 	int i;
 
-	if (t->sweep_bad == 0 || t->after_bad < t->sweep_bad)
+	if (t->sweep_bad == 0 || t->ncandidates == 0 || results_cascade_root(t) == NULL)
 		return false;
 	for (i = 0; i < t->ncells; i++) {
 		if (t->cells[i].phase != RESULTS_CONFIRM)
@@ -361,8 +419,6 @@ results_lchoose(int64_t n, int64_t k)
 	return lgamma((double)n + 1) - lgamma((double)k + 1) - lgamma((double)(n - k) + 1);
 }
 
-/* P(X >= a) for X hypergeometric: n draws from N items of which K are
- * marked. The one-sided Fisher exact test of a 2x2 table. */
 static double
 results_fisher_upper(int64_t a, int64_t n, int64_t K, int64_t N)
 {

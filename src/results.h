@@ -56,6 +56,10 @@ struct results_core {
 	int64_t runs, failures;
 };
 
+#define RESULTS_CANDIDATES 4
+
+struct results;
+
 struct results_test {
 	char *id;   /* "PACKAGE::TEST" */
 	char *test; /* full name with subtests */
@@ -66,11 +70,13 @@ struct results_test {
 	struct results_core *cores;    /* sorted by core */
 	int ncores;
 	int64_t pinned_runs, pinned_bad; /* runs (bad ones) whose cores are known */
-	/* Sweep runs in which it failed or hung after an earlier test of the
-	 * same process had failed or hung, and that earlier test the first
-	 * time (the cascade's root), or NULL. */
-	int64_t sweep_bad, after_bad;
-	char *root;
+	/* Cascades: its sweep runs that failed or hung, and the earlier tests
+	 * of the same process (indices into results.tests) that had failed or
+	 * hung before it in every one of them, at most RESULTS_CANDIDATES. */
+	int64_t sweep_bad;
+	long candidates[RESULTS_CANDIDATES];
+	int ncandidates;
+	const struct results *owner;
 };
 
 struct results_pkg {
@@ -119,10 +125,19 @@ void results_add_cores(struct results *r, int pkg, const struct outcome *o, cons
 void results_add_order(struct results *r, int pkg, enum results_phase phase,
                        const struct outcome *o);
 
-/* True when t's failures are a cascade: every sweep failure followed an
- * earlier failure in the same process, and alone (confirm) it never
- * failed in at least one run. */
+/* The test whose failures t's failures followed (a test name), or NULL:
+ * every sweep failure of t came after that test had failed or hung earlier
+ * in the same process, and that is not chance: with that test failing or
+ * hanging in m of its n sweep runs, the probability that all k of t's
+ * failures land in those runs, C(m,k)/C(n,k) (a one-sided Fisher exact
+ * test), is below RESULTS_CASCADE_ALPHA. */
+const char *results_cascade_root(const struct results_test *t);
+
+/* True when t is a cascade: it has a cascade root, and alone (confirm) it
+ * never failed in at least one run. */
 bool results_cascade(const struct results_test *t);
+
+#define RESULTS_CASCADE_ALPHA 0.01
 
 /* The core on which t failed most (the lowest on ties), or -1. */
 int results_worst_core(const struct results_test *t);

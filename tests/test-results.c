@@ -408,6 +408,9 @@ TEST(results_cascade_from_the_journal)
 		outcome_add(&o, xstrdup("TestRoot"), bad ? OUTCOME_FAIL : OUTCOME_PASS, NULL);
 		outcome_add(&o, xstrdup("TestRoot/sub"), bad ? OUTCOME_FAIL : OUTCOME_PASS, NULL);
 		outcome_add(&o, xstrdup("TestLater"), bad ? OUTCOME_FAIL : OUTCOME_PASS, NULL);
+		outcome_add(&o, xstrdup("TestRed"), OUTCOME_FAIL, NULL);
+		outcome_add(&o, xstrdup("TestAfterRed"), i % 7 == 1 ? OUTCOME_FAIL : OUTCOME_PASS,
+		            NULL);
 		journal_run_of(j, i + 1, RESULTS_SWEEP, 1, cores, &o);
 	}
 	rp = journal_replayed(path, j);
@@ -415,8 +418,9 @@ TEST(results_cascade_from_the_journal)
 	/* Before it is confirmed alone it stays flaky. */
 	CHECK_STR(results_verdict_name(results_verdict(t)), "flaky");
 	CHECK_INT(t->sweep_bad, 5);
-	CHECK_INT(t->after_bad, 5);
-	CHECK_STR(t->root, "TestRoot");
+	/* 5 failures, all in the 5 of 20 runs where TestRoot failed first:
+	 * C(5,5)/C(20,5) = 1/15504. */
+	CHECK_STR(results_cascade_root(t), "TestRoot");
 	replay_free(rp);
 	free(rp);
 	j = journal_open(path, &(char *){NULL});
@@ -424,15 +428,24 @@ TEST(results_cascade_from_the_journal)
 		memset(&o, 0, sizeof o);
 		outcome_add(&o, xstrdup("TestLater"), OUTCOME_PASS, NULL);
 		journal_run_of(j, 100 + i, RESULTS_CONFIRM, 1, cores, &o);
+		memset(&o, 0, sizeof o);
+		outcome_add(&o, xstrdup("TestAfterRed"), OUTCOME_PASS, NULL);
+		journal_run_of(j, 200 + i, RESULTS_CONFIRM, 1, cores, &o);
 	}
 	rp = journal_replayed(path, j);
 	t = results_find(rp->results, "m::TestLater");
 	CHECK_STR(results_verdict_name(results_verdict(t)), "cascade");
 	t = results_find(rp->results, "m::TestRoot/sub");
-	CHECK_INT(t->after_bad, 0);
+	CHECK_INT(t->ncandidates, 0);
 	CHECK_STR(results_verdict_name(results_verdict(t)), "flaky");
 	t = results_find(rp->results, "m::TestOwn");
-	CHECK_INT(t->after_bad, 0);
+	CHECK_INT(t->ncandidates, 0);
+	CHECK_STR(results_verdict_name(results_verdict(t)), "flaky");
+	/* TestAfterRed fails now and then after TestRed, which fails every
+	 * run: no evidence of a cascade (p = 1), so it stays flaky. */
+	t = results_find(rp->results, "m::TestAfterRed");
+	CHECK_INT(t->ncandidates, 1);
+	CHECK(results_cascade_root(t) == NULL);
 	CHECK_STR(results_verdict_name(results_verdict(t)), "flaky");
 	replay_free(rp);
 	free(rp);
