@@ -52,23 +52,31 @@ static void
 report_cores_json(cJSON *o, const struct results_test *t)
 {
 	cJSON *a = cJSON_AddArrayToObject(o, "cores"), *cc;
+	const struct results_core *c;
+	int64_t runs, bad;
 	double p;
-	int i, core;
+	int i;
 
 	for (i = 0; i < t->ncores; i++) {
 		cJSON *co = cJSON_CreateObject();
 
 		cJSON_AddNumberToObject(co, "core", t->cores[i].core);
+		cJSON_AddNumberToObject(co, "cpu", t->cores[i].cpu);
 		cJSON_AddNumberToObject(co, "runs", (double)t->cores[i].runs);
 		cJSON_AddNumberToObject(co, "failures", (double)t->cores[i].failures);
 		cJSON_AddItemToArray(a, co);
 	}
-	if (!results_core_concentration(t, &core, &p)) {
+	if (!results_core_concentration(t, &c, &runs, &bad, &p)) {
 		cJSON_AddNullToObject(o, "core_concentration");
 		return;
 	}
 	cc = cJSON_AddObjectToObject(o, "core_concentration");
-	cJSON_AddNumberToObject(cc, "core", core);
+	cJSON_AddNumberToObject(cc, "core", c->core);
+	cJSON_AddNumberToObject(cc, "cpu", c->cpu);
+	cJSON_AddNumberToObject(cc, "runs", (double)c->runs);
+	cJSON_AddNumberToObject(cc, "failures", (double)c->failures);
+	cJSON_AddNumberToObject(cc, "other_runs", (double)(runs - c->runs));
+	cJSON_AddNumberToObject(cc, "other_failures", (double)(bad - c->failures));
 	cJSON_AddNumberToObject(cc, "p", p);
 }
 
@@ -247,25 +255,23 @@ report_cmp_tests(const void *a, const void *b)
 static void
 report_text_cores(struct buf *b, const struct results_test *t)
 {
-	const struct results_core *c = NULL;
+	const struct results_core *c;
+	int64_t runs, bad;
 	double p;
-	int i, core;
+	int i;
 
-	if (!results_core_concentration(t, &core, &p))
+	if (!results_core_concentration(t, &c, &runs, &bad, &p))
 		return;
-	for (i = 0; i < t->ncores; i++)
-		if (t->cores[i].core == core)
-			c = &t->cores[i];
 	buf_printf(b,
-	           _("  failures concentrate on core %d: %lld of %lld runs pinned to it failed, "
-	             "%lld of %lld runs elsewhere (Fisher exact p=%.2g)\n"),
-	           core, (long long)c->failures, (long long)c->runs,
-	           (long long)(t->pinned_bad - c->failures), (long long)(t->pinned_runs - c->runs),
-	           p);
-	buf_printf(b, "  %s", _("per core (failed/runs):"));
+	           _("  failures concentrate on core %d: at cpu %d, %lld of %lld runs pinned to it "
+	             "failed, %lld of %lld runs on other cores (Fisher exact p=%.2g)\n"),
+	           c->core, c->cpu, (long long)c->failures, (long long)c->runs,
+	           (long long)(bad - c->failures), (long long)(runs - c->runs), p);
+	buf_printf(b, _("  per core at cpu %d (failed/runs):"), c->cpu);
 	for (i = 0; i < t->ncores; i++)
-		buf_printf(b, " %d:%lld/%lld", t->cores[i].core, (long long)t->cores[i].failures,
-		           (long long)t->cores[i].runs);
+		if (t->cores[i].cpu == c->cpu)
+			buf_printf(b, " %d:%lld/%lld", t->cores[i].core,
+			           (long long)t->cores[i].failures, (long long)t->cores[i].runs);
 	buf_addc(b, '\n');
 }
 

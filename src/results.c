@@ -244,18 +244,24 @@ results_add_run(struct results *r, int pkg, enum results_phase phase, int cpu, i
 }
 
 static struct results_core *
-results_get_core(struct results_test *t, int core)
+results_get_core(struct results_test *t, int cpu, int core)
 {
 	int i, j;
 
-	for (i = 0; i < t->ncores && t->cores[i].core <= core; i++)
-		if (t->cores[i].core == core)
+	for (i = 0; i < t->ncores; i++) {
+		const struct results_core *c = &t->cores[i];
+
+		if (c->cpu == cpu && c->core == core)
 			return &t->cores[i];
+		if (c->cpu > cpu || (c->cpu == cpu && c->core > core))
+			break;
+	}
 	t->cores = xrealloc(t->cores, sizeof *t->cores * (size_t)(t->ncores + 1));
 	for (j = t->ncores; j > i; j--)
 		t->cores[j] = t->cores[j - 1];
 	t->ncores++;
 	memset(&t->cores[i], 0, sizeof t->cores[i]);
+	t->cores[i].cpu = cpu;
 	t->cores[i].core = core;
 	return &t->cores[i];
 }
@@ -274,10 +280,8 @@ results_add_cores(struct results *r, int pkg, const struct outcome *o, const int
 		if (ot->status == OUTCOME_SKIP)
 			continue;
 		t = results_get_test(r, pkg, ot->name);
-		t->pinned_runs++;
-		t->pinned_bad += bad;
 		for (k = 0; k < ncores; k++) {
-			struct results_core *c = results_get_core(t, cores[k]);
+			struct results_core *c = results_get_core(t, ncores, cores[k]);
 
 			c->runs++;
 			c->failures += bad;
@@ -400,12 +404,17 @@ results_cascade(const struct results_test *t)
 int
 results_worst_core(const struct results_test *t)
 {
-	int i, best = -1;
+	int i, j, best = -1;
 	int64_t most = 0;
 
 	for (i = 0; i < t->ncores; i++) {
-		if (t->cores[i].failures > most) {
-			most = t->cores[i].failures;
+		int64_t n = 0;
+
+		for (j = 0; j < t->ncores; j++)
+			if (t->cores[j].core == t->cores[i].core)
+				n += t->cores[j].failures;
+		if (n > most || (n == most && n > 0 && t->cores[i].core < best)) {
+			most = n;
 			best = t->cores[i].core;
 		}
 	}
@@ -435,25 +444,39 @@ results_fisher_upper(int64_t a, int64_t n, int64_t K, int64_t N)
 }
 
 bool
-results_core_concentration(const struct results_test *t, int *core, double *p)
+results_core_concentration(const struct results_test *t, const struct results_core **c,
+                           int64_t *runs, int64_t *bad, double *p)
 {
 	double best = 2;
-	int i, tested = 0;
+	int i, j, tested = 0;
 
-	*core = -1;
+	*c = NULL;
+	*runs = *bad = 0;
 	*p = 1;
 	for (i = 0; i < t->ncores; i++) {
-		const struct results_core *c = &t->cores[i];
+		const struct results_core *k = &t->cores[i];
+		int64_t n = 0, f = 0;
 		double q;
 
+		/* Each run at cpu c counts once on each of its c cores. */
+		for (j = 0; j < t->ncores; j++) {
+			if (t->cores[j].cpu == k->cpu) {
+				n += t->cores[j].runs;
+				f += t->cores[j].failures;
+			}
+		}
+		n /= k->cpu;
+		f /= k->cpu;
 		/* A core every run had, or none: nothing to compare it with. */
-		if (c->runs == t->pinned_runs || c->runs == 0)
+		if (k->runs == n || k->runs == 0)
 			continue;
 		tested++;
-		q = results_fisher_upper(c->failures, c->runs, t->pinned_bad, t->pinned_runs);
+		q = results_fisher_upper(k->failures, k->runs, f, n);
 		if (q < best) {
 			best = q;
-			*core = c->core;
+			*c = k;
+			*runs = n;
+			*bad = f;
 		}
 	}
 	if (tested == 0)

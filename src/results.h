@@ -49,10 +49,10 @@ struct results_failure {
 	int64_t run;  /* run id */
 };
 
-/* The runs of a test that were pinned to one core (among others), and how
- * many of them failed or hung. */
+/* The runs of a test at one cpu count that were pinned to one core (among
+ * others), and how many of them failed or hung. */
 struct results_core {
-	int core;
+	int core, cpu;
 	int64_t runs, failures;
 };
 
@@ -67,9 +67,8 @@ struct results_test {
 	struct results_cell *cells;
 	int ncells;
 	struct results_failure *first; /* NULL until it fails or hangs */
-	struct results_core *cores;    /* sorted by core */
+	struct results_core *cores;    /* sorted by cpu, then core */
 	int ncores;
-	int64_t pinned_runs, pinned_bad; /* runs (bad ones) whose cores are known */
 	/* Cascades: its sweep runs that failed or hung, and the earlier tests
 	 * of the same process (indices into results.tests) that had failed or
 	 * hung before it in every one of them, at most RESULTS_CANDIDATES. */
@@ -139,15 +138,19 @@ bool results_cascade(const struct results_test *t);
 
 #define RESULTS_CASCADE_ALPHA 0.01
 
-/* The core on which t failed most (the lowest on ties), or -1. */
+/* The core on which t failed most over every cpu count (the lowest on
+ * ties), or -1. */
 int results_worst_core(const struct results_test *t);
 
-/* Whether t's failures concentrate on one core: for each core, a
- * one-sided Fisher exact test of failures in runs pinned to it against
- * runs not pinned to it; concentrated when the smallest p-value is below
- * RESULTS_CORE_ALPHA divided by the number of cores tested (Bonferroni).
- * Sets *core and *p to that core and its p-value. */
-bool results_core_concentration(const struct results_test *t, int *core, double *p);
+/* Whether t's failures concentrate on one core: for each cpu count c and
+ * each core, a one-sided Fisher exact test of failures in the runs at c
+ * pinned to that core against the runs at c not pinned to it;
+ * concentrated when the smallest p-value is below RESULTS_CORE_ALPHA
+ * divided by the number of tests made (Bonferroni). Sets *c to that entry
+ * of t->cores, *runs and *bad to the runs at its cpu count and their
+ * failures, and *p to its p-value. */
+bool results_core_concentration(const struct results_test *t, const struct results_core **c,
+                                int64_t *runs, int64_t *bad, double *p);
 
 #define RESULTS_CORE_ALPHA 0.01
 

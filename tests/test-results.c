@@ -342,8 +342,8 @@ journal_with_pkg(const char *path)
 
 /* A test that fails on every run pinned to core 3 and passes on core 2
  * and on the two-core runs: the journal keeps each run's cores, the
- * per-core counts come back from it, the concentration is found with
- * Fisher's exact test and the worst core is 3. TestWide fails as often on
+ * per-core counts (per cpu count) come back from it, the concentration
+ * is found with Fisher's exact test at cpu 1 and the worst core is 3. TestWide fails as often on
  * every core: no concentration. */
 TEST(results_cores_from_the_journal)
 {
@@ -352,36 +352,46 @@ TEST(results_cores_from_the_journal)
 	struct replay *rp;
 	struct outcome o;
 	const struct results_test *t;
+	const struct results_core *c;
+	int64_t runs, bad;
 	double p;
-	int i, core;
+	int i;
 
 	for (i = 0; i < 45; i++) {
 		int cores[2] = {i % 3 == 2 ? 2 : 2 + i % 2, 3};
 		int cpu = i % 3 == 2 ? 2 : 1;
-		bool bad = cpu == 1 && cores[0] == 3;
+		bool red = cpu == 1 && cores[0] == 3;
 
-		outcome_of(&o, bad ? NULL : "TestCore", bad ? "TestCore" : NULL, NULL);
+		outcome_of(&o, red ? NULL : "TestCore", red ? "TestCore" : NULL, NULL);
 		outcome_add(&o, xstrdup("TestWide"), i % 5 == 0 ? OUTCOME_FAIL : OUTCOME_PASS,
 		            NULL);
 		journal_run_of(j, i + 1, RESULTS_SWEEP, cpu, cores, &o);
 	}
 	rp = journal_replayed(path, j);
 	t = results_find(rp->results, "m::TestCore");
-	CHECK_INT(t->ncores, 2);
+	/* cpu 1: core 2 and core 3; cpu 2: both. */
+	CHECK_INT(t->ncores, 4);
+	CHECK_INT(t->cores[0].cpu, 1);
 	CHECK_INT(t->cores[0].core, 2);
-	CHECK_INT(t->cores[0].runs, 30);
+	CHECK_INT(t->cores[0].runs, 15);
 	CHECK_INT(t->cores[0].failures, 0);
 	CHECK_INT(t->cores[1].core, 3);
-	CHECK_INT(t->cores[1].runs, 30);
+	CHECK_INT(t->cores[1].runs, 15);
 	CHECK_INT(t->cores[1].failures, 15);
+	CHECK_INT(t->cores[3].cpu, 2);
+	CHECK_INT(t->cores[3].runs, 15);
+	CHECK_INT(t->cores[3].failures, 0);
 	CHECK_INT(results_worst_core(t), 3);
-	CHECK(results_core_concentration(t, &core, &p));
-	CHECK_INT(core, 3);
-	/* All 15 failures among the 30 runs on core 3, none in the 15 runs
-	 * that missed it: C(30,15)/C(45,15), under 0.01 / 2 cores. */
-	CHECK(fabs(p - 155117520.0 / 344867425584.0) < 1e-9);
+	CHECK(results_core_concentration(t, &c, &runs, &bad, &p));
+	CHECK_INT(c->core, 3);
+	CHECK_INT(c->cpu, 1);
+	CHECK_INT(runs, 30);
+	CHECK_INT(bad, 15);
+	/* At cpu 1, all 15 failures among the 15 runs on core 3, none in the
+	 * 15 on core 2: 1/C(30,15), under 0.01 / 2 cores tested. */
+	CHECK(fabs(p - 1.0 / 155117520.0) < 1e-12);
 	t = results_find(rp->results, "m::TestWide");
-	CHECK(!results_core_concentration(t, &core, &p));
+	CHECK(!results_core_concentration(t, &c, &runs, &bad, &p));
 	replay_free(rp);
 	free(rp);
 	free(path);
