@@ -161,6 +161,27 @@ sweep_add_str_or_null(cJSON *o, const char *key, const char *v)
 		cJSON_AddNullToObject(o, key);
 }
 
+/* The variables of flakesweep's own environment that change what a build
+ * or a run does, so a reproduce line can set them in a fresh shell. */
+static const char *const sweep_repro_env[] = {
+    "GOPATH", "GO111MODULE", "GOFLAGS", "GOWORK", "GOTOOLCHAIN", "GOEXPERIMENT", "CGO_ENABLED",
+};
+
+static cJSON *
+sweep_env_json(void)
+{
+	cJSON *e = cJSON_CreateObject();
+	size_t i;
+
+	for (i = 0; i < UTIL_ARRAY_LEN(sweep_repro_env); i++) {
+		const char *v = getenv(sweep_repro_env[i]);
+
+		if (v != NULL)
+			cJSON_AddStringToObject(e, sweep_repro_env[i], v);
+	}
+	return e;
+}
+
 static cJSON *
 sweep_config_json(const struct sweep *s)
 {
@@ -197,6 +218,8 @@ sweep_config_json(const struct sweep *s)
 	}
 	cJSON_AddBoolToObject(c, "race", o->race);
 	cJSON_AddBoolToObject(c, "isolate_net", o->isolate_net);
+	cJSON_AddStringToObject(c, "tap_select", o->tap_select != NULL ? o->tap_select : "arg");
+	cJSON_AddItemToObject(c, "env", sweep_env_json());
 	sweep_add_str_or_null(c, "quarantine", s->quarantine != NULL ? s->quarantine->path : NULL);
 	sweep_add_str_or_null(c, "build_tags", o->build_tags);
 	cJSON_AddStringToObject(c, "driver", o->driver);
@@ -1576,6 +1599,55 @@ sweep_reproduce_cores(const struct sweep *s, const struct results_test *t, int n
 			cpus[n++] = i;
 }
 
+/* line with the environment the sweep ran with exported first, so it runs
+ * the same in a fresh login shell. Takes ownership of line. */
+static char *
+sweep_reproduce_env(const cJSON *config, char *line)
+{
+	const cJSON *v;
+	struct buf b;
+
+	buf_init(&b);
+	cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(config, "env"))
+	{
+		char *q;
+
+		if (!cJSON_IsString(v))
+			continue;
+		q = util_shell_quote(v->valuestring);
+		buf_printf(&b, "%s%s=%s", b.len == 0 ? "export " : " ", v->string, q);
+		free(q);
+	}
+	if (b.len == 0) {
+		buf_free(&b);
+		return line;
+	}
+	buf_printf(&b, " && %s", line);
+	free(line);
+	return buf_steal(&b);
+}
+
+/* A direct line ("cd DIR && COMMAND") run in its own network namespace
+ * with only loopback up, as --isolate-net runs it. Takes ownership of
+ * line. */
+static char *
+sweep_reproduce_netns(char *line, const char *dir)
+{
+	char *qdir = util_shell_quote(dir), *cd = xasprintf("cd %s && ", qdir), *out, *q;
+
+	free(qdir);
+	if (strncmp(line, cd, strlen(cd)) != 0) {
+		free(cd);
+		return line;
+	}
+	q = util_shell_quote(line + strlen(cd));
+	out = xasprintf("%sunshare -rn sh -c 'ip link set lo up && eval \"$0\"' %s", cd, q);
+	free(q);
+	free(cd);
+	free(line);
+	return out;
+}
+
 void
 sweep_reproduce(const struct sweep *s, const struct results_test *t, const struct results_cell *c,
                 char **flakesweep, char **direct)
@@ -1586,7 +1658,11 @@ sweep_reproduce(const struct sweep *s, const struct results_test *t, const struc
 	int count = s->o->confirm > 0 && s->o->run_re == NULL ? s->o->confirm : s->o->count;
 	int *cpus = xcalloc((size_t)c->cpu, sizeof *cpus);
 	struct driver_run dr;
-	char *qdir, *qpkg, *filter, *qfilter, limits[160], t1[32], t2[32];
+	char *qdir, *qpkg, *filter, *qfilter, *fs, *direct_line, limits[160], t1[32], t2[32];
+	const cJSON *config = cJSON_GetObjectItemCaseSensitive(s->header, "config");
+	const char *tap_select =
+	    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(config, "tap_select"));
+	struct buf extra;
 
 	sweep_reproduce_cores(s, t, c->cpu, cpus);
 	qdir = util_shell_quote(s->proj.root != NULL ? s->proj.root : ".");
@@ -1595,24 +1671,43 @@ sweep_reproduce(const struct sweep *s, const struct results_test *t, const struc
 	util_format_duration(s->o->kill_grace_ms, t2, sizeof t2);
 	snprintf(limits, sizeof limits, " --timeout %s --kill-grace %s%s", t1, t2,
 	         s->o->race ? "" : " --no-race");
+	/* What else the sweep ran with, so the line runs the same thing. */
+	buf_init(&extra);
+	buf_add(&extra, limits, strlen(limits));
+	if (s->o->isolate_net)
+		buf_adds(&extra, " --isolate-net");
+	if (s->o->build_tags != NULL) {
+		char *q = util_shell_quote(s->o->build_tags);
+
+		buf_printf(&extra, " --build-tags %s", q);
+		free(q);
+	}
+	if (tap_select != NULL && strcmp(tap_select, "env") == 0)
+		buf_adds(&extra, " --tap-select env");
 	filter = s->driver->filter(t->test);
 	qfilter = util_shell_quote(filter);
 	/* An order-dependent test passes alone: both commands replay the
 	 * whole package in the failing order instead. */
 	if (order)
-		*flakesweep = xasprintf(
+		fs = xasprintf(
 		    "cd %s && flakesweep stress --cpu %d --load %d --count %d --shuffle%s %s", qdir,
-		    c->cpu, c->load, count, limits, qpkg);
+		    c->cpu, c->load, count, extra.data, qpkg);
 	else
-		*flakesweep = xasprintf("cd %s && flakesweep stress --cpu %d --load %d --count %d "
-		                        "--run %s%s %s",
-		                        qdir, c->cpu, c->load, count, qfilter, limits, qpkg);
+		fs = xasprintf("cd %s && flakesweep stress --cpu %d --load %d --count %d "
+		               "--run %s%s %s",
+		               qdir, c->cpu, c->load, count, qfilter, extra.data, qpkg);
+	buf_free(&extra);
 	memset(&dr, 0, sizeof dr);
 	dr.cpu = c->cpu;
 	dr.timeout_ms = s->o->timeout_ms;
 	dr.test = order ? NULL : t->test;
 	dr.seed = t->first != NULL ? t->first->seed : NULL;
-	*direct = pkg != NULL ? s->driver->reproduce(pkg, &dr, cpus, count) : xstrdup("");
+	dr.select_env = tap_select != NULL && strcmp(tap_select, "env") == 0;
+	direct_line = pkg != NULL ? s->driver->reproduce(pkg, &dr, cpus, count) : xstrdup("");
+	if (pkg != NULL && s->o->isolate_net)
+		direct_line = sweep_reproduce_netns(direct_line, pkg->dir);
+	*flakesweep = sweep_reproduce_env(config, fs);
+	*direct = sweep_reproduce_env(config, direct_line);
 	free(filter);
 	free(qfilter);
 	free(qpkg);
