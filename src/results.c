@@ -354,24 +354,35 @@ results_add_order(struct results *r, int pkg, enum results_phase phase, const st
  * marked. The one-sided Fisher exact test of a 2x2 table. */
 static double results_fisher_upper(int64_t a, int64_t n, int64_t K, int64_t N);
 
+/* The runs of t in one phase and how many of them failed or hung. */
+static void
+results_phase_totals(const struct results_test *t, enum results_phase phase, int64_t *runs,
+                     int64_t *bad)
+{
+	int i;
+
+	*runs = *bad = 0;
+	for (i = 0; i < t->ncells; i++) {
+		if (t->cells[i].phase != phase)
+			continue;
+		*runs += t->cells[i].runs;
+		*bad += t->cells[i].failures + t->cells[i].hangs;
+	}
+}
+
 const char *
 results_cascade_root(const struct results_test *t)
 {
 	const struct results_test *best = NULL;
 	double best_p = RESULTS_CASCADE_ALPHA;
-	int k, i;
+	int k;
 
 	for (k = 0; t->owner != NULL && k < t->ncandidates; k++) {
 		const struct results_test *c = &t->owner->tests[t->candidates[k]];
-		int64_t n = 0, m = 0;
+		int64_t n, m;
 		double p;
 
-		for (i = 0; i < c->ncells; i++) {
-			if (c->cells[i].phase != RESULTS_SWEEP)
-				continue;
-			n += c->cells[i].runs;
-			m += c->cells[i].failures + c->cells[i].hangs;
-		}
+		results_phase_totals(c, RESULTS_SWEEP, &n, &m);
 		if (n == 0 || t->sweep_bad > m)
 			continue;
 		/* All k of its failures among the m runs where c failed. */
@@ -387,17 +398,11 @@ results_cascade_root(const struct results_test *t)
 bool
 results_cascade(const struct results_test *t)
 {
-	int64_t confirm_runs = 0, confirm_bad = 0;
-	int i;
+	int64_t confirm_runs, confirm_bad;
 
 	if (t->sweep_bad == 0 || t->ncandidates == 0 || results_cascade_root(t) == NULL)
 		return false;
-	for (i = 0; i < t->ncells; i++) {
-		if (t->cells[i].phase != RESULTS_CONFIRM)
-			continue;
-		confirm_runs += t->cells[i].runs;
-		confirm_bad += t->cells[i].failures + t->cells[i].hangs;
-	}
+	results_phase_totals(t, RESULTS_CONFIRM, &confirm_runs, &confirm_bad);
 	return confirm_runs > 0 && confirm_bad == 0;
 }
 
