@@ -40,6 +40,7 @@ struct driver_run {
 	const char *test;    /* confirm: the one full test name, or NULL */
 	const char *run_re;  /* --run, or NULL */
 	const char *skip_re; /* --skip, or NULL */
+	bool select_env;     /* tap: the test is selected through FLAKESWEEP_TEST */
 };
 
 /* A run's output parser, fed as bytes arrive. */

@@ -315,6 +315,8 @@ journal_write_run(struct journal *j, const struct journal_run *jr, const struct 
 		cJSON_AddTrueToObject(line, "timed_out");
 	if (jr->leaked)
 		cJSON_AddTrueToObject(line, "leaked");
+	if (jr->ncores > 0)
+		cJSON_AddItemToObject(line, "cores", cJSON_CreateIntArray(jr->cores, jr->ncores));
 	if ((a = journal_names(o, OUTCOME_FAIL)) != NULL)
 		cJSON_AddItemToObject(line, "fail", a);
 	if ((a = journal_names(o, OUTCOME_HANG)) != NULL)
@@ -514,6 +516,13 @@ journal_decode_run(struct journal_reader *reader, const cJSON *line, struct jour
 	jr->leaked = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(line, "leaked"));
 	jr->log = journal_str(line, "log");
 	jr->selected = journal_str(line, "test");
+	cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(line, "cores"))
+	{
+		if (!cJSON_IsNumber(v) || v->valuedouble < 0)
+			return -EINVAL;
+		if (jr->ncores < JOURNAL_CORES_MAX)
+			jr->cores[jr->ncores++] = v->valueint;
+	}
 	if (set > 0) {
 		const struct journal_set *s;
 

@@ -47,6 +47,60 @@ report_failure_json(const struct results_failure *f)
 	return o;
 }
 
+/* tests[].cores and tests[].core_concentration (man 5 flakesweep). */
+static void
+report_cores_json(cJSON *o, const struct results_test *t)
+{
+	cJSON *a = cJSON_AddArrayToObject(o, "cores"), *cc;
+	const struct results_core *c;
+	int64_t runs, bad;
+	double p;
+	int i;
+
+	for (i = 0; i < t->ncores; i++) {
+		cJSON *co = cJSON_CreateObject();
+
+		cJSON_AddNumberToObject(co, "core", t->cores[i].core);
+		cJSON_AddNumberToObject(co, "cpu", t->cores[i].cpu);
+		cJSON_AddNumberToObject(co, "runs", (double)t->cores[i].runs);
+		cJSON_AddNumberToObject(co, "failures", (double)t->cores[i].failures);
+		cJSON_AddItemToArray(a, co);
+	}
+	if (!results_core_concentration(t, &c, &runs, &bad, &p)) {
+		cJSON_AddNullToObject(o, "core_concentration");
+		return;
+	}
+	cc = cJSON_AddObjectToObject(o, "core_concentration");
+	cJSON_AddNumberToObject(cc, "core", c->core);
+	cJSON_AddNumberToObject(cc, "cpu", c->cpu);
+	cJSON_AddNumberToObject(cc, "runs", (double)c->runs);
+	cJSON_AddNumberToObject(cc, "failures", (double)c->failures);
+	cJSON_AddNumberToObject(cc, "other_runs", (double)(runs - c->runs));
+	cJSON_AddNumberToObject(cc, "other_failures", (double)(bad - c->failures));
+	cJSON_AddNumberToObject(cc, "p", p);
+}
+
+/* tests[].cascade_of (the root, for a cascade) and tests[].cascades (the
+ * tests that failed only after this one). */
+static void
+report_cascade_json(cJSON *o, const struct results *r, const struct results_test *t)
+{
+	cJSON *a = cJSON_AddArrayToObject(o, "cascades");
+	size_t i;
+
+	if (results_cascade(t))
+		cJSON_AddStringToObject(o, "cascade_of", results_cascade_root(t));
+	else
+		cJSON_AddNullToObject(o, "cascade_of");
+	for (i = 0; i < r->ntests; i++) {
+		const struct results_test *c = &r->tests[i];
+
+		if (c->pkg == t->pkg && results_cascade(c) &&
+		    strcmp(results_cascade_root(c), t->test) == 0)
+			cJSON_AddItemToArray(a, cJSON_CreateString(c->test));
+	}
+}
+
 static cJSON *
 report_test_json(const struct results *r, const struct results_test *t, const struct report_meta *m)
 {
@@ -97,6 +151,8 @@ report_test_json(const struct results *r, const struct results_test *t, const st
 	cJSON_AddBoolToObject(o, "quarantined",
 	                      m->quarantine != NULL && quarantine_has_test(m->quarantine, t->id));
 	cJSON_AddBoolToObject(o, "order_dependent", results_order_dependent(t));
+	report_cores_json(o, t);
+	report_cascade_json(o, r, t);
 	return o;
 }
 
@@ -195,8 +251,58 @@ report_cmp_tests(const void *a, const void *b)
 	return strcmp(x->id, y->id);
 }
 
+/* The per-core counts of a test whose failures concentrate on one core. */
 static void
-report_text_test(struct buf *b, const struct results_test *t, const struct report_meta *m)
+report_text_cores(struct buf *b, const struct results_test *t)
+{
+	const struct results_core *c;
+	int64_t runs, bad;
+	double p;
+	int i;
+
+	if (!results_core_concentration(t, &c, &runs, &bad, &p))
+		return;
+	buf_printf(b,
+	           _("  failures concentrate on core %d: at cpu %d, %lld of %lld runs pinned to it "
+	             "failed, %lld of %lld runs on other cores (Fisher exact p=%.2g)\n"),
+	           c->core, c->cpu, (long long)c->failures, (long long)c->runs,
+	           (long long)(bad - c->failures), (long long)(runs - c->runs), p);
+	buf_printf(b, _("  per core at cpu %d (failed/runs):"), c->cpu);
+	for (i = 0; i < t->ncores; i++)
+		if (t->cores[i].cpu == c->cpu)
+			buf_printf(b, " %d:%lld/%lld", t->cores[i].core,
+			           (long long)t->cores[i].failures, (long long)t->cores[i].runs);
+	buf_addc(b, '\n');
+}
+
+/* The tests that failed only after t in the same process: listed under
+ * t, not as flaky tests of their own. */
+static void
+report_text_cascades(struct buf *b, const struct results *r, const struct results_test *t)
+{
+	size_t i;
+
+	for (i = 0; i < r->ntests; i++) {
+		const struct results_test *c = &r->tests[i];
+		int64_t alone = 0;
+		int k;
+
+		if (c->pkg != t->pkg || !results_cascade(c) ||
+		    strcmp(results_cascade_root(c), t->test) != 0)
+			continue;
+		for (k = 0; k < c->ncells; k++)
+			if (c->cells[k].phase == RESULTS_CONFIRM)
+				alone += c->cells[k].runs;
+		buf_printf(b,
+		           _("  cascade: %s failed %lld times, each time after this test had "
+		             "failed in the same process; alone it passed all %lld runs\n"),
+		           c->test, (long long)c->sweep_bad, (long long)alone);
+	}
+}
+
+static void
+report_text_test(struct buf *b, const struct results *r, const struct results_test *t,
+                 const struct report_meta *m)
 {
 	const struct results_cell *worst = results_worst_cell(t);
 	int i;
@@ -249,6 +355,8 @@ report_text_test(struct buf *b, const struct results_test *t, const struct repor
 		if (t->first->log != NULL)
 			buf_printf(b, _("  log: %s\n"), t->first->log);
 	}
+	report_text_cores(b, t);
+	report_text_cascades(b, r, t);
 	if (worst != NULL && m->reproduce != NULL) {
 		char *fs = NULL, *direct = NULL;
 
@@ -332,7 +440,7 @@ report_text(const struct results *r, const struct report_meta *m)
 				        : _("Failing tests (failed every run at some pair)"));
 				header = true;
 			}
-			report_text_test(&b, list[i], m);
+			report_text_test(&b, r, list[i], m);
 		}
 	}
 	if (n == 0)

@@ -165,6 +165,27 @@ sweep_add_str_or_null(cJSON *o, const char *key, const char *v)
 		cJSON_AddNullToObject(o, key);
 }
 
+/* The variables of flakesweep's own environment that change what a build
+ * or a run does, so a reproduce line can set them in a fresh shell. */
+static const char *const sweep_repro_env[] = {
+    "GOPATH", "GO111MODULE", "GOFLAGS", "GOWORK", "GOTOOLCHAIN", "GOEXPERIMENT", "CGO_ENABLED",
+};
+
+static cJSON *
+sweep_env_json(void)
+{
+	cJSON *e = cJSON_CreateObject();
+	size_t i;
+
+	for (i = 0; i < UTIL_ARRAY_LEN(sweep_repro_env); i++) {
+		const char *v = getenv(sweep_repro_env[i]);
+
+		if (v != NULL)
+			cJSON_AddStringToObject(e, sweep_repro_env[i], v);
+	}
+	return e;
+}
+
 static cJSON *
 sweep_config_json(const struct sweep *s)
 {
@@ -201,6 +222,8 @@ sweep_config_json(const struct sweep *s)
 	}
 	cJSON_AddBoolToObject(c, "race", o->race);
 	cJSON_AddBoolToObject(c, "isolate_net", o->isolate_net);
+	cJSON_AddStringToObject(c, "tap_select", o->tap_select != NULL ? o->tap_select : "arg");
+	cJSON_AddItemToObject(c, "env", sweep_env_json());
 	sweep_add_str_or_null(c, "quarantine", s->quarantine != NULL ? s->quarantine->path : NULL);
 	sweep_add_str_or_null(c, "build_tags", o->build_tags);
 	cJSON_AddStringToObject(c, "driver", o->driver);
@@ -497,6 +520,20 @@ sweep_forget_live(struct sweep *s, struct sweep_live *l)
 
 static void sweep_check_phase(struct sweep *s);
 
+/* Records the cores the run was pinned to (for the journal and the per-core
+ * counts) and the order its failures came in. */
+static void
+sweep_note_cores(struct sweep *s, const struct sweep_live *l, const struct outcome *o,
+                 struct journal_run *jr)
+{
+	int i;
+
+	for (i = 0; l->pub.cpus != NULL && i < l->pub.cpu && i < JOURNAL_CORES_MAX; i++)
+		jr->cores[jr->ncores++] = l->pub.cpus[i];
+	results_add_cores(s->results, l->pub.pkg, o, jr->cores, jr->ncores);
+	results_add_order(s->results, l->pub.pkg, l->pub.phase, o);
+}
+
 static void
 sweep_on_done(void *arg, const struct outcome_exit *ex, bool leaked, int64_t elapsed_ms)
 {
@@ -545,9 +582,10 @@ sweep_on_done(void *arg, const struct outcome_exit *ex, bool leaked, int64_t ela
 		              (long long)l->pub.id, l->pub.test ? l->pub.test : "?");
 	fresh = results_add_run(s->results, l->pub.pkg, l->pub.phase, l->pub.cpu, l->pub.load, &o,
 	                        log, l->pub.id);
+	memset(&jr, 0, sizeof jr);
+	sweep_note_cores(s, l, &o, &jr);
 	if (leaked)
 		results_note_leak(s->results, l->pub.pkg);
-	memset(&jr, 0, sizeof jr);
 	jr.run = l->pub.id;
 	jr.pkg = l->pub.pkg;
 	jr.phase = l->pub.phase;
@@ -1665,6 +1703,73 @@ sweep_started_ms(const struct sweep *s)
 	return s->started_ms;
 }
 
+/* The ncpu cores a reproduce line pins to: the core on which the test
+ * failed most first (a core-sensitive test passes elsewhere), then the
+ * first lane's cores, as the sweep would. */
+static void
+sweep_reproduce_cores(const struct sweep *s, const struct results_test *t, int ncpu, int *cpus)
+{
+	int worst = results_worst_core(t), n = 0, i;
+
+	if (worst >= 0)
+		cpus[n++] = worst;
+	for (i = 0; n < ncpu && s->lanes.nlanes > 0 && i < s->lanes.width; i++)
+		if (s->lanes.cores[0][i] != worst)
+			cpus[n++] = s->lanes.cores[0][i];
+	for (i = 0; n < ncpu; i++)
+		if (i != worst)
+			cpus[n++] = i;
+}
+
+/* line with the environment the sweep ran with exported first, so it runs
+ * the same in a fresh login shell. Takes ownership of line. */
+static char *
+sweep_reproduce_env(const cJSON *config, char *line)
+{
+	const cJSON *v;
+	struct buf b;
+
+	buf_init(&b);
+	cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(config, "env"))
+	{
+		char *q;
+
+		if (!cJSON_IsString(v))
+			continue;
+		q = util_shell_quote(v->valuestring);
+		buf_printf(&b, "%s%s=%s", b.len == 0 ? "export " : " ", v->string, q);
+		free(q);
+	}
+	if (b.len == 0) {
+		buf_free(&b);
+		return line;
+	}
+	buf_printf(&b, " && %s", line);
+	free(line);
+	return buf_steal(&b);
+}
+
+/* A direct line ("cd DIR && COMMAND") run in its own network namespace
+ * with only loopback up, as --isolate-net runs it. Takes ownership of
+ * line. */
+static char *
+sweep_reproduce_netns(char *line, const char *dir)
+{
+	char *qdir = util_shell_quote(dir), *cd = xasprintf("cd %s && ", qdir), *out, *q;
+
+	free(qdir);
+	if (strncmp(line, cd, strlen(cd)) != 0) {
+		free(cd);
+		return line;
+	}
+	q = util_shell_quote(line + strlen(cd));
+	out = xasprintf("%sunshare -rn sh -c 'ip link set lo up && eval \"$0\"' %s", cd, q);
+	free(q);
+	free(cd);
+	free(line);
+	return out;
+}
+
 void
 sweep_reproduce(const struct sweep *s, const struct results_test *t, const struct results_cell *c,
                 char **flakesweep, char **direct)
@@ -1672,38 +1777,59 @@ sweep_reproduce(const struct sweep *s, const struct results_test *t, const struc
 	const struct pkg *pkg = t->pkg < (int)s->npkgs ? s->pkgs[t->pkg] : NULL;
 	bool order = results_order_dependent(t);
 	/* As many runs as the phase that measured the test gave each pair. */
-	int count = s->o->confirm > 0 && s->o->run_re == NULL ? s->o->confirm : s->o->count, i;
+	int count = s->o->confirm > 0 && s->o->run_re == NULL ? s->o->confirm : s->o->count;
 	int *cpus = xcalloc((size_t)c->cpu, sizeof *cpus);
 	struct driver_run dr;
-	char *qdir, *qpkg, *filter, *qfilter, limits[160], t1[32], t2[32];
+	char *qdir, *qpkg, *filter, *qfilter, *fs, *direct_line, limits[160], t1[32], t2[32];
+	const cJSON *config = cJSON_GetObjectItemCaseSensitive(s->header, "config");
+	const char *tap_select =
+	    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(config, "tap_select"));
+	struct buf extra;
 
-	/* Pinned to the first lane's first cores, as the sweep would. */
-	for (i = 0; i < c->cpu; i++)
-		cpus[i] = s->lanes.nlanes > 0 && i < s->lanes.width ? s->lanes.cores[0][i] : i;
+	sweep_reproduce_cores(s, t, c->cpu, cpus);
 	qdir = util_shell_quote(s->proj.root != NULL ? s->proj.root : ".");
 	qpkg = pkg != NULL ? s->driver->package_args(pkg) : xstrdup("");
 	util_format_duration(s->o->timeout_ms, t1, sizeof t1);
 	util_format_duration(s->o->kill_grace_ms, t2, sizeof t2);
 	snprintf(limits, sizeof limits, " --timeout %s --kill-grace %s%s", t1, t2,
 	         s->o->race ? "" : " --no-race");
+	/* What else the sweep ran with, so the line runs the same thing. */
+	buf_init(&extra);
+	buf_add(&extra, limits, strlen(limits));
+	if (s->o->isolate_net)
+		buf_adds(&extra, " --isolate-net");
+	if (s->o->build_tags != NULL) {
+		char *q = util_shell_quote(s->o->build_tags);
+
+		buf_printf(&extra, " --build-tags %s", q);
+		free(q);
+	}
+	if (tap_select != NULL && strcmp(tap_select, "env") == 0)
+		buf_adds(&extra, " --tap-select env");
 	filter = s->driver->filter(t->test);
 	qfilter = util_shell_quote(filter);
 	/* An order-dependent test passes alone: both commands replay the
 	 * whole package in the failing order instead. */
 	if (order)
-		*flakesweep = xasprintf(
+		fs = xasprintf(
 		    "cd %s && flakesweep stress --cpu %d --load %d --count %d --shuffle%s %s", qdir,
-		    c->cpu, c->load, count, limits, qpkg);
+		    c->cpu, c->load, count, extra.data, qpkg);
 	else
-		*flakesweep = xasprintf("cd %s && flakesweep stress --cpu %d --load %d --count %d "
-		                        "--run %s%s %s",
-		                        qdir, c->cpu, c->load, count, qfilter, limits, qpkg);
+		fs = xasprintf("cd %s && flakesweep stress --cpu %d --load %d --count %d "
+		               "--run %s%s %s",
+		               qdir, c->cpu, c->load, count, qfilter, extra.data, qpkg);
+	buf_free(&extra);
 	memset(&dr, 0, sizeof dr);
 	dr.cpu = c->cpu;
 	dr.timeout_ms = s->o->timeout_ms;
 	dr.test = order ? NULL : t->test;
 	dr.seed = t->first != NULL ? t->first->seed : NULL;
-	*direct = pkg != NULL ? s->driver->reproduce(pkg, &dr, cpus, count) : xstrdup("");
+	dr.select_env = tap_select != NULL && strcmp(tap_select, "env") == 0;
+	direct_line = pkg != NULL ? s->driver->reproduce(pkg, &dr, cpus, count) : xstrdup("");
+	if (pkg != NULL && s->o->isolate_net)
+		direct_line = sweep_reproduce_netns(direct_line, pkg->dir);
+	*flakesweep = sweep_reproduce_env(config, fs);
+	*direct = sweep_reproduce_env(config, direct_line);
 	free(filter);
 	free(qfilter);
 	free(qpkg);
