@@ -49,6 +49,9 @@ struct results_test {
 	struct results_cell *cells;
 	int ncells;
 	struct results_failure *first; /* NULL until it fails or hangs */
+	/* The ambient channels any of its runs read, sorted, NULL-terminated;
+	 * NULL when the framework reported none. */
+	char **channels;
 };
 
 struct results_pkg {
