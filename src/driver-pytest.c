@@ -120,7 +120,7 @@ driver_pytest_discover(const struct options *o, struct project *proj, struct pkg
 	rc = proc_capture(argv, proj->root, environ, DRIVER_PYTEST_OUTPUT_MAX, &out);
 	/* 5: no tests collected, an empty sweep rather than an error. */
 	if (rc != 0 && rc != 5) {
-		*err = xasprintf("%s -m pytest --collect-only -q in %s failed (status %d):\n%s",
+		*err = xasprintf(_("%s -m pytest --collect-only -q in %s failed (exit %d):\n%s"),
 		                 python, proj->root, rc, out);
 		rc = -1;
 		goto out;
