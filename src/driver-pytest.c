@@ -170,6 +170,14 @@ driver_pytest_prepare(const struct options *o, struct pkg *pkg)
 	return 0;
 }
 
+/* The Python discovery chose for pkg; a package read back from a journal
+ * (report --rebuild) has none and names python3. */
+static const char *
+driver_pytest_pkg_python(const struct pkg *pkg)
+{
+	return pkg->driver_data != NULL ? pkg->driver_data : "python3";
+}
+
 /* The arguments after `python3 -m pytest` that select and order a run:
  * the node id (or the package), the plugin and the seed. */
 static void
@@ -199,7 +207,7 @@ driver_pytest_run_argv(const struct options *o, const struct pkg *pkg, const str
 	size_t n = 0;
 
 	(void)o;
-	util_strv_add(&argv, &n, pkg->driver_data);
+	util_strv_add(&argv, &n, driver_pytest_pkg_python(pkg));
 	util_strv_add(&argv, &n, "-m");
 	util_strv_add(&argv, &n, "pytest");
 	util_strv_add(&argv, &n, "-q");
@@ -337,7 +345,7 @@ driver_pytest_reproduce(const struct pkg *pkg, const struct driver_run *r, const
 	free(q);
 	for (i = 0; i < r->cpu; i++)
 		buf_printf(&b, "%s%d", i > 0 ? "," : "", cpus[i]);
-	q = util_shell_quote(pkg->driver_data);
+	q = util_shell_quote(driver_pytest_pkg_python(pkg));
 	buf_printf(&b, " %s -m pytest", q);
 	free(q);
 	driver_pytest_args(&args, &n, pkg, r);

@@ -29,6 +29,11 @@ rc=0
 	--shuffle --timeout 15s --kill-grace 1s --ui none -o "$CHECK_TMPDIR/out" \
 	>"$CHECK_TMPDIR/report" 2>"$CHECK_TMPDIR/stderr" || rc=$?
 [ "$rc" = 1 ] || { cat "$CHECK_TMPDIR/stderr"; echo "exit status $rc, expected 1"; exit 1; }
+# The journal alone rebuilds the same results (channels and seeds included).
+cp -r "$CHECK_TMPDIR/out" "$CHECK_TMPDIR/rebuilt"
+rc=0
+"$FLAKESWEEP" report --rebuild "$CHECK_TMPDIR/rebuilt" >/dev/null 2>&1 || rc=$?
+[ "$rc" = 1 ] || { echo "report --rebuild: exit status $rc, expected 1"; exit 1; }
 # The order-dependent pair alone, one package per file (the default).
 rc=0
 "$FLAKESWEEP" --driver pytest --cpu 1 --load 1 --count 10 --confirm 2 --shuffle \
@@ -90,6 +95,10 @@ ff = tests[hang]["first_failure"]
 check(ff["reason"] == "still running when the run hit its time limit", "hang reason: %s" % ff["reason"])
 check(any("in test_sometimes_hangs" in l for l in ff["lines"]), "the hang's stack names the test")
 check(any("Current thread" in l for l in ff["lines"]), "the hang's stack is faulthandler's")
+r = json.load(open(os.path.join(out, "..", "rebuilt", "results.json")))
+check([(t["test"], t.get("channels"), (t["first_failure"] or {}).get("seed")) for t in r["tests"]]
+      == [(t["test"], t.get("channels"), (t["first_failure"] or {}).get("seed")) for t in d["tests"]],
+      "report --rebuild gives the same channels and seeds")
 text = open(report).read()
 check("ambient channels read: rng" in text, "report.txt shows the channels")
 check(text.count("directly:  cd ") == 5, "five reproduce lines in report.txt")
