@@ -89,7 +89,8 @@ driver_pytest_get_pkg(struct pkg ***pkgs, size_t *npkgs, const char *unit, const
 	p->name = xstrdup(unit);
 	p->level = xstrdup("unit");
 	p->dir = xstrdup(root);
-	p->driver_data = xstrdup(python);
+	/* Kept in the journal, so a resumed sweep runs the same Python. */
+	p->toolchain = xstrdup(python);
 	*pkgs = xrealloc(*pkgs, sizeof **pkgs * (*npkgs + 1));
 	(*pkgs)[(*npkgs)++] = p;
 	return p;
@@ -170,12 +171,11 @@ driver_pytest_prepare(const struct options *o, struct pkg *pkg)
 	return 0;
 }
 
-/* The Python discovery chose for pkg; a package read back from a journal
- * (report --rebuild) has none and names python3. */
+/* The Python discovery chose for pkg, kept as its toolchain. */
 static const char *
 driver_pytest_pkg_python(const struct pkg *pkg)
 {
-	return pkg->driver_data != NULL ? pkg->driver_data : "python3";
+	return pkg->toolchain != NULL ? pkg->toolchain : "python3";
 }
 
 /* The arguments after `python3 -m pytest` that select and order a run:

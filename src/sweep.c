@@ -200,6 +200,8 @@ sweep_config_json(const struct sweep *s)
 	sweep_add_str_or_null(c, "quarantine", s->quarantine != NULL ? s->quarantine->path : NULL);
 	sweep_add_str_or_null(c, "build_tags", o->build_tags);
 	cJSON_AddStringToObject(c, "driver", o->driver);
+	if (strcmp(o->driver, "pytest") == 0)
+		cJSON_AddStringToObject(c, "pytest_unit", o->pytest_unit);
 	a = cJSON_AddArrayToObject(c, "packages");
 	for (k = 0; k < o->npackages; k++)
 		cJSON_AddItemToArray(a, cJSON_CreateString(o->packages[k]));
@@ -286,6 +288,11 @@ sweep_options_from_config(struct options *o, const cJSON *c)
 	if (cJSON_IsString(v)) {
 		free(o->driver);
 		o->driver = xstrdup(v->valuestring);
+	}
+	v = cJSON_GetObjectItemCaseSensitive(c, "pytest_unit");
+	if (cJSON_IsString(v)) {
+		free(o->pytest_unit);
+		o->pytest_unit = xstrdup(v->valuestring);
 	}
 }
 
