@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# timeout: 300
+# timeout: 600
 # --driver pytest on data/demo-py: the verdict of every test, the hang named
 # with its stack, the ambient channels, reproduce lines that reproduce from
 # the root in a bare environment, and the order-dependent victim found with
