@@ -240,8 +240,12 @@ class _Ledger:
             os.close(fd)
 
 
-# The real standard error, taken before pytest captures descriptor 2.
-_STDERR = os.dup(2)
+# The real standard error, taken before pytest captures descriptor 2 (None
+# when the process has none).
+try:
+    _STDERR = os.dup(2)
+except OSError:
+    _STDERR = None
 
 
 class _Report:
@@ -373,7 +377,7 @@ def pytest_configure(config):
         config.stash[_STASH] = _Ledger(os.path.abspath(path))
     if fd is not None:
         config.stash[_REPORT] = _Report(fd)
-    else:
+    elif _STDERR is not None:
         # A reproduce command under timeout(1) shows the stacks too.
         faulthandler.register(signal.SIGTERM, file=_STDERR, all_threads=True, chain=True)
     if path or fd is not None:
