@@ -46,6 +46,8 @@ struct driver_run {
 /* A run's output parser, fed as bytes arrive. */
 struct driver_parser {
 	void (*feed)(struct driver_parser *p, const char *data, size_t len);
+	/* The bytes of the report pipe (driver.report_pipe), or NULL. */
+	void (*feed_report)(struct driver_parser *p, const char *data, size_t len);
 	/* Fills out (zeroed by the caller) from what was fed and how the process
 	 * ended. */
 	void (*finish)(struct driver_parser *p, const struct outcome_exit *exit,
@@ -65,6 +67,9 @@ struct driver {
 	/* The framework stops a run itself at the limit (Go panics and dumps
 	 * the goroutines); otherwise flakesweep sends SIGTERM at the limit. */
 	bool own_timeout;
+	/* Runs get a report pipe on descriptor PROC_REPORT_FD, named to them
+	 * in FLAKESWEEP_REPORT_FD, fed to the parser's feed_report. */
+	bool report_pipe;
 	/* Finds the packages to run. Returns 0 and a new array (caller frees
 	 * with driver_free_pkgs), or -1 with *err (caller frees). */
 	int (*discover)(const struct options *o, struct project *proj, struct pkg ***pkgs,
@@ -103,11 +108,12 @@ struct driver {
 	                   int count);
 };
 
-/* The driver named name ("go", "tap"), or NULL. */
+/* The driver named name ("go", "tap", "pytest"), or NULL. */
 const struct driver *driver_find(const char *name);
 
 extern const struct driver driver_go;
 extern const struct driver driver_tap;
+extern const struct driver driver_pytest;
 
 /* Fills proj->commit and proj->origin from git in proj->root (left NULL
  * outside a git checkout). */

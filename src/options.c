@@ -37,6 +37,7 @@ enum {
 	OPT_DRIVER,
 	OPT_TAP_SELECT,
 	OPT_SCRUB_ENV,
+	OPT_PYTEST_UNIT,
 	OPT_HELP,
 };
 
@@ -63,6 +64,7 @@ static const struct option long_options[] = {
     {"driver", required_argument, NULL, OPT_DRIVER},
     {"tap-select", required_argument, NULL, OPT_TAP_SELECT},
     {"scrub-env", required_argument, NULL, OPT_SCRUB_ENV},
+    {"pytest-unit", required_argument, NULL, OPT_PYTEST_UNIT},
     {"help", no_argument, NULL, OPT_HELP},
     {NULL, 0, NULL, 0},
 };
@@ -83,6 +85,7 @@ options_init(struct options *o)
 	o->race = true;
 	o->driver = xstrdup("go");
 	o->tap_select = xstrdup("arg");
+	o->pytest_unit = xstrdup("file");
 }
 
 static void
@@ -109,6 +112,7 @@ options_free(struct options *o)
 	free(o->quarantine);
 	free(o->driver);
 	free(o->tap_select);
+	free(o->pytest_unit);
 	free_strv(o->packages, o->npackages);
 	free_strv(o->command, o->ncommand);
 	free_strv(o->scrub_env, o->nscrub_env);
@@ -152,8 +156,9 @@ options_usage(void *f)
 	        "  --quarantine FILE  quarantine file (default .flakesweep/quarantine.json)\n"
 	        "  --ui full|line|none  front end (default full on a terminal, else line)\n"
 	        "  --json             print results.json to standard output\n"
-	        "  --driver go|tap    test framework (default go)\n"
+	        "  --driver go|tap|pytest  test framework (default go)\n"
 	        "  --tap-select arg|env  how a TAP command is told which test to run\n"
+	        "  --pytest-unit file|dir  what one pytest run sweeps (default file)\n"
 	        "  --help, --version  print this help or the version\n"
 	        "\n"
 	        "Durations use Go's syntax (90s, 2m, 1h30m). Options also take one dash\n"
@@ -352,8 +357,9 @@ options_parse(struct options *o, int argc, char **argv)
 			break;
 		case OPT_DRIVER:
 			o->given |= OPTIONS_GIVEN_DRIVER;
-			if (strcmp(optarg, "go") != 0 && strcmp(optarg, "tap") != 0)
-				rc = bad_value("driver", optarg, "go or tap");
+			if (strcmp(optarg, "go") != 0 && strcmp(optarg, "tap") != 0 &&
+			    strcmp(optarg, "pytest") != 0)
+				rc = bad_value("driver", optarg, "go, tap or pytest");
 			else
 				set_str(&o->driver, optarg);
 			break;
@@ -362,6 +368,12 @@ options_parse(struct options *o, int argc, char **argv)
 				rc = bad_value("tap-select", optarg, "arg or env");
 			else
 				set_str(&o->tap_select, optarg);
+			break;
+		case OPT_PYTEST_UNIT:
+			if (strcmp(optarg, "file") != 0 && strcmp(optarg, "dir") != 0)
+				rc = bad_value("pytest-unit", optarg, "file or dir");
+			else
+				set_str(&o->pytest_unit, optarg);
 			break;
 		case OPT_HELP:
 			options_usage(stdout);
@@ -390,7 +402,7 @@ options_parse(struct options *o, int argc, char **argv)
 		fprintf(stderr, "%s\n", _("flakesweep: --driver tap needs a command after --"));
 		return -1;
 	}
-	if (strcmp(o->driver, "go") == 0 && o->ncommand > 0) {
+	if (strcmp(o->driver, "tap") != 0 && o->ncommand > 0) {
 		fprintf(stderr, "%s\n", _("flakesweep: a command after -- needs --driver tap"));
 		return -1;
 	}

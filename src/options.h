@@ -66,9 +66,10 @@ struct options {
 	char *quarantine; /* --quarantine FILE */
 	enum options_ui ui;
 	bool json;
-	char *driver;     /* "go" (default) or "tap" */
-	char *tap_select; /* "arg" (default) or "env" */
-	char **packages;  /* go: package patterns; NULL = ./... */
+	char *driver;      /* "go" (default), "tap" or "pytest" */
+	char *tap_select;  /* "arg" (default) or "env" */
+	char *pytest_unit; /* "file" (default) or "dir": one pytest package */
+	char **packages;   /* go: package patterns; NULL = ./...; pytest: paths */
 	int npackages;
 	char **command; /* tap: the command after --, NULL-terminated */
 	int ncommand;

@@ -39,6 +39,7 @@ struct proc {
 	uv_poll_t exit_poll;   /* readable when the leader exits ... */
 	uv_timer_t exit_timer; /* ... or, without a pidfd, a poll every few ms */
 	uv_pipe_t out;
+	uv_pipe_t report; /* open only with a report_cb */
 	uv_timer_t timer; /* term, kill, then drain */
 	int64_t started_ms;
 	int64_t due_ms;   /* when the term or kill timer should run */
@@ -46,9 +47,11 @@ struct proc {
 	int64_t term_after_ms, kill_after_ms, drain_ms;
 	int handles; /* open handles; freed when the last one closes */
 	bool exited, eof, leaked, timed_out, done_called, term_sent;
+	bool report_eof; /* true from the start without a report pipe */
 	struct outcome_exit exit;
 	int64_t elapsed_ms;
 	proc_output_cb output_cb;
+	proc_output_cb report_cb;
 	proc_done_cb done_cb;
 	void *arg;
 	struct proc *next; /* live procs, for proc_reap_orphans */
@@ -62,6 +65,7 @@ struct proc_child {
 	pid_t parent;
 	int out_fd;
 	int null_fd;
+	int report_fd; /* or -1 */
 	bool isolate_net;
 	volatile int err; /* shared with the parent through CLONE_VM */
 };
@@ -124,6 +128,12 @@ proc_child_main(void *argp)
 		goto fail;
 	if (dup2(c->null_fd, 0) < 0 || dup2(c->out_fd, 1) < 0 || dup2(c->out_fd, 2) < 0)
 		goto fail;
+	/* dup2 onto itself keeps close-on-exec: clear it by hand then. */
+	if (c->report_fd == PROC_REPORT_FD && fcntl(PROC_REPORT_FD, F_SETFD, 0) < 0)
+		goto fail;
+	if (c->report_fd >= 0 && c->report_fd != PROC_REPORT_FD &&
+	    dup2(c->report_fd, PROC_REPORT_FD) < 0)
+		goto fail;
 	execvpe(c->argv[0], c->argv, c->envp);
 fail:
 	c->err = errno;
@@ -155,12 +165,14 @@ proc_unlink_live(struct proc *p)
 static void
 proc_maybe_done(struct proc *p)
 {
-	if (!p->exited || !p->eof || p->done_called)
+	if (!p->exited || !p->eof || !p->report_eof || p->done_called)
 		return;
 	p->done_called = true;
 	uv_timer_stop(&p->timer);
 	if (!uv_is_closing((uv_handle_t *)&p->out))
 		uv_close((uv_handle_t *)&p->out, proc_close_cb);
+	if (p->report_cb != NULL && !uv_is_closing((uv_handle_t *)&p->report))
+		uv_close((uv_handle_t *)&p->report, proc_close_cb);
 	uv_close((uv_handle_t *)&p->timer, proc_close_cb);
 	p->exit.timed_out = p->timed_out;
 	p->done_cb(p->arg, &p->exit, p->leaked, p->elapsed_ms);
@@ -183,14 +195,18 @@ static void
 proc_read_cb(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
 {
 	struct proc *p = s->data;
+	bool report = s == (uv_stream_t *)&p->report;
 
 	if (n > 0) {
-		p->output_cb(p->arg, buf->base, (size_t)n);
+		(report ? p->report_cb : p->output_cb)(p->arg, buf->base, (size_t)n);
 		return;
 	}
 	if (n < 0) {
 		uv_read_stop(s);
-		p->eof = true;
+		if (report)
+			p->report_eof = true;
+		else
+			p->eof = true;
 		proc_maybe_done(p);
 	}
 }
@@ -229,10 +245,12 @@ proc_timer_cb(uv_timer_t *t)
 	if (!p->exited && proc_reap(p))
 		return;
 	if (p->exited) {
-		/* The drain deadline: a grandchild keeps the pipe open. */
-		if (!p->eof) {
+		/* The drain deadline: a grandchild keeps a pipe open. */
+		if (!p->eof || !p->report_eof) {
 			uv_read_stop((uv_stream_t *)&p->out);
-			p->eof = true;
+			if (p->report_cb != NULL)
+				uv_read_stop((uv_stream_t *)&p->report);
+			p->eof = p->report_eof = true;
 			p->leaked = true;
 			proc_maybe_done(p);
 		}
@@ -296,7 +314,7 @@ proc_reap(struct proc *p)
 		kill(-p->pid, SIGKILL);
 	}
 	uv_timer_stop(&p->timer);
-	if (!p->eof)
+	if (!p->eof || !p->report_eof)
 		uv_timer_start(&p->timer, proc_timer_cb, (uint64_t)p->drain_ms, 0);
 	proc_maybe_done(p);
 	return true;
@@ -322,13 +340,17 @@ proc_spawn(uv_loop_t *loop, const struct proc_spec *spec, proc_output_cb output_
 {
 	struct proc_child child;
 	struct proc *p;
-	int fds[2] = {-1, -1}, null_fd = -1, rc = 0;
+	int fds[2] = {-1, -1}, rfds[2] = {-1, -1}, null_fd = -1, rc = 0;
 	pid_t pid;
 
 	if (spec->argv == NULL || spec->argv[0] == NULL)
 		return -EINVAL;
 	if (pipe2(fds, O_CLOEXEC) < 0)
 		return -errno;
+	if (spec->report_cb != NULL && pipe2(rfds, O_CLOEXEC) < 0) {
+		rc = -errno;
+		goto out;
+	}
 	null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	if (null_fd < 0) {
 		rc = -errno;
@@ -342,6 +364,7 @@ proc_spawn(uv_loop_t *loop, const struct proc_spec *spec, proc_output_cb output_
 	child.parent = getpid();
 	child.out_fd = fds[1];
 	child.null_fd = null_fd;
+	child.report_fd = rfds[1];
 	child.isolate_net = spec->isolate_net;
 	pid = clone(proc_child_main, proc_stack + sizeof proc_stack,
 	            CLONE_VM | CLONE_VFORK | SIGCHLD, &child);
@@ -362,6 +385,8 @@ proc_spawn(uv_loop_t *loop, const struct proc_spec *spec, proc_output_cb output_
 	p->kill_after_ms = spec->kill_after_ms;
 	p->drain_ms = spec->drain_ms > 0 ? spec->drain_ms : 200;
 	p->output_cb = output_cb;
+	p->report_cb = spec->report_cb;
+	p->report_eof = spec->report_cb == NULL;
 	p->done_cb = done_cb;
 	p->arg = arg;
 	p->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
@@ -381,6 +406,14 @@ proc_spawn(uv_loop_t *loop, const struct proc_spec *spec, proc_output_cb output_
 	uv_pipe_open(&p->out, fds[0]);
 	fds[0] = -1;
 	uv_read_start((uv_stream_t *)&p->out, proc_alloc_cb, proc_read_cb);
+	if (p->report_cb != NULL) {
+		uv_pipe_init(loop, &p->report, 0);
+		p->report.data = p;
+		p->handles++;
+		uv_pipe_open(&p->report, rfds[0]);
+		rfds[0] = -1;
+		uv_read_start((uv_stream_t *)&p->report, proc_alloc_cb, proc_read_cb);
+	}
 	if (p->pidfd >= 0)
 		uv_poll_start(&p->exit_poll, UV_READABLE, proc_exit_poll_cb);
 	else
@@ -393,6 +426,10 @@ out:
 	if (fds[0] >= 0)
 		close(fds[0]);
 	close(fds[1]);
+	if (rfds[0] >= 0)
+		close(rfds[0]);
+	if (rfds[1] >= 0)
+		close(rfds[1]);
 	if (null_fd >= 0)
 		close(null_fd);
 	return rc;

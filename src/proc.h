@@ -35,7 +35,15 @@ struct proc_spec {
 	 * interface, up, so fixed ports cannot collide between runs (needs
 	 * CAP_SYS_ADMIN; proc_spawn fails with -EPERM without it). */
 	bool isolate_net;
+	/* When set, the child's descriptor PROC_REPORT_FD is the write end of a
+	 * second pipe whose bytes go to report_cb (with the same arg), kept
+	 * apart from the output: a framework's own result stream. The run ends
+	 * only after EOF on both pipes. */
+	void (*report_cb)(void *arg, const char *data, size_t len);
 };
+
+/* The child's descriptor of the report pipe (proc_spec.report_cb). */
+#define PROC_REPORT_FD 3
 
 /* Output as it arrives: raw bytes of stdout and stderr merged in one pipe,
  * as a terminal would see them. data is valid only during the call. */

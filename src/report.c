@@ -153,6 +153,12 @@ report_test_json(const struct results *r, const struct results_test *t, const st
 	cJSON_AddBoolToObject(o, "order_dependent", results_order_dependent(t));
 	report_cores_json(o, t);
 	report_cascade_json(o, r, t);
+	if (t->channels != NULL) {
+		cJSON *ch = cJSON_AddArrayToObject(o, "channels");
+
+		for (i = 0; t->channels[i] != NULL; i++)
+			cJSON_AddItemToArray(ch, cJSON_CreateString(t->channels[i]));
+	}
 	return o;
 }
 
@@ -331,6 +337,12 @@ report_text_test(struct buf *b, const struct results *r, const struct results_te
 			buf_printf(b, "%.2f%% (%.2f%%-%.2f%%)\n",
 			           100.0 * (double)(c->failures + c->hangs) / (double)c->runs,
 			           100.0 * lo, 100.0 * hi);
+	}
+	if (t->channels != NULL) {
+		buf_printf(b, "%s", _("  ambient channels read:"));
+		for (i = 0; t->channels[i] != NULL; i++)
+			buf_printf(b, " %s", t->channels[i]);
+		buf_printf(b, "\n");
 	}
 	if (t->first != NULL) {
 		const char *p = t->first->lines;

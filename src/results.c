@@ -49,6 +49,7 @@ results_free(struct results *r)
 		free(r->tests[i].test);
 		free(r->tests[i].cells);
 		free(r->tests[i].cores);
+		util_strv_free(r->tests[i].channels);
 		results_failure_free(r->tests[i].first);
 	}
 	for (i = 0; i < r->npkgs; i++) {
@@ -185,6 +186,30 @@ results_failure_new(enum results_phase phase, int cpu, int load, const struct ou
 	return f;
 }
 
+static int
+results_cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Adds the channels a run of t read to the set t keeps. */
+static void
+results_add_channels(struct results_test *t, char *const *channels)
+{
+	size_t n = 0, i, j;
+
+	while (t->channels != NULL && t->channels[n] != NULL)
+		n++;
+	for (i = 0; channels != NULL && channels[i] != NULL; i++) {
+		for (j = 0; j < n && strcmp(t->channels[j], channels[i]) != 0; j++)
+			;
+		if (j == n) {
+			util_strv_add(&t->channels, &n, channels[i]);
+			qsort(t->channels, n, sizeof *t->channels, results_cmp_str);
+		}
+	}
+}
+
 int
 results_add_run(struct results *r, int pkg, enum results_phase phase, int cpu, int load,
                 const struct outcome *o, const char *log, int64_t run)
@@ -219,6 +244,7 @@ results_add_run(struct results *r, int pkg, enum results_phase phase, int cpu, i
 		struct results_cell *c;
 
 		t = results_get_test(r, pkg, ot->name);
+		results_add_channels(t, ot->channels);
 		/* A skipped test is listed but did not run: it adds nothing to
 		 * its denominator. */
 		if (ot->status == OUTCOME_SKIP)

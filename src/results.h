@@ -76,6 +76,9 @@ struct results_test {
 	long candidates[RESULTS_CANDIDATES];
 	int ncandidates;
 	const struct results *owner;
+	/* The ambient channels any of its runs read, sorted, NULL-terminated;
+	 * NULL when the framework reported none. */
+	char **channels;
 };
 
 struct results_pkg {

@@ -227,6 +227,8 @@ sweep_config_json(const struct sweep *s)
 	sweep_add_str_or_null(c, "quarantine", s->quarantine != NULL ? s->quarantine->path : NULL);
 	sweep_add_str_or_null(c, "build_tags", o->build_tags);
 	cJSON_AddStringToObject(c, "driver", o->driver);
+	if (strcmp(o->driver, "pytest") == 0)
+		cJSON_AddStringToObject(c, "pytest_unit", o->pytest_unit);
 	a = cJSON_AddArrayToObject(c, "packages");
 	for (k = 0; k < o->npackages; k++)
 		cJSON_AddItemToArray(a, cJSON_CreateString(o->packages[k]));
@@ -314,6 +316,11 @@ sweep_options_from_config(struct options *o, const cJSON *c)
 		free(o->driver);
 		o->driver = xstrdup(v->valuestring);
 	}
+	v = cJSON_GetObjectItemCaseSensitive(c, "pytest_unit");
+	if (cJSON_IsString(v)) {
+		free(o->pytest_unit);
+		o->pytest_unit = xstrdup(v->valuestring);
+	}
 }
 
 /* The settings the command line named that differ from the journal's,
@@ -376,14 +383,23 @@ static char **
 sweep_run_env(struct sweep *s, const struct sweep_live *l, const struct driver_run *dr)
 {
 	char **env = NULL, **extra, *v;
-	size_t n = 0, i;
+	size_t n = 0, i, j;
 	const struct pkg *pkg = s->pkgs[l->pub.pkg];
 
+	extra = s->driver->run_env(s->o, pkg, dr);
 	for (i = 0; environ[i] != NULL; i++) {
 		if (strncmp(environ[i], "TMPDIR=", 7) == 0 ||
 		    strncmp(environ[i], "FLAKESWEEP_", 11) == 0)
 			continue;
-		util_strv_add(&env, &n, environ[i]);
+		/* The driver's entries replace flakesweep's own (PYTHONPATH). */
+		for (j = 0; extra != NULL && extra[j] != NULL; j++) {
+			size_t k = strcspn(extra[j], "=");
+
+			if (strncmp(environ[i], extra[j], k + 1) == 0)
+				break;
+		}
+		if (extra == NULL || extra[j] == NULL)
+			util_strv_add(&env, &n, environ[i]);
 	}
 	v = xasprintf("TMPDIR=%s", l->tmpdir);
 	util_strv_add(&env, &n, v);
@@ -398,7 +414,11 @@ sweep_run_env(struct sweep *s, const struct sweep_live *l, const struct driver_r
 	v = xasprintf("FLAKESWEEP_CPU=%d", l->pub.cpu);
 	util_strv_add(&env, &n, v);
 	free(v);
-	extra = s->driver->run_env(s->o, pkg, dr);
+	if (s->driver->report_pipe) {
+		v = xasprintf("FLAKESWEEP_REPORT_FD=%d", PROC_REPORT_FD);
+		util_strv_add(&env, &n, v);
+		free(v);
+	}
 	for (i = 0; extra != NULL && extra[i] != NULL; i++)
 		util_strv_add(&env, &n, extra[i]);
 	util_strv_free(extra);
@@ -442,6 +462,14 @@ sweep_on_output(void *arg, const char *data, size_t len)
 
 	l->parser->feed(l->parser, data, len);
 	sweep_capture(l, data, len);
+}
+
+static void
+sweep_on_report(void *arg, const char *data, size_t len)
+{
+	struct sweep_live *l = arg;
+
+	l->parser->feed_report(l->parser, data, len);
 }
 
 /* Writes the kept output of a failed run; returns its path relative to
@@ -684,6 +712,8 @@ sweep_start_run(void *arg, struct sched_run *sr)
 	spec.kill_after_ms = s->o->timeout_ms + s->o->kill_grace_ms;
 	spec.drain_ms = 200;
 	spec.isolate_net = s->o->isolate_net;
+	if (s->driver->report_pipe)
+		spec.report_cb = sweep_on_report;
 	rc = proc_spawn(s->loop, &spec, sweep_on_output, sweep_on_done, l, &l->proc);
 	util_strv_free(argv);
 	util_strv_free(env);
