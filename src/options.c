@@ -36,6 +36,8 @@ enum {
 	OPT_JSON,
 	OPT_DRIVER,
 	OPT_TAP_SELECT,
+	OPT_SCRUB_ENV,
+	OPT_PYTEST_UNIT,
 	OPT_HELP,
 };
 
@@ -61,6 +63,8 @@ static const struct option long_options[] = {
     {"json", no_argument, NULL, OPT_JSON},
     {"driver", required_argument, NULL, OPT_DRIVER},
     {"tap-select", required_argument, NULL, OPT_TAP_SELECT},
+    {"scrub-env", required_argument, NULL, OPT_SCRUB_ENV},
+    {"pytest-unit", required_argument, NULL, OPT_PYTEST_UNIT},
     {"help", no_argument, NULL, OPT_HELP},
     {NULL, 0, NULL, 0},
 };
@@ -81,6 +85,7 @@ options_init(struct options *o)
 	o->race = true;
 	o->driver = xstrdup("go");
 	o->tap_select = xstrdup("arg");
+	o->pytest_unit = xstrdup("file");
 }
 
 static void
@@ -107,9 +112,11 @@ options_free(struct options *o)
 	free(o->quarantine);
 	free(o->driver);
 	free(o->tap_select);
+	free(o->pytest_unit);
 	free(o->dir);
 	free_strv(o->packages, o->npackages);
 	free_strv(o->command, o->ncommand);
+	free_strv(o->scrub_env, o->nscrub_env);
 	memset(o, 0, sizeof *o);
 }
 
@@ -146,11 +153,13 @@ options_usage(void *f)
 	        "  -o DIR             output directory (default ./flakesweep-out/TIMESTAMP)\n"
 	        "  --resume DIR       continue the sweep recorded in DIR\n"
 	        "  --force            resume even if the configuration or commit changed\n"
+	        "  --scrub-env NAME   remove NAME from the runs' environment (repeatable)\n"
 	        "  --quarantine FILE  quarantine file (default .flakesweep/quarantine.json)\n"
 	        "  --ui full|line|none  front end (default full on a terminal, else line)\n"
 	        "  --json             print results.json to standard output\n"
-	        "  --driver go|tap    test framework (default go)\n"
+	        "  --driver go|tap|pytest  test framework (default go)\n"
 	        "  --tap-select arg|env  how a TAP command is told which test to run\n"
+	        "  --pytest-unit file|dir  what one pytest run sweeps (default file)\n"
 	        "  --help, --version  print this help or the version\n"
 	        "\n"
 	        "Durations use Go's syntax (90s, 2m, 1h30m). Options also take one dash\n"
@@ -172,8 +181,9 @@ bad_value(const char *opt, const char *value, const char *expected)
 const char *
 options_check_count(long long v, int min)
 {
-	if (v < min || v > 100000000)
-		return min > 0 ? _("a positive whole number") : _("a whole number");
+	if (v < min || v > OPTIONS_COUNT_MAX)
+		return min > 0 ? _("a positive whole number, at most 100000000")
+		               : _("a whole number, at most 100000000");
 	return NULL;
 }
 
@@ -196,15 +206,48 @@ options_check_list(const int *v, int n)
 }
 
 const char *
-options_check_timeout(int64_t ms)
+options_check_loads(const int *v, int n)
 {
-	return ms > 0 ? NULL : _("a duration above zero");
+	const char *expected = options_check_list(v, n);
+	int i;
+
+	for (i = 0; expected == NULL && i < n; i++) {
+		/* Each lane runs load x cpu processes at once. */
+		if (v[i] > OPTIONS_LOAD_MAX)
+			expected = _("runs per core, each at most 64");
+	}
+	return expected;
+}
+
+const char *
+options_check_timeout(const char *driver, int64_t ms)
+{
+	if (ms <= 0)
+		return _("a duration above zero");
+	/* Go's time.Duration holds at most 2562047h47m16s. */
+	if (driver != NULL && strcmp(driver, "go") == 0 && ms > OPTIONS_GO_TIMEOUT_MAX_MS)
+		return _("a duration of at most 2562047h with the go driver");
+	return NULL;
 }
 
 const char *
 options_check_driver(const char *name)
 {
-	return strcmp(name, "go") == 0 || strcmp(name, "tap") == 0 ? NULL : "go or tap";
+	return strcmp(name, "go") == 0 || strcmp(name, "tap") == 0 || strcmp(name, "pytest") == 0
+	           ? NULL
+	           : "go, tap or pytest";
+}
+
+const char *
+options_check_tap_select(const char *name)
+{
+	return strcmp(name, "arg") == 0 || strcmp(name, "env") == 0 ? NULL : "arg or env";
+}
+
+const char *
+options_check_pytest_unit(const char *name)
+{
+	return strcmp(name, "file") == 0 || strcmp(name, "dir") == 0 ? NULL : "file or dir";
 }
 
 const char *
@@ -212,7 +255,7 @@ options_check_command(const char *driver, int ncommand)
 {
 	if (strcmp(driver, "tap") == 0 && ncommand == 0)
 		return _("--driver tap needs a command after --");
-	if (strcmp(driver, "go") == 0 && ncommand > 0)
+	if (strcmp(driver, "tap") != 0 && ncommand > 0)
 		return _("a command after -- needs --driver tap");
 	return NULL;
 }
@@ -220,14 +263,14 @@ options_check_command(const char *driver, int ncommand)
 static int
 parse_count(const char *opt, const char *value, int *out, int min)
 {
-	const char *expected = NULL;
+	const char *expected;
 	char *end;
 	long v;
 
 	errno = 0;
 	v = strtol(value, &end, 10);
 	if (errno != 0 || *end != '\0' || end == value)
-		expected = min > 0 ? _("a positive whole number") : _("a whole number");
+		expected = options_check_count((long long)min - 1, min);
 	else
 		expected = options_check_count(v, min);
 	if (expected != NULL)
@@ -309,6 +352,9 @@ options_parse(struct options *o, int argc, char **argv)
 		case OPT_LOAD:
 			o->given |= OPTIONS_GIVEN_LOAD;
 			rc = parse_list("load", optarg, &o->loads, &o->nloads);
+			if (rc == 0 && options_check_loads(o->loads, o->nloads) != NULL)
+				rc = bad_value("load", optarg,
+				               options_check_loads(o->loads, o->nloads));
 			break;
 		case OPT_COUNT:
 			o->given |= OPTIONS_GIVEN_COUNT;
@@ -321,9 +367,9 @@ options_parse(struct options *o, int argc, char **argv)
 		case OPT_TIMEOUT:
 			o->given |= OPTIONS_GIVEN_TIMEOUT;
 			rc = parse_dur("timeout", optarg, &o->timeout_ms);
-			if (rc == 0 && options_check_timeout(o->timeout_ms) != NULL)
+			if (rc == 0 && options_check_timeout(NULL, o->timeout_ms) != NULL)
 				rc = bad_value("timeout", optarg,
-				               options_check_timeout(o->timeout_ms));
+				               options_check_timeout(NULL, o->timeout_ms));
 			break;
 		case OPT_KILL_GRACE:
 			rc = parse_dur("kill-grace", optarg, &o->kill_grace_ms);
@@ -343,6 +389,11 @@ options_parse(struct options *o, int argc, char **argv)
 		case OPT_SHUFFLE:
 			o->given |= OPTIONS_GIVEN_SHUFFLE;
 			o->shuffle = true;
+			break;
+		case OPT_SCRUB_ENV:
+			o->scrub_env = xrealloc(o->scrub_env,
+			                        sizeof *o->scrub_env * (size_t)(o->nscrub_env + 1));
+			o->scrub_env[o->nscrub_env++] = xstrdup(optarg);
 			break;
 		case OPT_RUN:
 			o->given |= OPTIONS_GIVEN_RUN;
@@ -393,10 +444,18 @@ options_parse(struct options *o, int argc, char **argv)
 				set_str(&o->driver, optarg);
 			break;
 		case OPT_TAP_SELECT:
-			if (strcmp(optarg, "arg") != 0 && strcmp(optarg, "env") != 0)
-				rc = bad_value("tap-select", optarg, "arg or env");
+			if (options_check_tap_select(optarg) != NULL)
+				rc = bad_value("tap-select", optarg,
+				               options_check_tap_select(optarg));
 			else
 				set_str(&o->tap_select, optarg);
+			break;
+		case OPT_PYTEST_UNIT:
+			if (options_check_pytest_unit(optarg) != NULL)
+				rc = bad_value("pytest-unit", optarg,
+				               options_check_pytest_unit(optarg));
+			else
+				set_str(&o->pytest_unit, optarg);
 			break;
 		case OPT_HELP:
 			options_usage(stdout);
@@ -423,6 +482,17 @@ options_parse(struct options *o, int argc, char **argv)
 	}
 	if (options_check_command(o->driver, o->ncommand) != NULL) {
 		fprintf(stderr, "flakesweep: %s\n", options_check_command(o->driver, o->ncommand));
+		return -1;
+	}
+	if (options_check_timeout(o->driver, o->timeout_ms) != NULL) {
+		fprintf(stderr, "%s\n",
+		        _("flakesweep: --timeout is at most 2562047h with the go driver"));
+		return -1;
+	}
+	if ((o->outdir != NULL && o->outdir[0] == '\0') ||
+	    (o->resume != NULL && o->resume[0] == '\0')) {
+		fprintf(stderr, "%s\n",
+		        _("flakesweep: -o and --resume need a directory name, not an empty one"));
 		return -1;
 	}
 	if (o->resume != NULL && o->outdir != NULL) {

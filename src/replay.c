@@ -110,6 +110,8 @@ replay_line(void *arg, struct journal_reader *reader, const cJSON *line, int lin
 			return replay_bad(c, lineno, _("malformed run line"));
 		}
 		results_add_run(r->results, jr.pkg, jr.phase, jr.cpu, jr.load, &o, jr.log, jr.run);
+		results_add_cores(r->results, jr.pkg, &o, jr.cores, jr.ncores);
+		results_add_order(r->results, jr.pkg, jr.phase, &o);
 		if (jr.leaked)
 			results_note_leak(r->results, jr.pkg);
 		plan_count_run(&r->runs, jr.phase, jr.pkg, jr.selected, jr.cpu, jr.load, jr.ms);

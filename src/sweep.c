@@ -9,6 +9,7 @@
  */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -38,6 +39,8 @@ extern char **environ;
 #define SWEEP_CAPTURE_TAIL (1 << 20)
 #define SWEEP_BUILD_OUTPUT_MAX (1 << 20)
 #define SWEEP_FLUSH_MS 2000
+/* A generous time limit for building one package (ms): an hour. */
+#define SWEEP_BUILD_LIMIT_MS (60 * 60 * 1000)
 #define SWEEP_PORT_FIRST 20000
 #define SWEEP_PORT_WINDOW 100
 #define SWEEP_PORT_SLOTS ((65000 - SWEEP_PORT_FIRST) / SWEEP_PORT_WINDOW)
@@ -72,7 +75,8 @@ struct sweep {
 	struct project proj;
 	char *outdir;
 	struct journal *journal;
-	cJSON *header; /* config, machine, project */
+	struct journal_header hdr; /* as written, or as resumed with this machine */
+	cJSON *header;             /* hdr encoded, for results.json */
 	struct lanes lanes;
 	struct pkg **pkgs;
 	size_t npkgs;
@@ -91,6 +95,7 @@ struct sweep {
 	uv_timer_t flush_timer;
 	uv_timer_t reap_timer;
 	bool dirty, interrupting, finished, resumed, infra_error;
+	bool checked;                  /* the driver checked the options (driver.check) */
 	struct replay replay;          /* what --resume read back */
 	struct quarantine *quarantine; /* the quarantine file, or NULL */
 	int exit_status;
@@ -145,6 +150,12 @@ sweep_set_phase(struct sweep *s, enum sweep_phase phase)
 
 /* ---- configuration, header ---- */
 
+/* The variables of flakesweep's own environment that change what a build
+ * or a run does, so a reproduce line can set them in a fresh shell. */
+static const char *const sweep_repro_env[] = {
+    "GOPATH", "GO111MODULE", "GOFLAGS", "GOWORK", "GOTOOLCHAIN", "GOEXPERIMENT", "CGO_ENABLED",
+};
+
 /* The machine as the header records it: this sweep's lanes. */
 static void
 sweep_header_machine(const struct sweep *s, struct journal_machine *m)
@@ -188,6 +199,12 @@ sweep_header(const struct sweep *s, struct journal_header *h)
 	h->project.commit = s->proj.commit != NULL ? xstrdup(s->proj.commit) : NULL;
 	h->project.toolchain = s->proj.toolchain != NULL ? xstrdup(s->proj.toolchain) : NULL;
 	h->project.origin = s->proj.origin != NULL ? xstrdup(s->proj.origin) : NULL;
+	for (i = 0; i < UTIL_ARRAY_LEN(sweep_repro_env); i++) {
+		const char *v = getenv(sweep_repro_env[i]);
+
+		if (v != NULL)
+			sweep_config_add_env(&h->config, sweep_repro_env[i], v);
+	}
 }
 
 /* ---- runs ---- */
@@ -196,14 +213,23 @@ static char **
 sweep_run_env(struct sweep *s, const struct sweep_live *l, const struct driver_run *dr)
 {
 	char **env = NULL, **extra, *v;
-	size_t n = 0, i;
+	size_t n = 0, i, j;
 	const struct pkg *pkg = s->pkgs[l->pub.pkg];
 
+	extra = s->driver->run_env(s->o, pkg, dr);
 	for (i = 0; environ[i] != NULL; i++) {
 		if (strncmp(environ[i], "TMPDIR=", 7) == 0 ||
 		    strncmp(environ[i], "FLAKESWEEP_", 11) == 0)
 			continue;
-		util_strv_add(&env, &n, environ[i]);
+		/* The driver's entries replace flakesweep's own (PYTHONPATH). */
+		for (j = 0; extra != NULL && extra[j] != NULL; j++) {
+			size_t k = strcspn(extra[j], "=");
+
+			if (strncmp(environ[i], extra[j], k + 1) == 0)
+				break;
+		}
+		if (extra == NULL || extra[j] == NULL)
+			util_strv_add(&env, &n, environ[i]);
 	}
 	v = xasprintf("TMPDIR=%s", l->tmpdir);
 	util_strv_add(&env, &n, v);
@@ -218,7 +244,11 @@ sweep_run_env(struct sweep *s, const struct sweep_live *l, const struct driver_r
 	v = xasprintf("FLAKESWEEP_CPU=%d", l->pub.cpu);
 	util_strv_add(&env, &n, v);
 	free(v);
-	extra = s->driver->run_env(s->o, pkg, dr);
+	if (s->driver->report_pipe) {
+		v = xasprintf("FLAKESWEEP_REPORT_FD=%d", PROC_REPORT_FD);
+		util_strv_add(&env, &n, v);
+		free(v);
+	}
 	for (i = 0; extra != NULL && extra[i] != NULL; i++)
 		util_strv_add(&env, &n, extra[i]);
 	util_strv_free(extra);
@@ -264,6 +294,14 @@ sweep_on_output(void *arg, const char *data, size_t len)
 	sweep_capture(l, data, len);
 }
 
+static void
+sweep_on_report(void *arg, const char *data, size_t len)
+{
+	struct sweep_live *l = arg;
+
+	l->parser->feed_report(l->parser, data, len);
+}
+
 /* Writes the kept output of a failed run; returns its path relative to
  * the output directory (caller frees) or NULL. */
 static char *
@@ -298,6 +336,20 @@ sweep_keep_log(struct sweep *s, struct sweep_live *l)
 	return rel;
 }
 
+/* Removes a run's TMPDIR, which lies in the output directory's tmp/: only
+ * while tmp/ is still a real directory, and without following any link
+ * the run left in its TMPDIR (util_rm_rf walks physically). */
+static void
+sweep_remove_tmpdir(const struct sweep *s, const struct sweep_live *l)
+{
+	char *tmp = xasprintf("%s/tmp", s->outdir);
+	struct stat st;
+
+	if (lstat(tmp, &st) == 0 && S_ISDIR(st.st_mode))
+		util_rm_rf(l->tmpdir);
+	free(tmp);
+}
+
 static void
 sweep_live_free(struct sweep_live *l)
 {
@@ -326,6 +378,20 @@ sweep_forget_live(struct sweep *s, struct sweep_live *l)
 
 static void sweep_check_phase(struct sweep *s);
 
+/* Records the cores the run was pinned to (for the journal and the per-core
+ * counts) and the order its failures came in. */
+static void
+sweep_note_cores(struct sweep *s, const struct sweep_live *l, const struct outcome *o,
+                 struct journal_run *jr)
+{
+	int i;
+
+	for (i = 0; l->pub.cpus != NULL && i < l->pub.cpu && i < JOURNAL_CORES_MAX; i++)
+		jr->cores[jr->ncores++] = l->pub.cpus[i];
+	results_add_cores(s->results, l->pub.pkg, o, jr->cores, jr->ncores);
+	results_add_order(s->results, l->pub.pkg, l->pub.phase, o);
+}
+
 static void
 sweep_on_done(void *arg, const struct outcome_exit *ex, bool leaked, int64_t elapsed_ms)
 {
@@ -333,16 +399,22 @@ sweep_on_done(void *arg, const struct outcome_exit *ex, bool leaked, int64_t ela
 	struct sweep *s = l->s;
 	struct outcome o;
 	struct journal_run jr;
-	char *log = NULL;
+	char *log = NULL, *mark;
 	size_t i;
 	int fresh;
 
 	sweep_forget_live(s, l);
+	/* A daemon the run started (setsid, double fork) left its group but
+	 * was adopted by flakesweep, and carries the run's TMPDIR. */
+	mark = xasprintf("TMPDIR=%s", l->tmpdir);
+	if (proc_kill_by_env(mark, false, true) > 0)
+		leaked = true;
+	free(mark);
 	if (s->interrupting) {
 		/* Killed by the interrupt: neither counted nor journaled, so a
 		 * resume runs it again. */
 		sweep_sched_finish(s, l->sr, elapsed_ms);
-		util_rm_rf(l->tmpdir);
+		sweep_remove_tmpdir(s, l);
 		sweep_live_free(l);
 		sweep_check_phase(s);
 		return;
@@ -363,15 +435,16 @@ sweep_on_done(void *arg, const struct outcome_exit *ex, bool leaked, int64_t ela
 	if (outcome_failed(&o) || o.unreliable || o.selection_failed)
 		log = sweep_keep_log(s, l);
 	else
-		util_rm_rf(l->tmpdir);
+		sweep_remove_tmpdir(s, l);
 	if (o.selection_failed && !o.package_failed)
 		sweep_message(s, _("run %lld: the filter for %s selected no test"),
 		              (long long)l->pub.id, l->pub.test ? l->pub.test : "?");
 	fresh = results_add_run(s->results, l->pub.pkg, l->pub.phase, l->pub.cpu, l->pub.load, &o,
 	                        log, l->pub.id);
+	memset(&jr, 0, sizeof jr);
+	sweep_note_cores(s, l, &o, &jr);
 	if (leaked)
 		results_note_leak(s->results, l->pub.pkg);
-	memset(&jr, 0, sizeof jr);
 	jr.run = l->pub.id;
 	jr.pkg = l->pub.pkg;
 	jr.phase = l->pub.phase;
@@ -477,6 +550,8 @@ sweep_start_run(void *arg, struct sched_run *sr)
 	spec.kill_after_ms = s->o->timeout_ms + s->o->kill_grace_ms;
 	spec.drain_ms = 200;
 	spec.isolate_net = s->o->isolate_net;
+	if (s->driver->report_pipe)
+		spec.report_cb = sweep_on_report;
 	rc = proc_spawn(s->loop, &spec, sweep_on_output, sweep_on_done, l, &l->proc);
 	util_strv_free(argv);
 	util_strv_free(env);
@@ -491,7 +566,7 @@ sweep_start_run(void *arg, struct sched_run *sr)
 		sweep_forget_live(s, l);
 		sched_pause(s->sched, true);
 		sweep_sched_finish(s, sr, 0);
-		util_rm_rf(l->tmpdir);
+		sweep_remove_tmpdir(s, l);
 		sweep_live_free(l);
 		s->interrupting = true;
 		sweep_check_phase(s);
@@ -715,16 +790,37 @@ sweep_build_done(void *arg, const struct outcome_exit *ex, bool leaked, int64_t 
 	s->builds_done++;
 	if (s->interrupting) {
 		p->build_ok = false;
-	} else if (ex->status == 0) {
+	} else if (ex->status == 0 && !ex->timed_out) {
 		p->build_ok = true;
 		s->driver->prepare(s->o, p);
+		if (p->build_ok && !p->empty && !s->checked && s->driver->check != NULL) {
+			char *err = NULL;
+
+			s->checked = true;
+			if (s->driver->check(s->o, p, &err) < 0) {
+				/* A command-line value the framework rejects: every
+				 * run would fail the same way. */
+				sweep_message(s, "%s", err);
+				free(err);
+				s->infra_error = true;
+				sweep_interrupt(s);
+			}
+		}
 	} else {
 		p->build_ok = false;
 		free(p->build_output);
-		p->build_output = buf_steal(&b->out);
+		p->build_output = ex->timed_out ? xasprintf(_("the build passed its time limit of "
+		                                              "%d minutes:\n%s"),
+		                                            SWEEP_BUILD_LIMIT_MS / 60000,
+		                                            b->out.data ? b->out.data : "")
+		                                : buf_steal(&b->out);
 	}
 	buf_free(&b->out);
 	free(b);
+	/* A signal that stopped the listing stops the sweep, as it would have
+	 * a moment later. */
+	if (proc_interrupted() != 0)
+		sweep_interrupt(s);
 	if (s->interrupting) {
 		if (s->builds_running == 0)
 			sweep_finish(s, "interrupted");
@@ -760,6 +856,8 @@ sweep_next_builds(struct sweep *s)
 		spec.argv = argv;
 		spec.envp = environ;
 		spec.cwd = s->proj.root;
+		spec.term_after_ms = SWEEP_BUILD_LIMIT_MS;
+		spec.kill_after_ms = SWEEP_BUILD_LIMIT_MS + 30000;
 		spec.drain_ms = 1000;
 		rc = proc_spawn(s->loop, &spec, sweep_build_output, sweep_build_done, b, &b->proc);
 		util_strv_free(argv);
@@ -904,6 +1002,63 @@ sweep_load_quarantine(struct sweep *s, const char *given, char **err)
 	return 0;
 }
 
+/* A new output directory must not exist yet, or be an empty directory:
+ * the sweep writes and removes files in it (DESIGN section 9), and must
+ * never do that among someone else's files. */
+static int
+sweep_check_new_outdir(const char *outdir, char **err)
+{
+	struct stat st;
+	struct dirent *de;
+	DIR *d;
+	bool empty = true;
+
+	if (lstat(outdir, &st) < 0) {
+		if (errno == ENOENT)
+			return 0;
+		*err = xasprintf("%s: %s", outdir, strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		*err = xasprintf(_("%s exists and is not a directory: choose another -o"), outdir);
+		return -1;
+	}
+	d = opendir(outdir);
+	if (d == NULL) {
+		*err = xasprintf("%s: %s", outdir, strerror(errno));
+		return -1;
+	}
+	while (empty && (de = readdir(d)) != NULL)
+		empty = strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0;
+	closedir(d);
+	if (!empty) {
+		*err =
+		    xasprintf(_("%s is not empty and holds no sweep (no journal.jsonl): choose a "
+		                "new or empty directory with -o"),
+		              outdir);
+		return -1;
+	}
+	return 0;
+}
+
+/* Removes the GitHub token variables and the --scrub-env names from
+ * flakesweep's own environment, so no child sees them: not go list, not a
+ * build, not a listing's TestMain, not a run. A test printing its
+ * environment would record a token in the output directory, and a report
+ * could post it. */
+static void
+sweep_scrub_environ(const struct options *o)
+{
+	static const char *const tokens[] = {"GH_TOKEN", "GITHUB_TOKEN", "GH_ENTERPRISE_TOKEN",
+	                                     "GITHUB_ENTERPRISE_TOKEN"};
+	size_t i;
+
+	for (i = 0; i < UTIL_ARRAY_LEN(tokens); i++)
+		unsetenv(tokens[i]);
+	for (i = 0; i < (size_t)o->nscrub_env; i++)
+		unsetenv(o->scrub_env[i]);
+}
+
 static char *
 sweep_default_outdir(void)
 {
@@ -958,6 +1113,7 @@ sweep_new(uv_loop_t *loop, struct options *o, const struct observer *obs, char *
 		s->obs = *obs;
 	s->results = results_new();
 	s->started_ms = util_now_ms();
+	sweep_scrub_environ(o);
 	if (o->resume != NULL) {
 		const struct journal_header *h;
 		char *diff;
@@ -994,6 +1150,8 @@ sweep_new(uv_loop_t *loop, struct options *o, const struct observer *obs, char *
 			              s->outdir, s->outdir);
 			goto fail;
 		}
+		if (sweep_check_new_outdir(s->outdir, err) < 0)
+			goto fail;
 	}
 	s->driver = driver_find(o->driver);
 	if (s->driver == NULL) {
@@ -1014,12 +1172,14 @@ sweep_new(uv_loop_t *loop, struct options *o, const struct observer *obs, char *
 	/* Runs start in their package's directory: every path handed to them
 	 * (binaries, TMPDIR) must be absolute. */
 	dir = realpath(s->outdir, NULL);
-	if (dir != NULL) {
-		free(s->outdir);
-		s->outdir = dir;
-		free(jpath);
-		jpath = xasprintf("%s/journal.jsonl", s->outdir);
+	if (dir == NULL) {
+		*err = xasprintf(_("cannot resolve %s: %s"), s->outdir, strerror(errno));
+		goto fail;
 	}
+	free(s->outdir);
+	s->outdir = dir;
+	free(jpath);
+	jpath = xasprintf("%s/journal.jsonl", s->outdir);
 	dir = xasprintf("%s/bin", s->outdir);
 	util_mkdir_p(dir);
 	free(dir);
@@ -1044,14 +1204,11 @@ fail:
 static int
 sweep_start_fresh(struct sweep *s, char **err)
 {
-	struct journal_header h;
-
 	sweep_set_phase(s, SWEEP_PHASE_DISCOVER);
 	if (s->driver->discover(s->o, &s->proj, &s->pkgs, &s->npkgs, err) < 0)
 		return -1;
-	sweep_header(s, &h);
-	s->header = journal_header_encode(&h);
-	journal_header_free(&h);
+	sweep_header(s, &s->hdr);
+	s->header = journal_header_encode(&s->hdr);
 	if (journal_write(s->journal, s->header) < 0) {
 		*err = xasprintf(_("cannot write the journal in %s"), s->outdir);
 		return -1;
@@ -1066,6 +1223,7 @@ sweep_start_resumed(struct sweep *s, char **err)
 {
 	const struct journal_project *project = &s->replay.header.project;
 	cJSON *line;
+	char *mark;
 	size_t i;
 	int killed = 0;
 
@@ -1090,13 +1248,20 @@ sweep_start_resumed(struct sweep *s, char **err)
 	for (i = 0; i < s->replay.nunfinished; i++)
 		killed += proc_kill_stale(s->replay.unfinished[i].pid,
 		                          s->replay.unfinished[i].start_ticks);
+	/* Daemons of those runs left their groups; their TMPDIR names them. */
+	mark = xasprintf("TMPDIR=%s/tmp/", s->outdir);
+	killed += proc_kill_by_env(mark, true, false);
+	free(mark);
 	if (killed > 0)
-		sweep_message(s, _("killed %d runs left behind by the interrupted sweep"), killed);
+		sweep_message(s, _("killed %d processes left behind by the interrupted sweep"),
+		              killed);
 	if (s->replay.torn)
 		sweep_message(s, _("the journal's last line was torn and is ignored"));
 	/* The resumed sweep's machine is this one. */
-	sweep_header_machine(s, &s->replay.header.machine);
-	s->header = journal_header_encode(&s->replay.header);
+	s->hdr = s->replay.header;
+	memset(&s->replay.header, 0, sizeof s->replay.header);
+	sweep_header_machine(s, &s->hdr.machine);
+	s->header = journal_header_encode(&s->hdr);
 	results_free(s->results);
 	s->results = s->replay.results;
 	s->replay.results = NULL;
@@ -1143,6 +1308,13 @@ sweep_start(struct sweep *s, char **err)
 	uv_timer_start(&s->flush_timer, sweep_flush_cb, SWEEP_FLUSH_MS, SWEEP_FLUSH_MS);
 	uv_timer_start(&s->reap_timer, sweep_reap_cb, 1000, 1000);
 	rc = s->resumed ? sweep_start_resumed(s, err) : sweep_start_fresh(s, err);
+	if (rc < 0 && proc_interrupted() != 0) {
+		/* A signal stopped discovery: interrupted, not an error. */
+		free(*err);
+		*err = NULL;
+		sweep_finish(s, "interrupted");
+		return 0;
+	}
 	if (rc < 0) {
 		s->infra_error = true;
 		sweep_finish(s, "interrupted");
@@ -1230,6 +1402,7 @@ sweep_free(struct sweep *s)
 	journal_close(s->journal);
 	quarantine_free(s->quarantine);
 	cJSON_Delete(s->header);
+	journal_header_free(&s->hdr);
 	driver_free_pkgs(s->pkgs, s->npkgs);
 	results_free(s->results);
 	replay_free(&s->replay);
@@ -1344,6 +1517,69 @@ sweep_started_ms(const struct sweep *s)
 	return s->started_ms;
 }
 
+/* The ncpu cores a reproduce line pins to: the core on which the test
+ * failed most first (a core-sensitive test passes elsewhere), then the
+ * first lane's cores, as the sweep would. */
+static void
+sweep_reproduce_cores(const struct sweep *s, const struct results_test *t, int ncpu, int *cpus)
+{
+	int worst = results_worst_core(t), n = 0, i;
+
+	if (worst >= 0)
+		cpus[n++] = worst;
+	for (i = 0; n < ncpu && s->lanes.nlanes > 0 && i < s->lanes.width; i++)
+		if (s->lanes.cores[0][i] != worst)
+			cpus[n++] = s->lanes.cores[0][i];
+	for (i = 0; n < ncpu; i++)
+		if (i != worst)
+			cpus[n++] = i;
+}
+
+/* line with the environment the sweep ran with exported first, so it runs
+ * the same in a fresh login shell. Takes ownership of line. */
+static char *
+sweep_reproduce_env(const struct sweep_config *config, char *line)
+{
+	struct buf b;
+	int i;
+
+	buf_init(&b);
+	for (i = 0; i < config->nenv; i++) {
+		char *q = util_shell_quote(config->env_values[i]);
+
+		buf_printf(&b, "%s%s=%s", b.len == 0 ? "export " : " ", config->env_names[i], q);
+		free(q);
+	}
+	if (b.len == 0) {
+		buf_free(&b);
+		return line;
+	}
+	buf_printf(&b, " && %s", line);
+	free(line);
+	return buf_steal(&b);
+}
+
+/* A direct line ("cd DIR && COMMAND") run in its own network namespace
+ * with only loopback up, as --isolate-net runs it. Takes ownership of
+ * line. */
+static char *
+sweep_reproduce_netns(char *line, const char *dir)
+{
+	char *qdir = util_shell_quote(dir), *cd = xasprintf("cd %s && ", qdir), *out, *q;
+
+	free(qdir);
+	if (strncmp(line, cd, strlen(cd)) != 0) {
+		free(cd);
+		return line;
+	}
+	q = util_shell_quote(line + strlen(cd));
+	out = xasprintf("%sunshare -rn sh -c 'ip link set lo up && eval \"$0\"' %s", cd, q);
+	free(q);
+	free(cd);
+	free(line);
+	return out;
+}
+
 void
 sweep_reproduce(const struct sweep *s, const struct results_test *t, const struct results_cell *c,
                 char **flakesweep, char **direct)
@@ -1351,38 +1587,58 @@ sweep_reproduce(const struct sweep *s, const struct results_test *t, const struc
 	const struct pkg *pkg = t->pkg < (int)s->npkgs ? s->pkgs[t->pkg] : NULL;
 	bool order = results_order_dependent(t);
 	/* As many runs as the phase that measured the test gave each pair. */
-	int count = s->o->confirm > 0 && s->o->run_re == NULL ? s->o->confirm : s->o->count, i;
+	int count = s->o->confirm > 0 && s->o->run_re == NULL ? s->o->confirm : s->o->count;
 	int *cpus = xcalloc((size_t)c->cpu, sizeof *cpus);
 	struct driver_run dr;
-	char *qdir, *qpkg, *filter, *qfilter, limits[160], t1[32], t2[32];
+	char *qdir, *qpkg, *filter, *qfilter, *fs, *direct_line, limits[160], t1[32], t2[32];
+	const struct sweep_config *config = &s->hdr.config;
+	const char *tap_select = config->tap_select;
+	struct buf extra;
 
-	/* Pinned to the first lane's first cores, as the sweep would. */
-	for (i = 0; i < c->cpu; i++)
-		cpus[i] = s->lanes.nlanes > 0 && i < s->lanes.width ? s->lanes.cores[0][i] : i;
+	sweep_reproduce_cores(s, t, c->cpu, cpus);
 	qdir = util_shell_quote(s->proj.root != NULL ? s->proj.root : ".");
 	qpkg = pkg != NULL ? s->driver->package_args(pkg) : xstrdup("");
 	util_format_duration(s->o->timeout_ms, t1, sizeof t1);
 	util_format_duration(s->o->kill_grace_ms, t2, sizeof t2);
 	snprintf(limits, sizeof limits, " --timeout %s --kill-grace %s%s", t1, t2,
 	         s->o->race ? "" : " --no-race");
+	/* What else the sweep ran with, so the line runs the same thing. */
+	buf_init(&extra);
+	buf_add(&extra, limits, strlen(limits));
+	if (s->o->isolate_net)
+		buf_adds(&extra, " --isolate-net");
+	if (s->o->build_tags != NULL) {
+		char *q = util_shell_quote(s->o->build_tags);
+
+		buf_printf(&extra, " --build-tags %s", q);
+		free(q);
+	}
+	if (tap_select != NULL && strcmp(tap_select, "env") == 0)
+		buf_adds(&extra, " --tap-select env");
 	filter = s->driver->filter(t->test);
 	qfilter = util_shell_quote(filter);
 	/* An order-dependent test passes alone: both commands replay the
 	 * whole package in the failing order instead. */
 	if (order)
-		*flakesweep = xasprintf(
+		fs = xasprintf(
 		    "cd %s && flakesweep stress --cpu %d --load %d --count %d --shuffle%s %s", qdir,
-		    c->cpu, c->load, count, limits, qpkg);
+		    c->cpu, c->load, count, extra.data, qpkg);
 	else
-		*flakesweep = xasprintf("cd %s && flakesweep stress --cpu %d --load %d --count %d "
-		                        "--run %s%s %s",
-		                        qdir, c->cpu, c->load, count, qfilter, limits, qpkg);
+		fs = xasprintf("cd %s && flakesweep stress --cpu %d --load %d --count %d "
+		               "--run %s%s %s",
+		               qdir, c->cpu, c->load, count, qfilter, extra.data, qpkg);
+	buf_free(&extra);
 	memset(&dr, 0, sizeof dr);
 	dr.cpu = c->cpu;
 	dr.timeout_ms = s->o->timeout_ms;
 	dr.test = order ? NULL : t->test;
 	dr.seed = t->first != NULL ? t->first->seed : NULL;
-	*direct = pkg != NULL ? s->driver->reproduce(pkg, &dr, cpus, count) : xstrdup("");
+	dr.select_env = tap_select != NULL && strcmp(tap_select, "env") == 0;
+	direct_line = pkg != NULL ? s->driver->reproduce(pkg, &dr, cpus, count) : xstrdup("");
+	if (pkg != NULL && s->o->isolate_net)
+		direct_line = sweep_reproduce_netns(direct_line, pkg->dir);
+	*flakesweep = sweep_reproduce_env(config, fs);
+	*direct = sweep_reproduce_env(config, direct_line);
 	free(filter);
 	free(qfilter);
 	free(qpkg);
@@ -1416,6 +1672,7 @@ sweep_rebuild(const char *dir)
 	options_init(&o);
 	sweep_config_to_options(&r.header.config, &o);
 	s.o = &o;
+	s.hdr = r.header; /* borrowed: replay_free frees it */
 	s.header = journal_header_encode(&r.header);
 	s.pkgs = r.pkgs;
 	s.npkgs = r.npkgs;
