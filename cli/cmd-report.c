@@ -196,6 +196,7 @@ cmd_report_rebuild(const char *dir)
 	memset(&rp, 0, sizeof rp);
 	rp.driver = driver_find(o.driver) != NULL ? driver_find(o.driver) : &driver_go;
 	rp.o = &o;
+	rp.config = &r.header.config;
 	rp.root = r.header.project.root;
 	/* The first lane as the journal recorded it, for the reproduce lines. */
 	if (r.header.machine.nlanes > 0) {

@@ -48,6 +48,8 @@ static const struct cli_option cmd_stress_options[] = {
     {"json", false, OPTIONS_JSON},
     {"driver", true, OPTIONS_DRIVER},
     {"tap-select", true, OPTIONS_TAP_SELECT},
+    {"scrub-env", true, OPTIONS_SCRUB_ENV},
+    {"pytest-unit", true, OPTIONS_PYTEST_UNIT},
     {NULL, false, 0},
 };
 
@@ -84,11 +86,13 @@ cmd_stress_usage(FILE *f)
 	        "  -o DIR             output directory (default ./flakesweep-out/TIMESTAMP)\n"
 	        "  --resume DIR       continue the sweep recorded in DIR\n"
 	        "  --force            resume even if the configuration or commit changed\n"
+	        "  --scrub-env NAME   remove NAME from the runs' environment (repeatable)\n"
 	        "  --quarantine FILE  quarantine file (default .flakesweep/quarantine.json)\n"
 	        "  --ui full|line|none  front end (default full on a terminal, else line)\n"
 	        "  --json             print results.json to standard output\n"
-	        "  --driver go|tap    test framework (default go)\n"
+	        "  --driver go|tap|pytest  test framework (default go)\n"
 	        "  --tap-select arg|env  how a TAP command is told which test to run\n"
+	        "  --pytest-unit file|dir  what one pytest run sweeps (default file)\n"
 	        "  --help, --version  print this help or the version\n"
 	        "\n"
 	        "Durations use Go's syntax (90s, 2m, 1h30m). Options also take one dash\n"
@@ -145,6 +149,17 @@ cmd_stress_parse(struct options *o, int argc, char **argv)
 		options_add_package(o, argv[i]);
 	if (options_check_command(o->driver, o->ncommand) != NULL) {
 		fprintf(stderr, "flakesweep: %s\n", options_check_command(o->driver, o->ncommand));
+		return -1;
+	}
+	if (options_check_timeout(o->driver, o->timeout_ms) != NULL) {
+		fprintf(stderr, "%s\n",
+		        _("flakesweep: --timeout is at most 2562047h with the go driver"));
+		return -1;
+	}
+	if ((o->outdir != NULL && o->outdir[0] == '\0') ||
+	    (o->resume != NULL && o->resume[0] == '\0')) {
+		fprintf(stderr, "%s\n",
+		        _("flakesweep: -o and --resume need a directory name, not an empty one"));
 		return -1;
 	}
 	if (o->resume != NULL && o->outdir != NULL) {
@@ -264,13 +279,14 @@ cmd_stress_run_sweep(struct options *o)
 	if (s == NULL) {
 		fprintf(stderr, "flakesweep: %s\n", err);
 		free(err);
-		out_line_observer(ol)->finished(ol, NULL);
+		out_line_observer(ol)->finished(ol);
 		uv_run(&loop, UV_RUN_DEFAULT);
 		uv_loop_close(&loop);
 		out_line_free(ol);
 		options_free(o);
 		return 2;
 	}
+	out_line_attach(ol, s);
 	for (i = 0; i < UTIL_ARRAY_LEN(sigs); i++) {
 		uv_signal_init(&loop, &sigs[i]);
 		sigs[i].data = s;

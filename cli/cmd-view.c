@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "cmd.h"
 #include "follow.h"
+#include "follower.h"
 #include "quarantine.h"
 #include "replay.h"
 #include "ui.h"
@@ -90,10 +91,12 @@ cmd_view(int argc, char **argv)
 {
 	struct cmd_view_args a;
 	struct cli c = {cmd_view_options, cmd_view_set, &a, 0, 0, NULL};
+	struct follower_events ev;
+	struct follower *fw = NULL;
 	struct follow *f = NULL;
 	struct ui_config cfg;
 	struct ui *ui;
-	const char *why = NULL;
+	const char *why = NULL, *dir;
 	char *err = NULL, *qpath = NULL;
 	uv_loop_t loop;
 	int rc = 0;
@@ -117,35 +120,43 @@ cmd_view(int argc, char **argv)
 		cmd_view_usage(stderr);
 		return 2;
 	}
-	f = follow_new(argv[c.first], &err);
-	if (f == NULL) {
-		fprintf(stderr, "flakesweep: %s\n", err);
-		rc = 2;
-		goto out;
-	}
-	if (!ui_usable(1, &why)) {
-		rc = cmd_view_print_report(argv[c.first], why);
-		goto out;
-	}
-	qpath = a.quarantine != NULL ? xstrdup(a.quarantine)
-	                             : cmd_view_quarantine_path(follow_replay(f));
-	ui_config_init(&cfg);
-	cfg.repo = a.gh.repo;
-	cfg.category = a.gh.category;
-	cfg.api_url = a.gh.api_url;
-	cfg.mode = _("view");
-	cfg.outdir = argv[c.first];
-	cfg.quarantine = qpath;
-	signal(SIGPIPE, SIG_IGN);
+	dir = argv[c.first];
+	f = follow_new(dir, &ev);
 	uv_loop_init(&loop);
-	ui = ui_new(&loop, &cfg, MODEL_VIEW, &err);
-	if (ui == NULL) {
+	fw = follower_new(&loop, dir, &ev, &err);
+	if (fw == NULL) {
 		fprintf(stderr, "flakesweep: %s\n", err);
 		uv_loop_close(&loop);
 		rc = 2;
 		goto out;
 	}
-	follow_attach(f, &loop, ui);
+	if (!ui_usable(1, &why)) {
+		follower_stop(fw);
+		uv_run(&loop, UV_RUN_DEFAULT);
+		uv_loop_close(&loop);
+		rc = cmd_view_print_report(dir, why);
+		goto out;
+	}
+	qpath = a.quarantine != NULL ? xstrdup(a.quarantine)
+	                             : cmd_view_quarantine_path(follower_replay(fw));
+	ui_config_init(&cfg);
+	cfg.repo = a.gh.repo;
+	cfg.category = a.gh.category;
+	cfg.api_url = a.gh.api_url;
+	cfg.mode = _("view");
+	cfg.outdir = dir;
+	cfg.quarantine = qpath;
+	signal(SIGPIPE, SIG_IGN);
+	ui = ui_new(&loop, &cfg, MODEL_VIEW, &err);
+	if (ui == NULL) {
+		fprintf(stderr, "flakesweep: %s\n", err);
+		follower_stop(fw);
+		uv_run(&loop, UV_RUN_DEFAULT);
+		uv_loop_close(&loop);
+		rc = 2;
+		goto out;
+	}
+	follow_attach(f, fw, ui);
 	uv_run(&loop, UV_RUN_DEFAULT);
 	ui_free(ui);
 	uv_run(&loop, UV_RUN_DEFAULT);
@@ -154,6 +165,7 @@ cmd_view(int argc, char **argv)
 out:
 	free(err);
 	free(qpath);
+	follower_free(fw);
 	follow_free(f);
 	return rc;
 }

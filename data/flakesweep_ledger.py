@@ -32,15 +32,38 @@ $(pkgdatadir)):
 
 or set FLAKESWEEP_LEDGER instead of the option. Lines are appended, so several
 sessions into one file are several runs of each test; remove the file first
-for a fresh ledger. Without a ledger path the plugin does nothing.
+for a fresh ledger.
+
+It is also the reporter of `flakesweep --driver pytest`. With
+--flakesweep-report-fd=N (or FLAKESWEEP_REPORT_FD=N) it writes one JSON line
+per event to the inherited file descriptor N, never to standard output:
+
+    {"event": "collected", "seed": "42", "tests": 7}
+    {"event": "start", "test": "t/test_x.py::test_y"}
+    {"event": "result", "test": "t/test_x.py::test_y", "outcome": "failed",
+     "channels": ["clock"], "lines": "..."}
+    {"event": "error", "lines": "..."}        (a collection error)
+    {"event": "done", "exitstatus": 1}
+
+A test's start is written before it runs, so a run that hangs names it; on
+SIGTERM every thread's stack is dumped to the same descriptor (faulthandler),
+as plain lines that are not JSON; without a report descriptor, to standard
+error. --flakesweep-seed=N shuffles the collected
+tests with random.Random(N), so a run's order can be replayed;
+--flakesweep-run=RE and --flakesweep-skip=RE keep or drop tests whose node id
+matches the Python regular expression RE. Without a ledger path, a report
+descriptor or a seed the plugin does nothing.
 """
 
 import collections.abc
 import datetime
+import faulthandler
 import json
 import logging
 import os
 import random
+import re
+import signal
 import socket
 import sys
 import threading
@@ -155,12 +178,19 @@ class _Recorder:
         self.channels = None
 
 
-class _Ledger:
-    def __init__(self, path):
-        self.path = path
+_RANK = {"passed": 0, "skipped": 1, "error": 2, "failed": 3}
+_LINES_CAP = 8192
+
+
+class _Tracker:
+    """Each running test's channels, worst outcome and failure text, for the
+    ledger and the report alike."""
+
+    def __init__(self):
         self.recorder = _Recorder()
         self.channels = {}
         self.outcomes = {}
+        self.lines = {}
 
     def phase(self, item):
         channels = self.channels.setdefault(item.nodeid, set())
@@ -169,24 +199,35 @@ class _Ledger:
     def report(self, item, report):
         if report.failed:
             outcome = "failed" if report.when == "call" else "error"
+            text = report.longreprtext
+            for name, content in report.sections:
+                text += "\n----- %s -----\n%s" % (name, content)
+            old = self.lines.get(item.nodeid, "")
+            self.lines[item.nodeid] = (old + text)[:_LINES_CAP]
         elif report.skipped:
             outcome = "skipped"
         else:
             outcome = "passed"
         old = self.outcomes.get(item.nodeid, "passed")
-        rank = {"passed": 0, "skipped": 1, "error": 2, "failed": 3}
-        if rank[outcome] > rank[old]:
+        if _RANK[outcome] > _RANK[old]:
             old = outcome
         self.outcomes[item.nodeid] = old
 
-    def write(self, item):
-        line = json.dumps(
-            {
-                "test": item.nodeid,
-                "outcome": self.outcomes.pop(item.nodeid, "passed"),
-                "channels": sorted(self.channels.pop(item.nodeid, set())),
-            }
+    def take(self, item):
+        """The finished test's (outcome, sorted channels, failure text)."""
+        return (
+            self.outcomes.pop(item.nodeid, "passed"),
+            sorted(self.channels.pop(item.nodeid, set())),
+            self.lines.pop(item.nodeid, None),
         )
+
+
+class _Ledger:
+    def __init__(self, path):
+        self.path = path
+
+    def write(self, nodeid, outcome, channels):
+        line = json.dumps({"test": nodeid, "outcome": outcome, "channels": channels})
         parent = os.path.dirname(self.path)
         if parent:
             os.makedirs(parent, exist_ok=True)
@@ -199,7 +240,36 @@ class _Ledger:
             os.close(fd)
 
 
+# The real standard error, taken before pytest captures descriptor 2 (None
+# when the process has none).
+try:
+    _STDERR = os.dup(2)
+except OSError:
+    _STDERR = None
+
+
+class _Report:
+    """The event stream on an inherited descriptor (flakesweep --driver
+    pytest). Lines are written whole, by one write each."""
+
+    def __init__(self, fd):
+        self.fd = fd
+        # On the time limit flakesweep sends SIGTERM: every thread's stack
+        # goes to the report, then the signal's default action ends the run.
+        faulthandler.register(signal.SIGTERM, file=fd, all_threads=True, chain=True)
+
+    def event(self, **fields):
+        data = (json.dumps(fields) + "\n").encode("utf-8")
+        while data:
+            data = data[os.write(self.fd, data) :]
+
+    def close(self):
+        faulthandler.unregister(signal.SIGTERM)
+
+
+_TRACKER = pytest.StashKey[_Tracker]()
 _STASH = pytest.StashKey[_Ledger]()
+_REPORT = pytest.StashKey[_Report]()
 
 
 def pytest_addoption(parser):
@@ -218,8 +288,32 @@ def pytest_addoption(parser):
         help="print one TAP 13 test point per test on standard output, so "
         "flakesweep --driver tap can sweep pytest tests (use with -p no:terminal)",
     )
-
-
+    group.addoption(
+        "--flakesweep-report-fd",
+        metavar="N",
+        type=int,
+        default=None,
+        help="write the run's events (JSON lines) to the inherited descriptor N; "
+        "default: $FLAKESWEEP_REPORT_FD, or off",
+    )
+    group.addoption(
+        "--flakesweep-seed",
+        metavar="N",
+        default=None,
+        help="shuffle the collected tests with seed N",
+    )
+    group.addoption(
+        "--flakesweep-run",
+        metavar="RE",
+        default=None,
+        help="keep only tests whose node id matches the regular expression RE",
+    )
+    group.addoption(
+        "--flakesweep-skip",
+        metavar="RE",
+        default=None,
+        help="drop tests whose node id matches the regular expression RE",
+    )
 class _Tap:
     """TAP 13 on the process's standard output: one point per test, named by
     its node id, failing when any phase failed."""
@@ -263,28 +357,75 @@ def pytest_sessionfinish(session, exitstatus):
     tap = session.config.stash.get(_TAP, None)
     if tap is not None:
         tap.close()
+    report = session.config.stash.get(_REPORT, None)
+    if report is not None:
+        report.event(event="done", exitstatus=int(exitstatus))
+        report.close()
+
+
+# pytest_collectreport gets no config: the session's is kept here.
+_CONFIGS = []
 
 
 def pytest_configure(config):
+    _CONFIGS.append(config)
     path = config.getoption("--flakesweep-ledger") or os.environ.get("FLAKESWEEP_LEDGER")
+    fd = config.getoption("--flakesweep-report-fd")
+    if fd is None and os.environ.get("FLAKESWEEP_REPORT_FD", "").isdigit():
+        fd = int(os.environ["FLAKESWEEP_REPORT_FD"])
     if path:
         config.stash[_STASH] = _Ledger(os.path.abspath(path))
+    if fd is not None:
+        config.stash[_REPORT] = _Report(fd)
+    elif _STDERR is not None:
+        # A reproduce command under timeout(1) shows the stacks too.
+        faulthandler.register(signal.SIGTERM, file=_STDERR, all_threads=True, chain=True)
+    if path or fd is not None:
+        config.stash[_TRACKER] = _Tracker()
 
 
-def _ledger(item):
-    return item.config.stash.get(_STASH, None)
+def pytest_collectreport(report):
+    if report.failed:
+        for config in _CONFIGS:
+            out = config.stash.get(_REPORT, None)
+            if out is not None:
+                out.event(event="error", lines=report.longreprtext[:_LINES_CAP])
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(session, config, items):
+    keep = config.getoption("--flakesweep-run")
+    drop = config.getoption("--flakesweep-skip")
+    if keep is not None or drop is not None:
+        chosen, gone = [], []
+        for item in items:
+            if (keep is None or re.search(keep, item.nodeid)) and (
+                drop is None or not re.search(drop, item.nodeid)
+            ):
+                chosen.append(item)
+            else:
+                gone.append(item)
+        if gone:
+            config.hook.pytest_deselected(items=gone)
+            items[:] = chosen
+    seed = config.getoption("--flakesweep-seed")
+    if seed is not None:
+        random.Random(seed).shuffle(items)
+    report = config.stash.get(_REPORT, None)
+    if report is not None:
+        report.event(event="collected", seed=seed, tests=len(items))
 
 
 def _recorded(item):
     """The body of each phase's hook wrapper: record the phase's reads."""
-    ledger = _ledger(item)
-    if ledger is not None:
-        ledger.phase(item)
+    tracker = item.config.stash.get(_TRACKER, None)
+    if tracker is not None:
+        tracker.phase(item)
     try:
         yield
     finally:
-        if ledger is not None:
-            ledger.recorder.stop()
+        if tracker is not None:
+            tracker.recorder.stop()
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -305,9 +446,9 @@ def pytest_runtest_teardown(item, nextitem):
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item, call):
     outcome = yield
-    ledger = _ledger(item)
-    if ledger is not None:
-        ledger.report(item, outcome.get_result())
+    tracker = item.config.stash.get(_TRACKER, None)
+    if tracker is not None:
+        tracker.report(item, outcome.get_result())
     tap = item.config.stash.get(_TAP, None)
     if tap is not None:
         tap.report(outcome.get_result())
@@ -315,10 +456,21 @@ def pytest_runtest_makereport(item, call):
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item, nextitem):
+    report = item.config.stash.get(_REPORT, None)
+    if report is not None:
+        report.event(event="start", test=item.nodeid)
     yield
-    ledger = _ledger(item)
-    if ledger is not None:
-        ledger.write(item)
+    tracker = item.config.stash.get(_TRACKER, None)
+    if tracker is not None:
+        outcome, channels, lines = tracker.take(item)
+        ledger = item.config.stash.get(_STASH, None)
+        if ledger is not None:
+            ledger.write(item.nodeid, outcome, channels)
+        if report is not None:
+            fields = {"outcome": outcome, "channels": channels}
+            if lines is not None:
+                fields["lines"] = lines
+            report.event(event="result", test=item.nodeid, **fields)
     tap = item.config.stash.get(_TAP, None)
     if tap is not None:
         tap.point(item.nodeid)

@@ -161,14 +161,18 @@ driver_tap_reproduce(const struct pkg *pkg, const struct driver_run *r, const in
 
 	buf_init(&b);
 	q = util_shell_quote(pkg->dir);
-	buf_printf(&b,
-	           "cd %s && for i in $(seq %d); do FLAKESWEEP_CPU=%d timeout %llds taskset -c ", q,
-	           count, r->cpu, (long long)(r->timeout_ms + 999) / 1000);
+	buf_printf(&b, "cd %s && for i in $(seq %d); do FLAKESWEEP_CPU=%d ", q, count, r->cpu);
 	free(q);
+	if (r->test != NULL && r->select_env) {
+		q = util_shell_quote(r->test);
+		buf_printf(&b, "FLAKESWEEP_TEST=%s ", q);
+		free(q);
+	}
+	buf_printf(&b, "timeout %llds taskset -c ", (long long)(r->timeout_ms + 999) / 1000);
 	for (i = 0; i < r->cpu; i++)
 		buf_printf(&b, "%s%d", i > 0 ? "," : "", cpus[i]);
 	buf_printf(&b, " %s", pkg->name);
-	if (r->test != NULL) {
+	if (r->test != NULL && !r->select_env) {
 		q = util_shell_quote(r->test);
 		buf_printf(&b, " %s", q);
 		free(q);

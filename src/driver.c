@@ -14,7 +14,7 @@
 const struct driver *
 driver_find(const char *name)
 {
-	static const struct driver *const all[] = {&driver_go, &driver_tap};
+	static const struct driver *const all[] = {&driver_go, &driver_tap, &driver_pytest};
 	size_t i;
 
 	for (i = 0; i < UTIL_ARRAY_LEN(all); i++) {

@@ -41,11 +41,14 @@ struct driver_run {
 	const char *test;    /* confirm: the one full test name, or NULL */
 	const char *run_re;  /* --run, or NULL */
 	const char *skip_re; /* --skip, or NULL */
+	bool select_env;     /* tap: the test is selected through FLAKESWEEP_TEST */
 };
 
 /* A run's output parser, fed as bytes arrive. */
 struct driver_parser {
 	void (*feed)(struct driver_parser *p, const char *data, size_t len);
+	/* The bytes of the report pipe (driver.report_pipe), or NULL. */
+	void (*feed_report)(struct driver_parser *p, const char *data, size_t len);
 	/* Fills out (zeroed by the caller) from what was fed and how the process
 	 * ended. */
 	void (*finish)(struct driver_parser *p, const struct proc_exit *exit, struct outcome *out);
@@ -64,6 +67,9 @@ struct driver {
 	/* The framework stops a run itself at the limit (Go panics and dumps
 	 * the goroutines); otherwise flakesweep sends SIGTERM at the limit. */
 	bool own_timeout;
+	/* Runs get a report pipe on descriptor PROC_REPORT_FD, named to them
+	 * in FLAKESWEEP_REPORT_FD, fed to the parser's feed_report. */
+	bool report_pipe;
 	/* Finds the packages to run. Returns 0 and a new array (caller frees
 	 * with driver_free_pkgs), or -1 with *err (caller frees). */
 	int (*discover)(const struct options *o, struct project *proj, struct pkg ***pkgs,
@@ -76,6 +82,11 @@ struct driver {
 	 * toolchain built it. Returns 0, or -1 with pkg->build_ok cleared and
 	 * pkg->build_output set. */
 	int (*prepare)(const struct options *o, struct pkg *pkg);
+	/* Checks what only a built package can tell about the options (go:
+	 * that --run and --skip compile with the binary's own regexp package),
+	 * once, after the first package built and listed. NULL when there is
+	 * nothing to check. Returns 0, or -1 with *err (caller frees). */
+	int (*check)(const struct options *o, const struct pkg *pkg, char **err);
 	/* The argv of one run (caller frees with util_strv_free()). */
 	char **(*run_argv)(const struct options *o, const struct pkg *pkg,
 	                   const struct driver_run *r);
@@ -111,11 +122,12 @@ struct driver {
 	char *(*skip_args)(const char *package, const char *const *tests, size_t n, bool bare);
 };
 
-/* The driver named name ("go", "tap"), or NULL. */
+/* The driver named name ("go", "tap", "pytest"), or NULL. */
 const struct driver *driver_find(const char *name);
 
 extern const struct driver driver_go;
 extern const struct driver driver_tap;
+extern const struct driver driver_pytest;
 
 void driver_free_pkgs(struct pkg **pkgs, size_t n);
 void driver_free_project(struct project *proj);

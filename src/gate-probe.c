@@ -161,10 +161,13 @@ gate_probe(struct gate_result *r, const struct gate_probe_options *po, char **er
 	ol = out_line_new(&loop, stderr, po->progress, 5000);
 	s = sweep_new(&loop, &o, out_line_observer(ol), err);
 	if (s == NULL) {
-		out_line_observer(ol)->finished(ol, NULL);
-	} else if (sweep_start(s, err) == 0) {
-		free(*err);
-		*err = NULL;
+		out_line_observer(ol)->finished(ol);
+	} else {
+		out_line_attach(ol, s);
+		if (sweep_start(s, err) == 0) {
+			free(*err);
+			*err = NULL;
+		}
 	}
 	uv_run(&loop, UV_RUN_DEFAULT);
 	if (s != NULL && *err == NULL) {

@@ -292,11 +292,11 @@ journal_set_for(struct journal *j, int pkg, const struct outcome *o, int *rc)
 int
 journal_write_run(struct journal *j, const struct journal_run *jr, const struct outcome *o)
 {
-	cJSON *line = cJSON_CreateObject(), *a, *lines = NULL, *reasons = NULL;
+	cJSON *line = cJSON_CreateObject(), *a, *lines = NULL, *reasons = NULL, *channels = NULL;
 	char *clean;
 	long set;
 	int rc = 0, rc2;
-	size_t i;
+	size_t i, k;
 
 	set = journal_set_for(j, jr->pkg, o, &rc);
 	cJSON_AddStringToObject(line, "type", "run");
@@ -315,6 +315,8 @@ journal_write_run(struct journal *j, const struct journal_run *jr, const struct 
 		cJSON_AddTrueToObject(line, "timed_out");
 	if (jr->leaked)
 		cJSON_AddTrueToObject(line, "leaked");
+	if (jr->ncores > 0)
+		cJSON_AddItemToObject(line, "cores", cJSON_CreateIntArray(jr->cores, jr->ncores));
 	if ((a = journal_names(o, OUTCOME_FAIL)) != NULL)
 		cJSON_AddItemToObject(line, "fail", a);
 	if ((a = journal_names(o, OUTCOME_HANG)) != NULL)
@@ -339,6 +341,17 @@ journal_write_run(struct journal *j, const struct journal_run *jr, const struct 
 		if (reasons == NULL)
 			reasons = cJSON_AddObjectToObject(line, "reasons");
 		cJSON_AddStringToObject(reasons, t->name, t->reason);
+	}
+	for (i = 0; i < o->ntests; i++) {
+		const struct outcome_test *t = &o->tests[i];
+
+		if (t->channels == NULL || t->channels[0] == NULL)
+			continue;
+		if (channels == NULL)
+			channels = cJSON_AddObjectToObject(line, "channels");
+		a = cJSON_AddArrayToObject(channels, t->name);
+		for (k = 0; t->channels[k] != NULL; k++)
+			cJSON_AddItemToArray(a, cJSON_CreateString(t->channels[k]));
 	}
 	if (o->seed != NULL)
 		cJSON_AddStringToObject(line, "seed", o->seed);
@@ -514,6 +527,13 @@ journal_decode_run(struct journal_reader *reader, const cJSON *line, struct jour
 	jr->leaked = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(line, "leaked"));
 	jr->log = journal_str(line, "log");
 	jr->selected = journal_str(line, "test");
+	cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(line, "cores"))
+	{
+		if (!cJSON_IsNumber(v) || v->valuedouble < 0)
+			return -EINVAL;
+		if (jr->ncores < JOURNAL_CORES_MAX)
+			jr->cores[jr->ncores++] = v->valueint;
+	}
 	if (set > 0) {
 		const struct journal_set *s;
 
@@ -527,6 +547,18 @@ journal_decode_run(struct journal_reader *reader, const cJSON *line, struct jour
 	journal_add_names(o, line, "fail", OUTCOME_FAIL);
 	journal_add_names(o, line, "hang", OUTCOME_HANG);
 	o->seed = journal_dup(line, "seed");
+	cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(line, "channels"))
+	{
+		struct outcome_test *t = v->string != NULL ? outcome_find(o, v->string) : NULL;
+		const cJSON *c;
+		size_t n = 0;
+
+		cJSON_ArrayForEach(c, v)
+		{
+			if (t != NULL && cJSON_IsString(c))
+				util_strv_add(&t->channels, &n, c->valuestring);
+		}
+	}
 	if (journal_str(line, "package_failed") != NULL) {
 		size_t n = 0;
 

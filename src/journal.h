@@ -22,6 +22,8 @@
 
 struct journal;
 
+#define JOURNAL_CORES_MAX 256
+
 /* What the journal records of one finished run besides its outcome. */
 struct journal_run {
 	int64_t run; /* run id, 1, 2, ... */
@@ -34,6 +36,8 @@ struct journal_run {
 	const char *log;      /* kept output, relative to the output directory, or NULL */
 	const char *selected; /* confirm: the one test the run selected, or NULL */
 	bool leaked;
+	int cores[JOURNAL_CORES_MAX]; /* the cores it was pinned to, ncores of them */
+	int ncores;
 };
 
 /* Opens path for appending (created if missing); the set lines already in

@@ -31,6 +31,7 @@ options_init(struct options *o)
 	o->race = true;
 	o->driver = xstrdup("go");
 	o->tap_select = xstrdup("arg");
+	o->pytest_unit = xstrdup("file");
 }
 
 static void
@@ -57,17 +58,20 @@ options_free(struct options *o)
 	free(o->quarantine);
 	free(o->driver);
 	free(o->tap_select);
+	free(o->pytest_unit);
 	free(o->dir);
 	options_free_strv(o->packages, o->npackages);
 	options_free_strv(o->command, o->ncommand);
+	options_free_strv(o->scrub_env, o->nscrub_env);
 	memset(o, 0, sizeof *o);
 }
 
 const char *
 options_check_count(long long v, int min)
 {
-	if (v < min || v > 100000000)
-		return min > 0 ? _("a positive whole number") : _("a whole number");
+	if (v < min || v > OPTIONS_COUNT_MAX)
+		return min > 0 ? _("a positive whole number, at most 100000000")
+		               : _("a whole number, at most 100000000");
 	return NULL;
 }
 
@@ -90,15 +94,48 @@ options_check_list(const int *v, int n)
 }
 
 const char *
-options_check_timeout(int64_t ms)
+options_check_loads(const int *v, int n)
 {
-	return ms > 0 ? NULL : _("a duration above zero");
+	const char *expected = options_check_list(v, n);
+	int i;
+
+	for (i = 0; expected == NULL && i < n; i++) {
+		/* Each lane runs load x cpu processes at once. */
+		if (v[i] > OPTIONS_LOAD_MAX)
+			expected = _("runs per core, each at most 64");
+	}
+	return expected;
+}
+
+const char *
+options_check_timeout(const char *driver, int64_t ms)
+{
+	if (ms <= 0)
+		return _("a duration above zero");
+	/* Go's time.Duration holds at most 2562047h47m16s. */
+	if (driver != NULL && strcmp(driver, "go") == 0 && ms > OPTIONS_GO_TIMEOUT_MAX_MS)
+		return _("a duration of at most 2562047h with the go driver");
+	return NULL;
 }
 
 const char *
 options_check_driver(const char *name)
 {
-	return strcmp(name, "go") == 0 || strcmp(name, "tap") == 0 ? NULL : "go or tap";
+	return strcmp(name, "go") == 0 || strcmp(name, "tap") == 0 || strcmp(name, "pytest") == 0
+	           ? NULL
+	           : "go, tap or pytest";
+}
+
+const char *
+options_check_tap_select(const char *name)
+{
+	return strcmp(name, "arg") == 0 || strcmp(name, "env") == 0 ? NULL : "arg or env";
+}
+
+const char *
+options_check_pytest_unit(const char *name)
+{
+	return strcmp(name, "file") == 0 || strcmp(name, "dir") == 0 ? NULL : "file or dir";
 }
 
 const char *
@@ -106,7 +143,7 @@ options_check_command(const char *driver, int ncommand)
 {
 	if (strcmp(driver, "tap") == 0 && ncommand == 0)
 		return _("--driver tap needs a command after --");
-	if (strcmp(driver, "go") == 0 && ncommand > 0)
+	if (strcmp(driver, "tap") != 0 && ncommand > 0)
 		return _("a command after -- needs --driver tap");
 	return NULL;
 }
@@ -120,7 +157,7 @@ options_parse_count(const char *value, int *out, int min, const char **expected)
 	errno = 0;
 	v = strtol(value, &end, 10);
 	if (errno != 0 || *end != '\0' || end == value)
-		*expected = min > 0 ? _("a positive whole number") : _("a whole number");
+		*expected = options_check_count((long long)min - 1, min);
 	else
 		*expected = options_check_count(v, min);
 	if (*expected != NULL)
@@ -181,6 +218,17 @@ options_split_tags(struct options *o, const char *value)
 	free(copy);
 }
 
+/* Sets *dst to value when check (what a rule said of it) is NULL. */
+static int
+options_set_checked(char **dst, const char *value, const char *check, const char **expected)
+{
+	*expected = check;
+	if (check != NULL)
+		return -EINVAL;
+	options_set_str(dst, value);
+	return 0;
+}
+
 /* The choices of an option with a fixed set of values. */
 static int
 options_pick(const char *value, const char *const *choices, const char *expected, int *out,
@@ -202,8 +250,6 @@ int
 options_set(struct options *o, enum options_key key, const char *value, const char **expected)
 {
 	static const char *const uis[] = {"full", "line", "none", NULL};
-	static const char *const drivers[] = {"go", "tap", NULL};
-	static const char *const selects[] = {"arg", "env", NULL};
 	int rc = 0, pick;
 
 	switch (key) {
@@ -212,7 +258,10 @@ options_set(struct options *o, enum options_key key, const char *value, const ch
 		return options_parse_list(value, &o->cpus, &o->ncpus, expected);
 	case OPTIONS_LOAD:
 		o->given |= OPTIONS_GIVEN_LOAD;
-		return options_parse_list(value, &o->loads, &o->nloads, expected);
+		rc = options_parse_list(value, &o->loads, &o->nloads, expected);
+		if (rc == 0 && (*expected = options_check_loads(o->loads, o->nloads)) != NULL)
+			rc = -EINVAL;
+		return rc;
 	case OPTIONS_COUNT:
 		o->given |= OPTIONS_GIVEN_COUNT;
 		return options_parse_count(value, &o->count, 1, expected);
@@ -222,7 +271,7 @@ options_set(struct options *o, enum options_key key, const char *value, const ch
 	case OPTIONS_TIMEOUT:
 		o->given |= OPTIONS_GIVEN_TIMEOUT;
 		rc = options_parse_duration(value, &o->timeout_ms, expected);
-		if (rc == 0 && (*expected = options_check_timeout(o->timeout_ms)) != NULL)
+		if (rc == 0 && (*expected = options_check_timeout(NULL, o->timeout_ms)) != NULL)
 			rc = -EINVAL;
 		return rc;
 	case OPTIONS_KILL_GRACE:
@@ -279,15 +328,19 @@ options_set(struct options *o, enum options_key key, const char *value, const ch
 		return 0;
 	case OPTIONS_DRIVER:
 		o->given |= OPTIONS_GIVEN_DRIVER;
-		rc = options_pick(value, drivers, "go or tap", &pick, expected);
-		if (rc == 0)
-			options_set_str(&o->driver, value);
-		return rc;
+		return options_set_checked(&o->driver, value, options_check_driver(value),
+		                           expected);
 	case OPTIONS_TAP_SELECT:
-		rc = options_pick(value, selects, "arg or env", &pick, expected);
-		if (rc == 0)
-			options_set_str(&o->tap_select, value);
-		return rc;
+		return options_set_checked(&o->tap_select, value, options_check_tap_select(value),
+		                           expected);
+	case OPTIONS_PYTEST_UNIT:
+		return options_set_checked(&o->pytest_unit, value, options_check_pytest_unit(value),
+		                           expected);
+	case OPTIONS_SCRUB_ENV:
+		o->scrub_env =
+		    xrealloc(o->scrub_env, sizeof *o->scrub_env * (size_t)(o->nscrub_env + 1));
+		o->scrub_env[o->nscrub_env++] = xstrdup(value);
+		return 0;
 	}
 	return -EINVAL;
 }

@@ -35,6 +35,12 @@ enum options_given {
 	OPTIONS_GIVEN_PACKAGES = 1 << 12,
 };
 
+/* The largest --count and --confirm, --load, and --timeout with the go
+ * driver (Go's time.Duration tops out at 2562047h47m16s). */
+#define OPTIONS_COUNT_MAX 100000000
+#define OPTIONS_LOAD_MAX 64
+#define OPTIONS_GO_TIMEOUT_MAX_MS (2562047LL * 3600 * 1000)
+
 struct options {
 	unsigned given; /* enum options_given bits */
 	int *cpus;      /* --cpu, cores per run; NULL = the default, clipped to the machine */
@@ -60,30 +66,42 @@ struct options {
 	char *quarantine; /* --quarantine FILE */
 	enum options_ui ui;
 	bool json;
-	char *driver;     /* "go" (default) or "tap" */
-	char *tap_select; /* "arg" (default) or "env" */
-	char **packages;  /* go: package patterns; NULL = ./... */
+	char *driver;      /* "go" (default), "tap" or "pytest" */
+	char *tap_select;  /* "arg" (default) or "env" */
+	char *pytest_unit; /* "file" (default) or "dir": one pytest package */
+	char **packages;   /* go: package patterns; NULL = ./...; pytest: paths */
 	int npackages;
 	char **command; /* tap: the command after --, NULL-terminated */
 	int ncommand;
+	/* --scrub-env: variables removed from every child's environment, on
+	 * top of the GitHub token variables. */
+	char **scrub_env;
+	int nscrub_env;
 	char *dir; /* where discovery runs; NULL = the current directory
 	            * (--resume sets the journal's project root) */
 };
 
 /* The rules of the sweep settings, shared by the command line and the
  * journal header (sweep-config.c). Each returns NULL when the value is
- * valid, else what was expected ("a positive whole number"), translated. */
+ * valid, else what was expected ("a positive whole number, at most
+ * 100000000"), translated. */
 const char *options_check_count(long long v, int min);
 const char *options_check_list(const int *v, int n);
-const char *options_check_timeout(int64_t ms);
+const char *options_check_loads(const int *v, int n);
+/* Above zero, and within Go's time.Duration with the go driver (NULL: any
+ * driver). */
+const char *options_check_timeout(const char *driver, int64_t ms);
 const char *options_check_driver(const char *name);
-/* tap needs a command; go takes none. */
+const char *options_check_tap_select(const char *name);
+const char *options_check_pytest_unit(const char *name);
+/* tap needs a command; the other drivers take none. */
 const char *options_check_command(const char *driver, int ncommand);
 
 /* Fills o with the defaults of DESIGN section 3. */
 void options_init(struct options *o);
 
-/* Frees what options_parse allocated; o itself belongs to the caller. */
+/* Frees what options_set and friends allocated; o itself belongs to the
+ * caller. */
 void options_free(struct options *o);
 
 /* The settings options_set() takes, one per stress option. */
@@ -110,6 +128,8 @@ enum options_key {
 	OPTIONS_JSON,
 	OPTIONS_DRIVER,
 	OPTIONS_TAP_SELECT,
+	OPTIONS_SCRUB_ENV,
+	OPTIONS_PYTEST_UNIT,
 };
 
 /* Sets one setting from its text (value is ignored for flags) and marks

@@ -13,6 +13,8 @@
 
 #include "observer.h"
 
+struct sweep;
+
 struct out_line;
 
 /* A front end writing to f (borrowed). progress false: only messages.
@@ -21,6 +23,9 @@ struct out_line *out_line_new(uv_loop_t *loop, FILE *f, bool progress, int inter
 
 /* The observer to give sweep_new; valid while ol lives. */
 const struct observer *out_line_observer(struct out_line *ol);
+
+/* The sweep whose progress the progress lines show (borrowed). */
+void out_line_attach(struct out_line *ol, struct sweep *s);
 
 /* Frees ol; call after the loop ran out (its timer is closed when the
  * sweep finishes). NULL is a no-op. */

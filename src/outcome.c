@@ -20,6 +20,7 @@ outcome_free(struct outcome *o)
 		free(o->tests[i].name);
 		free(o->tests[i].lines);
 		free(o->tests[i].reason);
+		util_strv_free(o->tests[i].channels);
 	}
 	free(o->tests);
 	free(o->package_reason);
@@ -43,6 +44,7 @@ outcome_add(struct outcome *o, char *name, enum outcome_status status, char *lin
 	t->status = status;
 	t->lines = lines;
 	t->reason = NULL;
+	t->channels = NULL;
 	return t;
 }
 

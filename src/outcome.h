@@ -30,6 +30,9 @@ struct outcome_test {
 	 * for the test ("process exited with status 2 while running", "test
 	 * timed out after 1s"), or NULL. */
 	char *reason;
+	/* The ambient channels the test read ("clock", "env:HOME"), sorted,
+	 * NULL-terminated; NULL when the framework does not say. */
+	char **channels;
 };
 
 #define OUTCOME_LINES_CAP 8192

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "excerpt.h"
 #include "outcome.h"
 #include "hash.h"
 #include "parse-go.h"
@@ -1175,6 +1176,17 @@ parse_go_hang_lines(const struct parse_go *p, const struct parse_go_test *t)
 	return buf_steal(&b);
 }
 
+/* A failed test's kept output with its error lines first. */
+static char *
+parse_go_failure_text(const struct parse_go_capture *c)
+{
+	char *text = parse_go_capture_text(c), *lead;
+
+	lead = excerpt_failure_first(text, OUTCOME_LINES_CAP);
+	free(text);
+	return lead;
+}
+
 void
 parse_go_finish(struct parse_go *p, const struct proc_exit *ex, struct outcome *out)
 {
@@ -1294,7 +1306,7 @@ parse_go_finish(struct parse_go *p, const struct proc_exit *ex, struct outcome *
 		if (t->verdict == OUTCOME_HANG && p->timeout_msg != NULL)
 			lines = parse_go_hang_lines(p, t);
 		else if (t->verdict == OUTCOME_FAIL || t->verdict == OUTCOME_HANG)
-			lines = parse_go_capture_text(&t->out);
+			lines = parse_go_failure_text(&t->out);
 		ot = outcome_add(out, xstrdup(t->name), (enum outcome_status)t->verdict, lines);
 		if (t->reason != NULL)
 			ot->reason = xstrdup(t->reason);

@@ -110,6 +110,8 @@ replay_line(void *arg, struct journal_reader *reader, const cJSON *line, int lin
 			return replay_bad(c, lineno, _("malformed run line"));
 		}
 		results_add_run(r->results, jr.pkg, jr.phase, jr.cpu, jr.load, &o, jr.log, jr.run);
+		results_add_cores(r->results, jr.pkg, &o, jr.cores, jr.ncores);
+		results_add_order(r->results, jr.pkg, jr.phase, &o);
 		if (jr.leaked)
 			results_note_leak(r->results, jr.pkg);
 		plan_count_run(&r->runs, jr.phase, jr.pkg, jr.selected, jr.cpu, jr.load, jr.ms);
@@ -237,6 +239,30 @@ replay_progress(const struct replay *r, enum sweep_phase *phase, int64_t *done, 
 		*phase = SWEEP_PHASE_CONFIRM;
 	}
 	plan_free(&p);
+}
+
+void
+replay_status(const struct replay *r, struct sweep_status *st)
+{
+	const struct sweep_config *c = &r->header.config;
+	const struct journal_machine *m = &r->header.machine;
+
+	status_free(st);
+	memset(st, 0, sizeof *st);
+	replay_progress(r, &st->phase, &st->done, &st->target);
+	st->finished = r->end_status != NULL;
+	st->started_ms = r->started_ms;
+	st->finished_ms = r->finished_ms;
+	st->cpus = c->cpus;
+	st->ncpus = c->ncpus;
+	st->loads = c->loads;
+	st->nloads = c->nloads;
+	st->count = c->count;
+	st->confirm = c->confirm;
+	st->machine_cores = m->cores;
+	st->keep = m->keep;
+	status_set_lanes(st, m->nlanes, m->width, m->lanes);
+	st->inflight = (int)r->nunfinished;
 }
 
 void

@@ -15,6 +15,7 @@
 #include "observer.h"
 #include "plan.h"
 #include "results.h"
+#include "status.h"
 #include "sweep-config.h"
 
 /* A run that was spawned and never recorded as finished. */
@@ -50,6 +51,12 @@ int replay_journal(const char *path, struct replay *r, char **err);
  * its phase, and the runs done and planned in that phase. */
 void replay_progress(const struct replay *r, enum sweep_phase *phase, int64_t *done,
                      int64_t *target);
+
+/* Fills st (zeroed, or filled before) with where the journal's sweep
+ * stands, as sweep_status does for a live one; the lanes are the
+ * recorded ones, with no run (inflight counts the runs spawned and never
+ * recorded). Free with status_free. */
+void replay_status(const struct replay *r, struct sweep_status *st);
 
 /* Frees what r owns. */
 void replay_free(struct replay *r);

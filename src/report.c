@@ -27,8 +27,58 @@ report_cmp_tests(const void *a, const void *b)
 	return strcmp(x->id, y->id);
 }
 
+/* The per-core counts of a test whose failures concentrate on one core. */
 static void
-report_text_test(struct buf *b, const struct results_test *t, const struct report_meta *m)
+report_text_cores(struct buf *b, const struct results_test *t)
+{
+	const struct results_core *c;
+	int64_t runs, bad;
+	double p;
+	int i;
+
+	if (!results_core_concentration(t, &c, &runs, &bad, &p))
+		return;
+	buf_printf(b,
+	           _("  failures concentrate on core %d: at cpu %d, %lld of %lld runs pinned to it "
+	             "failed, %lld of %lld runs on other cores (Fisher exact p=%.2g)\n"),
+	           c->core, c->cpu, (long long)c->failures, (long long)c->runs,
+	           (long long)(bad - c->failures), (long long)(runs - c->runs), p);
+	buf_printf(b, _("  per core at cpu %d (failed/runs):"), c->cpu);
+	for (i = 0; i < t->ncores; i++)
+		if (t->cores[i].cpu == c->cpu)
+			buf_printf(b, " %d:%lld/%lld", t->cores[i].core,
+			           (long long)t->cores[i].failures, (long long)t->cores[i].runs);
+	buf_addc(b, '\n');
+}
+
+/* The tests that failed only after t in the same process: listed under
+ * t, not as flaky tests of their own. */
+static void
+report_text_cascades(struct buf *b, const struct results *r, const struct results_test *t)
+{
+	size_t i;
+
+	for (i = 0; i < r->ntests; i++) {
+		const struct results_test *c = &r->tests[i];
+		int64_t alone = 0;
+		int k;
+
+		if (c->pkg != t->pkg || !results_cascade(c) ||
+		    strcmp(results_cascade_root(c), t->test) != 0)
+			continue;
+		for (k = 0; k < c->ncells; k++)
+			if (c->cells[k].phase == RESULTS_CONFIRM)
+				alone += c->cells[k].runs;
+		buf_printf(b,
+		           _("  cascade: %s failed %lld times, each time after this test had "
+		             "failed in the same process; alone it passed all %lld runs\n"),
+		           c->test, (long long)c->sweep_bad, (long long)alone);
+	}
+}
+
+static void
+report_text_test(struct buf *b, const struct results *r, const struct results_test *t,
+                 const struct report_meta *m)
 {
 	const struct results_cell *worst = results_worst_cell(t);
 	int i;
@@ -58,6 +108,12 @@ report_text_test(struct buf *b, const struct results_test *t, const struct repor
 			           100.0 * (double)(c->failures + c->hangs) / (double)c->runs,
 			           100.0 * lo, 100.0 * hi);
 	}
+	if (t->channels != NULL) {
+		buf_printf(b, "%s", _("  ambient channels read:"));
+		for (i = 0; t->channels[i] != NULL; i++)
+			buf_printf(b, " %s", t->channels[i]);
+		buf_printf(b, "\n");
+	}
 	if (t->first != NULL) {
 		const char *p = t->first->lines;
 		int shown = 0;
@@ -81,6 +137,8 @@ report_text_test(struct buf *b, const struct results_test *t, const struct repor
 		if (t->first->log != NULL)
 			buf_printf(b, _("  log: %s\n"), t->first->log);
 	}
+	report_text_cores(b, t);
+	report_text_cascades(b, r, t);
 	if (worst != NULL && m->reproduce != NULL) {
 		char *fs = NULL, *direct = NULL;
 
@@ -164,7 +222,7 @@ report_text(const struct results *r, const struct report_meta *m)
 				        : _("Failing tests (failed every run at some pair)"));
 				header = true;
 			}
-			report_text_test(&b, list[i], m);
+			report_text_test(&b, r, list[i], m);
 		}
 	}
 	if (n == 0)

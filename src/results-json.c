@@ -53,6 +53,60 @@ results_json_failure(const struct results_failure *f)
 	return o;
 }
 
+/* tests[].cores and tests[].core_concentration (man 5 flakesweep). */
+static void
+results_json_cores(cJSON *o, const struct results_test *t)
+{
+	cJSON *a = cJSON_AddArrayToObject(o, "cores"), *cc;
+	const struct results_core *c;
+	int64_t runs, bad;
+	double p;
+	int i;
+
+	for (i = 0; i < t->ncores; i++) {
+		cJSON *co = cJSON_CreateObject();
+
+		cJSON_AddNumberToObject(co, "core", t->cores[i].core);
+		cJSON_AddNumberToObject(co, "cpu", t->cores[i].cpu);
+		cJSON_AddNumberToObject(co, "runs", (double)t->cores[i].runs);
+		cJSON_AddNumberToObject(co, "failures", (double)t->cores[i].failures);
+		cJSON_AddItemToArray(a, co);
+	}
+	if (!results_core_concentration(t, &c, &runs, &bad, &p)) {
+		cJSON_AddNullToObject(o, "core_concentration");
+		return;
+	}
+	cc = cJSON_AddObjectToObject(o, "core_concentration");
+	cJSON_AddNumberToObject(cc, "core", c->core);
+	cJSON_AddNumberToObject(cc, "cpu", c->cpu);
+	cJSON_AddNumberToObject(cc, "runs", (double)c->runs);
+	cJSON_AddNumberToObject(cc, "failures", (double)c->failures);
+	cJSON_AddNumberToObject(cc, "other_runs", (double)(runs - c->runs));
+	cJSON_AddNumberToObject(cc, "other_failures", (double)(bad - c->failures));
+	cJSON_AddNumberToObject(cc, "p", p);
+}
+
+/* tests[].cascade_of (the root, for a cascade) and tests[].cascades (the
+ * tests that failed only after this one). */
+static void
+results_json_cascade(cJSON *o, const struct results *r, const struct results_test *t)
+{
+	cJSON *a = cJSON_AddArrayToObject(o, "cascades");
+	size_t i;
+
+	if (results_cascade(t))
+		cJSON_AddStringToObject(o, "cascade_of", results_cascade_root(t));
+	else
+		cJSON_AddNullToObject(o, "cascade_of");
+	for (i = 0; i < r->ntests; i++) {
+		const struct results_test *c = &r->tests[i];
+
+		if (c->pkg == t->pkg && results_cascade(c) &&
+		    strcmp(results_cascade_root(c), t->test) == 0)
+			cJSON_AddItemToArray(a, cJSON_CreateString(c->test));
+	}
+}
+
 static cJSON *
 results_json_test(const struct results *r, const struct results_test *t,
                   const struct report_meta *m)
@@ -104,6 +158,14 @@ results_json_test(const struct results *r, const struct results_test *t,
 	cJSON_AddBoolToObject(o, "quarantined",
 	                      m->quarantine != NULL && quarantine_has_test(m->quarantine, t->id));
 	cJSON_AddBoolToObject(o, "order_dependent", results_order_dependent(t));
+	results_json_cores(o, t);
+	results_json_cascade(o, r, t);
+	if (t->channels != NULL) {
+		cJSON *ch = cJSON_AddArrayToObject(o, "channels");
+
+		for (i = 0; t->channels[i] != NULL; i++)
+			cJSON_AddItemToArray(ch, cJSON_CreateString(t->channels[i]));
+	}
 	return o;
 }
 
@@ -576,6 +638,107 @@ results_json_read_cells(struct results_json_in *in, const cJSON *cells, struct r
 	return rc;
 }
 
+/* tests[].cores: the runs pinned to each core; absent is none. */
+static int
+results_json_read_cores(struct results_json_in *in, const cJSON *cores, struct results_test *t)
+{
+	const cJSON *c;
+	int rc = 0;
+
+	if (cores == NULL)
+		return 0;
+	if (!cJSON_IsArray(cores))
+		return results_json_fail(in, "cores", _("expected an array of cores"));
+	t->cores = xcalloc((size_t)cJSON_GetArraySize(cores) + 1, sizeof *t->cores);
+	results_json_push(in, "cores", 0);
+	cJSON_ArrayForEach(c, cores)
+	{
+		struct results_core *x = &t->cores[t->ncores];
+		int64_t core, cpu;
+
+		results_json_push(in, NULL, t->ncores);
+		if (!cJSON_IsObject(c))
+			rc = results_json_fail(in, NULL, _("expected an object"));
+		if (rc == 0)
+			rc = results_json_int(in, c, "core", true, 0, 1 << 20, &core);
+		if (rc == 0)
+			rc = results_json_int(in, c, "cpu", true, 1, 1 << 20, &cpu);
+		if (rc == 0)
+			rc = results_json_int(in, c, "runs", true, 0, RESULTS_JSON_COUNT_MAX,
+			                      &x->runs);
+		if (rc == 0)
+			rc = results_json_int(in, c, "failures", true, 0, x->runs, &x->failures);
+		results_json_pop(in);
+		if (rc < 0)
+			break;
+		x->core = (int)core;
+		x->cpu = (int)cpu;
+		t->ncores++;
+	}
+	results_json_pop(in);
+	return rc;
+}
+
+/* tests[].channels: the ambient channels its runs read; absent is none. */
+static int
+results_json_read_channels(struct results_json_in *in, const cJSON *channels,
+                           struct results_test *t)
+{
+	const cJSON *c;
+	size_t n = 0;
+
+	if (channels == NULL || cJSON_IsNull(channels))
+		return 0;
+	if (!cJSON_IsArray(channels))
+		return results_json_fail(in, "channels", _("expected an array of strings"));
+	t->channels = xcalloc(1, sizeof *t->channels);
+	cJSON_ArrayForEach(c, channels)
+	{
+		if (!cJSON_IsString(c))
+			return results_json_fail(in, "channels", _("expected an array of strings"));
+		util_strv_add(&t->channels, &n, c->valuestring);
+	}
+	return 0;
+}
+
+/* A cascade read back: the recorded root becomes the one candidate, and
+ * the sweep failures are what its cells say, so results_cascade() says
+ * again what the file said. */
+static int
+results_json_cascades(struct results_json_in *in, struct results *r, const struct results_meta *m)
+{
+	size_t i, j;
+	int k;
+
+	for (i = 0; i < r->ntests; i++) {
+		struct results_test *t = &r->tests[i];
+
+		for (k = 0; k < t->ncells; k++) {
+			if (t->cells[k].phase == RESULTS_SWEEP)
+				t->sweep_bad += t->cells[k].failures + t->cells[k].hangs;
+		}
+		if (m->tests[i].cascade_of == NULL)
+			continue;
+		for (j = 0; j < r->ntests; j++) {
+			if (r->tests[j].pkg == t->pkg &&
+			    strcmp(r->tests[j].test, m->tests[i].cascade_of) == 0)
+				break;
+		}
+		if (j == r->ntests) {
+			results_json_push(in, "tests", 0);
+			results_json_push(in, NULL, (int)i);
+			k = results_json_fail(in, "cascade_of",
+			                      _("expected a test of the same package"));
+			results_json_pop(in);
+			results_json_pop(in);
+			return k;
+		}
+		t->candidates[0] = (long)j;
+		t->ncandidates = 1;
+	}
+	return 0;
+}
+
 static int
 results_json_read_test(struct results_json_in *in, const cJSON *t, struct results *r,
                        struct results_meta_test *mt)
@@ -617,6 +780,13 @@ results_json_read_test(struct results_json_in *in, const cJSON *t, struct result
 	if (rc == 0 && q != NULL && !cJSON_IsBool(q))
 		rc = results_json_fail(in, "quarantined", _("expected true or false"));
 	mt->quarantined = cJSON_IsTrue(q);
+	if (rc == 0)
+		rc = results_json_read_cores(in, cJSON_GetObjectItemCaseSensitive(t, "cores"), x);
+	if (rc == 0)
+		rc = results_json_read_channels(in, cJSON_GetObjectItemCaseSensitive(t, "channels"),
+		                                x);
+	if (rc == 0 && (rc = results_json_str(in, t, "cascade_of", false, &s)) == 0)
+		mt->cascade_of = results_json_dup(s);
 	return rc;
 }
 
@@ -725,6 +895,9 @@ results_json_read(struct results_json_in *in, const cJSON *root, struct results 
 			return rc;
 	}
 	results_json_pop(in);
+	rc = results_json_cascades(in, r, m);
+	if (rc < 0)
+		return rc;
 	for (i = 0; i < r->npkgs; i++) {
 		if (m->pkgs[i].build_output == NULL) {
 			m->pkgs[i].build_ok = true;
@@ -808,6 +981,7 @@ results_meta_free(struct results_meta *m)
 	for (i = 0; m->tests != NULL && i < m->ntests; i++) {
 		free(m->tests[i].reproduce_flakesweep);
 		free(m->tests[i].reproduce_direct);
+		free(m->tests[i].cascade_of);
 	}
 	free(m->pkgs);
 	free(m->tests);

@@ -82,13 +82,24 @@ sweep_config_from_options(struct sweep_config *c, const struct options *o,
 	c->tags =
 	    o->tags != NULL ? sweep_config_strv_dup((const char *const *)o->tags, o->ntags) : NULL;
 	c->ntags = o->ntags;
+	c->tap_select = xstrdup(o->tap_select != NULL ? o->tap_select : "arg");
 	c->quarantine = sweep_config_dup(quarantine);
 	c->build_tags = sweep_config_dup(o->build_tags);
 	c->driver = xstrdup(o->driver);
+	c->pytest_unit = strcmp(o->driver, "pytest") == 0 ? sweep_config_dup(o->pytest_unit) : NULL;
 	c->packages = sweep_config_strv_dup((const char *const *)o->packages, o->npackages);
 	c->npackages = o->npackages;
 	c->command = sweep_config_strv_dup((const char *const *)o->command, o->ncommand);
 	c->ncommand = o->ncommand;
+}
+
+void
+sweep_config_add_env(struct sweep_config *c, const char *name, const char *value)
+{
+	c->env_names = xrealloc(c->env_names, sizeof *c->env_names * (size_t)(c->nenv + 1));
+	c->env_values = xrealloc(c->env_values, sizeof *c->env_values * (size_t)(c->nenv + 1));
+	c->env_names[c->nenv] = xstrdup(name);
+	c->env_values[c->nenv++] = xstrdup(value);
 }
 
 static void
@@ -120,6 +131,9 @@ sweep_config_to_options(const struct sweep_config *c, struct options *o)
 	sweep_config_set_str(&o->run_re, c->run_re);
 	sweep_config_set_str(&o->skip_re, c->skip_re);
 	sweep_config_set_str(&o->driver, c->driver);
+	sweep_config_set_str(&o->tap_select, c->tap_select != NULL ? c->tap_select : "arg");
+	if (c->pytest_unit != NULL)
+		sweep_config_set_str(&o->pytest_unit, c->pytest_unit);
 	sweep_config_strv_free(o->tags, o->ntags);
 	o->tags =
 	    c->tags != NULL ? sweep_config_strv_dup((const char *const *)c->tags, c->ntags) : NULL;
@@ -179,9 +193,13 @@ sweep_config_free(struct sweep_config *c)
 	free(c->skip_re);
 	sweep_config_strv_free(c->levels, c->nlevels);
 	sweep_config_strv_free(c->tags, c->ntags);
+	free(c->tap_select);
+	sweep_config_strv_free(c->env_names, c->nenv);
+	sweep_config_strv_free(c->env_values, c->nenv);
 	free(c->quarantine);
 	free(c->build_tags);
 	free(c->driver);
+	free(c->pytest_unit);
 	sweep_config_strv_free(c->packages, c->npackages);
 	sweep_config_strv_free(c->command, c->ncommand);
 	memset(c, 0, sizeof *c);
@@ -212,7 +230,8 @@ sweep_config_strv_json(char *const *v, int n)
 static cJSON *
 sweep_config_json(const struct sweep_config *c)
 {
-	cJSON *o = cJSON_CreateObject();
+	cJSON *o = cJSON_CreateObject(), *env;
+	int i;
 
 	cJSON_AddItemToObject(o, "cpu", cJSON_CreateIntArray(c->cpus, c->ncpus));
 	cJSON_AddItemToObject(o, "load", cJSON_CreateIntArray(c->loads, c->nloads));
@@ -230,9 +249,15 @@ sweep_config_json(const struct sweep_config *c)
 		cJSON_AddNullToObject(o, "tags");
 	cJSON_AddBoolToObject(o, "race", c->race);
 	cJSON_AddBoolToObject(o, "isolate_net", c->isolate_net);
+	cJSON_AddStringToObject(o, "tap_select", c->tap_select != NULL ? c->tap_select : "arg");
+	env = cJSON_AddObjectToObject(o, "env");
+	for (i = 0; i < c->nenv; i++)
+		cJSON_AddStringToObject(env, c->env_names[i], c->env_values[i]);
 	sweep_config_add_str(o, "quarantine", c->quarantine);
 	sweep_config_add_str(o, "build_tags", c->build_tags);
 	cJSON_AddStringToObject(o, "driver", c->driver);
+	if (c->pytest_unit != NULL)
+		cJSON_AddStringToObject(o, "pytest_unit", c->pytest_unit);
 	cJSON_AddItemToObject(o, "packages", sweep_config_strv_json(c->packages, c->npackages));
 	cJSON_AddItemToObject(o, "command", sweep_config_strv_json(c->command, c->ncommand));
 	return o;
@@ -320,8 +345,7 @@ sweep_config_count(struct sweep_config_in *in, const cJSON *o, const char *key, 
 
 	if (!cJSON_IsNumber(v) || v->valuedouble != floor(v->valuedouble) ||
 	    fabs(v->valuedouble) > 1e12)
-		return sweep_config_bad(
-		    in, key, min > 0 ? _("a positive whole number") : _("a whole number"));
+		return sweep_config_bad(in, key, options_check_count((long long)min - 1, min));
 	expected = options_check_count((long long)v->valuedouble, min);
 	if (expected != NULL)
 		return sweep_config_bad(in, key, expected);
@@ -407,6 +431,25 @@ sweep_config_list(struct sweep_config_in *in, const cJSON *o, const char *key, i
 	return list != NULL ? sweep_config_bad(in, key, list) : 0;
 }
 
+/* "env": an object of strings; absent is none. */
+static int
+sweep_config_env(struct sweep_config_in *in, const cJSON *o, struct sweep_config *c)
+{
+	const cJSON *env = cJSON_GetObjectItemCaseSensitive(o, "env"), *v;
+
+	if (env == NULL)
+		return 0;
+	if (!cJSON_IsObject(env))
+		return sweep_config_bad(in, "env", _("an object of strings"));
+	cJSON_ArrayForEach(v, env)
+	{
+		if (!cJSON_IsString(v))
+			return sweep_config_bad(in, "env", _("an object of strings"));
+		sweep_config_add_env(c, v->string, v->valuestring);
+	}
+	return 0;
+}
+
 static int
 sweep_config_decode(struct sweep_config_in *in, const cJSON *o, struct sweep_config *c)
 {
@@ -421,6 +464,8 @@ sweep_config_decode(struct sweep_config_in *in, const cJSON *o, struct sweep_con
 	rc = sweep_config_list(in, o, "cpu", &c->cpus, &c->ncpus);
 	if (rc == 0)
 		rc = sweep_config_list(in, o, "load", &c->loads, &c->nloads);
+	if (rc == 0 && (expected = options_check_loads(c->loads, c->nloads)) != NULL)
+		rc = sweep_config_bad(in, "load", expected);
 	if (rc == 0)
 		rc = sweep_config_count(in, o, "count", 1, &c->count);
 	if (rc == 0)
@@ -428,8 +473,6 @@ sweep_config_decode(struct sweep_config_in *in, const cJSON *o, struct sweep_con
 	d = (double)c->timeout_ms;
 	if (rc == 0 && (rc = sweep_config_num(in, o, "timeout_ms", -1e15, 1e15, &d)) == 0) {
 		c->timeout_ms = (int64_t)d;
-		if ((expected = options_check_timeout(c->timeout_ms)) != NULL)
-			rc = sweep_config_bad(in, "timeout_ms", expected);
 	}
 	d = (double)c->kill_grace_ms;
 	if (rc == 0 && (rc = sweep_config_num(in, o, "kill_grace_ms", 0, 1e15, &d)) == 0)
@@ -449,6 +492,14 @@ sweep_config_decode(struct sweep_config_in *in, const cJSON *o, struct sweep_con
 	if (rc == 0)
 		rc = sweep_config_strv(in, o, "tags", true, &c->tags, &c->ntags);
 	if (rc == 0)
+		rc = sweep_config_str(in, o, "tap_select", false, &c->tap_select);
+	if (rc == 0 && c->tap_select == NULL)
+		c->tap_select = xstrdup("arg");
+	if (rc == 0 && (expected = options_check_tap_select(c->tap_select)) != NULL)
+		rc = sweep_config_bad(in, "tap_select", expected);
+	if (rc == 0)
+		rc = sweep_config_env(in, o, c);
+	if (rc == 0)
 		rc = sweep_config_str(in, o, "quarantine", true, &c->quarantine);
 	if (rc == 0)
 		rc = sweep_config_str(in, o, "build_tags", true, &c->build_tags);
@@ -458,6 +509,13 @@ sweep_config_decode(struct sweep_config_in *in, const cJSON *o, struct sweep_con
 		c->driver = xstrdup("go");
 	if (rc == 0 && (expected = options_check_driver(c->driver)) != NULL)
 		rc = sweep_config_bad(in, "driver", expected);
+	if (rc == 0 && (expected = options_check_timeout(c->driver, c->timeout_ms)) != NULL)
+		rc = sweep_config_bad(in, "timeout_ms", expected);
+	if (rc == 0)
+		rc = sweep_config_str(in, o, "pytest_unit", true, &c->pytest_unit);
+	if (rc == 0 && c->pytest_unit != NULL &&
+	    (expected = options_check_pytest_unit(c->pytest_unit)) != NULL)
+		rc = sweep_config_bad(in, "pytest_unit", expected);
 	if (rc == 0)
 		rc = sweep_config_strv(in, o, "packages", false, &c->packages, &c->npackages);
 	if (rc == 0)
@@ -465,7 +523,7 @@ sweep_config_decode(struct sweep_config_in *in, const cJSON *o, struct sweep_con
 	if (rc == 0 && options_check_command(c->driver, c->ncommand) != NULL)
 		rc = sweep_config_bad(in, "command",
 		                      c->ncommand == 0 ? _("the command of --driver tap")
-		                                       : _("no command with --driver go"));
+		                                       : _("no command but with --driver tap"));
 	return rc;
 }
 

@@ -28,8 +28,14 @@ struct sweep_config {
 	int nlevels;
 	char **tags; /* --tags; NULL = every level */
 	int ntags;
+	char *tap_select; /* "arg" or "env" */
+	/* The build environment the sweep ran with (GOFLAGS=...), for the
+	 * reproduce lines. */
+	char **env_names, **env_values;
+	int nenv;
 	char *quarantine, *build_tags; /* or NULL */
-	char *driver;                  /* "go" or "tap" */
+	char *driver;                  /* "go", "tap" or "pytest" */
+	char *pytest_unit;             /* pytest: "file" or "dir"; else NULL */
 	char **packages;               /* go: the package patterns; none = ./... */
 	int npackages;
 	char **command; /* tap: the command, NULL-terminated; none for go */
@@ -58,6 +64,9 @@ struct journal_header {
 /* Fills c from the options of a sweep that found these levels. */
 void sweep_config_from_options(struct sweep_config *c, const struct options *o,
                                const char *const *levels, int nlevels, const char *quarantine);
+
+/* Records that the sweep ran with NAME=VALUE in its environment. */
+void sweep_config_add_env(struct sweep_config *c, const char *name, const char *value);
 
 /* Sets what c records in o, for --resume and `report --rebuild`: every
  * setting, the driver, the package patterns and the TAP command; the

@@ -9,6 +9,7 @@
  */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -20,7 +21,10 @@
 #include <unistd.h>
 
 #include "journal.h"
+#include "lanes.h"
 #include "plan.h"
+#include "sched.h"
+#include "status.h"
 #include "proc.h"
 #include "project.h"
 #include "quarantine.h"
@@ -37,6 +41,8 @@ extern char **environ;
 #define SWEEP_CAPTURE_TAIL (1 << 20)
 #define SWEEP_BUILD_OUTPUT_MAX (1 << 20)
 #define SWEEP_FLUSH_MS 2000
+/* A generous time limit for building one package (ms): an hour. */
+#define SWEEP_BUILD_LIMIT_MS (60 * 60 * 1000)
 #define SWEEP_PORT_FIRST 20000
 #define SWEEP_PORT_WINDOW 100
 #define SWEEP_PORT_SLOTS ((65000 - SWEEP_PORT_FIRST) / SWEEP_PORT_WINDOW)
@@ -71,7 +77,8 @@ struct sweep {
 	struct project proj;
 	char *outdir;
 	struct journal *journal;
-	cJSON *header; /* config, machine, project */
+	struct journal_header hdr; /* as written, or as resumed with this machine */
+	cJSON *header;             /* hdr encoded, for results.json */
 	struct lanes lanes;
 	struct pkg **pkgs;
 	size_t npkgs;
@@ -90,6 +97,7 @@ struct sweep {
 	uv_timer_t flush_timer;
 	uv_timer_t reap_timer;
 	bool dirty, interrupting, finished, resumed, infra_error;
+	bool checked;                  /* the driver checked the options (driver.check) */
 	struct replay replay;          /* what --resume read back */
 	struct quarantine *quarantine; /* the quarantine file, or NULL */
 	int exit_status;
@@ -109,7 +117,7 @@ sweep_message(struct sweep *s, const char *fmt, ...)
 	text = xvasprintf(fmt, ap);
 	va_end(ap);
 	if (s->obs.message != NULL)
-		s->obs.message(s->obs.arg, s, text);
+		s->obs.message(s->obs.arg, text);
 	else
 		fprintf(stderr, "flakesweep: %s\n", text);
 	free(text);
@@ -133,10 +141,16 @@ sweep_set_phase(struct sweep *s, enum sweep_phase phase)
 		cJSON_Delete(line);
 	}
 	if (s->obs.phase != NULL)
-		s->obs.phase(s->obs.arg, s, phase);
+		s->obs.phase(s->obs.arg, phase);
 }
 
 /* ---- configuration, header ---- */
+
+/* The variables of flakesweep's own environment that change what a build
+ * or a run does, so a reproduce line can set them in a fresh shell. */
+static const char *const sweep_repro_env[] = {
+    "GOPATH", "GO111MODULE", "GOFLAGS", "GOWORK", "GOTOOLCHAIN", "GOEXPERIMENT", "CGO_ENABLED",
+};
 
 /* The machine as the header records it: this sweep's lanes. */
 static void
@@ -181,6 +195,12 @@ sweep_header(const struct sweep *s, struct journal_header *h)
 	h->project.commit = s->proj.commit != NULL ? xstrdup(s->proj.commit) : NULL;
 	h->project.toolchain = s->proj.toolchain != NULL ? xstrdup(s->proj.toolchain) : NULL;
 	h->project.origin = s->proj.origin != NULL ? xstrdup(s->proj.origin) : NULL;
+	for (i = 0; i < UTIL_ARRAY_LEN(sweep_repro_env); i++) {
+		const char *v = getenv(sweep_repro_env[i]);
+
+		if (v != NULL)
+			sweep_config_add_env(&h->config, sweep_repro_env[i], v);
+	}
 }
 
 /* ---- runs ---- */
@@ -189,14 +209,23 @@ static char **
 sweep_run_env(struct sweep *s, const struct sweep_live *l, const struct driver_run *dr)
 {
 	char **env = NULL, **extra, *v;
-	size_t n = 0, i;
+	size_t n = 0, i, j;
 	const struct pkg *pkg = s->pkgs[l->pub.pkg];
 
+	extra = s->driver->run_env(s->o, pkg, dr);
 	for (i = 0; environ[i] != NULL; i++) {
 		if (strncmp(environ[i], "TMPDIR=", 7) == 0 ||
 		    strncmp(environ[i], "FLAKESWEEP_", 11) == 0)
 			continue;
-		util_strv_add(&env, &n, environ[i]);
+		/* The driver's entries replace flakesweep's own (PYTHONPATH). */
+		for (j = 0; extra != NULL && extra[j] != NULL; j++) {
+			size_t k = strcspn(extra[j], "=");
+
+			if (strncmp(environ[i], extra[j], k + 1) == 0)
+				break;
+		}
+		if (extra == NULL || extra[j] == NULL)
+			util_strv_add(&env, &n, environ[i]);
 	}
 	v = xasprintf("TMPDIR=%s", l->tmpdir);
 	util_strv_add(&env, &n, v);
@@ -211,7 +240,11 @@ sweep_run_env(struct sweep *s, const struct sweep_live *l, const struct driver_r
 	v = xasprintf("FLAKESWEEP_CPU=%d", l->pub.cpu);
 	util_strv_add(&env, &n, v);
 	free(v);
-	extra = s->driver->run_env(s->o, pkg, dr);
+	if (s->driver->report_pipe) {
+		v = xasprintf("FLAKESWEEP_REPORT_FD=%d", PROC_REPORT_FD);
+		util_strv_add(&env, &n, v);
+		free(v);
+	}
 	for (i = 0; extra != NULL && extra[i] != NULL; i++)
 		util_strv_add(&env, &n, extra[i]);
 	util_strv_free(extra);
@@ -257,6 +290,14 @@ sweep_on_output(void *arg, const char *data, size_t len)
 	sweep_capture(l, data, len);
 }
 
+static void
+sweep_on_report(void *arg, const char *data, size_t len)
+{
+	struct sweep_live *l = arg;
+
+	l->parser->feed_report(l->parser, data, len);
+}
+
 /* Writes the kept output of a failed run; returns its path relative to
  * the output directory (caller frees) or NULL. */
 static char *
@@ -291,6 +332,20 @@ sweep_keep_log(struct sweep *s, struct sweep_live *l)
 	return rel;
 }
 
+/* Removes a run's TMPDIR, which lies in the output directory's tmp/: only
+ * while tmp/ is still a real directory, and without following any link
+ * the run left in its TMPDIR (util_rm_rf walks physically). */
+static void
+sweep_remove_tmpdir(const struct sweep *s, const struct sweep_live *l)
+{
+	char *tmp = xasprintf("%s/tmp", s->outdir);
+	struct stat st;
+
+	if (lstat(tmp, &st) == 0 && S_ISDIR(st.st_mode))
+		util_rm_rf(l->tmpdir);
+	free(tmp);
+}
+
 static void
 sweep_live_free(struct sweep_live *l)
 {
@@ -319,6 +374,20 @@ sweep_forget_live(struct sweep *s, struct sweep_live *l)
 
 static void sweep_check_phase(struct sweep *s);
 
+/* Records the cores the run was pinned to (for the journal and the per-core
+ * counts) and the order its failures came in. */
+static void
+sweep_note_cores(struct sweep *s, const struct sweep_live *l, const struct outcome *o,
+                 struct journal_run *jr)
+{
+	int i;
+
+	for (i = 0; l->pub.cpus != NULL && i < l->pub.cpu && i < JOURNAL_CORES_MAX; i++)
+		jr->cores[jr->ncores++] = l->pub.cpus[i];
+	results_add_cores(s->results, l->pub.pkg, o, jr->cores, jr->ncores);
+	results_add_order(s->results, l->pub.pkg, l->pub.phase, o);
+}
+
 static void
 sweep_on_done(void *arg, const struct proc_exit *ex, bool leaked, int64_t elapsed_ms)
 {
@@ -326,15 +395,22 @@ sweep_on_done(void *arg, const struct proc_exit *ex, bool leaked, int64_t elapse
 	struct sweep *s = l->s;
 	struct outcome o;
 	struct journal_run jr;
-	char *log = NULL;
+	char *log = NULL, *mark;
+	size_t i;
 	int fresh;
 
 	sweep_forget_live(s, l);
+	/* A daemon the run started (setsid, double fork) left its group but
+	 * was adopted by flakesweep, and carries the run's TMPDIR. */
+	mark = xasprintf("TMPDIR=%s", l->tmpdir);
+	if (proc_kill_by_env(mark, false, true) > 0)
+		leaked = true;
+	free(mark);
 	if (s->interrupting) {
 		/* Killed by the interrupt: neither counted nor journaled, so a
 		 * resume runs it again. */
 		sweep_sched_finish(s, l->sr, elapsed_ms);
-		util_rm_rf(l->tmpdir);
+		sweep_remove_tmpdir(s, l);
 		sweep_live_free(l);
 		sweep_check_phase(s);
 		return;
@@ -355,15 +431,16 @@ sweep_on_done(void *arg, const struct proc_exit *ex, bool leaked, int64_t elapse
 	if (outcome_failed(&o) || o.unreliable || o.selection_failed)
 		log = sweep_keep_log(s, l);
 	else
-		util_rm_rf(l->tmpdir);
+		sweep_remove_tmpdir(s, l);
 	if (o.selection_failed && !o.package_failed)
 		sweep_message(s, _("run %lld: the filter for %s selected no test"),
 		              (long long)l->pub.id, l->pub.test ? l->pub.test : "?");
 	fresh = results_add_run(s->results, l->pub.pkg, l->pub.phase, l->pub.cpu, l->pub.load, &o,
 	                        log, l->pub.id);
+	memset(&jr, 0, sizeof jr);
+	sweep_note_cores(s, l, &o, &jr);
 	if (leaked)
 		results_note_leak(s->results, l->pub.pkg);
-	memset(&jr, 0, sizeof jr);
 	jr.run = l->pub.id;
 	jr.pkg = l->pub.pkg;
 	jr.phase = l->pub.phase;
@@ -381,7 +458,14 @@ sweep_on_done(void *arg, const struct proc_exit *ex, bool leaked, int64_t elapse
 	}
 	s->dirty = true;
 	if (s->obs.run_finished != NULL)
-		s->obs.run_finished(s->obs.arg, s, &l->pub, &o, fresh);
+		s->obs.run_finished(s->obs.arg, &l->pub, &o);
+	for (i = 0; fresh > 0 && s->obs.test_failed_first != NULL && i < o.ntests; i++) {
+		const struct results_test *t =
+		    results_first_failed_in(s->results, l->pub.pkg, &o.tests[i], l->pub.id);
+
+		if (t != NULL)
+			s->obs.test_failed_first(s->obs.arg, t, &o.tests[i], &l->pub);
+	}
 	outcome_free(&o);
 	free(log);
 	sweep_sched_finish(s, l->sr, elapsed_ms);
@@ -462,6 +546,8 @@ sweep_start_run(void *arg, struct sched_run *sr)
 	spec.kill_after_ms = s->o->timeout_ms + s->o->kill_grace_ms;
 	spec.drain_ms = 200;
 	spec.isolate_net = s->o->isolate_net;
+	if (s->driver->report_pipe)
+		spec.report_cb = sweep_on_report;
 	rc = proc_spawn(s->loop, &spec, sweep_on_output, sweep_on_done, l, &l->proc);
 	util_strv_free(argv);
 	util_strv_free(env);
@@ -476,7 +562,7 @@ sweep_start_run(void *arg, struct sched_run *sr)
 		sweep_forget_live(s, l);
 		sched_pause(s->sched, true);
 		sweep_sched_finish(s, sr, 0);
-		util_rm_rf(l->tmpdir);
+		sweep_remove_tmpdir(s, l);
 		sweep_live_free(l);
 		s->interrupting = true;
 		sweep_check_phase(s);
@@ -485,7 +571,7 @@ sweep_start_run(void *arg, struct sched_run *sr)
 	journal_write_spawn(s->journal, l->pub.id, proc_pid(l->proc),
 	                    proc_start_ticks(proc_pid(l->proc)));
 	if (s->obs.run_started != NULL)
-		s->obs.run_started(s->obs.arg, s, &l->pub);
+		s->obs.run_started(s->obs.arg, &l->pub);
 }
 
 static void
@@ -700,16 +786,37 @@ sweep_build_done(void *arg, const struct proc_exit *ex, bool leaked, int64_t ela
 	s->builds_done++;
 	if (s->interrupting) {
 		p->build_ok = false;
-	} else if (ex->status == 0) {
+	} else if (ex->status == 0 && !ex->timed_out) {
 		p->build_ok = true;
 		s->driver->prepare(s->o, p);
+		if (p->build_ok && !p->empty && !s->checked && s->driver->check != NULL) {
+			char *err = NULL;
+
+			s->checked = true;
+			if (s->driver->check(s->o, p, &err) < 0) {
+				/* A command-line value the framework rejects: every
+				 * run would fail the same way. */
+				sweep_message(s, "%s", err);
+				free(err);
+				s->infra_error = true;
+				sweep_interrupt(s);
+			}
+		}
 	} else {
 		p->build_ok = false;
 		free(p->build_output);
-		p->build_output = buf_steal(&b->out);
+		p->build_output = ex->timed_out ? xasprintf(_("the build passed its time limit of "
+		                                              "%d minutes:\n%s"),
+		                                            SWEEP_BUILD_LIMIT_MS / 60000,
+		                                            b->out.data ? b->out.data : "")
+		                                : buf_steal(&b->out);
 	}
 	buf_free(&b->out);
 	free(b);
+	/* A signal that stopped the listing stops the sweep, as it would have
+	 * a moment later. */
+	if (proc_interrupted() != 0)
+		sweep_interrupt(s);
 	if (s->interrupting) {
 		if (s->builds_running == 0)
 			sweep_finish(s, "interrupted");
@@ -745,6 +852,8 @@ sweep_next_builds(struct sweep *s)
 		spec.argv = argv;
 		spec.envp = environ;
 		spec.cwd = s->proj.root;
+		spec.term_after_ms = SWEEP_BUILD_LIMIT_MS;
+		spec.kill_after_ms = SWEEP_BUILD_LIMIT_MS + 30000;
 		spec.drain_ms = 1000;
 		rc = proc_spawn(s->loop, &spec, sweep_build_output, sweep_build_done, b, &b->proc);
 		util_strv_free(argv);
@@ -855,7 +964,7 @@ sweep_finish(struct sweep *s, const char *status)
 		s->exit_status = report_exit_status(s->results, &m);
 	sweep_set_phase(s, SWEEP_PHASE_DONE);
 	if (s->obs.finished != NULL)
-		s->obs.finished(s->obs.arg, s);
+		s->obs.finished(s->obs.arg);
 }
 
 /* ---- setup ---- */
@@ -887,6 +996,63 @@ sweep_load_quarantine(struct sweep *s, const char *given, char **err)
 	for (i = 0; i < s->quarantine->nproblems; i++)
 		sweep_message(s, "%s", s->quarantine->problems[i].message);
 	return 0;
+}
+
+/* A new output directory must not exist yet, or be an empty directory:
+ * the sweep writes and removes files in it (DESIGN section 9), and must
+ * never do that among someone else's files. */
+static int
+sweep_check_new_outdir(const char *outdir, char **err)
+{
+	struct stat st;
+	struct dirent *de;
+	DIR *d;
+	bool empty = true;
+
+	if (lstat(outdir, &st) < 0) {
+		if (errno == ENOENT)
+			return 0;
+		*err = xasprintf("%s: %s", outdir, strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		*err = xasprintf(_("%s exists and is not a directory: choose another -o"), outdir);
+		return -1;
+	}
+	d = opendir(outdir);
+	if (d == NULL) {
+		*err = xasprintf("%s: %s", outdir, strerror(errno));
+		return -1;
+	}
+	while (empty && (de = readdir(d)) != NULL)
+		empty = strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0;
+	closedir(d);
+	if (!empty) {
+		*err =
+		    xasprintf(_("%s is not empty and holds no sweep (no journal.jsonl): choose a "
+		                "new or empty directory with -o"),
+		              outdir);
+		return -1;
+	}
+	return 0;
+}
+
+/* Removes the GitHub token variables and the --scrub-env names from
+ * flakesweep's own environment, so no child sees them: not go list, not a
+ * build, not a listing's TestMain, not a run. A test printing its
+ * environment would record a token in the output directory, and a report
+ * could post it. */
+static void
+sweep_scrub_environ(const struct options *o)
+{
+	static const char *const tokens[] = {"GH_TOKEN", "GITHUB_TOKEN", "GH_ENTERPRISE_TOKEN",
+	                                     "GITHUB_ENTERPRISE_TOKEN"};
+	size_t i;
+
+	for (i = 0; i < UTIL_ARRAY_LEN(tokens); i++)
+		unsetenv(tokens[i]);
+	for (i = 0; i < (size_t)o->nscrub_env; i++)
+		unsetenv(o->scrub_env[i]);
 }
 
 static char *
@@ -943,6 +1109,7 @@ sweep_new(uv_loop_t *loop, struct options *o, const struct observer *obs, char *
 		s->obs = *obs;
 	s->results = results_new();
 	s->started_ms = util_now_ms();
+	sweep_scrub_environ(o);
 	if (o->resume != NULL) {
 		const struct journal_header *h;
 		char *diff;
@@ -979,6 +1146,8 @@ sweep_new(uv_loop_t *loop, struct options *o, const struct observer *obs, char *
 			              s->outdir, s->outdir);
 			goto fail;
 		}
+		if (sweep_check_new_outdir(s->outdir, err) < 0)
+			goto fail;
 	}
 	s->driver = driver_find(o->driver);
 	if (s->driver == NULL) {
@@ -999,12 +1168,14 @@ sweep_new(uv_loop_t *loop, struct options *o, const struct observer *obs, char *
 	/* Runs start in their package's directory: every path handed to them
 	 * (binaries, TMPDIR) must be absolute. */
 	dir = realpath(s->outdir, NULL);
-	if (dir != NULL) {
-		free(s->outdir);
-		s->outdir = dir;
-		free(jpath);
-		jpath = xasprintf("%s/journal.jsonl", s->outdir);
+	if (dir == NULL) {
+		*err = xasprintf(_("cannot resolve %s: %s"), s->outdir, strerror(errno));
+		goto fail;
 	}
+	free(s->outdir);
+	s->outdir = dir;
+	free(jpath);
+	jpath = xasprintf("%s/journal.jsonl", s->outdir);
 	dir = xasprintf("%s/bin", s->outdir);
 	util_mkdir_p(dir);
 	free(dir);
@@ -1029,14 +1200,11 @@ fail:
 static int
 sweep_start_fresh(struct sweep *s, char **err)
 {
-	struct journal_header h;
-
 	sweep_set_phase(s, SWEEP_PHASE_DISCOVER);
 	if (s->driver->discover(s->o, &s->proj, &s->pkgs, &s->npkgs, err) < 0)
 		return -1;
-	sweep_header(s, &h);
-	s->header = journal_header_encode(&h);
-	journal_header_free(&h);
+	sweep_header(s, &s->hdr);
+	s->header = journal_header_encode(&s->hdr);
 	if (journal_write(s->journal, s->header) < 0) {
 		*err = xasprintf(_("cannot write the journal in %s"), s->outdir);
 		return -1;
@@ -1051,6 +1219,7 @@ sweep_start_resumed(struct sweep *s, char **err)
 {
 	const struct journal_project *project = &s->replay.header.project;
 	cJSON *line;
+	char *mark;
 	size_t i;
 	int killed = 0;
 
@@ -1072,13 +1241,20 @@ sweep_start_resumed(struct sweep *s, char **err)
 	for (i = 0; i < s->replay.nunfinished; i++)
 		killed += proc_kill_stale(s->replay.unfinished[i].pid,
 		                          s->replay.unfinished[i].start_ticks);
+	/* Daemons of those runs left their groups; their TMPDIR names them. */
+	mark = xasprintf("TMPDIR=%s/tmp/", s->outdir);
+	killed += proc_kill_by_env(mark, true, false);
+	free(mark);
 	if (killed > 0)
-		sweep_message(s, _("killed %d runs left behind by the interrupted sweep"), killed);
+		sweep_message(s, _("killed %d processes left behind by the interrupted sweep"),
+		              killed);
 	if (s->replay.torn)
 		sweep_message(s, _("the journal's last line was torn and is ignored"));
 	/* The resumed sweep's machine is this one. */
-	sweep_header_machine(s, &s->replay.header.machine);
-	s->header = journal_header_encode(&s->replay.header);
+	s->hdr = s->replay.header;
+	memset(&s->replay.header, 0, sizeof s->replay.header);
+	sweep_header_machine(s, &s->hdr.machine);
+	s->header = journal_header_encode(&s->hdr);
 	results_free(s->results);
 	s->results = s->replay.results;
 	s->replay.results = NULL;
@@ -1125,6 +1301,13 @@ sweep_start(struct sweep *s, char **err)
 	uv_timer_start(&s->flush_timer, sweep_flush_cb, SWEEP_FLUSH_MS, SWEEP_FLUSH_MS);
 	uv_timer_start(&s->reap_timer, sweep_reap_cb, 1000, 1000);
 	rc = s->resumed ? sweep_start_resumed(s, err) : sweep_start_fresh(s, err);
+	if (rc < 0 && proc_interrupted() != 0) {
+		/* A signal stopped discovery: interrupted, not an error. */
+		free(*err);
+		*err = NULL;
+		sweep_finish(s, "interrupted");
+		return 0;
+	}
 	if (rc < 0) {
 		s->infra_error = true;
 		sweep_finish(s, "interrupted");
@@ -1212,6 +1395,7 @@ sweep_free(struct sweep *s)
 	journal_close(s->journal);
 	quarantine_free(s->quarantine);
 	cJSON_Delete(s->header);
+	journal_header_free(&s->hdr);
 	driver_free_pkgs(s->pkgs, s->npkgs);
 	results_free(s->results);
 	replay_free(&s->replay);
@@ -1251,56 +1435,67 @@ sweep_results(const struct sweep *s)
 	return s->results;
 }
 
-const struct lanes *
-sweep_lanes(const struct sweep *s)
-{
-	return &s->lanes;
-}
-
-const struct sched *
-sweep_sched(const struct sweep *s)
-{
-	return s->sched;
-}
-
-struct pkg *const *
-sweep_pkgs(const struct sweep *s, size_t *n)
-{
-	*n = s->npkgs;
-	return s->pkgs;
-}
-
 const char *
 sweep_outdir(const struct sweep *s)
 {
 	return s->outdir;
 }
 
-const struct options *
-sweep_options(const struct sweep *s)
+void
+sweep_status(const struct sweep *s, struct sweep_status *st)
 {
-	return s->o;
-}
+	int *cores = xcalloc((size_t)(s->lanes.nlanes * s->lanes.width) + 1, sizeof *cores);
+	size_t i;
+	int l, c;
 
-const struct sweep_run *const *
-sweep_runs(const struct sweep *s, size_t *n)
-{
-	*n = s->nlive;
-	/* struct sweep_live starts with its public part. */
-	return (const struct sweep_run *const *)s->live;
-}
+	status_free(st);
+	memset(st, 0, sizeof *st);
+	st->phase = s->phase;
+	st->finished = s->phase == SWEEP_PHASE_DONE;
+	st->paused = sweep_paused(s);
+	plan_progress(&s->plan, &st->done, &st->target);
+	/* Over: the progress is every run counted, not the last phase's. */
+	if (st->finished)
+		st->done = st->target = s->results->runs;
+	st->started_ms = s->started_ms;
+	st->finished_ms = s->finished_ms;
+	st->cpus = s->o->cpus;
+	st->ncpus = s->o->cpus != NULL ? s->o->ncpus : 0;
+	st->loads = s->o->loads;
+	st->nloads = s->o->nloads;
+	st->count = s->o->count;
+	st->confirm = s->o->confirm;
+	st->machine_cores = s->lanes.ncores;
+	st->keep = s->lanes.keep;
+	for (l = 0; l < s->lanes.nlanes; l++)
+		memcpy(cores + l * s->lanes.width, s->lanes.cores[l],
+		       sizeof *cores * (size_t)s->lanes.width);
+	status_set_lanes(st, s->lanes.nlanes, s->lanes.width, cores);
+	free(cores);
+	for (l = 0; s->sched != NULL && l < st->nlanes; l++) {
+		struct status_lane *sl = &st->lanes[l];
+		int held = sched_lane_held(s->sched, l);
 
-int
-sweep_pair_info(const struct sweep *s, int pair, int *pkg, const char **test)
-{
-	const struct plan_pair *p;
+		for (c = 0; c < sl->ncores; c++)
+			sl->core_runs[c] = sched_lane_core_runs(s->sched, l, c);
+		sl->load = sched_lane_load(s->sched, l);
+		if (held >= 0) {
+			const struct plan_pair *p = sched_pair_data(s->sched, held);
 
-	if (s->sched == NULL || pair < 0 || pair >= sched_npairs(s->sched))
-		return -ENOENT;
-	p = sched_pair_data(s->sched, pair);
-	*pkg = p->pkg;
-	*test = p->test;
-	return 0;
+			status_hold(st, l,
+			            p->pkg >= 0 && (size_t)p->pkg < s->npkgs ? s->pkgs[p->pkg]->name
+			                                                     : NULL,
+			            p->test, p->cpu, p->load);
+		}
+	}
+	for (i = 0; i < s->nlive; i++) {
+		const struct sweep_run *r = &s->live[i]->pub;
+
+		status_add_run(st, r->lane, r->id, r->cpus, r->cpu, r->load, r->phase,
+		               r->pkg >= 0 && (size_t)r->pkg < s->npkgs ? s->pkgs[r->pkg]->name
+		                                                        : NULL,
+		               r->test, r->started_ms);
+	}
 }
 
 void
@@ -1315,6 +1510,70 @@ sweep_started_ms(const struct sweep *s)
 	return s->started_ms;
 }
 
+/* The ncpu cores a reproduce line pins to: the core on which the test
+ * failed most first (a core-sensitive test passes elsewhere), then the
+ * first lane's cores, as the sweep would. */
+static void
+sweep_reproduce_cores(const struct sweep_repro *s, const struct results_test *t, int ncpu,
+                      int *cpus)
+{
+	int worst = results_worst_core(t), n = 0, i;
+
+	if (worst >= 0)
+		cpus[n++] = worst;
+	for (i = 0; n < ncpu && s->cores != NULL && i < s->width; i++)
+		if (s->cores[i] != worst)
+			cpus[n++] = s->cores[i];
+	for (i = 0; n < ncpu; i++)
+		if (i != worst)
+			cpus[n++] = i;
+}
+
+/* line with the environment the sweep ran with exported first, so it runs
+ * the same in a fresh login shell. Takes ownership of line. */
+static char *
+sweep_reproduce_env(const struct sweep_config *config, char *line)
+{
+	struct buf b;
+	int i;
+
+	buf_init(&b);
+	for (i = 0; i < config->nenv; i++) {
+		char *q = util_shell_quote(config->env_values[i]);
+
+		buf_printf(&b, "%s%s=%s", b.len == 0 ? "export " : " ", config->env_names[i], q);
+		free(q);
+	}
+	if (b.len == 0) {
+		buf_free(&b);
+		return line;
+	}
+	buf_printf(&b, " && %s", line);
+	free(line);
+	return buf_steal(&b);
+}
+
+/* A direct line ("cd DIR && COMMAND") run in its own network namespace
+ * with only loopback up, as --isolate-net runs it. Takes ownership of
+ * line. */
+static char *
+sweep_reproduce_netns(char *line, const char *dir)
+{
+	char *qdir = util_shell_quote(dir), *cd = xasprintf("cd %s && ", qdir), *out, *q;
+
+	free(qdir);
+	if (strncmp(line, cd, strlen(cd)) != 0) {
+		free(cd);
+		return line;
+	}
+	q = util_shell_quote(line + strlen(cd));
+	out = xasprintf("%sunshare -rn sh -c 'ip link set lo up && eval \"$0\"' %s", cd, q);
+	free(q);
+	free(cd);
+	free(line);
+	return out;
+}
+
 void
 sweep_repro_commands(const struct sweep_repro *s, const struct results_test *t,
                      const struct results_cell *c, char **flakesweep, char **direct)
@@ -1322,38 +1581,58 @@ sweep_repro_commands(const struct sweep_repro *s, const struct results_test *t,
 	const struct pkg *pkg = t->pkg >= 0 && (size_t)t->pkg < s->npkgs ? s->pkgs[t->pkg] : NULL;
 	bool order = results_order_dependent(t);
 	/* As many runs as the phase that measured the test gave each pair. */
-	int count = s->o->confirm > 0 && s->o->run_re == NULL ? s->o->confirm : s->o->count, i;
+	int count = s->o->confirm > 0 && s->o->run_re == NULL ? s->o->confirm : s->o->count;
 	int *cpus = xcalloc((size_t)c->cpu, sizeof *cpus);
 	struct driver_run dr;
-	char *qdir, *qpkg, *filter, *qfilter, limits[160], t1[32], t2[32];
+	char *qdir, *qpkg, *filter, *qfilter, *fs, *direct_line, limits[160], t1[32], t2[32];
+	const struct sweep_config *config = s->config;
+	const char *tap_select = config->tap_select;
+	struct buf extra;
 
-	/* Pinned to the first lane's first cores, as the sweep would. */
-	for (i = 0; i < c->cpu; i++)
-		cpus[i] = s->cores != NULL && i < s->width ? s->cores[i] : i;
+	sweep_reproduce_cores(s, t, c->cpu, cpus);
 	qdir = util_shell_quote(s->root != NULL ? s->root : ".");
 	qpkg = pkg != NULL ? s->driver->package_args(pkg) : xstrdup("");
 	timefmt_format_duration(s->o->timeout_ms, t1, sizeof t1);
 	timefmt_format_duration(s->o->kill_grace_ms, t2, sizeof t2);
 	snprintf(limits, sizeof limits, " --timeout %s --kill-grace %s%s", t1, t2,
 	         s->o->race ? "" : " --no-race");
+	/* What else the sweep ran with, so the line runs the same thing. */
+	buf_init(&extra);
+	buf_add(&extra, limits, strlen(limits));
+	if (s->o->isolate_net)
+		buf_adds(&extra, " --isolate-net");
+	if (s->o->build_tags != NULL) {
+		char *q = util_shell_quote(s->o->build_tags);
+
+		buf_printf(&extra, " --build-tags %s", q);
+		free(q);
+	}
+	if (tap_select != NULL && strcmp(tap_select, "env") == 0)
+		buf_adds(&extra, " --tap-select env");
 	filter = s->driver->filter(t->test);
 	qfilter = util_shell_quote(filter);
 	/* An order-dependent test passes alone: both commands replay the
 	 * whole package in the failing order instead. */
 	if (order)
-		*flakesweep = xasprintf(
+		fs = xasprintf(
 		    "cd %s && flakesweep stress --cpu %d --load %d --count %d --shuffle%s %s", qdir,
-		    c->cpu, c->load, count, limits, qpkg);
+		    c->cpu, c->load, count, extra.data, qpkg);
 	else
-		*flakesweep = xasprintf("cd %s && flakesweep stress --cpu %d --load %d --count %d "
-		                        "--run %s%s %s",
-		                        qdir, c->cpu, c->load, count, qfilter, limits, qpkg);
+		fs = xasprintf("cd %s && flakesweep stress --cpu %d --load %d --count %d "
+		               "--run %s%s %s",
+		               qdir, c->cpu, c->load, count, qfilter, extra.data, qpkg);
+	buf_free(&extra);
 	memset(&dr, 0, sizeof dr);
 	dr.cpu = c->cpu;
 	dr.timeout_ms = s->o->timeout_ms;
 	dr.test = order ? NULL : t->test;
 	dr.seed = t->first != NULL ? t->first->seed : NULL;
-	*direct = pkg != NULL ? s->driver->reproduce(pkg, &dr, cpus, count) : xstrdup("");
+	dr.select_env = tap_select != NULL && strcmp(tap_select, "env") == 0;
+	direct_line = pkg != NULL ? s->driver->reproduce(pkg, &dr, cpus, count) : xstrdup("");
+	if (pkg != NULL && s->o->isolate_net)
+		direct_line = sweep_reproduce_netns(direct_line, pkg->dir);
+	*flakesweep = sweep_reproduce_env(config, fs);
+	*direct = sweep_reproduce_env(config, direct_line);
 	free(filter);
 	free(qfilter);
 	free(qpkg);
@@ -1370,6 +1649,7 @@ sweep_reproduce(const struct sweep *s, const struct results_test *t, const struc
 	memset(&rp, 0, sizeof rp);
 	rp.driver = s->driver;
 	rp.o = s->o;
+	rp.config = &s->hdr.config;
 	rp.root = s->proj.root;
 	if (s->lanes.nlanes > 0) {
 		rp.cores = s->lanes.cores[0];

@@ -1129,7 +1129,12 @@ TEST(parse_go_case19_lines_are_capped)
 		parse_case("19-report-body-markdown-and-size", files[i], NULL, &ex, &o);
 		lines = need_test(&o, "TestRendersReleaseNotes")->lines;
 		CHECK(strlen(lines) <= OUTCOME_LINES_CAP);
-		CHECK(strncmp(lines, "got:\n## Changes\n", 16) == 0);
+		/* The assertion first, then the output in order. */
+		CHECK(strncmp(
+		          lines,
+		          "    golden_test.go:28: release notes differ from testdata/notes.golden\n"
+		          "[... the output in order ...]\ngot:\n## Changes\n",
+		          117) == 0);
 		CHECK(strstr(lines, " bytes cut ...]\n") != NULL);
 		CHECK(strstr(lines, "+    line 1499: aaaaaaaaaaaaaaaa changed\n") != NULL);
 		outcome_free(&o);
@@ -1333,4 +1338,50 @@ TEST(parse_go_timeout_outside_any_test)
 	CHECK(strstr(o.package_lines, "setting up\npanic: test timed out after 1s\n") != NULL);
 	CHECK(strstr(o.package_lines, "main.main()") != NULL);
 	outcome_free(&o);
+}
+
+/* A chatty test logs 300 lines before its assertion, another panics after
+ * 300 lines of plain output: each failure's lines start with the failure
+ * (the assertion; the panic and its goroutine), and the report's first
+ * lines are not log noise. */
+TEST(parse_go_chatty_failure_first)
+{
+	struct proc_exit ex = {1, 0, false};
+	struct parse_go_opts opts;
+	struct outcome o;
+	struct buf b;
+	const char *lines, *panic;
+	int i;
+
+	buf_init(&b);
+	buf_adds(&b, "=== RUN   TestChatty\n");
+	for (i = 1; i <= 300; i++)
+		buf_printf(&b, "    chatty_test.go:20: processed record %d of 300\n", i);
+	buf_adds(&b, "    chatty_test.go:23: checksum mismatch: got 44851, want 44850\n"
+	             "--- FAIL: TestChatty (0.01s)\n=== RUN   TestPanics\n");
+	for (i = 1; i <= 300; i++)
+		buf_printf(&b, "connecting to shard %d\n", i);
+	buf_adds(&b, "--- FAIL: TestPanics (0.00s)\n"
+	             "panic: runtime error: index out of range [3] with length 3 [recovered]\n"
+	             "\tpanic: runtime error: index out of range [3] with length 3\n\n"
+	             "goroutine 7 [running]:\ntesting.tRunner.func1.2({0x4f0e40, 0xc0000182b8})\n"
+	             "\t/usr/lib/go-1.19/src/testing/testing.go:1396 +0x24e\n"
+	             "example.com/m.TestPanics(0xc000007a00)\n\t/src/m/chatty_test.go:31 +0x1d\n"
+	             "exit status 2\n");
+	memset(&opts, 0, sizeof opts);
+	opts.import_path = "example.com/m";
+	parse(b.data, b.len, &opts, &ex, b.len, &o);
+	lines = need_test(&o, "TestChatty")->lines;
+	CHECK(strlen(lines) <= OUTCOME_LINES_CAP);
+	CHECK(strncmp(lines, "    chatty_test.go:20: processed record 297 of 300\n", 51) == 0);
+	/* The assertion is within the first five lines, the context after. */
+	CHECK(strstr(lines, "checksum mismatch") - lines < 300);
+	CHECK(strstr(lines, "[... the output in order ...]\n") != NULL);
+	CHECK(strstr(lines, "processed record 1 of 300\n") != NULL);
+	lines = need_test(&o, "TestPanics")->lines;
+	panic = strstr(lines, "panic: runtime error: index out of range");
+	CHECK(panic == lines);
+	CHECK(strstr(lines, "chatty_test.go:31") < strstr(lines, "connecting to shard 1\n"));
+	outcome_free(&o);
+	buf_free(&b);
 }

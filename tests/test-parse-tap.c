@@ -406,3 +406,34 @@ TEST(parse_tap_long_lines_are_bounded)
 	outcome_free(&o);
 	free(text);
 }
+
+/* libuv's runner prints no plan when asked for one test: with the one
+ * result line there, that is no package failure; with no result line, or
+ * two, it still is. Text after "not ok" belongs to that test. */
+TEST(parse_tap_one_selected_test_without_plan)
+{
+	static const char one[] = "ok 1 - tcp_bind_error\n";
+	static const char none[] = "# starting\n";
+	static const char failed[] = "1..2\nnot ok 1 - alpha\n"
+	                             "  assertion failed: x == 3 (test/alpha.c:12)\n"
+	                             "# alpha: connection reset\nok 2 - beta\n";
+	struct proc_exit ex = {0, 0, false};
+	struct outcome o;
+
+	parse(one, sizeof one - 1, "tcp_bind_error", &ex, sizeof one - 1, &o);
+	CHECK_STR(o.package_reason ? o.package_reason : "", "");
+	CHECK_INT(need_test(&o, "tcp_bind_error")->status, OUTCOME_PASS);
+	outcome_free(&o);
+	parse(one, sizeof one - 1, NULL, &ex, sizeof one - 1, &o);
+	CHECK(o.package_failed);
+	outcome_free(&o);
+	parse(none, sizeof none - 1, "tcp_bind_error", &ex, sizeof none - 1, &o);
+	CHECK(o.package_failed || o.selection_failed);
+	outcome_free(&o);
+	ex.status = 1;
+	parse(failed, sizeof failed - 1, NULL, &ex, sizeof failed - 1, &o);
+	CHECK(!o.package_failed);
+	CHECK(strstr(need_test(&o, "alpha")->lines, "assertion failed: x == 3") != NULL);
+	CHECK(strstr(need_test(&o, "alpha")->lines, "alpha: connection reset") != NULL);
+	outcome_free(&o);
+}

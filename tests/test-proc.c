@@ -15,6 +15,7 @@ extern char **environ;
 
 struct result {
 	struct buf out;
+	struct buf report; /* the report pipe, when asked for */
 	struct proc_exit exit;
 	bool leaked, done;
 	int64_t elapsed_ms;
@@ -164,4 +165,62 @@ TEST(proc_start_ticks_identify)
 
 	CHECK(t > 0);
 	CHECK(!proc_kill_stale(getpid(), t + 1));
+}
+
+static void
+on_report(void *arg, const char *data, size_t len)
+{
+	struct result *r = arg;
+
+	buf_add(&r->report, data, len);
+}
+
+static void
+run_sh_report(const char *script, struct result *r)
+{
+	uv_loop_t loop;
+	char *argv[] = {"sh", "-c", (char *)script, NULL};
+	struct proc_spec spec = {
+	    .argv = argv, .envp = environ, .drain_ms = 100, .report_cb = on_report};
+	struct proc *p;
+
+	memset(r, 0, sizeof *r);
+	buf_init(&r->out);
+	buf_init(&r->report);
+	CHECK_INT(uv_loop_init(&loop), 0);
+	CHECK_INT(proc_spawn(&loop, &spec, on_output, on_done, r, &p), 0);
+	uv_run(&loop, UV_RUN_DEFAULT);
+	CHECK(r->done);
+	CHECK_INT(uv_loop_close(&loop), 0);
+}
+
+TEST(proc_report_pipe_apart_from_output)
+{
+	struct result r;
+
+	/* Descriptor 3 is the report pipe; 4 is not open in the child. */
+	run_sh_report("echo out; echo rep >&3; echo err >&2; echo more >&3; "
+	              "(echo x >&4) 2>/dev/null && echo four-open; exit 1",
+	              &r);
+	CHECK_STR(r.out.data, "out\nerr\n");
+	CHECK_STR(r.report.data, "rep\nmore\n");
+	CHECK_INT(r.exit.status, 1);
+	CHECK(!r.leaked);
+	buf_free(&r.out);
+	buf_free(&r.report);
+}
+
+TEST(proc_report_pipe_held_by_grandchild_does_not_stall)
+{
+	struct result r;
+	int64_t t0 = util_mono_ms();
+
+	/* Only the report pipe stays open, in a background child. */
+	run_sh_report("sleep 30 >/dev/null 2>&1 & echo done >&3", &r);
+	CHECK_STR(r.report.data, "done\n");
+	CHECK(r.out.data == NULL || r.out.len == 0);
+	CHECK(r.leaked);
+	CHECK(util_mono_ms() - t0 < 5000);
+	buf_free(&r.out);
+	buf_free(&r.report);
 }

@@ -35,7 +35,7 @@ TEST(results_cells_and_verdicts)
 	int pkg = results_add_pkg(r, "example.com/m", "unit"), i;
 
 	/* TestA fails 1 of 4 runs at cpu 1 load 1: flaky. TestB fails every
-	 * run at cpu 2 load 1: failing. TestC hangs once. */
+	 * one of 10 runs at cpu 2 load 1: failing. TestC hangs once. */
 	for (i = 0; i < 4; i++) {
 		outcome_of(&o, "TestC", i == 0 ? "TestA" : NULL, NULL);
 		if (i != 0)
@@ -44,13 +44,13 @@ TEST(results_cells_and_verdicts)
 		          i == 0 ? 1 : 0);
 		outcome_free(&o);
 	}
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < 10; i++) {
 		outcome_of(&o, NULL, "TestB", i == 1 ? "TestC" : NULL);
 		results_add_run(r, pkg, RESULTS_SWEEP, 2, 1, &o, NULL, 10 + i);
 		outcome_free(&o);
 	}
-	CHECK_INT(r->runs, 7);
-	CHECK_INT(r->failures, 4);
+	CHECK_INT(r->runs, 14);
+	CHECK_INT(r->failures, 11);
 	CHECK_INT(r->hangs, 1);
 	t = results_find(r, "example.com/m::TestA");
 	CHECK(t != NULL);
@@ -69,7 +69,38 @@ TEST(results_cells_and_verdicts)
 	CHECK_INT(t->cells[0].runs, 4);
 	CHECK_INT(t->cells[1].runs, 1);
 	CHECK_INT(t->cells[1].hangs, 1);
-	CHECK_STR(results_verdict_name(results_verdict(t)), "failing");
+	/* One run, hung: too few runs to call it failing. */
+	CHECK_STR(results_verdict_name(results_verdict(t)), "flaky");
+	results_free(r);
+}
+
+/* The verdict is per pair over sweep and confirm together: a test that
+ * passed 49 of 100 runs at a pair is flaky even when one confirm cell of
+ * 10 runs was all red; 9 all-red runs are too few for failing, 10 are
+ * enough. */
+TEST(results_verdict_per_pair_with_minimum_runs)
+{
+	struct results *r = results_new();
+	struct outcome o;
+	int pkg = results_add_pkg(r, "p", "unit"), i;
+
+	for (i = 0; i < 100; i++) {
+		outcome_of(&o, i < 49 ? "TestHalf" : NULL, i < 49 ? NULL : "TestHalf", NULL);
+		results_add_run(r, pkg, i < 90 ? RESULTS_SWEEP : RESULTS_CONFIRM, 2, 1, &o, NULL,
+		                i + 1);
+		outcome_free(&o);
+	}
+	CHECK_INT(results_find(r, "p::TestHalf")->ncells, 2);
+	CHECK_INT(results_find(r, "p::TestHalf")->cells[1].failures, 10);
+	CHECK_STR(results_verdict_name(results_verdict(results_find(r, "p::TestHalf"))), "flaky");
+	for (i = 0; i < 10; i++) {
+		outcome_of(&o, NULL, "TestRed", NULL);
+		results_add_run(r, pkg, i < 5 ? RESULTS_SWEEP : RESULTS_CONFIRM, 1, 1, &o, NULL,
+		                200 + i);
+		outcome_free(&o);
+		CHECK_STR(results_verdict_name(results_verdict(results_find(r, "p::TestRed"))),
+		          i < RESULTS_FAILING_MIN_RUNS - 1 ? "flaky" : "failing");
+	}
 	results_free(r);
 }
 
@@ -239,7 +270,9 @@ TEST(report_json_lists_every_test)
 	CHECK(cJSON_IsNull(cJSON_GetObjectItem(t0, "first_failure")));
 	sum = cJSON_GetObjectItem(doc, "summary");
 	CHECK_INT(cJSON_GetObjectItem(sum, "runs")->valueint, 1);
-	CHECK_INT(cJSON_GetObjectItem(sum, "failing")->valueint, 1);
+	/* One all-red run is too few for failing. */
+	CHECK_INT(cJSON_GetObjectItem(sum, "failing")->valueint, 0);
+	CHECK_INT(cJSON_GetObjectItem(sum, "flaky")->valueint, 1);
 	CHECK_INT(cJSON_GetObjectItem(sum, "failures")->valueint, 1);
 	CHECK_INT(report_exit_status(r, &m), 1);
 	cJSON_Delete(doc);
@@ -261,4 +294,176 @@ TEST(results_first_failed_in_names_new_failures)
 	CHECK(results_first_failed_in(r, pkg, &o.tests[1], 8) == NULL);
 	outcome_free(&o);
 	results_free(r);
+}
+
+/* Writes one run line of package 0 with the given outcome and cores. */
+static void
+journal_run_of(struct journal *j, int64_t run, enum results_phase phase, int cpu, const int *cores,
+               struct outcome *o)
+{
+	struct journal_run jr;
+
+	memset(&jr, 0, sizeof jr);
+	jr.run = run;
+	jr.phase = phase;
+	jr.cpu = cpu;
+	jr.load = 1;
+	memcpy(jr.cores, cores, sizeof *cores * (size_t)cpu);
+	jr.ncores = cpu;
+	CHECK_INT(journal_write_run(j, &jr, o), 0);
+	outcome_free(o);
+}
+
+static struct replay *
+journal_replayed(const char *path, struct journal *j)
+{
+	struct replay *rp = xcalloc(1, sizeof *rp);
+	char *err = NULL;
+
+	journal_close(j);
+	if (replay_journal(path, rp, &err) < 0)
+		fatal("%s", err);
+	return rp;
+}
+
+static struct journal *
+journal_with_pkg(const char *path)
+{
+	char *err = NULL;
+	struct journal *j = journal_open(path, &err);
+	cJSON *h = cJSON_Parse(HEADER);
+	struct pkg pkg;
+
+	journal_write(j, h);
+	cJSON_Delete(h);
+	memset(&pkg, 0, sizeof pkg);
+	pkg.name = "m";
+	pkg.level = "unit";
+	pkg.dir = "/src/m";
+	pkg.binary = "/out/bin/m.test";
+	pkg.build_ok = true;
+	journal_write_build(j, 0, &pkg);
+	return j;
+}
+
+/* A test that fails on every run pinned to core 3 and passes on core 2
+ * and on the two-core runs: the journal keeps each run's cores, the
+ * per-core counts (per cpu count) come back from it, the concentration
+ * is found with Fisher's exact test at cpu 1 and the worst core is 3. TestWide fails as often on
+ * every core: no concentration. */
+TEST(results_cores_from_the_journal)
+{
+	char *path = xasprintf("%s/journal.jsonl", check_tmpdir());
+	struct journal *j = journal_with_pkg(path);
+	struct replay *rp;
+	struct outcome o;
+	const struct results_test *t;
+	const struct results_core *c;
+	int64_t runs, bad;
+	double p;
+	int i;
+
+	for (i = 0; i < 45; i++) {
+		int cores[2] = {i % 3 == 2 ? 2 : 2 + i % 2, 3};
+		int cpu = i % 3 == 2 ? 2 : 1;
+		bool red = cpu == 1 && cores[0] == 3;
+
+		outcome_of(&o, red ? NULL : "TestCore", red ? "TestCore" : NULL, NULL);
+		outcome_add(&o, xstrdup("TestWide"), i % 5 == 0 ? OUTCOME_FAIL : OUTCOME_PASS,
+		            NULL);
+		journal_run_of(j, i + 1, RESULTS_SWEEP, cpu, cores, &o);
+	}
+	rp = journal_replayed(path, j);
+	t = results_find(rp->results, "m::TestCore");
+	/* cpu 1: core 2 and core 3; cpu 2: both. */
+	CHECK_INT(t->ncores, 4);
+	CHECK_INT(t->cores[0].cpu, 1);
+	CHECK_INT(t->cores[0].core, 2);
+	CHECK_INT(t->cores[0].runs, 15);
+	CHECK_INT(t->cores[0].failures, 0);
+	CHECK_INT(t->cores[1].core, 3);
+	CHECK_INT(t->cores[1].runs, 15);
+	CHECK_INT(t->cores[1].failures, 15);
+	CHECK_INT(t->cores[3].cpu, 2);
+	CHECK_INT(t->cores[3].runs, 15);
+	CHECK_INT(t->cores[3].failures, 0);
+	CHECK_INT(results_worst_core(t), 3);
+	CHECK(results_core_concentration(t, &c, &runs, &bad, &p));
+	CHECK_INT(c->core, 3);
+	CHECK_INT(c->cpu, 1);
+	CHECK_INT(runs, 30);
+	CHECK_INT(bad, 15);
+	/* At cpu 1, all 15 failures among the 15 runs on core 3, none in the
+	 * 15 on core 2: 1/C(30,15), under 0.01 / 2 cores tested. */
+	CHECK(fabs(p - 1.0 / 155117520.0) < 1e-12);
+	t = results_find(rp->results, "m::TestWide");
+	CHECK(!results_core_concentration(t, &c, &runs, &bad, &p));
+	replay_free(rp);
+	free(rp);
+	free(path);
+}
+
+/* TestRoot fails in some runs; TestLater fails only in those runs, after
+ * it, and passes alone: a cascade of TestRoot, not flaky. TestOwn fails
+ * once on its own: flaky. A subtest failing after its parent started is
+ * no cascade. */
+TEST(results_cascade_from_the_journal)
+{
+	char *path = xasprintf("%s/journal.jsonl", check_tmpdir());
+	struct journal *j = journal_with_pkg(path);
+	struct replay *rp;
+	struct outcome o;
+	const struct results_test *t;
+	int cores[1] = {0}, i;
+
+	for (i = 0; i < 20; i++) {
+		bool bad = i % 4 == 0;
+
+		memset(&o, 0, sizeof o);
+		outcome_add(&o, xstrdup("TestOwn"), i == 5 ? OUTCOME_FAIL : OUTCOME_PASS, NULL);
+		outcome_add(&o, xstrdup("TestRoot"), bad ? OUTCOME_FAIL : OUTCOME_PASS, NULL);
+		outcome_add(&o, xstrdup("TestRoot/sub"), bad ? OUTCOME_FAIL : OUTCOME_PASS, NULL);
+		outcome_add(&o, xstrdup("TestLater"), bad ? OUTCOME_FAIL : OUTCOME_PASS, NULL);
+		outcome_add(&o, xstrdup("TestRed"), OUTCOME_FAIL, NULL);
+		outcome_add(&o, xstrdup("TestAfterRed"), i % 7 == 1 ? OUTCOME_FAIL : OUTCOME_PASS,
+		            NULL);
+		journal_run_of(j, i + 1, RESULTS_SWEEP, 1, cores, &o);
+	}
+	rp = journal_replayed(path, j);
+	t = results_find(rp->results, "m::TestLater");
+	/* Before it is confirmed alone it stays flaky. */
+	CHECK_STR(results_verdict_name(results_verdict(t)), "flaky");
+	CHECK_INT(t->sweep_bad, 5);
+	/* 5 failures, all in the 5 of 20 runs where TestRoot failed first:
+	 * C(5,5)/C(20,5) = 1/15504. */
+	CHECK_STR(results_cascade_root(t), "TestRoot");
+	replay_free(rp);
+	free(rp);
+	j = journal_open(path, &(char *){NULL});
+	for (i = 0; i < 10; i++) {
+		memset(&o, 0, sizeof o);
+		outcome_add(&o, xstrdup("TestLater"), OUTCOME_PASS, NULL);
+		journal_run_of(j, 100 + i, RESULTS_CONFIRM, 1, cores, &o);
+		memset(&o, 0, sizeof o);
+		outcome_add(&o, xstrdup("TestAfterRed"), OUTCOME_PASS, NULL);
+		journal_run_of(j, 200 + i, RESULTS_CONFIRM, 1, cores, &o);
+	}
+	rp = journal_replayed(path, j);
+	t = results_find(rp->results, "m::TestLater");
+	CHECK_STR(results_verdict_name(results_verdict(t)), "cascade");
+	t = results_find(rp->results, "m::TestRoot/sub");
+	CHECK_INT(t->ncandidates, 0);
+	CHECK_STR(results_verdict_name(results_verdict(t)), "flaky");
+	t = results_find(rp->results, "m::TestOwn");
+	CHECK_INT(t->ncandidates, 0);
+	CHECK_STR(results_verdict_name(results_verdict(t)), "flaky");
+	/* TestAfterRed fails now and then after TestRed, which fails every
+	 * run: no evidence of a cascade (p = 1), so it stays flaky. */
+	t = results_find(rp->results, "m::TestAfterRed");
+	CHECK_INT(t->ncandidates, 1);
+	CHECK(results_cascade_root(t) == NULL);
+	CHECK_STR(results_verdict_name(results_verdict(t)), "flaky");
+	replay_free(rp);
+	free(rp);
+	free(path);
 }

@@ -64,7 +64,8 @@ TEST(sweep_config_header_round_trip)
 	             "\"2025-11-30T02:00:00Z\",\"config\":{\"cpu\":[1,2],\"load\":[3],\"count\":7,"
 	             "\"confirm\":1000,\"timeout_ms\":120000,\"kill_grace_ms\":30000,\"shuffle\":"
 	             "false,\"run\":\"^TestA$\",\"skip\":null,\"levels\":[\"unit\"],\"tags\":null,"
-	             "\"race\":true,\"isolate_net\":false,\"quarantine\":null,\"build_tags\":null,"
+	             "\"race\":true,\"isolate_net\":false,\"tap_select\":\"arg\",\"env\":{},"
+	             "\"quarantine\":null,\"build_tags\":null,"
 	             "\"driver\":\"tap\",\"packages\":[],\"command\":[\"./t.sh\"]},\"machine\":{"
 	             "\"cores\":4,\"keep\":0,\"lanes\":[[0,1],[2,3]]},\"project\":{\"driver\":"
 	             "\"tap\",\"root\":\"/src/p\",\"commit\":null,\"toolchain\":null,\"origin\":"
@@ -105,7 +106,8 @@ bad_config(const char *key, const char *value, const char *want)
 	header_of(&h);
 	line = journal_header_encode(&h);
 	journal_header_free(&h);
-	cJSON_ReplaceItemInObject(cJSON_GetObjectItem(line, "config"), key, cJSON_Parse(value));
+	cJSON_DeleteItemFromObject(cJSON_GetObjectItem(line, "config"), key);
+	cJSON_AddItemToObject(cJSON_GetObjectItem(line, "config"), key, cJSON_Parse(value));
 	CHECK_INT(journal_header_decode(line, "j.jsonl", 1, &h, &err), -EINVAL);
 	CHECK_STR(err, full);
 	free(err);
@@ -115,15 +117,23 @@ bad_config(const char *key, const char *value, const char *want)
 
 TEST(sweep_config_header_refuses_what_the_command_line_refuses)
 {
-	bad_config("count", "-7", "config.count: expected a positive whole number");
-	bad_config("count", "0", "config.count: expected a positive whole number");
-	bad_config("count", "\"5\"", "config.count: expected a positive whole number");
-	bad_config("confirm", "100000001", "config.confirm: expected a whole number");
+	bad_config("count", "-7",
+	           "config.count: expected a positive whole number, at most 100000000");
+	bad_config("count", "0",
+	           "config.count: expected a positive whole number, at most 100000000");
+	bad_config("count", "\"5\"",
+	           "config.count: expected a positive whole number, at most 100000000");
+	bad_config("confirm", "100000001",
+	           "config.confirm: expected a whole number, at most 100000000");
 	bad_config("cpu", "[0]", "config.cpu: expected a comma-separated list of positive numbers");
 	bad_config("cpu", "[]", "config.cpu: expected a comma-separated list of positive numbers");
 	bad_config("load", "[2,2]", "config.load: expected a list that names each value once");
 	bad_config("timeout_ms", "0", "config.timeout_ms: expected a duration above zero");
-	bad_config("driver", "\"cargo\"", "config.driver: expected go or tap");
+	bad_config("driver", "\"cargo\"", "config.driver: expected go, tap or pytest");
+	bad_config("load", "[65]", "config.load: expected runs per core, each at most 64");
+	bad_config("tap_select", "\"both\"", "config.tap_select: expected arg or env");
+	bad_config("pytest_unit", "\"module\"", "config.pytest_unit: expected file or dir");
+	bad_config("env", "{\"GOFLAGS\":1}", "config.env: expected an object of strings");
 	bad_config("command", "[]", "config.command: expected the command of --driver tap");
 	bad_config("command", "[1]", "config.command: expected an array of strings");
 	bad_config("shuffle", "1", "config.shuffle: expected true or false");

@@ -98,7 +98,7 @@ static void
 test_ui_update(void *arg, struct model *m, int64_t now_ms)
 {
 	struct test_ui *t = arg;
-	struct model_lane *l;
+	struct status_lane *l;
 
 	model_update_replay(m, &t->r, t->dir, now_ms);
 	if (t->kind != TEST_UI_LIVE)
@@ -934,13 +934,13 @@ TEST(ui_model_names)
 {
 	char *s;
 
-	s = model_short_pkg("example.com/m/grpc/grpchealth");
+	s = status_short_pkg("example.com/m/grpc/grpchealth");
 	CHECK_STR(s, "grpc/grpchealth");
 	free(s);
-	s = model_short_pkg("example.com/flakesweep-demo");
+	s = status_short_pkg("example.com/flakesweep-demo");
 	CHECK_STR(s, "flakesweep-demo");
 	free(s);
-	s = model_short_pkg("./evil.sh");
+	s = status_short_pkg("./evil.sh");
 	CHECK_STR(s, "evil.sh");
 	free(s);
 	s = model_worst_channel(NULL);

@@ -8,23 +8,18 @@
 #ifndef FLAKESWEEP_UI_FOLLOW_H
 #define FLAKESWEEP_UI_FOLLOW_H
 
-#include <uv.h>
-
-#include "replay.h"
+#include "follower.h"
 #include "ui.h"
 
 struct follow;
 
-/* Reads DIR/journal.jsonl once. Returns NULL with *err (caller frees)
- * naming the file and line when it cannot be read. */
-struct follow *follow_new(const char *dir, char **err);
+/* A source for the journal of dir. Fills *ev with the events to hand
+ * follower_new(): once attached, they refresh the dashboard. */
+struct follow *follow_new(const char *dir, struct follower_events *ev);
 
-/* The journal as last read (borrowed). */
-const struct replay *follow_replay(const struct follow *f);
-
-/* Makes f the source of ui (MODEL_VIEW) and reads the journal again on
- * loop whenever it changed, until the dashboard closes. */
-void follow_attach(struct follow *f, uv_loop_t *loop, struct ui *ui);
+/* Makes f, whose journal fw follows (borrowed), the source of ui
+ * (MODEL_VIEW); closing the dashboard stops the follower. */
+void follow_attach(struct follow *f, struct follower *fw, struct ui *ui);
 
 /* Frees f, after the loop ran out; NULL is a no-op. */
 void follow_free(struct follow *f);

@@ -14,7 +14,6 @@
 #include <sys/stat.h>
 
 #include "model.h"
-#include "sched.h"
 #include "sweep.h"
 #include "util.h"
 
@@ -33,24 +32,12 @@ model_new(enum model_source source)
 static void
 model_free_lanes(struct model *m)
 {
-	int i;
-	size_t j;
+	struct sweep_status st;
 
-	for (i = 0; m->lanes != NULL && i < m->nlanes; i++) {
-		struct model_lane *l = &m->lanes[i];
-
-		for (j = 0; j < l->nruns; j++) {
-			free(l->runs[j].cores);
-			free(l->runs[j].pkg);
-			free(l->runs[j].test);
-		}
-		free(l->runs);
-		free(l->cores);
-		free(l->core_runs);
-		free(l->held);
-		free(l->held_why);
-	}
-	free(m->lanes);
+	memset(&st, 0, sizeof st);
+	st.lanes = m->lanes;
+	st.nlanes = m->nlanes;
+	status_free(&st);
 	m->lanes = NULL;
 }
 
@@ -90,24 +77,6 @@ model_free(struct model *m)
 	free(m->outdir);
 	free(m->root);
 	free(m);
-}
-
-char *
-model_short_pkg(const char *pkg)
-{
-	const char *last = strrchr(pkg, '/'), *prev;
-	int slashes = 0;
-	const char *p;
-
-	for (p = pkg; *p != '\0'; p++)
-		slashes += *p == '/';
-	if (last == NULL)
-		return xstrdup(pkg);
-	if (slashes < 2)
-		return xstrdup(last + 1);
-	for (prev = last - 1; prev > pkg && *prev != '/'; prev--)
-		;
-	return xstrdup(*prev == '/' ? prev + 1 : prev);
 }
 
 char *
@@ -171,7 +140,7 @@ model_list_tests(struct model *m)
 		mt->index = i;
 		mt->id = xstrdup(t->id);
 		mt->pkg = t->pkg >= 0 && (size_t)t->pkg < r->npkgs
-		              ? model_short_pkg(r->pkgs[t->pkg].name)
+		              ? status_short_pkg(r->pkgs[t->pkg].name)
 		              : xstrdup("?");
 		mt->name = xstrdup(t->test);
 		model_test_fill(m, mt, t);
@@ -240,132 +209,47 @@ model_set_ints(int **dst, int *n, const int *src, int count)
 	*n = count;
 }
 
-/* "c4", "c8-c11" for consecutive ids, else "c1,c3". */
-static char *
-model_cores_name(const int *cpus, int n)
-{
-	struct buf b;
-	int i;
-	bool consecutive = n > 1;
-
-	for (i = 1; i < n; i++)
-		consecutive = consecutive && cpus[i] == cpus[i - 1] + 1;
-	buf_init(&b);
-	if (consecutive) {
-		buf_printf(&b, "c%d-c%d", cpus[0], cpus[n - 1]);
-	} else {
-		for (i = 0; i < n; i++)
-			buf_printf(&b, "%sc%d", i > 0 ? "," : "", cpus[i]);
-	}
-	return buf_steal(&b);
-}
-
+/* Takes the header numbers and the lanes of st (its lanes move to m). */
 static void
-model_live_lanes(struct model *m, const struct sweep *s)
+model_apply_status(struct model *m, struct sweep_status *st)
 {
-	const struct lanes *lanes = sweep_lanes(s);
-	const struct sched *sched = sweep_sched(s);
-	const struct sweep_run *const *runs;
-	struct pkg *const *pkgs;
-	size_t nruns, npkgs, i;
-	int l, c;
-
 	model_free_lanes(m);
-	m->machine_cores = lanes->ncores;
-	m->keep = lanes->keep;
-	m->nlanes = lanes->nlanes;
-	m->width = lanes->width;
-	m->lanes = xcalloc((size_t)(m->nlanes > 0 ? m->nlanes : 1), sizeof *m->lanes);
-	pkgs = sweep_pkgs(s, &npkgs);
-	for (l = 0; l < m->nlanes; l++) {
-		struct model_lane *ml = &m->lanes[l];
-		int held;
-
-		ml->ncores = lanes->width;
-		ml->cores = xcalloc((size_t)ml->ncores, sizeof *ml->cores);
-		ml->core_runs = xcalloc((size_t)ml->ncores, sizeof *ml->core_runs);
-		for (c = 0; c < ml->ncores; c++) {
-			ml->cores[c] = lanes->cores[l][c];
-			ml->core_runs[c] = sched != NULL ? sched_lane_core_runs(sched, l, c) : 0;
-		}
-		if (sched == NULL)
-			continue;
-		ml->load = sched_lane_load(sched, l);
-		held = sched_lane_held(sched, l);
-		if (held >= 0) {
-			int cpu, load, pkg = -1, free_cores = 0;
-			const char *test = NULL;
-			char *name;
-
-			sched_pair_counts(sched, held, &cpu, &load, NULL, NULL, NULL);
-			sweep_pair_info(s, held, &pkg, &test);
-			name = pkg >= 0 && (size_t)pkg < npkgs ? model_short_pkg(pkgs[pkg]->name)
-			                                       : xstrdup("?");
-			if (test != NULL)
-				ml->held =
-				    xasprintf(_("%s %s cpu %d load %d"), name, test, cpu, load);
-			else
-				ml->held = xasprintf(_("%s cpu %d load %d"), name, cpu, load);
-			free(name);
-			for (c = 0; c < ml->ncores; c++)
-				free_cores += ml->core_runs[c] < load;
-			if (sweep_paused(s))
-				ml->held_why = xstrdup(_("dispatching is paused"));
-			else if (ml->load != 0 && ml->load != load)
-				ml->held_why =
-				    xasprintf(_("waits for the lane to empty: it runs at "
-				                "load %d"),
-				              ml->load);
-			else
-				ml->held_why = xasprintf(_("waits for %d free cores, %d free now"),
-				                         cpu, free_cores);
-		}
-	}
-	runs = sweep_runs(s, &nruns);
-	for (i = 0; i < nruns; i++) {
-		const struct sweep_run *r = runs[i];
-		struct model_lane *ml;
-		struct model_run *mr;
-
-		if (r->lane < 0 || r->lane >= m->nlanes)
-			continue;
-		ml = &m->lanes[r->lane];
-		ml->runs = xrealloc(ml->runs, sizeof *ml->runs * (ml->nruns + 1));
-		mr = &ml->runs[ml->nruns++];
-		memset(mr, 0, sizeof *mr);
-		mr->cores = model_cores_name(r->cpus, r->cpu);
-		mr->pkg = r->pkg >= 0 && (size_t)r->pkg < npkgs
-		              ? model_short_pkg(pkgs[r->pkg]->name)
-		              : xstrdup("?");
-		mr->test = r->test != NULL ? xstrdup(r->test) : NULL;
-		mr->cpu = r->cpu;
-		mr->load = r->load;
-		mr->phase = r->phase;
-		mr->started_ms = r->started_ms;
-	}
+	m->phase = st->phase;
+	m->finished = st->finished;
+	m->paused = st->paused;
+	m->done = st->done;
+	m->target = st->target;
+	m->started_ms = st->started_ms;
+	if (st->cpus != NULL && m->ncpus != st->ncpus)
+		model_set_ints(&m->cpus, &m->ncpus, st->cpus, st->ncpus);
+	if (m->nloads != st->nloads)
+		model_set_ints(&m->loads, &m->nloads, st->loads, st->nloads);
+	m->count = st->count;
+	m->confirm = st->confirm;
+	m->machine_cores = st->machine_cores;
+	m->keep = st->keep;
+	m->nlanes = st->nlanes;
+	m->width = st->width;
+	m->lanes = st->lanes;
+	m->inflight = st->inflight;
+	st->lanes = NULL;
+	st->nlanes = 0;
 }
 
 void
 model_update_live(struct model *m, const struct sweep *s, int64_t now_ms)
 {
-	const struct options *o = sweep_options(s);
+	struct sweep_status st;
 
 	m->results = sweep_results(s);
 	if (m->outdir == NULL)
 		m->outdir = xstrdup(sweep_outdir(s));
-	m->phase = sweep_phase(s);
-	m->finished = m->phase == SWEEP_PHASE_DONE;
-	m->paused = sweep_paused(s);
-	sweep_progress(s, &m->done, &m->target);
-	m->started_ms = sweep_started_ms(s);
+	memset(&st, 0, sizeof st);
+	sweep_status(s, &st);
+	model_apply_status(m, &st);
+	status_free(&st);
 	if (m->finished && m->finished_ms == 0)
 		m->finished_ms = now_ms;
-	if (o->cpus != NULL && m->ncpus != o->ncpus)
-		model_set_ints(&m->cpus, &m->ncpus, o->cpus, o->ncpus);
-	if (m->nloads != o->nloads)
-		model_set_ints(&m->loads, &m->nloads, o->loads, o->nloads);
-	m->count = o->count;
-	m->confirm = o->confirm;
 	model_counts(m);
 	/* Over: the progress is every run, not the last phase's. */
 	if (m->finished) {
@@ -376,57 +260,26 @@ model_update_live(struct model *m, const struct sweep *s, int64_t now_ms)
 		m->status = xstrdup(rc == 130 ? "interrupted" : rc == 2 ? "stopped" : "complete");
 	}
 	model_eta(m, now_ms);
-	model_live_lanes(m, s);
 	model_update_tests(m);
-}
-
-static void
-model_replay_lanes(struct model *m, const struct journal_machine *machine)
-{
-	int l;
-
-	model_free_lanes(m);
-	m->machine_cores = machine->cores;
-	m->keep = machine->keep;
-	m->nlanes = machine->nlanes;
-	m->width = machine->width;
-	m->lanes = xcalloc((size_t)(m->nlanes > 0 ? m->nlanes : 1), sizeof *m->lanes);
-	for (l = 0; l < m->nlanes; l++) {
-		struct model_lane *ml = &m->lanes[l];
-
-		ml->ncores = m->width;
-		ml->cores = xcalloc((size_t)(ml->ncores > 0 ? ml->ncores : 1), sizeof *ml->cores);
-		ml->core_runs =
-		    xcalloc((size_t)(ml->ncores > 0 ? ml->ncores : 1), sizeof *ml->core_runs);
-		if (ml->ncores > 0)
-			memcpy(ml->cores, machine->lanes + l * m->width,
-			       sizeof *ml->cores * (size_t)ml->ncores);
-	}
 }
 
 void
 model_update_replay(struct model *m, const struct replay *r, const char *outdir, int64_t now_ms)
 {
-	const struct sweep_config *config = &r->header.config;
+	struct sweep_status st;
 
 	m->results = r->results;
 	if (m->outdir == NULL)
 		m->outdir = xstrdup(outdir);
 	if (m->root == NULL && r->header.project.root != NULL)
 		m->root = xstrdup(r->header.project.root);
-	model_set_ints(&m->cpus, &m->ncpus, config->cpus, config->ncpus);
-	model_set_ints(&m->loads, &m->nloads, config->loads, config->nloads);
-	m->count = config->count;
-	m->confirm = config->confirm;
+	memset(&st, 0, sizeof st);
+	replay_status(r, &st);
+	model_apply_status(m, &st);
+	status_free(&st);
 	free(m->status);
 	m->status = xstrdup(r->end_status != NULL ? r->end_status : "running");
-	m->finished = r->end_status != NULL;
-	m->paused = false;
-	m->started_ms = r->started_ms;
 	m->finished_ms = r->finished_ms;
-	m->inflight = (int)r->nunfinished;
-	model_replay_lanes(m, &r->header.machine);
-	replay_progress(r, &m->phase, &m->done, &m->target);
 	model_counts(m);
 	model_eta(m, now_ms);
 	model_list_tests(m);

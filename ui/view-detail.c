@@ -14,6 +14,43 @@
 #include "util.h"
 #include "view.h"
 
+/* Where the failures come from: a core they concentrate on, the test a
+ * cascade follows, the cascades that follow this test. */
+static void
+view_detail_causes(const struct model *m, const struct results_test *t, struct doc *doc)
+{
+	const struct results_core *core;
+	int64_t runs, bad;
+	double p;
+	size_t i;
+
+	if (results_core_concentration(t, &core, &runs, &bad, &p)) {
+		doc_line(doc, 2, false);
+		doc_spanf(doc, DRAW_WARN,
+		          _("failures concentrate on core %d: at cpu %d, %lld of %lld runs there, "
+		            "%lld of %lld elsewhere"),
+		          core->core, core->cpu, (long long)core->failures, (long long)core->runs,
+		          (long long)(bad - core->failures), (long long)(runs - core->runs));
+	}
+	if (results_cascade(t)) {
+		doc_line(doc, 2, false);
+		doc_spanf(doc, DRAW_NORMAL,
+		          _("cascade of %s: fails only after it failed in the same process, passes "
+		            "alone"),
+		          results_cascade_root(t));
+	}
+	for (i = 0; m->results != NULL && i < m->results->ntests; i++) {
+		const struct results_test *o = &m->results->tests[i];
+
+		if (o->pkg == t->pkg && results_cascade(o) &&
+		    strcmp(results_cascade_root(o), t->test) == 0) {
+			doc_line(doc, 2, false);
+			doc_spanf(doc, DRAW_NORMAL,
+			          _("cascade: %s fails only after this test failed"), o->test);
+		}
+	}
+}
+
 static void
 view_detail_build(const struct view_ctx *c, long sel, int width, struct doc *doc)
 {
@@ -32,7 +69,9 @@ view_detail_build(const struct view_ctx *c, long sel, int width, struct doc *doc
 	doc_span(doc, DRAW_BOLD, t->id);
 	doc_line(doc, 2, false);
 	doc_span(doc, mt->verdict == RESULTS_FAILING ? DRAW_BAD : DRAW_WARN,
-	         mt->verdict == RESULTS_FAILING ? _("failing") : _("flaky"));
+	         mt->verdict == RESULTS_FAILING   ? _("failing")
+	         : mt->verdict == RESULTS_CASCADE ? _("cascade")
+	                                          : _("flaky"));
 	doc_spanf(doc, DRAW_NORMAL,
 	          ngettext(": %lld failed and %lld hung of %lld run",
 	                   ": %lld failed and %lld hung of %lld runs", (unsigned long)mt->runs),
@@ -55,6 +94,7 @@ view_detail_build(const struct view_ctx *c, long sel, int width, struct doc *doc
 		doc_spanf(doc, DRAW_OK, _("quarantined (%s) until %s: %s"), e->channel, e->expires,
 		          quarantine_status_name(e->status));
 	}
+	view_detail_causes(m, t, doc);
 	doc_line(doc, 0, true);
 	view_heatmap_table(c, doc, t, width);
 	worst = results_worst_cell(t);

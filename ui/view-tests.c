@@ -37,6 +37,8 @@ view_tests_decision(const struct model_test *mt)
 static const char *
 view_tests_verdict(const struct model_test *mt)
 {
+	if (mt->verdict == RESULTS_CASCADE)
+		return _("cascade");
 	return mt->verdict == RESULTS_FAILING ? _("failing") : _("flaky");
 }
 

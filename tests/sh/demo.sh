@@ -26,7 +26,7 @@ def check(cond, what):
         bad.append(what)
 rows = [l.split("|")[1:3] for l in open(expected_md) if re.match(r"^\| Test", l)]
 expected = {name.strip(): verdict.strip() for name, verdict in rows}
-check(len(expected) == 8, "EXPECTED.md lists 8 tests, parsed %d" % len(expected))
+check(len(expected) == 12, "EXPECTED.md lists 12 tests, parsed %d" % len(expected))
 d = json.load(open(os.path.join(out, "results.json")))
 tests = {t["test"]: t for t in d["tests"]}
 for name, verdict in expected.items():
@@ -57,7 +57,30 @@ ls = tests["TestLoadSensitive"]
 check(total("TestLoadSensitive", "failures", lambda c: c["load"] == 2) > 0, "fails at load 2")
 pkg = d["packages"][0]
 check(pkg["failures_outside_tests"] > 0, "TestMain failures outside tests")
-check(d["summary"]["flaky"] == 2 and d["summary"]["failing"] == 2, "summary %s" % d["summary"])
+check(d["summary"]["flaky"] == 5 and d["summary"]["failing"] == 2, "summary %s" % d["summary"])
+# The chatty test's assertion leads its first failure, the log after it.
+cl = tests["TestChattyChecksum"]["first_failure"]["lines"]
+check(any("checksum mismatch" in l for l in cl[:5]), "assertion first: %s" % cl[:5])
+check("[... the output in order ...]" in cl, "the output in order follows")
+# The core-sensitive test: its failures concentrate on one core, and the
+# direct reproduce line pins that core.
+pc = tests["TestPinnedCore"]
+cc = pc["core_concentration"]
+check(cc is not None and cc["cpu"] == 1 and cc["failures"] == cc["runs"] > 0
+      and cc["other_failures"] == 0 and cc["p"] < 0.005, "core concentration %s" % cc)
+if cc is not None:
+    check(re.search(r"taskset -c %d " % cc["core"], pc["reproduce"]["direct"]) is not None,
+          "pinned to core %d: %s" % (cc["core"], pc["reproduce"]["direct"]))
+check(all("cores" in t for t in d["tests"]), "per-core counts for every test")
+# The cascade is reported under the test that started it.
+check(tests["TestServerEcho"]["cascade_of"] == "TestServerRestart", "cascade_of")
+check(tests["TestServerRestart"]["cascades"] == ["TestServerEcho"], "cascades")
+report = open(os.path.join(out, "..", "report")).read()
+check("cascade: TestServerEcho failed" in report, "cascade in the text report")
+check("failures concentrate on core" in report, "core concentration in the text report")
+j = [json.loads(l) for l in open(os.path.join(out, "journal.jsonl"))]
+check(all(len(l.get("cores", [])) == l["cpu"] for l in j if l.get("type") == "run"),
+      "every run line has its cores")
 s = json.load(open(os.path.join(shuffled, "results.json")))
 st = {t["test"]: t for t in s["tests"]}
 q = st.get("TestOrderQuietByDefault")
