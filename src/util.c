@@ -337,7 +337,7 @@ util_parse_int_list(const char *s, int **out, int *n)
 			goto bad;
 		errno = 0;
 		x = strtol(p, &end, 10);
-		if (errno != 0 || x <= 0 || x > 1 << 20)
+		if (errno != 0 || x <= 0 || x > UTIL_LIST_MAX)
 			goto bad;
 		v = xrealloc(v, sizeof *v * (size_t)(count + 1));
 		v[count++] = (int)x;

@@ -76,8 +76,12 @@ int util_parse_duration(const char *s, int64_t *ms);
 /* Formats ms as Go would print it ("2m0s", "1.5s") into out (size bytes). */
 void util_format_duration(int64_t ms, char *out, size_t size);
 
-/* Parses a comma-separated list of positive integers ("1,2,4") into a new
- * array (caller frees) and its length. Returns 0 or -EINVAL. */
+/* The largest value util_parse_int_list takes (--cpu, --load). */
+#define UTIL_LIST_MAX (1 << 20)
+
+/* Parses a comma-separated list of positive integers ("1,2,4"), each at
+ * most UTIL_LIST_MAX, into a new array (caller frees) and its length.
+ * Returns 0 or -EINVAL. */
 int util_parse_int_list(const char *s, int **out, int *n);
 
 /* Writes len bytes to path atomically: a temporary file beside it, fsync,
