@@ -137,6 +137,7 @@ TEST(journal_round_trip_and_torn_line)
 
 	CHECK(j != NULL);
 	cJSON_AddStringToObject(h, "type", "header");
+	cJSON_AddStringToObject(h, "schema", JOURNAL_SCHEMA);
 	cJSON_AddStringToObject(h, "started", "2026-11-30T02:00:00Z");
 	CHECK_INT(journal_write(j, h), 0);
 	cJSON_Delete(h);
@@ -197,10 +198,12 @@ TEST(journal_bad_line_names_file_and_line)
 	struct replay rp;
 	FILE *f = fopen(path, "w");
 
-	fputs("{\"type\":\"header\"}\n{\"type\":\"run\"}\n", f);
+	fputs("{\"type\":\"header\",\"schema\":\"flakesweep/journal/v1\"}\n{\"type\":\"run\"}\n",
+	      f);
 	fclose(f);
 	CHECK_INT(replay_journal(path, &rp, &err), -22);
-	want = xasprintf("%s:2: malformed run line", path);
+	want = xasprintf("%s:2: run line: run: expected a whole number from 1 to 9007199254740992",
+	                 path);
 	CHECK_STR(err, want);
 	free(want);
 	free(err);
