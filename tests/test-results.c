@@ -260,3 +260,31 @@ TEST(results_first_failed_in_names_new_failures)
 	outcome_free(&o);
 	results_free(r);
 }
+
+TEST(report_clean_cell_carries_the_wilson_bound)
+{
+	struct results *r = results_new();
+	struct report_meta m;
+	struct outcome o;
+	char *text;
+	int pkg = results_add_pkg(r, "p", "unit");
+
+	/* Flaky in the sweep; one clean confirm run: at most 79.35%, where
+	 * 3/n would claim 300%. */
+	outcome_of(&o, NULL, "TestF", NULL);
+	results_add_run(r, pkg, RESULTS_SWEEP, 1, 1, &o, "runs/1.log", 1);
+	outcome_free(&o);
+	outcome_of(&o, "TestF", NULL, NULL);
+	results_add_run(r, pkg, RESULTS_SWEEP, 1, 1, &o, NULL, 2);
+	results_add_run(r, pkg, RESULTS_CONFIRM, 1, 1, &o, NULL, 3);
+	outcome_free(&o);
+	memset(&m, 0, sizeof m);
+	m.status = "complete";
+	text = report_text(r, &m);
+	CHECK(
+	    strstr(text, "  confirm     1     1          0        1      0  < 79.35% (0 in 1)\n") !=
+	    NULL);
+	CHECK(strstr(text, "300") == NULL);
+	free(text);
+	results_free(r);
+}
