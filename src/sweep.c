@@ -96,10 +96,11 @@ struct sweep {
 	int build_parallel;
 	uv_timer_t flush_timer;
 	uv_timer_t reap_timer;
-	uv_timer_t journal_timer;   /* retries the journal while it is blocked */
-	bool journal_blocked;       /* lines wait in memory: no run starts */
-	int64_t journal_blocked_ms; /* since when (util_mono_ms) */
-	const char *end_status;     /* set by sweep_finish */
+	uv_timer_t journal_timer;         /* retries the journal while it is blocked */
+	bool journal_blocked;             /* lines wait in memory: no run starts */
+	int64_t journal_blocked_ms;       /* since when (util_mono_ms) */
+	const char *end_status;           /* set by sweep_finish */
+	int64_t prior_done, prior_target; /* runs of the phases before this one */
 	bool dirty, interrupting, finished, resumed, infra_error;
 	struct replay replay;          /* what --resume read back */
 	struct quarantine *quarantine; /* the quarantine file, or NULL */
@@ -685,7 +686,7 @@ sweep_start_run(void *arg, struct sched_run *sr)
 		s->infra_error = true;
 		sweep_forget_live(s, l);
 		sched_pause(s->sched, true);
-		sched_finish(s->sched, sr, 0);
+		sched_cancel(s->sched, sr);
 		util_rm_rf(l->tmpdir);
 		sweep_live_free(l);
 		s->interrupting = true;
@@ -723,10 +724,15 @@ sweep_pair_new(enum results_phase phase, int pkg, const char *test, int cpu, int
 static void
 sweep_free_sched(struct sweep *s)
 {
+	int64_t target, done;
 	int i;
 
 	if (s->sched == NULL)
 		return;
+	/* The last progress line counts every phase. */
+	sched_totals(s->sched, &target, &done);
+	s->prior_target += target;
+	s->prior_done += done;
 	for (i = 0; i < sched_npairs(s->sched); i++) {
 		struct sweep_pair *p = sched_pair_data(s->sched, i);
 
@@ -1615,6 +1621,10 @@ sweep_progress(const struct sweep *s, int64_t *done, int64_t *target)
 	*done = *target = 0;
 	if (s->sched != NULL)
 		sched_totals(s->sched, target, done);
+	if (s->phase == SWEEP_PHASE_DONE) {
+		*done += s->prior_done;
+		*target += s->prior_target;
+	}
 }
 
 int64_t
