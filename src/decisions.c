@@ -117,29 +117,16 @@ int
 decisions_record(const char *path, const char *test, const char *decision, const char *url,
                  const char *reason, int64_t time_ms)
 {
-	char *dir = xstrdup(path), *slash, *text = NULL;
+	char *text = NULL;
 	char when[40];
 	cJSON *root = NULL, *tests, *entry;
 	int dfd, rc;
 
-	slash = strrchr(dir, '/');
-	if (slash == NULL)
-		strcpy(dir, ".");
-	else if (slash == dir)
-		dir[1] = '\0';
-	else
-		*slash = '\0';
 	/* Two writers (a dashboard and a headless report) must not lose each
 	 * other's entries: lock the directory, not a file rename replaces. */
-	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd < 0) {
-		rc = -errno;
-		goto out;
-	}
-	if (flock(dfd, LOCK_EX) < 0) {
-		rc = -errno;
-		goto out;
-	}
+	dfd = util_lock_dir_of(path);
+	if (dfd < 0)
+		return dfd;
 	rc = decisions_read(path, &root);
 	if (rc < 0)
 		goto out;
@@ -173,9 +160,7 @@ out:
 	if (text != NULL)
 		cJSON_free(text);
 	cJSON_Delete(root);
-	if (dfd >= 0)
-		close(dfd); /* also releases the lock */
-	free(dir);
+	close(dfd); /* also releases the lock */
 	return rc;
 }
 

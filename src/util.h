@@ -92,6 +92,12 @@ int util_write_file_atomic(const char *path, const char *data, size_t len);
  * its length. Returns 0 or a negative errno. max caps the size (bytes). */
 int util_read_file(const char *path, size_t max, char **out, size_t *len);
 
+/* Locks the directory that holds path (LOCK_EX, waiting for it), so
+ * read-modify-write cycles that replace path by rename never lose each
+ * other's changes. Returns the descriptor to close for unlocking, or a
+ * negative errno. */
+int util_lock_dir_of(const char *path);
+
 /* Creates dir and its parents (mode 0755). Returns 0 or a negative errno. */
 int util_mkdir_p(const char *dir);
 
