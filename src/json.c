@@ -86,6 +86,66 @@ json_scan_fail(struct json_scan *sc, const char *why)
 	return false;
 }
 
+/* The 4 hex digits of a \\u escape at sc->i + 1 into *cp. */
+static bool
+json_scan_hex4(struct json_scan *sc, uint32_t *cp)
+{
+	int h;
+
+	*cp = 0;
+	for (h = 0; h < 4; h++) {
+		unsigned char d;
+
+		if (++sc->i >= sc->n)
+			return json_scan_fail(sc, _("the text ends inside a string (expected a "
+			                            "closing \")"));
+		d = sc->s[sc->i];
+		if (d >= '0' && d <= '9')
+			*cp = *cp << 4 | (uint32_t)(d - '0');
+		else if ((d | 0x20) >= 'a' && (d | 0x20) <= 'f')
+			*cp = *cp << 4 | (uint32_t)((d | 0x20) - 'a' + 10);
+		else
+			return json_scan_fail(sc, _("expected 4 hexadecimal digits after \\u"));
+	}
+	sc->i++;
+	return true;
+}
+
+/* A \\u escape, sc->i at the u: a character, or a surrogate pair. NUL and
+ * lone surrogates are refused: no reader can keep them in a C string or
+ * in UTF-8 (cJSON cuts at the one and refuses the other). */
+static bool
+json_scan_escape(struct json_scan *sc)
+{
+	size_t at = sc->i - 1;
+	uint32_t cp, low;
+
+	if (!json_scan_hex4(sc, &cp))
+		return false;
+	if (cp == 0) {
+		sc->i = at;
+		return json_scan_fail(sc, _("a NUL character (\\u0000) inside a string"));
+	}
+	if (cp >= 0xDC00 && cp <= 0xDFFF) {
+		sc->i = at;
+		return json_scan_fail(sc, _("a lone surrogate escape (not a character)"));
+	}
+	if (cp < 0xD800 || cp > 0xDBFF)
+		return true;
+	if (sc->n - sc->i < 2 || sc->s[sc->i] != '\\' || sc->s[sc->i + 1] != 'u') {
+		sc->i = at;
+		return json_scan_fail(sc, _("a lone surrogate escape (not a character)"));
+	}
+	sc->i++;
+	if (!json_scan_hex4(sc, &low))
+		return false;
+	if (low < 0xDC00 || low > 0xDFFF) {
+		sc->i = at;
+		return json_scan_fail(sc, _("a lone surrogate escape (not a character)"));
+	}
+	return true;
+}
+
 static bool
 json_scan_string(struct json_scan *sc)
 {
@@ -99,14 +159,10 @@ json_scan_string(struct json_scan *sc)
 			return true;
 		}
 		if (c < 0x20)
-			return json_scan_fail(sc, c == 0
-			                              ? _("a NUL byte inside a string (write it as "
-			                                  "\\u0000)")
-			                              : _("a control character inside a string "
-			                                  "(write it as \\uXXXX)"));
+			return json_scan_fail(sc, c == 0 ? _("a NUL byte inside a string")
+			                                 : _("a control character inside a string "
+			                                     "(write it as \\uXXXX)"));
 		if (c == '\\') {
-			int h;
-
 			if (++sc->i >= sc->n)
 				break;
 			if (strchr("\"\\/bfnrt", sc->s[sc->i]) != NULL && sc->s[sc->i] != '\0') {
@@ -117,15 +173,8 @@ json_scan_string(struct json_scan *sc)
 				return json_scan_fail(sc,
 				                      _("expected an escape such as \\n, \\\" or "
 				                        "\\u0041 after a backslash"));
-			for (h = 0; h < 4; h++) {
-				if (++sc->i >= sc->n)
-					break;
-				if (strchr("0123456789abcdefABCDEF", sc->s[sc->i]) == NULL ||
-				    sc->s[sc->i] == '\0')
-					return json_scan_fail(sc, _("expected 4 hexadecimal digits "
-					                            "after \\u"));
-			}
-			sc->i++;
+			if (!json_scan_escape(sc))
+				return false;
 			continue;
 		}
 		k = json_utf8_char(sc->s + sc->i, sc->n - sc->i);

@@ -147,8 +147,7 @@ TEST(ledger_errors_name_file_and_line)
 		struct ledger *l = NULL;
 
 		CHECK_INT(ledger_parse("l.jsonl", nul, sizeof nul - 1, &l, &e), -EINVAL);
-		CHECK_STR(e, "l.jsonl:1:15: invalid JSON (a NUL byte inside a string (write it as "
-		             "\\u0000))");
+		CHECK_STR(e, "l.jsonl:1:15: invalid JSON (a NUL byte inside a string)");
 		free(e);
 	}
 	e = parse_error("[]");

@@ -78,27 +78,39 @@ check_whole_lines(const char *path)
 	return n;
 }
 
-TEST(journal_disk_full_keeps_whole_lines_and_every_run)
+/* A new journal at path holding a header and the build line of package 0,
+ * as a sweep starts one. */
+static struct journal *
+journal_started(const char *path)
 {
-	const char *dir = check_tmpdir();
-	char *path = xasprintf("%s/journal.jsonl", dir), *err = NULL;
+	char *err = NULL;
 	struct journal *j = journal_open(path, &err);
-	struct replay rp;
-	struct pkg pkg;
 	cJSON *h = cJSON_CreateObject();
-	int i, rs, rr, lines;
+	struct pkg pkg;
 
 	CHECK(j != NULL);
 	cJSON_AddStringToObject(h, "type", "header");
 	cJSON_AddStringToObject(h, "schema", JOURNAL_SCHEMA);
+	cJSON_AddStringToObject(h, "started", "2026-11-30T02:00:00Z");
 	CHECK_INT(journal_write(j, h), 0);
 	cJSON_Delete(h);
 	memset(&pkg, 0, sizeof pkg);
 	pkg.name = "example.com/m";
 	pkg.level = "unit";
 	pkg.dir = "/src/m";
+	pkg.binary = "/out/bin/m.test";
 	pkg.build_ok = true;
 	CHECK_INT(journal_write_build(j, 0, &pkg), 0);
+	return j;
+}
+
+TEST(journal_disk_full_keeps_whole_lines_and_every_run)
+{
+	char *path = xasprintf("%s/journal.jsonl", check_tmpdir()), *err = NULL;
+	struct journal *j = journal_started(path);
+	struct replay rp;
+	int i, rs, rr, lines;
+
 	for (i = 1; i <= 4; i++) {
 		write_run(j, i, &rs, &rr);
 		CHECK_INT(rs, 0);
@@ -135,22 +147,17 @@ TEST(journal_disk_full_keeps_whole_lines_and_every_run)
 	free(path);
 }
 
-/* Writes a journal of a header, one build line and the given lines, then
- * replays it and checks the error. */
+/* Writes text as a journal, replays it and checks the error: want is what
+ * follows the path and a colon. */
 static void
-check_refused(const char *lines, const char *want_after_path)
+check_journal_error(const char *text, const char *want_after_path)
 {
-	const char *dir = check_tmpdir();
-	char *path = xasprintf("%s/journal.jsonl", dir), *err = NULL;
+	char *path = xasprintf("%s/journal.jsonl", check_tmpdir()), *err = NULL;
 	char *want = xasprintf("%s:%s", path, want_after_path);
 	struct replay rp;
 	FILE *f = fopen(path, "w");
 
-	fputs("{\"type\":\"header\",\"schema\":\"flakesweep/journal/v1\"}\n"
-	      "{\"type\":\"build\",\"pkg\":0,\"package\":\"m\",\"level\":\"unit\",\"dir\":\"/m\","
-	      "\"ok\":true,\"tests\":[\"TestA\"]}\n",
-	      f);
-	fputs(lines, f);
+	fputs(text, f);
 	fclose(f);
 	CHECK(replay_journal(path, &rp, &err) < 0);
 	CHECK_STR(err, want);
@@ -158,6 +165,21 @@ check_refused(const char *lines, const char *want_after_path)
 	free(err);
 	replay_free(&rp);
 	free(path);
+}
+
+#define HEADER_LINE "{\"type\":\"header\",\"schema\":\"flakesweep/journal/v1\"}\n"
+
+/* The same after a header and the build line of package 0. */
+static void
+check_refused(const char *lines, const char *want_after_path)
+{
+	char *text = xasprintf("%s%s%s", HEADER_LINE,
+	                       "{\"type\":\"build\",\"pkg\":0,\"package\":\"m\",\"level\":\"unit\","
+	                       "\"dir\":\"/m\",\"ok\":true,\"tests\":[\"TestA\"]}\n",
+	                       lines);
+
+	check_journal_error(text, want_after_path);
+	free(text);
 }
 
 #define RUN_LINE(fields) "{\"type\":\"run\",\"run\":1,\"pkg\":0,\"phase\":\"sweep\"," fields "}\n"
@@ -209,26 +231,87 @@ TEST(journal_build_line_out_of_order_names_the_line)
 
 TEST(journal_unknown_schema_is_refused)
 {
-	const char *dir = check_tmpdir();
-	char *path = xasprintf("%s/journal.jsonl", dir), *err = NULL, *want;
-	struct replay rp;
-	FILE *f = fopen(path, "w");
-
-	fputs("{\"type\":\"header\",\"schema\":\"flakesweep/journal/v999\"}\n", f);
-	fclose(f);
-	CHECK_INT(replay_journal(path, &rp, &err), -EINVAL);
-	want = xasprintf("%s:1: schema: \"flakesweep/journal/v999\" is not a journal this "
-	                 "flakesweep reads (expected flakesweep/journal/v1)",
-	                 path);
-	CHECK_STR(err, want);
-	free(want);
-	free(err);
-	replay_free(&rp);
-	free(path);
+	check_journal_error(
+	    "{\"type\":\"header\",\"schema\":\"flakesweep/journal/v999\"}\n",
+	    "1: schema: \"flakesweep/journal/v999\" is not a journal this flakesweep "
+	    "reads (expected flakesweep/journal/v1)");
 }
 
 TEST(journal_syntax_error_names_line_and_column)
 {
 	check_refused("{\"type\":\"spawn\",\"run\":1 \"pid\":2}\n",
 	              "3:25: invalid JSON (expected ',' or '}')");
+}
+
+static int
+count_lines(void *arg, struct journal_reader *jr, const cJSON *line, int lineno)
+{
+	(void)jr;
+	(void)line;
+	*(int *)arg = lineno;
+	return 0;
+}
+
+TEST(journal_round_trip_and_torn_line)
+{
+	char *path = xasprintf("%s/journal.jsonl", check_tmpdir()), *err = NULL;
+	struct journal *j = journal_started(path);
+	struct journal_run jr;
+	struct outcome o;
+	struct replay rp;
+	const struct results_test *t;
+	char *text;
+	size_t len;
+	int i, lines = 0;
+	bool torn;
+	FILE *f;
+
+	for (i = 0; i < 50; i++) {
+		memset(&o, 0, sizeof o);
+		outcome_add(&o, xstrdup("TestA"), OUTCOME_PASS, NULL);
+		outcome_add(&o, xstrdup("TestB"), i == 7 ? OUTCOME_FAIL : OUTCOME_PASS,
+		            i == 7 ? xstrdup("x_test.go:9: boom\n") : NULL);
+		memset(&jr, 0, sizeof jr);
+		jr.run = i + 1;
+		jr.pkg = 0;
+		jr.cpu = 1 + i % 2;
+		jr.load = 1;
+		jr.ms = 12;
+		jr.log = i == 7 ? "runs/8.log" : NULL;
+		CHECK_INT(journal_write_spawn(j, jr.run, 4242, 99), 0);
+		CHECK_INT(journal_write_run(j, &jr, &o), 0);
+		outcome_free(&o);
+	}
+	journal_close(j);
+	CHECK_INT(util_read_file(path, 1 << 20, &text, &len), 0);
+	/* A passing run costs under 200 bytes, spawn line included. */
+	CHECK(len / 50 < 200);
+	free(text);
+	/* A sweep killed mid-write leaves a torn last line. */
+	f = fopen(path, "a");
+	fputs("{\"type\":\"spawn\",\"run\":51,\"pi", f);
+	fclose(f);
+	CHECK_INT(journal_read(path, count_lines, &lines, &torn, &err), 0);
+	CHECK(torn);
+	CHECK_INT(replay_journal(path, &rp, &err), 0);
+	CHECK(rp.torn);
+	CHECK_INT(rp.npkgs, 1);
+	CHECK_STR(rp.pkgs[0]->binary, "/out/bin/m.test");
+	CHECK_INT(rp.results->runs, 50);
+	CHECK_INT(rp.max_run, 50);
+	CHECK_INT(rp.nunfinished, 0);
+	t = results_find(rp.results, "example.com/m::TestB");
+	CHECK(t != NULL);
+	CHECK_INT(t->first->run, 8);
+	CHECK_STR(t->first->log, "runs/8.log");
+	CHECK_INT(rp.npairs, 2);
+	CHECK_INT(rp.pairs[0].runs + rp.pairs[1].runs, 50);
+	replay_free(&rp);
+	free(path);
+}
+
+TEST(journal_bad_line_names_file_and_line)
+{
+	check_journal_error(HEADER_LINE "{\"type\":\"run\"}\n",
+	                    "2: run line: run: expected a whole number from 1 to 9007199254740992");
 }
