@@ -1561,10 +1561,12 @@ quarantine_export(const struct quarantine *q, enum quarantine_export_format fmt,
 	for (i = 0; i < q->nentries; i++) {
 		const struct quarantine_entry *e = &q->entries[i];
 
-		/* Each format names only the tests of its framework. */
-		if (quarantine_is_pytest_id(e->test) != (fmt == QUARANTINE_EXPORT_PYTEST_DESELECT))
+		/* Each format names only the tests of its framework; an invalid
+		 * entry may have no test at all. */
+		if (!e->valid ||
+		    quarantine_is_pytest_id(e->test) != (fmt == QUARANTINE_EXPORT_PYTEST_DESELECT))
 			continue;
-		if (e->valid && (package == NULL || quarantine_in_package(e->test, package)))
+		if (package == NULL || quarantine_in_package(e->test, package))
 			sorted[nsorted++] = e;
 	}
 	if (nsorted > 1)

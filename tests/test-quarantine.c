@@ -584,8 +584,12 @@ TEST(quarantine_add_new_file_and_refusals)
 	CHECK_INT(q->entries[1].line, 9);
 	quarantine_free(q);
 
-	/* A file with errors takes no new entry. */
+	/* A file with errors takes no new entry, and exports only its valid
+	 * ones (entry 9 has no test at all). */
 	q = parse_fixture("invalid.json");
+	text = quarantine_export(q, QUARANTINE_EXPORT_PYTEST_DESELECT, NULL);
+	CHECK_STR(text, "");
+	free(text);
 	CHECK_INT(quarantine_add(q, &ne, NOW_MS, &err), -EINVAL);
 	CHECK_STR(err, "invalid.json has errors; see flakesweep quarantine check");
 	free(err);
