@@ -33,21 +33,6 @@ main_signal_cb(uv_signal_t *h, int signum)
 	sweep_interrupt(h->data);
 }
 
-/* Prints a file of the output directory to stdout. */
-static void
-main_print_file(const char *dir, const char *name)
-{
-	char *path = xasprintf("%s/%s", dir, name), *text = NULL;
-	size_t len = 0;
-
-	if (util_read_file(path, (size_t)1 << 30, &text, &len) == 0) {
-		fwrite(text, 1, len, stdout);
-		fflush(stdout);
-	}
-	free(text);
-	free(path);
-}
-
 struct main_command {
 	const char *name;
 	int (*run)(int argc, char **argv);
@@ -63,10 +48,16 @@ main_finish(uv_loop_t *loop, struct sweep *s, struct options *o)
 {
 	int rc = sweep_exit_status(s);
 
-	if (o->json)
-		main_print_file(sweep_outdir(s), "results.json");
-	else if (sweep_phase(s) == SWEEP_PHASE_DONE && rc != 2)
-		main_print_file(sweep_outdir(s), "report.txt");
+	/* From memory: the files may be missing when the disk filled up. */
+	if (o->json
+	        ? sweep_results(s)->npkgs > 0
+	        : sweep_phase(s) == SWEEP_PHASE_DONE && (rc != 2 || sweep_results(s)->runs > 0)) {
+		char *text = sweep_report(s, o->json);
+
+		fputs(text, stdout);
+		fflush(stdout);
+		free(text);
+	}
 	if (rc != 2)
 		fprintf(stderr, _("flakesweep: results in %s\n"), sweep_outdir(s));
 	sweep_free(s);

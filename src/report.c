@@ -329,9 +329,10 @@ report_text_test(struct buf *b, const struct results *r, const struct results_te
 		buf_printf(b, "  %-8s %4d %5d %10lld %8lld %6lld  ", results_phase_name(c->phase),
 		           c->cpu, c->load, (long long)c->failures, (long long)c->runs,
 		           (long long)c->hangs);
+		/* A clean cell carries the Wilson upper bound, never above 100%
+		 * (the rule of three, 3/n, says nothing at small n). */
 		if (c->failures + c->hangs == 0)
-			buf_printf(b, _("< %.2f%% (0 in %lld)\n"),
-			           c->runs > 0 ? 300.0 / (double)c->runs : 100.0,
+			buf_printf(b, _("< %.2f%% (0 in %lld)\n"), 100.0 * (hi < 1 ? hi : 1),
 			           (long long)c->runs);
 		else
 			buf_printf(b, "%.2f%% (%.2f%%-%.2f%%)\n",

@@ -74,6 +74,10 @@ const struct lanes *sweep_lanes(const struct sweep *s);
 const struct sched *sweep_sched(const struct sweep *s);
 struct pkg *const *sweep_pkgs(const struct sweep *s, size_t *n);
 const char *sweep_outdir(const struct sweep *s);
+/* The report of what was measured, from memory: results.json's text when
+ * json, else report.txt's (caller frees). It does not depend on the disk,
+ * so a sweep stopped by a full disk still shows its results. */
+char *sweep_report(struct sweep *s, bool json);
 const struct options *sweep_options(const struct sweep *s);
 /* Runs in flight (borrowed array of n pointers). */
 const struct sweep_run *const *sweep_runs(const struct sweep *s, size_t *n);

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -337,7 +338,7 @@ util_parse_int_list(const char *s, int **out, int *n)
 			goto bad;
 		errno = 0;
 		x = strtol(p, &end, 10);
-		if (errno != 0 || x <= 0 || x > 1 << 20)
+		if (errno != 0 || x <= 0 || x > UTIL_LIST_MAX)
 			goto bad;
 		v = xrealloc(v, sizeof *v * (size_t)(count + 1));
 		v[count++] = (int)x;
@@ -512,4 +513,23 @@ util_format_rfc3339(int64_t ms, char *out, size_t size)
 
 	gmtime_r(&t, &tm);
 	strftime(out, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+int
+util_lock_dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash == NULL   ? xstrdup(".")
+	            : slash == path ? xstrdup("/")
+	                            : xstrndup(path, (size_t)(slash - path));
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), rc = fd;
+
+	if (fd < 0)
+		rc = -errno;
+	else if (flock(fd, LOCK_EX) < 0) {
+		rc = -errno;
+		close(fd);
+	}
+	free(dir);
+	return rc;
 }
