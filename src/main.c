@@ -20,6 +20,7 @@
 #include "out-line.h"
 #include "post.h"
 #include "quarantine.h"
+#include "sanitize.h"
 #include "sweep.h"
 #include "ui.h"
 #include "util.h"
@@ -41,7 +42,7 @@ main_print_file(const char *dir, const char *name)
 	size_t len = 0;
 
 	if (util_read_file(path, (size_t)1 << 30, &text, &len) == 0) {
-		fwrite(text, 1, len, stdout);
+		sanitize_write(stdout, text, len);
 		fflush(stdout);
 	}
 	free(text);
@@ -105,7 +106,7 @@ main_run_full(struct options *o)
 		ui_free(ui);
 		uv_run(&loop, UV_RUN_DEFAULT);
 		uv_loop_close(&loop);
-		fprintf(stderr, "flakesweep: %s\n", err);
+		sanitize_fprintf(stderr, "flakesweep: %s\n", err);
 		free(err);
 		options_free(o);
 		return 2;
@@ -113,7 +114,7 @@ main_run_full(struct options *o)
 	ui_attach_sweep(ui, s);
 	if (sweep_start(s, &err) < 0) {
 		ui_close(ui);
-		fprintf(stderr, "flakesweep: %s\n", err);
+		sanitize_fprintf(stderr, "flakesweep: %s\n", err);
 		free(err);
 	}
 	uv_run(&loop, UV_RUN_DEFAULT);
@@ -153,7 +154,7 @@ main_run_sweep(struct options *o)
 	ol = out_line_new(&loop, stderr, progress, MAIN_PROGRESS_MS);
 	s = sweep_new(&loop, o, out_line_observer(ol), &err);
 	if (s == NULL) {
-		fprintf(stderr, "flakesweep: %s\n", err);
+		sanitize_fprintf(stderr, "flakesweep: %s\n", err);
 		free(err);
 		out_line_observer(ol)->finished(ol, NULL);
 		uv_run(&loop, UV_RUN_DEFAULT);
@@ -170,7 +171,7 @@ main_run_sweep(struct options *o)
 		uv_unref((uv_handle_t *)&sigs[i]);
 	}
 	if (sweep_start(s, &err) < 0) {
-		fprintf(stderr, "flakesweep: %s\n", err);
+		sanitize_fprintf(stderr, "flakesweep: %s\n", err);
 		free(err);
 	}
 	uv_run(&loop, UV_RUN_DEFAULT);

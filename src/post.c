@@ -2135,7 +2135,7 @@ static void
 post_cli_note(const char *line, void *data)
 {
 	(void)data;
-	fprintf(stderr, "flakesweep: %s\n", line);
+	sanitize_fprintf(stderr, "flakesweep: %s\n", line);
 }
 
 static void
@@ -2145,18 +2145,18 @@ post_cli_done(const struct post_result *r, void *data)
 
 	switch (r->status) {
 	case POST_POSTED:
-		printf("%s\n", r->url);
+		sanitize_fprintf(stdout, "%s\n", r->url);
 		if (r->message != NULL)
-			fprintf(stderr, "flakesweep: %s\n", r->message);
+			sanitize_fprintf(stderr, "flakesweep: %s\n", r->message);
 		cli->status = 0;
 		break;
 	case POST_EXISTS:
-		printf("%s\n", r->url);
-		fprintf(stderr, "flakesweep: %s\n", r->message);
+		sanitize_fprintf(stdout, "%s\n", r->url);
+		sanitize_fprintf(stderr, "flakesweep: %s\n", r->message);
 		cli->status = 2;
 		break;
 	default:
-		fprintf(stderr, "flakesweep: %s\n", r->message != NULL ? r->message : "?");
+		sanitize_fprintf(stderr, "flakesweep: %s\n", r->message != NULL ? r->message : "?");
 		cli->status = 2;
 		break;
 	}
@@ -2221,7 +2221,8 @@ post_main(int argc, char **argv)
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, _("flakesweep: report takes no arguments: %s\n"), argv[optind]);
+		sanitize_fprintf(stderr, _("flakesweep: report takes no arguments: %s\n"),
+		                 argv[optind]);
 		return 2;
 	}
 	if (results == NULL || test == NULL || desc_path == NULL) {
@@ -2238,7 +2239,7 @@ post_main(int argc, char **argv)
 		char *url = github_endpoint(api_url, &err);
 
 		if (url == NULL) {
-			fprintf(stderr, "flakesweep: %s\n", err);
+			sanitize_fprintf(stderr, "flakesweep: %s\n", err);
 			free(err);
 			return 2;
 		}
@@ -2260,11 +2261,11 @@ post_main(int argc, char **argv)
 	in.repo = repo;
 	rc = post_draft_new(&in, &d, &err);
 	if (rc < 0) {
-		fprintf(stderr, "flakesweep: %s\n", err);
+		sanitize_fprintf(stderr, "flakesweep: %s\n", err);
 		goto out;
 	}
 	if (dry_run) {
-		printf("%s\n\n%s", post_draft_title(d), post_draft_body(d));
+		sanitize_fprintf(stdout, "%s\n\n%s", post_draft_title(d), post_draft_body(d));
 		status = 0;
 		goto out;
 	}
@@ -2276,7 +2277,7 @@ post_main(int argc, char **argv)
 	rc = post_start(&loop, d, &o, post_cli_done, &cli, &p, &err);
 	d = NULL;
 	if (rc < 0) {
-		fprintf(stderr, "flakesweep: %s\n", err);
+		sanitize_fprintf(stderr, "flakesweep: %s\n", err);
 	} else {
 		uv_run(&loop, UV_RUN_DEFAULT);
 		status = cli.status;
