@@ -76,6 +76,16 @@ void github_config_init(struct github_config *cfg);
  * frees). */
 char *github_endpoint(const char *api_url, char **err);
 
+struct addrinfo;
+
+/* Checks that ai, what the name host (localhost) resolved to, holds only
+ * loopback addresses, and sets *entry to the CURLOPT_RESOLVE line
+ * "HOST:PORT:ADDR,..." that pins libcurl to exactly those, so a later
+ * resolution cannot send the token elsewhere. Returns 0, or -EINVAL with
+ * *err set and *entry untouched. */
+int github_loopback_pin(const char *host, int port, const struct addrinfo *ai, char **entry,
+                        char **err);
+
 /* The web address that repository links start with: https://github.com, or
  * https://HOST for an Enterprise GH_HOST. Caller frees. */
 char *github_web_base(void);

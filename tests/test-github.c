@@ -8,7 +8,9 @@
  */
 #include "config.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
+#include <netdb.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,6 +91,80 @@ TEST(github_endpoints)
 	CHECK_STR(err, "--api-url must not carry credentials");
 	free(err);
 	CHECK(github_endpoint("not a url", &err) == NULL);
+	free(err);
+}
+
+/* Plain HTTP only to a loopback address: an IP literal in 127.0.0.0/8 or
+ * ::1, or the name localhost, never a name that merely starts with 127. */
+TEST(github_endpoint_loopback)
+{
+	static const char *const refused[] = {
+	    "http://127.attacker.example:18850/graphql",
+	    "http://127.0.0.1.nip.io/graphql",
+	    "http://localhost.attacker.example/graphql",
+	    "http://127/graphql",
+	    "http://[::2]/graphql",
+	    "http://128.0.0.1/graphql",
+	    "http://0.0.0.0/graphql",
+	    "http://[::ffff:10.0.0.1]/graphql",
+	};
+	char *url, *err = NULL;
+	size_t i;
+
+	for (i = 0; i < sizeof refused / sizeof *refused; i++) {
+		url = github_endpoint(refused[i], &err);
+		if (url != NULL)
+			check_fail(__FILE__, __LINE__, "%s was taken for loopback", refused[i]);
+		free(url);
+		free(err);
+		err = NULL;
+	}
+	url = github_endpoint("http://127.254.3.1:9/graphql", &err);
+	CHECK_STR(url, "http://127.254.3.1:9/graphql");
+	free(url);
+	url = github_endpoint("http://LocalHost:9/graphql", &err);
+	CHECK_STR(url, "http://LocalHost:9/graphql");
+	free(url);
+}
+
+/* localhost is resolved before any connection, every address must be
+ * loopback, and libcurl is pinned to the addresses checked. */
+TEST(github_loopback_pin)
+{
+	struct sockaddr_in v4 = {0}, v4b = {0};
+	struct sockaddr_in6 v6 = {0};
+	struct addrinfo a = {0}, b = {0}, c = {0};
+	char *entry = NULL, *err = NULL;
+
+	v4.sin_family = AF_INET;
+	inet_pton(AF_INET, "127.0.0.1", &v4.sin_addr);
+	v6.sin6_family = AF_INET6;
+	v6.sin6_addr = in6addr_loopback;
+	v4b.sin_family = AF_INET;
+	inet_pton(AF_INET, "192.0.2.2", &v4b.sin_addr);
+	a.ai_family = AF_INET;
+	a.ai_addr = (struct sockaddr *)&v4;
+	a.ai_addrlen = sizeof v4;
+	a.ai_next = &b;
+	b.ai_family = AF_INET6;
+	b.ai_addr = (struct sockaddr *)&v6;
+	b.ai_addrlen = sizeof v6;
+	CHECK_INT(github_loopback_pin("localhost", 8080, &a, &entry, &err), 0);
+	CHECK_STR(entry, "localhost:8080:127.0.0.1,[::1]");
+	free(entry);
+	entry = NULL;
+	/* One address elsewhere, and nothing is pinned. */
+	b.ai_next = &c;
+	c.ai_family = AF_INET;
+	c.ai_addr = (struct sockaddr *)&v4b;
+	c.ai_addrlen = sizeof v4b;
+	CHECK_INT(github_loopback_pin("localhost", 8080, &a, &entry, &err), -EINVAL);
+	CHECK(entry == NULL);
+	CHECK_STR(err, "--api-url: localhost resolves to 192.0.2.2, not a loopback address");
+	free(err);
+	err = NULL;
+	CHECK_INT(github_loopback_pin("localhost", 8080, NULL, &entry, &err), -EINVAL);
+	CHECK_STR(err, "--api-url: localhost resolves to no address");
 	free(err);
 }
 
@@ -517,7 +593,7 @@ run_post(struct standin *s, const char *scenario, struct outcome_box *o, bool ca
 
 TEST(github_async_post_against_standin)
 {
-	struct standin s = { 0 };
+	struct standin s = {0};
 	struct outcome_box o;
 
 	clear_env();
