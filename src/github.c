@@ -273,6 +273,43 @@ github_web_base(void)
 }
 
 bool
+github_web_url_ok(const struct github *gh, const char *url)
+{
+	CURLU *u = curl_url(), *api = curl_url();
+	char *scheme = NULL, *host = NULL, *user = NULL, *api_host = NULL, *web = NULL;
+	const char *p;
+	bool ok = false;
+
+	for (p = url; p != NULL && *p != '\0'; p++) {
+		if ((unsigned char)*p <= 0x20 || (unsigned char)*p >= 0x7f)
+			goto out;
+	}
+	if (url == NULL || curl_url_set(u, CURLUPART_URL, url, 0) != CURLUE_OK ||
+	    curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) != CURLUE_OK ||
+	    curl_url_get(u, CURLUPART_HOST, &host, 0) != CURLUE_OK ||
+	    curl_url_get(u, CURLUPART_USER, &user, 0) != CURLUE_NO_USER ||
+	    curl_url_set(api, CURLUPART_URL, gh->url, 0) != CURLUE_OK ||
+	    curl_url_get(api, CURLUPART_HOST, &api_host, 0) != CURLUE_OK)
+		goto out;
+	web = github_web_base();
+	if (gh->loopback && strcasecmp(host, api_host) == 0)
+		ok = strcmp(scheme, "https") == 0 || strcmp(scheme, "http") == 0;
+	else if (strcmp(scheme, "https") == 0)
+		ok = strcasecmp(host, web + strlen("https://")) == 0 ||
+		     strcasecmp(host, api_host) == 0 ||
+		     (strncasecmp(api_host, "api.", 4) == 0 && strcasecmp(host, api_host + 4) == 0);
+out:
+	free(web);
+	curl_free(scheme);
+	curl_free(host);
+	curl_free(user);
+	curl_free(api_host);
+	curl_url_cleanup(u);
+	curl_url_cleanup(api);
+	return ok;
+}
+
+bool
 github_is_github_host(const char *host)
 {
 	char *h;
@@ -287,14 +324,29 @@ github_is_github_host(const char *host)
 	return ok;
 }
 
+/* The token variables, public first, as GitHub's own CLI reads them. */
+static const char *const github_token_vars[] = {"GH_TOKEN", "GITHUB_TOKEN", "GH_ENTERPRISE_TOKEN",
+                                                "GITHUB_ENTERPRISE_TOKEN"};
+
+bool
+github_env_token_in(const char *s)
+{
+	size_t i;
+
+	for (i = 0; s != NULL && i < sizeof github_token_vars / sizeof *github_token_vars; i++) {
+		const char *v = getenv(github_token_vars[i]);
+
+		if (v != NULL && *v != '\0' && strstr(s, v) != NULL)
+			return true;
+	}
+	return false;
+}
+
 /* Reads the token for the endpoint's host, the way GitHub's own CLI does. */
 static int
 github_read_token(bool enterprise, char **token, const char **source, char **err)
 {
-	static const char *const public_vars[] = {"GH_TOKEN", "GITHUB_TOKEN"};
-	static const char *const enterprise_vars[] = {"GH_ENTERPRISE_TOKEN",
-	                                              "GITHUB_ENTERPRISE_TOKEN"};
-	const char *const *vars = enterprise ? enterprise_vars : public_vars;
+	const char *const *vars = github_token_vars + (enterprise ? 2 : 0);
 	const char *p;
 	size_t i;
 

@@ -122,6 +122,18 @@ void github_mask(const struct github *gh, char *s);
 /* The name of the environment variable the token came from. */
 const char *github_token_source(const struct github *gh);
 
+/* True when url, a link GitHub answered with, may be shown, stored and
+ * linked: printable ASCII, no credentials, https on the web host for the
+ * endpoint in use (github.com for api.github.com, the GH_HOST or
+ * --api-url host for Enterprise), or on a loopback endpoint's own host, as
+ * a local stand-in answers. */
+bool github_web_url_ok(const struct github *gh, const char *url);
+
+/* True when s holds the value of a token variable (GH_TOKEN, GITHUB_TOKEN,
+ * GH_ENTERPRISE_TOKEN, GITHUB_ENTERPRISE_TOKEN), so that text must not be
+ * shown or sent. s may be NULL. */
+bool github_env_token_in(const char *s);
+
 /* One finished HTTP exchange, as the client saw it. */
 struct github_exchange {
 	int curl_code;            /* a CURLcode: 0 when a reply came */

@@ -1362,6 +1362,18 @@ draft_repos(struct post_draft *d, const cJSON *root, const char *repo, char **er
 	return 0;
 }
 
+/* The refusal when a token would be shown or posted; it names neither the
+ * variable nor the value. */
+#define POST_TOKEN_REFUSAL                                                                 \
+	N_("the report holds the value of a GitHub token from the environment: remove it " \
+	   "from the results, the description and the notes; nothing was shown or sent")
+
+static bool
+post_draft_holds_token(const struct post_draft *d)
+{
+	return github_env_token_in(d->title) || github_env_token_in(d->body);
+}
+
 int
 post_draft_new(const struct post_input *in, struct post_draft **out, char **err)
 {
@@ -1465,6 +1477,14 @@ post_draft_new(const struct post_input *in, struct post_draft **out, char **err)
 		rc = -EINVAL;
 		goto out;
 	}
+	text = cJSON_PrintUnformatted(found);
+	if (github_env_token_in(text) || post_draft_holds_token(d)) {
+		*err = xstrdup(_(POST_TOKEN_REFUSAL));
+		rc = -EPERM;
+	}
+	cJSON_free(text);
+	if (rc < 0)
+		goto out;
 	*out = d;
 	d = NULL;
 out:
@@ -1667,6 +1687,24 @@ post_finish(struct post *p, enum post_status status, const char *url, const char
 	if (p->done)
 		goto out;
 	p->done = true;
+	if (u != NULL && !github_web_url_ok(p->gh, u)) {
+		/* Never printed raw, stored or linked: a server could send anything. */
+		char *shown = sanitize_text(u, strlen(u));
+
+		github_mask(p->gh, shown);
+		free(msg);
+		msg =
+		    xasprintf(status == POST_POSTED
+		                  ? _("GitHub answered with a discussion URL that is not a GitHub "
+		                      "page (%s); the discussion may exist, but nothing was "
+		                      "recorded")
+		                  : _("GitHub answered with a URL that is not a GitHub page: %s"),
+		              shown);
+		free(shown);
+		free(u);
+		u = NULL;
+		status = POST_FAILED;
+	}
 	memset(&r, 0, sizeof r);
 	r.status = status;
 	github_mask(p->gh, u);
@@ -1850,7 +1888,7 @@ post_find_reply(const struct github_reply *r, void *data)
 		free(msg);
 		return;
 	}
-	if (m.closed_url != NULL)
+	if (m.closed_url != NULL && github_web_url_ok(p->gh, m.closed_url))
 		post_draft_set_closed_report(p->d, m.closed_url);
 	post_create(p);
 }
@@ -1959,6 +1997,12 @@ post_create(struct post *p)
 	cJSON_AddStringToObject(input, "clientMutationId", cmid);
 	cJSON_AddItemToObject(v, "input", input);
 	free(cmid);
+	if (post_draft_holds_token(p->d)) {
+		/* A link GitHub answered with may have added it. */
+		cJSON_Delete(v);
+		post_finish(p, POST_FAILED, NULL, _(POST_TOKEN_REFUSAL));
+		return;
+	}
 	p->creates++;
 	rc = github_call(p->gh, post_doc_create, v, true, post_create_reply, p);
 	if (rc < 0)

@@ -177,6 +177,56 @@ new_client(uv_loop_t *loop, struct github **gh, char **err)
 	return github_new(loop, &cfg, gh, err);
 }
 
+/* Links GitHub answers with: https on the web host of the endpoint in use,
+ * and nothing a terminal would act on. */
+TEST(github_web_urls)
+{
+	static const char *const refused[] = {
+	    "http://github.com/o/n/discussions/1",
+	    "https://github.com.evil.example/o/n/discussions/1",
+	    "https://github.com/o/n/discussions/1\x1b]0;PWNED\x07",
+	    "https://github.com/o/n/discussions/1\xc2\x9b",
+	    "https://github.com/o/n/discussions/1 x",
+	    "https://user@github.com/o/n/discussions/1",
+	    "https://ghe.example.com/o/n/discussions/1",
+	    "javascript:alert(1)",
+	};
+	uv_loop_t loop;
+	struct github *gh;
+	struct github_config cfg;
+	char *err = NULL;
+	size_t i;
+
+	clear_env();
+	uv_loop_init(&loop);
+	setenv("GH_TOKEN", TOKEN, 1);
+	CHECK_INT(new_client(&loop, &gh, &err), 0);
+	CHECK(github_web_url_ok(gh, "https://github.com/o/n/discussions/1"));
+	CHECK(github_web_url_ok(gh, "https://GitHub.com/o/n/issues/2"));
+	for (i = 0; i < sizeof refused / sizeof *refused; i++) {
+		if (github_web_url_ok(gh, refused[i]))
+			check_fail(__FILE__, __LINE__, "%s was accepted", refused[i]);
+	}
+	github_free(gh);
+	/* Enterprise: the GH_HOST host, not github.com. */
+	setenv("GH_HOST", "ghe.example.com", 1);
+	setenv("GH_ENTERPRISE_TOKEN", "ent", 1);
+	CHECK_INT(new_client(&loop, &gh, &err), 0);
+	CHECK(github_web_url_ok(gh, "https://ghe.example.com/o/n/discussions/1"));
+	CHECK(!github_web_url_ok(gh, "https://github.com/o/n/discussions/1"));
+	github_free(gh);
+	/* A loopback stand-in may answer with its own host. */
+	github_config_init(&cfg);
+	cfg.api_url = "http://127.0.0.1:9/graphql";
+	CHECK_INT(github_new(&loop, &cfg, &gh, &err), 0);
+	CHECK(github_web_url_ok(gh, "http://127.0.0.1:9/o/n/discussions/1"));
+	CHECK(!github_web_url_ok(gh, "http://127.0.0.2/o/n/discussions/1"));
+	github_free(gh);
+	uv_run(&loop, UV_RUN_DEFAULT);
+	CHECK_INT(uv_loop_close(&loop), 0);
+	clear_env();
+}
+
 TEST(github_token_sources)
 {
 	uv_loop_t loop;
