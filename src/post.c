@@ -12,6 +12,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
@@ -591,6 +592,23 @@ git_config_origin(const char *config)
 	return url;
 }
 
+/* Reads a file of the project or its git checkout, only if it is a regular
+ * file: a FIFO or a device planted there must not block the report (the
+ * open does not wait for a writer; fstat checks what was opened). */
+static int
+project_read(const char *path, size_t max, char **text)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC), rc = -EINVAL;
+	struct stat st;
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+		rc = util_read_fd(fd, max, text, NULL);
+	close(fd);
+	return rc;
+}
+
 /* Finds the git checkout holding dir: its top directory and origin URL
  * (either may come back NULL). Reads .git/config by hand, so no git
  * process runs; a worktree's .git file and commondir are followed. */
@@ -608,7 +626,7 @@ git_find(const char *dir, char **top, char **origin)
 		if (stat(dotgit, &st) == 0) {
 			if (S_ISDIR(st.st_mode)) {
 				gitdir = xstrdup(dotgit);
-			} else if (util_read_file(dotgit, 4096, &text, NULL) == 0 &&
+			} else if (project_read(dotgit, 4096, &text) == 0 &&
 			           strncmp(text, "gitdir:", 7) == 0) {
 				char *g = text + 7 + strspn(text + 7, " ");
 
@@ -622,7 +640,7 @@ git_find(const char *dir, char **top, char **origin)
 		if (gitdir != NULL) {
 			char *common = xasprintf("%s/commondir", gitdir), *cfg;
 
-			if (util_read_file(common, 4096, &text, NULL) == 0) {
+			if (project_read(common, 4096, &text) == 0) {
 				char *c = text;
 
 				c[strcspn(c, "\r\n")] = '\0';
@@ -633,7 +651,7 @@ git_find(const char *dir, char **top, char **origin)
 			}
 			free(text);
 			text = NULL;
-			if (util_read_file(cfg, 1 << 20, &text, NULL) == 0)
+			if (project_read(cfg, 1 << 20, &text) == 0)
 				*origin = git_config_origin(text);
 			free(text);
 			free(cfg);
@@ -722,7 +740,7 @@ find_test_func(const char *dir, const char *test, char **file)
 	for (i = 0; i < count && line == 0; i++) {
 		char *path = xasprintf("%s/%s", dir, names[i]), *text = NULL;
 
-		if (util_read_file(path, POST_SOURCE_MAX, &text, NULL) == 0) {
+		if (project_read(path, POST_SOURCE_MAX, &text) == 0) {
 			const char *p = text;
 			int ln = 1;
 
@@ -759,7 +777,7 @@ locate_source(struct post_draft *d, const char *root, const char *top)
 	int line;
 
 	if (d->driver == NULL || strcmp(d->driver, "go") != 0 ||
-	    util_read_file(gomod, 1 << 20, &text, NULL) < 0)
+	    project_read(gomod, 1 << 20, &text) < 0)
 		goto out;
 	mod = go_mod_module(text);
 	if (mod == NULL)

@@ -88,6 +88,9 @@ int util_write_file_atomic(const char *path, const char *data, size_t len);
  * its length. Returns 0 or a negative errno. max caps the size (bytes). */
 int util_read_file(const char *path, size_t max, char **out, size_t *len);
 
+/* util_read_file on an open descriptor, read to its end; fd stays open. */
+int util_read_fd(int fd, size_t max, char **out, size_t *len);
+
 /* Creates dir and its parents (mode 0755). Returns 0 or a negative errno. */
 int util_mkdir_p(const char *dir);
 

@@ -175,6 +175,26 @@ expect no-origin 2 "" "flakesweep: no GitHub repository to post to: the project 
 expect_ops refusal ""
 expect_ops never ""
 
+# A .git, a file in it or a source file that is a FIFO is not read and
+# blocks nothing.
+mkdir -p "$T/fifo1" "$T/fifo2/.git"
+mkfifo "$T/fifo1/.git" "$T/fifo2/.git/config"
+cp -r "$T/project" "$T/fifo3"
+cp -r "$T/project" "$T/fifo4"
+rm "$T/fifo3/go.mod" "$T/fifo4/cache/cache_test.go"
+mkfifo "$T/fifo3/go.mod" "$T/fifo4/cache/cache_test.go"
+for f in fifo1 fifo2 fifo3 fifo4; do
+	sed "s|$T/project|$T/$f|" "$T/results.json" >"$T/$f.json"
+	set +e
+	timeout 10 "$FLAKESWEEP" report --results "$T/$f.json" --test "$ID" \
+		--description "$fx/demo/description.md" --dry-run >"$T/$f.out" 2>"$T/$f.err"
+	rc=$?
+	set -e
+	if [ $rc != 0 ] || [ -s "$T/$f.err" ] || [ "$(head -1 "$T/$f.out")" != "$(head -1 "$golden/demo-flaky.md")" ]; then
+		echo "FAIL $f: exit $rc (want 0), stderr:"; cat "$T/$f.err"; fail=1
+	fi
+done
+
 # A token value in the results or the description is neither shown nor
 # sent, and the refusal names neither the variable nor the value.
 LEAK=ghp_leakedValue0123456789abcdefXYZ
