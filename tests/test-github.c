@@ -108,6 +108,8 @@ TEST(github_endpoint_loopback)
 	    "http://0.0.0.0/graphql",
 	    "http://[::ffff:10.0.0.1]/graphql",
 	};
+	static const char *const accepted[] = {"http://127.254.3.1:9/graphql",
+	                                       "http://LocalHost:9/graphql"};
 	char *url, *err = NULL;
 	size_t i;
 
@@ -119,12 +121,11 @@ TEST(github_endpoint_loopback)
 		free(err);
 		err = NULL;
 	}
-	url = github_endpoint("http://127.254.3.1:9/graphql", &err);
-	CHECK_STR(url, "http://127.254.3.1:9/graphql");
-	free(url);
-	url = github_endpoint("http://LocalHost:9/graphql", &err);
-	CHECK_STR(url, "http://LocalHost:9/graphql");
-	free(url);
+	for (i = 0; i < sizeof accepted / sizeof *accepted; i++) {
+		url = github_endpoint(accepted[i], &err);
+		CHECK_STR(url, accepted[i]);
+		free(url);
+	}
 }
 
 /* localhost is resolved before any connection, every address must be
