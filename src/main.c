@@ -20,6 +20,7 @@
 #include "out-line.h"
 #include "post.h"
 #include "quarantine.h"
+#include "sanitize.h"
 #include "sweep.h"
 #include "ui.h"
 #include "util.h"
@@ -54,7 +55,7 @@ main_finish(uv_loop_t *loop, struct sweep *s, struct options *o)
 	        : sweep_phase(s) == SWEEP_PHASE_DONE && (rc != 2 || sweep_results(s)->runs > 0)) {
 		char *text = sweep_report(s, o->json);
 
-		fputs(text, stdout);
+		sanitize_write(stdout, text, strlen(text));
 		fflush(stdout);
 		free(text);
 	}
@@ -96,7 +97,7 @@ main_run_full(struct options *o)
 		ui_free(ui);
 		uv_run(&loop, UV_RUN_DEFAULT);
 		uv_loop_close(&loop);
-		fprintf(stderr, "flakesweep: %s\n", err);
+		sanitize_fprintf(stderr, "flakesweep: %s\n", err);
 		free(err);
 		options_free(o);
 		return 2;
@@ -104,7 +105,7 @@ main_run_full(struct options *o)
 	ui_attach_sweep(ui, s);
 	if (sweep_start(s, &err) < 0) {
 		ui_close(ui);
-		fprintf(stderr, "flakesweep: %s\n", err);
+		sanitize_fprintf(stderr, "flakesweep: %s\n", err);
 		free(err);
 	}
 	uv_run(&loop, UV_RUN_DEFAULT);
@@ -144,7 +145,7 @@ main_run_sweep(struct options *o)
 	ol = out_line_new(&loop, stderr, progress, MAIN_PROGRESS_MS);
 	s = sweep_new(&loop, o, out_line_observer(ol), &err);
 	if (s == NULL) {
-		fprintf(stderr, "flakesweep: %s\n", err);
+		sanitize_fprintf(stderr, "flakesweep: %s\n", err);
 		free(err);
 		out_line_observer(ol)->finished(ol, NULL);
 		uv_run(&loop, UV_RUN_DEFAULT);
@@ -161,7 +162,7 @@ main_run_sweep(struct options *o)
 		uv_unref((uv_handle_t *)&sigs[i]);
 	}
 	if (sweep_start(s, &err) < 0) {
-		fprintf(stderr, "flakesweep: %s\n", err);
+		sanitize_fprintf(stderr, "flakesweep: %s\n", err);
 		free(err);
 	}
 	uv_run(&loop, UV_RUN_DEFAULT);

@@ -19,6 +19,7 @@
 
 #include "json.h"
 #include "quarantine.h"
+#include "sanitize.h"
 #include "util.h"
 
 #define QUARANTINE_MS_PER_DAY INT64_C(86400000)
@@ -1758,7 +1759,7 @@ static int
 quarantine_usage_error(const char *fmt, const char *arg)
 {
 	fputs("flakesweep: ", stderr);
-	fprintf(stderr, fmt, arg);
+	sanitize_fprintf(stderr, fmt, arg);
 	fputc('\n', stderr);
 	fputs(_("Try 'flakesweep quarantine --help'.\n"), stderr);
 	return 2;
@@ -1887,7 +1888,7 @@ quarantine_cli_load(const struct quarantine_cli *c)
 	    (c->file == NULL || strcmp(quarantine_commands[c->cmd].name, "add") == 0))
 		q = quarantine_new(path);
 	else if (rc < 0)
-		fprintf(stderr, "flakesweep: %s\n", err);
+		sanitize_fprintf(stderr, "flakesweep: %s\n", err);
 	free(err);
 	free(path);
 	return q;
@@ -1921,7 +1922,7 @@ quarantine_cli_evidence(const struct quarantine_cli *c, cJSON **results, struct 
 		}
 	}
 	if (c->ledger_path != NULL && ledger_load(c->ledger_path, ledger, &err) < 0) {
-		fprintf(stderr, "flakesweep: %s\n", err);
+		sanitize_fprintf(stderr, "flakesweep: %s\n", err);
 		free(err);
 		cJSON_Delete(*results);
 		*results = NULL;
@@ -1938,7 +1939,7 @@ quarantine_cli_report(const struct quarantine *q)
 	size_t i;
 
 	for (i = 0; i < q->nproblems; i++)
-		fprintf(stderr, "flakesweep: %s\n", q->problems[i].message);
+		sanitize_fprintf(stderr, "flakesweep: %s\n", q->problems[i].message);
 	return q->nerrors > 0;
 }
 
@@ -1988,13 +1989,14 @@ quarantine_cmd_list(const struct quarantine_cli *c, struct quarantine *q)
 		                            sizeof left);
 		cells[nrows] = xcalloc(NCOLS, sizeof **cells);
 		cells[nrows][0] = xstrdup(quarantine_status_name(e->status));
-		cells[nrows][1] = xstrdup(e->test);
-		cells[nrows][2] = xstrdup(e->channel);
-		cells[nrows][3] = xstrdup(e->expires);
+		cells[nrows][1] = sanitize_text(e->test, strlen(e->test));
+		cells[nrows][2] = sanitize_text(e->channel, strlen(e->channel));
+		cells[nrows][3] = sanitize_text(e->expires, strlen(e->expires));
 		cells[nrows][4] = xstrdup(left);
-		cells[nrows][5] = xstrdup(e->owner);
-		cells[nrows][6] = xstrdup(e->issue);
-		cells[nrows][7] = buf_steal(&ev);
+		cells[nrows][5] = sanitize_text(e->owner, strlen(e->owner));
+		cells[nrows][6] = sanitize_text(e->issue, strlen(e->issue));
+		cells[nrows][7] = sanitize_text(ev.data, ev.len);
+		buf_free(&ev);
 		nrows++;
 	}
 	for (col = 0; col < NCOLS; col++) {
@@ -2078,7 +2080,7 @@ quarantine_cmd_check(const struct quarantine_cli *c, struct quarantine *q)
 	if (n > 1)
 		qsort(lines, n, sizeof *lines, quarantine_cmp_lines);
 	for (i = 0; i < n; i++) {
-		printf("%s\n", lines[i].text);
+		sanitize_fprintf(stdout, "%s\n", lines[i].text);
 		free(lines[i].text);
 	}
 	free(lines);
@@ -2103,13 +2105,13 @@ quarantine_cmd_add(const struct quarantine_cli *c, struct quarantine *q)
 	ne.expires = c->expires;
 	rc = quarantine_add(q, &ne, c->now_ms, &err);
 	if (rc < 0) {
-		fprintf(stderr, _("flakesweep: quarantine add: %s\n"), err);
+		sanitize_fprintf(stderr, _("flakesweep: quarantine add: %s\n"), err);
 		free(err);
 		return 2;
 	}
 	e = &q->entries[q->nentries - 1];
-	printf(_("%s:%d: entry %d: added %s [%s], expires %s\n"), q->path, e->line, e->index,
-	       e->test, e->channel, e->expires);
+	sanitize_fprintf(stdout, _("%s:%d: entry %d: added %s [%s], expires %s\n"), q->path,
+	                 e->line, e->index, e->test, e->channel, e->expires);
 	return 0;
 }
 
@@ -2134,7 +2136,7 @@ quarantine_cmd_export(const struct quarantine_cli *c, struct quarantine *q)
 	if (quarantine_cli_report(q))
 		return 2;
 	text = quarantine_export(q, fmt, c->package);
-	fputs(text, stdout);
+	sanitize_write(stdout, text, strlen(text));
 	free(text);
 	return 0;
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "sanitize.h"
 #include "util.h"
 
 static cJSON *
@@ -392,6 +393,7 @@ report_text(const struct results *r, const struct report_meta *m)
 	struct buf b;
 	const struct results_test **list;
 	int64_t passed, flaky, failing;
+	char *text;
 	size_t i, n = 0;
 	int section;
 
@@ -459,7 +461,11 @@ report_text(const struct results *r, const struct report_meta *m)
 	if (n == 0)
 		buf_printf(&b, "\n%s\n", _("No test failed or hung."));
 	free(list);
-	return buf_steal(&b);
+	/* Test ids, package names, build output and reproduce commands come
+	 * from the project and its tests: the whole text is cleaned once. */
+	text = sanitize_text(b.data, b.len);
+	buf_free(&b);
+	return text;
 }
 
 int

@@ -25,6 +25,7 @@
 #include "quarantine.h"
 #include "replay.h"
 #include "report.h"
+#include "sanitize.h"
 #include "sweep.h"
 #include "util.h"
 
@@ -133,7 +134,7 @@ sweep_message(struct sweep *s, const char *fmt, ...)
 	if (s->obs.message != NULL)
 		s->obs.message(s->obs.arg, s, b.data);
 	else
-		fprintf(stderr, "flakesweep: %s\n", b.data);
+		sanitize_fprintf(stderr, "flakesweep: %s\n", b.data);
 	buf_free(&b);
 }
 
@@ -1972,7 +1973,7 @@ sweep_rebuild(const char *dir)
 	int rc;
 
 	if (replay_journal(path, &r, &err) < 0) {
-		fprintf(stderr, "flakesweep: %s\n", err);
+		sanitize_fprintf(stderr, "flakesweep: %s\n", err);
 		free(err);
 		free(path);
 		replay_free(&r);
@@ -2012,14 +2013,14 @@ sweep_rebuild(const char *dir)
 	s.started_ms = r.started_ms;
 	s.finished_ms = r.finished_ms;
 	if (o.quarantine != NULL && sweep_load_quarantine(&s, o.quarantine, &err) < 0) {
-		fprintf(stderr, "flakesweep: %s\n", err);
+		sanitize_fprintf(stderr, "flakesweep: %s\n", err);
 		free(err);
 		err = NULL;
 	}
 	sweep_meta(&s, &m, r.end_status != NULL ? r.end_status : "interrupted");
 	rc = report_write(dir, r.results, &m, &err);
 	if (rc < 0) {
-		fprintf(stderr, "flakesweep: %s\n", err);
+		sanitize_fprintf(stderr, "flakesweep: %s\n", err);
 		free(err);
 		rc = 2;
 	} else {

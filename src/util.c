@@ -399,13 +399,22 @@ out:
 int
 util_read_file(const char *path, size_t max, char **out, size_t *len)
 {
-	struct buf b;
-	char chunk[65536];
-	int fd, rc = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), rc;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
+	rc = util_read_fd(fd, max, out, len);
+	close(fd);
+	return rc;
+}
+
+int
+util_read_fd(int fd, size_t max, char **out, size_t *len)
+{
+	struct buf b;
+	char chunk[65536];
+	int rc = 0;
+
 	buf_init(&b);
 	for (;;) {
 		ssize_t r = read(fd, chunk, sizeof chunk);
@@ -424,7 +433,6 @@ util_read_file(const char *path, size_t max, char **out, size_t *len)
 		}
 		buf_add(&b, chunk, (size_t)r);
 	}
-	close(fd);
 	if (rc < 0) {
 		buf_free(&b);
 		return rc;

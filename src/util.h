@@ -98,6 +98,9 @@ int util_read_file(const char *path, size_t max, char **out, size_t *len);
  * negative errno. */
 int util_lock_dir_of(const char *path);
 
+/* util_read_file on an open descriptor, read to its end; fd stays open. */
+int util_read_fd(int fd, size_t max, char **out, size_t *len);
+
 /* Creates dir and its parents (mode 0755). Returns 0 or a negative errno. */
 int util_mkdir_p(const char *dir);
 

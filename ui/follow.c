@@ -21,6 +21,7 @@
 #include "follow.h"
 #include "quarantine.h"
 #include "replay.h"
+#include "sanitize.h"
 #include "ui.h"
 #include "util.h"
 
@@ -153,7 +154,7 @@ follow_print_report(const char *dir, const char *why)
 
 	fprintf(stderr, _("flakesweep: no dashboard (%s); printing %s\n"), why, path);
 	if (util_read_file(path, (size_t)1 << 30, &text, &len) == 0) {
-		fwrite(text, 1, len, stdout);
+		sanitize_write(stdout, text, len);
 	} else {
 		fprintf(stderr, _("flakesweep: %s is not there yet\n"), path);
 		rc = 2;
@@ -214,7 +215,7 @@ follow_main(int argc, char **argv)
 	f.journal = xasprintf("%s/journal.jsonl", f.dir);
 	f.signature = follow_signature(f.journal);
 	if (replay_journal(f.journal, &f.r, &err) < 0) {
-		fprintf(stderr, "flakesweep: %s\n", err);
+		sanitize_fprintf(stderr, "flakesweep: %s\n", err);
 		rc = 2;
 		goto out;
 	}
@@ -231,7 +232,7 @@ follow_main(int argc, char **argv)
 	f.loop = &loop;
 	f.ui = ui_new(&loop, &cfg, MODEL_VIEW, &err);
 	if (f.ui == NULL) {
-		fprintf(stderr, "flakesweep: %s\n", err);
+		sanitize_fprintf(stderr, "flakesweep: %s\n", err);
 		uv_loop_close(&loop);
 		rc = 2;
 		goto out;
