@@ -60,9 +60,13 @@ struct options {
 	char *quarantine; /* --quarantine FILE */
 	enum options_ui ui;
 	bool json;
-	char *driver;     /* "go" (default) or "tap" */
+	char *driver;     /* "go" (default), "tap", "gtest" or "ctest" */
 	char *tap_select; /* "arg" (default) or "env" */
-	char **packages;  /* go: package patterns; NULL = ./... */
+	bool cpu_shim;    /* false with --no-cpu-shim */
+	/* The CPU preload library every run of a non-Go driver gets in
+	 * LD_PRELOAD, or NULL (--no-cpu-shim, the go driver, not found). */
+	char *cpu_shim_path;
+	char **packages; /* go: package patterns; NULL = ./... */
 	int npackages;
 	char **command; /* tap: the command after --, NULL-terminated */
 	int ncommand;

@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cpu-shim.h"
 #include "journal.h"
 #include "proc.h"
 #include "quarantine.h"
@@ -354,9 +355,18 @@ sweep_run_env(struct sweep *s, const struct sweep_live *l, const struct driver_r
 
 	for (i = 0; environ[i] != NULL; i++) {
 		if (strncmp(environ[i], "TMPDIR=", 7) == 0 ||
-		    strncmp(environ[i], "FLAKESWEEP_", 11) == 0)
+		    strncmp(environ[i], "FLAKESWEEP_", 11) == 0 ||
+		    (s->o->cpu_shim_path != NULL && strncmp(environ[i], "LD_PRELOAD=", 11) == 0))
 			continue;
 		util_strv_add(&env, &n, environ[i]);
+	}
+	if (s->o->cpu_shim_path != NULL) {
+		char *preload = cpu_shim_preload(getenv("LD_PRELOAD"), s->o->cpu_shim_path);
+
+		v = xasprintf("LD_PRELOAD=%s", preload);
+		util_strv_add(&env, &n, v);
+		free(v);
+		free(preload);
 	}
 	v = xasprintf("TMPDIR=%s", l->tmpdir);
 	util_strv_add(&env, &n, v);
