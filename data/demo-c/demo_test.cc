@@ -54,10 +54,10 @@ TEST(Demo, NeedsTwoCPUs)
 	                  << " from hardware_concurrency() = " << cores;
 }
 
-// Deadlocks in about one run of five.
+// Deadlocks in about one run of three.
 TEST(Demo, SometimesHangs)
 {
-	if (one_in(5))
+	if (one_in(3))
 		for (;;)
 			pause();
 }
