@@ -9,8 +9,8 @@ command -v cmake >/dev/null || { echo "SKIP cmake is not installed"; exit 77; }
 [ -f /usr/include/gtest/gtest.h ] || { echo "SKIP GoogleTest is not installed"; exit 77; }
 . "$CHECK_SRCDIR/tests/sh/demo-c/build.sh"
 rc=0
-"$FLAKESWEEP" --driver ctest --cpu 1,2 --load 1 --count 10 --confirm 8 --keep 0 \
-	--timeout 1500ms --kill-grace 1s --ui none -o "$CHECK_TMPDIR/out" "$demo_build" \
+"$FLAKESWEEP" --driver ctest --cpu 1,2 --load 1 --count 8 --confirm 6 --keep 0 \
+	--timeout 1s --kill-grace 500ms --ui none -o "$CHECK_TMPDIR/out" "$demo_build" \
 	>"$CHECK_TMPDIR/report" 2>"$CHECK_TMPDIR/stderr" || rc=$?
 cat "$CHECK_TMPDIR/stderr"
 [ "$rc" = 1 ] || { echo "exit status $rc, expected 1"; exit 1; }
