@@ -24,11 +24,12 @@
 
 #define DRIVER_CTEST_LIST_MAX (16 << 20)
 
-/* $1 is the anchored name. The report lives in the run's own TMPDIR. */
+/* $1 is the anchored name. The report lives in the run's own TMPDIR,
+ * which flakesweep removes with the run. */
 #define DRIVER_CTEST_WRAPPER                                                                              \
-	"j=\"${TMPDIR:-/tmp}/flakesweep-ctest-$$.xml\"; ctest -R \"$1\" --no-tests=error "                \
+	"j=\"$TMPDIR/flakesweep-ctest.xml\"; ctest -R \"$1\" --no-tests=error "                           \
 	"--output-junit \"$j\"; rc=$?; if [ -f \"$j\" ]; then printf '\\n%s\\n' '" PARSE_CTEST_JUNIT_MARK \
-	"'; cat \"$j\"; rm -f \"$j\"; fi; exit $rc"
+	"'; cat \"$j\"; fi; exit $rc"
 
 /* Whether name passes --run and --skip (compiled, or NULL). */
 static bool

@@ -24,11 +24,11 @@
 #define DRIVER_GTEST_LIST_MAX (8 << 20)
 
 /* $0 is "sh", "$@" the binary and its flags. The report lives in the run's
- * own TMPDIR and goes away with it. */
-#define DRIVER_GTEST_WRAPPER                                                                  \
-	"j=\"${TMPDIR:-/tmp}/flakesweep-gtest-$$.json\"; \"$@\" \"--gtest_output=json:$j\"; " \
-	"rc=$?; if [ -f \"$j\" ]; then printf '\\n%s\\n' '" PARSE_GTEST_JSON_MARK             \
-	"'; cat \"$j\"; rm -f \"$j\"; fi; exit $rc"
+ * own TMPDIR, which flakesweep removes with the run: no rm to start. */
+#define DRIVER_GTEST_WRAPPER                                                       \
+	"j=\"$TMPDIR/flakesweep-gtest.json\"; \"$@\" \"--gtest_output=json:$j\"; " \
+	"rc=$?; if [ -f \"$j\" ]; then printf '\\n%s\\n' '" PARSE_GTEST_JSON_MARK  \
+	"'; cat \"$j\"; fi; exit $rc"
 
 static int
 driver_gtest_discover(const struct options *o, struct project *proj, struct pkg ***pkgs,
