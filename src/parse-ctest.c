@@ -24,7 +24,6 @@
 struct parse_ctest {
 	char *test;
 	struct buf line;
-	bool line_over;
 	bool in_report;
 	bool report_over;
 	struct buf report;
@@ -78,8 +77,10 @@ parse_ctest_console(struct parse_ctest *p, const char *s, size_t n)
 }
 
 static void
-parse_ctest_line(struct parse_ctest *p, const char *s, size_t n)
+parse_ctest_line(void *arg, const char *s, size_t n)
 {
+	struct parse_ctest *p = arg;
+
 	if (p->in_report) {
 		if (p->report.len + n + 1 > PARSE_CTEST_REPORT_MAX) {
 			p->report_over = true;
@@ -101,24 +102,7 @@ parse_ctest_line(struct parse_ctest *p, const char *s, size_t n)
 void
 parse_ctest_feed(struct parse_ctest *p, const char *data, size_t len)
 {
-	while (len > 0) {
-		const char *nl = memchr(data, '\n', len);
-		size_t k = nl != NULL ? (size_t)(nl - data) : len;
-
-		if (!p->line_over) {
-			size_t room = PARSE_CTEST_LINE_MAX - p->line.len;
-
-			buf_add(&p->line, data, k < room ? k : room);
-			p->line_over = k >= room && !p->in_report;
-		}
-		if (nl == NULL)
-			return;
-		parse_ctest_line(p, p->line.data != NULL ? p->line.data : "", p->line.len);
-		buf_reset(&p->line);
-		p->line_over = false;
-		data += k + 1;
-		len -= k + 1;
-	}
+	util_feed_lines(&p->line, PARSE_CTEST_LINE_MAX, data, len, parse_ctest_line, p);
 }
 
 static bool

@@ -31,7 +31,6 @@ struct parse_gtest_test {
 struct parse_gtest {
 	char *selected;
 	struct buf line;
-	bool line_over;
 	struct parse_gtest_test *tests;
 	size_t ntests, cap;
 	int running; /* the test between RUN and its end, or -1 */
@@ -125,10 +124,11 @@ parse_gtest_ends(const struct parse_gtest *p, const char *s, size_t n, const cha
 }
 
 static void
-parse_gtest_line(struct parse_gtest *p, const char *s, size_t n)
+parse_gtest_line(void *arg, const char *s, size_t n)
 {
 	static const char run[] = "[ RUN      ] ";
 	static const char seed[] = "Note: Randomizing tests' orders with a seed of ";
+	struct parse_gtest *p = arg;
 	int status = -1;
 
 	if (p->in_json) {
@@ -183,24 +183,7 @@ parse_gtest_line(struct parse_gtest *p, const char *s, size_t n)
 void
 parse_gtest_feed(struct parse_gtest *p, const char *data, size_t len)
 {
-	while (len > 0) {
-		const char *nl = memchr(data, '\n', len);
-		size_t k = nl != NULL ? (size_t)(nl - data) : len;
-
-		if (!p->line_over) {
-			size_t room = PARSE_GTEST_LINE_MAX - p->line.len;
-
-			buf_add(&p->line, data, k < room ? k : room);
-			p->line_over = k >= room && !p->in_json;
-		}
-		if (nl == NULL)
-			return;
-		parse_gtest_line(p, p->line.data != NULL ? p->line.data : "", p->line.len);
-		buf_reset(&p->line);
-		p->line_over = false;
-		data += k + 1;
-		len -= k + 1;
-	}
+	util_feed_lines(&p->line, PARSE_GTEST_LINE_MAX, data, len, parse_gtest_line, p);
 }
 
 /* The status the JSON report gives one test, or -1 for one that did not run. */

@@ -125,3 +125,26 @@ TEST(options_errors)
 	CHECK_INT(options_parse(&o, 3, tap), -1);
 	options_free(&o);
 }
+
+static void
+collect_line(void *arg, const char *s, size_t n)
+{
+	buf_printf(arg, "[%.*s]", (int)n, s);
+}
+
+TEST(util_feed_lines_cut)
+{
+	static const char text[] = "abcdef\n\nxy\nz";
+	struct buf line, got;
+	size_t i;
+
+	buf_init(&line);
+	buf_init(&got);
+	for (i = 0; i < sizeof text - 1; i++)
+		util_feed_lines(&line, 3, text + i, 1, collect_line, &got);
+	buf_addc(&got, '\0');
+	CHECK_STR(got.data, "[abc][][xy]");
+	CHECK_INT(line.len, 1);
+	buf_free(&line);
+	buf_free(&got);
+}
