@@ -273,7 +273,7 @@ parse_ctest_list(const char *json, char ***tests, size_t *ntests, char **err)
 	cJSON *root = cJSON_Parse(json);
 	const cJSON *list, *t;
 	char **v = NULL;
-	size_t n = 0;
+	size_t n = 0, k = 0;
 
 	if (root == NULL) {
 		const char *at = cJSON_GetErrorPtr();
@@ -292,8 +292,9 @@ parse_ctest_list(const char *json, char ***tests, size_t *ntests, char **err)
 	{
 		const cJSON *name = cJSON_GetObjectItemCaseSensitive(t, "name");
 
+		k++;
 		if (!cJSON_IsString(name)) {
-			*err = xasprintf(_("test %zu has no \"name\" string"), n + 1);
+			*err = xasprintf(_("test %zu has no \"name\" string"), k);
 			util_strv_free(v);
 			cJSON_Delete(root);
 			return -1;

@@ -116,6 +116,13 @@ TEST(parse_ctest_list_bad)
 	CHECK_INT(parse_ctest_list("{\"tests\": [", &tests, &n, &err), -1);
 	CHECK_STR(err, "not JSON (at byte 11)");
 	free(err);
+	err = NULL;
+	CHECK_INT(parse_ctest_list("{\"tests\": [{\"name\": \"a\", \"properties\": [{\"name\": "
+	                           "\"DISABLED\", \"value\": true}]}, {\"command\": []}]}",
+	                           &tests, &n, &err),
+	          -1);
+	CHECK_STR(err, "test 2 has no \"name\" string");
+	free(err);
 }
 
 TEST(parse_ctest_runs_real)
