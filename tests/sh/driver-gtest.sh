@@ -12,7 +12,7 @@ command -v cmake >/dev/null || { echo "SKIP cmake is not installed"; exit 77; }
 cd "$demo_build"
 rc=0
 "$FLAKESWEEP" --driver gtest --shuffle --cpu 1,2 --load 1 --count 10 --confirm 8 --keep 0 \
-	--timeout 1500ms --kill-grace 1s --ui none -o "$CHECK_TMPDIR/out" -- ./demo_test \
+	--timeout 3s --kill-grace 500ms --ui none -o "$CHECK_TMPDIR/out" -- ./demo_test \
 	>"$CHECK_TMPDIR/report" 2>"$CHECK_TMPDIR/stderr" || rc=$?
 cat "$CHECK_TMPDIR/stderr"
 [ "$rc" = 1 ] || { echo "exit status $rc, expected 1"; exit 1; }
