@@ -51,3 +51,11 @@ cpu_shim_preload(const char *existing, const char *path)
 		return xstrdup(path);
 	return xasprintf("%s:%s", existing, path);
 }
+
+char *
+cpu_shim_asan_options(const char *existing)
+{
+	if (existing == NULL || existing[0] == '\0')
+		return xstrdup("verify_asan_link_order=0");
+	return xasprintf("%s:verify_asan_link_order=0", existing);
+}

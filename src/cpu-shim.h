@@ -17,4 +17,9 @@ char *cpu_shim_find(void);
  * there is none): "existing:path". Returns a new string. */
 char *cpu_shim_preload(const char *existing, const char *path);
 
+/* The ASAN_OPTIONS value that adds verify_asan_link_order=0 to existing
+ * (NULL or empty when there is none): AddressSanitizer refuses to start
+ * when a preloaded library comes before its runtime. Returns a new string. */
+char *cpu_shim_asan_options(const char *existing);
+
 #endif

@@ -182,4 +182,7 @@ TEST(options_cpu_shim)
 	p = cpu_shim_preload("libm.so.6", "/l/s.so");
 	CHECK_STR(p, "libm.so.6:/l/s.so");
 	free(p);
+	p = cpu_shim_asan_options("halt_on_error=0");
+	CHECK_STR(p, "halt_on_error=0:verify_asan_link_order=0");
+	free(p);
 }

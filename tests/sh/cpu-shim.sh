@@ -3,7 +3,8 @@
 # timeout: 120
 # The CPU shim: in a TAP run at cpu c, sysconf (getconf) and Python's
 # os.cpu_count() and multiprocessing.cpu_count() answer c; LD_PRELOAD keeps
-# what it held, the shim after it (both named in the test name); --no-cpu-shim gives the machine's count.
+# what it held, the shim after it (both named in the test name); a program
+# built with AddressSanitizer still starts; --no-cpu-shim gives the machine's count.
 set -eu
 [ -x "$(dirname "$FLAKESWEEP")/flakesweep-cpu.so" ] || { echo "no flakesweep-cpu.so beside $FLAKESWEEP"; exit 1; }
 cores=$(getconf _NPROCESSORS_ONLN)
@@ -33,4 +34,14 @@ got = [t["test"] for t in json.load(open("off/results.json"))["tests"]]
 want = ["getconf %s %s python %s %s preload" % (cores, conf, cores, cores)]
 assert got == want, "--no-cpu-shim: got %s, expected %s" % (got, want)
 PY
+# A program built with AddressSanitizer starts under the shim and sees 1.
+if printf '#include <stdio.h>\n#include <unistd.h>\nint main(void){printf("%%ld\\n", sysconf(_SC_NPROCESSORS_ONLN));return 0;}\n' >a.c &&
+	cc -fsanitize=address -o a a.c 2>/dev/null; then
+	printf '#!/bin/sh\necho 1..1\necho "ok 1 - asan $(./a 2>&1 | head -c 60)"\n' >asan.sh
+	chmod +x asan.sh
+	"$FLAKESWEEP" --driver tap --cpu 1 --load 1 --count 1 --confirm 0 --keep 0 --ui none \
+		-o asan -- ./asan.sh >/dev/null
+	grep -q '"test":[[:space:]]*"asan 1"' asan/results.json ||
+		{ grep '"test"' asan/results.json; echo "the ASan program did not see 1"; exit 1; }
+fi
 echo "cpu shim answers the run's CPU count"
