@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cpu-shim.h"
 #include "journal.h"
 #include "proc.h"
 #include "quarantine.h"
@@ -446,7 +447,10 @@ sweep_run_env(struct sweep *s, const struct sweep_live *l, const struct driver_r
 	extra = s->driver->run_env(s->o, pkg, dr);
 	for (i = 0; environ[i] != NULL; i++) {
 		if (strncmp(environ[i], "TMPDIR=", 7) == 0 ||
-		    strncmp(environ[i], "FLAKESWEEP_", 11) == 0)
+		    strncmp(environ[i], "FLAKESWEEP_", 11) == 0 ||
+		    (s->o->cpu_shim_path != NULL &&
+		     (strncmp(environ[i], "LD_PRELOAD=", 11) == 0 ||
+		      strncmp(environ[i], "ASAN_OPTIONS=", 13) == 0)))
 			continue;
 		/* The driver's entries replace flakesweep's own (PYTHONPATH). */
 		for (j = 0; extra != NULL && extra[j] != NULL; j++) {
@@ -457,6 +461,19 @@ sweep_run_env(struct sweep *s, const struct sweep_live *l, const struct driver_r
 		}
 		if (extra == NULL || extra[j] == NULL)
 			util_strv_add(&env, &n, environ[i]);
+	}
+	if (s->o->cpu_shim_path != NULL) {
+		char *preload = cpu_shim_preload(getenv("LD_PRELOAD"), s->o->cpu_shim_path);
+		char *asan = cpu_shim_asan_options(getenv("ASAN_OPTIONS"));
+
+		v = xasprintf("LD_PRELOAD=%s", preload);
+		util_strv_add(&env, &n, v);
+		free(v);
+		v = xasprintf("ASAN_OPTIONS=%s", asan);
+		util_strv_add(&env, &n, v);
+		free(v);
+		free(preload);
+		free(asan);
 	}
 	v = xasprintf("TMPDIR=%s", l->tmpdir);
 	util_strv_add(&env, &n, v);

@@ -541,3 +541,22 @@ util_lock_dir_of(const char *path)
 	free(dir);
 	return rc;
 }
+
+void
+util_feed_lines(struct buf *line, size_t max, const char *data, size_t len,
+                void (*fn)(void *arg, const char *s, size_t n), void *arg)
+{
+	while (len > 0) {
+		const char *nl = memchr(data, '\n', len);
+		size_t k = nl != NULL ? (size_t)(nl - data) : len;
+		size_t room = line->len < max ? max - line->len : 0;
+
+		buf_add(line, data, k < room ? k : room);
+		if (nl == NULL)
+			return;
+		fn(arg, line->data != NULL ? line->data : "", line->len);
+		buf_reset(line);
+		data += k + 1;
+		len -= k + 1;
+	}
+}

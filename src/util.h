@@ -53,6 +53,12 @@ void buf_printf(struct buf *b, const char *fmt, ...) __attribute__((format(print
 /* Hands the bytes to the caller (free()) and leaves b empty. */
 char *buf_steal(struct buf *b);
 
+/* Feeds len bytes of a stream to fn one line at a time, without its
+ * newline, keeping a partial line in *line between calls; a line over max
+ * bytes is cut to max. */
+void util_feed_lines(struct buf *line, size_t max, const char *data, size_t len,
+                     void (*fn)(void *arg, const char *s, size_t n), void *arg);
+
 /* Appends a copy of s to the NULL-terminated string vector *v of *n
  * entries, which grows. */
 void util_strv_add(char ***v, size_t *n, const char *s);
