@@ -427,8 +427,7 @@ options_parse(struct options *o, int argc, char **argv)
 		        _("flakesweep: -o and --resume need a directory name, not an empty one"));
 		return -1;
 	}
-	if ((strcmp(o->driver, "go") == 0 || strcmp(o->driver, "pytest") == 0) &&
-	    o->ncommand > 0) {
+	if ((strcmp(o->driver, "go") == 0 || strcmp(o->driver, "pytest") == 0) && o->ncommand > 0) {
 		fprintf(stderr, "%s\n",
 		        _("flakesweep: a command after -- needs --driver tap, gtest or ctest"));
 		return -1;
