@@ -20,6 +20,7 @@
 #include "out-line.h"
 #include "post.h"
 #include "quarantine.h"
+#include "sanitize.h"
 #include "sweep.h"
 #include "ui.h"
 #include "util.h"
@@ -31,21 +32,6 @@ main_signal_cb(uv_signal_t *h, int signum)
 {
 	(void)signum;
 	sweep_interrupt(h->data);
-}
-
-/* Prints a file of the output directory to stdout. */
-static void
-main_print_file(const char *dir, const char *name)
-{
-	char *path = xasprintf("%s/%s", dir, name), *text = NULL;
-	size_t len = 0;
-
-	if (util_read_file(path, (size_t)1 << 30, &text, &len) == 0) {
-		fwrite(text, 1, len, stdout);
-		fflush(stdout);
-	}
-	free(text);
-	free(path);
 }
 
 struct main_command {
@@ -63,10 +49,16 @@ main_finish(uv_loop_t *loop, struct sweep *s, struct options *o)
 {
 	int rc = sweep_exit_status(s);
 
-	if (o->json)
-		main_print_file(sweep_outdir(s), "results.json");
-	else if (sweep_phase(s) == SWEEP_PHASE_DONE && rc != 2)
-		main_print_file(sweep_outdir(s), "report.txt");
+	/* From memory: the files may be missing when the disk filled up. */
+	if (o->json
+	        ? sweep_results(s)->npkgs > 0
+	        : sweep_phase(s) == SWEEP_PHASE_DONE && (rc != 2 || sweep_results(s)->runs > 0)) {
+		char *text = sweep_report(s, o->json);
+
+		sanitize_write(stdout, text, strlen(text));
+		fflush(stdout);
+		free(text);
+	}
 	if (rc != 2)
 		fprintf(stderr, _("flakesweep: results in %s\n"), sweep_outdir(s));
 	sweep_free(s);
@@ -105,7 +97,7 @@ main_run_full(struct options *o)
 		ui_free(ui);
 		uv_run(&loop, UV_RUN_DEFAULT);
 		uv_loop_close(&loop);
-		fprintf(stderr, "flakesweep: %s\n", err);
+		sanitize_fprintf(stderr, "flakesweep: %s\n", err);
 		free(err);
 		options_free(o);
 		return 2;
@@ -113,7 +105,7 @@ main_run_full(struct options *o)
 	ui_attach_sweep(ui, s);
 	if (sweep_start(s, &err) < 0) {
 		ui_close(ui);
-		fprintf(stderr, "flakesweep: %s\n", err);
+		sanitize_fprintf(stderr, "flakesweep: %s\n", err);
 		free(err);
 	}
 	uv_run(&loop, UV_RUN_DEFAULT);
@@ -153,7 +145,7 @@ main_run_sweep(struct options *o)
 	ol = out_line_new(&loop, stderr, progress, MAIN_PROGRESS_MS);
 	s = sweep_new(&loop, o, out_line_observer(ol), &err);
 	if (s == NULL) {
-		fprintf(stderr, "flakesweep: %s\n", err);
+		sanitize_fprintf(stderr, "flakesweep: %s\n", err);
 		free(err);
 		out_line_observer(ol)->finished(ol);
 		uv_run(&loop, UV_RUN_DEFAULT);
@@ -171,7 +163,7 @@ main_run_sweep(struct options *o)
 		uv_unref((uv_handle_t *)&sigs[i]);
 	}
 	if (sweep_start(s, &err) < 0) {
-		fprintf(stderr, "flakesweep: %s\n", err);
+		sanitize_fprintf(stderr, "flakesweep: %s\n", err);
 		free(err);
 	}
 	uv_run(&loop, UV_RUN_DEFAULT);

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpu-shim.h"
+#include "driver.h"
 #include "options.h"
 #include "util.h"
 
@@ -38,6 +40,7 @@ enum {
 	OPT_TAP_SELECT,
 	OPT_SCRUB_ENV,
 	OPT_PYTEST_UNIT,
+	OPT_NO_CPU_SHIM,
 	OPT_HELP,
 };
 
@@ -65,6 +68,7 @@ static const struct option long_options[] = {
     {"tap-select", required_argument, NULL, OPT_TAP_SELECT},
     {"scrub-env", required_argument, NULL, OPT_SCRUB_ENV},
     {"pytest-unit", required_argument, NULL, OPT_PYTEST_UNIT},
+    {"no-cpu-shim", no_argument, NULL, OPT_NO_CPU_SHIM},
     {"help", no_argument, NULL, OPT_HELP},
     {NULL, 0, NULL, 0},
 };
@@ -86,6 +90,7 @@ options_init(struct options *o)
 	o->driver = xstrdup("go");
 	o->tap_select = xstrdup("arg");
 	o->pytest_unit = xstrdup("file");
+	o->cpu_shim = true;
 }
 
 static void
@@ -113,6 +118,7 @@ options_free(struct options *o)
 	free(o->driver);
 	free(o->tap_select);
 	free(o->pytest_unit);
+	free(o->cpu_shim_path);
 	free(o->dir);
 	free_strv(o->packages, o->npackages);
 	free_strv(o->command, o->ncommand);
@@ -125,6 +131,8 @@ options_usage(void *f)
 {
 	fputs(_("Usage: flakesweep [stress] [OPTIONS] [PACKAGES...]\n"
 	        "       flakesweep [stress] --driver tap [OPTIONS] -- COMMAND [ARGS...]\n"
+	        "       flakesweep [stress] --driver gtest [OPTIONS] -- BINARY...\n"
+	        "       flakesweep [stress] --driver ctest [OPTIONS] [BUILD_DIR]\n"
 	        "       flakesweep view DIR\n"
 	        "       flakesweep report --results FILE --test ID --description FILE [OPTIONS]\n"
 	        "       flakesweep report --rebuild DIR\n"
@@ -157,9 +165,11 @@ options_usage(void *f)
 	        "  --quarantine FILE  quarantine file (default .flakesweep/quarantine.json)\n"
 	        "  --ui full|line|none  front end (default full on a terminal, else line)\n"
 	        "  --json             print results.json to standard output\n"
-	        "  --driver go|tap|pytest  test framework (default go)\n"
+	        "  --driver go|tap|pytest|gtest|ctest  test framework (default go)\n"
 	        "  --tap-select arg|env  how a TAP command is told which test to run\n"
 	        "  --pytest-unit file|dir  what one pytest run sweeps (default file)\n"
+	        "  --no-cpu-shim      do not preload the library that makes sysconf and\n"
+	        "                     friends answer a run's CPU count (non-Go drivers)\n"
 	        "  --help, --version  print this help or the version\n"
 	        "\n"
 	        "Durations use Go's syntax (90s, 2m, 1h30m). Options also take one dash\n"
@@ -233,9 +243,7 @@ options_check_timeout(const char *driver, int64_t ms)
 const char *
 options_check_driver(const char *name)
 {
-	return strcmp(name, "go") == 0 || strcmp(name, "tap") == 0 || strcmp(name, "pytest") == 0
-	           ? NULL
-	           : "go, tap or pytest";
+	return driver_find(name) != NULL ? NULL : "go, tap, pytest, gtest or ctest";
 }
 
 const char *
@@ -253,10 +261,10 @@ options_check_pytest_unit(const char *name)
 const char *
 options_check_command(const char *driver, int ncommand)
 {
-	if (strcmp(driver, "tap") == 0 && ncommand == 0)
-		return _("--driver tap needs a command after --");
-	if (strcmp(driver, "tap") != 0 && ncommand > 0)
-		return _("a command after -- needs --driver tap");
+	if ((strcmp(driver, "tap") == 0 || strcmp(driver, "gtest") == 0) && ncommand == 0)
+		return _("the command after --");
+	if ((strcmp(driver, "go") == 0 || strcmp(driver, "pytest") == 0) && ncommand > 0)
+		return _("no command: a command needs --driver tap, gtest or ctest");
 	return NULL;
 }
 
@@ -457,6 +465,9 @@ options_parse(struct options *o, int argc, char **argv)
 			else
 				set_str(&o->pytest_unit, optarg);
 			break;
+		case OPT_NO_CPU_SHIM:
+			o->cpu_shim = false;
+			break;
 		case OPT_HELP:
 			options_usage(stdout);
 			return 1;
@@ -480,8 +491,8 @@ options_parse(struct options *o, int argc, char **argv)
 		    xrealloc(o->packages, sizeof *o->packages * (size_t)(o->npackages + 1));
 		o->packages[o->npackages++] = xstrdup(argv[i]);
 	}
-	if (options_check_command(o->driver, o->ncommand) != NULL) {
-		fprintf(stderr, "flakesweep: %s\n", options_check_command(o->driver, o->ncommand));
+	if (options_check_command(o->driver, o->ncommand) != NULL && o->ncommand == 0) {
+		fprintf(stderr, _("flakesweep: --driver %s needs a command after --\n"), o->driver);
 		return -1;
 	}
 	if (options_check_timeout(o->driver, o->timeout_ms) != NULL) {
@@ -495,6 +506,15 @@ options_parse(struct options *o, int argc, char **argv)
 		        _("flakesweep: -o and --resume need a directory name, not an empty one"));
 		return -1;
 	}
+	if (options_check_command(o->driver, o->ncommand) != NULL) {
+		fprintf(stderr, "%s\n",
+		        _("flakesweep: a command after -- needs --driver tap, gtest or ctest"));
+		return -1;
+	}
+	/* Go runs are told their CPU count (-test.cpu, GOMAXPROCS); every
+	 * other framework learns it from sysconf and friends. */
+	if (o->cpu_shim && strcmp(o->driver, "go") != 0)
+		o->cpu_shim_path = cpu_shim_find();
 	if (o->resume != NULL && o->outdir != NULL) {
 		fprintf(stderr, "%s\n",
 		        _("flakesweep: --resume DIR and -o DIR cannot be combined"));

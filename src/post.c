@@ -12,6 +12,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
@@ -591,6 +592,23 @@ git_config_origin(const char *config)
 	return url;
 }
 
+/* Reads a file of the project or its git checkout, only if it is a regular
+ * file: a FIFO or a device planted there must not block the report (the
+ * open does not wait for a writer; fstat checks what was opened). */
+static int
+project_read(const char *path, size_t max, char **text)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC), rc = -EINVAL;
+	struct stat st;
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+		rc = util_read_fd(fd, max, text, NULL);
+	close(fd);
+	return rc;
+}
+
 /* Finds the git checkout holding dir: its top directory and origin URL
  * (either may come back NULL). Reads .git/config by hand, so no git
  * process runs; a worktree's .git file and commondir are followed. */
@@ -608,7 +626,7 @@ git_find(const char *dir, char **top, char **origin)
 		if (stat(dotgit, &st) == 0) {
 			if (S_ISDIR(st.st_mode)) {
 				gitdir = xstrdup(dotgit);
-			} else if (util_read_file(dotgit, 4096, &text, NULL) == 0 &&
+			} else if (project_read(dotgit, 4096, &text) == 0 &&
 			           strncmp(text, "gitdir:", 7) == 0) {
 				char *g = text + 7 + strspn(text + 7, " ");
 
@@ -622,7 +640,7 @@ git_find(const char *dir, char **top, char **origin)
 		if (gitdir != NULL) {
 			char *common = xasprintf("%s/commondir", gitdir), *cfg;
 
-			if (util_read_file(common, 4096, &text, NULL) == 0) {
+			if (project_read(common, 4096, &text) == 0) {
 				char *c = text;
 
 				c[strcspn(c, "\r\n")] = '\0';
@@ -633,7 +651,7 @@ git_find(const char *dir, char **top, char **origin)
 			}
 			free(text);
 			text = NULL;
-			if (util_read_file(cfg, 1 << 20, &text, NULL) == 0)
+			if (project_read(cfg, 1 << 20, &text) == 0)
 				*origin = git_config_origin(text);
 			free(text);
 			free(cfg);
@@ -722,7 +740,7 @@ find_test_func(const char *dir, const char *test, char **file)
 	for (i = 0; i < count && line == 0; i++) {
 		char *path = xasprintf("%s/%s", dir, names[i]), *text = NULL;
 
-		if (util_read_file(path, POST_SOURCE_MAX, &text, NULL) == 0) {
+		if (project_read(path, POST_SOURCE_MAX, &text) == 0) {
 			const char *p = text;
 			int ln = 1;
 
@@ -759,7 +777,7 @@ locate_source(struct post_draft *d, const char *root, const char *top)
 	int line;
 
 	if (d->driver == NULL || strcmp(d->driver, "go") != 0 ||
-	    util_read_file(gomod, 1 << 20, &text, NULL) < 0)
+	    project_read(gomod, 1 << 20, &text) < 0)
 		goto out;
 	mod = go_mod_module(text);
 	if (mod == NULL)
@@ -1362,6 +1380,18 @@ draft_repos(struct post_draft *d, const cJSON *root, const char *repo, char **er
 	return 0;
 }
 
+/* The refusal when a token would be shown or posted; it names neither the
+ * variable nor the value. */
+#define POST_TOKEN_REFUSAL                                                                 \
+	N_("the report holds the value of a GitHub token from the environment: remove it " \
+	   "from the results, the description and the notes; nothing was shown or sent")
+
+static bool
+post_draft_holds_token(const struct post_draft *d)
+{
+	return github_env_token_in(d->title) || github_env_token_in(d->body);
+}
+
 int
 post_draft_new(const struct post_input *in, struct post_draft **out, char **err)
 {
@@ -1465,6 +1495,14 @@ post_draft_new(const struct post_input *in, struct post_draft **out, char **err)
 		rc = -EINVAL;
 		goto out;
 	}
+	text = cJSON_PrintUnformatted(found);
+	if (github_env_token_in(text) || post_draft_holds_token(d)) {
+		*err = xstrdup(_(POST_TOKEN_REFUSAL));
+		rc = -EPERM;
+	}
+	cJSON_free(text);
+	if (rc < 0)
+		goto out;
 	*out = d;
 	d = NULL;
 out:
@@ -1667,6 +1705,24 @@ post_finish(struct post *p, enum post_status status, const char *url, const char
 	if (p->done)
 		goto out;
 	p->done = true;
+	if (u != NULL && !github_web_url_ok(p->gh, u)) {
+		/* Never printed raw, stored or linked: a server could send anything. */
+		char *shown = sanitize_text(u, strlen(u));
+
+		github_mask(p->gh, shown);
+		free(msg);
+		msg =
+		    xasprintf(status == POST_POSTED
+		                  ? _("GitHub answered with a discussion URL that is not a GitHub "
+		                      "page (%s); the discussion may exist, but nothing was "
+		                      "recorded")
+		                  : _("GitHub answered with a URL that is not a GitHub page: %s"),
+		              shown);
+		free(shown);
+		free(u);
+		u = NULL;
+		status = POST_FAILED;
+	}
 	memset(&r, 0, sizeof r);
 	r.status = status;
 	github_mask(p->gh, u);
@@ -1850,7 +1906,7 @@ post_find_reply(const struct github_reply *r, void *data)
 		free(msg);
 		return;
 	}
-	if (m.closed_url != NULL)
+	if (m.closed_url != NULL && github_web_url_ok(p->gh, m.closed_url))
 		post_draft_set_closed_report(p->d, m.closed_url);
 	post_create(p);
 }
@@ -1959,6 +2015,12 @@ post_create(struct post *p)
 	cJSON_AddStringToObject(input, "clientMutationId", cmid);
 	cJSON_AddItemToObject(v, "input", input);
 	free(cmid);
+	if (post_draft_holds_token(p->d)) {
+		/* A link GitHub answered with may have added it. */
+		cJSON_Delete(v);
+		post_finish(p, POST_FAILED, NULL, _(POST_TOKEN_REFUSAL));
+		return;
+	}
 	p->creates++;
 	rc = github_call(p->gh, post_doc_create, v, true, post_create_reply, p);
 	if (rc < 0)
@@ -2135,7 +2197,7 @@ static void
 post_cli_note(const char *line, void *data)
 {
 	(void)data;
-	fprintf(stderr, "flakesweep: %s\n", line);
+	sanitize_fprintf(stderr, "flakesweep: %s\n", line);
 }
 
 static void
@@ -2145,18 +2207,18 @@ post_cli_done(const struct post_result *r, void *data)
 
 	switch (r->status) {
 	case POST_POSTED:
-		printf("%s\n", r->url);
+		sanitize_fprintf(stdout, "%s\n", r->url);
 		if (r->message != NULL)
-			fprintf(stderr, "flakesweep: %s\n", r->message);
+			sanitize_fprintf(stderr, "flakesweep: %s\n", r->message);
 		cli->status = 0;
 		break;
 	case POST_EXISTS:
-		printf("%s\n", r->url);
-		fprintf(stderr, "flakesweep: %s\n", r->message);
+		sanitize_fprintf(stdout, "%s\n", r->url);
+		sanitize_fprintf(stderr, "flakesweep: %s\n", r->message);
 		cli->status = 2;
 		break;
 	default:
-		fprintf(stderr, "flakesweep: %s\n", r->message != NULL ? r->message : "?");
+		sanitize_fprintf(stderr, "flakesweep: %s\n", r->message != NULL ? r->message : "?");
 		cli->status = 2;
 		break;
 	}
@@ -2221,7 +2283,8 @@ post_main(int argc, char **argv)
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, _("flakesweep: report takes no arguments: %s\n"), argv[optind]);
+		sanitize_fprintf(stderr, _("flakesweep: report takes no arguments: %s\n"),
+		                 argv[optind]);
 		return 2;
 	}
 	if (results == NULL || test == NULL || desc_path == NULL) {
@@ -2238,7 +2301,7 @@ post_main(int argc, char **argv)
 		char *url = github_endpoint(api_url, &err);
 
 		if (url == NULL) {
-			fprintf(stderr, "flakesweep: %s\n", err);
+			sanitize_fprintf(stderr, "flakesweep: %s\n", err);
 			free(err);
 			return 2;
 		}
@@ -2260,11 +2323,11 @@ post_main(int argc, char **argv)
 	in.repo = repo;
 	rc = post_draft_new(&in, &d, &err);
 	if (rc < 0) {
-		fprintf(stderr, "flakesweep: %s\n", err);
+		sanitize_fprintf(stderr, "flakesweep: %s\n", err);
 		goto out;
 	}
 	if (dry_run) {
-		printf("%s\n\n%s", post_draft_title(d), post_draft_body(d));
+		sanitize_fprintf(stdout, "%s\n\n%s", post_draft_title(d), post_draft_body(d));
 		status = 0;
 		goto out;
 	}
@@ -2276,7 +2339,7 @@ post_main(int argc, char **argv)
 	rc = post_start(&loop, d, &o, post_cli_done, &cli, &p, &err);
 	d = NULL;
 	if (rc < 0) {
-		fprintf(stderr, "flakesweep: %s\n", err);
+		sanitize_fprintf(stderr, "flakesweep: %s\n", err);
 	} else {
 		uv_run(&loop, UV_RUN_DEFAULT);
 		status = cli.status;

@@ -17,7 +17,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "json.h"
 #include "quarantine.h"
+#include "sanitize.h"
 #include "util.h"
 
 #define QUARANTINE_MS_PER_DAY INT64_C(86400000)
@@ -442,6 +444,9 @@ quarantine_check_field(int field, const char *v)
 		return xstrdup(_("missing"));
 	if (field != QF_REASON && v[0] == '\0')
 		return xstrdup(_("empty"));
+	/* The file is JSON: UTF-8 only. */
+	if (!json_utf8_valid(v, strlen(v)))
+		return xstrdup(_("not valid UTF-8"));
 	switch (field) {
 	case QF_TEST: {
 		const char *sep = strstr(v, "::");
@@ -518,6 +523,23 @@ quarantine_check_entry(struct quarantine *q, struct quarantine_entry *e, const c
 		int line =
 		    k < pos->nmembers ? quarantine_cursor_line(cur, pos->members[k].key) : e->line;
 
+		/* cJSON takes invalid UTF-8 and cuts a string at a NUL: the
+		 * member's own text must be clean JSON. */
+		if (k < pos->nmembers) {
+			const struct quarantine_member_pos *mp = &pos->members[k];
+			const char *why;
+			size_t off;
+
+			if (json_check(cur->s + mp->key, mp->key_end - mp->key, &off, &why) < 0 ||
+			    json_check(cur->s + mp->value, mp->value_end - mp->value, &off, &why) <
+			        0) {
+				quarantine_field_error(q, e, line, child->string, why);
+				f = quarantine_field_index(child->string);
+				if (f >= 0)
+					field_line[f] = line;
+				continue;
+			}
+		}
 		f = quarantine_field_index(child->string);
 		if (f < 0) {
 			quarantine_problem_add(
@@ -642,11 +664,14 @@ quarantine_parse(const char *path, const char *text, size_t len)
 		}
 	}
 	if (root == NULL) {
-		size_t off = end != NULL && end >= q->text ? (size_t)(end - q->text) : 0;
-		int line = quarantine_line_of(q->text, len, off);
+		size_t off = 0;
+		const char *why = json_why(q->text, len, end, &off);
+		int line, col;
 
-		quarantine_problem_add(q, 0, line, false,
-		                       xasprintf(_("%s:%d: invalid JSON"), q->path, line));
+		json_pos(q->text, len, off, &line, &col);
+		quarantine_problem_add(
+		    q, 0, line, false,
+		    xasprintf(_("%s:%d:%d: invalid JSON (%s)"), q->path, line, col, why));
 		return q;
 	}
 	/* The scanner and cJSON must agree on the entries, or no line number
@@ -1270,17 +1295,70 @@ quarantine_dirname(const char *path)
 	return xstrndup(path, (size_t)(slash - path));
 }
 
+/* Adds the entry to q, a fresh read of the file under the lock. */
+static int
+quarantine_add_locked(struct quarantine *q, const char *values[], char **err)
+{
+	struct quarantine *nq = NULL;
+	struct buf text;
+	size_t i;
+	int rc = 0;
+
+	buf_init(&text);
+	if (q->nerrors > 0) {
+		*err = xasprintf(_("%s has errors; see flakesweep quarantine check"), q->path);
+		return -EINVAL;
+	}
+	for (i = 0; i < q->nentries; i++) {
+		const struct quarantine_entry *e = &q->entries[i];
+
+		if (strcmp(e->test, values[QF_TEST]) == 0 &&
+		    strcmp(e->channel, values[QF_CHANNEL]) == 0) {
+			*err = xasprintf(_("%s:%d: entry %d already quarantines %s for channel %s"),
+			                 q->path, e->line, e->index, values[QF_TEST],
+			                 values[QF_CHANNEL]);
+			return -EEXIST;
+		}
+	}
+	if (quarantine_splice(q, values, &text) < 0) {
+		*err = xasprintf(_("%s: cannot find where to add the entry"), q->path);
+		rc = -EINVAL;
+		goto out;
+	}
+	/* The spliced text must read back as the old entries plus the new. */
+	nq = quarantine_parse(q->path, text.data, text.len);
+	if (nq->nerrors > 0 || nq->nentries != q->nentries + 1) {
+		*err = xasprintf(_("%s: adding the entry would break the file"), q->path);
+		rc = -EINVAL;
+		goto out;
+	}
+	rc = util_write_file_atomic(q->path, text.data, text.len);
+	if (rc < 0) {
+		*err = xasprintf("%s: %s", q->path, strerror(-rc));
+		goto out;
+	}
+	/* q now describes the new file. */
+	{
+		struct quarantine tmp = *q;
+
+		*q = *nq;
+		*nq = tmp;
+	}
+out:
+	quarantine_free(nq);
+	buf_free(&text);
+	return rc;
+}
+
 int
 quarantine_add(struct quarantine *q, const struct quarantine_new_entry *ne, int64_t now_ms,
                char **err)
 {
 	const char *values[QF_COUNT];
-	struct quarantine *nq = NULL;
-	struct buf text;
+	struct quarantine *fresh = NULL;
 	int64_t days;
 	char *dir = NULL;
-	size_t i;
-	int f, rc = 0;
+	int f, rc, lock;
 
 	*err = NULL;
 	values[QF_TEST] = ne->test;
@@ -1289,7 +1367,6 @@ quarantine_add(struct quarantine *q, const struct quarantine_new_entry *ne, int6
 	values[QF_OWNER] = ne->owner;
 	values[QF_ISSUE] = ne->issue;
 	values[QF_EXPIRES] = ne->expires;
-	buf_init(&text);
 	if (q->nerrors > 0) {
 		*err = xasprintf(_("%s has errors; see flakesweep quarantine check"), q->path);
 		return -EINVAL;
@@ -1311,50 +1388,41 @@ quarantine_add(struct quarantine *q, const struct quarantine_new_entry *ne, int6
 		*err = xasprintf(_("expires: %s is in the past"), ne->expires);
 		return -EINVAL;
 	}
-	for (i = 0; i < q->nentries; i++) {
-		const struct quarantine_entry *e = &q->entries[i];
-
-		if (strcmp(e->test, ne->test) == 0 && strcmp(e->channel, ne->channel) == 0) {
-			*err = xasprintf(_("%s:%d: entry %d already quarantines %s for channel %s"),
-			                 q->path, e->line, e->index, ne->test, ne->channel);
-			return -EEXIST;
-		}
-	}
-	if (quarantine_splice(q, values, &text) < 0) {
-		*err = xasprintf(_("%s: cannot find where to add the entry"), q->path);
-		rc = -EINVAL;
-		goto out;
-	}
-	/* The spliced text must read back as the old entries plus the new. */
-	nq = quarantine_parse(q->path, text.data, text.len);
-	if (nq->nerrors > 0 || nq->nentries != q->nentries + 1) {
-		*err = xasprintf(_("%s: adding the entry would break the file"), q->path);
-		rc = -EINVAL;
-		goto out;
-	}
 	if (q->text == NULL && (dir = quarantine_dirname(q->path)) != NULL) {
 		rc = util_mkdir_p(dir);
 		if (rc < 0) {
 			*err = xasprintf("%s: %s", dir, strerror(-rc));
-			goto out;
+			free(dir);
+			return rc;
+		}
+		free(dir);
+	}
+	/* Concurrent adds must not lose each other's entries: lock the
+	 * directory (the rename replaces the file) and add to the file as it
+	 * is now, not as q read it. */
+	lock = util_lock_dir_of(q->path);
+	if (lock < 0) {
+		*err = xasprintf(_("%s: cannot lock its directory: %s"), q->path, strerror(-lock));
+		return lock;
+	}
+	rc = quarantine_load(q->path, &fresh, err);
+	if (rc == -ENOENT) {
+		free(*err);
+		*err = NULL;
+		fresh = quarantine_new(q->path);
+		rc = 0;
+	}
+	if (rc == 0) {
+		rc = quarantine_add_locked(fresh, values, err);
+		if (rc == 0) {
+			struct quarantine tmp = *q;
+
+			*q = *fresh;
+			*fresh = tmp;
 		}
 	}
-	rc = util_write_file_atomic(q->path, text.data, text.len);
-	if (rc < 0) {
-		*err = xasprintf("%s: %s", q->path, strerror(-rc));
-		goto out;
-	}
-	/* q now describes the new file. */
-	{
-		struct quarantine tmp = *q;
-
-		*q = *nq;
-		*nq = tmp;
-	}
-out:
-	quarantine_free(nq);
-	free(dir);
-	buf_free(&text);
+	quarantine_free(fresh);
+	close(lock); /* also releases the lock */
 	return rc;
 }
 
@@ -1494,10 +1562,12 @@ quarantine_export(const struct quarantine *q, enum quarantine_export_format fmt,
 	for (i = 0; i < q->nentries; i++) {
 		const struct quarantine_entry *e = &q->entries[i];
 
-		/* Each format names only the tests of its framework. */
-		if (quarantine_is_pytest_id(e->test) != (fmt == QUARANTINE_EXPORT_PYTEST_DESELECT))
+		/* Each format names only the tests of its framework; an invalid
+		 * entry may have no test at all. */
+		if (!e->valid ||
+		    quarantine_is_pytest_id(e->test) != (fmt == QUARANTINE_EXPORT_PYTEST_DESELECT))
 			continue;
-		if (e->valid && (package == NULL || quarantine_in_package(e->test, package)))
+		if (package == NULL || quarantine_in_package(e->test, package))
 			sorted[nsorted++] = e;
 	}
 	if (nsorted > 1)
@@ -1689,7 +1759,7 @@ static int
 quarantine_usage_error(const char *fmt, const char *arg)
 {
 	fputs("flakesweep: ", stderr);
-	fprintf(stderr, fmt, arg);
+	sanitize_fprintf(stderr, fmt, arg);
 	fputc('\n', stderr);
 	fputs(_("Try 'flakesweep quarantine --help'.\n"), stderr);
 	return 2;
@@ -1818,7 +1888,7 @@ quarantine_cli_load(const struct quarantine_cli *c)
 	    (c->file == NULL || strcmp(quarantine_commands[c->cmd].name, "add") == 0))
 		q = quarantine_new(path);
 	else if (rc < 0)
-		fprintf(stderr, "flakesweep: %s\n", err);
+		sanitize_fprintf(stderr, "flakesweep: %s\n", err);
 	free(err);
 	free(path);
 	return q;
@@ -1852,7 +1922,7 @@ quarantine_cli_evidence(const struct quarantine_cli *c, cJSON **results, struct 
 		}
 	}
 	if (c->ledger_path != NULL && ledger_load(c->ledger_path, ledger, &err) < 0) {
-		fprintf(stderr, "flakesweep: %s\n", err);
+		sanitize_fprintf(stderr, "flakesweep: %s\n", err);
 		free(err);
 		cJSON_Delete(*results);
 		*results = NULL;
@@ -1869,7 +1939,7 @@ quarantine_cli_report(const struct quarantine *q)
 	size_t i;
 
 	for (i = 0; i < q->nproblems; i++)
-		fprintf(stderr, "flakesweep: %s\n", q->problems[i].message);
+		sanitize_fprintf(stderr, "flakesweep: %s\n", q->problems[i].message);
 	return q->nerrors > 0;
 }
 
@@ -1919,13 +1989,14 @@ quarantine_cmd_list(const struct quarantine_cli *c, struct quarantine *q)
 		                            sizeof left);
 		cells[nrows] = xcalloc(NCOLS, sizeof **cells);
 		cells[nrows][0] = xstrdup(quarantine_status_name(e->status));
-		cells[nrows][1] = xstrdup(e->test);
-		cells[nrows][2] = xstrdup(e->channel);
-		cells[nrows][3] = xstrdup(e->expires);
+		cells[nrows][1] = sanitize_text(e->test, strlen(e->test));
+		cells[nrows][2] = sanitize_text(e->channel, strlen(e->channel));
+		cells[nrows][3] = sanitize_text(e->expires, strlen(e->expires));
 		cells[nrows][4] = xstrdup(left);
-		cells[nrows][5] = xstrdup(e->owner);
-		cells[nrows][6] = xstrdup(e->issue);
-		cells[nrows][7] = buf_steal(&ev);
+		cells[nrows][5] = sanitize_text(e->owner, strlen(e->owner));
+		cells[nrows][6] = sanitize_text(e->issue, strlen(e->issue));
+		cells[nrows][7] = sanitize_text(ev.data, ev.len);
+		buf_free(&ev);
 		nrows++;
 	}
 	for (col = 0; col < NCOLS; col++) {
@@ -2009,7 +2080,7 @@ quarantine_cmd_check(const struct quarantine_cli *c, struct quarantine *q)
 	if (n > 1)
 		qsort(lines, n, sizeof *lines, quarantine_cmp_lines);
 	for (i = 0; i < n; i++) {
-		printf("%s\n", lines[i].text);
+		sanitize_fprintf(stdout, "%s\n", lines[i].text);
 		free(lines[i].text);
 	}
 	free(lines);
@@ -2034,13 +2105,13 @@ quarantine_cmd_add(const struct quarantine_cli *c, struct quarantine *q)
 	ne.expires = c->expires;
 	rc = quarantine_add(q, &ne, c->now_ms, &err);
 	if (rc < 0) {
-		fprintf(stderr, _("flakesweep: quarantine add: %s\n"), err);
+		sanitize_fprintf(stderr, _("flakesweep: quarantine add: %s\n"), err);
 		free(err);
 		return 2;
 	}
 	e = &q->entries[q->nentries - 1];
-	printf(_("%s:%d: entry %d: added %s [%s], expires %s\n"), q->path, e->line, e->index,
-	       e->test, e->channel, e->expires);
+	sanitize_fprintf(stdout, _("%s:%d: entry %d: added %s [%s], expires %s\n"), q->path,
+	                 e->line, e->index, e->test, e->channel, e->expires);
 	return 0;
 }
 
@@ -2065,7 +2136,7 @@ quarantine_cmd_export(const struct quarantine_cli *c, struct quarantine *q)
 	if (quarantine_cli_report(q))
 		return 2;
 	text = quarantine_export(q, fmt, c->package);
-	fputs(text, stdout);
+	sanitize_write(stdout, text, strlen(text));
 	free(text);
 	return 0;
 }

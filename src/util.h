@@ -53,6 +53,12 @@ void buf_printf(struct buf *b, const char *fmt, ...) __attribute__((format(print
 /* Hands the bytes to the caller (free()) and leaves b empty. */
 char *buf_steal(struct buf *b);
 
+/* Feeds len bytes of a stream to fn one line at a time, without its
+ * newline, keeping a partial line in *line between calls; a line over max
+ * bytes is cut to max. */
+void util_feed_lines(struct buf *line, size_t max, const char *data, size_t len,
+                     void (*fn)(void *arg, const char *s, size_t n), void *arg);
+
 /* Appends a copy of s to the NULL-terminated string vector *v of *n
  * entries, which grows. */
 void util_strv_add(char ***v, size_t *n, const char *s);
@@ -76,8 +82,12 @@ int util_parse_duration(const char *s, int64_t *ms);
 /* Formats ms as Go would print it ("2m0s", "1.5s") into out (size bytes). */
 void util_format_duration(int64_t ms, char *out, size_t size);
 
-/* Parses a comma-separated list of positive integers ("1,2,4") into a new
- * array (caller frees) and its length. Returns 0 or -EINVAL. */
+/* The largest value util_parse_int_list takes (--cpu, --load). */
+#define UTIL_LIST_MAX (1 << 20)
+
+/* Parses a comma-separated list of positive integers ("1,2,4"), each at
+ * most UTIL_LIST_MAX, into a new array (caller frees) and its length.
+ * Returns 0 or -EINVAL. */
 int util_parse_int_list(const char *s, int **out, int *n);
 
 /* Writes len bytes to path atomically: a temporary file beside it, fsync,
@@ -87,6 +97,15 @@ int util_write_file_atomic(const char *path, const char *data, size_t len);
 /* Reads a whole file into a new NUL-terminated buffer (caller frees) and
  * its length. Returns 0 or a negative errno. max caps the size (bytes). */
 int util_read_file(const char *path, size_t max, char **out, size_t *len);
+
+/* Locks the directory that holds path (LOCK_EX, waiting for it), so
+ * read-modify-write cycles that replace path by rename never lose each
+ * other's changes. Returns the descriptor to close for unlocking, or a
+ * negative errno. */
+int util_lock_dir_of(const char *path);
+
+/* util_read_file on an open descriptor, read to its end; fd stays open. */
+int util_read_fd(int fd, size_t max, char **out, size_t *len);
 
 /* Creates dir and its parents (mode 0755). Returns 0 or a negative errno. */
 int util_mkdir_p(const char *dir);

@@ -19,6 +19,7 @@
 #include "follow.h"
 #include "quarantine.h"
 #include "follower.h"
+#include "sanitize.h"
 #include "ui.h"
 #include "util.h"
 
@@ -122,7 +123,7 @@ follow_print_report(const char *dir, const char *why)
 
 	fprintf(stderr, _("flakesweep: no dashboard (%s); printing %s\n"), why, path);
 	if (util_read_file(path, (size_t)1 << 30, &text, &len) == 0) {
-		fwrite(text, 1, len, stdout);
+		sanitize_write(stdout, text, len);
 	} else {
 		fprintf(stderr, _("flakesweep: %s is not there yet\n"), path);
 		rc = 2;
@@ -187,7 +188,7 @@ follow_main(int argc, char **argv)
 	ev.error = follow_error;
 	f.follower = follower_new(&loop, f.dir, &ev, &err);
 	if (f.follower == NULL) {
-		fprintf(stderr, "flakesweep: %s\n", err);
+		sanitize_fprintf(stderr, "flakesweep: %s\n", err);
 		uv_loop_close(&loop);
 		rc = 2;
 		goto out;
@@ -207,7 +208,7 @@ follow_main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	f.ui = ui_new(&loop, &cfg, MODEL_VIEW, &err);
 	if (f.ui == NULL) {
-		fprintf(stderr, "flakesweep: %s\n", err);
+		sanitize_fprintf(stderr, "flakesweep: %s\n", err);
 		follower_stop(f.follower);
 		uv_run(&loop, UV_RUN_DEFAULT);
 		uv_loop_close(&loop);
