@@ -2,11 +2,13 @@
 # SPDX-License-Identifier: MIT
 # Installs the Debian 12 packages flakesweep needs to build and run; with
 # the argument "test", also what its test suite needs (Go 1.23 from
-# bookworm-backports, mandoc, tmux, clang-format, pytest, Node.js). Run as
+# bookworm-backports, mandoc, tmux, clang-format, pytest, Node.js, CMake and
+# GoogleTest for the C demo suite). libxml2-dev: the ctest driver reads
+# ctest's JUnit reports with libxml2. Run as
 # root.
 set -e
 pkgs="build-essential autoconf automake autopoint gettext pkg-config git ca-certificates
-libuv1-dev libcjson-dev libcurl4-openssl-dev libncurses-dev golang-go"
+libuv1-dev libcjson-dev libcurl4-openssl-dev libxml2-dev libncurses-dev golang-go"
 if [ "${1:-}" = test ]; then
 	if ! grep -rqs bookworm-backports /etc/apt/sources.list /etc/apt/sources.list.d; then
 		cat >/etc/apt/sources.list.d/flakesweep-backports.sources <<'SRC'
@@ -18,7 +20,7 @@ Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 SRC
 	fi
 	pkgs="$pkgs golang-1.23-go mandoc groff-base clang clang-format tmux python3 python3-pytest
-valgrind golang-golang-x-tools procps tzdata"
+valgrind golang-golang-x-tools procps tzdata cmake libgtest-dev"
 	command -v node >/dev/null || pkgs="$pkgs nodejs"
 	command -v npm >/dev/null || pkgs="$pkgs npm"
 fi

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "sanitize.h"
 #include "util.h"
 
 /* getopt's values for the table's options: above every character. */
@@ -103,7 +104,7 @@ cli_print_file(const char *dir, const char *name)
 	int rc = util_read_file(path, (size_t)1 << 30, &text, &len);
 
 	if (rc == 0) {
-		fwrite(text, 1, len, stdout);
+		sanitize_write(stdout, text, len);
 		fflush(stdout);
 	}
 	free(text);

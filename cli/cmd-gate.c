@@ -18,6 +18,7 @@
 #include "gate-probe.h"
 #include "gate.h"
 #include "ledger.h"
+#include "sanitize.h"
 #include "util.h"
 
 enum {
@@ -87,7 +88,7 @@ static int
 cmd_gate_usage_error(const char *fmt, const char *arg)
 {
 	fputs("flakesweep: ", stderr);
-	fprintf(stderr, fmt, arg);
+	sanitize_fprintf(stderr, fmt, arg);
 	fputc('\n', stderr);
 	fputs(_("Try 'flakesweep gate --help'.\n"), stderr);
 	return 2;
@@ -99,8 +100,8 @@ cmd_gate_print(const struct gate_result *r)
 	size_t i;
 
 	for (i = 0; i < r->nrows; i++)
-		printf("%-12s  %s  %s\n", gate_verdict_name(r->rows[i].verdict), r->rows[i].test,
-		       r->rows[i].reason);
+		sanitize_fprintf(stdout, "%-12s  %s  %s\n", gate_verdict_name(r->rows[i].verdict),
+		                 r->rows[i].test, r->rows[i].reason);
 	fprintf(stderr,
 	        _("gate: %zu block, %zu needs-freeze, %zu probe, %zu allow, %zu unstable\n"),
 	        r->counts[GATE_BLOCK], r->counts[GATE_NEEDS_FREEZE], r->counts[GATE_PROBE],
@@ -180,7 +181,7 @@ cmd_gate(int argc, char **argv)
 	paths[2] = a.control;
 	for (i = 0; i < 3; i++) {
 		if (paths[i] != NULL && ledger_load(paths[i], &l[i], &err) < 0) {
-			fprintf(stderr, "flakesweep: %s\n", err);
+			sanitize_fprintf(stderr, "flakesweep: %s\n", err);
 			goto out;
 		}
 	}
@@ -191,7 +192,7 @@ cmd_gate(int argc, char **argv)
 	/* Probe tests are swept; a failure promotes them to needs-freeze. */
 	a.po.progress = !a.json;
 	if (a.probe && gate_probe(&r, &a.po, &err) < 0) {
-		fprintf(stderr, "flakesweep: %s\n", err);
+		sanitize_fprintf(stderr, "flakesweep: %s\n", err);
 		goto out;
 	}
 	if (a.json) {

@@ -22,6 +22,7 @@
 #include "quarantine.h"
 #include "results-json.h"
 #include "results.h"
+#include "sanitize.h"
 #include "timefmt.h"
 #include "util.h"
 
@@ -132,7 +133,7 @@ static int
 cmd_quarantine_usage_error(const char *fmt, const char *arg)
 {
 	fputs("flakesweep: ", stderr);
-	fprintf(stderr, fmt, arg);
+	sanitize_fprintf(stderr, fmt, arg);
 	fputc('\n', stderr);
 	fputs(_("Try 'flakesweep quarantine --help'.\n"), stderr);
 	return 2;
@@ -270,7 +271,7 @@ cmd_quarantine_load(const struct cmd_quarantine_args *c)
 	    (c->file == NULL || strcmp(cmd_quarantine_commands[c->cmd].name, "add") == 0))
 		q = quarantine_new(path);
 	else if (rc < 0)
-		fprintf(stderr, "flakesweep: %s\n", err);
+		sanitize_fprintf(stderr, "flakesweep: %s\n", err);
 	free(err);
 	free(path);
 	return q;
@@ -288,7 +289,7 @@ cmd_quarantine_evidence(const struct cmd_quarantine_args *c, struct results **re
 	*ledger = NULL;
 	if ((c->results_path != NULL && results_load(c->results_path, results, NULL, &err) < 0) ||
 	    (c->ledger_path != NULL && ledger_load(c->ledger_path, ledger, &err) < 0)) {
-		fprintf(stderr, "flakesweep: %s\n", err);
+		sanitize_fprintf(stderr, "flakesweep: %s\n", err);
 		free(err);
 		results_free(*results);
 		*results = NULL;
@@ -305,7 +306,7 @@ cmd_quarantine_problems(const struct quarantine *q)
 	size_t i;
 
 	for (i = 0; i < q->nproblems; i++)
-		fprintf(stderr, "flakesweep: %s\n", q->problems[i].message);
+		sanitize_fprintf(stderr, "flakesweep: %s\n", q->problems[i].message);
 	return q->nerrors > 0;
 }
 
@@ -355,13 +356,14 @@ cmd_quarantine_list(const struct cmd_quarantine_args *c, struct quarantine *q)
 		                            sizeof left);
 		cells[nrows] = xcalloc(NCOLS, sizeof **cells);
 		cells[nrows][0] = xstrdup(quarantine_status_name(e->status));
-		cells[nrows][1] = xstrdup(e->test);
-		cells[nrows][2] = xstrdup(e->channel);
-		cells[nrows][3] = xstrdup(e->expires);
+		cells[nrows][1] = sanitize_text(e->test, strlen(e->test));
+		cells[nrows][2] = sanitize_text(e->channel, strlen(e->channel));
+		cells[nrows][3] = sanitize_text(e->expires, strlen(e->expires));
 		cells[nrows][4] = xstrdup(left);
-		cells[nrows][5] = xstrdup(e->owner);
-		cells[nrows][6] = xstrdup(e->issue);
-		cells[nrows][7] = buf_steal(&ev);
+		cells[nrows][5] = sanitize_text(e->owner, strlen(e->owner));
+		cells[nrows][6] = sanitize_text(e->issue, strlen(e->issue));
+		cells[nrows][7] = sanitize_text(ev.data, ev.len);
+		buf_free(&ev);
 		nrows++;
 	}
 	for (col = 0; col < NCOLS; col++) {
@@ -446,7 +448,7 @@ cmd_quarantine_check(const struct cmd_quarantine_args *c, struct quarantine *q)
 	if (n > 1)
 		qsort(lines, n, sizeof *lines, cmd_quarantine_cmp_lines);
 	for (i = 0; i < n; i++) {
-		printf("%s\n", lines[i].text);
+		sanitize_fprintf(stdout, "%s\n", lines[i].text);
 		free(lines[i].text);
 	}
 	free(lines);
@@ -471,13 +473,13 @@ cmd_quarantine_add(const struct cmd_quarantine_args *c, struct quarantine *q)
 	ne.expires = c->expires;
 	rc = quarantine_add(q, &ne, c->now_ms, &err);
 	if (rc < 0) {
-		fprintf(stderr, _("flakesweep: quarantine add: %s\n"), err);
+		sanitize_fprintf(stderr, _("flakesweep: quarantine add: %s\n"), err);
 		free(err);
 		return 2;
 	}
 	e = &q->entries[q->nentries - 1];
-	printf(_("%s:%d: entry %d: added %s [%s], expires %s\n"), q->path, e->line, e->index,
-	       e->test, e->channel, e->expires);
+	sanitize_fprintf(stdout, _("%s:%d: entry %d: added %s [%s], expires %s\n"), q->path,
+	                 e->line, e->index, e->test, e->channel, e->expires);
 	return 0;
 }
 
@@ -503,7 +505,7 @@ cmd_quarantine_export(const struct cmd_quarantine_args *c, struct quarantine *q)
 	if (cmd_quarantine_problems(q))
 		return 2;
 	text = quarantine_export(q, drv, c->package);
-	fputs(text, stdout);
+	sanitize_write(stdout, text, strlen(text));
 	free(text);
 	return 0;
 }

@@ -23,6 +23,7 @@
 #include "quarantine.h"
 #include "replay.h"
 #include "report.h"
+#include "sanitize.h"
 #include "sweep-config.h"
 #include "sweep.h"
 #include "util.h"
@@ -245,7 +246,7 @@ static void
 cmd_report_note(const char *line, void *data)
 {
 	(void)data;
-	fprintf(stderr, "flakesweep: %s\n", line);
+	sanitize_fprintf(stderr, "flakesweep: %s\n", line);
 }
 
 static void
@@ -255,18 +256,18 @@ cmd_report_done(const struct post_result *r, void *data)
 
 	switch (r->status) {
 	case POST_POSTED:
-		printf("%s\n", r->url);
+		sanitize_fprintf(stdout, "%s\n", r->url);
 		if (r->message != NULL)
-			fprintf(stderr, "flakesweep: %s\n", r->message);
+			sanitize_fprintf(stderr, "flakesweep: %s\n", r->message);
 		posted->status = 0;
 		break;
 	case POST_EXISTS:
-		printf("%s\n", r->url);
-		fprintf(stderr, "flakesweep: %s\n", r->message);
+		sanitize_fprintf(stdout, "%s\n", r->url);
+		sanitize_fprintf(stderr, "flakesweep: %s\n", r->message);
 		posted->status = 2;
 		break;
 	default:
-		fprintf(stderr, "flakesweep: %s\n", r->message != NULL ? r->message : "?");
+		sanitize_fprintf(stderr, "flakesweep: %s\n", r->message != NULL ? r->message : "?");
 		posted->status = 2;
 		break;
 	}
@@ -311,7 +312,8 @@ cmd_report(int argc, char **argv)
 		return cmd_report_rebuild(a.rebuild);
 	}
 	if (c.first < argc) {
-		fprintf(stderr, _("flakesweep: report takes no arguments: %s\n"), argv[c.first]);
+		sanitize_fprintf(stderr, _("flakesweep: report takes no arguments: %s\n"),
+		                 argv[c.first]);
 		return 2;
 	}
 	if (a.results == NULL || a.test == NULL || a.desc_path == NULL) {
@@ -328,7 +330,7 @@ cmd_report(int argc, char **argv)
 		char *url = github_endpoint(a.gh.api_url, &err);
 
 		if (url == NULL) {
-			fprintf(stderr, "flakesweep: %s\n", err);
+			sanitize_fprintf(stderr, "flakesweep: %s\n", err);
 			free(err);
 			return 2;
 		}
@@ -350,11 +352,11 @@ cmd_report(int argc, char **argv)
 	in.repo = a.gh.repo;
 	rc = post_draft_new(&in, &d, &err);
 	if (rc < 0) {
-		fprintf(stderr, "flakesweep: %s\n", err);
+		sanitize_fprintf(stderr, "flakesweep: %s\n", err);
 		goto out;
 	}
 	if (a.dry_run) {
-		printf("%s\n\n%s", post_draft_title(d), post_draft_body(d));
+		sanitize_fprintf(stdout, "%s\n\n%s", post_draft_title(d), post_draft_body(d));
 		status = 0;
 		goto out;
 	}
@@ -366,7 +368,7 @@ cmd_report(int argc, char **argv)
 	rc = post_start(&loop, d, &o, cmd_report_done, &posted, &p, &err);
 	d = NULL;
 	if (rc < 0) {
-		fprintf(stderr, "flakesweep: %s\n", err);
+		sanitize_fprintf(stderr, "flakesweep: %s\n", err);
 	} else {
 		uv_run(&loop, UV_RUN_DEFAULT);
 		status = posted.status;

@@ -17,8 +17,10 @@
 
 #include "cli.h"
 #include "cmd.h"
+#include "cpu-shim.h"
 #include "options.h"
 #include "out-line.h"
+#include "sanitize.h"
 #include "sweep.h"
 #include "ui.h"
 #include "util.h"
@@ -50,6 +52,7 @@ static const struct cli_option cmd_stress_options[] = {
     {"tap-select", true, OPTIONS_TAP_SELECT},
     {"scrub-env", true, OPTIONS_SCRUB_ENV},
     {"pytest-unit", true, OPTIONS_PYTEST_UNIT},
+    {"no-cpu-shim", false, OPTIONS_NO_CPU_SHIM},
     {NULL, false, 0},
 };
 
@@ -58,6 +61,8 @@ cmd_stress_usage(FILE *f)
 {
 	fputs(_("Usage: flakesweep [stress] [OPTIONS] [PACKAGES...]\n"
 	        "       flakesweep [stress] --driver tap [OPTIONS] -- COMMAND [ARGS...]\n"
+	        "       flakesweep [stress] --driver gtest [OPTIONS] -- BINARY...\n"
+	        "       flakesweep [stress] --driver ctest [OPTIONS] [BUILD_DIR]\n"
 	        "       flakesweep view DIR\n"
 	        "       flakesweep report --results FILE --test ID --description FILE [OPTIONS]\n"
 	        "       flakesweep report --rebuild DIR\n"
@@ -90,9 +95,11 @@ cmd_stress_usage(FILE *f)
 	        "  --quarantine FILE  quarantine file (default .flakesweep/quarantine.json)\n"
 	        "  --ui full|line|none  front end (default full on a terminal, else line)\n"
 	        "  --json             print results.json to standard output\n"
-	        "  --driver go|tap|pytest  test framework (default go)\n"
+	        "  --driver go|tap|pytest|gtest|ctest  test framework (default go)\n"
 	        "  --tap-select arg|env  how a TAP command is told which test to run\n"
 	        "  --pytest-unit file|dir  what one pytest run sweeps (default file)\n"
+	        "  --no-cpu-shim      do not preload the library that makes sysconf and\n"
+	        "                     friends answer a run's CPU count (non-Go drivers)\n"
 	        "  --help, --version  print this help or the version\n"
 	        "\n"
 	        "Durations use Go's syntax (90s, 2m, 1h30m). Options also take one dash\n"
@@ -147,8 +154,8 @@ cmd_stress_parse(struct options *o, int argc, char **argv)
 	}
 	for (i = c.first; i < dd; i++)
 		options_add_package(o, argv[i]);
-	if (options_check_command(o->driver, o->ncommand) != NULL) {
-		fprintf(stderr, "flakesweep: %s\n", options_check_command(o->driver, o->ncommand));
+	if (options_check_command(o->driver, o->ncommand) != NULL && o->ncommand == 0) {
+		fprintf(stderr, _("flakesweep: --driver %s needs a command after --\n"), o->driver);
 		return -1;
 	}
 	if (options_check_timeout(o->driver, o->timeout_ms) != NULL) {
@@ -162,6 +169,15 @@ cmd_stress_parse(struct options *o, int argc, char **argv)
 		        _("flakesweep: -o and --resume need a directory name, not an empty one"));
 		return -1;
 	}
+	if (options_check_command(o->driver, o->ncommand) != NULL) {
+		fprintf(stderr, "%s\n",
+		        _("flakesweep: a command after -- needs --driver tap, gtest or ctest"));
+		return -1;
+	}
+	/* Go runs are told their CPU count (-test.cpu, GOMAXPROCS); every
+	 * other framework learns it from sysconf and friends. */
+	if (o->cpu_shim && strcmp(o->driver, "go") != 0)
+		o->cpu_shim_path = cpu_shim_find();
 	if (o->resume != NULL && o->outdir != NULL) {
 		fprintf(stderr, "%s\n",
 		        _("flakesweep: --resume DIR and -o DIR cannot be combined"));
@@ -187,10 +203,16 @@ cmd_stress_finish(uv_loop_t *loop, struct sweep *s, struct options *o)
 {
 	int rc = sweep_exit_status(s);
 
-	if (o->json)
-		cli_print_file(sweep_outdir(s), "results.json");
-	else if (sweep_phase(s) == SWEEP_PHASE_DONE && rc != 2)
-		cli_print_file(sweep_outdir(s), "report.txt");
+	/* From memory: the files may be missing when the disk filled up. */
+	if (o->json
+	        ? sweep_results(s)->npkgs > 0
+	        : sweep_phase(s) == SWEEP_PHASE_DONE && (rc != 2 || sweep_results(s)->runs > 0)) {
+		char *text = sweep_report(s, o->json);
+
+		sanitize_write(stdout, text, strlen(text));
+		fflush(stdout);
+		free(text);
+	}
 	if (rc != 2)
 		fprintf(stderr, _("flakesweep: results in %s\n"), sweep_outdir(s));
 	sweep_free(s);
@@ -229,7 +251,7 @@ cmd_stress_run_full(struct options *o)
 		ui_free(ui);
 		uv_run(&loop, UV_RUN_DEFAULT);
 		uv_loop_close(&loop);
-		fprintf(stderr, "flakesweep: %s\n", err);
+		sanitize_fprintf(stderr, "flakesweep: %s\n", err);
 		free(err);
 		options_free(o);
 		return 2;
@@ -237,7 +259,7 @@ cmd_stress_run_full(struct options *o)
 	ui_attach_sweep(ui, s);
 	if (sweep_start(s, &err) < 0) {
 		ui_close(ui);
-		fprintf(stderr, "flakesweep: %s\n", err);
+		sanitize_fprintf(stderr, "flakesweep: %s\n", err);
 		free(err);
 	}
 	uv_run(&loop, UV_RUN_DEFAULT);
@@ -277,7 +299,7 @@ cmd_stress_run_sweep(struct options *o)
 	ol = out_line_new(&loop, stderr, progress, CMD_STRESS_PROGRESS_MS);
 	s = sweep_new(&loop, o, out_line_observer(ol), &err);
 	if (s == NULL) {
-		fprintf(stderr, "flakesweep: %s\n", err);
+		sanitize_fprintf(stderr, "flakesweep: %s\n", err);
 		free(err);
 		out_line_observer(ol)->finished(ol);
 		uv_run(&loop, UV_RUN_DEFAULT);
@@ -295,7 +317,7 @@ cmd_stress_run_sweep(struct options *o)
 		uv_unref((uv_handle_t *)&sigs[i]);
 	}
 	if (sweep_start(s, &err) < 0) {
-		fprintf(stderr, "flakesweep: %s\n", err);
+		sanitize_fprintf(stderr, "flakesweep: %s\n", err);
 		free(err);
 	}
 	uv_run(&loop, UV_RUN_DEFAULT);

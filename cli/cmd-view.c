@@ -21,6 +21,7 @@
 #include "quarantine.h"
 #include "replay.h"
 #include "ui.h"
+#include "sanitize.h"
 #include "util.h"
 
 enum {
@@ -125,7 +126,7 @@ cmd_view(int argc, char **argv)
 	uv_loop_init(&loop);
 	fw = follower_new(&loop, dir, &ev, &err);
 	if (fw == NULL) {
-		fprintf(stderr, "flakesweep: %s\n", err);
+		sanitize_fprintf(stderr, "flakesweep: %s\n", err);
 		uv_loop_close(&loop);
 		rc = 2;
 		goto out;
@@ -149,7 +150,7 @@ cmd_view(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	ui = ui_new(&loop, &cfg, MODEL_VIEW, &err);
 	if (ui == NULL) {
-		fprintf(stderr, "flakesweep: %s\n", err);
+		sanitize_fprintf(stderr, "flakesweep: %s\n", err);
 		follower_stop(fw);
 		uv_run(&loop, UV_RUN_DEFAULT);
 		uv_loop_close(&loop);

@@ -16,22 +16,59 @@
 #include <cjson/cJSON.h>
 
 #include "decisions.h"
+#include "json.h"
 #include "timefmt.h"
 #include "util.h"
 
 /* decisions.json stays small: one entry per flaky test. */
 #define DECISIONS_MAX_BYTES (64u << 20)
 
-/* Reads path as a decisions document; a missing file is a new empty one. */
+static const char *const decisions_kinds[] = {"posted", "confirmed", "quarantined", "dismissed"};
+
+/* What is wrong with an entry of "tests", or NULL (caller frees). */
+static char *
+decisions_check_entry(const cJSON *e)
+{
+	static const char *const strings[] = {"url", "reason", "time"};
+	const cJSON *d = cJSON_GetObjectItemCaseSensitive(e, "decision");
+	size_t i;
+
+	if (!cJSON_IsObject(e))
+		return xasprintf(_("tests: \"%s\": expected an object"), e->string);
+	if (!cJSON_IsString(d))
+		return xasprintf(_("tests: \"%s\": decision: expected a string"), e->string);
+	for (i = 0; i < UTIL_ARRAY_LEN(decisions_kinds); i++) {
+		if (strcmp(d->valuestring, decisions_kinds[i]) == 0)
+			break;
+	}
+	if (i == UTIL_ARRAY_LEN(decisions_kinds))
+		return xasprintf(_("tests: \"%s\": decision: \"%s\" is not posted, confirmed, "
+		                   "quarantined or dismissed"),
+		                 e->string, d->valuestring);
+	for (i = 0; i < UTIL_ARRAY_LEN(strings); i++) {
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(e, strings[i]);
+
+		if (v != NULL && !cJSON_IsString(v) && !cJSON_IsNull(v))
+			return xasprintf(_("tests: \"%s\": %s: expected a string"), e->string,
+			                 strings[i]);
+	}
+	return NULL;
+}
+
+/* Reads path as a decisions document; a missing file is a new empty one.
+ * A file that is not one gives -EBADMSG and *why (caller frees). */
 static int
-decisions_read(const char *path, cJSON **out)
+decisions_read(const char *path, cJSON **out, char **why)
 {
 	char *text = NULL;
-	size_t len = 0;
-	cJSON *root, *tests;
+	size_t len = 0, off;
+	cJSON *root = NULL, *tests;
+	const cJSON *e;
+	const char *what;
 	int rc;
 
 	*out = NULL;
+	*why = NULL;
 	rc = util_read_file(path, DECISIONS_MAX_BYTES, &text, &len);
 	if (rc == -ENOENT) {
 		root = cJSON_CreateObject();
@@ -42,16 +79,48 @@ decisions_read(const char *path, cJSON **out)
 	}
 	if (rc < 0)
 		return rc;
-	/* len + 1 takes in the NUL, so trailing garbage is refused. */
-	root = cJSON_ParseWithLengthOpts(text, len + 1, NULL, 1);
+	/* Clean JSON first: cJSON takes invalid UTF-8 and cuts at a NUL. */
+	if (json_check(text, len, &off, &what) == 0)
+		root = cJSON_ParseWithLength(text, len);
+	if (root == NULL) {
+		char *where = json_error(text, len, cJSON_GetErrorPtr());
+
+		*why = xasprintf("%s:%s", path, where);
+		free(where);
+		free(text);
+		return -EBADMSG;
+	}
 	free(text);
 	tests = cJSON_GetObjectItemCaseSensitive(root, "tests");
 	if (!cJSON_IsObject(root) || !cJSON_IsObject(tests)) {
+		*why = xasprintf(_("%s: expected an object with an object \"tests\""), path);
 		cJSON_Delete(root);
 		return -EBADMSG;
 	}
+	cJSON_ArrayForEach(e, tests)
+	{
+		char *bad = decisions_check_entry(e);
+
+		if (bad != NULL) {
+			*why = xasprintf("%s: %s", path, bad);
+			free(bad);
+			cJSON_Delete(root);
+			return -EBADMSG;
+		}
+	}
 	*out = root;
 	return 0;
+}
+
+char *
+decisions_problem(const char *path)
+{
+	cJSON *root = NULL;
+	char *why = NULL;
+
+	decisions_read(path, &root, &why);
+	cJSON_Delete(root);
+	return why;
 }
 
 static char *
@@ -68,11 +137,13 @@ decisions_load(const char *path, struct decision **out, size_t *n)
 	cJSON *root, *tests, *e;
 	struct decision *v;
 	size_t count = 0;
+	char *why;
 	int rc;
 
 	*out = NULL;
 	*n = 0;
-	rc = decisions_read(path, &root);
+	rc = decisions_read(path, &root, &why);
+	free(why);
 	if (rc < 0)
 		return rc;
 	tests = cJSON_GetObjectItemCaseSensitive(root, "tests");
@@ -118,30 +189,18 @@ int
 decisions_record(const char *path, const char *test, const char *decision, const char *url,
                  const char *reason, int64_t time_ms)
 {
-	char *dir = xstrdup(path), *slash, *text = NULL;
+	char *text = NULL, *why;
 	char when[40];
 	cJSON *root = NULL, *tests, *entry;
 	int dfd, rc;
 
-	slash = strrchr(dir, '/');
-	if (slash == NULL)
-		strcpy(dir, ".");
-	else if (slash == dir)
-		dir[1] = '\0';
-	else
-		*slash = '\0';
 	/* Two writers (a dashboard and a headless report) must not lose each
 	 * other's entries: lock the directory, not a file rename replaces. */
-	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd < 0) {
-		rc = -errno;
-		goto out;
-	}
-	if (flock(dfd, LOCK_EX) < 0) {
-		rc = -errno;
-		goto out;
-	}
-	rc = decisions_read(path, &root);
+	dfd = util_lock_dir_of(path);
+	if (dfd < 0)
+		return dfd;
+	rc = decisions_read(path, &root, &why);
+	free(why);
 	if (rc < 0)
 		goto out;
 	if (cJSON_GetObjectItemCaseSensitive(root, "schema") == NULL)
@@ -174,9 +233,7 @@ out:
 	if (text != NULL)
 		cJSON_free(text);
 	cJSON_Delete(root);
-	if (dfd >= 0)
-		close(dfd); /* also releases the lock */
-	free(dir);
+	close(dfd); /* also releases the lock */
 	return rc;
 }
 

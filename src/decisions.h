@@ -27,7 +27,8 @@ struct decision {
 /* Reads every decision in path into a new array (caller frees with
  * decisions_free), in file order. A missing file gives none and returns 0;
  * otherwise returns 0, a negative errno, or -EBADMSG when the file is not
- * a decisions file. */
+ * a decisions file (its values are checked: decision one of the four,
+ * url, reason and time strings). */
 int decisions_load(const char *path, struct decision **out, size_t *n);
 
 /* The decision for test in v, or NULL. */
@@ -40,6 +41,11 @@ const struct decision *decisions_find(const struct decision *v, size_t n, const 
  * errno, or -EBADMSG when the existing file cannot be read as one. */
 int decisions_record(const char *path, const char *test, const char *decision, const char *url,
                      const char *reason, int64_t time_ms);
+
+/* Why path cannot be read as a decisions file ("FILE:LINE:COL: invalid
+ * JSON (...)", or the entry and member at fault), or NULL when it can or
+ * is missing: for the message after -EBADMSG. Caller frees. */
+char *decisions_problem(const char *path);
 
 void decisions_free(struct decision *v, size_t n);
 

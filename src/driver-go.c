@@ -648,7 +648,7 @@ driver_go_find_test_func(const char *dir, const char *test, char **file)
 	for (i = 0; i < count && line == 0; i++) {
 		char *path = xasprintf("%s/%s", dir, names[i]), *text = NULL;
 
-		if (util_read_file(path, DRIVER_GO_SOURCE_MAX, &text, NULL) == 0) {
+		if (project_read_file(path, DRIVER_GO_SOURCE_MAX, &text) == 0) {
 			const char *p = text;
 			int ln = 1;
 
@@ -685,7 +685,7 @@ driver_go_locate_test(const char *root, const char *package, const char *test, c
 
 	*dir = *file = NULL;
 	*line = 0;
-	if (util_read_file(gomod, 1 << 20, &text, NULL) < 0)
+	if (project_read_file(gomod, 1 << 20, &text) < 0)
 		goto out;
 	mod = driver_go_mod_module(text);
 	if (mod == NULL)

@@ -40,6 +40,8 @@ driver_tap_discover(const struct options *o, struct project *proj, struct pkg **
 	p->name = buf_steal(&name);
 	p->level = xstrdup("unit");
 	p->dir = xstrdup(proj->root);
+	/* The reproduce line preloads the CPU shim as the runs did. */
+	p->driver_data = o->cpu_shim_path != NULL ? xstrdup(o->cpu_shim_path) : NULL;
 	*pkgs = xcalloc(1, sizeof **pkgs);
 	(*pkgs)[0] = p;
 	*npkgs = 1;
@@ -155,30 +157,13 @@ driver_tap_package_args(const struct pkg *pkg)
 static char *
 driver_tap_reproduce(const struct pkg *pkg, const struct driver_run *r, const int *cpus, int count)
 {
-	struct buf b;
-	char *q;
-	int i;
+	char *q = r->test != NULL && !r->select_env ? util_shell_quote(r->test) : NULL, *cmd, *line;
 
-	buf_init(&b);
-	q = util_shell_quote(pkg->dir);
-	buf_printf(&b, "cd %s && for i in $(seq %d); do FLAKESWEEP_CPU=%d ", q, count, r->cpu);
+	cmd = q != NULL ? xasprintf("%s %s", pkg->name, q) : xstrdup(pkg->name);
+	line = driver_reproduce_loop(pkg, r, cpus, count, pkg->driver_data, cmd);
+	free(cmd);
 	free(q);
-	if (r->test != NULL && r->select_env) {
-		q = util_shell_quote(r->test);
-		buf_printf(&b, "FLAKESWEEP_TEST=%s ", q);
-		free(q);
-	}
-	buf_printf(&b, "timeout %llds taskset -c ", (long long)(r->timeout_ms + 999) / 1000);
-	for (i = 0; i < r->cpu; i++)
-		buf_printf(&b, "%s%d", i > 0 ? "," : "", cpus[i]);
-	buf_printf(&b, " %s", pkg->name);
-	if (r->test != NULL && !r->select_env) {
-		q = util_shell_quote(r->test);
-		buf_printf(&b, " %s", q);
-		free(q);
-	}
-	buf_adds(&b, "; done");
-	return buf_steal(&b);
+	return line;
 }
 
 /* A pytest node id ("tests/test_x.py::test_y"): the part before the

@@ -14,7 +14,8 @@
 const struct driver *
 driver_find(const char *name)
 {
-	static const struct driver *const all[] = {&driver_go, &driver_tap, &driver_pytest};
+	static const struct driver *const all[] = {&driver_go, &driver_tap, &driver_pytest,
+	                                           &driver_gtest, &driver_ctest};
 	size_t i;
 
 	for (i = 0; i < UTIL_ARRAY_LEN(all); i++) {
@@ -54,4 +55,33 @@ driver_free_project(struct project *proj)
 	free(proj->toolchain);
 	free(proj->origin);
 	memset(proj, 0, sizeof *proj);
+}
+
+char *
+driver_reproduce_loop(const struct pkg *pkg, const struct driver_run *r, const int *cpus, int count,
+                      const char *preload, const char *command)
+{
+	struct buf b;
+	char *q;
+	int i;
+
+	buf_init(&b);
+	q = util_shell_quote(pkg->dir);
+	buf_printf(&b, "cd %s && for i in $(seq %d); do FLAKESWEEP_CPU=%d ", q, count, r->cpu);
+	free(q);
+	if (preload != NULL) {
+		q = util_shell_quote(preload);
+		buf_printf(&b, "LD_PRELOAD=%s ", q);
+		free(q);
+	}
+	if (r->test != NULL && r->select_env) {
+		q = util_shell_quote(r->test);
+		buf_printf(&b, "FLAKESWEEP_TEST=%s ", q);
+		free(q);
+	}
+	buf_printf(&b, "timeout %llds taskset -c ", (long long)(r->timeout_ms + 999) / 1000);
+	for (i = 0; i < r->cpu; i++)
+		buf_printf(&b, "%s%d", i > 0 ? "," : "", cpus[i]);
+	buf_printf(&b, " %s; done", command);
+	return buf_steal(&b);
 }

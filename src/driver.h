@@ -122,12 +122,21 @@ struct driver {
 	char *(*skip_args)(const char *package, const char *const *tests, size_t n, bool bare);
 };
 
-/* The driver named name ("go", "tap", "pytest"), or NULL. */
+/* The driver named name ("go", "tap", "pytest", "gtest", "ctest"), or NULL. */
 const struct driver *driver_find(const char *name);
 
 extern const struct driver driver_go;
 extern const struct driver driver_tap;
 extern const struct driver driver_pytest;
+extern const struct driver driver_gtest;
+extern const struct driver driver_ctest;
+
+/* The reproduce line of a driver whose runs are one shell command: cd to
+ * pkg->dir, then count times run command (already quoted) with
+ * FLAKESWEEP_CPU, LD_PRELOAD=preload (the CPU shim, or NULL), r's time limit
+ * and taskset on cpus (r->cpu ids). Caller frees. */
+char *driver_reproduce_loop(const struct pkg *pkg, const struct driver_run *r, const int *cpus,
+                            int count, const char *preload, const char *command);
 
 void driver_free_pkgs(struct pkg **pkgs, size_t n);
 void driver_free_project(struct project *proj);

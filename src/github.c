@@ -10,8 +10,10 @@
  */
 #include "config.h"
 
+#include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
+#include <netdb.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -71,6 +73,7 @@ struct github {
 	struct github_config cfg;
 	char *url;
 	bool loopback;
+	struct curl_slist *resolve; /* localhost pinned to its checked addresses */
 	char *token;
 	const char *token_source;
 	char *user_agent;
@@ -96,11 +99,72 @@ github_config_init(struct github_config *cfg)
 		cfg->trace = stderr;
 }
 
+/* An IP literal in 127.0.0.0/8, or ::1 (bracketed as URLs write it). */
+static bool
+host_is_loopback_ip(const char *host)
+{
+	char v6[INET6_ADDRSTRLEN];
+	struct in6_addr a6;
+	struct in_addr a4;
+	size_t n = strlen(host);
+
+	if (inet_pton(AF_INET, host, &a4) == 1)
+		return (ntohl(a4.s_addr) >> 24) == 127;
+	if (n < 3 || n - 2 >= sizeof v6 || host[0] != '[' || host[n - 1] != ']')
+		return false;
+	memcpy(v6, host + 1, n - 2);
+	v6[n - 2] = '\0';
+	return inet_pton(AF_INET6, v6, &a6) == 1 && IN6_IS_ADDR_LOOPBACK(&a6);
+}
+
+/* The name localhost, whose addresses github_new checks and pins, or a
+ * loopback IP literal; never a name that only looks like one. */
 static bool
 host_is_loopback(const char *host)
 {
-	return strcmp(host, "localhost") == 0 || strcmp(host, "::1") == 0 ||
-	       strcmp(host, "[::1]") == 0 || strncmp(host, "127.", 4) == 0;
+	return strcasecmp(host, "localhost") == 0 || strcmp(host, "::1") == 0 ||
+	       host_is_loopback_ip(host);
+}
+
+int
+github_loopback_pin(const char *host, int port, const struct addrinfo *ai, char **entry, char **err)
+{
+	struct buf b;
+	char addr[INET6_ADDRSTRLEN];
+
+	*err = NULL;
+	if (ai == NULL) {
+		*err = xasprintf(_("--api-url: %s resolves to no address"), host);
+		return -EINVAL;
+	}
+	buf_init(&b);
+	buf_printf(&b, "%s:%d:", host, port);
+	for (; ai != NULL; ai = ai->ai_next) {
+		bool ok = false;
+
+		addr[0] = '\0';
+		if (ai->ai_family == AF_INET) {
+			const struct sockaddr_in *s = (const struct sockaddr_in *)ai->ai_addr;
+
+			inet_ntop(AF_INET, &s->sin_addr, addr, sizeof addr);
+			ok = (ntohl(s->sin_addr.s_addr) >> 24) == 127;
+		} else if (ai->ai_family == AF_INET6) {
+			const struct sockaddr_in6 *s = (const struct sockaddr_in6 *)ai->ai_addr;
+
+			inet_ntop(AF_INET6, &s->sin6_addr, addr, sizeof addr);
+			ok = IN6_IS_ADDR_LOOPBACK(&s->sin6_addr);
+		}
+		if (!ok) {
+			*err = xasprintf(_("--api-url: %s resolves to %s, not a loopback address"),
+			                 host, addr[0] != '\0' ? addr : "?");
+			buf_free(&b);
+			return -EINVAL;
+		}
+		buf_printf(&b, ai->ai_family == AF_INET6 ? "%s[%s]" : "%s%s",
+		           b.data[b.len - 1] == ':' ? "" : ",", addr);
+	}
+	*entry = buf_steal(&b);
+	return 0;
 }
 
 /* GH_HOST, lower-cased, when it names a host other than github.com. */
@@ -210,6 +274,43 @@ github_web_base(void)
 }
 
 bool
+github_web_url_ok(const struct github *gh, const char *url)
+{
+	CURLU *u = curl_url(), *api = curl_url();
+	char *scheme = NULL, *host = NULL, *user = NULL, *api_host = NULL, *web = NULL;
+	const char *p;
+	bool ok = false;
+
+	for (p = url; p != NULL && *p != '\0'; p++) {
+		if ((unsigned char)*p <= 0x20 || (unsigned char)*p >= 0x7f)
+			goto out;
+	}
+	if (url == NULL || curl_url_set(u, CURLUPART_URL, url, 0) != CURLUE_OK ||
+	    curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) != CURLUE_OK ||
+	    curl_url_get(u, CURLUPART_HOST, &host, 0) != CURLUE_OK ||
+	    curl_url_get(u, CURLUPART_USER, &user, 0) != CURLUE_NO_USER ||
+	    curl_url_set(api, CURLUPART_URL, gh->url, 0) != CURLUE_OK ||
+	    curl_url_get(api, CURLUPART_HOST, &api_host, 0) != CURLUE_OK)
+		goto out;
+	web = github_web_base();
+	if (gh->loopback && strcasecmp(host, api_host) == 0)
+		ok = strcmp(scheme, "https") == 0 || strcmp(scheme, "http") == 0;
+	else if (strcmp(scheme, "https") == 0)
+		ok = strcasecmp(host, web + strlen("https://")) == 0 ||
+		     strcasecmp(host, api_host) == 0 ||
+		     (strncasecmp(api_host, "api.", 4) == 0 && strcasecmp(host, api_host + 4) == 0);
+out:
+	free(web);
+	curl_free(scheme);
+	curl_free(host);
+	curl_free(user);
+	curl_free(api_host);
+	curl_url_cleanup(u);
+	curl_url_cleanup(api);
+	return ok;
+}
+
+bool
 github_is_github_host(const char *host)
 {
 	char *h;
@@ -224,14 +325,29 @@ github_is_github_host(const char *host)
 	return ok;
 }
 
+/* The token variables, public first, as GitHub's own CLI reads them. */
+static const char *const github_token_vars[] = {"GH_TOKEN", "GITHUB_TOKEN", "GH_ENTERPRISE_TOKEN",
+                                                "GITHUB_ENTERPRISE_TOKEN"};
+
+bool
+github_env_token_in(const char *s)
+{
+	size_t i;
+
+	for (i = 0; s != NULL && i < sizeof github_token_vars / sizeof *github_token_vars; i++) {
+		const char *v = getenv(github_token_vars[i]);
+
+		if (v != NULL && *v != '\0' && strstr(s, v) != NULL)
+			return true;
+	}
+	return false;
+}
+
 /* Reads the token for the endpoint's host, the way GitHub's own CLI does. */
 static int
 github_read_token(bool enterprise, char **token, const char **source, char **err)
 {
-	static const char *const public_vars[] = {"GH_TOKEN", "GITHUB_TOKEN"};
-	static const char *const enterprise_vars[] = {"GH_ENTERPRISE_TOKEN",
-	                                              "GITHUB_ENTERPRISE_TOKEN"};
-	const char *const *vars = enterprise ? enterprise_vars : public_vars;
+	const char *const *vars = github_token_vars + (enterprise ? 2 : 0);
 	const char *p;
 	size_t i;
 
@@ -719,6 +835,41 @@ github_handle_closed(uv_handle_t *h)
 	github_maybe_destroy(gh);
 }
 
+/* Sets gh->loopback from gh->url; the name localhost is resolved now and
+ * every address checked, then pinned (gh->resolve). */
+static int
+github_pin_localhost(struct github *gh, char **err)
+{
+	CURLU *u = curl_url();
+	char *host = NULL, *port = NULL, *entry = NULL;
+	struct addrinfo hints, *ai = NULL;
+	int rc = 0;
+
+	if (curl_url_set(u, CURLUPART_URL, gh->url, 0) != CURLUE_OK ||
+	    curl_url_get(u, CURLUPART_HOST, &host, 0) != CURLUE_OK ||
+	    curl_url_get(u, CURLUPART_PORT, &port, CURLU_DEFAULT_PORT) != CURLUE_OK)
+		goto out;
+	gh->loopback = host_is_loopback(host);
+	if (!gh->loopback || strcasecmp(host, "localhost") != 0)
+		goto out;
+	memset(&hints, 0, sizeof hints);
+	hints.ai_family = AF_UNSPEC;
+	hints.ai_socktype = SOCK_STREAM;
+	if (getaddrinfo(host, NULL, &hints, &ai) != 0)
+		ai = NULL;
+	rc = github_loopback_pin(host, atoi(port), ai, &entry, err);
+	if (rc == 0)
+		gh->resolve = curl_slist_append(NULL, entry);
+out:
+	if (ai != NULL)
+		freeaddrinfo(ai);
+	free(entry);
+	curl_free(host);
+	curl_free(port);
+	curl_url_cleanup(u);
+	return rc;
+}
+
 int
 github_new(uv_loop_t *loop, const struct github_config *cfg, struct github **out, char **err)
 {
@@ -758,21 +909,15 @@ github_new(uv_loop_t *loop, const struct github_config *cfg, struct github **out
 	if (gh->cfg.max_attempts <= 0)
 		gh->cfg.max_attempts = GITHUB_DEFAULT_ATTEMPTS;
 	gh->url = url;
-	{
-		CURLU *u = curl_url();
-		char *host = NULL;
-
-		if (curl_url_set(u, CURLUPART_URL, url, 0) == CURLUE_OK &&
-		    curl_url_get(u, CURLUPART_HOST, &host, 0) == CURLUE_OK)
-			gh->loopback = host_is_loopback(host);
-		curl_free(host);
-		curl_url_cleanup(u);
+	rc = github_pin_localhost(gh, err);
+	if (rc == 0) {
+		h = gh_host();
+		rc = github_read_token(h != NULL && !host_is_ghe_com(h), &gh->token,
+		                       &gh->token_source, err);
+		free(h);
 	}
-	h = gh_host();
-	rc =
-	    github_read_token(h != NULL && !host_is_ghe_com(h), &gh->token, &gh->token_source, err);
-	free(h);
 	if (rc < 0) {
+		curl_slist_free_all(gh->resolve);
 		free(gh->url);
 		free(gh);
 		return rc;
@@ -1021,6 +1166,8 @@ github_send(struct github *gh)
 	}
 	if (gh->loopback)
 		curl_easy_setopt(e, CURLOPT_NOPROXY, "*");
+	if (gh->resolve != NULL)
+		curl_easy_setopt(e, CURLOPT_RESOLVE, gh->resolve);
 	if (gh->cfg.trace != NULL) {
 		curl_easy_setopt(e, CURLOPT_DEBUGFUNCTION, github_debug_cb);
 		curl_easy_setopt(e, CURLOPT_DEBUGDATA, gh);
@@ -1097,6 +1244,7 @@ github_maybe_destroy(struct github *gh)
 			*p++ = '\0';
 		free(gh->token);
 	}
+	curl_slist_free_all(gh->resolve);
 	free(gh->url);
 	free(gh->user_agent);
 	free(gh);

@@ -76,6 +76,16 @@ void github_config_init(struct github_config *cfg);
  * frees). */
 char *github_endpoint(const char *api_url, char **err);
 
+struct addrinfo;
+
+/* Checks that ai, what the name host (localhost) resolved to, holds only
+ * loopback addresses, and sets *entry to the CURLOPT_RESOLVE line
+ * "HOST:PORT:ADDR,..." that pins libcurl to exactly those, so a later
+ * resolution cannot send the token elsewhere. Returns 0, or -EINVAL with
+ * *err set and *entry untouched. */
+int github_loopback_pin(const char *host, int port, const struct addrinfo *ai, char **entry,
+                        char **err);
+
 /* The web address that repository links start with: https://github.com, or
  * https://HOST for an Enterprise GH_HOST. Caller frees. */
 char *github_web_base(void);
@@ -111,6 +121,18 @@ void github_mask(const struct github *gh, char *s);
 
 /* The name of the environment variable the token came from. */
 const char *github_token_source(const struct github *gh);
+
+/* True when url, a link GitHub answered with, may be shown, stored and
+ * linked: printable ASCII, no credentials, https on the web host for the
+ * endpoint in use (github.com for api.github.com, the GH_HOST or
+ * --api-url host for Enterprise), or on a loopback endpoint's own host, as
+ * a local stand-in answers. */
+bool github_web_url_ok(const struct github *gh, const char *url);
+
+/* True when s holds the value of a token variable (GH_TOKEN, GITHUB_TOKEN,
+ * GH_ENTERPRISE_TOKEN, GITHUB_ENTERPRISE_TOKEN), so that text must not be
+ * shown or sent. s may be NULL. */
+bool github_env_token_in(const char *s);
 
 /* One finished HTTP exchange, as the client saw it. */
 struct github_exchange {

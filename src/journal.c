@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * journal.c: writes and reads journal.jsonl. Each line goes out in one
- * write(2) on an O_APPEND descriptor, so a crash leaves at most a torn last
- * line, which readers skip. It knows the line formats and nothing of how a
- * sweep uses them.
+ * journal.c: writes and reads journal.jsonl. Each line goes out whole in
+ * one write(2) on an O_APPEND descriptor, so a crash leaves at most a torn
+ * last line, which readers skip; a write that fails or falls short (a full
+ * disk) is cut back to the last whole line and kept in memory until a later
+ * write or journal_flush gets it out. Reading checks every value against
+ * the rules the command line applies. It knows the line formats and
+ * nothing of how a sweep uses them.
  */
 #include "config.h"
 
@@ -16,6 +19,7 @@
 #include <unistd.h>
 
 #include "journal.h"
+#include "json.h"
 #include "sanitize.h"
 #include "strmap.h"
 #include "util.h"
@@ -24,6 +28,9 @@
 
 struct journal {
 	int fd;
+	off_t good;         /* where the last whole line ends */
+	struct buf pending; /* whole lines not written yet (disk full) */
+	journal_write_cb write;
 	struct strmap *sets; /* set key -> id */
 	long next_set;
 };
@@ -37,6 +44,7 @@ struct journal_set {
 struct journal_reader {
 	struct journal_set *sets; /* by id */
 	size_t nsets;
+	char *why;           /* what is wrong with the line being read, for line_cb */
 	struct strmap *keys; /* set key -> id, for journal_open */
 };
 
@@ -57,6 +65,39 @@ journal_num(const cJSON *obj, const char *key, double *out)
 		return false;
 	*out = v->valuedouble;
 	return true;
+}
+
+int
+journal_decode_int(const cJSON *line, const char *key, int64_t min, int64_t max, bool required,
+                   int64_t *out, char **why)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(line, key);
+
+	/* Compared as doubles first: casting an out-of-range double to an
+	 * integer is undefined. */
+	if (v == NULL && !required)
+		return 0;
+	if (!cJSON_IsNumber(v) || !(v->valuedouble >= (double)min) ||
+	    !(v->valuedouble <= (double)max) || v->valuedouble != (double)(int64_t)v->valuedouble) {
+		*why = xasprintf(_("%s line: %s: expected a whole number from %lld to %lld"),
+		                 journal_line_type(line), key, (long long)min, (long long)max);
+		return -EINVAL;
+	}
+	*out = (int64_t)v->valuedouble;
+	return 0;
+}
+
+char *
+journal_schema_error(const cJSON *header)
+{
+	const char *schema = journal_str(header, "schema");
+
+	if (schema != NULL && strcmp(schema, JOURNAL_SCHEMA) == 0)
+		return NULL;
+	if (schema == NULL)
+		return xasprintf(_("schema: missing (expected %s)"), JOURNAL_SCHEMA);
+	return xasprintf(_("schema: \"%s\" is not a journal this flakesweep reads (expected %s)"),
+	                 schema, JOURNAL_SCHEMA);
 }
 
 const char *
@@ -169,6 +210,8 @@ journal_open(const char *path, char **err)
 	}
 	j = xcalloc(1, sizeof *j);
 	j->fd = fd;
+	j->write = write;
+	buf_init(&j->pending);
 	j->sets = strmap_new();
 	j->next_set = 1;
 	if (journal_read(path, journal_seed_sets, j, &torn, err) < 0) {
@@ -182,6 +225,7 @@ journal_open(const char *path, char **err)
 		journal_close(j);
 		return NULL;
 	}
+	j->good = lseek(fd, 0, SEEK_END);
 	return j;
 }
 
@@ -190,37 +234,64 @@ journal_close(struct journal *j)
 {
 	if (j == NULL)
 		return;
+	/* A last try for lines a full disk held back. */
+	journal_flush(j);
 	close(j->fd);
+	buf_free(&j->pending);
 	strmap_free(j->sets);
 	free(j);
+}
+
+void
+journal_set_write(struct journal *j, journal_write_cb fn)
+{
+	j->write = fn != NULL ? fn : write;
+}
+
+bool
+journal_pending(const struct journal *j)
+{
+	return j->pending.len > 0;
+}
+
+int
+journal_flush(struct journal *j)
+{
+	ssize_t w;
+	int rc;
+
+	if (j->pending.len == 0)
+		return 0;
+	do
+		w = j->write(j->fd, j->pending.data, j->pending.len);
+	while (w < 0 && errno == EINTR);
+	if (w == (ssize_t)j->pending.len) {
+		j->good += (off_t)w;
+		buf_reset(&j->pending);
+		return 0;
+	}
+	/* A short write means the disk filled up mid-line. */
+	rc = w < 0 ? -errno : -ENOSPC;
+	/* Never leave part of a line for the next one to be glued to: cut
+	 * back to the last whole line (a failed write may have written some
+	 * bytes too). The lines stay pending for the next try. */
+	if (ftruncate(j->fd, j->good) < 0 && rc == -ENOSPC)
+		rc = -errno;
+	return rc;
 }
 
 int
 journal_write(struct journal *j, const cJSON *obj)
 {
 	char *text = cJSON_PrintUnformatted(obj);
-	size_t len, off = 0;
-	int rc = 0;
 
 	if (text == NULL)
 		fatal("%s", _("out of memory"));
-	len = strlen(text);
-	text = xrealloc(text, len + 2);
-	text[len++] = '\n';
-	text[len] = '\0';
-	while (off < len) {
-		ssize_t w = write(j->fd, text + off, len - off);
-
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			rc = -errno;
-			break;
-		}
-		off += (size_t)w;
-	}
+	/* Behind the lines still pending, so the order is kept. */
+	buf_adds(&j->pending, text);
+	buf_addc(&j->pending, '\n');
 	free(text);
-	return rc;
+	return journal_flush(j);
 }
 
 int
@@ -383,15 +454,26 @@ journal_write_run(struct journal *j, const struct journal_run *jr, const struct 
 	return rc < 0 ? rc : rc2;
 }
 
-static void
-journal_reader_add_set(struct journal_reader *r, const cJSON *line)
+/* Keeps a set line for the run lines after it. Ids count up from 1; one
+ * far past the last would cost memory for every id between, so it is
+ * refused. Returns 0 or -EINVAL with *why (caller frees). */
+static int
+journal_reader_add_set(struct journal_reader *r, const cJSON *line, char **why)
 {
 	struct journal_set *s;
-	double id = 0, pkg = 0;
+	int64_t id = 0, pkg = 0;
+	size_t next = r->nsets > 0 ? r->nsets : 1;
 	const cJSON *v;
 
-	if (!journal_num(line, "id", &id) || id < 0 || id > 1e7)
-		return;
+	if (journal_decode_int(line, "id", 1, JOURNAL_NUM_MAX, true, &id, why) < 0 ||
+	    journal_decode_int(line, "pkg", 0, JOURNAL_PKG_MAX, true, &pkg, why) < 0)
+		return -EINVAL;
+	if ((uint64_t)id > next) {
+		*why =
+		    xasprintf(_("set line: id: %lld is not the next set id (expected at most %zu)"),
+		              (long long)id, next);
+		return -EINVAL;
+	}
 	if ((size_t)id >= r->nsets) {
 		r->sets = xrealloc(r->sets, sizeof *r->sets * ((size_t)id + 1));
 		memset(r->sets + r->nsets, 0, sizeof *r->sets * ((size_t)id + 1 - r->nsets));
@@ -401,16 +483,20 @@ journal_reader_add_set(struct journal_reader *r, const cJSON *line)
 	util_strv_free(s->order);
 	s->order = NULL;
 	s->n = 0;
-	journal_num(line, "pkg", &pkg);
 	s->pkg = (int)pkg;
 	cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(line, "order"))
 	{
-		if (cJSON_IsString(v) && (v->valuestring[0] == 'P' || v->valuestring[0] == 'S'))
-			util_strv_add(&s->order, &s->n, v->valuestring);
+		if (!cJSON_IsString(v) || (v->valuestring[0] != 'P' && v->valuestring[0] != 'S')) {
+			*why =
+			    xstrdup(_("set line: order: expected strings that start with P or S"));
+			return -EINVAL;
+		}
+		util_strv_add(&s->order, &s->n, v->valuestring);
 	}
 	/* A run where no test passed writes an empty set: known, not missing. */
 	if (s->order == NULL)
 		s->order = xcalloc(1, sizeof *s->order);
+	return 0;
 }
 
 int
@@ -448,15 +534,31 @@ journal_read(const char *path, journal_line_cb line_cb, void *arg, bool *torn, c
 			break;
 		}
 		obj = cJSON_ParseWithLength(line, (size_t)len);
-		if (obj == NULL || !cJSON_IsObject(obj)) {
+		if (obj == NULL) {
+			size_t off = 0;
+			const char *why = json_why(line, (size_t)len, cJSON_GetErrorPtr(), &off);
+			int l, col;
+
+			json_pos(line, (size_t)len, off, &l, &col);
+			*err = xasprintf(_("%s:%d:%d: invalid JSON (%s)"), path, lineno, col, why);
+			rc = -EINVAL;
+			break;
+		}
+		if (!cJSON_IsObject(obj)) {
 			cJSON_Delete(obj);
 			*err = xasprintf(_("%s:%d: expected a JSON object on each line"), path,
 			                 lineno);
 			rc = -EINVAL;
 			break;
 		}
-		if (strcmp(journal_line_type(obj), "set") == 0)
-			journal_reader_add_set(&reader, obj);
+		if (strcmp(journal_line_type(obj), "set") == 0 &&
+		    journal_reader_add_set(&reader, obj, &reader.why) < 0) {
+			cJSON_Delete(obj);
+			*err = xasprintf("%s:%d: %s", path, lineno, reader.why);
+			free(reader.why);
+			rc = -EINVAL;
+			break;
+		}
 		rc = line_cb(arg, &reader, obj, lineno);
 		cJSON_Delete(obj);
 		if (rc < 0)
@@ -498,29 +600,38 @@ journal_add_names(struct outcome *o, const cJSON *line, const char *key, enum ou
 
 int
 journal_decode_run(struct journal_reader *reader, const cJSON *line, struct journal_run *jr,
-                   struct outcome *o)
+                   struct outcome *o, char **why)
 {
 	const char *phase = journal_str(line, "phase");
-	double run, pkg, cpu, load, lane = 0, ms = 0, ex = 0, sig = 0, set = 0;
+	int64_t run = 0, pkg = 0, cpu = 0, load = 0, lane = 0, ms = 0, ex = 0, sig = 0, set = 0;
 	const cJSON *v;
 	size_t i;
 
 	memset(jr, 0, sizeof *jr);
-	if (!journal_num(line, "run", &run) || !journal_num(line, "pkg", &pkg) ||
-	    !journal_num(line, "cpu", &cpu) || !journal_num(line, "load", &load) || phase == NULL)
+	*why = NULL;
+	/* The same bounds as the command line (--cpu, --load): anything else
+	 * was not written by a sweep. */
+	if (journal_decode_int(line, "run", 1, JOURNAL_NUM_MAX, true, &run, why) < 0 ||
+	    journal_decode_int(line, "pkg", 0, JOURNAL_PKG_MAX, true, &pkg, why) < 0 ||
+	    journal_decode_int(line, "cpu", 1, UTIL_LIST_MAX, true, &cpu, why) < 0 ||
+	    journal_decode_int(line, "load", 1, UTIL_LIST_MAX, true, &load, why) < 0 ||
+	    journal_decode_int(line, "lane", 0, UTIL_LIST_MAX, false, &lane, why) < 0 ||
+	    journal_decode_int(line, "ms", 0, JOURNAL_NUM_MAX, false, &ms, why) < 0 ||
+	    journal_decode_int(line, "exit", INT32_MIN, INT32_MAX, false, &ex, why) < 0 ||
+	    journal_decode_int(line, "signal", 0, 255, false, &sig, why) < 0 ||
+	    journal_decode_int(line, "set", 0, JOURNAL_NUM_MAX, false, &set, why) < 0)
 		return -EINVAL;
-	journal_num(line, "lane", &lane);
-	journal_num(line, "ms", &ms);
-	journal_num(line, "exit", &ex);
-	journal_num(line, "signal", &sig);
-	journal_num(line, "set", &set);
-	jr->run = (int64_t)run;
+	if (phase == NULL || (strcmp(phase, "sweep") != 0 && strcmp(phase, "confirm") != 0)) {
+		*why = xstrdup(_("run line: phase: expected \"sweep\" or \"confirm\""));
+		return -EINVAL;
+	}
+	jr->run = run;
 	jr->pkg = (int)pkg;
 	jr->phase = strcmp(phase, "confirm") == 0 ? RESULTS_CONFIRM : RESULTS_SWEEP;
 	jr->cpu = (int)cpu;
 	jr->load = (int)load;
 	jr->lane = (int)lane;
-	jr->ms = (int64_t)ms;
+	jr->ms = ms;
 	jr->exit.status = (int)ex;
 	jr->exit.signal = (int)sig;
 	jr->exit.timed_out = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(line, "timed_out"));
@@ -537,8 +648,11 @@ journal_decode_run(struct journal_reader *reader, const cJSON *line, struct jour
 	if (set > 0) {
 		const struct journal_set *s;
 
-		if ((size_t)set >= reader->nsets || reader->sets[(size_t)set].order == NULL)
+		if ((size_t)set >= reader->nsets || reader->sets[(size_t)set].order == NULL) {
+			*why = xasprintf(_("run line: set: no set line with id %lld before it"),
+			                 (long long)set);
 			return -EINVAL;
+		}
 		s = &reader->sets[(size_t)set];
 		for (i = 0; i < s->n; i++)
 			outcome_add(o, xstrdup(s->order[i] + 1),
@@ -614,17 +728,23 @@ journal_write_build(struct journal *j, int idx, const struct pkg *pkg)
 }
 
 int
-journal_decode_build(const cJSON *line, struct pkg **out, int *idx)
+journal_decode_build(const cJSON *line, struct pkg **out, int *idx, char **why)
 {
 	const char *name = journal_str(line, "package"), *level = journal_str(line, "level");
 	const char *dir = journal_str(line, "dir");
 	struct pkg *p;
-	double n;
+	int64_t n = 0;
 	const cJSON *v;
 
-	if (name == NULL || level == NULL || dir == NULL || !journal_num(line, "pkg", &n) ||
-	    n < 0 || n > 1e6)
+	*why = NULL;
+	if (journal_decode_int(line, "pkg", 0, JOURNAL_PKG_MAX, true, &n, why) < 0)
 		return -EINVAL;
+	if (name == NULL || level == NULL || dir == NULL) {
+		*why = xasprintf(_("build line: %s: expected a string"), name == NULL    ? "package"
+		                                                         : level == NULL ? "level"
+		                                                                         : "dir");
+		return -EINVAL;
+	}
 	p = xcalloc(1, sizeof *p);
 	p->name = xstrdup(name);
 	p->level = xstrdup(level);

@@ -14,6 +14,7 @@
 #include <cjson/cJSON.h>
 
 #include "hash.h"
+#include "json.h"
 #include "ledger.h"
 #include "util.h"
 
@@ -129,28 +130,31 @@ ledger_member(const cJSON *obj, const char *name)
 	return cJSON_GetObjectItemCaseSensitive(obj, name);
 }
 
-/* Checks and merges one line; returns NULL, or the problem (caller frees). */
+/* Checks and merges one line; returns NULL, or the problem (caller frees)
+ * with *col the column it is at, or 0 when it concerns the whole line. */
 static char *
-ledger_add_line(struct ledger *l, struct ledger_map *m, const char *text, size_t len, int line)
+ledger_add_line(struct ledger *l, struct ledger_map *m, const char *text, size_t len, int line,
+                int *col)
 {
-	const char *end = NULL;
-	cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+	const char *end = NULL, *why;
+	cJSON *root = NULL;
 	const cJSON *test, *outcome, *channels, *c;
 	struct ledger_test *t;
 	bool skipped, failed;
 	char *problem = NULL;
+	size_t off = 0;
+	int l1;
 
+	/* Before cJSON, which takes invalid UTF-8 and cuts a string at a NUL:
+	 * one value, valid UTF-8, no raw control character. */
+	*col = 0;
+	if (json_check(text, len, &off, &why) == 0)
+		root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
 	if (root == NULL) {
-		problem = xstrdup(_("invalid JSON"));
+		why = json_why(text, len, end, &off);
+		json_pos(text, len, off, &l1, col);
+		problem = xasprintf(_("invalid JSON (%s)"), why);
 		goto out;
-	}
-	/* cJSON stops after the first value; anything but blanks after it
-	 * means the line is not one JSON value. */
-	for (; end < text + len; end++) {
-		if (*end != ' ' && *end != '\t' && *end != '\r') {
-			problem = xstrdup(_("invalid JSON"));
-			goto out;
-		}
 	}
 	if (!cJSON_IsObject(root)) {
 		problem = xstrdup(_("expected a JSON object"));
@@ -226,7 +230,7 @@ ledger_parse(const char *path, const char *text, size_t len, struct ledger **out
 	struct ledger *l = xcalloc(1, sizeof *l);
 	struct ledger_map m = {NULL, 0};
 	size_t off = 0, i;
-	int line = 0, rc = 0;
+	int line = 0, rc = 0, col;
 
 	l->path = xstrdup(path);
 	*out = NULL;
@@ -250,9 +254,10 @@ ledger_parse(const char *path, const char *text, size_t len, struct ledger **out
 			rc = -EINVAL;
 			goto out;
 		}
-		problem = ledger_add_line(l, &m, p, n, line);
+		problem = ledger_add_line(l, &m, p, n, line, &col);
 		if (problem != NULL) {
-			*err = xasprintf("%s:%d: %s", path, line, problem);
+			*err = col > 0 ? xasprintf("%s:%d:%d: %s", path, line, col, problem)
+			               : xasprintf("%s:%d: %s", path, line, problem);
 			free(problem);
 			rc = -EINVAL;
 			goto out;

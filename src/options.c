@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "driver.h"
 #include "options.h"
 #include "timefmt.h"
 #include "util.h"
@@ -32,6 +33,7 @@ options_init(struct options *o)
 	o->driver = xstrdup("go");
 	o->tap_select = xstrdup("arg");
 	o->pytest_unit = xstrdup("file");
+	o->cpu_shim = true;
 }
 
 static void
@@ -59,6 +61,7 @@ options_free(struct options *o)
 	free(o->driver);
 	free(o->tap_select);
 	free(o->pytest_unit);
+	free(o->cpu_shim_path);
 	free(o->dir);
 	options_free_strv(o->packages, o->npackages);
 	options_free_strv(o->command, o->ncommand);
@@ -121,9 +124,7 @@ options_check_timeout(const char *driver, int64_t ms)
 const char *
 options_check_driver(const char *name)
 {
-	return strcmp(name, "go") == 0 || strcmp(name, "tap") == 0 || strcmp(name, "pytest") == 0
-	           ? NULL
-	           : "go, tap or pytest";
+	return driver_find(name) != NULL ? NULL : "go, tap, pytest, gtest or ctest";
 }
 
 const char *
@@ -141,10 +142,10 @@ options_check_pytest_unit(const char *name)
 const char *
 options_check_command(const char *driver, int ncommand)
 {
-	if (strcmp(driver, "tap") == 0 && ncommand == 0)
-		return _("--driver tap needs a command after --");
-	if (strcmp(driver, "tap") != 0 && ncommand > 0)
-		return _("a command after -- needs --driver tap");
+	if ((strcmp(driver, "tap") == 0 || strcmp(driver, "gtest") == 0) && ncommand == 0)
+		return _("the command after --");
+	if ((strcmp(driver, "go") == 0 || strcmp(driver, "pytest") == 0) && ncommand > 0)
+		return _("no command: a command needs --driver tap, gtest or ctest");
 	return NULL;
 }
 
@@ -336,6 +337,9 @@ options_set(struct options *o, enum options_key key, const char *value, const ch
 	case OPTIONS_PYTEST_UNIT:
 		return options_set_checked(&o->pytest_unit, value, options_check_pytest_unit(value),
 		                           expected);
+	case OPTIONS_NO_CPU_SHIM:
+		o->cpu_shim = false;
+		return 0;
 	case OPTIONS_SCRUB_ENV:
 		o->scrub_env =
 		    xrealloc(o->scrub_env, sizeof *o->scrub_env * (size_t)(o->nscrub_env + 1));

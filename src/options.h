@@ -66,10 +66,14 @@ struct options {
 	char *quarantine; /* --quarantine FILE */
 	enum options_ui ui;
 	bool json;
-	char *driver;      /* "go" (default), "tap" or "pytest" */
+	char *driver;      /* "go" (default), "tap", "pytest", "gtest" or "ctest" */
 	char *tap_select;  /* "arg" (default) or "env" */
 	char *pytest_unit; /* "file" (default) or "dir": one pytest package */
-	char **packages;   /* go: package patterns; NULL = ./...; pytest: paths */
+	bool cpu_shim;     /* false with --no-cpu-shim */
+	/* The CPU preload library every run of a non-Go driver gets in
+	 * LD_PRELOAD, or NULL (--no-cpu-shim, the go driver, not found). */
+	char *cpu_shim_path;
+	char **packages; /* go: package patterns; NULL = ./...; pytest: paths */
 	int npackages;
 	char **command; /* tap: the command after --, NULL-terminated */
 	int ncommand;
@@ -94,7 +98,7 @@ const char *options_check_timeout(const char *driver, int64_t ms);
 const char *options_check_driver(const char *name);
 const char *options_check_tap_select(const char *name);
 const char *options_check_pytest_unit(const char *name);
-/* tap needs a command; the other drivers take none. */
+/* tap and gtest need the command after --; go and pytest take none. */
 const char *options_check_command(const char *driver, int ncommand);
 
 /* Fills o with the defaults of DESIGN section 3. */
@@ -130,6 +134,7 @@ enum options_key {
 	OPTIONS_TAP_SELECT,
 	OPTIONS_SCRUB_ENV,
 	OPTIONS_PYTEST_UNIT,
+	OPTIONS_NO_CPU_SHIM,
 };
 
 /* Sets one setting from its text (value is ignored for flags) and marks

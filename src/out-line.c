@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * out-line.c: prints the sweep's progress as plain lines, for logs, CI and
- * ssh sessions without a terminal. Test output never reaches it except
- * through results, which are sanitised.
+ * ssh sessions without a terminal. Test ids and messages can carry bytes
+ * from tests, so every line they are in is sanitised.
  */
 #include "config.h"
 
@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "out-line.h"
+#include "sanitize.h"
 #include "sweep.h"
 #include "util.h"
 
@@ -70,10 +71,10 @@ out_line_test_failed_first(void *arg, const struct results_test *t, const struct
 
 	if (!ol->progress)
 		return;
-	fprintf(ol->f, _("%s: %s %s at cpu %d load %d (run %lld)\n"),
-	        run->phase == RESULTS_CONFIRM ? _("confirm") : _("sweep"), t->id,
-	        ot->status == OUTCOME_HANG ? _("hung") : _("failed"), run->cpu, run->load,
-	        (long long)run->id);
+	sanitize_fprintf(ol->f, _("%s: %s %s at cpu %d load %d (run %lld)\n"),
+	                 run->phase == RESULTS_CONFIRM ? _("confirm") : _("sweep"), t->id,
+	                 ot->status == OUTCOME_HANG ? _("hung") : _("failed"), run->cpu, run->load,
+	                 (long long)run->id);
 	fflush(ol->f);
 }
 
@@ -82,7 +83,7 @@ out_line_message(void *arg, const char *text)
 {
 	struct out_line *ol = arg;
 
-	fprintf(ol->f, "flakesweep: %s\n", text);
+	sanitize_fprintf(ol->f, "flakesweep: %s\n", text);
 	fflush(ol->f);
 }
 

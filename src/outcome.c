@@ -5,11 +5,15 @@
  */
 #include "config.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "outcome.h"
 #include "util.h"
+
+/* Room kept for the "[... N bytes cut ...]" mark. */
+#define OUTCOME_MARK_ROOM 64
 
 void
 outcome_free(struct outcome *o)
@@ -72,4 +76,45 @@ outcome_failed(const struct outcome *o)
 			return true;
 	}
 	return false;
+}
+
+void
+outcome_keep(struct buf *b, uint64_t *cut, const char *s, size_t n)
+{
+	size_t room = OUTCOME_LINES_CAP - OUTCOME_MARK_ROOM;
+
+	while (n > 0) {
+		const char *z = memchr(s, '\0', n);
+		size_t k = z != NULL ? (size_t)(z - s) : n;
+
+		if (b->len + k > room) {
+			*cut += n - (room - b->len);
+			buf_add(b, s, room - b->len);
+			return;
+		}
+		buf_add(b, s, k);
+		s += k;
+		n -= k;
+		if (n > 0) {
+			if (b->len + 4 > room) {
+				*cut += n;
+				return;
+			}
+			buf_adds(b, "\\x00");
+			s++;
+			n--;
+		}
+	}
+}
+
+char *
+outcome_kept(const struct buf *b, uint64_t cut)
+{
+	struct buf out;
+
+	buf_init(&out);
+	buf_add(&out, b->data, b->len);
+	if (cut > 0)
+		buf_printf(&out, "[... %llu bytes cut ...]\n", (unsigned long long)cut);
+	return buf_steal(&out);
 }

@@ -8,6 +8,9 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+
+struct buf;
 
 enum outcome_status {
 	OUTCOME_PASS,
@@ -71,5 +74,14 @@ struct outcome_test *outcome_find(const struct outcome *o, const char *name);
 /* True when the run counts as failed for the package: any test failed or
  * hung, or the package failed. */
 bool outcome_failed(const struct outcome *o);
+
+/* Appends n bytes of a test's output to b, capped for outcome_test.lines
+ * (OUTCOME_LINES_CAP less room for the mark), adding what does not fit to
+ * *cut; a NUL byte is kept as the text \x00. */
+void outcome_keep(struct buf *b, uint64_t *cut, const char *s, size_t n);
+
+/* A copy of b's bytes for outcome_test.lines, ending in a
+ * "[... N bytes cut ...]" line when *cut is not 0. Caller frees. */
+char *outcome_kept(const struct buf *b, uint64_t cut);
 
 #endif

@@ -46,7 +46,7 @@
  *   that test FAILs with a reason such as "process exited with status 2
  *   while running". Several: the package fails, naming them as candidates.
  *   None, and no test failed before: the package fails (TestMain, init).
- * - outcome_exit.timed_out (flakesweep killed the run at its limit): every
+ * - proc_exit.timed_out (flakesweep killed the run at its limit): every
  *   deepest running test is a HANG; with none, the package fails.
  * - A parent whose subtest failed fails; a parent of a hung test hangs.
  * - Tests whose result the run did not show (a crash cut them short while

@@ -19,7 +19,6 @@
 
 #define PARSE_TAP_LINE_MAX 65536
 #define PARSE_TAP_MAX_DEPTH 64
-#define PARSE_TAP_MARK_ROOM 64
 #define PARSE_TAP_REASON_MAX 200
 
 struct parse_tap_test {
@@ -119,49 +118,6 @@ parse_tap_free(struct parse_tap *p)
 	free(p);
 }
 
-/* Appends to a buffer capped for an outcome's lines, counting what does not
- * fit; a NUL byte is kept as the text \x00. */
-static void
-parse_tap_keep(struct buf *b, uint64_t *cut, const char *s, size_t n)
-{
-	size_t room = OUTCOME_LINES_CAP - PARSE_TAP_MARK_ROOM;
-
-	while (n > 0) {
-		const char *z = memchr(s, '\0', n);
-		size_t k = z != NULL ? (size_t)(z - s) : n;
-
-		if (b->len + k > room) {
-			*cut += n - (room - b->len);
-			buf_add(b, s, room - b->len);
-			return;
-		}
-		buf_add(b, s, k);
-		s += k;
-		n -= k;
-		if (n > 0) {
-			if (b->len + 4 > room) {
-				*cut += n;
-				return;
-			}
-			buf_adds(b, "\\x00");
-			s++;
-			n--;
-		}
-	}
-}
-
-static char *
-parse_tap_kept(const struct buf *b, uint64_t cut)
-{
-	struct buf out;
-
-	buf_init(&out);
-	buf_add(&out, b->data, b->len);
-	if (cut > 0)
-		buf_printf(&out, "[... %llu bytes cut ...]\n", (unsigned long long)cut);
-	return buf_steal(&out);
-}
-
 static int
 parse_tap_add(struct parse_tap *p, char *name, int status)
 {
@@ -233,11 +189,11 @@ parse_tap_diag(struct parse_tap *p, const char *s, size_t n)
 	if (p->diag >= 0) {
 		struct parse_tap_test *t = &p->tests[p->diag];
 
-		parse_tap_keep(&t->lines, &t->cut, s, n);
-		parse_tap_keep(&t->lines, &t->cut, "\n", 1);
+		outcome_keep(&t->lines, &t->cut, s, n);
+		outcome_keep(&t->lines, &t->cut, "\n", 1);
 	} else if (p->depth == 0) {
-		parse_tap_keep(&p->orphan, &p->orphan_cut, s, n);
-		parse_tap_keep(&p->orphan, &p->orphan_cut, "\n", 1);
+		outcome_keep(&p->orphan, &p->orphan_cut, s, n);
+		outcome_keep(&p->orphan, &p->orphan_cut, "\n", 1);
 	}
 }
 
@@ -441,8 +397,8 @@ parse_tap_line(struct parse_tap *p, const char *s, size_t n)
 				struct parse_tap_test *y = &p->tests[p->yaml];
 				size_t skip = indent < p->yaml_indent ? indent : p->yaml_indent;
 
-				parse_tap_keep(&y->lines, &y->cut, s + skip, n - skip);
-				parse_tap_keep(&y->lines, &y->cut, "\n", 1);
+				outcome_keep(&y->lines, &y->cut, s + skip, n - skip);
+				outcome_keep(&y->lines, &y->cut, "\n", 1);
 			}
 			return;
 		}
@@ -675,7 +631,7 @@ parse_tap_finish(struct parse_tap *p, const struct proc_exit *ex, struct outcome
 			continue;
 		}
 		if (t->status == OUTCOME_FAIL || t->status == OUTCOME_HANG) {
-			lines = parse_tap_kept(&t->lines, t->cut);
+			lines = outcome_kept(&t->lines, t->cut);
 			any_fail = true;
 		}
 		ot = outcome_add(out, names[i], (enum outcome_status)t->status, lines);
@@ -720,7 +676,7 @@ parse_tap_finish(struct parse_tap *p, const struct proc_exit *ex, struct outcome
 		out->package_failed = true;
 		out->package_reason = pkg;
 		out->package_lines =
-		    p->orphan.len > 0 ? parse_tap_kept(&p->orphan, p->orphan_cut) : NULL;
+		    p->orphan.len > 0 ? outcome_kept(&p->orphan, p->orphan_cut) : NULL;
 	}
 	if (p->selected != NULL && !selected_seen)
 		out->selection_failed = true;

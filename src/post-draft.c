@@ -805,6 +805,12 @@ post_draft_repos(struct post_draft *d, const cJSON *root, const char *repo, char
 	return 0;
 }
 
+bool
+post_draft_holds_token(const struct post_draft *d)
+{
+	return github_env_token_in(d->title) || github_env_token_in(d->body);
+}
+
 int
 post_draft_new(const struct post_input *in, struct post_draft **out, char **err)
 {
@@ -909,6 +915,14 @@ post_draft_new(const struct post_input *in, struct post_draft **out, char **err)
 		rc = -EINVAL;
 		goto out;
 	}
+	text = cJSON_PrintUnformatted(found);
+	if (github_env_token_in(text) || post_draft_holds_token(d)) {
+		*err = xstrdup(_(POST_TOKEN_REFUSAL));
+		rc = -EPERM;
+	}
+	cJSON_free(text);
+	if (rc < 0)
+		goto out;
 	*out = d;
 	d = NULL;
 out:

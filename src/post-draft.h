@@ -59,6 +59,16 @@ void post_draft_set_closed_report(struct post_draft *d, const char *url);
 
 void post_draft_free(struct post_draft *d);
 
+/* The refusal when a token would be shown or posted; it names neither the
+ * variable nor the value. */
+#define POST_TOKEN_REFUSAL                                                                 \
+	N_("the report holds the value of a GitHub token from the environment: remove it " \
+	   "from the results, the description and the notes; nothing was shown or sent")
+
+/* Whether the rendered title or body holds the value of a GitHub token
+ * from the environment (github_env_token_in). */
+bool post_draft_holds_token(const struct post_draft *d);
+
 /* 16 lowercase hex digits of the 64-bit FNV-1a hash of id's bytes: the
  * stable id in the hidden marker. out has at least 17 bytes. */
 void post_draft_hash(const char *id, char *out);

@@ -17,6 +17,7 @@
 #include "github.h"
 #include "markdown.h"
 #include "post.h"
+#include "sanitize.h"
 #include "timefmt.h"
 #include "util.h"
 
@@ -164,6 +165,24 @@ post_finish(struct post *p, enum post_status status, const char *url, const char
 	if (p->done)
 		goto out;
 	p->done = true;
+	if (u != NULL && !github_web_url_ok(p->gh, u)) {
+		/* Never printed raw, stored or linked: a server could send anything. */
+		char *shown = sanitize_text(u, strlen(u));
+
+		github_mask(p->gh, shown);
+		free(msg);
+		msg =
+		    xasprintf(status == POST_POSTED
+		                  ? _("GitHub answered with a discussion URL that is not a GitHub "
+		                      "page (%s); the discussion may exist, but nothing was "
+		                      "recorded")
+		                  : _("GitHub answered with a URL that is not a GitHub page: %s"),
+		              shown);
+		free(shown);
+		free(u);
+		u = NULL;
+		status = POST_FAILED;
+	}
 	memset(&r, 0, sizeof r);
 	r.status = status;
 	github_mask(p->gh, u);
@@ -353,7 +372,7 @@ post_find_reply(const struct github_reply *r, void *data)
 		free(msg);
 		return;
 	}
-	if (m.closed_url != NULL)
+	if (m.closed_url != NULL && github_web_url_ok(p->gh, m.closed_url))
 		post_draft_set_closed_report(p->d, m.closed_url);
 	post_create(p);
 }
@@ -462,6 +481,12 @@ post_create(struct post *p)
 	cJSON_AddStringToObject(input, "clientMutationId", cmid);
 	cJSON_AddItemToObject(v, "input", input);
 	free(cmid);
+	if (post_draft_holds_token(p->d)) {
+		/* A link GitHub answered with may have added it. */
+		cJSON_Delete(v);
+		post_finish(p, POST_FAILED, NULL, _(POST_TOKEN_REFUSAL));
+		return;
+	}
 	p->creates++;
 	rc = github_call(p->gh, post_doc_create, v, true, post_create_reply, p);
 	if (rc < 0)

@@ -24,8 +24,8 @@
 /* Reads a regular file of at most max bytes, NUL-terminated. O_NONBLOCK
  * keeps open() from waiting on a FIFO; fstat() then refuses anything but
  * a regular file. Returns 0 or a negative errno. */
-static int
-project_read(const char *path, size_t max, char **out)
+int
+project_read_file(const char *path, size_t max, char **out)
 {
 	struct buf b;
 	struct stat st;
@@ -65,7 +65,7 @@ project_read_line(const char *path)
 {
 	char *text = NULL;
 
-	if (project_read(path, PROJECT_SMALL_MAX, &text) < 0)
+	if (project_read_file(path, PROJECT_SMALL_MAX, &text) < 0)
 		return NULL;
 	text[strcspn(text, "\r\n")] = '\0';
 	return text;
@@ -146,7 +146,7 @@ project_resolve_ref(const char *gitdir, const char *common, const char *ref)
 		free(line);
 	}
 	path = xasprintf("%s/packed-refs", common);
-	if (project_read(path, PROJECT_FILE_MAX, &packed) == 0) {
+	if (project_read_file(path, PROJECT_FILE_MAX, &packed) == 0) {
 		for (p = packed; *p != '\0' && found == NULL;
 		     p += strcspn(p, "\n"), p += *p == '\n') {
 			size_t hex = strspn(p, "0123456789abcdef");
@@ -174,7 +174,7 @@ project_read_gitdir(struct project_git *g, const char *gitdir)
 	common = line != NULL ? project_path(gitdir, line) : xstrdup(gitdir);
 	free(line);
 	path = xasprintf("%s/config", common);
-	if (project_read(path, PROJECT_FILE_MAX, &text) == 0)
+	if (project_read_file(path, PROJECT_FILE_MAX, &text) == 0)
 		g->origin = project_config_origin(text);
 	free(text);
 	free(path);

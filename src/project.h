@@ -24,6 +24,12 @@ int project_git_find(const char *dir, struct project_git *g);
 /* Frees what project_git_find put in g (not g itself). */
 void project_git_free(struct project_git *g);
 
+/* Reads a file of the project of at most max bytes into *out (caller
+ * frees, NUL-terminated), only if it is a regular file: a FIFO or a device
+ * planted there never blocks the reader. Returns 0 or a negative errno
+ * (-EINVAL for anything but a regular file, -EFBIG when too big). */
+int project_read_file(const char *path, size_t max, char **out);
+
 /* Fills proj->commit and proj->origin from the checkout holding
  * proj->root (left NULL outside a checkout). */
 void project_read_git(struct project *proj);

@@ -17,8 +17,10 @@
 #include <unistd.h>
 
 #include "driver.h"
+#include "json.h"
 #include "quarantine-file.h"
 #include "quarantine.h"
+#include "sanitize.h"
 #include "timefmt.h"
 #include "util.h"
 
@@ -122,6 +124,9 @@ quarantine_check_field(int field, const char *v)
 		return xstrdup(_("missing"));
 	if (field != QUARANTINE_FIELD_REASON && v[0] == '\0')
 		return xstrdup(_("empty"));
+	/* The file is JSON: UTF-8 only. */
+	if (!json_utf8_valid(v, strlen(v)))
+		return xstrdup(_("not valid UTF-8"));
 	switch (field) {
 	case QUARANTINE_FIELD_TEST: {
 		const char *sep = strstr(v, "::");
@@ -186,6 +191,23 @@ quarantine_check_entry(struct quarantine *q, struct quarantine_entry *e, const c
 		int line = k < pos->nmembers ? quarantine_file_cursor_line(cur, pos->members[k].key)
 		                             : e->line;
 
+		/* cJSON takes invalid UTF-8 and cuts a string at a NUL: the
+		 * member's own text must be clean JSON. */
+		if (k < pos->nmembers) {
+			const struct quarantine_file_member *mp = &pos->members[k];
+			const char *why;
+			size_t off;
+
+			if (json_check(cur->s + mp->key, mp->key_end - mp->key, &off, &why) < 0 ||
+			    json_check(cur->s + mp->value, mp->value_end - mp->value, &off, &why) <
+			        0) {
+				quarantine_field_error(q, e, line, child->string, why);
+				f = quarantine_file_field_index(child->string);
+				if (f >= 0)
+					field_line[f] = line;
+				continue;
+			}
+		}
 		f = quarantine_file_field_index(child->string);
 		if (f < 0) {
 			quarantine_problem_add(
@@ -310,11 +332,14 @@ quarantine_parse(const char *path, const char *text, size_t len)
 		}
 	}
 	if (root == NULL) {
-		size_t off = end != NULL && end >= q->text ? (size_t)(end - q->text) : 0;
-		int line = quarantine_file_line_of(q->text, len, off);
+		size_t off = 0;
+		const char *why = json_why(q->text, len, end, &off);
+		int line, col;
 
-		quarantine_problem_add(q, 0, line, false,
-		                       xasprintf(_("%s:%d: invalid JSON"), q->path, line));
+		json_pos(q->text, len, off, &line, &col);
+		quarantine_problem_add(
+		    q, 0, line, false,
+		    xasprintf(_("%s:%d:%d: invalid JSON (%s)"), q->path, line, col, why));
 		return q;
 	}
 	/* The scanner and cJSON must agree on the entries, or no line number
@@ -755,17 +780,70 @@ quarantine_dirname(const char *path)
 	return xstrndup(path, (size_t)(slash - path));
 }
 
+/* Adds the entry to q, a fresh read of the file under the lock. */
+static int
+quarantine_add_locked(struct quarantine *q, const char *values[], char **err)
+{
+	struct quarantine *nq = NULL;
+	struct buf text;
+	size_t i;
+	int rc = 0;
+
+	buf_init(&text);
+	if (q->nerrors > 0) {
+		*err = xasprintf(_("%s has errors; see flakesweep quarantine check"), q->path);
+		return -EINVAL;
+	}
+	for (i = 0; i < q->nentries; i++) {
+		const struct quarantine_entry *e = &q->entries[i];
+
+		if (strcmp(e->test, values[QUARANTINE_FIELD_TEST]) == 0 &&
+		    strcmp(e->channel, values[QUARANTINE_FIELD_CHANNEL]) == 0) {
+			*err = xasprintf(_("%s:%d: entry %d already quarantines %s for channel %s"),
+			                 q->path, e->line, e->index, values[QUARANTINE_FIELD_TEST],
+			                 values[QUARANTINE_FIELD_CHANNEL]);
+			return -EEXIST;
+		}
+	}
+	if (quarantine_file_splice(q, values, &text) < 0) {
+		*err = xasprintf(_("%s: cannot find where to add the entry"), q->path);
+		rc = -EINVAL;
+		goto out;
+	}
+	/* The spliced text must read back as the old entries plus the new. */
+	nq = quarantine_parse(q->path, text.data, text.len);
+	if (nq->nerrors > 0 || nq->nentries != q->nentries + 1) {
+		*err = xasprintf(_("%s: adding the entry would break the file"), q->path);
+		rc = -EINVAL;
+		goto out;
+	}
+	rc = util_write_file_atomic(q->path, text.data, text.len);
+	if (rc < 0) {
+		*err = xasprintf("%s: %s", q->path, strerror(-rc));
+		goto out;
+	}
+	/* q now describes the new file. */
+	{
+		struct quarantine tmp = *q;
+
+		*q = *nq;
+		*nq = tmp;
+	}
+out:
+	quarantine_free(nq);
+	buf_free(&text);
+	return rc;
+}
+
 int
 quarantine_add(struct quarantine *q, const struct quarantine_new_entry *ne, int64_t now_ms,
                char **err)
 {
 	const char *values[QUARANTINE_FIELD_COUNT];
-	struct quarantine *nq = NULL;
-	struct buf text;
+	struct quarantine *fresh = NULL;
 	int64_t days;
 	char *dir = NULL;
-	size_t i;
-	int f, rc = 0;
+	int f, rc, lock;
 
 	*err = NULL;
 	values[QUARANTINE_FIELD_TEST] = ne->test;
@@ -774,7 +852,6 @@ quarantine_add(struct quarantine *q, const struct quarantine_new_entry *ne, int6
 	values[QUARANTINE_FIELD_OWNER] = ne->owner;
 	values[QUARANTINE_FIELD_ISSUE] = ne->issue;
 	values[QUARANTINE_FIELD_EXPIRES] = ne->expires;
-	buf_init(&text);
 	if (q->nerrors > 0) {
 		*err = xasprintf(_("%s has errors; see flakesweep quarantine check"), q->path);
 		return -EINVAL;
@@ -796,50 +873,41 @@ quarantine_add(struct quarantine *q, const struct quarantine_new_entry *ne, int6
 		*err = xasprintf(_("expires: %s is in the past"), ne->expires);
 		return -EINVAL;
 	}
-	for (i = 0; i < q->nentries; i++) {
-		const struct quarantine_entry *e = &q->entries[i];
-
-		if (strcmp(e->test, ne->test) == 0 && strcmp(e->channel, ne->channel) == 0) {
-			*err = xasprintf(_("%s:%d: entry %d already quarantines %s for channel %s"),
-			                 q->path, e->line, e->index, ne->test, ne->channel);
-			return -EEXIST;
-		}
-	}
-	if (quarantine_file_splice(q, values, &text) < 0) {
-		*err = xasprintf(_("%s: cannot find where to add the entry"), q->path);
-		rc = -EINVAL;
-		goto out;
-	}
-	/* The spliced text must read back as the old entries plus the new. */
-	nq = quarantine_parse(q->path, text.data, text.len);
-	if (nq->nerrors > 0 || nq->nentries != q->nentries + 1) {
-		*err = xasprintf(_("%s: adding the entry would break the file"), q->path);
-		rc = -EINVAL;
-		goto out;
-	}
 	if (q->text == NULL && (dir = quarantine_dirname(q->path)) != NULL) {
 		rc = util_mkdir_p(dir);
 		if (rc < 0) {
 			*err = xasprintf("%s: %s", dir, strerror(-rc));
-			goto out;
+			free(dir);
+			return rc;
+		}
+		free(dir);
+	}
+	/* Concurrent adds must not lose each other's entries: lock the
+	 * directory (the rename replaces the file) and add to the file as it
+	 * is now, not as q read it. */
+	lock = util_lock_dir_of(q->path);
+	if (lock < 0) {
+		*err = xasprintf(_("%s: cannot lock its directory: %s"), q->path, strerror(-lock));
+		return lock;
+	}
+	rc = quarantine_load(q->path, &fresh, err);
+	if (rc == -ENOENT) {
+		free(*err);
+		*err = NULL;
+		fresh = quarantine_new(q->path);
+		rc = 0;
+	}
+	if (rc == 0) {
+		rc = quarantine_add_locked(fresh, values, err);
+		if (rc == 0) {
+			struct quarantine tmp = *q;
+
+			*q = *fresh;
+			*fresh = tmp;
 		}
 	}
-	rc = util_write_file_atomic(q->path, text.data, text.len);
-	if (rc < 0) {
-		*err = xasprintf("%s: %s", q->path, strerror(-rc));
-		goto out;
-	}
-	/* q now describes the new file. */
-	{
-		struct quarantine tmp = *q;
-
-		*q = *nq;
-		*nq = tmp;
-	}
-out:
-	quarantine_free(nq);
-	free(dir);
-	buf_free(&text);
+	quarantine_free(fresh);
+	close(lock); /* also releases the lock */
 	return rc;
 }
 

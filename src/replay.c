@@ -56,6 +56,16 @@ replay_bad(struct replay_ctx *c, int lineno, const char *what)
 	return -EINVAL;
 }
 
+/* Takes ownership of why. */
+static int
+replay_bad_why(struct replay_ctx *c, int lineno, char *why)
+{
+	int rc = replay_bad(c, lineno, why);
+
+	free(why);
+	return rc;
+}
+
 static int
 replay_line(void *arg, struct journal_reader *reader, const cJSON *line, int lineno)
 {
@@ -76,38 +86,54 @@ replay_line(void *arg, struct journal_reader *reader, const cJSON *line, int lin
 		return replay_bad(c, lineno, _("expected the header line first"));
 	if (strcmp(type, "build") == 0) {
 		struct pkg *p;
+		char *why;
 		int idx;
 
-		if (journal_decode_build(line, &p, &idx) < 0 || (size_t)idx != r->npkgs)
-			return replay_bad(c, lineno, _("malformed build line"));
+		if (journal_decode_build(line, &p, &idx, &why) < 0)
+			return replay_bad_why(c, lineno, why);
+		if ((size_t)idx != r->npkgs) {
+			struct pkg **one = xmalloc(sizeof *one);
+
+			one[0] = p;
+			driver_free_pkgs(one, 1);
+			return replay_bad_why(
+			    c, lineno,
+			    xasprintf(_("build line: pkg: expected %zu (the build "
+			                "lines count up from 0)"),
+			              r->npkgs));
+		}
 		r->pkgs = xrealloc(r->pkgs, sizeof *r->pkgs * (r->npkgs + 1));
 		r->pkgs[r->npkgs++] = p;
 		results_add_pkg(r->results, p->name, p->level);
 	} else if (strcmp(type, "spawn") == 0) {
-		const cJSON *run = cJSON_GetObjectItemCaseSensitive(line, "run");
-		const cJSON *pid = cJSON_GetObjectItemCaseSensitive(line, "pid");
-		const cJSON *start = cJSON_GetObjectItemCaseSensitive(line, "start");
+		int64_t run = 0, pid = 0, start = 0;
 		struct replay_spawn *s;
+		char *why = NULL;
 
-		if (!cJSON_IsNumber(run) || !cJSON_IsNumber(pid) || !cJSON_IsNumber(start))
-			return replay_bad(c, lineno, _("malformed spawn line"));
+		if (journal_decode_int(line, "run", 1, JOURNAL_NUM_MAX, true, &run, &why) < 0 ||
+		    journal_decode_int(line, "pid", 1, INT32_MAX, true, &pid, &why) < 0 ||
+		    journal_decode_int(line, "start", 0, JOURNAL_NUM_MAX, true, &start, &why) < 0)
+			return replay_bad_why(c, lineno, why);
 		r->unfinished =
 		    xrealloc(r->unfinished, sizeof *r->unfinished * (r->nunfinished + 1));
 		s = &r->unfinished[r->nunfinished++];
-		s->run = (int64_t)run->valuedouble;
+		s->run = run;
 		if (s->run > r->max_run)
 			r->max_run = s->run;
-		s->pid = pid->valueint;
-		s->start_ticks = (uint64_t)start->valuedouble;
+		s->pid = (int)pid;
+		s->start_ticks = (uint64_t)start;
 	} else if (strcmp(type, "run") == 0) {
 		struct journal_run jr;
 		struct outcome o;
+		char *why = NULL;
 
 		memset(&o, 0, sizeof o);
-		if (journal_decode_run(reader, line, &jr, &o) < 0 || jr.pkg < 0 ||
-		    (size_t)jr.pkg >= r->npkgs) {
+		if (journal_decode_run(reader, line, &jr, &o, &why) == 0 &&
+		    (size_t)jr.pkg >= r->npkgs)
+			why = xasprintf(_("run line: pkg: no build line for package %d"), jr.pkg);
+		if (why != NULL) {
 			outcome_free(&o);
-			return replay_bad(c, lineno, _("malformed run line"));
+			return replay_bad_why(c, lineno, why);
 		}
 		results_add_run(r->results, jr.pkg, jr.phase, jr.cpu, jr.load, &o, jr.log, jr.run);
 		results_add_cores(r->results, jr.pkg, &o, jr.cores, jr.ncores);
@@ -121,16 +147,20 @@ replay_line(void *arg, struct journal_reader *reader, const cJSON *line, int lin
 		outcome_free(&o);
 	} else if (strcmp(type, "confirm") == 0) {
 		const cJSON *test = cJSON_GetObjectItemCaseSensitive(line, "test");
-		const cJSON *count = cJSON_GetObjectItemCaseSensitive(line, "count");
+		int64_t count = 0;
+		char *why = NULL;
 
-		if (!cJSON_IsString(test) || !cJSON_IsNumber(count))
-			return replay_bad(c, lineno, _("malformed confirm line"));
+		/* As --confirm takes it. */
+		if (journal_decode_int(line, "count", 1, 100000000, true, &count, &why) < 0)
+			return replay_bad_why(c, lineno, why);
+		if (!cJSON_IsString(test))
+			return replay_bad(c, lineno, _("confirm line: test: expected a string"));
 		r->confirm_tests =
 		    xrealloc(r->confirm_tests, sizeof *r->confirm_tests * (r->nconfirms + 1));
 		r->confirm_counts =
 		    xrealloc(r->confirm_counts, sizeof *r->confirm_counts * (r->nconfirms + 1));
 		r->confirm_tests[r->nconfirms] = xstrdup(test->valuestring);
-		r->confirm_counts[r->nconfirms++] = count->valueint;
+		r->confirm_counts[r->nconfirms++] = (int)count;
 	} else if (strcmp(type, "end") == 0) {
 		const cJSON *st = cJSON_GetObjectItemCaseSensitive(line, "status");
 

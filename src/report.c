@@ -11,6 +11,7 @@
 
 #include "report.h"
 #include "results-json.h"
+#include "sanitize.h"
 #include "util.h"
 
 static int
@@ -99,9 +100,10 @@ report_text_test(struct buf *b, const struct results *r, const struct results_te
 		buf_printf(b, "  %-8s %4d %5d %10lld %8lld %6lld  ", results_phase_name(c->phase),
 		           c->cpu, c->load, (long long)c->failures, (long long)c->runs,
 		           (long long)c->hangs);
+		/* A clean cell carries the Wilson upper bound, never above 100%
+		 * (the rule of three, 3/n, says nothing at small n). */
 		if (c->failures + c->hangs == 0)
-			buf_printf(b, _("< %.2f%% (0 in %lld)\n"),
-			           c->runs > 0 ? 300.0 / (double)c->runs : 100.0,
+			buf_printf(b, _("< %.2f%% (0 in %lld)\n"), 100.0 * (hi < 1 ? hi : 1),
 			           (long long)c->runs);
 		else
 			buf_printf(b, "%.2f%% (%.2f%%-%.2f%%)\n",
@@ -161,6 +163,7 @@ report_text(const struct results *r, const struct report_meta *m)
 	struct buf b;
 	const struct results_test **list;
 	int64_t passed, flaky, failing;
+	char *text;
 	size_t i, n = 0;
 	int section;
 
@@ -228,7 +231,11 @@ report_text(const struct results *r, const struct report_meta *m)
 	if (n == 0)
 		buf_printf(&b, "\n%s\n", _("No test failed or hung."));
 	free(list);
-	return buf_steal(&b);
+	/* Test ids, package names, build output and reproduce commands come
+	 * from the project and its tests: the whole text is cleaned once. */
+	text = sanitize_text(b.data, b.len);
+	buf_free(&b);
+	return text;
 }
 
 int

@@ -6,6 +6,7 @@
  */
 #include "config.h"
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -195,4 +196,29 @@ sanitize_text(const char *raw, size_t len)
 		}
 	}
 	return buf_steal(&b);
+}
+
+void
+sanitize_write(FILE *f, const char *raw, size_t len)
+{
+	char *clean = sanitize_text(raw, len);
+
+	fputs(clean, f);
+	free(clean);
+}
+
+void
+sanitize_fprintf(FILE *f, const char *fmt, ...)
+{
+	va_list ap;
+	char *raw;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&raw, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		fatal("%s", _("out of memory"));
+	sanitize_write(f, raw, (size_t)n);
+	free(raw);
 }

@@ -8,6 +8,7 @@
 #define FLAKESWEEP_SANITIZE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* Returns a new NUL-terminated copy of the len bytes at raw (which may hold
  * NULs) that is valid UTF-8 and carries no control sequence:
@@ -25,5 +26,13 @@
  *   U+061C, U+FFF9-B) are removed.
  * The caller frees the result. */
 char *sanitize_text(const char *raw, size_t len);
+
+/* Writes the len bytes at raw to f as sanitize_text cleans them: every
+ * string from a test, a file or a server reaches a terminal this way. */
+void sanitize_write(FILE *f, const char *raw, size_t len);
+
+/* fprintf(f, fmt, ...), the whole formatted text cleaned as by
+ * sanitize_write. */
+void sanitize_fprintf(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif

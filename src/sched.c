@@ -243,6 +243,10 @@ sched_dispatch(struct sched *s)
 		for (;;) {
 			int pair;
 
+			/* A start can pause the scheduler (the run could not
+			 * start): nothing more is placed after it. */
+			if (s->paused)
+				return;
 			if (l->held >= 0) {
 				if (!sched_try_place(s, lane, l->held))
 					break;
@@ -263,11 +267,11 @@ sched_dispatch(struct sched *s)
 	}
 }
 
-void
-sched_finish(struct sched *s, struct sched_run *run, int64_t duration_ms)
+/* Gives the run's slots back to its lane and frees it. */
+static void
+sched_release(struct sched *s, struct sched_run *run)
 {
 	struct sched_lane *l = &s->lane[run->lane];
-	struct sched_pair *p = &s->pairs[run->pair];
 	int i;
 
 	for (i = 0; i < run->ncpus; i++)
@@ -276,11 +280,26 @@ sched_finish(struct sched *s, struct sched_run *run, int64_t duration_ms)
 	if (l->running == 0)
 		l->load = 0;
 	s->running--;
-	p->done++;
-	p->total_ms += duration_ms;
 	free(run->slots);
 	free(run->cpus);
 	free(run);
+}
+
+void
+sched_finish(struct sched *s, struct sched_run *run, int64_t duration_ms)
+{
+	struct sched_pair *p = &s->pairs[run->pair];
+
+	p->done++;
+	p->total_ms += duration_ms;
+	sched_release(s, run);
+}
+
+void
+sched_cancel(struct sched *s, struct sched_run *run)
+{
+	s->pairs[run->pair].started--;
+	sched_release(s, run);
 }
 
 void

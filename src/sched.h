@@ -54,6 +54,10 @@ void sched_dispatch(struct sched *s);
  * Does not dispatch: call sched_dispatch after. */
 void sched_finish(struct sched *s, struct sched_run *run, int64_t duration_ms);
 
+/* Frees the run's slots for a run that never started: it is not counted
+ * done and its pair still owes it. */
+void sched_cancel(struct sched *s, struct sched_run *run);
+
 /* Paused: no run is placed; runs in flight go on. */
 void sched_pause(struct sched *s, bool paused);
 bool sched_paused(const struct sched *s);

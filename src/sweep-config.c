@@ -521,9 +521,7 @@ sweep_config_decode(struct sweep_config_in *in, const cJSON *o, struct sweep_con
 	if (rc == 0)
 		rc = sweep_config_strv(in, o, "command", false, &c->command, &c->ncommand);
 	if (rc == 0 && options_check_command(c->driver, c->ncommand) != NULL)
-		rc = sweep_config_bad(in, "command",
-		                      c->ncommand == 0 ? _("the command of --driver tap")
-		                                       : _("no command but with --driver tap"));
+		rc = sweep_config_bad(in, "command", options_check_command(c->driver, c->ncommand));
 	return rc;
 }
 
@@ -594,16 +592,19 @@ journal_header_decode(const cJSON *line, const char *path, int lineno, struct jo
                       char **err)
 {
 	struct sweep_config_in in = {path, lineno, NULL, NULL};
-	const cJSON *schema = cJSON_GetObjectItemCaseSensitive(line, "schema");
 	const cJSON *config = cJSON_GetObjectItemCaseSensitive(line, "config");
 	const cJSON *started = cJSON_GetObjectItemCaseSensitive(line, "started");
+	char *why;
 	int rc = 0;
 
 	memset(h, 0, sizeof *h);
-	if (!cJSON_IsString(schema) || strcmp(schema->valuestring, JOURNAL_SCHEMA) != 0)
-		rc = sweep_config_bad(&in, "schema", "\"" JOURNAL_SCHEMA "\"");
-	else if (started != NULL && (!cJSON_IsString(started) ||
-	                             timefmt_parse_time(started->valuestring, &h->started_ms) < 0))
+	if ((why = journal_schema_error(line)) != NULL) {
+		in.err = xasprintf("%s:%d: %s", path, lineno, why);
+		free(why);
+		rc = -EINVAL;
+	} else if (started != NULL &&
+	           (!cJSON_IsString(started) ||
+	            timefmt_parse_time(started->valuestring, &h->started_ms) < 0))
 		rc = sweep_config_bad(&in, "started", _("a time like 2026-11-30T02:14:00Z"));
 	else if (!cJSON_IsObject(config))
 		rc = sweep_config_bad(&in, "config", _("an object"));

@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cpu-shim.h"
 #include "journal.h"
 #include "lanes.h"
 #include "plan.h"
@@ -30,6 +31,8 @@
 #include "quarantine.h"
 #include "replay.h"
 #include "report.h"
+#include "results-json.h"
+#include "sanitize.h"
 #include "sweep-config.h"
 #include "sweep.h"
 #include "timefmt.h"
@@ -43,6 +46,10 @@ extern char **environ;
 #define SWEEP_FLUSH_MS 2000
 /* A generous time limit for building one package (ms): an hour. */
 #define SWEEP_BUILD_LIMIT_MS (60 * 60 * 1000)
+/* A journal that cannot be written (a full disk) is retried this often,
+ * and the sweep stops with what it measured after waiting this long. */
+#define SWEEP_JOURNAL_RETRY_MS 5000
+#define SWEEP_JOURNAL_WAIT_MS (30 * 60 * 1000)
 #define SWEEP_PORT_FIRST 20000
 #define SWEEP_PORT_WINDOW 100
 #define SWEEP_PORT_SLOTS ((65000 - SWEEP_PORT_FIRST) / SWEEP_PORT_WINDOW)
@@ -96,6 +103,11 @@ struct sweep {
 	int build_parallel;
 	uv_timer_t flush_timer;
 	uv_timer_t reap_timer;
+	uv_timer_t journal_timer;         /* retries the journal while it is blocked */
+	bool journal_blocked;             /* lines wait in memory: no run starts */
+	int64_t journal_blocked_ms;       /* since when (util_mono_ms) */
+	const char *end_status;           /* set by sweep_finish */
+	int64_t prior_done, prior_target; /* runs of the phases before this one */
 	bool dirty, interrupting, finished, resumed, infra_error;
 	bool checked;                  /* the driver checked the options (driver.check) */
 	struct replay replay;          /* what --resume read back */
@@ -106,6 +118,7 @@ struct sweep {
 static void sweep_dispatch(struct sweep *s);
 static void sweep_sched_finish(struct sweep *s, struct sched_run *sr, int64_t ms);
 static void sweep_finish(struct sweep *s, const char *status);
+static void sweep_check_phase(struct sweep *s);
 
 static void
 sweep_message(struct sweep *s, const char *fmt, ...)
@@ -119,8 +132,54 @@ sweep_message(struct sweep *s, const char *fmt, ...)
 	if (s->obs.message != NULL)
 		s->obs.message(s->obs.arg, text);
 	else
-		fprintf(stderr, "flakesweep: %s\n", text);
+		sanitize_fprintf(stderr, "flakesweep: %s\n", text);
 	free(text);
+}
+
+static void
+sweep_journal_retry_cb(uv_timer_t *t)
+{
+	struct sweep *s = t->data;
+	int rc = journal_flush(s->journal);
+
+	if (rc == 0) {
+		s->journal_blocked = false;
+		uv_timer_stop(&s->journal_timer);
+		sweep_message(s, "%s", _("the journal is written again: the sweep goes on"));
+		sweep_check_phase(s);
+		sweep_dispatch(s);
+		return;
+	}
+	if (util_mono_ms() - s->journal_blocked_ms >= SWEEP_JOURNAL_WAIT_MS) {
+		uv_timer_stop(&s->journal_timer);
+		sweep_message(s,
+		              _("the journal still cannot be written after %d minutes (%s): the "
+		                "sweep stops with what it measured"),
+		              SWEEP_JOURNAL_WAIT_MS / 60000, strerror(-rc));
+		s->infra_error = true;
+		sweep_interrupt(s);
+	}
+}
+
+/* Takes what a journal write returned. A failed write (a full disk, most
+ * often) leaves the lines pending in the journal: no run starts until a
+ * retry writes them, so nothing measured is lost and the journal never
+ * runs ahead of the results. */
+static void
+sweep_journal_check(struct sweep *s, int rc)
+{
+	if (rc == 0 || s->journal_blocked || s->finished)
+		return;
+	s->journal_blocked = true;
+	s->journal_blocked_ms = util_mono_ms();
+	sweep_message(s,
+	              _("cannot append to %s/journal.jsonl: %s; the sweep is paused and retries "
+	                "every %d s (interrupt it to stop with what it measured; it stops by "
+	                "itself after %d minutes)"),
+	              s->outdir, strerror(-rc), SWEEP_JOURNAL_RETRY_MS / 1000,
+	              SWEEP_JOURNAL_WAIT_MS / 60000);
+	uv_timer_start(&s->journal_timer, sweep_journal_retry_cb, SWEEP_JOURNAL_RETRY_MS,
+	               SWEEP_JOURNAL_RETRY_MS);
 }
 
 static const char *const sweep_phase_names[] = {"discover", "build", "sweep", "confirm", "done"};
@@ -137,7 +196,7 @@ sweep_set_phase(struct sweep *s, enum sweep_phase phase)
 		cJSON_AddStringToObject(line, "type", "phase");
 		cJSON_AddStringToObject(line, "phase", sweep_phase_names[phase]);
 		cJSON_AddNumberToObject(line, "at_ms", (double)util_now_ms());
-		journal_write(s->journal, line);
+		sweep_journal_check(s, journal_write(s->journal, line));
 		cJSON_Delete(line);
 	}
 	if (s->obs.phase != NULL)
@@ -215,7 +274,10 @@ sweep_run_env(struct sweep *s, const struct sweep_live *l, const struct driver_r
 	extra = s->driver->run_env(s->o, pkg, dr);
 	for (i = 0; environ[i] != NULL; i++) {
 		if (strncmp(environ[i], "TMPDIR=", 7) == 0 ||
-		    strncmp(environ[i], "FLAKESWEEP_", 11) == 0)
+		    strncmp(environ[i], "FLAKESWEEP_", 11) == 0 ||
+		    (s->o->cpu_shim_path != NULL &&
+		     (strncmp(environ[i], "LD_PRELOAD=", 11) == 0 ||
+		      strncmp(environ[i], "ASAN_OPTIONS=", 13) == 0)))
 			continue;
 		/* The driver's entries replace flakesweep's own (PYTHONPATH). */
 		for (j = 0; extra != NULL && extra[j] != NULL; j++) {
@@ -226,6 +288,19 @@ sweep_run_env(struct sweep *s, const struct sweep_live *l, const struct driver_r
 		}
 		if (extra == NULL || extra[j] == NULL)
 			util_strv_add(&env, &n, environ[i]);
+	}
+	if (s->o->cpu_shim_path != NULL) {
+		char *preload = cpu_shim_preload(getenv("LD_PRELOAD"), s->o->cpu_shim_path);
+		char *asan = cpu_shim_asan_options(getenv("ASAN_OPTIONS"));
+
+		v = xasprintf("LD_PRELOAD=%s", preload);
+		util_strv_add(&env, &n, v);
+		free(v);
+		v = xasprintf("ASAN_OPTIONS=%s", asan);
+		util_strv_add(&env, &n, v);
+		free(v);
+		free(preload);
+		free(asan);
 	}
 	v = xasprintf("TMPDIR=%s", l->tmpdir);
 	util_strv_add(&env, &n, v);
@@ -452,10 +527,7 @@ sweep_on_done(void *arg, const struct proc_exit *ex, bool leaked, int64_t elapse
 	jr.log = log;
 	jr.selected = l->pub.test;
 	jr.leaked = leaked;
-	if (journal_write_run(s->journal, &jr, &o) < 0 && !s->infra_error) {
-		s->infra_error = true;
-		sweep_message(s, _("cannot append to the journal: %s"), strerror(errno));
-	}
+	sweep_journal_check(s, journal_write_run(s->journal, &jr, &o));
 	s->dirty = true;
 	if (s->obs.run_finished != NULL)
 		s->obs.run_finished(s->obs.arg, &l->pub, &o);
@@ -561,15 +633,15 @@ sweep_start_run(void *arg, struct sched_run *sr)
 		s->infra_error = true;
 		sweep_forget_live(s, l);
 		sched_pause(s->sched, true);
-		sweep_sched_finish(s, sr, 0);
+		sched_cancel(s->sched, sr);
 		sweep_remove_tmpdir(s, l);
 		sweep_live_free(l);
 		s->interrupting = true;
 		sweep_check_phase(s);
 		return;
 	}
-	journal_write_spawn(s->journal, l->pub.id, proc_pid(l->proc),
-	                    proc_start_ticks(proc_pid(l->proc)));
+	sweep_journal_check(s, journal_write_spawn(s->journal, l->pub.id, proc_pid(l->proc),
+	                                           proc_start_ticks(proc_pid(l->proc))));
 	if (s->obs.run_started != NULL)
 		s->obs.run_started(s->obs.arg, &l->pub);
 }
@@ -577,7 +649,7 @@ sweep_start_run(void *arg, struct sched_run *sr)
 static void
 sweep_dispatch(struct sweep *s)
 {
-	if (s->sched != NULL && !s->interrupting && !s->finished)
+	if (s->sched != NULL && !s->interrupting && !s->finished && !s->journal_blocked)
 		sched_dispatch(s->sched);
 }
 
@@ -586,8 +658,14 @@ sweep_dispatch(struct sweep *s)
 static void
 sweep_free_sched(struct sweep *s)
 {
+	int64_t target, done;
+
 	if (s->sched == NULL)
 		return;
+	/* The last progress line counts every phase. */
+	plan_progress(&s->plan, &done, &target);
+	s->prior_target += target;
+	s->prior_done += done;
 	sched_free(s->sched);
 	s->sched = NULL;
 	plan_free(&s->plan);
@@ -678,7 +756,8 @@ sweep_check_phase(struct sweep *s)
 			sweep_finish(s, "interrupted");
 		return;
 	}
-	if (s->sched == NULL || !sched_complete(s->sched))
+	/* The next phase waits for the journal to hold this one. */
+	if (s->journal_blocked || s->sched == NULL || !sched_complete(s->sched))
 		return;
 	if (s->phase == SWEEP_PHASE_SWEEP)
 		sweep_begin_confirm(s);
@@ -745,7 +824,7 @@ sweep_builds_done(struct sweep *s)
 
 	sweep_split_levels(s);
 	for (i = 0; i < s->npkgs; i++) {
-		journal_write_build(s->journal, (int)i, s->pkgs[i]);
+		sweep_journal_check(s, journal_write_build(s->journal, (int)i, s->pkgs[i]));
 		results_add_pkg(s->results, s->pkgs[i]->name, s->pkgs[i]->level);
 		if (!s->pkgs[i]->build_ok && !s->pkgs[i]->empty)
 			sweep_message(
@@ -908,7 +987,9 @@ sweep_write_results(struct sweep *s, const char *status)
 	sweep_meta(s, &m, status);
 	if (report_write(s->outdir, s->results, &m, &err) < 0) {
 		sweep_message(s, "%s", err);
-		s->infra_error = true;
+		/* A write while running is tried again; the last one counts. */
+		if (strcmp(status, "running") != 0)
+			s->infra_error = true;
 	}
 	free(err);
 	s->dirty = false;
@@ -919,7 +1000,7 @@ sweep_flush_cb(uv_timer_t *t)
 {
 	struct sweep *s = t->data;
 
-	if (s->dirty && s->phase >= SWEEP_PHASE_SWEEP && !s->finished)
+	if (s->dirty && s->phase >= SWEEP_PHASE_SWEEP && !s->finished && !s->journal_blocked)
 		sweep_write_results(s, "running");
 }
 
@@ -940,6 +1021,7 @@ sweep_finish(struct sweep *s, const char *status)
 	if (s->finished)
 		return;
 	s->finished = true;
+	s->end_status = status;
 	s->finished_ms = util_now_ms();
 	if (s->phase >= SWEEP_PHASE_SWEEP || s->results->npkgs > 0)
 		sweep_write_results(s, status);
@@ -948,12 +1030,17 @@ sweep_finish(struct sweep *s, const char *status)
 	cJSON_AddStringToObject(end, "status", status);
 	timefmt_format_rfc3339(s->finished_ms, when, sizeof when);
 	cJSON_AddStringToObject(end, "finished", when);
-	journal_write(s->journal, end);
+	if (journal_write(s->journal, end) < 0)
+		sweep_message(s, "%s",
+		              _("the journal ends before the runs it could not hold: the report "
+		                "printed at the end has every run measured"));
 	cJSON_Delete(end);
 	uv_timer_stop(&s->flush_timer);
 	uv_timer_stop(&s->reap_timer);
+	uv_timer_stop(&s->journal_timer);
 	uv_close((uv_handle_t *)&s->flush_timer, NULL);
 	uv_close((uv_handle_t *)&s->reap_timer, NULL);
+	uv_close((uv_handle_t *)&s->journal_timer, NULL);
 	proc_reap_orphans(true);
 	sweep_meta(s, &m, status);
 	if (strcmp(status, "interrupted") == 0)
@@ -1188,7 +1275,8 @@ sweep_new(uv_loop_t *loop, struct options *o, const struct observer *obs, char *
 	free(jpath);
 	uv_timer_init(loop, &s->flush_timer);
 	uv_timer_init(loop, &s->reap_timer);
-	s->flush_timer.data = s->reap_timer.data = s;
+	uv_timer_init(loop, &s->journal_timer);
+	s->flush_timer.data = s->reap_timer.data = s->journal_timer.data = s;
 	return s;
 fail:
 	free(jpath);
@@ -1262,7 +1350,7 @@ sweep_start_resumed(struct sweep *s, char **err)
 	line = cJSON_CreateObject();
 	cJSON_AddStringToObject(line, "type", "resume");
 	cJSON_AddNumberToObject(line, "after_run", (double)s->next_run);
-	journal_write(s->journal, line);
+	sweep_journal_check(s, journal_write(s->journal, line));
 	cJSON_Delete(line);
 	if (s->replay.npkgs == 0) {
 		/* The sweep died while building: build again. */
@@ -1368,7 +1456,7 @@ sweep_confirm(struct sweep *s, const char *test_id, int count)
 	cJSON_AddStringToObject(line, "type", "confirm");
 	cJSON_AddStringToObject(line, "test", test_id);
 	cJSON_AddNumberToObject(line, "count", count);
-	journal_write(s->journal, line);
+	sweep_journal_check(s, journal_write(s->journal, line));
 	cJSON_Delete(line);
 	plan_confirm_test(&s->plan, t, count, sweep_plan_added, s);
 	sweep_dispatch(s);
@@ -1441,6 +1529,26 @@ sweep_outdir(const struct sweep *s)
 	return s->outdir;
 }
 
+char *
+sweep_report(struct sweep *s, bool json)
+{
+	struct report_meta m;
+	cJSON *doc;
+	char *text;
+
+	sweep_meta(s, &m, s->end_status != NULL ? s->end_status : "running");
+	if (!json)
+		return report_text(s->results, &m);
+	doc = results_to_json(s->results, &m);
+	text = cJSON_Print(doc);
+	cJSON_Delete(doc);
+	if (text == NULL)
+		fatal("%s", _("out of memory"));
+	text = xrealloc(text, strlen(text) + 2);
+	strcat(text, "\n");
+	return text;
+}
+
 void
 sweep_status(const struct sweep *s, struct sweep_status *st)
 {
@@ -1502,6 +1610,10 @@ void
 sweep_progress(const struct sweep *s, int64_t *done, int64_t *target)
 {
 	plan_progress(&s->plan, done, target);
+	if (s->phase == SWEEP_PHASE_DONE) {
+		*done += s->prior_done;
+		*target += s->prior_target;
+	}
 }
 
 int64_t

@@ -74,6 +74,11 @@ const char *sweep_outdir(const struct sweep *s);
  * with status_free. */
 void sweep_status(const struct sweep *s, struct sweep_status *st);
 
+/* The report of what was measured, from memory: results.json's text when
+ * json, else report.txt's (caller frees). It does not depend on the disk,
+ * so a sweep stopped by a full disk still shows its results. */
+char *sweep_report(struct sweep *s, bool json);
+
 /* Runs done and planned in the current phase, and in all so far. */
 void sweep_progress(const struct sweep *s, int64_t *done, int64_t *target);
 int64_t sweep_started_ms(const struct sweep *s);

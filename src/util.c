@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -274,7 +275,7 @@ util_parse_int_list(const char *s, int **out, int *n)
 			goto bad;
 		errno = 0;
 		x = strtol(p, &end, 10);
-		if (errno != 0 || x <= 0 || x > 1 << 20)
+		if (errno != 0 || x <= 0 || x > UTIL_LIST_MAX)
 			goto bad;
 		v = xrealloc(v, sizeof *v * (size_t)(count + 1));
 		v[count++] = (int)x;
@@ -335,13 +336,22 @@ out:
 int
 util_read_file(const char *path, size_t max, char **out, size_t *len)
 {
-	struct buf b;
-	char chunk[65536];
-	int fd, rc = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), rc;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
+	rc = util_read_fd(fd, max, out, len);
+	close(fd);
+	return rc;
+}
+
+int
+util_read_fd(int fd, size_t max, char **out, size_t *len)
+{
+	struct buf b;
+	char chunk[65536];
+	int rc = 0;
+
 	buf_init(&b);
 	for (;;) {
 		ssize_t r = read(fd, chunk, sizeof chunk);
@@ -360,7 +370,6 @@ util_read_file(const char *path, size_t max, char **out, size_t *len)
 		}
 		buf_add(&b, chunk, (size_t)r);
 	}
-	close(fd);
 	if (rc < 0) {
 		buf_free(&b);
 		return rc;
@@ -451,4 +460,42 @@ util_shell_quote(const char *s)
 	}
 	buf_addc(&b, '\'');
 	return buf_steal(&b);
+}
+
+int
+util_lock_dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash == NULL   ? xstrdup(".")
+	            : slash == path ? xstrdup("/")
+	                            : xstrndup(path, (size_t)(slash - path));
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), rc = fd;
+
+	if (fd < 0)
+		rc = -errno;
+	else if (flock(fd, LOCK_EX) < 0) {
+		rc = -errno;
+		close(fd);
+	}
+	free(dir);
+	return rc;
+}
+
+void
+util_feed_lines(struct buf *line, size_t max, const char *data, size_t len,
+                void (*fn)(void *arg, const char *s, size_t n), void *arg)
+{
+	while (len > 0) {
+		const char *nl = memchr(data, '\n', len);
+		size_t k = nl != NULL ? (size_t)(nl - data) : len;
+		size_t room = line->len < max ? max - line->len : 0;
+
+		buf_add(line, data, k < room ? k : room);
+		if (nl == NULL)
+			return;
+		fn(arg, line->data != NULL ? line->data : "", line->len);
+		buf_reset(line);
+		data += k + 1;
+		len -= k + 1;
+	}
 }

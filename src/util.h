@@ -58,6 +58,12 @@ void buf_vprintf(struct buf *b, const char *fmt, va_list ap) __attribute__((form
 /* Hands the bytes to the caller (free()) and leaves b empty. */
 char *buf_steal(struct buf *b);
 
+/* Feeds len bytes of a stream to fn one line at a time, without its
+ * newline, keeping a partial line in *line between calls; a line over max
+ * bytes is cut to max. */
+void util_feed_lines(struct buf *line, size_t max, const char *data, size_t len,
+                     void (*fn)(void *arg, const char *s, size_t n), void *arg);
+
 /* Appends a copy of s to the NULL-terminated string vector *v of *n
  * entries, which grows. */
 void util_strv_add(char ***v, size_t *n, const char *s);
@@ -74,8 +80,12 @@ void util_set_clock(util_clock_cb clock);
 /* Milliseconds from a monotonic clock, for durations and timers. */
 int64_t util_mono_ms(void);
 
-/* Parses a comma-separated list of positive integers ("1,2,4") into a new
- * array (caller frees) and its length. Returns 0 or -EINVAL. */
+/* The largest value util_parse_int_list takes (--cpu, --load). */
+#define UTIL_LIST_MAX (1 << 20)
+
+/* Parses a comma-separated list of positive integers ("1,2,4"), each at
+ * most UTIL_LIST_MAX, into a new array (caller frees) and its length.
+ * Returns 0 or -EINVAL. */
 int util_parse_int_list(const char *s, int **out, int *n);
 
 /* Writes len bytes to path atomically: a temporary file beside it, fsync,
@@ -89,6 +99,15 @@ int util_read_file(const char *path, size_t max, char **out, size_t *len);
 /* A number that changes when the file at path is rewritten: its mtime in
  * ns and its size. -1 when it cannot be stat()ed. */
 int64_t util_file_signature(const char *path);
+
+/* Locks the directory that holds path (LOCK_EX, waiting for it), so
+ * read-modify-write cycles that replace path by rename never lose each
+ * other's changes. Returns the descriptor to close for unlocking, or a
+ * negative errno. */
+int util_lock_dir_of(const char *path);
+
+/* util_read_file on an open descriptor, read to its end; fd stays open. */
+int util_read_fd(int fd, size_t max, char **out, size_t *len);
 
 /* Creates dir and its parents (mode 0755). Returns 0 or a negative errno. */
 int util_mkdir_p(const char *dir);

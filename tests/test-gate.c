@@ -109,7 +109,8 @@ TEST(ledger_errors_name_file_and_line)
 
 	e = parse_error("{\"test\": \"a::b\", \"outcome\": \"passed\", \"channels\": []}\n\n"
 	                "{\"test\": \"a::b\", \"outcome\": \"passed\", \"channels\": [}\n");
-	CHECK_STR(e, "l.jsonl:3: invalid JSON");
+	CHECK_STR(e, "l.jsonl:3:52: invalid JSON (expected a value (an object, array, string, "
+	             "number, true, false or null))");
 	free(e);
 	e = parse_error("{\"test\": \"a::b\", \"outcome\": \"flaky\", \"channels\": []}");
 	CHECK_STR(e, "l.jsonl:1: \"outcome\": \"flaky\" is not passed, failed, skipped or error");
@@ -134,8 +135,21 @@ TEST(ledger_errors_name_file_and_line)
 	             "env:NAME)");
 	free(e);
 	e = parse_error("{\"test\": \"a::b\", \"outcome\": \"passed\", \"channels\": []} {}");
-	CHECK_STR(e, "l.jsonl:1: invalid JSON");
+	CHECK_STR(e, "l.jsonl:1:55: invalid JSON (expected the end of the text after the value)");
 	free(e);
+	/* cJSON would take invalid UTF-8 and cut a test id at a NUL. */
+	e = parse_error("{\"test\": \"m::\xff\", \"outcome\": \"passed\", \"channels\": []}");
+	CHECK_STR(e, "l.jsonl:1:14: invalid JSON (not valid UTF-8)");
+	free(e);
+	{
+		static const char nul[] =
+		    "{\"test\": \"m::A\0B\", \"outcome\": \"passed\", \"channels\": []}";
+		struct ledger *l = NULL;
+
+		CHECK_INT(ledger_parse("l.jsonl", nul, sizeof nul - 1, &l, &e), -EINVAL);
+		CHECK_STR(e, "l.jsonl:1:15: invalid JSON (a NUL byte inside a string)");
+		free(e);
+	}
 	e = parse_error("[]");
 	CHECK_STR(e, "l.jsonl:1: expected a JSON object");
 	free(e);

@@ -8,7 +8,9 @@
  */
 #include "config.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
+#include <netdb.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,6 +94,81 @@ TEST(github_endpoints)
 	free(err);
 }
 
+/* Plain HTTP only to a loopback address: an IP literal in 127.0.0.0/8 or
+ * ::1, or the name localhost, never a name that merely starts with 127. */
+TEST(github_endpoint_loopback)
+{
+	static const char *const refused[] = {
+	    "http://127.attacker.example:18850/graphql",
+	    "http://127.0.0.1.nip.io/graphql",
+	    "http://localhost.attacker.example/graphql",
+	    "http://127/graphql",
+	    "http://[::2]/graphql",
+	    "http://128.0.0.1/graphql",
+	    "http://0.0.0.0/graphql",
+	    "http://[::ffff:10.0.0.1]/graphql",
+	};
+	static const char *const accepted[] = {"http://127.254.3.1:9/graphql",
+	                                       "http://LocalHost:9/graphql"};
+	char *url, *err = NULL;
+	size_t i;
+
+	for (i = 0; i < sizeof refused / sizeof *refused; i++) {
+		url = github_endpoint(refused[i], &err);
+		if (url != NULL)
+			check_fail(__FILE__, __LINE__, "%s was taken for loopback", refused[i]);
+		free(url);
+		free(err);
+		err = NULL;
+	}
+	for (i = 0; i < sizeof accepted / sizeof *accepted; i++) {
+		url = github_endpoint(accepted[i], &err);
+		CHECK_STR(url, accepted[i]);
+		free(url);
+	}
+}
+
+/* localhost is resolved before any connection, every address must be
+ * loopback, and libcurl is pinned to the addresses checked. */
+TEST(github_loopback_pin)
+{
+	struct sockaddr_in v4 = {0}, v4b = {0};
+	struct sockaddr_in6 v6 = {0};
+	struct addrinfo a = {0}, b = {0}, c = {0};
+	char *entry = NULL, *err = NULL;
+
+	v4.sin_family = AF_INET;
+	inet_pton(AF_INET, "127.0.0.1", &v4.sin_addr);
+	v6.sin6_family = AF_INET6;
+	v6.sin6_addr = in6addr_loopback;
+	v4b.sin_family = AF_INET;
+	inet_pton(AF_INET, "192.0.2.2", &v4b.sin_addr);
+	a.ai_family = AF_INET;
+	a.ai_addr = (struct sockaddr *)&v4;
+	a.ai_addrlen = sizeof v4;
+	a.ai_next = &b;
+	b.ai_family = AF_INET6;
+	b.ai_addr = (struct sockaddr *)&v6;
+	b.ai_addrlen = sizeof v6;
+	CHECK_INT(github_loopback_pin("localhost", 8080, &a, &entry, &err), 0);
+	CHECK_STR(entry, "localhost:8080:127.0.0.1,[::1]");
+	free(entry);
+	entry = NULL;
+	/* One address elsewhere, and nothing is pinned. */
+	b.ai_next = &c;
+	c.ai_family = AF_INET;
+	c.ai_addr = (struct sockaddr *)&v4b;
+	c.ai_addrlen = sizeof v4b;
+	CHECK_INT(github_loopback_pin("localhost", 8080, &a, &entry, &err), -EINVAL);
+	CHECK(entry == NULL);
+	CHECK_STR(err, "--api-url: localhost resolves to 192.0.2.2, not a loopback address");
+	free(err);
+	err = NULL;
+	CHECK_INT(github_loopback_pin("localhost", 8080, NULL, &entry, &err), -EINVAL);
+	CHECK_STR(err, "--api-url: localhost resolves to no address");
+	free(err);
+}
+
 static int
 new_client(uv_loop_t *loop, struct github **gh, char **err)
 {
@@ -99,6 +176,56 @@ new_client(uv_loop_t *loop, struct github **gh, char **err)
 
 	github_config_init(&cfg);
 	return github_new(loop, &cfg, gh, err);
+}
+
+/* Links GitHub answers with: https on the web host of the endpoint in use,
+ * and nothing a terminal would act on. */
+TEST(github_web_urls)
+{
+	static const char *const refused[] = {
+	    "http://github.com/o/n/discussions/1",
+	    "https://github.com.evil.example/o/n/discussions/1",
+	    "https://github.com/o/n/discussions/1\x1b]0;PWNED\x07",
+	    "https://github.com/o/n/discussions/1\xc2\x9b",
+	    "https://github.com/o/n/discussions/1 x",
+	    "https://user@github.com/o/n/discussions/1",
+	    "https://ghe.example.com/o/n/discussions/1",
+	    "javascript:alert(1)",
+	};
+	uv_loop_t loop;
+	struct github *gh;
+	struct github_config cfg;
+	char *err = NULL;
+	size_t i;
+
+	clear_env();
+	uv_loop_init(&loop);
+	setenv("GH_TOKEN", TOKEN, 1);
+	CHECK_INT(new_client(&loop, &gh, &err), 0);
+	CHECK(github_web_url_ok(gh, "https://github.com/o/n/discussions/1"));
+	CHECK(github_web_url_ok(gh, "https://GitHub.com/o/n/issues/2"));
+	for (i = 0; i < sizeof refused / sizeof *refused; i++) {
+		if (github_web_url_ok(gh, refused[i]))
+			check_fail(__FILE__, __LINE__, "%s was accepted", refused[i]);
+	}
+	github_free(gh);
+	/* Enterprise: the GH_HOST host, not github.com. */
+	setenv("GH_HOST", "ghe.example.com", 1);
+	setenv("GH_ENTERPRISE_TOKEN", "ent", 1);
+	CHECK_INT(new_client(&loop, &gh, &err), 0);
+	CHECK(github_web_url_ok(gh, "https://ghe.example.com/o/n/discussions/1"));
+	CHECK(!github_web_url_ok(gh, "https://github.com/o/n/discussions/1"));
+	github_free(gh);
+	/* A loopback stand-in may answer with its own host. */
+	github_config_init(&cfg);
+	cfg.api_url = "http://127.0.0.1:9/graphql";
+	CHECK_INT(github_new(&loop, &cfg, &gh, &err), 0);
+	CHECK(github_web_url_ok(gh, "http://127.0.0.1:9/o/n/discussions/1"));
+	CHECK(!github_web_url_ok(gh, "http://127.0.0.2/o/n/discussions/1"));
+	github_free(gh);
+	uv_run(&loop, UV_RUN_DEFAULT);
+	CHECK_INT(uv_loop_close(&loop), 0);
+	clear_env();
 }
 
 TEST(github_token_sources)

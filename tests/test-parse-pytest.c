@@ -131,8 +131,7 @@ check_run(const char *label, const char *rep, size_t rlen, const char *out, size
 
 /* Checks the fixture NAME (NAME.report and NAME.out); returns its dump. */
 static char *
-check_fixture(const char *name, const char *selected, const struct proc_exit *ex,
-              const char *want)
+check_fixture(const char *name, const char *selected, const struct proc_exit *ex, const char *want)
 {
 	char *path, *rep, *out, *dump;
 	size_t rlen, olen;

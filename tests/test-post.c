@@ -643,6 +643,37 @@ TEST(decisions_record_and_load)
 	free(path);
 }
 
+static void
+check_decisions_refused(const char *text, const char *want)
+{
+	char *path = xasprintf("%s/decisions.json", check_tmpdir()), *why, *full;
+	struct decision *v = NULL;
+	size_t n = 0;
+
+	put(path, text);
+	CHECK_INT(decisions_load(path, &v, &n), -EBADMSG);
+	why = decisions_problem(path);
+	full = xasprintf("%s%s", path, want);
+	CHECK_STR(why, full);
+	free(full);
+	free(why);
+	free(path);
+}
+
+TEST(decisions_values_checked_on_read)
+{
+	check_decisions_refused("{\"tests\": {\"p::T\": {\"decision\": \"maybe\"}}}",
+	                        ": tests: \"p::T\": decision: \"maybe\" is not posted, confirmed, "
+	                        "quarantined or dismissed");
+	check_decisions_refused("{\"tests\": {\"p::T\": {\"decision\": \"posted\", \"url\": 7}}}",
+	                        ": tests: \"p::T\": url: expected a string");
+	check_decisions_refused("{\"tests\": {\"p::T\": 1}}",
+	                        ": tests: \"p::T\": expected an object");
+	check_decisions_refused("{\"tests\": {\"p::\xff\": {\"decision\": \"posted\"}}}",
+	                        ":1:16: invalid JSON (not valid UTF-8)");
+	check_decisions_refused("{\"tests\": {\n}", ":2:2: invalid JSON (expected ',' or '}')");
+}
+
 TEST(decisions_record_dismiss_reason)
 {
 	char *path = xasprintf("%s/decisions.json", check_tmpdir());

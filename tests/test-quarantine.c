@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -258,10 +259,11 @@ TEST(quarantine_parse_errors)
 
 	q = parse_str("s.json", "[\n  {\"test\": 1}\n  {}\n]");
 	CHECK_INT(q->nerrors, 1);
-	CHECK_STR(q->problems[0].message, "s.json:3: invalid JSON");
+	CHECK_STR(q->problems[0].message, "s.json:3:3: invalid JSON (expected ',' or ']')");
 	quarantine_free(q);
 	q = parse_str("s.json", "[] []");
-	CHECK_STR(q->problems[0].message, "s.json:1: invalid JSON");
+	CHECK_STR(q->problems[0].message,
+	          "s.json:1:4: invalid JSON (expected the end of the text after the value)");
 	quarantine_free(q);
 	q = parse_str("s.json", "\n\n\"x\"\n");
 	CHECK_STR(q->problems[0].message, "s.json:3: expected a JSON array of entries");
@@ -596,11 +598,99 @@ TEST(quarantine_add_new_file_and_refusals)
 	CHECK_INT(q->entries[1].line, 9);
 	quarantine_free(q);
 
-	/* A file with errors takes no new entry. */
+	/* A file with errors takes no new entry, and exports only its valid
+	 * ones (entry 9 has no test at all). */
 	q = parse_fixture("invalid.json");
+	text = quarantine_export(q, &driver_tap, NULL);
+	CHECK_STR(text, "");
+	free(text);
 	CHECK_INT(quarantine_add(q, &ne, NOW_MS, &err), -EINVAL);
 	CHECK_STR(err, "invalid.json has errors; see flakesweep quarantine check");
 	free(err);
+	quarantine_free(q);
+	free(path);
+}
+
+TEST(quarantine_invalid_utf8_and_nul_name_entry_and_field)
+{
+	static const char nul[] =
+	    "[\n  {\"test\": \"m::A\0B\", \"channel\": \"any\", \"owner\": \"o\", "
+	    "\"issue\": \"#1\", \"expires\": \"2027-06-01\"}\n]\n";
+	struct quarantine *q;
+
+	q = parse_str(
+	    "u.json",
+	    "[\n  {\"test\": \"m::A\", \"channel\": \"any\", \"owner\": \"o\", "
+	    "\"issue\": \"#1\", \"expires\": \"2027-06-01\"},\n"
+	    "  {\"test\": \"m::\xff\", \"channel\": \"any\",\n"
+	    "   \"owner\": \"\xc3\x28\", \"issue\": \"#1\", \"expires\": \"2027-06-01\"}\n]\n");
+	CHECK_INT(q->nerrors, 2);
+	CHECK_STR(q->problems[0].message, "u.json:3: entry 2: test: not valid UTF-8");
+	CHECK_STR(q->problems[1].message, "u.json:4: entry 2: owner: not valid UTF-8");
+	/* The other entry still counts. */
+	CHECK(q->entries[0].valid);
+	CHECK(!q->entries[1].valid);
+	quarantine_free(q);
+	/* A raw NUL would cut the id to "m::A" without a word. */
+	q = quarantine_parse("n.json", nul, sizeof nul - 1);
+	CHECK_INT(q->nerrors, 1);
+	CHECK_STR(q->problems[0].message, "n.json:2: entry 1: test: a NUL byte inside a string");
+	CHECK(!quarantine_has_test(q, "m::A"));
+	quarantine_free(q);
+}
+
+TEST(quarantine_add_refuses_invalid_utf8)
+{
+	char *path = xasprintf("%s/q.json", check_tmpdir()), *err = NULL;
+	struct quarantine *q = quarantine_new(path);
+	struct quarantine_new_entry ne = {"m::\xff", "any", NULL, "o", "#1", "2027-06-01"};
+
+	CHECK_INT(quarantine_add(q, &ne, NOW_MS, &err), -EINVAL);
+	CHECK_STR(err, "test: not valid UTF-8");
+	CHECK(access(path, F_OK) < 0);
+	free(err);
+	quarantine_free(q);
+	free(path);
+}
+
+TEST(quarantine_concurrent_adds_keep_every_entry)
+{
+	char *path = xasprintf("%s/c.json", check_tmpdir()), *err = NULL;
+	struct quarantine *q = NULL;
+	pid_t pids[20];
+	int i, status;
+
+	/* 20 processes read the same (missing) file, then each adds its own
+	 * test: without the lock and the read under it most adds are lost. */
+	for (i = 0; i < 20; i++) {
+		pids[i] = fork();
+		CHECK(pids[i] >= 0);
+		if (pids[i] == 0) {
+			char test[32];
+			struct quarantine_new_entry ne = {test, "any", NULL,
+			                                  "o",  "#1",  "2027-06-01"};
+			int rc = quarantine_load(path, &q, &err);
+
+			if (rc == -ENOENT)
+				q = quarantine_new(path);
+			snprintf(test, sizeof test, "m::P%d", i);
+			usleep(20000);
+			_exit(quarantine_add(q, &ne, NOW_MS, &err) == 0 ? 0 : 1);
+		}
+	}
+	for (i = 0; i < 20; i++) {
+		CHECK(waitpid(pids[i], &status, 0) == pids[i]);
+		CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	}
+	CHECK_INT(quarantine_load(path, &q, &err), 0);
+	CHECK_INT(q->nerrors, 0);
+	CHECK_INT(q->nentries, 20);
+	for (i = 0; i < 20; i++) {
+		char test[32];
+
+		snprintf(test, sizeof test, "m::P%d", i);
+		CHECK(quarantine_has_test(q, test));
+	}
 	quarantine_free(q);
 	free(path);
 }

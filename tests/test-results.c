@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* test-results.c: cells, verdicts, intervals and the journal round trip. */
+/* test-results.c: cells, verdicts, intervals and the reports. */
 #include "config.h"
 
 #include <math.h>
@@ -141,108 +141,11 @@ TEST(results_wilson_interval)
 	CHECK(lo == 0 && hi == 1);
 }
 
-static int
-count_lines(void *arg, struct journal_reader *jr, const cJSON *line, int lineno)
-{
-	(void)jr;
-	(void)line;
-	*(int *)arg = lineno;
-	return 0;
-}
-
 /* A header line as a sweep writes it, for journals made by hand. */
 #define HEADER                                                                         \
 	"{\"type\":\"header\",\"schema\":\"flakesweep/journal/v1\","                   \
 	"\"started\":\"2026-11-30T02:00:00Z\",\"config\":{\"cpu\":[1,2],\"load\":[1]," \
 	"\"count\":25,\"confirm\":0,\"driver\":\"go\",\"packages\":[],\"command\":[]}}"
-
-TEST(journal_round_trip_and_torn_line)
-{
-	const char *dir = check_tmpdir();
-	char *path = xasprintf("%s/journal.jsonl", dir), *err = NULL;
-	struct journal *j = journal_open(path, &err);
-	struct journal_run jr;
-	struct outcome o;
-	struct replay rp;
-	struct pkg pkg;
-	cJSON *h = cJSON_Parse(HEADER);
-	const struct results_test *t;
-	char *text;
-	size_t len;
-	int i, lines = 0;
-	bool torn;
-	FILE *f;
-
-	CHECK(j != NULL);
-	CHECK_INT(journal_write(j, h), 0);
-	cJSON_Delete(h);
-	memset(&pkg, 0, sizeof pkg);
-	pkg.name = "example.com/m";
-	pkg.level = "unit";
-	pkg.dir = "/src/m";
-	pkg.binary = "/out/bin/m.test";
-	pkg.build_ok = true;
-	CHECK_INT(journal_write_build(j, 0, &pkg), 0);
-	for (i = 0; i < 50; i++) {
-		outcome_of(&o, "TestA", i == 7 ? "TestB" : NULL, NULL);
-		if (i != 7)
-			outcome_add(&o, xstrdup("TestB"), OUTCOME_PASS, NULL);
-		memset(&jr, 0, sizeof jr);
-		jr.run = i + 1;
-		jr.pkg = 0;
-		jr.cpu = 1 + i % 2;
-		jr.load = 1;
-		jr.ms = 12;
-		jr.log = i == 7 ? "runs/8.log" : NULL;
-		CHECK_INT(journal_write_spawn(j, jr.run, 4242, 99), 0);
-		CHECK_INT(journal_write_run(j, &jr, &o), 0);
-		outcome_free(&o);
-	}
-	journal_close(j);
-	CHECK_INT(util_read_file(path, 1 << 20, &text, &len), 0);
-	/* A passing run costs under 200 bytes, spawn line included. */
-	CHECK(len / 50 < 200);
-	free(text);
-	/* A sweep killed mid-write leaves a torn last line. */
-	f = fopen(path, "a");
-	fputs("{\"type\":\"spawn\",\"run\":51,\"pi", f);
-	fclose(f);
-	CHECK_INT(journal_read(path, count_lines, &lines, &torn, &err), 0);
-	CHECK(torn);
-	CHECK_INT(replay_journal(path, &rp, &err), 0);
-	CHECK(rp.torn);
-	CHECK_INT(rp.npkgs, 1);
-	CHECK_STR(rp.pkgs[0]->binary, "/out/bin/m.test");
-	CHECK_INT(rp.results->runs, 50);
-	CHECK_INT(rp.max_run, 50);
-	CHECK_INT(rp.nunfinished, 0);
-	t = results_find(rp.results, "example.com/m::TestB");
-	CHECK(t != NULL);
-	CHECK_INT(t->first->run, 8);
-	CHECK_STR(t->first->log, "runs/8.log");
-	CHECK_INT(rp.runs.npairs, 2);
-	CHECK_INT(rp.runs.pairs[0]->runs + rp.runs.pairs[1]->runs, 50);
-	replay_free(&rp);
-	free(path);
-}
-
-TEST(journal_bad_line_names_file_and_line)
-{
-	const char *dir = check_tmpdir();
-	char *path = xasprintf("%s/journal.jsonl", dir), *err = NULL, *want;
-	struct replay rp;
-	FILE *f = fopen(path, "w");
-
-	fputs(HEADER "\n{\"type\":\"run\"}\n", f);
-	fclose(f);
-	CHECK_INT(replay_journal(path, &rp, &err), -22);
-	want = xasprintf("%s:2: malformed run line", path);
-	CHECK_STR(err, want);
-	free(want);
-	free(err);
-	replay_free(&rp);
-	free(path);
-}
 
 TEST(report_json_lists_every_test)
 {
@@ -466,4 +369,32 @@ TEST(results_cascade_from_the_journal)
 	replay_free(rp);
 	free(rp);
 	free(path);
+}
+
+TEST(report_clean_cell_carries_the_wilson_bound)
+{
+	struct results *r = results_new();
+	struct report_meta m;
+	struct outcome o;
+	char *text;
+	int pkg = results_add_pkg(r, "p", "unit");
+
+	/* Flaky in the sweep; one clean confirm run: at most 79.35%, where
+	 * 3/n would claim 300%. */
+	outcome_of(&o, NULL, "TestF", NULL);
+	results_add_run(r, pkg, RESULTS_SWEEP, 1, 1, &o, "runs/1.log", 1);
+	outcome_free(&o);
+	outcome_of(&o, "TestF", NULL, NULL);
+	results_add_run(r, pkg, RESULTS_SWEEP, 1, 1, &o, NULL, 2);
+	results_add_run(r, pkg, RESULTS_CONFIRM, 1, 1, &o, NULL, 3);
+	outcome_free(&o);
+	memset(&m, 0, sizeof m);
+	m.status = "complete";
+	text = report_text(r, &m);
+	CHECK(
+	    strstr(text, "  confirm     1     1          0        1      0  < 79.35% (0 in 1)\n") !=
+	    NULL);
+	CHECK(strstr(text, "300") == NULL);
+	free(text);
+	results_free(r);
 }

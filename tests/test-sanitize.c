@@ -177,3 +177,21 @@ TEST(sanitize_every_byte_pair_is_safe)
 		}
 	}
 }
+
+/* The print helpers clean the whole formatted text, NULs in raw bytes
+ * included. */
+TEST(sanitize_print_helpers)
+{
+	char *got = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&got, &len);
+
+	sanitize_fprintf(f, "%s: %s failed at cpu %d\n", "sweep",
+	                 "t\x1b]0;PWNED\x07 \x1b[2J\xc2\x9b"
+	                 "2Jx\xe2\x80\xae",
+	                 1);
+	sanitize_write(f, "a\0b\x1b]52;c;SGk=\x07\n", 17);
+	fclose(f);
+	CHECK_STR(got, "sweep: t x failed at cpu 1\nab\n");
+	free(got);
+}

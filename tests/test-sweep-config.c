@@ -129,12 +129,13 @@ TEST(sweep_config_header_refuses_what_the_command_line_refuses)
 	bad_config("cpu", "[]", "config.cpu: expected a comma-separated list of positive numbers");
 	bad_config("load", "[2,2]", "config.load: expected a list that names each value once");
 	bad_config("timeout_ms", "0", "config.timeout_ms: expected a duration above zero");
-	bad_config("driver", "\"cargo\"", "config.driver: expected go, tap or pytest");
+	bad_config("driver", "\"cargo\"",
+	           "config.driver: expected go, tap, pytest, gtest or ctest");
 	bad_config("load", "[65]", "config.load: expected runs per core, each at most 64");
 	bad_config("tap_select", "\"both\"", "config.tap_select: expected arg or env");
 	bad_config("pytest_unit", "\"module\"", "config.pytest_unit: expected file or dir");
 	bad_config("env", "{\"GOFLAGS\":1}", "config.env: expected an object of strings");
-	bad_config("command", "[]", "config.command: expected the command of --driver tap");
+	bad_config("command", "[]", "config.command: expected the command after --");
 	bad_config("command", "[1]", "config.command: expected an array of strings");
 	bad_config("shuffle", "1", "config.shuffle: expected true or false");
 	bad_config("run", "7", "config.run: expected a string or null");

@@ -6,8 +6,11 @@
 #include <string.h>
 
 #include "check.h"
+#include "cmd.h"
 #include "hash.h"
 #include "timefmt.h"
+#include "cpu-shim.h"
+#include "options.h"
 #include "util.h"
 
 TEST(util_duration_go_forms)
@@ -88,4 +91,64 @@ TEST(util_xvasprintf_has_no_fixed_limit)
 	CHECK_INT((int)strlen(s), 5002);
 	free(s);
 	free(big);
+}
+
+static void
+collect_line(void *arg, const char *s, size_t n)
+{
+	buf_printf(arg, "[%.*s]", (int)n, s);
+}
+
+TEST(util_feed_lines_cut)
+{
+	static const char text[] = "abcdef\n\nxy\nz";
+	struct buf line, got;
+	size_t i;
+
+	buf_init(&line);
+	buf_init(&got);
+	for (i = 0; i < sizeof text - 1; i++)
+		util_feed_lines(&line, 3, text + i, 1, collect_line, &got);
+	buf_addc(&got, '\0');
+	CHECK_STR(got.data, "[abc][][xy]");
+	CHECK_INT(line.len, 1);
+	buf_free(&line);
+	buf_free(&got);
+}
+
+TEST(options_cpu_shim)
+{
+	struct options o;
+	char *gtest[] = {"stress", "--driver", "gtest", "--", "./a_test", NULL};
+	char *off[] = {"stress", "--no-cpu-shim", "--driver", "ctest", "build", NULL};
+	char *go[] = {"stress", "./...", NULL};
+	char *p;
+
+	setenv("FLAKESWEEP_CPU_SHIM", check_self(), 1);
+	options_init(&o);
+	CHECK_INT(cmd_stress_parse(&o, 5, gtest), 0);
+	CHECK_STR(o.cpu_shim_path, check_self());
+	options_free(&o);
+	options_init(&o);
+	CHECK_INT(cmd_stress_parse(&o, 5, off), 0);
+	CHECK(!o.cpu_shim && o.cpu_shim_path == NULL);
+	CHECK_STR(o.packages[0], "build");
+	options_free(&o);
+	options_init(&o);
+	CHECK_INT(cmd_stress_parse(&o, 2, go), 0);
+	CHECK(o.cpu_shim && o.cpu_shim_path == NULL);
+	options_free(&o);
+	setenv("FLAKESWEEP_CPU_SHIM", "/nonexistent/flakesweep-cpu.so", 1);
+	p = cpu_shim_find();
+	CHECK(p == NULL);
+	unsetenv("FLAKESWEEP_CPU_SHIM");
+	p = cpu_shim_preload(NULL, "/l/s.so");
+	CHECK_STR(p, "/l/s.so");
+	free(p);
+	p = cpu_shim_preload("libm.so.6", "/l/s.so");
+	CHECK_STR(p, "libm.so.6:/l/s.so");
+	free(p);
+	p = cpu_shim_asan_options("halt_on_error=0");
+	CHECK_STR(p, "halt_on_error=0:verify_asan_link_order=0");
+	free(p);
 }

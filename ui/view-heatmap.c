@@ -91,8 +91,10 @@ view_heatmap_cell(int64_t runs, int64_t failures, int64_t hangs, int level)
 	else
 		buf_printf(&b, "%lld/%lld", (long long)failures, (long long)runs);
 	if (level >= 1 && bad == 0) {
-		/* No failure in n runs: the rate is below 3/n at 95%. */
-		draw_percent(3.0 / (double)runs > 1 ? 1 : 3.0 / (double)runs, rate, sizeof rate);
+		/* No failure in n runs: the rate is below the Wilson upper
+		 * bound at 95% (3/n says nothing at small n). */
+		results_wilson(0, runs, &lo, &hi);
+		draw_percent(hi, rate, sizeof rate);
 		buf_printf(&b, " <%s", rate);
 	} else if (level >= 1) {
 		draw_percent((double)bad / (double)runs, rate, sizeof rate);

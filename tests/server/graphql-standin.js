@@ -85,7 +85,7 @@ function newState(scenario) {
     s.categories.push(category('DIC_kwDOstandin04', 'Bugs', 'bugs'));
   }
   const title = `${testPackage}: ${testName} fails intermittently`;
-  if (scenario === 'open-discussion') {
+  if (scenario === 'open-discussion' || scenario.startsWith('url-open-')) {
     addDiscussion(s, title, `Seen on CI.\n\n<!-- ${marker} -->\n`, false);
   } else if (scenario === 'closed-discussion') {
     addDiscussion(s, title, `Fixed by #3.\n\n<!-- ${marker} -->\n`, true);
@@ -100,13 +100,24 @@ function newState(scenario) {
   return s;
 }
 
+// The url-* scenarios answer with links a client must neither print nor
+// store; url-open-* do so for an open discussion that already names the test.
+function discussionUrl(s, number) {
+  const path = `${OWNER}/${NAME}/discussions/${number}`;
+  const kind = s.scenario.replace(/^url-open-/, 'url-');
+  if (kind === 'url-escape') return `https://github.com/${path}\u001b]0;PWNED\u0007\u009b2J`;
+  if (kind === 'url-foreign') return `https://github.com.evil.example/${path}`;
+  if (kind === 'url-http') return `http://github.com/${path}`;
+  return `https://github.com/${path}`;
+}
+
 function addDiscussion(s, title, body, closed) {
   const number = s.nextNumber++;
   const d = {
     __typename: 'Discussion', id: `D_kwDOstandin${number}`, number, title, body, closed,
     closedAt: closed ? '2026-02-01T00:00:00Z' : null, stateReason: closed ? 'RESOLVED' : null,
     isAnswered: null, createdAt: new Date(Date.now()).toISOString(),
-    url: `https://github.com/${OWNER}/${NAME}/discussions/${number}`,
+    url: discussionUrl(s, number),
     category: s.categories[s.categories.length - 1],
     repository: null,
   };

@@ -175,6 +175,48 @@ expect no-origin 2 "" "flakesweep: no GitHub repository to post to: the project 
 expect_ops refusal ""
 expect_ops never ""
 
+# A .git, a file in it or a source file that is a FIFO is not read and
+# blocks nothing.
+mkdir -p "$T/fifo1" "$T/fifo2/.git"
+mkfifo "$T/fifo1/.git" "$T/fifo2/.git/config"
+cp -r "$T/project" "$T/fifo3"
+cp -r "$T/project" "$T/fifo4"
+rm "$T/fifo3/go.mod" "$T/fifo4/cache/cache_test.go"
+mkfifo "$T/fifo3/go.mod" "$T/fifo4/cache/cache_test.go"
+for f in fifo1 fifo2 fifo3 fifo4; do
+	sed "s|$T/project|$T/$f|" "$T/results.json" >"$T/$f.json"
+	set +e
+	timeout 10 "$FLAKESWEEP" report --results "$T/$f.json" --test "$ID" \
+		--description "$fx/demo/description.md" --dry-run >"$T/$f.out" 2>"$T/$f.err"
+	rc=$?
+	set -e
+	if [ $rc != 0 ] || [ -s "$T/$f.err" ] || [ "$(head -1 "$T/$f.out")" != "$(head -1 "$golden/demo-flaky.md")" ]; then
+		echo "FAIL $f: exit $rc (want 0), stderr:"; cat "$T/$f.err"; fail=1
+	fi
+done
+
+# A token value in the results or the description is neither shown nor
+# sent, and the refusal names neither the variable nor the value.
+LEAK=ghp_leakedValue0123456789abcdefXYZ
+GHE_LEAK=ghe_leakedValue0123456789abcdefXYZ
+sed "s|=== RUN   TestCache/evicts_under_pressure|GH_TOKEN=$LEAK|" "$T/results.json" >"$T/leak.json"
+grep -q "$LEAK" "$T/leak.json" || { echo "FAIL: leak.json holds no token"; fail=1; }
+printf 'Fails under load. GH_ENTERPRISE_TOKEN=%s\n' "$GHE_LEAK" >"$T/leak.md"
+REFUSED="flakesweep: the report holds the value of a GitHub token from the environment: remove it from the results, the description and the notes; nothing was shown or sent"
+(export GH_TOKEN=$LEAK; run leak-dry-run leak --dry-run --results "$T/leak.json")
+expect leak-dry-run 2 "" "$REFUSED"
+(export GH_TOKEN=$LEAK; run leak-post leak --results "$T/leak.json")
+expect leak-post 2 "" "$REFUSED"
+(export GH_ENTERPRISE_TOKEN=$GHE_LEAK; run leak-enterprise leak --dry-run --description "$T/leak.md")
+expect leak-enterprise 2 "" "$REFUSED"
+(export GH_ENTERPRISE_TOKEN=$GHE_LEAK GH_TOKEN=$TOKEN; run leak-enterprise-post leak --description "$T/leak.md")
+expect leak-enterprise-post 2 "" "$REFUSED"
+expect_ops leak ""
+if grep -l -e "$LEAK" -e "$GHE_LEAK" "$T"/leak-*.out "$T"/leak-*.err "$T"/bodies/* 2>/dev/null; then
+	echo "FAIL: a token value was shown or sent"
+	fail=1
+fi
+
 # Credentials and permissions.
 (unset GH_TOKEN; run no-token ok)
 expect no-token 2 "" "flakesweep: no GitHub token: set GH_TOKEN or GITHUB_TOKEN (a token with the public_repo or repo scope, or Discussions write access)"
@@ -264,6 +306,28 @@ for s in lost-reply slow-create; do
 	n=$(grep -c "^$s .* created=" "$T/standin.log" || true)
 	[ "$n" = 1 ] || { echo "FAIL $s: $n discussions created"; fail=1; }
 done
+
+# A link that is not a GitHub page is neither printed nor recorded.
+for s in url-escape:https://github.com url-foreign:https://github.com.evil.example \
+	url-http:http://github.com; do
+	web=${s#*:}
+	s=${s%%:*}
+	run "$s" "$s"
+	expect "$s" 2 "" "flakesweep: GitHub answered with a discussion URL that is not a GitHub page ($web/demo/widgets/discussions/40); the discussion may exist, but nothing was recorded"
+	if grep -qs posted "$T/$s/decisions.json"; then
+		echo "FAIL $s: decisions.json records the post"; fail=1
+	fi
+done
+run url-open url-open-escape
+expect url-open 2 "" "flakesweep: GitHub answered with a URL that is not a GitHub page: https://github.com/demo/widgets/discussions/40"
+expect_ops url-open-escape "RepoAndCategories:200 FindReports:200"
+
+# Plain HTTP only to loopback: localhost is resolved and pinned, a name
+# that merely starts with 127. is refused before anything is sent.
+run localhost open-discussion --api-url "http://localhost:$port/open-discussion/graphql"
+expect localhost 2 "$D/40" "flakesweep: an open discussion already names $ID: $D/40"
+run fake-loopback refusal --api-url http://127.attacker.example:18850/graphql
+expect fake-loopback 2 "" "flakesweep: --api-url must be https (http only on a loopback address): http://127.attacker.example:18850/graphql"
 
 # TLS is always verified; a private CA comes from SSL_CERT_FILE or CURL_CA_BUNDLE.
 if [ "$tlsport" != none ]; then

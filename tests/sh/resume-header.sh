@@ -96,12 +96,12 @@ bad() {
 cfg='"cpu":[1],"load":[1],"count":2,"confirm":0,"driver":"go","packages":[],"command":[]'
 hdr='{"type":"header","schema":"flakesweep/journal/v1","started":"2026-12-01T10:00:00Z"'
 bad schema '{"type":"header","schema":"flakesweep/journal/v999","config":{'"$cfg"'}}' \
-	'schema: expected "flakesweep/journal/v1"'
+	'schema: "flakesweep/journal/v999" is not a journal this flakesweep reads (expected flakesweep/journal/v1)'
 bad count "$hdr"',"config":{'"${cfg/\"count\":2/\"count\":-7}"'}}' \
 	'config.count: expected a positive whole number, at most 100000000'
 bad cpu "$hdr"',"config":{'"${cfg/\"cpu\":\[1\]/\"cpu\":[0]}"'}}' \
 	'config.cpu: expected a comma-separated list of positive numbers'
 bad config "$hdr"',"config":null}' 'config: expected an object'
 bad tap "$hdr"',"config":{'"${cfg/\"driver\":\"go\"/\"driver\":\"tap\"}"'}}' \
-	'config.command: expected the command of --driver tap'
+	'config.command: expected the command after --'
 echo "ok: damaged headers refused"

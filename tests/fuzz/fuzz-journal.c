@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fuzz-journal.c: libFuzzer target for the journal reader. The input is a
+ * journal.jsonl; it is replayed, and either the error names the file and a
+ * line, or every cell holds values the command line would take.
+ */
+#include "config.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "replay.h"
+#include "util.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static char path[64];
+	struct replay r;
+	char *err = NULL;
+	size_t i;
+	FILE *f;
+
+	if (path[0] == '\0')
+		snprintf(path, sizeof path, "/tmp/fuzz-journal-%d.jsonl", (int)getpid());
+	f = fopen(path, "w");
+	if (f == NULL || fwrite(data, 1, size, f) != size || fclose(f) != 0)
+		abort();
+	if (replay_journal(path, &r, &err) < 0) {
+		if (err == NULL || strncmp(err, path, strlen(path)) != 0 ||
+		    err[strlen(path)] != ':')
+			abort();
+		free(err);
+		replay_free(&r);
+		return 0;
+	}
+	for (i = 0; i < r.npairs; i++) {
+		const struct replay_pair *p = &r.pairs[i];
+
+		if (p->cpu < 1 || p->cpu > UTIL_LIST_MAX || p->load < 1 ||
+		    p->load > UTIL_LIST_MAX || p->pkg < 0 || (size_t)p->pkg >= r.npkgs)
+			abort();
+	}
+	for (i = 0; i < r.nunfinished; i++) {
+		if (r.unfinished[i].run < 1 || r.unfinished[i].pid < 1)
+			abort();
+	}
+	replay_free(&r);
+	return 0;
+}

@@ -1,0 +1,34 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# timeout: 60
+# The last --ui line progress line counts the runs of every phase, and a
+# command that cannot start stops the sweep at once: no run counted that
+# did not run, no message after the last line (reliability #107).
+set -eu
+cd "$CHECK_TMPDIR"
+cat >flaky.sh <<'SH'
+#!/bin/sh
+echo 1..1
+if [ "$FLAKESWEEP_RUN" = 1 ]; then echo "not ok 1 - once"; else echo "ok 1 - once"; fi
+SH
+chmod +x flaky.sh
+rc=0
+"$FLAKESWEEP" --driver tap --cpu 1 --load 1,2 --count 3 --confirm 2 --timeout 10s --ui line \
+	-o "$PWD/a" -- ./flaky.sh >out 2>err || rc=$?
+[ "$rc" = 1 ] || { cat err; echo "exit status $rc, expected 1"; exit 1; }
+# 6 sweep runs and 2 confirm runs at each of the 2 pairs.
+last=$(grep -v "^flakesweep: results in" err | tail -n 1)
+case $last in
+"[done] 10/10 runs (100%) | 1 flaky"*) ;;
+*) cat err; echo "FAIL: last line: $last"; exit 1 ;;
+esac
+rc=0
+"$FLAKESWEEP" --driver tap --cpu 1 --load 1,2 --count 3 --confirm 1 --timeout 10s --ui line \
+	-o "$PWD/b" -- ./missing.sh >out 2>err || rc=$?
+[ "$rc" = 2 ] || { cat err; echo "exit status $rc, expected 2"; exit 1; }
+[ "$(grep -c 'cannot start' err)" = 1 ] || { cat err; echo "FAIL: one cannot-start line"; exit 1; }
+last=$(grep -v "^flakesweep: results in" err | tail -n 1)
+case $last in
+"[done] 0/6 runs (0%)"*) ;;
+*) cat err; echo "FAIL: last line: $last"; exit 1 ;;
+esac

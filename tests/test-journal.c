@@ -1,0 +1,318 @@
+/* SPDX-License-Identifier: MIT */
+/* test-journal.c: the journal under a full disk, and the values its reader
+ * refuses (file, line and field named). */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "journal.h"
+#include "json.h"
+#include "replay.h"
+#include "util.h"
+
+/* A disk with room for journal_room more bytes: a write past it is cut
+ * short, as write(2) does when the disk fills up mid-line, and the next one
+ * fails with ENOSPC. */
+static long journal_room;
+
+static ssize_t
+full_disk_write(int fd, const void *buf, size_t len)
+{
+	ssize_t w;
+
+	if (journal_room <= 0) {
+		errno = ENOSPC;
+		return -1;
+	}
+	w = write(fd, buf, len < (size_t)journal_room ? len : (size_t)journal_room);
+	if (w > 0)
+		journal_room -= w;
+	return w;
+}
+
+static void
+write_run(struct journal *j, int64_t run, int *rc_spawn, int *rc_run)
+{
+	struct journal_run jr;
+	struct outcome o;
+
+	memset(&o, 0, sizeof o);
+	outcome_add(&o, xstrdup("TestA"), OUTCOME_PASS, NULL);
+	if (run % 3 == 0)
+		outcome_add(&o, xstrdup("TestB"), OUTCOME_FAIL, xstrdup("b_test.go:3: no\n"));
+	else
+		outcome_add(&o, xstrdup("TestB"), OUTCOME_PASS, NULL);
+	memset(&jr, 0, sizeof jr);
+	jr.run = run;
+	jr.cpu = 1;
+	jr.load = 1 + (int)(run % 2);
+	jr.ms = 10;
+	*rc_spawn = journal_write_spawn(j, run, 1000 + (int)run, 77);
+	*rc_run = journal_write_run(j, &jr, &o);
+	outcome_free(&o);
+}
+
+/* Every line of path is a whole JSON object; returns how many. */
+static int
+check_whole_lines(const char *path)
+{
+	char *text, *p, *nl;
+	size_t len;
+	int n = 0;
+
+	CHECK_INT(util_read_file(path, 1 << 20, &text, &len), 0);
+	CHECK(len == 0 || text[len - 1] == '\n');
+	for (p = text; (nl = strchr(p, '\n')) != NULL; p = nl + 1) {
+		size_t off;
+		const char *why;
+
+		CHECK_INT(json_check(p, (size_t)(nl - p), &off, &why), 0);
+		CHECK(*p == '{');
+		n++;
+	}
+	free(text);
+	return n;
+}
+
+/* A header line as a sweep writes it: cpu 1,2, load 1, count 25. */
+#define HEADER_LINE                                                                    \
+	"{\"type\":\"header\",\"schema\":\"flakesweep/journal/v1\","                   \
+	"\"started\":\"2026-11-30T02:00:00Z\",\"config\":{\"cpu\":[1,2],\"load\":[1]," \
+	"\"count\":25,\"confirm\":0,\"driver\":\"go\",\"packages\":[],\"command\":[]}}\n"
+
+/* A new journal at path holding a header and the build line of package 0,
+ * as a sweep starts one. */
+static struct journal *
+journal_started(const char *path)
+{
+	char *err = NULL;
+	struct journal *j = journal_open(path, &err);
+	cJSON *h = cJSON_Parse(HEADER_LINE);
+	struct pkg pkg;
+
+	CHECK(j != NULL);
+	CHECK_INT(journal_write(j, h), 0);
+	cJSON_Delete(h);
+	memset(&pkg, 0, sizeof pkg);
+	pkg.name = "example.com/m";
+	pkg.level = "unit";
+	pkg.dir = "/src/m";
+	pkg.binary = "/out/bin/m.test";
+	pkg.build_ok = true;
+	CHECK_INT(journal_write_build(j, 0, &pkg), 0);
+	return j;
+}
+
+TEST(journal_disk_full_keeps_whole_lines_and_every_run)
+{
+	char *path = xasprintf("%s/journal.jsonl", check_tmpdir()), *err = NULL;
+	struct journal *j = journal_started(path);
+	struct replay rp;
+	int i, rs, rr, lines;
+
+	for (i = 1; i <= 4; i++) {
+		write_run(j, i, &rs, &rr);
+		CHECK_INT(rs, 0);
+		CHECK_INT(rr, 0);
+	}
+	lines = check_whole_lines(path);
+	/* The disk fills up in the middle of the next spawn line. */
+	journal_set_write(j, full_disk_write);
+	journal_room = 20;
+	write_run(j, 5, &rs, &rr);
+	CHECK_INT(rs, -ENOSPC);
+	CHECK_INT(rr, -ENOSPC);
+	CHECK(journal_pending(j));
+	write_run(j, 6, &rs, &rr);
+	CHECK_INT(rr, -ENOSPC);
+	/* Nothing half written: the file still ends with its last whole line. */
+	CHECK_INT(check_whole_lines(path), lines);
+	CHECK_INT(journal_flush(j), -ENOSPC);
+	CHECK_INT(check_whole_lines(path), lines);
+	/* Space comes back: the held lines go out in order, then new ones. */
+	journal_room = 1 << 20;
+	CHECK_INT(journal_flush(j), 0);
+	CHECK(!journal_pending(j));
+	write_run(j, 7, &rs, &rr);
+	CHECK_INT(rr, 0);
+	journal_close(j);
+	CHECK(check_whole_lines(path) > lines);
+	CHECK_INT(replay_journal(path, &rp, &err), 0);
+	CHECK(!rp.torn);
+	CHECK_INT(rp.results->runs, 7);
+	CHECK_INT(rp.max_run, 7);
+	CHECK_INT(rp.nunfinished, 0);
+	replay_free(&rp);
+	free(path);
+}
+
+/* Writes text as a journal, replays it and checks the error: want is what
+ * follows the path and a colon. */
+static void
+check_journal_error(const char *text, const char *want_after_path)
+{
+	char *path = xasprintf("%s/journal.jsonl", check_tmpdir()), *err = NULL;
+	char *want = xasprintf("%s:%s", path, want_after_path);
+	struct replay rp;
+	FILE *f = fopen(path, "w");
+
+	fputs(text, f);
+	fclose(f);
+	CHECK(replay_journal(path, &rp, &err) < 0);
+	CHECK_STR(err, want);
+	free(want);
+	free(err);
+	replay_free(&rp);
+	free(path);
+}
+
+/* The same after a header and the build line of package 0. */
+static void
+check_refused(const char *lines, const char *want_after_path)
+{
+	char *text = xasprintf("%s%s%s", HEADER_LINE,
+	                       "{\"type\":\"build\",\"pkg\":0,\"package\":\"m\",\"level\":\"unit\","
+	                       "\"dir\":\"/m\",\"ok\":true,\"tests\":[\"TestA\"]}\n",
+	                       lines);
+
+	check_journal_error(text, want_after_path);
+	free(text);
+}
+
+#define RUN_LINE(fields) "{\"type\":\"run\",\"run\":1,\"pkg\":0,\"phase\":\"sweep\"," fields "}\n"
+
+TEST(journal_run_values_checked_like_the_command_line)
+{
+	check_refused(RUN_LINE("\"cpu\":-1,\"load\":1"),
+	              "3: run line: cpu: expected a whole number from 1 to 1048576");
+	check_refused(RUN_LINE("\"cpu\":1e18,\"load\":1e308"),
+	              "3: run line: cpu: expected a whole number from 1 to 1048576");
+	check_refused(RUN_LINE("\"cpu\":1,\"load\":0"),
+	              "3: run line: load: expected a whole number from 1 to 1048576");
+	check_refused(RUN_LINE("\"cpu\":1.5,\"load\":1"),
+	              "3: run line: cpu: expected a whole number from 1 to 1048576");
+	check_refused(RUN_LINE("\"cpu\":\"2\",\"load\":1"),
+	              "3: run line: cpu: expected a whole number from 1 to 1048576");
+	check_refused(RUN_LINE("\"cpu\":1,\"load\":1,\"set\":7"),
+	              "3: run line: set: no set line with id 7 before it");
+	check_refused("{\"type\":\"run\",\"run\":1,\"pkg\":3,\"phase\":\"sweep\",\"cpu\":1,"
+	              "\"load\":1}\n",
+	              "3: run line: pkg: no build line for package 3");
+	check_refused("{\"type\":\"run\",\"run\":1,\"pkg\":0,\"phase\":\"later\",\"cpu\":1,"
+	              "\"load\":1}\n",
+	              "3: run line: phase: expected \"sweep\" or \"confirm\"");
+	check_refused("{\"type\":\"spawn\",\"run\":1,\"pid\":-5,\"start\":1}\n",
+	              "3: spawn line: pid: expected a whole number from 1 to 2147483647");
+	check_refused("{\"type\":\"confirm\",\"test\":\"m::TestA\",\"count\":0}\n",
+	              "3: confirm line: count: expected a whole number from 1 to 100000000");
+}
+
+TEST(journal_set_id_far_ahead_is_refused)
+{
+	/* One 50-byte line must not make the reader allocate 10 million
+	 * slots. */
+	check_refused("{\"type\":\"set\",\"id\":10000000,\"pkg\":0,\"order\":[]}\n",
+	              "3: set line: id: 10000000 is not the next set id (expected at most 1)");
+	check_refused("{\"type\":\"set\",\"id\":1,\"pkg\":0,\"order\":[\"PTestA\"]}\n"
+	              "{\"type\":\"set\",\"id\":3,\"pkg\":0,\"order\":[]}\n",
+	              "4: set line: id: 3 is not the next set id (expected at most 2)");
+}
+
+TEST(journal_build_line_out_of_order_names_the_line)
+{
+	/* Under ASan the decoded package must not leak on this path. */
+	check_refused("{\"type\":\"build\",\"pkg\":5,\"package\":\"n\",\"level\":\"unit\","
+	              "\"dir\":\"/n\",\"ok\":true}\n",
+	              "3: build line: pkg: expected 1 (the build lines count up from 0)");
+}
+
+TEST(journal_unknown_schema_is_refused)
+{
+	check_journal_error(
+	    "{\"type\":\"header\",\"schema\":\"flakesweep/journal/v999\"}\n",
+	    "1: schema: \"flakesweep/journal/v999\" is not a journal this flakesweep "
+	    "reads (expected flakesweep/journal/v1)");
+}
+
+TEST(journal_syntax_error_names_line_and_column)
+{
+	check_refused("{\"type\":\"spawn\",\"run\":1 \"pid\":2}\n",
+	              "3:25: invalid JSON (expected ',' or '}')");
+}
+
+static int
+count_lines(void *arg, struct journal_reader *jr, const cJSON *line, int lineno)
+{
+	(void)jr;
+	(void)line;
+	*(int *)arg = lineno;
+	return 0;
+}
+
+TEST(journal_round_trip_and_torn_line)
+{
+	char *path = xasprintf("%s/journal.jsonl", check_tmpdir()), *err = NULL;
+	struct journal *j = journal_started(path);
+	struct journal_run jr;
+	struct outcome o;
+	struct replay rp;
+	const struct results_test *t;
+	char *text;
+	size_t len;
+	int i, lines = 0;
+	bool torn;
+	FILE *f;
+
+	for (i = 0; i < 50; i++) {
+		memset(&o, 0, sizeof o);
+		outcome_add(&o, xstrdup("TestA"), OUTCOME_PASS, NULL);
+		outcome_add(&o, xstrdup("TestB"), i == 7 ? OUTCOME_FAIL : OUTCOME_PASS,
+		            i == 7 ? xstrdup("x_test.go:9: boom\n") : NULL);
+		memset(&jr, 0, sizeof jr);
+		jr.run = i + 1;
+		jr.pkg = 0;
+		jr.cpu = 1 + i % 2;
+		jr.load = 1;
+		jr.ms = 12;
+		jr.log = i == 7 ? "runs/8.log" : NULL;
+		CHECK_INT(journal_write_spawn(j, jr.run, 4242, 99), 0);
+		CHECK_INT(journal_write_run(j, &jr, &o), 0);
+		outcome_free(&o);
+	}
+	journal_close(j);
+	CHECK_INT(util_read_file(path, 1 << 20, &text, &len), 0);
+	/* A passing run costs under 200 bytes, spawn line included. */
+	CHECK(len / 50 < 200);
+	free(text);
+	/* A sweep killed mid-write leaves a torn last line. */
+	f = fopen(path, "a");
+	fputs("{\"type\":\"spawn\",\"run\":51,\"pi", f);
+	fclose(f);
+	CHECK_INT(journal_read(path, count_lines, &lines, &torn, &err), 0);
+	CHECK(torn);
+	CHECK_INT(replay_journal(path, &rp, &err), 0);
+	CHECK(rp.torn);
+	CHECK_INT(rp.npkgs, 1);
+	CHECK_STR(rp.pkgs[0]->binary, "/out/bin/m.test");
+	CHECK_INT(rp.results->runs, 50);
+	CHECK_INT(rp.max_run, 50);
+	CHECK_INT(rp.nunfinished, 0);
+	t = results_find(rp.results, "example.com/m::TestB");
+	CHECK(t != NULL);
+	CHECK_INT(t->first->run, 8);
+	CHECK_STR(t->first->log, "runs/8.log");
+	CHECK_INT(rp.runs.npairs, 2);
+	CHECK_INT(rp.runs.pairs[0]->runs + rp.runs.pairs[1]->runs, 50);
+	replay_free(&rp);
+	free(path);
+}
+
+TEST(journal_bad_line_names_file_and_line)
+{
+	check_journal_error(HEADER_LINE "{\"type\":\"run\"}\n",
+	                    "2: run line: run: expected a whole number from 1 to 9007199254740992");
+}
