@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "cli.h"
-#include "sanitize.h"
-#include "util.h"
+#include "base/sanitize.h"
+#include "base/util.h"
 
 /* getopt's values for the table's options: above every character. */
 #define CLI_FIRST 256

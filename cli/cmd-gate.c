@@ -15,11 +15,11 @@
 
 #include "cli.h"
 #include "cmd.h"
-#include "gate-probe.h"
-#include "gate.h"
-#include "ledger.h"
-#include "sanitize.h"
-#include "util.h"
+#include "decisions/gate-probe.h"
+#include "decisions/gate.h"
+#include "decisions/ledger.h"
+#include "base/sanitize.h"
+#include "base/util.h"
 
 enum {
 	CMD_GATE_CONTROL,

@@ -17,14 +17,14 @@
 
 #include "cli.h"
 #include "cmd.h"
-#include "driver.h"
-#include "ledger.h"
-#include "quarantine.h"
-#include "results-json.h"
-#include "results.h"
-#include "sanitize.h"
-#include "timefmt.h"
-#include "util.h"
+#include "drivers/driver.h"
+#include "decisions/ledger.h"
+#include "decisions/quarantine.h"
+#include "results/results-json.h"
+#include "results/results.h"
+#include "base/sanitize.h"
+#include "base/timefmt.h"
+#include "base/util.h"
 
 enum {
 	QOPT_FILE,

@@ -16,17 +16,17 @@
 
 #include "cli.h"
 #include "cmd.h"
-#include "driver.h"
-#include "github.h"
-#include "options.h"
-#include "post.h"
-#include "quarantine.h"
-#include "replay.h"
-#include "report.h"
-#include "sanitize.h"
-#include "sweep-config.h"
-#include "sweep.h"
-#include "util.h"
+#include "drivers/driver.h"
+#include "github/github.h"
+#include "engine/options.h"
+#include "github/post.h"
+#include "decisions/quarantine.h"
+#include "results/replay.h"
+#include "results/report.h"
+#include "base/sanitize.h"
+#include "engine/sweep-config.h"
+#include "engine/sweep.h"
+#include "base/util.h"
 
 enum {
 	CMD_REPORT_RESULTS,

@@ -17,13 +17,13 @@
 
 #include "cli.h"
 #include "cmd.h"
-#include "cpu-shim.h"
-#include "options.h"
-#include "out-line.h"
-#include "sanitize.h"
-#include "sweep.h"
+#include "engine/cpu-shim.h"
+#include "engine/options.h"
+#include "engine/out-line.h"
+#include "base/sanitize.h"
+#include "engine/sweep.h"
 #include "ui.h"
-#include "util.h"
+#include "base/util.h"
 
 #define CMD_STRESS_PROGRESS_MS 5000
 

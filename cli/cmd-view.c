@@ -17,12 +17,12 @@
 #include "cli.h"
 #include "cmd.h"
 #include "follow.h"
-#include "follower.h"
-#include "quarantine.h"
-#include "replay.h"
+#include "results/follower.h"
+#include "decisions/quarantine.h"
+#include "results/replay.h"
 #include "ui.h"
-#include "sanitize.h"
-#include "util.h"
+#include "base/sanitize.h"
+#include "base/util.h"
 
 enum {
 	CMD_VIEW_QUARANTINE,

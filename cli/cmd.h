@@ -7,7 +7,7 @@
 #ifndef FLAKESWEEP_CLI_CMD_H
 #define FLAKESWEEP_CLI_CMD_H
 
-#include "options.h"
+#include "engine/options.h"
 
 struct cmd_entry {
 	const char *name;

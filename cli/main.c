@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "cmd.h"
-#include "util.h"
+#include "base/util.h"
 
 const struct cmd_entry *const cmd_table[] = {
     &cmd_stress_entry, &cmd_quarantine_entry, &cmd_gate_entry,

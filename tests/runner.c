@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "util.h"
+#include "base/util.h"
 
 #define CHECK_EXIT_SKIP 77
 #define CHECK_DEFAULT_TIMEOUT_S 120

@@ -7,8 +7,8 @@
 
 #include "check.h"
 #include "cmd.h"
-#include "options.h"
-#include "util.h"
+#include "engine/options.h"
+#include "base/util.h"
 
 TEST(cli_stress_go_and_gnu_spellings)
 {

@@ -10,9 +10,9 @@
 #include <string.h>
 
 #include "check.h"
-#include "gate.h"
-#include "ledger.h"
-#include "util.h"
+#include "decisions/gate.h"
+#include "decisions/ledger.h"
+#include "base/util.h"
 
 static struct ledger *
 load(const char *name)

@@ -22,9 +22,9 @@
 #include <curl/curl.h>
 
 #include "check.h"
-#include "github.h"
-#include "post.h"
-#include "util.h"
+#include "github/github.h"
+#include "github/post.h"
+#include "base/util.h"
 
 #define TOKEN "ghp_testTOKEN0123456789abcdefABCDEF"
 

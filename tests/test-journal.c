@@ -9,10 +9,10 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "journal.h"
-#include "json.h"
-#include "replay.h"
-#include "util.h"
+#include "results/journal.h"
+#include "base/json.h"
+#include "results/replay.h"
+#include "base/util.h"
 
 /* A disk with room for journal_room more bytes: a write past it is cut
  * short, as write(2) does when the disk fills up mid-line, and the next one

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "json.h"
+#include "base/json.h"
 
 static void
 check_bad(const char *text, size_t len, const char *want)

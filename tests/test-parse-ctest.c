@@ -12,9 +12,9 @@
 #include <string.h>
 
 #include "check.h"
-#include "outcome.h"
-#include "parse-ctest.h"
-#include "util.h"
+#include "drivers/outcome.h"
+#include "drivers/parse-ctest.h"
+#include "base/util.h"
 
 static const char *const status_words[] = {"PASS", "FAIL", "SKIP", "HANG"};
 

@@ -15,10 +15,10 @@
 #include <string.h>
 
 #include "check.h"
-#include "outcome.h"
-#include "parse-go.h"
-#include "sanitize.h"
-#include "util.h"
+#include "drivers/outcome.h"
+#include "drivers/parse-go.h"
+#include "base/sanitize.h"
+#include "base/util.h"
 
 struct expect {
 	const char *key;

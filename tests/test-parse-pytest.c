@@ -13,9 +13,9 @@
 #include <string.h>
 
 #include "check.h"
-#include "outcome.h"
-#include "parse-pytest.h"
-#include "util.h"
+#include "drivers/outcome.h"
+#include "drivers/parse-pytest.h"
+#include "base/util.h"
 
 static const char *const status_words[] = {"PASS", "FAIL", "SKIP", "HANG"};
 

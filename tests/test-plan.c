@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "plan.h"
-#include "util.h"
+#include "engine/plan.h"
+#include "base/util.h"
 
 static const int test_plan_cpus[] = {1, 2}, test_plan_loads[] = {1, 2, 4};
 

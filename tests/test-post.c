@@ -14,10 +14,10 @@
 #include <sys/stat.h>
 
 #include "check.h"
-#include "decisions.h"
-#include "markdown.h"
-#include "post.h"
-#include "util.h"
+#include "results/decisions.h"
+#include "github/markdown.h"
+#include "github/post.h"
+#include "base/util.h"
 
 #define DEMO_ID "example.com/widgets/cache::TestCache/evicts_under_pressure"
 #define NASTY_ID "example.com/widgets/render::TestRendersReleaseNotes"

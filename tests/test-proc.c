@@ -8,8 +8,8 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "proc.h"
-#include "util.h"
+#include "engine/proc.h"
+#include "base/util.h"
 
 extern char **environ;
 

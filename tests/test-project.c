@@ -11,8 +11,8 @@
 #include <sys/stat.h>
 
 #include "check.h"
-#include "project.h"
-#include "util.h"
+#include "drivers/project.h"
+#include "base/util.h"
 
 #define PROJECT_HASH_A "0123456789abcdef0123456789abcdef01234567"
 #define PROJECT_HASH_B "89abcdef0123456789abcdef0123456789abcdef"

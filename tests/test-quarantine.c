@@ -14,13 +14,13 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "driver.h"
-#include "ledger.h"
-#include "quarantine.h"
-#include "results-json.h"
-#include "results.h"
-#include "timefmt.h"
-#include "util.h"
+#include "drivers/driver.h"
+#include "decisions/ledger.h"
+#include "decisions/quarantine.h"
+#include "results/results-json.h"
+#include "results/results.h"
+#include "base/timefmt.h"
+#include "base/util.h"
 
 /* 2026-11-30T12:00:00Z, the time the fixtures are judged at. */
 #define NOW_MS INT64_C(1796040000000)

@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "results-json.h"
-#include "util.h"
+#include "results/results-json.h"
+#include "base/util.h"
 
 struct rt {
 	const struct results *r;

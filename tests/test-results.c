@@ -7,12 +7,12 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "journal.h"
-#include "replay.h"
-#include "report.h"
-#include "results-json.h"
-#include "results.h"
-#include "util.h"
+#include "results/journal.h"
+#include "results/replay.h"
+#include "results/report.h"
+#include "results/results-json.h"
+#include "results/results.h"
+#include "base/util.h"
 
 static void
 outcome_of(struct outcome *o, const char *pass, const char *fail, const char *hang)

@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "sanitize.h"
-#include "util.h"
+#include "base/sanitize.h"
+#include "base/util.h"
 
 static void
 check_clean(const char *raw, size_t len, const char *want)

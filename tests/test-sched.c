@@ -8,8 +8,8 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "sched.h"
-#include "util.h"
+#include "engine/sched.h"
+#include "base/util.h"
 
 struct fake {
 	struct sched *s;

@@ -9,9 +9,9 @@
 #include <sys/stat.h>
 
 #include "check.h"
-#include "replay.h"
-#include "sweep.h"
-#include "util.h"
+#include "results/replay.h"
+#include "engine/sweep.h"
+#include "base/util.h"
 
 struct test_status {
 	struct sweep *s;

@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "sweep-config.h"
-#include "util.h"
+#include "engine/sweep-config.h"
+#include "base/util.h"
 
 /* The header of a TAP sweep at cpu 1,2 and load 3 on lanes {0,1} {2,3}. */
 static void

@@ -14,9 +14,9 @@
 
 #include "check.h"
 #include "cmd.h"
-#include "options.h"
-#include "sweep.h"
-#include "util.h"
+#include "engine/options.h"
+#include "engine/sweep.h"
+#include "base/util.h"
 
 /* A fake TAP package: `sweep_tap MODE [MS]`.
  * flaky3: two tests, the second fails in runs whose id is a multiple of 3;

@@ -20,12 +20,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../ui/action.h"
-#include "../ui/ui.h"
+#include "action.h"
+#include "ui.h"
 #include "check.h"
-#include "decisions.h"
-#include "replay.h"
-#include "util.h"
+#include "results/decisions.h"
+#include "results/replay.h"
+#include "base/util.h"
 
 /* The live fixture keeps the journal up to this line: mid-confirm. */
 #define TEST_UI_LIVE_LINES 200

@@ -7,11 +7,11 @@
 
 #include "check.h"
 #include "cmd.h"
-#include "hash.h"
-#include "timefmt.h"
-#include "cpu-shim.h"
-#include "options.h"
-#include "util.h"
+#include "base/hash.h"
+#include "base/timefmt.h"
+#include "engine/cpu-shim.h"
+#include "engine/options.h"
+#include "base/util.h"
 
 TEST(util_duration_go_forms)
 {

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "action.h"
-#include "util.h"
+#include "base/util.h"
 
 #define ACTION_CTRL(c) ((c)&0x1f)
 #define ACTION_ESC 27

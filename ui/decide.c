@@ -21,9 +21,9 @@
 
 #include "action.h"
 #include "editor.h"
-#include "post.h"
+#include "github/post.h"
 #include "ui-int.h"
-#include "util.h"
+#include "base/util.h"
 
 #define DECIDE_EXPIRY_DAYS 14
 #define DECIDE_CONFIRM_MAX 1000000

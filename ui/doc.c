@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "doc.h"
-#include "sanitize.h"
-#include "util.h"
+#include "base/sanitize.h"
+#include "base/util.h"
 
 void
 doc_init(struct doc *doc)

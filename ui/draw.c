@@ -14,8 +14,8 @@
 #include <wchar.h>
 
 #include "draw.h"
-#include "sanitize.h"
-#include "util.h"
+#include "base/sanitize.h"
+#include "base/util.h"
 
 /* Colours of the 256-colour palette and of the 8-colour one, per role:
  * foreground and background (-1: the terminal's default). */

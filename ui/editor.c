@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "editor.h"
-#include "util.h"
+#include "base/util.h"
 
 #define EDITOR_POLL_MS 100
 

@@ -11,9 +11,9 @@
 #include <uv.h>
 
 #include "follow.h"
-#include "follower.h"
+#include "results/follower.h"
 #include "ui.h"
-#include "util.h"
+#include "base/util.h"
 
 struct follow {
 	char *dir;

@@ -8,7 +8,7 @@
 #ifndef FLAKESWEEP_UI_FOLLOW_H
 #define FLAKESWEEP_UI_FOLLOW_H
 
-#include "follower.h"
+#include "results/follower.h"
 #include "ui.h"
 
 struct follow;

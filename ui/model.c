@@ -14,8 +14,8 @@
 #include <sys/stat.h>
 
 #include "model.h"
-#include "sweep.h"
-#include "util.h"
+#include "engine/sweep.h"
+#include "base/util.h"
 
 struct model *
 model_new(enum model_source source)

@@ -15,13 +15,13 @@
 
 #include <cjson/cJSON.h>
 
-#include "decisions.h"
-#include "observer.h"
-#include "quarantine.h"
-#include "replay.h"
-#include "results-json.h"
-#include "results.h"
-#include "status.h"
+#include "results/decisions.h"
+#include "engine/observer.h"
+#include "decisions/quarantine.h"
+#include "results/replay.h"
+#include "results/results-json.h"
+#include "results/results.h"
+#include "engine/status.h"
 
 struct sweep;
 

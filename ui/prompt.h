@@ -10,7 +10,7 @@
 
 #include <stdbool.h>
 
-#include "util.h"
+#include "base/util.h"
 
 enum prompt_kind {
 	PROMPT_LINE,  /* Enter accepts the text, Esc cancels */

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "tty.h"
-#include "util.h"
+#include "base/util.h"
 
 #define TTY_RESET_MAX 256
 

@@ -20,11 +20,11 @@
 #include <wchar.h>
 
 #include "action.h"
-#include "decisions.h"
-#include "sweep.h"
+#include "results/decisions.h"
+#include "engine/sweep.h"
 #include "tty.h"
 #include "ui-int.h"
-#include "util.h"
+#include "base/util.h"
 
 #define UI_FRAME_MS 40
 #define UI_TICK_MS 1000

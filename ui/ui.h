@@ -17,7 +17,7 @@
 #include <uv.h>
 
 #include "model.h"
-#include "observer.h"
+#include "engine/observer.h"
 
 struct ui;
 struct sweep;

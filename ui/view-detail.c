@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "base/util.h"
 #include "view.h"
 
 /* Where the failures come from: a core they concentrate on, the test a

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sweep.h"
-#include "util.h"
+#include "engine/sweep.h"
+#include "base/util.h"
 #include "view.h"
 
 #define VIEW_HEADER_BAR_MAX 30

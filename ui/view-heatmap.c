@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "base/util.h"
 #include "view.h"
 
 /* Sums the cells of t at (cpu, load), of one phase or (phase < 0) both. */

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "action.h"
-#include "util.h"
+#include "base/util.h"
 #include "view.h"
 
 #define VIEW_HELP_KEYS_W 16

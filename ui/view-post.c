@@ -8,7 +8,7 @@
 
 #include <stdio.h>
 
-#include "util.h"
+#include "base/util.h"
 #include "view.h"
 
 void

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "action.h"
-#include "util.h"
+#include "base/util.h"
 #include "view.h"
 
 static void

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "base/util.h"
 #include "view.h"
 
 #define VIEW_TESTS_PKG_MAX 20

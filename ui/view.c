@@ -10,7 +10,7 @@
 
 #include <string.h>
 
-#include "util.h"
+#include "base/util.h"
 #include "view.h"
 
 long

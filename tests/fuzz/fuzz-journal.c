@@ -12,8 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "replay.h"
-#include "util.h"
+#include "results/replay.h"
+#include "base/util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -13,8 +13,8 @@
 
 #include <cjson/cJSON.h>
 
-#include "json.h"
-#include "util.h"
+#include "base/json.h"
+#include "base/util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gate.h"
-#include "ledger.h"
-#include "util.h"
+#include "decisions/gate.h"
+#include "decisions/ledger.h"
+#include "base/util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

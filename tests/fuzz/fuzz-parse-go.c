@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "outcome.h"
-#include "parse-go.h"
-#include "sanitize.h"
-#include "util.h"
+#include "drivers/outcome.h"
+#include "drivers/parse-go.h"
+#include "base/sanitize.h"
+#include "base/util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "outcome.h"
-#include "parse-tap.h"
+#include "drivers/outcome.h"
+#include "drivers/parse-tap.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "quarantine.h"
-#include "util.h"
+#include "decisions/quarantine.h"
+#include "base/util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

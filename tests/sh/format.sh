@@ -5,9 +5,9 @@ set -eu
 cd "$CHECK_SRCDIR"
 command -v clang-format >/dev/null || { echo "SKIP clang-format is not installed"; exit 77; }
 bad=0
-for f in cli/*.[ch] src/*.[ch] ui/*.[ch]; do
+for f in cli/*.[ch] src/*/*.[ch] ui/*.[ch]; do
 	[ -e "$f" ] || continue
-	[ "$f" = src/gettext.h ] && continue
+	[ "$f" = src/base/gettext.h ] && continue
 	if ! clang-format --style=file "$f" | cmp -s - "$f"; then
 		echo "not formatted: $f (run clang-format -i $f)"
 		bad=1

@@ -10,7 +10,7 @@ set -eu
 
 # A file missing from po/POTFILES.in never reaches the catalogue.
 bad=0
-for f in "$CHECK_SRCDIR"/cli/*.c "$CHECK_SRCDIR"/src/*.c "$CHECK_SRCDIR"/ui/*.c; do
+for f in "$CHECK_SRCDIR"/cli/*.c "$CHECK_SRCDIR"/src/*/*.c "$CHECK_SRCDIR"/ui/*.c; do
 	rel=${f#"$CHECK_SRCDIR"/}
 	if grep -qE '(^|[^A-Za-z0-9_])N?_\("' "$f" && ! grep -qxF "$rel" "$CHECK_SRCDIR/po/POTFILES.in"; then
 		echo "$rel has translatable strings but is not in po/POTFILES.in"

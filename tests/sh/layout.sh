@@ -1,7 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# The layering: the core (src/) never includes curses, a dashboard (ui/)
-# header or a program (cli/) header; the dashboard never includes a cli/
+# The layering (HACKING.md): the core (src/) never includes curses, a
+# dashboard (ui/) header or a program (cli/) header, and names the folder
+# of every core header it includes ("engine/sweep.h"); src/base/ includes
+# nothing from the other folders; the dashboard never includes a cli/
 # header. Only cli/ sees both halves.
 set -eu
 cd "$CHECK_SRCDIR"
@@ -32,5 +34,26 @@ check() { # DIR FORBIDDEN...
 }
 check src ui cli
 check ui cli
+
+# In src/, every include but config.h names a folder of src/, and base/
+# includes only base/.
+while read -r file h; do
+	case $h in
+	config.h) ;;
+	*/*)
+		if [ ! -f "src/$h" ]; then
+			echo "$file includes $h, which is not a header of src/"
+			bad=1
+		elif [ "${file#src/base/}" != "$file" ] && [ "${h#base/}" = "$h" ]; then
+			echo "$file includes $h: src/base/ includes nothing from the other folders"
+			bad=1
+		fi
+		;;
+	*)
+		echo "$file includes \"$h\" without its folder (\"engine/sweep.h\")"
+		bad=1
+		;;
+	esac
+done < <(includes src)
 [ $bad = 0 ] || exit 1
-echo "src/ is free of curses, ui/ and cli/; ui/ is free of cli/"
+echo "src/ is free of curses, ui/ and cli/; base/ stands alone; ui/ is free of cli/"

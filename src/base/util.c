@@ -1,0 +1,501 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * util.c: allocation, fatal errors, buffers, the clock, durations and small
+ * file helpers shared by every module. It holds no state except the fatal
+ * hook and the replaceable clock.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/util.h"
+
+static util_fatal_hook_cb fatal_hook;
+static util_clock_cb clock_override;
+
+void
+util_set_fatal_hook(util_fatal_hook_cb hook)
+{
+	fatal_hook = hook;
+}
+
+void
+fatal(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (fatal_hook != NULL)
+		fatal_hook();
+	fputs("flakesweep: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(2);
+}
+
+void *
+xmalloc(size_t size)
+{
+	void *p = malloc(size ? size : 1);
+
+	if (p == NULL)
+		fatal("%s", _("out of memory"));
+	return p;
+}
+
+void *
+xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+
+	if (p == NULL)
+		fatal("%s", _("out of memory"));
+	return p;
+}
+
+void *
+xrealloc(void *p, size_t size)
+{
+	p = realloc(p, size ? size : 1);
+	if (p == NULL)
+		fatal("%s", _("out of memory"));
+	return p;
+}
+
+void *
+xgrow(void *p, size_t n, size_t size)
+{
+	if (n == 0 || (n & (n - 1)) == 0)
+		p = xrealloc(p, size * (n == 0 ? 1 : 2 * n));
+	return p;
+}
+
+char *
+xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+char *
+xstrndup(const char *s, size_t n)
+{
+	char *p = xmalloc(n + 1);
+
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *
+xvasprintf(const char *fmt, va_list ap)
+{
+	struct buf b;
+
+	buf_init(&b);
+	buf_vprintf(&b, fmt, ap);
+	return buf_steal(&b);
+}
+
+char *
+xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	s = xvasprintf(fmt, ap);
+	va_end(ap);
+	return s;
+}
+
+void
+buf_init(struct buf *b)
+{
+	b->data = NULL;
+	b->len = 0;
+	b->cap = 0;
+}
+
+void
+buf_free(struct buf *b)
+{
+	free(b->data);
+	buf_init(b);
+}
+
+void
+buf_reset(struct buf *b)
+{
+	b->len = 0;
+	if (b->data != NULL)
+		b->data[0] = '\0';
+}
+
+static void
+buf_reserve(struct buf *b, size_t extra)
+{
+	size_t need = b->len + extra + 1;
+
+	if (need <= b->cap)
+		return;
+	if (b->cap == 0)
+		b->cap = 64;
+	while (b->cap < need)
+		b->cap *= 2;
+	b->data = xrealloc(b->data, b->cap);
+}
+
+void
+buf_add(struct buf *b, const void *data, size_t len)
+{
+	buf_reserve(b, len);
+	if (len > 0)
+		memcpy(b->data + b->len, data, len);
+	b->len += len;
+	b->data[b->len] = '\0';
+}
+
+void
+buf_adds(struct buf *b, const char *s)
+{
+	buf_add(b, s, strlen(s));
+}
+
+void
+buf_addc(struct buf *b, char c)
+{
+	buf_add(b, &c, 1);
+}
+
+void
+buf_vprintf(struct buf *b, const char *fmt, va_list ap)
+{
+	va_list copy;
+	int n;
+
+	va_copy(copy, ap);
+	n = vsnprintf(NULL, 0, fmt, copy);
+	va_end(copy);
+	if (n < 0)
+		fatal("%s", _("bad format string"));
+	buf_reserve(b, (size_t)n);
+	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+	b->len += (size_t)n;
+}
+
+void
+buf_printf(struct buf *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	buf_vprintf(b, fmt, ap);
+	va_end(ap);
+}
+
+char *
+buf_steal(struct buf *b)
+{
+	char *p;
+
+	if (b->data == NULL)
+		return xstrdup("");
+	p = b->data;
+	buf_init(b);
+	return p;
+}
+
+void
+util_strv_add(char ***v, size_t *n, const char *s)
+{
+	*v = xrealloc(*v, sizeof **v * (*n + 2));
+	(*v)[(*n)++] = xstrdup(s);
+	(*v)[*n] = NULL;
+}
+
+void
+util_strv_free(char **v)
+{
+	size_t i;
+
+	for (i = 0; v != NULL && v[i] != NULL; i++)
+		free(v[i]);
+	free(v);
+}
+
+int64_t
+util_now_ms(void)
+{
+	struct timespec ts;
+
+	if (clock_override != NULL)
+		return clock_override();
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+void
+util_set_clock(util_clock_cb clock)
+{
+	clock_override = clock;
+}
+
+int64_t
+util_mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int
+util_parse_int_list(const char *s, int **out, int *n)
+{
+	int *v = NULL, count = 0;
+	const char *p = s;
+
+	if (s == NULL || *s == '\0')
+		return -EINVAL;
+	for (;;) {
+		char *end;
+		long x;
+
+		if (*p < '0' || *p > '9')
+			goto bad;
+		errno = 0;
+		x = strtol(p, &end, 10);
+		if (errno != 0 || x <= 0 || x > UTIL_LIST_MAX)
+			goto bad;
+		v = xrealloc(v, sizeof *v * (size_t)(count + 1));
+		v[count++] = (int)x;
+		p = end;
+		if (*p == '\0')
+			break;
+		if (*p != ',')
+			goto bad;
+		p++;
+	}
+	*out = v;
+	*n = count;
+	return 0;
+bad:
+	free(v);
+	return -EINVAL;
+}
+
+int
+util_write_file_atomic(const char *path, const char *data, size_t len)
+{
+	char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
+	int fd, rc = 0;
+	size_t off = 0;
+
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		rc = -errno;
+		goto out;
+	}
+	while (off < len) {
+		ssize_t w = write(fd, data + off, len - off);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			rc = -errno;
+			close(fd);
+			unlink(tmp);
+			goto out;
+		}
+		off += (size_t)w;
+	}
+	if (fsync(fd) < 0 || close(fd) < 0) {
+		rc = -errno;
+		unlink(tmp);
+		goto out;
+	}
+	if (rename(tmp, path) < 0) {
+		rc = -errno;
+		unlink(tmp);
+	}
+out:
+	free(tmp);
+	return rc;
+}
+
+int
+util_read_file(const char *path, size_t max, char **out, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), rc;
+
+	if (fd < 0)
+		return -errno;
+	rc = util_read_fd(fd, max, out, len);
+	close(fd);
+	return rc;
+}
+
+int
+util_read_fd(int fd, size_t max, char **out, size_t *len)
+{
+	struct buf b;
+	char chunk[65536];
+	int rc = 0;
+
+	buf_init(&b);
+	for (;;) {
+		ssize_t r = read(fd, chunk, sizeof chunk);
+
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			rc = -errno;
+			break;
+		}
+		if (r == 0)
+			break;
+		if (b.len + (size_t)r > max) {
+			rc = -EFBIG;
+			break;
+		}
+		buf_add(&b, chunk, (size_t)r);
+	}
+	if (rc < 0) {
+		buf_free(&b);
+		return rc;
+	}
+	if (len != NULL)
+		*len = b.len;
+	*out = buf_steal(&b);
+	return 0;
+}
+
+int64_t
+util_file_signature(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0)
+		return -1;
+	/* The size is weighed so a same-nanosecond rewrite of another length
+	 * still changes the sum. */
+	return (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec + st.st_size * 7919;
+}
+
+int
+util_mkdir_p(const char *dir)
+{
+	char *p = xstrdup(dir), *s;
+	int rc = 0;
+
+	for (s = p + 1; *s != '\0'; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		if (mkdir(p, 0755) < 0 && errno != EEXIST) {
+			rc = -errno;
+			goto out;
+		}
+		*s = '/';
+	}
+	if (mkdir(p, 0755) < 0 && errno != EEXIST)
+		rc = -errno;
+out:
+	free(p);
+	return rc;
+}
+
+static int
+util_rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path) < 0 && errno != ENOENT ? -1 : 0;
+}
+
+int
+util_rm_rf(const char *path)
+{
+	/* Most run directories are left empty: one rmdir is enough. */
+	if (rmdir(path) == 0 || errno == ENOENT)
+		return 0;
+	if (nftw(path, util_rm_one, 16, FTW_DEPTH | FTW_PHYS) < 0)
+		return errno == ENOENT ? 0 : -errno;
+	return 0;
+}
+
+char *
+util_shell_quote(const char *s)
+{
+	struct buf b;
+	const char *p;
+	int safe = *s != '\0';
+
+	for (p = s; *p != '\0'; p++) {
+		if (!strchr(
+		        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+@%",
+		        *p))
+			safe = 0;
+	}
+	if (safe)
+		return xstrdup(s);
+	buf_init(&b);
+	buf_addc(&b, '\'');
+	for (p = s; *p != '\0'; p++) {
+		if (*p == '\'')
+			buf_adds(&b, "'\\''");
+		else
+			buf_addc(&b, *p);
+	}
+	buf_addc(&b, '\'');
+	return buf_steal(&b);
+}
+
+int
+util_lock_dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash == NULL   ? xstrdup(".")
+	            : slash == path ? xstrdup("/")
+	                            : xstrndup(path, (size_t)(slash - path));
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), rc = fd;
+
+	if (fd < 0)
+		rc = -errno;
+	else if (flock(fd, LOCK_EX) < 0) {
+		rc = -errno;
+		close(fd);
+	}
+	free(dir);
+	return rc;
+}
+
+void
+util_feed_lines(struct buf *line, size_t max, const char *data, size_t len,
+                void (*fn)(void *arg, const char *s, size_t n), void *arg)
+{
+	while (len > 0) {
+		const char *nl = memchr(data, '\n', len);
+		size_t k = nl != NULL ? (size_t)(nl - data) : len;
+		size_t room = line->len < max ? max - line->len : 0;
+
+		buf_add(line, data, k < room ? k : room);
+		if (nl == NULL)
+			return;
+		fn(arg, line->data != NULL ? line->data : "", line->len);
+		buf_reset(line);
+		data += k + 1;
+		len -= k + 1;
+	}
+}

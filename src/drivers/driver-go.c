@@ -1,0 +1,765 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * driver-go.c: the Go driver. It discovers packages and their build-tag
+ * levels with `go list`, builds each into a test binary with `go test -c`,
+ * lists its tests with -test.list, and gives the argv of one run. Parsing a
+ * run's output is parse-go.c's job.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "drivers/driver.h"
+#include "drivers/parse-go.h"
+#include "engine/proc.h"
+#include "drivers/project.h"
+#include "base/util.h"
+
+extern char **environ;
+
+#define DRIVER_GO_OUTPUT_MAX (16 << 20)
+/* The largest _test.go file searched for a test's definition (bytes). */
+#define DRIVER_GO_SOURCE_MAX ((size_t)4 << 20)
+
+/* Build constraints that name a platform or toolchain, not a level. */
+static const char *const driver_go_not_levels[] = {
+    "aix",          "android", "darwin",  "dragonfly", "freebsd", "hurd",     "illumos",
+    "ios",          "js",      "linux",   "nacl",      "netbsd",  "openbsd",  "plan9",
+    "solaris",      "wasip1",  "windows", "zos",       "386",     "amd64",    "arm",
+    "arm64",        "loong64", "mips",    "mipsle",    "mips64",  "mips64le", "ppc64",
+    "ppc64le",      "riscv64", "s390x",   "wasm",      "cgo",     "gc",       "gccgo",
+    "race",         "msan",    "asan",    "unix",      "ignore",  "purego",   "boringcrypto",
+    "goexperiment",
+};
+
+static bool
+driver_go_is_level_tag(const char *tag)
+{
+	size_t i;
+
+	if (strncmp(tag, "go1", 3) == 0 || strncmp(tag, "goexperiment.", 13) == 0)
+		return false;
+	for (i = 0; i < UTIL_ARRAY_LEN(driver_go_not_levels); i++) {
+		if (strcmp(tag, driver_go_not_levels[i]) == 0)
+			return false;
+	}
+	return true;
+}
+
+static void
+driver_go_add_unique(char ***v, size_t *n, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < *n; i++) {
+		if (strcmp((*v)[i], s) == 0)
+			return;
+	}
+	util_strv_add(v, n, s);
+}
+
+/* The level tags of a package: identifiers in the //go:build lines of its
+ * _test.go files that name no platform or toolchain. */
+static void
+driver_go_scan_levels(const char *dir, char ***tags, size_t *ntags)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+
+	while (d != NULL && (de = readdir(d)) != NULL) {
+		size_t len = strlen(de->d_name);
+		char *path, *text, *line, *save = NULL;
+
+		if (len < 8 || strcmp(de->d_name + len - 8, "_test.go") != 0)
+			continue;
+		path = xasprintf("%s/%s", dir, de->d_name);
+		if (util_read_file(path, 1 << 22, &text, NULL) < 0) {
+			free(path);
+			continue;
+		}
+		for (line = strtok_r(text, "\n", &save); line != NULL;
+		     line = strtok_r(NULL, "\n", &save)) {
+			const char *p;
+
+			if (strncmp(line, "//go:build ", 11) != 0)
+				continue;
+			for (p = line + 11; *p != '\0';) {
+				const char *start;
+				char *tag;
+
+				while (*p != '\0' && !(isalnum((unsigned char)*p) || *p == '_'))
+					p++;
+				start = p;
+				while (isalnum((unsigned char)*p) || *p == '_' || *p == '.')
+					p++;
+				if (p == start)
+					continue;
+				tag = xstrndup(start, (size_t)(p - start));
+				if (driver_go_is_level_tag(tag))
+					driver_go_add_unique(tags, ntags, tag);
+				free(tag);
+			}
+		}
+		free(text);
+		free(path);
+	}
+	if (d != NULL)
+		closedir(d);
+}
+
+static bool
+driver_go_level_wanted(const struct options *o, const char *level)
+{
+	int i;
+
+	if (o->tags == NULL)
+		return true;
+	for (i = 0; i < o->ntags; i++) {
+		if (strcmp(o->tags[i], level) == 0)
+			return true;
+	}
+	return false;
+}
+
+static void
+driver_go_add_pkg(struct pkg ***pkgs, size_t *n, const char *name, const char *dir,
+                  const char *level)
+{
+	struct pkg *p = xcalloc(1, sizeof *p);
+
+	p->name = xstrdup(name);
+	p->dir = xstrdup(dir);
+	p->level = xstrdup(level);
+	*pkgs = xrealloc(*pkgs, sizeof **pkgs * (*n + 1));
+	(*pkgs)[(*n)++] = p;
+}
+
+/* The project of the module at dir (NULL: the current directory). */
+static void
+driver_go_project(struct project *proj, const char *dir)
+{
+	char *cwd = dir != NULL ? xstrdup(dir) : getcwd(NULL, 0);
+	char *mod_argv[] = {"go", "list", "-m", "-f", "{{.Dir}}", NULL};
+	char *ver_argv[] = {"go", "env", "GOVERSION", NULL};
+	char *root;
+
+	root = proc_capture_line(mod_argv, dir);
+	proj->root = root != NULL ? root : xstrdup(cwd != NULL ? cwd : ".");
+	proj->toolchain = proc_capture_line(ver_argv, dir);
+	project_read_git(proj);
+	free(cwd);
+}
+
+static int
+driver_go_discover(const struct options *o, struct project *proj, struct pkg ***pkgs, size_t *npkgs,
+                   char **err)
+{
+	char **argv = NULL, *out = NULL, *line, *save = NULL;
+	size_t n = 0;
+	int i, rc;
+
+	*pkgs = NULL;
+	*npkgs = 0;
+	driver_go_project(proj, o->dir);
+	if (proj->toolchain == NULL) {
+		*err = xstrdup(_("cannot run `go env GOVERSION`: is Go installed and on PATH?"));
+		return -1;
+	}
+	util_strv_add(&argv, &n, "go");
+	util_strv_add(&argv, &n, "list");
+	util_strv_add(&argv, &n, "-f");
+	util_strv_add(&argv, &n,
+	              "{{.ImportPath}}\t{{.Dir}}\t{{len .TestGoFiles}}\t{{len .XTestGoFiles}}");
+	if (o->npackages == 0)
+		util_strv_add(&argv, &n, "./...");
+	for (i = 0; i < o->npackages; i++)
+		util_strv_add(&argv, &n, o->packages[i]);
+	rc = proc_capture(argv, o->dir, environ, DRIVER_GO_OUTPUT_MAX, &out);
+	util_strv_free(argv);
+	if (rc != 0) {
+		*err = rc < 0 ? xasprintf(_("go list failed: %s\n%s"), strerror(-rc), out)
+		              : xasprintf(_("go list failed (exit %d):\n%s"), rc, out);
+		free(out);
+		return -1;
+	}
+	for (line = strtok_r(out, "\n", &save); line != NULL; line = strtok_r(NULL, "\n", &save)) {
+		char name[4096], dir[4096];
+		int ntest = 0, nxtest = 0;
+		char **tags = NULL;
+		size_t ntags = 0, t;
+
+		if (sscanf(line, "%4095[^\t]\t%4095[^\t]\t%d\t%d", name, dir, &ntest, &nxtest) != 4)
+			continue;
+		if (ntest + nxtest == 0) {
+			/* go list counts only files of the default build; a package
+			 * whose tests all carry a tag still has levels. */
+			driver_go_scan_levels(dir, &tags, &ntags);
+			if (ntags == 0)
+				continue;
+		} else {
+			if (driver_go_level_wanted(o, "unit"))
+				driver_go_add_pkg(pkgs, npkgs, name, dir, "unit");
+			driver_go_scan_levels(dir, &tags, &ntags);
+		}
+		for (t = 0; t < ntags; t++) {
+			if (driver_go_level_wanted(o, tags[t]))
+				driver_go_add_pkg(pkgs, npkgs, name, dir, tags[t]);
+		}
+		util_strv_free(tags);
+	}
+	free(out);
+	if (*npkgs == 0) {
+		*err = xstrdup(_("no package with tests matched"));
+		return -1;
+	}
+	return 0;
+}
+
+static char *
+driver_go_binary_name(const struct pkg *pkg, const char *bindir)
+{
+	char *name = xasprintf("%s/%s.%s.test", bindir, pkg->name, pkg->level), *p;
+
+	for (p = name + strlen(bindir) + 1; *p != '\0'; p++) {
+		if (*p == '/')
+			*p = '_';
+	}
+	return name;
+}
+
+static char **
+driver_go_build_argv(const struct options *o, const struct project *proj, struct pkg *pkg,
+                     const char *bindir)
+{
+	char **argv = NULL;
+	size_t n = 0;
+
+	(void)proj;
+	free(pkg->binary);
+	pkg->binary = driver_go_binary_name(pkg, bindir);
+	util_strv_add(&argv, &n, "go");
+	util_strv_add(&argv, &n, "test");
+	util_strv_add(&argv, &n, "-c");
+	util_strv_add(&argv, &n, "-o");
+	util_strv_add(&argv, &n, pkg->binary);
+	if (o->race)
+		util_strv_add(&argv, &n, "-race");
+	if (strcmp(pkg->level, "unit") != 0 || o->build_tags != NULL) {
+		char *tags;
+
+		if (strcmp(pkg->level, "unit") == 0)
+			tags = xstrdup(o->build_tags);
+		else if (o->build_tags != NULL)
+			tags = xasprintf("%s,%s", pkg->level, o->build_tags);
+		else
+			tags = xstrdup(pkg->level);
+		util_strv_add(&argv, &n, "-tags");
+		util_strv_add(&argv, &n, tags);
+		free(tags);
+	}
+	util_strv_add(&argv, &n, pkg->name);
+	return argv;
+}
+
+/* "go1.23.5" from the `go version BINARY` line "BINARY: go1.23.5". */
+static char *
+driver_go_binary_version(const char *binary)
+{
+	char *argv[] = {"go", "version", (char *)binary, NULL};
+	char *line = proc_capture_line(argv, NULL), *v, *end;
+
+	if (line == NULL)
+		return NULL;
+	v = strstr(line, ": go");
+	if (v == NULL) {
+		free(line);
+		return NULL;
+	}
+	v += 2;
+	end = v + strcspn(v, " \t");
+	v = xstrndup(v, (size_t)(end - v));
+	free(line);
+	return v;
+}
+
+static bool
+driver_go_has_marker(const char *version)
+{
+	int major = 0, minor = 0;
+
+	if (version == NULL || sscanf(version, "go%d.%d", &major, &minor) != 2)
+		return false;
+	return major > 1 || (major == 1 && minor >= 20);
+}
+
+static int
+driver_go_prepare(const struct options *o, struct pkg *pkg)
+{
+	char *argv[] = {pkg->binary, "-test.list", ".*", NULL};
+	char *out = NULL, *line, *save = NULL;
+	char **tests = NULL;
+	size_t n = 0;
+	int rc = 0, tries;
+
+	if (access(pkg->binary, X_OK) < 0) {
+		/* go test -c writes nothing for a package with no test files at
+		 * this level: nothing to run, and no failure. */
+		pkg->empty = true;
+		return 0;
+	}
+	/* The listing runs TestMain, which may itself be flaky: a listing
+	 * fails the package only when three tries in a row fail. It may also
+	 * hang: each try has a run's limit, --timeout plus --kill-grace, and a
+	 * try that reaches it or is interrupted is the last. */
+	for (tries = 0; tries < 3; tries++) {
+		free(out);
+		rc = proc_capture_limit(argv, pkg->dir, environ, DRIVER_GO_OUTPUT_MAX,
+		                        o->timeout_ms + o->kill_grace_ms, &out);
+		if (rc == 0 || rc == -ETIMEDOUT || rc == -EINTR)
+			break;
+	}
+	if (rc == -ETIMEDOUT || rc == -EINTR) {
+		pkg->build_ok = false;
+		free(pkg->build_output);
+		pkg->build_output =
+		    rc == -ETIMEDOUT
+		        ? xasprintf(_("%s -test.list passed its time limit of %lld ms:\n%s"),
+		                    pkg->binary, (long long)(o->timeout_ms + o->kill_grace_ms), out)
+		        : xasprintf(_("%s -test.list was interrupted"), pkg->binary);
+		free(out);
+		return -1;
+	}
+	/* A TestMain that fails after m.Run() still printed the list. */
+	if (rc != 0 && strstr(out, "\nTest") == NULL && strncmp(out, "Test", 4) != 0) {
+		pkg->build_ok = false;
+		free(pkg->build_output);
+		pkg->build_output =
+		    xasprintf(_("%s -test.list failed (exit %d):\n%s"), pkg->binary, rc, out);
+		free(out);
+		return -1;
+	}
+	for (line = strtok_r(out, "\n", &save); line != NULL; line = strtok_r(NULL, "\n", &save)) {
+		/* Benchmarks do not run without -test.bench. */
+		if (strncmp(line, "Test", 4) == 0 || strncmp(line, "Example", 7) == 0 ||
+		    strncmp(line, "Fuzz", 4) == 0)
+			util_strv_add(&tests, &n, line);
+	}
+	free(out);
+	util_strv_free(pkg->tests);
+	pkg->tests = tests;
+	pkg->ntests = n;
+	pkg->empty = n == 0;
+	free(pkg->toolchain);
+	pkg->toolchain = driver_go_binary_version(pkg->binary);
+	pkg->framing_marker = driver_go_has_marker(pkg->toolchain);
+	return 0;
+}
+
+/* Whether the binary's regexp package compiles re: -test.list compiles its
+ * pattern whole (and a pattern that compiles whole compiles in each of the
+ * '/'-separated elements -test.run and -test.skip match level by level). */
+static int
+driver_go_check_regexp(const struct options *o, const struct pkg *pkg, const char *opt,
+                       const char *re, char **err)
+{
+	char *arg = xasprintf("-test.list=%s", re), *out = NULL, *why;
+	char *argv[] = {pkg->binary, arg, NULL};
+	int rc;
+
+	rc = proc_capture_limit(argv, pkg->dir, environ, DRIVER_GO_OUTPUT_MAX,
+	                        o->timeout_ms + o->kill_grace_ms, &out);
+	free(arg);
+	why = strstr(out, "invalid regexp");
+	if (rc != 0 && why != NULL) {
+		/* "testing: invalid regexp in -test.list (PATTERN): error
+		 * parsing regexp: ...": keep Go's reason. */
+		char *reason = strstr(why, "): ");
+
+		reason = reason != NULL ? reason + 3 : why;
+		reason[strcspn(reason, "\n")] = '\0';
+		*err = xasprintf(_("invalid regexp for --%s \"%s\": %s"), opt, re, reason);
+		free(out);
+		return -1;
+	}
+	free(out);
+	return 0;
+}
+
+static int
+driver_go_check(const struct options *o, const struct pkg *pkg, char **err)
+{
+	if (o->run_re != NULL && driver_go_check_regexp(o, pkg, "run", o->run_re, err) < 0)
+		return -1;
+	if (o->skip_re != NULL && driver_go_check_regexp(o, pkg, "skip", o->skip_re, err) < 0)
+		return -1;
+	return 0;
+}
+
+/* For Go 1.19, which has no -test.skip: a -test.run pattern naming the
+ * listed top-level tests that run_re (when set) and not skip_re select.
+ * POSIX extended regexps stand in for Go's syntax, which they share for
+ * the usual patterns; one that does not compile selects nothing. Caller
+ * frees. */
+static char *
+driver_go_spared_pattern(const struct pkg *pkg, const char *run_re, const char *skip_re)
+{
+	regex_t run, skip;
+	struct buf b;
+	bool have_run = run_re != NULL, any = false;
+	size_t i;
+
+	if (regcomp(&skip, skip_re, REG_EXTENDED | REG_NOSUB) != 0)
+		return xstrdup("^$");
+	if (have_run && regcomp(&run, run_re, REG_EXTENDED | REG_NOSUB) != 0) {
+		regfree(&skip);
+		return xstrdup("^$");
+	}
+	buf_init(&b);
+	buf_adds(&b, "^(");
+	for (i = 0; i < pkg->ntests; i++) {
+		if (have_run && regexec(&run, pkg->tests[i], 0, NULL, 0) != 0)
+			continue;
+		if (regexec(&skip, pkg->tests[i], 0, NULL, 0) == 0)
+			continue;
+		buf_printf(&b, "%s%s", any ? "|" : "", pkg->tests[i]);
+		any = true;
+	}
+	buf_adds(&b, ")$");
+	regfree(&skip);
+	if (have_run)
+		regfree(&run);
+	if (!any) {
+		buf_free(&b);
+		return xstrdup("^$");
+	}
+	return buf_steal(&b);
+}
+
+static char **
+driver_go_run_argv(const struct options *o, const struct pkg *pkg, const struct driver_run *r)
+{
+	char **argv = NULL, *s, *pat = NULL;
+	size_t n = 0;
+
+	(void)o;
+	util_strv_add(&argv, &n, pkg->binary);
+	util_strv_add(&argv, &n, pkg->framing_marker ? "-test.v=test2json" : "-test.v");
+	util_strv_add(&argv, &n, "-test.paniconexit0");
+	util_strv_add(&argv, &n, "-test.count=1");
+	s = xasprintf("-test.cpu=%d", r->cpu);
+	util_strv_add(&argv, &n, s);
+	free(s);
+	s = xasprintf("-test.timeout=%lldms", (long long)r->timeout_ms);
+	util_strv_add(&argv, &n, s);
+	free(s);
+	if (r->seed != NULL) {
+		s = xasprintf("-test.shuffle=%s", r->seed);
+		util_strv_add(&argv, &n, s);
+		free(s);
+	}
+	if (r->test != NULL)
+		pat = parse_go_run_pattern(r->test);
+	else if (r->skip_re != NULL && !pkg->framing_marker)
+		/* Go 1.19 has no -test.skip: run the listed tests it spares. */
+		pat = driver_go_spared_pattern(pkg, r->run_re, r->skip_re);
+	else if (r->run_re != NULL)
+		pat = xstrdup(r->run_re);
+	else if (pkg->run_filter != NULL)
+		pat = xstrdup(pkg->run_filter);
+	if (pat != NULL) {
+		s = xasprintf("-test.run=%s", pat);
+		util_strv_add(&argv, &n, s);
+		free(s);
+		free(pat);
+	}
+	if (r->skip_re != NULL && r->test == NULL && pkg->framing_marker) {
+		s = xasprintf("-test.skip=%s", r->skip_re);
+		util_strv_add(&argv, &n, s);
+		free(s);
+	}
+	return argv;
+}
+
+struct driver_go_parser {
+	struct driver_parser base;
+	struct parse_go *p;
+};
+
+static void
+driver_go_parser_feed(struct driver_parser *dp, const char *data, size_t len)
+{
+	parse_go_feed(((struct driver_go_parser *)dp)->p, data, len);
+}
+
+static void
+driver_go_parser_finish(struct driver_parser *dp, const struct proc_exit *exit, struct outcome *out)
+{
+	parse_go_finish(((struct driver_go_parser *)dp)->p, exit, out);
+}
+
+static void
+driver_go_parser_free(struct driver_parser *dp)
+{
+	parse_go_free(((struct driver_go_parser *)dp)->p);
+	free(dp);
+}
+
+static struct driver_parser *
+driver_go_parser_new(const struct pkg *pkg, const char *selected)
+{
+	struct driver_go_parser *gp = xcalloc(1, sizeof *gp);
+	struct parse_go_opts opts;
+
+	memset(&opts, 0, sizeof opts);
+	opts.framing_marker = pkg->framing_marker;
+	opts.import_path = pkg->name;
+	opts.listed = (const char *const *)pkg->tests;
+	opts.selected = selected;
+	gp->p = parse_go_new(&opts);
+	gp->base.feed = driver_go_parser_feed;
+	gp->base.finish = driver_go_parser_finish;
+	gp->base.free = driver_go_parser_free;
+	return &gp->base;
+}
+
+static char *
+driver_go_reproduce(const struct pkg *pkg, const struct driver_run *r, const int *cpus, int count)
+{
+	const char *test = r->test, *seed = r->seed;
+	int64_t timeout_ms = r->timeout_ms;
+	int ncpus = r->cpu;
+	struct buf b;
+	char *q, *pat;
+	int i;
+
+	buf_init(&b);
+	q = util_shell_quote(pkg->dir);
+	buf_printf(&b, "cd %s && taskset -c ", q);
+	free(q);
+	for (i = 0; i < ncpus; i++)
+		buf_printf(&b, "%s%d", i > 0 ? "," : "", cpus[i]);
+	q = util_shell_quote(pkg->binary);
+	buf_printf(&b, " %s -test.v -test.paniconexit0", q);
+	free(q);
+	if (test != NULL) {
+		pat = parse_go_run_pattern(test);
+		q = util_shell_quote(pat);
+		buf_printf(&b, " -test.run %s", q);
+		free(q);
+		free(pat);
+	} else if (pkg->run_filter != NULL) {
+		q = util_shell_quote(pkg->run_filter);
+		buf_printf(&b, " -test.run %s", q);
+		free(q);
+	}
+	buf_printf(&b, " -test.cpu %d -test.count %d", ncpus, count);
+	if (seed != NULL)
+		buf_printf(&b, " -test.shuffle %s", seed);
+	/* -test.timeout bounds the whole binary, all count runs: the sweep's
+	 * limit for each of them. */
+	buf_printf(&b, " -test.timeout %lldms", (long long)timeout_ms * count);
+	return buf_steal(&b);
+}
+
+static char *
+driver_go_package_args(const struct pkg *pkg)
+{
+	return util_shell_quote(pkg->name);
+}
+
+static char **
+driver_go_run_env(const struct options *o, const struct pkg *pkg, const struct driver_run *r)
+{
+	(void)o;
+	(void)pkg;
+	(void)r;
+	return NULL;
+}
+
+/* The module path in a go.mod text, or NULL. */
+static char *
+driver_go_mod_module(const char *text)
+{
+	char *copy = xstrdup(text), *save = NULL, *line, *mod = NULL;
+
+	for (line = strtok_r(copy, "\n", &save); line != NULL && mod == NULL;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *l = line + strspn(line, " \t"), *end;
+
+		if (strncmp(l, "module", 6) != 0 || (l[6] != ' ' && l[6] != '\t'))
+			continue;
+		l += 6;
+		l += strspn(l, " \t");
+		if (*l == '"') {
+			l++;
+			end = strchr(l, '"');
+		} else {
+			end = l + strcspn(l, " \t/");
+			while (*end == '/' && end[1] != '/') {
+				end++;
+				end += strcspn(end, " \t/");
+			}
+		}
+		if (end != NULL && end > l)
+			mod = xstrndup(l, (size_t)(end - l));
+	}
+	free(copy);
+	return mod;
+}
+
+static int
+driver_go_cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Finds "func TOPLEVEL(" in the package directory's _test.go files (in
+ * name order) and returns the file's name and the line, or 0. */
+static int
+driver_go_find_test_func(const char *dir, const char *test, char **file)
+{
+	char *top = xstrndup(test, strcspn(test, "/")), *needle = xasprintf("func %s(", top);
+	char **names = NULL;
+	size_t count = 0, i;
+	int line = 0;
+	DIR *d = opendir(dir);
+	struct dirent *de;
+
+	*file = NULL;
+	while (d != NULL && (de = readdir(d)) != NULL) {
+		size_t len = strlen(de->d_name);
+
+		if (len > 8 && strcmp(de->d_name + len - 8, "_test.go") == 0 && count < 10000) {
+			names = xrealloc(names, sizeof *names * (count + 1));
+			names[count++] = xstrdup(de->d_name);
+		}
+	}
+	if (d != NULL)
+		closedir(d);
+	if (count > 0)
+		qsort(names, count, sizeof *names, driver_go_cmp_names);
+	for (i = 0; i < count && line == 0; i++) {
+		char *path = xasprintf("%s/%s", dir, names[i]), *text = NULL;
+
+		if (project_read_file(path, DRIVER_GO_SOURCE_MAX, &text) == 0) {
+			const char *p = text;
+			int ln = 1;
+
+			while (*p != '\0') {
+				if (strncmp(p, needle, strlen(needle)) == 0) {
+					line = ln;
+					*file = xstrdup(names[i]);
+					break;
+				}
+				p = strchr(p, '\n');
+				if (p == NULL)
+					break;
+				p++;
+				ln++;
+			}
+		}
+		free(text);
+		free(path);
+	}
+	for (i = 0; i < count; i++)
+		free(names[i]);
+	free(names);
+	free(needle);
+	free(top);
+	return line;
+}
+
+static int
+driver_go_locate_test(const char *root, const char *package, const char *test, char **dir,
+                      char **file, int *line)
+{
+	char *gomod = xasprintf("%s/go.mod", root), *text = NULL, *mod = NULL;
+	int rc = -ENOENT;
+
+	*dir = *file = NULL;
+	*line = 0;
+	if (project_read_file(gomod, 1 << 20, &text) < 0)
+		goto out;
+	mod = driver_go_mod_module(text);
+	if (mod == NULL)
+		goto out;
+	if (strcmp(package, mod) == 0)
+		*dir = xstrdup(root);
+	else if (strncmp(package, mod, strlen(mod)) == 0 && package[strlen(mod)] == '/' &&
+	         strstr(package, "..") == NULL)
+		*dir = xasprintf("%s/%s", root, package + strlen(mod) + 1);
+	else
+		goto out;
+	*line = driver_go_find_test_func(*dir, test, file);
+	rc = 0;
+out:
+	free(mod);
+	free(text);
+	free(gomod);
+	return rc;
+}
+
+/* A Go test id names a package path, not a .py file (those are
+ * pytest's, swept through the tap driver). */
+static bool
+driver_go_owns_test(const char *id)
+{
+	const char *sep = strstr(id, "::");
+
+	return sep != NULL && !(sep - id >= 3 && strncmp(sep - 3, ".py", 3) == 0);
+}
+
+/* Go splits -skip at unbracketed '/' and '|' and matches each level of a
+ * name against its own element: the -run pattern of each test, joined. */
+static char *
+driver_go_skip_args(const char *package, const char *const *tests, size_t n, bool bare)
+{
+	struct buf pat, out;
+	size_t i;
+
+	buf_init(&pat);
+	buf_add(&pat, "", 0);
+	for (i = 0; i < n; i++) {
+		char *one = parse_go_run_pattern(tests[i]);
+
+		buf_printf(&pat, "%s%s", i > 0 ? "|" : "", one);
+		free(one);
+	}
+	buf_init(&out);
+	if (bare) {
+		buf_printf(&out, "%s\n", pat.data);
+	} else {
+		char *qp = util_shell_quote(pat.data), *qpkg = util_shell_quote(package);
+
+		buf_printf(&out, "go test -skip %s %s\n", qp, qpkg);
+		free(qp);
+		free(qpkg);
+	}
+	buf_free(&pat);
+	return buf_steal(&out);
+}
+
+const struct driver driver_go = {
+    .name = "go",
+    .own_timeout = true,
+    .discover = driver_go_discover,
+    .build_argv = driver_go_build_argv,
+    .prepare = driver_go_prepare,
+    .check = driver_go_check,
+    .run_argv = driver_go_run_argv,
+    .run_env = driver_go_run_env,
+    .parser_new = driver_go_parser_new,
+    .filter = parse_go_run_pattern,
+    .package_args = driver_go_package_args,
+    .reproduce = driver_go_reproduce,
+    .locate_test = driver_go_locate_test,
+    .owns_test = driver_go_owns_test,
+    .skip_args = driver_go_skip_args,
+};

@@ -1,0 +1,377 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * driver-pytest.c: the pytest driver. It discovers node ids with
+ * `python3 -m pytest --collect-only -q` from the project's root and makes
+ * each test file (or, with --pytest-unit dir, each directory) one package.
+ * Runs load flakesweep's plugin (data/flakesweep_ledger.py, found through
+ * PYTHONPATH) which reports on the pipe flakesweep passes as descriptor
+ * FLAKESWEEP_REPORT_FD, shuffles with the run's seed and dumps every
+ * thread's stack on SIGTERM. Parsing the report is parse-pytest.c's job.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "drivers/driver.h"
+#include "drivers/project.h"
+#include "drivers/parse-pytest.h"
+#include "engine/proc.h"
+#include "base/util.h"
+
+extern char **environ;
+
+#define DRIVER_PYTEST_OUTPUT_MAX (16 << 20)
+
+/* The Python that runs pytest: $FLAKESWEEP_PYTHON, else the first of
+ * python3 and /usr/bin/python3 that imports pytest (caller frees). */
+static char *
+driver_pytest_python(void)
+{
+	const char *cands[] = {"python3", "/usr/bin/python3"};
+	const char *env = getenv("FLAKESWEEP_PYTHON");
+	size_t i;
+
+	if (env != NULL && *env != '\0')
+		return xstrdup(env);
+	for (i = 0; i < UTIL_ARRAY_LEN(cands); i++) {
+		char *argv[] = {(char *)cands[i], "-c", "import pytest", NULL};
+		char *out = NULL;
+		int rc = proc_capture(argv, NULL, environ, 4096, &out);
+
+		free(out);
+		if (rc == 0)
+			return xstrdup(cands[i]);
+	}
+	return xstrdup("python3");
+}
+
+/* The directory that holds the plugin: $FLAKESWEEP_DATADIR, else where
+ * make install put it. */
+static const char *
+driver_pytest_datadir(void)
+{
+	const char *dir = getenv("FLAKESWEEP_DATADIR");
+
+	return dir != NULL && *dir != '\0' ? dir : DATADIR;
+}
+
+/* The package a node id belongs to: its file, or the file's directory. */
+static char *
+driver_pytest_unit(const struct options *o, const char *nodeid)
+{
+	const char *sep = strstr(nodeid, "::"), *slash;
+	char *file = sep != NULL ? xstrndup(nodeid, (size_t)(sep - nodeid)) : xstrdup(nodeid);
+
+	if (strcmp(o->pytest_unit, "dir") != 0)
+		return file;
+	slash = strrchr(file, '/');
+	if (slash == NULL) {
+		free(file);
+		return xstrdup(".");
+	}
+	file[slash - file] = '\0';
+	return file;
+}
+
+static struct pkg *
+driver_pytest_get_pkg(struct pkg ***pkgs, size_t *npkgs, const char *unit, const char *root,
+                      const char *python)
+{
+	struct pkg *p;
+	size_t i;
+
+	for (i = 0; i < *npkgs; i++) {
+		if (strcmp((*pkgs)[i]->name, unit) == 0)
+			return (*pkgs)[i];
+	}
+	p = xcalloc(1, sizeof *p);
+	p->name = xstrdup(unit);
+	p->level = xstrdup("unit");
+	p->dir = xstrdup(root);
+	/* Kept in the journal, so a resumed sweep runs the same Python. */
+	p->toolchain = xstrdup(python);
+	*pkgs = xrealloc(*pkgs, sizeof **pkgs * (*npkgs + 1));
+	(*pkgs)[(*npkgs)++] = p;
+	return p;
+}
+
+static int
+driver_pytest_discover(const struct options *o, struct project *proj, struct pkg ***pkgs,
+                       size_t *npkgs, char **err)
+{
+	char **argv = NULL, *out = NULL, *line, *next, *cwd = getcwd(NULL, 0);
+	char *python = driver_pytest_python();
+	size_t n = 0;
+	int i, rc;
+
+	proj->root = xstrdup(cwd != NULL ? cwd : ".");
+	project_read_git(proj);
+	*pkgs = NULL;
+	*npkgs = 0;
+	util_strv_add(&argv, &n, python);
+	util_strv_add(&argv, &n, "-m");
+	util_strv_add(&argv, &n, "pytest");
+	util_strv_add(&argv, &n, "--collect-only");
+	util_strv_add(&argv, &n, "-q");
+	util_strv_add(&argv, &n, "-p");
+	util_strv_add(&argv, &n, "no:cacheprovider");
+	for (i = 0; i < o->npackages; i++)
+		util_strv_add(&argv, &n, o->packages[i]);
+	rc = proc_capture(argv, proj->root, environ, DRIVER_PYTEST_OUTPUT_MAX, &out);
+	/* 5: no tests collected, an empty sweep rather than an error. */
+	if (rc != 0 && rc != 5) {
+		*err = xasprintf(_("%s -m pytest --collect-only -q in %s failed (exit %d):\n%s"),
+		                 python, proj->root, rc, out);
+		rc = -1;
+		goto out;
+	}
+	for (line = out; line != NULL && *line != '\0'; line = next) {
+		struct pkg *p;
+		char *unit;
+
+		next = strchr(line, '\n');
+		if (next != NULL)
+			*next++ = '\0';
+		if (*line == '\0')
+			break; /* the summary follows the node ids */
+		if (strstr(line, "::") == NULL || *line == ' ')
+			continue;
+		unit = driver_pytest_unit(o, line);
+		p = driver_pytest_get_pkg(pkgs, npkgs, unit, proj->root, python);
+		util_strv_add(&p->tests, &p->ntests, line);
+		free(unit);
+	}
+	rc = 0;
+out:
+	util_strv_free(argv);
+	free(out);
+	free(python);
+	free(cwd);
+	return rc;
+}
+
+static char **
+driver_pytest_build_argv(const struct options *o, const struct project *proj, struct pkg *pkg,
+                         const char *bindir)
+{
+	(void)o;
+	(void)proj;
+	(void)pkg;
+	(void)bindir;
+	return NULL;
+}
+
+static int
+driver_pytest_prepare(const struct options *o, struct pkg *pkg)
+{
+	(void)o;
+	pkg->build_ok = true;
+	pkg->empty = pkg->ntests == 0;
+	return 0;
+}
+
+/* The Python discovery chose for pkg, kept as its toolchain. */
+static const char *
+driver_pytest_pkg_python(const struct pkg *pkg)
+{
+	return pkg->toolchain != NULL ? pkg->toolchain : "python3";
+}
+
+/* The arguments after `python3 -m pytest` that select and order a run:
+ * the node id (or the package), the plugin and the seed. */
+static void
+driver_pytest_args(char ***argv, size_t *n, const struct pkg *pkg, const struct driver_run *r)
+{
+	char *v;
+
+	util_strv_add(argv, n, r->test != NULL ? r->test : pkg->name);
+	util_strv_add(argv, n, "-p");
+	util_strv_add(argv, n, "flakesweep_ledger");
+	/* Runs are ordered by the seed alone, never by pytest-randomly. */
+	util_strv_add(argv, n, "-p");
+	util_strv_add(argv, n, "no:randomly");
+	util_strv_add(argv, n, "-p");
+	util_strv_add(argv, n, "no:cacheprovider");
+	if (r->seed != NULL) {
+		v = xasprintf("--flakesweep-seed=%s", r->seed);
+		util_strv_add(argv, n, v);
+		free(v);
+	}
+}
+
+static char **
+driver_pytest_run_argv(const struct options *o, const struct pkg *pkg, const struct driver_run *r)
+{
+	char **argv = NULL, *v;
+	size_t n = 0;
+
+	(void)o;
+	util_strv_add(&argv, &n, driver_pytest_pkg_python(pkg));
+	util_strv_add(&argv, &n, "-m");
+	util_strv_add(&argv, &n, "pytest");
+	util_strv_add(&argv, &n, "-q");
+	driver_pytest_args(&argv, &n, pkg, r);
+	if (r->test == NULL && r->run_re != NULL) {
+		v = xasprintf("--flakesweep-run=%s", r->run_re);
+		util_strv_add(&argv, &n, v);
+		free(v);
+	}
+	if (r->test == NULL && r->skip_re != NULL) {
+		v = xasprintf("--flakesweep-skip=%s", r->skip_re);
+		util_strv_add(&argv, &n, v);
+		free(v);
+	}
+	return argv;
+}
+
+static char *
+driver_pytest_pythonpath(void)
+{
+	const char *old = getenv("PYTHONPATH");
+
+	return old != NULL && *old != '\0' ? xasprintf("%s:%s", driver_pytest_datadir(), old)
+	                                   : xstrdup(driver_pytest_datadir());
+}
+
+static char **
+driver_pytest_run_env(const struct options *o, const struct pkg *pkg, const struct driver_run *r)
+{
+	char **env = NULL, *path = driver_pytest_pythonpath(), *v;
+	size_t n = 0;
+
+	(void)o;
+	(void)pkg;
+	(void)r;
+	v = xasprintf("PYTHONPATH=%s", path);
+	util_strv_add(&env, &n, v);
+	free(v);
+	free(path);
+	return env;
+}
+
+struct driver_pytest_parser {
+	struct driver_parser base;
+	struct parse_pytest *p;
+};
+
+static void
+driver_pytest_parser_feed(struct driver_parser *dp, const char *data, size_t len)
+{
+	parse_pytest_feed_output(((struct driver_pytest_parser *)dp)->p, data, len);
+}
+
+static void
+driver_pytest_parser_feed_report(struct driver_parser *dp, const char *data, size_t len)
+{
+	parse_pytest_feed_report(((struct driver_pytest_parser *)dp)->p, data, len);
+}
+
+static void
+driver_pytest_parser_finish(struct driver_parser *dp, const struct proc_exit *exit,
+                            struct outcome *out)
+{
+	parse_pytest_finish(((struct driver_pytest_parser *)dp)->p, exit, out);
+}
+
+static void
+driver_pytest_parser_free(struct driver_parser *dp)
+{
+	parse_pytest_free(((struct driver_pytest_parser *)dp)->p);
+	free(dp);
+}
+
+static struct driver_parser *
+driver_pytest_parser_new(const struct pkg *pkg, const char *selected)
+{
+	struct driver_pytest_parser *tp = xcalloc(1, sizeof *tp);
+
+	(void)pkg;
+	tp->p = parse_pytest_new(selected);
+	tp->base.feed = driver_pytest_parser_feed;
+	tp->base.feed_report = driver_pytest_parser_feed_report;
+	tp->base.finish = driver_pytest_parser_finish;
+	tp->base.free = driver_pytest_parser_free;
+	return &tp->base;
+}
+
+static char *
+driver_pytest_package_args(const struct pkg *pkg)
+{
+	char *q = util_shell_quote(pkg->name), *s;
+	size_t len = strlen(pkg->name);
+	bool file = len > 3 && strcmp(pkg->name + len - 3, ".py") == 0;
+
+	s = xasprintf("--driver pytest%s %s", file ? "" : " --pytest-unit dir", q);
+	free(q);
+	return s;
+}
+
+/* The --run pattern (a Python regular expression searched in node ids)
+ * that selects exactly test. */
+static char *
+driver_pytest_filter(const char *test)
+{
+	struct buf b;
+	const char *s;
+
+	buf_init(&b);
+	buf_addc(&b, '^');
+	for (s = test; *s != '\0'; s++) {
+		if (strchr("\\.^$*+?{}[]|()", *s) != NULL)
+			buf_addc(&b, '\\');
+		buf_addc(&b, *s);
+	}
+	buf_addc(&b, '$');
+	return buf_steal(&b);
+}
+
+static char *
+driver_pytest_reproduce(const struct pkg *pkg, const struct driver_run *r, const int *cpus,
+                        int count)
+{
+	char **args = NULL, *q, *path = driver_pytest_pythonpath();
+	struct buf b;
+	size_t n = 0;
+	int i;
+
+	buf_init(&b);
+	q = util_shell_quote(pkg->dir);
+	buf_printf(&b, "cd %s && for i in $(seq %d); do ", q, count);
+	free(q);
+	q = util_shell_quote(path);
+	buf_printf(&b, "PYTHONPATH=%s timeout %llds taskset -c ", q,
+	           (long long)(r->timeout_ms + 999) / 1000);
+	free(q);
+	for (i = 0; i < r->cpu; i++)
+		buf_printf(&b, "%s%d", i > 0 ? "," : "", cpus[i]);
+	q = util_shell_quote(driver_pytest_pkg_python(pkg));
+	buf_printf(&b, " %s -m pytest", q);
+	free(q);
+	driver_pytest_args(&args, &n, pkg, r);
+	for (i = 0; args[i] != NULL; i++) {
+		q = util_shell_quote(args[i]);
+		buf_printf(&b, " %s", q);
+		free(q);
+	}
+	buf_adds(&b, "; done");
+	util_strv_free(args);
+	free(path);
+	return buf_steal(&b);
+}
+
+const struct driver driver_pytest = {
+    .name = "pytest",
+    .own_timeout = false,
+    .report_pipe = true,
+    .discover = driver_pytest_discover,
+    .build_argv = driver_pytest_build_argv,
+    .prepare = driver_pytest_prepare,
+    .run_argv = driver_pytest_run_argv,
+    .run_env = driver_pytest_run_env,
+    .parser_new = driver_pytest_parser_new,
+    .filter = driver_pytest_filter,
+    .package_args = driver_pytest_package_args,
+    .reproduce = driver_pytest_reproduce,
+};

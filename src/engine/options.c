@@ -1,0 +1,367 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * options.c: the sweep's settings and the one setter that checks each
+ * value's syntax, for the command line and anyone else who fills struct
+ * options. It knows nothing about argv, the machine or the project.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "drivers/driver.h"
+#include "engine/options.h"
+#include "base/timefmt.h"
+#include "base/util.h"
+
+void
+options_init(struct options *o)
+{
+	memset(o, 0, sizeof *o);
+	o->loads = xmalloc(2 * sizeof *o->loads);
+	o->loads[0] = 1;
+	o->loads[1] = 2;
+	o->nloads = 2;
+	o->count = 500;
+	o->confirm = 1000;
+	o->timeout_ms = 120000;
+	o->kill_grace_ms = 30000;
+	o->keep = -1;
+	o->race = true;
+	o->driver = xstrdup("go");
+	o->tap_select = xstrdup("arg");
+	o->pytest_unit = xstrdup("file");
+	o->cpu_shim = true;
+}
+
+static void
+options_free_strv(char **v, int n)
+{
+	int i;
+
+	for (i = 0; v != NULL && i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+void
+options_free(struct options *o)
+{
+	free(o->cpus);
+	free(o->loads);
+	options_free_strv(o->tags, o->ntags);
+	free(o->build_tags);
+	free(o->run_re);
+	free(o->skip_re);
+	free(o->outdir);
+	free(o->resume);
+	free(o->quarantine);
+	free(o->driver);
+	free(o->tap_select);
+	free(o->pytest_unit);
+	free(o->cpu_shim_path);
+	free(o->dir);
+	options_free_strv(o->packages, o->npackages);
+	options_free_strv(o->command, o->ncommand);
+	options_free_strv(o->scrub_env, o->nscrub_env);
+	memset(o, 0, sizeof *o);
+}
+
+const char *
+options_check_count(long long v, int min)
+{
+	if (v < min || v > OPTIONS_COUNT_MAX)
+		return min > 0 ? _("a positive whole number, at most 100000000")
+		               : _("a whole number, at most 100000000");
+	return NULL;
+}
+
+const char *
+options_check_list(const int *v, int n)
+{
+	int i, j;
+
+	if (n == 0)
+		return _("a comma-separated list of positive numbers");
+	for (i = 0; i < n; i++) {
+		if (v[i] <= 0)
+			return _("a comma-separated list of positive numbers");
+		for (j = 0; j < i; j++) {
+			if (v[i] == v[j])
+				return _("a list that names each value once");
+		}
+	}
+	return NULL;
+}
+
+const char *
+options_check_loads(const int *v, int n)
+{
+	const char *expected = options_check_list(v, n);
+	int i;
+
+	for (i = 0; expected == NULL && i < n; i++) {
+		/* Each lane runs load x cpu processes at once. */
+		if (v[i] > OPTIONS_LOAD_MAX)
+			expected = _("runs per core, each at most 64");
+	}
+	return expected;
+}
+
+const char *
+options_check_timeout(const char *driver, int64_t ms)
+{
+	if (ms <= 0)
+		return _("a duration above zero");
+	/* Go's time.Duration holds at most 2562047h47m16s. */
+	if (driver != NULL && strcmp(driver, "go") == 0 && ms > OPTIONS_GO_TIMEOUT_MAX_MS)
+		return _("a duration of at most 2562047h with the go driver");
+	return NULL;
+}
+
+const char *
+options_check_driver(const char *name)
+{
+	return driver_find(name) != NULL ? NULL : "go, tap, pytest, gtest or ctest";
+}
+
+const char *
+options_check_tap_select(const char *name)
+{
+	return strcmp(name, "arg") == 0 || strcmp(name, "env") == 0 ? NULL : "arg or env";
+}
+
+const char *
+options_check_pytest_unit(const char *name)
+{
+	return strcmp(name, "file") == 0 || strcmp(name, "dir") == 0 ? NULL : "file or dir";
+}
+
+const char *
+options_check_command(const char *driver, int ncommand)
+{
+	if ((strcmp(driver, "tap") == 0 || strcmp(driver, "gtest") == 0) && ncommand == 0)
+		return _("the command after --");
+	if ((strcmp(driver, "go") == 0 || strcmp(driver, "pytest") == 0) && ncommand > 0)
+		return _("no command: a command needs --driver tap, gtest or ctest");
+	return NULL;
+}
+
+static int
+options_parse_count(const char *value, int *out, int min, const char **expected)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(value, &end, 10);
+	if (errno != 0 || *end != '\0' || end == value)
+		*expected = options_check_count((long long)min - 1, min);
+	else
+		*expected = options_check_count(v, min);
+	if (*expected != NULL)
+		return -EINVAL;
+	*out = (int)v;
+	return 0;
+}
+
+static int
+options_parse_list(const char *value, int **out, int *n, const char **expected)
+{
+	int *v, nv;
+
+	if (util_parse_int_list(value, &v, &nv) < 0) {
+		*expected = _("a comma-separated list of positive numbers");
+		return -EINVAL;
+	}
+	*expected = options_check_list(v, nv);
+	if (*expected != NULL) {
+		free(v);
+		return -EINVAL;
+	}
+	free(*out);
+	*out = v;
+	*n = nv;
+	return 0;
+}
+
+static int
+options_parse_duration(const char *value, int64_t *out, const char **expected)
+{
+	if (timefmt_parse_duration(value, out) < 0) {
+		*expected = _("a duration such as 90s, 2m or 1h30m");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void
+options_set_str(char **dst, const char *v)
+{
+	free(*dst);
+	*dst = xstrdup(v);
+}
+
+static void
+options_split_tags(struct options *o, const char *value)
+{
+	char *copy = xstrdup(value), *save = NULL, *tok;
+
+	options_free_strv(o->tags, o->ntags);
+	o->tags = NULL;
+	o->ntags = 0;
+	for (tok = strtok_r(copy, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
+		o->tags = xrealloc(o->tags, sizeof *o->tags * (size_t)(o->ntags + 1));
+		o->tags[o->ntags++] = xstrdup(tok);
+	}
+	free(copy);
+}
+
+/* Sets *dst to value when check (what a rule said of it) is NULL. */
+static int
+options_set_checked(char **dst, const char *value, const char *check, const char **expected)
+{
+	*expected = check;
+	if (check != NULL)
+		return -EINVAL;
+	options_set_str(dst, value);
+	return 0;
+}
+
+/* The choices of an option with a fixed set of values. */
+static int
+options_pick(const char *value, const char *const *choices, const char *expected, int *out,
+             const char **why)
+{
+	int i;
+
+	for (i = 0; choices[i] != NULL; i++) {
+		if (strcmp(value, choices[i]) == 0) {
+			*out = i;
+			return 0;
+		}
+	}
+	*why = expected;
+	return -EINVAL;
+}
+
+int
+options_set(struct options *o, enum options_key key, const char *value, const char **expected)
+{
+	static const char *const uis[] = {"full", "line", "none", NULL};
+	int rc = 0, pick;
+
+	switch (key) {
+	case OPTIONS_CPU:
+		o->given |= OPTIONS_GIVEN_CPU;
+		return options_parse_list(value, &o->cpus, &o->ncpus, expected);
+	case OPTIONS_LOAD:
+		o->given |= OPTIONS_GIVEN_LOAD;
+		rc = options_parse_list(value, &o->loads, &o->nloads, expected);
+		if (rc == 0 && (*expected = options_check_loads(o->loads, o->nloads)) != NULL)
+			rc = -EINVAL;
+		return rc;
+	case OPTIONS_COUNT:
+		o->given |= OPTIONS_GIVEN_COUNT;
+		return options_parse_count(value, &o->count, 1, expected);
+	case OPTIONS_CONFIRM:
+		o->given |= OPTIONS_GIVEN_CONFIRM;
+		return options_parse_count(value, &o->confirm, 0, expected);
+	case OPTIONS_TIMEOUT:
+		o->given |= OPTIONS_GIVEN_TIMEOUT;
+		rc = options_parse_duration(value, &o->timeout_ms, expected);
+		if (rc == 0 && (*expected = options_check_timeout(NULL, o->timeout_ms)) != NULL)
+			rc = -EINVAL;
+		return rc;
+	case OPTIONS_KILL_GRACE:
+		return options_parse_duration(value, &o->kill_grace_ms, expected);
+	case OPTIONS_KEEP:
+		o->given |= OPTIONS_GIVEN_KEEP;
+		return options_parse_count(value, &o->keep, 0, expected);
+	case OPTIONS_BUILD_TAGS:
+		o->given |= OPTIONS_GIVEN_TAGS;
+		options_set_str(&o->build_tags, value);
+		return 0;
+	case OPTIONS_TAGS:
+		o->given |= OPTIONS_GIVEN_TAGS;
+		options_split_tags(o, value);
+		return 0;
+	case OPTIONS_SHUFFLE:
+		o->given |= OPTIONS_GIVEN_SHUFFLE;
+		o->shuffle = true;
+		return 0;
+	case OPTIONS_RUN:
+		o->given |= OPTIONS_GIVEN_RUN;
+		options_set_str(&o->run_re, value);
+		return 0;
+	case OPTIONS_SKIP:
+		o->given |= OPTIONS_GIVEN_SKIP;
+		options_set_str(&o->skip_re, value);
+		return 0;
+	case OPTIONS_ISOLATE_NET:
+		o->isolate_net = true;
+		return 0;
+	case OPTIONS_NO_RACE:
+		o->given |= OPTIONS_GIVEN_RACE;
+		o->race = false;
+		return 0;
+	case OPTIONS_OUTDIR:
+		options_set_str(&o->outdir, value);
+		return 0;
+	case OPTIONS_RESUME:
+		options_set_str(&o->resume, value);
+		return 0;
+	case OPTIONS_FORCE:
+		o->force = true;
+		return 0;
+	case OPTIONS_QUARANTINE:
+		options_set_str(&o->quarantine, value);
+		return 0;
+	case OPTIONS_UI:
+		rc = options_pick(value, uis, "full, line or none", &pick, expected);
+		if (rc == 0)
+			o->ui = (enum options_ui)(OPTIONS_UI_FULL + pick);
+		return rc;
+	case OPTIONS_JSON:
+		o->json = true;
+		return 0;
+	case OPTIONS_DRIVER:
+		o->given |= OPTIONS_GIVEN_DRIVER;
+		return options_set_checked(&o->driver, value, options_check_driver(value),
+		                           expected);
+	case OPTIONS_TAP_SELECT:
+		return options_set_checked(&o->tap_select, value, options_check_tap_select(value),
+		                           expected);
+	case OPTIONS_PYTEST_UNIT:
+		return options_set_checked(&o->pytest_unit, value, options_check_pytest_unit(value),
+		                           expected);
+	case OPTIONS_NO_CPU_SHIM:
+		o->cpu_shim = false;
+		return 0;
+	case OPTIONS_SCRUB_ENV:
+		o->scrub_env =
+		    xrealloc(o->scrub_env, sizeof *o->scrub_env * (size_t)(o->nscrub_env + 1));
+		o->scrub_env[o->nscrub_env++] = xstrdup(value);
+		return 0;
+	}
+	return -EINVAL;
+}
+
+void
+options_add_package(struct options *o, const char *pattern)
+{
+	o->packages = xrealloc(o->packages, sizeof *o->packages * (size_t)(o->npackages + 1));
+	o->packages[o->npackages++] = xstrdup(pattern);
+	o->given |= OPTIONS_GIVEN_PACKAGES;
+}
+
+void
+options_add_command_arg(struct options *o, const char *arg)
+{
+	o->command = xrealloc(o->command, sizeof *o->command * (size_t)(o->ncommand + 2));
+	o->command[o->ncommand++] = xstrdup(arg);
+	o->command[o->ncommand] = NULL;
+	o->given |= OPTIONS_GIVEN_PACKAGES;
+}

@@ -1,0 +1,844 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * proc.c: spawns and reaps one run's process group. The child side of a
+ * vfork-style clone() leads its own group, pins itself, asks to die with
+ * flakesweep and execs; the parent watches the exit through a pidfd and the
+ * output through a pipe, both libuv handles, so libuv's SIGCHLD handling is
+ * never involved. It never parses output.
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <net/if.h>
+#include <poll.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "engine/proc.h"
+#include "base/util.h"
+
+#define PROC_STACK_SIZE (64 * 1024)
+/* A time-limit timer this late (ms) means flakesweep itself was stopped. */
+#define PROC_STOPPED_MS 1000
+
+struct proc {
+	uv_loop_t *loop;
+	pid_t pid;
+	int pidfd;             /* -1 where the kernel has no pidfd_open */
+	uv_poll_t exit_poll;   /* readable when the leader exits ... */
+	uv_timer_t exit_timer; /* ... or, without a pidfd, a poll every few ms */
+	uv_pipe_t out;
+	uv_pipe_t report; /* open only with a report_cb */
+	uv_timer_t timer; /* term, kill, then drain */
+	int64_t started_ms;
+	int64_t due_ms;   /* when the term or kill timer should run */
+	int64_t shift_ms; /* deadlines moved for time flakesweep was stopped */
+	int64_t term_after_ms, kill_after_ms, drain_ms;
+	int handles; /* open handles; freed when the last one closes */
+	bool exited, eof, leaked, timed_out, done_called, term_sent;
+	bool report_eof; /* true from the start without a report pipe */
+	struct proc_exit exit;
+	int64_t elapsed_ms;
+	proc_output_cb output_cb;
+	proc_output_cb report_cb;
+	proc_done_cb done_cb;
+	void *arg;
+	struct proc *next; /* live procs, for proc_reap_orphans */
+};
+
+struct proc_child {
+	char *const *argv;
+	char *const *envp;
+	const char *cwd;
+	const cpu_set_t *cpus;
+	pid_t parent;
+	int out_fd;
+	int null_fd;
+	int report_fd; /* or -1 */
+	bool isolate_net;
+	volatile int err; /* shared with the parent through CLONE_VM */
+};
+
+static struct proc *live;
+/* The signal that stopped a capture, for proc_interrupted(). */
+static int proc_signalled;
+static char proc_stack[PROC_STACK_SIZE] __attribute__((aligned(16)));
+
+/* In the child: a new network namespace whose loopback is up. Only system
+ * calls, as the rest of the child side. */
+static int
+proc_child_netns(void)
+{
+	struct ifreq ifr;
+	int fd, rc = -1;
+
+	if (unshare(CLONE_NEWNET) < 0)
+		return -1;
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	memset(&ifr, 0, sizeof ifr);
+	memcpy(ifr.ifr_name, "lo", 3);
+	if (ioctl(fd, SIOCGIFFLAGS, &ifr) == 0) {
+		ifr.ifr_flags |= IFF_UP;
+		rc = ioctl(fd, SIOCSIFFLAGS, &ifr);
+	}
+	close(fd);
+	return rc;
+}
+
+/* Runs in the child, on proc_stack, while the parent is suspended
+ * (CLONE_VFORK): only async-signal-safe calls until exec. */
+static int
+proc_child_exec(void *argp)
+{
+	struct proc_child *c = argp;
+	sigset_t all;
+	int sig;
+
+	if (setpgid(0, 0) < 0)
+		goto fail;
+	if (c->cpus != NULL && sched_setaffinity(0, sizeof *c->cpus, c->cpus) < 0)
+		goto fail;
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
+		goto fail;
+	/* flakesweep may already have died between clone and prctl. */
+	if (getppid() != c->parent) {
+		c->err = ESRCH;
+		_exit(127);
+	}
+	for (sig = 1; sig < NSIG; sig++)
+		signal(sig, SIG_DFL);
+	sigemptyset(&all);
+	sigprocmask(SIG_SETMASK, &all, NULL);
+	if (c->isolate_net && proc_child_netns() < 0)
+		goto fail;
+	if (c->cwd != NULL && chdir(c->cwd) < 0)
+		goto fail;
+	if (dup2(c->null_fd, 0) < 0 || dup2(c->out_fd, 1) < 0 || dup2(c->out_fd, 2) < 0)
+		goto fail;
+	/* dup2 onto itself keeps close-on-exec: clear it by hand then. */
+	if (c->report_fd == PROC_REPORT_FD && fcntl(PROC_REPORT_FD, F_SETFD, 0) < 0)
+		goto fail;
+	if (c->report_fd >= 0 && c->report_fd != PROC_REPORT_FD &&
+	    dup2(c->report_fd, PROC_REPORT_FD) < 0)
+		goto fail;
+	execvpe(c->argv[0], c->argv, c->envp);
+fail:
+	c->err = errno;
+	_exit(127);
+}
+
+static void
+proc_close_cb(uv_handle_t *h)
+{
+	struct proc *p = h->data;
+
+	if (--p->handles == 0)
+		free(p);
+}
+
+static void
+proc_unlink_live(struct proc *p)
+{
+	struct proc **pp;
+
+	for (pp = &live; *pp != NULL; pp = &(*pp)->next) {
+		if (*pp == p) {
+			*pp = p->next;
+			return;
+		}
+	}
+}
+
+static void
+proc_maybe_done(struct proc *p)
+{
+	if (!p->exited || !p->eof || !p->report_eof || p->done_called)
+		return;
+	p->done_called = true;
+	uv_timer_stop(&p->timer);
+	if (!uv_is_closing((uv_handle_t *)&p->out))
+		uv_close((uv_handle_t *)&p->out, proc_close_cb);
+	if (p->report_cb != NULL && !uv_is_closing((uv_handle_t *)&p->report))
+		uv_close((uv_handle_t *)&p->report, proc_close_cb);
+	uv_close((uv_handle_t *)&p->timer, proc_close_cb);
+	p->exit.timed_out = p->timed_out;
+	p->done_cb(p->arg, &p->exit, p->leaked, p->elapsed_ms);
+}
+
+static void
+proc_alloc_cb(uv_handle_t *h, size_t suggested, uv_buf_t *buf)
+{
+	static char chunk[65536];
+
+	(void)h;
+	(void)suggested;
+	/* One loop thread and the data is consumed inside read_cb: one static
+	 * buffer serves every run. */
+	buf->base = chunk;
+	buf->len = sizeof chunk;
+}
+
+static void
+proc_read_cb(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
+{
+	struct proc *p = s->data;
+	bool report = s == (uv_stream_t *)&p->report;
+
+	if (n > 0) {
+		(report ? p->report_cb : p->output_cb)(p->arg, buf->base, (size_t)n);
+		return;
+	}
+	if (n < 0) {
+		uv_read_stop(s);
+		if (report)
+			p->report_eof = true;
+		else
+			p->eof = true;
+		proc_maybe_done(p);
+	}
+}
+
+static void proc_timer_cb(uv_timer_t *t);
+
+static void
+proc_arm_timer(struct proc *p)
+{
+	int64_t now = util_mono_ms() - p->started_ms - p->shift_ms, next = -1;
+
+	if (p->exited)
+		return;
+	if (p->term_after_ms > 0 && !p->term_sent)
+		next = p->term_after_ms;
+	else if (p->kill_after_ms > 0)
+		next = p->kill_after_ms;
+	if (next >= 0) {
+		p->due_ms = p->started_ms + p->shift_ms + next;
+		uv_timer_start(&p->timer, proc_timer_cb, (uint64_t)(next > now ? next - now : 0),
+		               0);
+	}
+}
+
+static bool proc_reap(struct proc *p);
+
+static void
+proc_timer_cb(uv_timer_t *t)
+{
+	struct proc *p = t->data;
+	int64_t late;
+
+	/* After flakesweep was stopped (SIGSTOP, a suspended job), this timer
+	 * may run before the exit poll: a run that ended meanwhile ended
+	 * normally, not at its limit. */
+	if (!p->exited && proc_reap(p))
+		return;
+	if (p->exited) {
+		/* The drain deadline: a grandchild keeps a pipe open. */
+		if (!p->eof || !p->report_eof) {
+			uv_read_stop((uv_stream_t *)&p->out);
+			if (p->report_cb != NULL)
+				uv_read_stop((uv_stream_t *)&p->report);
+			p->eof = p->report_eof = true;
+			p->leaked = true;
+			proc_maybe_done(p);
+		}
+		return;
+	}
+	/* A timer this late means the loop did not run: flakesweep was
+	 * stopped or starved for at least that long, and a run that needs it
+	 * (its output pipe full, say) could not go on. The run gets as long
+	 * again, with flakesweep awake, before it is judged. */
+	late = util_mono_ms() - p->due_ms;
+	if (late > PROC_STOPPED_MS) {
+		p->shift_ms += 2 * late;
+		proc_arm_timer(p);
+		return;
+	}
+	p->timed_out = true;
+	if (p->term_after_ms > 0 && !p->term_sent) {
+		p->term_sent = true;
+		kill(-p->pid, SIGTERM);
+		proc_arm_timer(p);
+		return;
+	}
+	kill(-p->pid, SIGKILL);
+}
+
+/* Reaps the leader if it exited; returns false while it runs. */
+static bool
+proc_reap(struct proc *p)
+{
+	int ws = 0;
+	pid_t r;
+
+	do
+		r = waitpid(p->pid, &ws, WNOHANG);
+	while (r < 0 && errno == EINTR);
+	if (r == 0)
+		return false;
+	p->elapsed_ms = util_mono_ms() - p->started_ms;
+	p->exited = true;
+	if (r < 0) {
+		p->exit.status = -1;
+	} else if (WIFEXITED(ws)) {
+		p->exit.status = WEXITSTATUS(ws);
+	} else {
+		p->exit.status = -1;
+		p->exit.signal = WTERMSIG(ws);
+	}
+	if (p->pidfd >= 0) {
+		uv_poll_stop(&p->exit_poll);
+		uv_close((uv_handle_t *)&p->exit_poll, proc_close_cb);
+		close(p->pidfd);
+		p->pidfd = -1;
+	} else {
+		uv_timer_stop(&p->exit_timer);
+		uv_close((uv_handle_t *)&p->exit_timer, proc_close_cb);
+	}
+	proc_unlink_live(p);
+	/* Whatever the run left in its group must not load the lane. */
+	if (kill(-p->pid, 0) == 0) {
+		p->leaked = true;
+		kill(-p->pid, SIGKILL);
+	}
+	uv_timer_stop(&p->timer);
+	if (!p->eof || !p->report_eof)
+		uv_timer_start(&p->timer, proc_timer_cb, (uint64_t)p->drain_ms, 0);
+	proc_maybe_done(p);
+	return true;
+}
+
+static void
+proc_exit_poll_cb(uv_poll_t *h, int status, int events)
+{
+	(void)status;
+	(void)events;
+	proc_reap(h->data);
+}
+
+static void
+proc_exit_timer_cb(uv_timer_t *t)
+{
+	proc_reap(t->data);
+}
+
+int
+proc_spawn(uv_loop_t *loop, const struct proc_spec *spec, proc_output_cb output_cb,
+           proc_done_cb done_cb, void *arg, struct proc **out)
+{
+	struct proc_child child;
+	struct proc *p;
+	int fds[2] = {-1, -1}, rfds[2] = {-1, -1}, null_fd = -1, rc = 0;
+	pid_t pid;
+
+	if (spec->argv == NULL || spec->argv[0] == NULL)
+		return -EINVAL;
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return -errno;
+	if (spec->report_cb != NULL && pipe2(rfds, O_CLOEXEC) < 0) {
+		rc = -errno;
+		goto out;
+	}
+	null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	if (null_fd < 0) {
+		rc = -errno;
+		goto out;
+	}
+	memset(&child, 0, sizeof child);
+	child.argv = spec->argv;
+	child.envp = spec->envp;
+	child.cwd = spec->cwd;
+	child.cpus = spec->cpus;
+	child.parent = getpid();
+	child.out_fd = fds[1];
+	child.null_fd = null_fd;
+	child.report_fd = rfds[1];
+	child.isolate_net = spec->isolate_net;
+	pid = clone(proc_child_exec, proc_stack + sizeof proc_stack,
+	            CLONE_VM | CLONE_VFORK | SIGCHLD, &child);
+	if (pid < 0) {
+		rc = -errno;
+		goto out;
+	}
+	if (child.err != 0) {
+		waitpid(pid, NULL, 0);
+		rc = -child.err;
+		goto out;
+	}
+	p = xcalloc(1, sizeof *p);
+	p->loop = loop;
+	p->pid = pid;
+	p->started_ms = util_mono_ms();
+	p->term_after_ms = spec->term_after_ms;
+	p->kill_after_ms = spec->kill_after_ms;
+	p->drain_ms = spec->drain_ms > 0 ? spec->drain_ms : 200;
+	p->output_cb = output_cb;
+	p->report_cb = spec->report_cb;
+	p->report_eof = spec->report_cb == NULL;
+	p->done_cb = done_cb;
+	p->arg = arg;
+	p->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	if (p->pidfd >= 0) {
+		uv_poll_init(loop, &p->exit_poll, p->pidfd);
+		p->exit_poll.data = p;
+	} else {
+		/* Kernels before 5.3 (and some sandboxes) have no pidfd: poll
+		 * the leader instead, still without SIGCHLD. */
+		uv_timer_init(loop, &p->exit_timer);
+		p->exit_timer.data = p;
+	}
+	uv_pipe_init(loop, &p->out, 0);
+	uv_timer_init(loop, &p->timer);
+	p->out.data = p->timer.data = p;
+	p->handles = 3;
+	uv_pipe_open(&p->out, fds[0]);
+	fds[0] = -1;
+	uv_read_start((uv_stream_t *)&p->out, proc_alloc_cb, proc_read_cb);
+	if (p->report_cb != NULL) {
+		uv_pipe_init(loop, &p->report, 0);
+		p->report.data = p;
+		p->handles++;
+		uv_pipe_open(&p->report, rfds[0]);
+		rfds[0] = -1;
+		uv_read_start((uv_stream_t *)&p->report, proc_alloc_cb, proc_read_cb);
+	}
+	if (p->pidfd >= 0)
+		uv_poll_start(&p->exit_poll, UV_READABLE, proc_exit_poll_cb);
+	else
+		uv_timer_start(&p->exit_timer, proc_exit_timer_cb, 2, 2);
+	proc_arm_timer(p);
+	p->next = live;
+	live = p;
+	*out = p;
+out:
+	if (fds[0] >= 0)
+		close(fds[0]);
+	close(fds[1]);
+	if (rfds[0] >= 0)
+		close(rfds[0]);
+	if (rfds[1] >= 0)
+		close(rfds[1]);
+	if (null_fd >= 0)
+		close(null_fd);
+	return rc;
+}
+
+pid_t
+proc_pid(const struct proc *p)
+{
+	return p->pid;
+}
+
+void
+proc_signal(struct proc *p, int sig)
+{
+	if (!p->exited)
+		kill(-p->pid, sig);
+}
+
+/* Reads the parent, process group and start time (clock ticks since boot)
+ * of pid from /proc/PID/stat. Returns false when pid is gone. */
+static bool
+proc_stat(pid_t pid, pid_t *ppid, pid_t *pgrp, uint64_t *start_ticks)
+{
+	char path[64], buf[1024], *s;
+	unsigned long long ticks = 0;
+	int fd, i, pp = 0, pg = 0;
+	ssize_t n;
+
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	/* The command name may hold spaces and parentheses: fields start
+	 * after the last ')'. ppid is field 4, pgrp 5, starttime 22. */
+	s = strrchr(buf, ')');
+	if (s == NULL || sscanf(s + 1, " %*c %d %d", &pp, &pg) != 2)
+		return false;
+	for (i = 0; i < 20 && s != NULL; i++)
+		s = strchr(s + 1, ' ');
+	if (s == NULL || sscanf(s + 1, "%llu", &ticks) != 1)
+		return false;
+	*ppid = pp;
+	*pgrp = pg;
+	*start_ticks = ticks;
+	return true;
+}
+
+uint64_t
+proc_start_ticks(pid_t pid)
+{
+	pid_t ppid, pgrp;
+	uint64_t ticks;
+
+	return proc_stat(pid, &ppid, &pgrp, &ticks) ? ticks : 0;
+}
+
+/* Calls fn(pid, arg) for each process in /proc; stops when it returns
+ * false. */
+static void
+proc_each(bool (*fn)(pid_t pid, void *arg), void *arg)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+
+	while (d != NULL && (de = readdir(d)) != NULL) {
+		char *end;
+		long pid = strtol(de->d_name, &end, 10);
+
+		if (*end == '\0' && pid > 1 && !fn((pid_t)pid, arg))
+			break;
+	}
+	if (d != NULL)
+		closedir(d);
+}
+
+struct proc_stale {
+	pid_t pgid;
+	uint64_t start_ticks;
+	int killed;
+};
+
+static bool
+proc_kill_stale_one(pid_t pid, void *arg)
+{
+	struct proc_stale *st = arg;
+	pid_t ppid, pgrp;
+	uint64_t ticks;
+
+	/* Every member of the run's group started after its leader: an
+	 * older process in a group of that id is not the run's. */
+	if (proc_stat(pid, &ppid, &pgrp, &ticks) && pgrp == st->pgid && ticks >= st->start_ticks &&
+	    kill(pid, SIGKILL) == 0)
+		st->killed++;
+	return true;
+}
+
+int
+proc_kill_stale(pid_t pid, uint64_t start_ticks)
+{
+	struct proc_stale st = {pid, start_ticks, 0};
+
+	uint64_t leader;
+
+	if (pid <= 1 || start_ticks == 0)
+		return 0;
+	/* A leader with another start time: the id was reused, the group is
+	 * someone else's. No leader: while any member of a group lives, no new
+	 * process gets its id, so the members are the run's. */
+	leader = proc_start_ticks(pid);
+	if (leader != 0 && leader != start_ticks)
+		return 0;
+	/* The leader died with the sweep (PR_SET_PDEATHSIG); the rest of its
+	 * group was adopted by init and is found by its group id. */
+	proc_each(proc_kill_stale_one, &st);
+	return st.killed;
+}
+
+struct proc_env_match {
+	const char *want;
+	size_t len;
+	bool prefix;
+	int killed;
+};
+
+/* Whether pid's environment holds the entry m->want (or, with prefix, an
+ * entry starting with it); a process that is gone or not ours holds
+ * nothing. */
+static bool
+proc_env_holds(pid_t pid, const struct proc_env_match *m)
+{
+	char path[64], *text = NULL, *e;
+	size_t len = 0;
+	bool found = false;
+
+	snprintf(path, sizeof path, "/proc/%d/environ", (int)pid);
+	if (util_read_file(path, 1 << 20, &text, &len) < 0)
+		return false;
+	for (e = text; !found && e < text + len; e += strlen(e) + 1)
+		found = strncmp(e, m->want, m->len) == 0 && (m->prefix || e[m->len] == '\0');
+	free(text);
+	return found;
+}
+
+static bool
+proc_kill_env_one(pid_t pid, void *arg)
+{
+	struct proc_env_match *m = arg;
+
+	if (pid == getpid() || !proc_env_holds(pid, m))
+		return true;
+	/* A daemon that called setsid leads its own group: take it whole. */
+	if (getpgid(pid) == pid)
+		kill(-pid, SIGKILL);
+	if (kill(pid, SIGKILL) == 0)
+		m->killed++;
+	return true;
+}
+
+static bool proc_is_live(pid_t pid);
+
+/* Calls fn(pid, arg) for each child of flakesweep that is no live proc:
+ * descendants adopted because flakesweep is their subreaper. */
+static void
+proc_each_adopted(bool (*fn)(pid_t pid, void *arg), void *arg)
+{
+	char path[300];
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *de;
+
+	while (d != NULL && (de = readdir(d)) != NULL) {
+		char *text = NULL;
+		const char *s;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof path, "/proc/self/task/%s/children", de->d_name);
+		if (util_read_file(path, 1 << 20, &text, NULL) < 0)
+			continue;
+		for (s = text; *s != '\0';) {
+			char *end;
+			long pid = strtol(s, &end, 10);
+
+			if (end == s)
+				break;
+			s = end;
+			if (pid > 0 && !proc_is_live((pid_t)pid) && !fn((pid_t)pid, arg))
+				break;
+		}
+		free(text);
+	}
+	if (d != NULL)
+		closedir(d);
+}
+
+int
+proc_kill_by_env(const char *want, bool prefix, bool adopted)
+{
+	struct proc_env_match m = {want, strlen(want), prefix, 0};
+
+	if (adopted)
+		proc_each_adopted(proc_kill_env_one, &m);
+	else
+		proc_each(proc_kill_env_one, &m);
+	return m.killed;
+}
+
+void
+proc_become_subreaper(void)
+{
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+}
+
+static bool
+proc_is_live(pid_t pid)
+{
+	const struct proc *p;
+
+	for (p = live; p != NULL; p = p->next) {
+		if (p->pid == pid)
+			return true;
+	}
+	return false;
+}
+
+struct proc_orphans {
+	bool kill_all;
+	int reaped;
+};
+
+static bool
+proc_reap_one(pid_t pid, void *arg)
+{
+	struct proc_orphans *o = arg;
+
+	if (o->kill_all) {
+		kill(-pid, SIGKILL);
+		kill(pid, SIGKILL);
+	}
+	if (waitpid(pid, NULL, o->kill_all ? 0 : WNOHANG) > 0)
+		o->reaped++;
+	return true;
+}
+
+int
+proc_reap_orphans(bool kill_all)
+{
+	struct proc_orphans o = {kill_all, 0};
+
+	proc_each_adopted(proc_reap_one, &o);
+	return o.reaped;
+}
+
+/* Starts argv like a run (own group, PR_SET_PDEATHSIG) with stdout and
+ * stderr into out_fd. Returns the pid or a negative errno. */
+static pid_t
+proc_clone(char *const *argv, const char *cwd, char *const *envp, int out_fd)
+{
+	struct proc_child child;
+	pid_t pid;
+	int null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+
+	if (null_fd < 0)
+		return -errno;
+	memset(&child, 0, sizeof child);
+	child.argv = argv;
+	child.envp = envp;
+	child.cwd = cwd;
+	child.parent = getpid();
+	child.out_fd = out_fd;
+	child.null_fd = null_fd;
+	pid = clone(proc_child_exec, proc_stack + sizeof proc_stack,
+	            CLONE_VM | CLONE_VFORK | SIGCHLD, &child);
+	if (pid < 0)
+		pid = -errno;
+	else if (child.err != 0) {
+		waitpid(pid, NULL, 0);
+		pid = -child.err;
+	}
+	close(null_fd);
+	return pid;
+}
+
+int
+proc_capture_limit(char *const *argv, const char *cwd, char *const *envp, size_t max,
+                   int64_t limit_ms, char **output)
+{
+	struct buf b;
+	struct pollfd pfd[2];
+	sigset_t stop, old;
+	int fds[2], ws = 0, rc, sig = 0;
+	int64_t deadline = util_mono_ms() + limit_ms;
+	bool timed_out = false;
+	pid_t pid;
+	char chunk[8192];
+
+	buf_init(&b);
+	*output = NULL;
+	if (pipe2(fds, O_CLOEXEC) < 0) {
+		*output = xstrdup("");
+		return -errno;
+	}
+	/* SIGINT, SIGTERM and SIGHUP wait in a signalfd while this blocks the
+	 * loop: they stop the child, then go on to their handler. */
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGHUP);
+	sigprocmask(SIG_BLOCK, &stop, &old);
+	pfd[0].fd = fds[0];
+	pfd[0].events = POLLIN;
+	pfd[1].fd = signalfd(-1, &stop, SFD_CLOEXEC);
+	pfd[1].events = POLLIN;
+	pid = proc_clone(argv, cwd, envp, fds[1]);
+	close(fds[1]);
+	if (pid < 0) {
+		rc = (int)pid;
+		*output = xstrdup("");
+		goto out;
+	}
+	for (;;) {
+		int64_t left = deadline - util_mono_ms();
+		ssize_t n;
+
+		if (left <= 0) {
+			timed_out = true;
+			break;
+		}
+		n = poll(pfd, pfd[1].fd >= 0 ? 2 : 1, left > INT32_MAX ? INT32_MAX : (int)left);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			break;
+		if (pfd[1].fd >= 0 && (pfd[1].revents & POLLIN)) {
+			struct signalfd_siginfo si;
+
+			if (read(pfd[1].fd, &si, sizeof si) == sizeof si) {
+				sig = (int)si.ssi_signo;
+				break;
+			}
+		}
+		if (pfd[0].revents == 0)
+			continue;
+		n = read(fds[0], chunk, sizeof chunk);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		if (b.len < max)
+			buf_add(&b, chunk, b.len + (size_t)n > max ? max - b.len : (size_t)n);
+	}
+	if (timed_out || sig != 0)
+		kill(-pid, SIGKILL);
+	while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)
+		;
+	/* Whatever the child left in its group must not outlive it. */
+	kill(-pid, SIGKILL);
+	*output = buf_steal(&b);
+	if (sig != 0)
+		rc = -EINTR;
+	else if (timed_out)
+		rc = -ETIMEDOUT;
+	else if (WIFEXITED(ws))
+		rc = WEXITSTATUS(ws);
+	else
+		rc = 128 + WTERMSIG(ws);
+out:
+	close(fds[0]);
+	if (pfd[1].fd >= 0)
+		close(pfd[1].fd);
+	if (sig != 0) {
+		proc_signalled = sig;
+		/* Pending while blocked, handled as the mask comes back. */
+		kill(getpid(), sig);
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return rc;
+}
+
+int
+proc_capture(char *const *argv, const char *cwd, char *const *envp, size_t max, char **output)
+{
+	return proc_capture_limit(argv, cwd, envp, max, PROC_CAPTURE_LIMIT_MS, output);
+}
+
+int
+proc_interrupted(void)
+{
+	return proc_signalled;
+}
+
+char *
+proc_capture_line(char *const *argv, const char *cwd)
+{
+	extern char **environ;
+	char *out = NULL;
+
+	if (proc_capture(argv, cwd, environ, 1 << 16, &out) != 0) {
+		free(out);
+		return NULL;
+	}
+	out[strcspn(out, "\n")] = '\0';
+	if (*out == '\0') {
+		free(out);
+		return NULL;
+	}
+	return out;
+}

@@ -1,0 +1,396 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sched.c: the queue of pairs and the lanes' per-core slots. The pair
+ * furthest behind its target goes first (ties: the longest measured runs);
+ * a lane that cannot fit its next task holds it and takes nothing else, so
+ * nothing starves and every pair keeps the same share done. It never
+ * spawns anything.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/sched.h"
+#include "base/util.h"
+
+struct sched_pair {
+	int cpu, load, target, started, done;
+	int64_t total_ms;
+	void *data;
+};
+
+struct sched_lane {
+	int load;    /* 0 while no run is in it */
+	int running; /* runs in the lane */
+	int *count;  /* runs pinned to each core slot */
+	int held;    /* pair waiting for room, or -1 */
+};
+
+struct sched {
+	const struct lanes *lanes;
+	struct sched_lane *lane;
+	struct sched_pair *pairs;
+	int npairs;
+	int running;
+	bool paused;
+	sched_start_cb start;
+	void *arg;
+};
+
+struct sched *
+sched_new(const struct lanes *lanes, sched_start_cb start, void *arg)
+{
+	struct sched *s = xcalloc(1, sizeof *s);
+	int i;
+
+	s->lanes = lanes;
+	s->start = start;
+	s->arg = arg;
+	s->lane = xcalloc((size_t)(lanes->nlanes > 0 ? lanes->nlanes : 1), sizeof *s->lane);
+	for (i = 0; i < lanes->nlanes; i++) {
+		s->lane[i].count = xcalloc((size_t)lanes->width, sizeof *s->lane[i].count);
+		s->lane[i].held = -1;
+	}
+	return s;
+}
+
+void
+sched_free(struct sched *s)
+{
+	int i;
+
+	if (s == NULL)
+		return;
+	for (i = 0; i < s->lanes->nlanes; i++)
+		free(s->lane[i].count);
+	free(s->lane);
+	free(s->pairs);
+	free(s);
+}
+
+int
+sched_add_pair(struct sched *s, int cpu, int load, int target, void *data)
+{
+	struct sched_pair *p;
+
+	s->pairs = xrealloc(s->pairs, sizeof *s->pairs * (size_t)(s->npairs + 1));
+	p = &s->pairs[s->npairs];
+	memset(p, 0, sizeof *p);
+	p->cpu = cpu;
+	p->load = load;
+	p->target = target;
+	p->data = data;
+	return s->npairs++;
+}
+
+void
+sched_add_runs(struct sched *s, int pair, int extra)
+{
+	s->pairs[pair].target += extra;
+}
+
+void
+sched_mark_done(struct sched *s, int pair, int n, int64_t total_ms)
+{
+	s->pairs[pair].started += n;
+	s->pairs[pair].done += n;
+	s->pairs[pair].total_ms += total_ms;
+}
+
+/* True when pair a is further behind its target than pair b: the smaller
+ * started/target, compared without division; ties to the longest mean
+ * duration, then the lowest id, so the order is reproducible. */
+static bool
+sched_behind(const struct sched *s, int a, int b)
+{
+	const struct sched_pair *p = &s->pairs[a], *q = &s->pairs[b];
+	int64_t lhs = (int64_t)p->started * q->target, rhs = (int64_t)q->started * p->target;
+	double pm, qm;
+
+	if (lhs != rhs)
+		return lhs < rhs;
+	pm = p->done > 0 ? (double)p->total_ms / p->done : 0;
+	qm = q->done > 0 ? (double)q->total_ms / q->done : 0;
+	if (pm != qm)
+		return pm > qm;
+	return a < b;
+}
+
+/* The pair furthest behind its target, or -1 when every pair started
+ * all its runs. */
+static int
+sched_pick(const struct sched *s)
+{
+	int best = -1, i;
+
+	for (i = 0; i < s->npairs; i++) {
+		if (s->pairs[i].started < s->pairs[i].target &&
+		    (best < 0 || sched_behind(s, i, best)))
+			best = i;
+	}
+	return best;
+}
+
+/* Core slots of lane l below its load: where runs can go now. */
+static int
+sched_free_slots(const struct sched *s, const struct sched_lane *l)
+{
+	int i, n = 0;
+
+	for (i = 0; i < s->lanes->width; i++)
+		n += l->count[i] < l->load;
+	return n;
+}
+
+/* The lane's next task. Usually the queue's head; but when the head needs
+ * the busy lane at another load, a pair at the lane's load that fits now
+ * goes first, as long as it is at most one lane's worth of runs ahead of
+ * the head. Otherwise a lane alternating between loads would drain before
+ * every run, and runs labelled load 2 would seldom share a core; the slack
+ * keeps every pair's share within a lane of the others'. */
+static int
+sched_pick_for_lane(const struct sched *s, const struct sched_lane *l)
+{
+	int head = sched_pick(s), best = -1, i;
+	const struct sched_pair *h;
+
+	if (head < 0 || l->running == 0 || s->pairs[head].load == l->load)
+		return head;
+	h = &s->pairs[head];
+	for (i = 0; i < s->npairs; i++) {
+		const struct sched_pair *p = &s->pairs[i];
+		int64_t cap = (int64_t)s->lanes->width * p->load / p->cpu;
+
+		if (p->load != l->load || p->started >= p->target ||
+		    sched_free_slots(s, l) < p->cpu)
+			continue;
+		if ((int64_t)p->started * h->target >
+		    (int64_t)p->target * h->started + cap * h->target)
+			continue;
+		if (best < 0 || sched_behind(s, i, best))
+			best = i;
+	}
+	return best >= 0 ? best : head;
+}
+
+static bool
+sched_lane_has_room(const struct sched *s, const struct sched_lane *l)
+{
+	int i;
+
+	if (l->running == 0)
+		return true;
+	for (i = 0; i < s->lanes->width; i++) {
+		if (l->count[i] < l->load)
+			return true;
+	}
+	return false;
+}
+
+/* Places a run of pair in lane if it fits: the lane is empty (it takes the
+ * pair's load) or at the pair's load with cpu cores below it. The least
+ * loaded cores are taken first, lowest index on ties. */
+static bool
+sched_try_place(struct sched *s, int lane, int pair)
+{
+	struct sched_lane *l = &s->lane[lane];
+	const struct sched_pair *p = &s->pairs[pair];
+	struct sched_run *run;
+	int width = s->lanes->width, picked = 0, level, i;
+	int *slots;
+
+	if (l->running > 0 && l->load != p->load)
+		return false;
+	slots = xmalloc(sizeof *slots * (size_t)p->cpu);
+	for (level = 0; level < p->load && picked < p->cpu; level++) {
+		for (i = 0; i < width && picked < p->cpu; i++) {
+			if (l->count[i] == level)
+				slots[picked++] = i;
+		}
+	}
+	if (picked < p->cpu) {
+		free(slots);
+		return false;
+	}
+	l->load = p->load;
+	l->running++;
+	s->running++;
+	run = xcalloc(1, sizeof *run);
+	run->pair = pair;
+	run->lane = lane;
+	run->ncpus = p->cpu;
+	run->slots = slots;
+	run->cpus = xmalloc(sizeof *run->cpus * (size_t)p->cpu);
+	for (i = 0; i < p->cpu; i++) {
+		l->count[slots[i]]++;
+		run->cpus[i] = s->lanes->cores[lane][slots[i]];
+	}
+	s->start(s->arg, run);
+	return true;
+}
+
+void
+sched_dispatch(struct sched *s)
+{
+	int lane;
+
+	if (s->paused)
+		return;
+	for (lane = 0; lane < s->lanes->nlanes; lane++) {
+		struct sched_lane *l = &s->lane[lane];
+
+		for (;;) {
+			int pair;
+
+			/* A start can pause the scheduler (the run could not
+			 * start): nothing more is placed after it. */
+			if (s->paused)
+				return;
+			if (l->held >= 0) {
+				if (!sched_try_place(s, lane, l->held))
+					break;
+				l->held = -1;
+				continue;
+			}
+			if (!sched_lane_has_room(s, l))
+				break;
+			pair = sched_pick_for_lane(s, l);
+			if (pair < 0)
+				break;
+			s->pairs[pair].started++;
+			if (!sched_try_place(s, lane, pair)) {
+				l->held = pair;
+				break;
+			}
+		}
+	}
+}
+
+/* Gives the run's slots back to its lane and frees it. */
+static void
+sched_release(struct sched *s, struct sched_run *run)
+{
+	struct sched_lane *l = &s->lane[run->lane];
+	int i;
+
+	for (i = 0; i < run->ncpus; i++)
+		l->count[run->slots[i]]--;
+	l->running--;
+	if (l->running == 0)
+		l->load = 0;
+	s->running--;
+	free(run->slots);
+	free(run->cpus);
+	free(run);
+}
+
+void
+sched_finish(struct sched *s, struct sched_run *run, int64_t duration_ms)
+{
+	struct sched_pair *p = &s->pairs[run->pair];
+
+	p->done++;
+	p->total_ms += duration_ms;
+	sched_release(s, run);
+}
+
+void
+sched_cancel(struct sched *s, struct sched_run *run)
+{
+	s->pairs[run->pair].started--;
+	sched_release(s, run);
+}
+
+void
+sched_pause(struct sched *s, bool paused)
+{
+	s->paused = paused;
+}
+
+bool
+sched_paused(const struct sched *s)
+{
+	return s->paused;
+}
+
+bool
+sched_complete(const struct sched *s)
+{
+	int i;
+
+	if (s->running > 0)
+		return false;
+	for (i = 0; i < s->npairs; i++) {
+		if (s->pairs[i].done < s->pairs[i].target)
+			return false;
+	}
+	return true;
+}
+
+int
+sched_npairs(const struct sched *s)
+{
+	return s->npairs;
+}
+
+int
+sched_running(const struct sched *s)
+{
+	return s->running;
+}
+
+void *
+sched_pair_data(const struct sched *s, int pair)
+{
+	return s->pairs[pair].data;
+}
+
+void
+sched_pair_counts(const struct sched *s, int pair, int *cpu, int *load, int *target, int *started,
+                  int *done)
+{
+	const struct sched_pair *p = &s->pairs[pair];
+
+	if (cpu != NULL)
+		*cpu = p->cpu;
+	if (load != NULL)
+		*load = p->load;
+	if (target != NULL)
+		*target = p->target;
+	if (started != NULL)
+		*started = p->started;
+	if (done != NULL)
+		*done = p->done;
+}
+
+void
+sched_totals(const struct sched *s, int64_t *target, int64_t *done)
+{
+	int i;
+
+	*target = 0;
+	*done = 0;
+	for (i = 0; i < s->npairs; i++) {
+		*target += s->pairs[i].target;
+		*done += s->pairs[i].done;
+	}
+}
+
+int
+sched_lane_load(const struct sched *s, int lane)
+{
+	return s->lane[lane].load;
+}
+
+int
+sched_lane_core_runs(const struct sched *s, int lane, int slot)
+{
+	return s->lane[lane].count[slot];
+}
+
+int
+sched_lane_held(const struct sched *s, int lane)
+{
+	return s->lane[lane].held;
+}

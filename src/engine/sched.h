@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sched.h: the queue and the lanes' slots (DESIGN section 3). It decides
+ * which pair runs next and on which cores; the caller starts and finishes
+ * the runs. It never spawns, reads output or touches the loop, so its
+ * properties are tested with a fake runner.
+ */
+#ifndef FLAKESWEEP_SCHED_H
+#define FLAKESWEEP_SCHED_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "engine/lanes.h"
+
+/* One run the scheduler placed. Owned by the scheduler; valid until
+ * sched_finish. */
+struct sched_run {
+	int pair;   /* the pair it belongs to */
+	int lane;   /* lane index */
+	int ncpus;  /* = the pair's cpu */
+	int *cpus;  /* the CPU ids it is pinned to */
+	int *slots; /* their indexes inside the lane */
+	void *data; /* the caller's */
+};
+
+struct sched;
+
+/* Called for each run placed; the caller starts it now and later calls
+ * sched_finish. */
+typedef void (*sched_start_cb)(void *arg, struct sched_run *run);
+
+/* A scheduler over the lanes (borrowed: they must outlive it). */
+struct sched *sched_new(const struct lanes *lanes, sched_start_cb start, void *arg);
+
+/* Frees s. Runs still placed are forgotten. NULL is a no-op. */
+void sched_free(struct sched *s);
+
+/* Adds a pair: target runs at cpu cores and load runs per core. data is
+ * the caller's. Returns the pair id (0, 1, ...). */
+int sched_add_pair(struct sched *s, int cpu, int load, int target, void *data);
+
+/* Raises a pair's target by extra runs (confirm on demand). */
+void sched_add_runs(struct sched *s, int pair, int extra);
+
+/* Counts n runs of pair as already done (resume). */
+void sched_mark_done(struct sched *s, int pair, int n, int64_t total_ms);
+
+/* Places every run that fits now, calling start for each. Does nothing
+ * while paused. */
+void sched_dispatch(struct sched *s);
+
+/* Frees the run's slots and records its duration (ms) for the tie-break.
+ * Does not dispatch: call sched_dispatch after. */
+void sched_finish(struct sched *s, struct sched_run *run, int64_t duration_ms);
+
+/* Frees the run's slots for a run that never started: it is not counted
+ * done and its pair still owes it. */
+void sched_cancel(struct sched *s, struct sched_run *run);
+
+/* Paused: no run is placed; runs in flight go on. */
+void sched_pause(struct sched *s, bool paused);
+bool sched_paused(const struct sched *s);
+
+/* Every pair reached its target and no run is in flight. */
+bool sched_complete(const struct sched *s);
+
+int sched_npairs(const struct sched *s);
+int sched_running(const struct sched *s);
+void *sched_pair_data(const struct sched *s, int pair);
+void sched_pair_counts(const struct sched *s, int pair, int *cpu, int *load, int *target,
+                       int *started, int *done);
+/* Total runs to do and done over every pair. */
+void sched_totals(const struct sched *s, int64_t *target, int64_t *done);
+
+/* Lane state for front ends: the lane's current load (0 while empty), the
+ * runs pinned to its core slot i, and the pair it holds waiting for room
+ * (-1 if none). */
+int sched_lane_load(const struct sched *s, int lane);
+int sched_lane_core_runs(const struct sched *s, int lane, int slot);
+int sched_lane_held(const struct sched *s, int lane);
+
+#endif

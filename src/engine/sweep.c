@@ -1,0 +1,1773 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sweep.c: runs the phases of a sweep on the loop: discover, build every
+ * package (unpinned) before the `built` barrier, sweep every (package,
+ * cpu, load) pair, and after the `swept` barrier confirm each test that
+ * failed, alone, at every pair. Each run is journaled when it finishes;
+ * results.json is rewritten as the sweep goes. It never draws anything: front
+ * ends get the observer's callbacks.
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "engine/cpu-shim.h"
+#include "results/journal.h"
+#include "engine/lanes.h"
+#include "engine/plan.h"
+#include "engine/sched.h"
+#include "engine/status.h"
+#include "engine/proc.h"
+#include "drivers/project.h"
+#include "decisions/quarantine.h"
+#include "results/replay.h"
+#include "results/report.h"
+#include "results/results-json.h"
+#include "base/sanitize.h"
+#include "engine/sweep-config.h"
+#include "engine/sweep.h"
+#include "base/timefmt.h"
+#include "base/util.h"
+
+extern char **environ;
+
+#define SWEEP_CAPTURE_HEAD (1 << 20)
+#define SWEEP_CAPTURE_TAIL (1 << 20)
+#define SWEEP_BUILD_OUTPUT_MAX (1 << 20)
+#define SWEEP_FLUSH_MS 2000
+/* A generous time limit for building one package (ms): an hour. */
+#define SWEEP_BUILD_LIMIT_MS (60 * 60 * 1000)
+/* A journal that cannot be written (a full disk) is retried this often,
+ * and the sweep stops with what it measured after waiting this long. */
+#define SWEEP_JOURNAL_RETRY_MS 5000
+#define SWEEP_JOURNAL_WAIT_MS (30 * 60 * 1000)
+#define SWEEP_PORT_FIRST 20000
+#define SWEEP_PORT_WINDOW 100
+#define SWEEP_PORT_SLOTS ((65000 - SWEEP_PORT_FIRST) / SWEEP_PORT_WINDOW)
+
+struct sweep_live {
+	struct sweep_run pub;
+	struct sweep *s;
+	struct sched_run *sr;
+	struct proc *proc;
+	struct driver_parser *parser;
+	struct buf head;
+	char *tail; /* ring of the last SWEEP_CAPTURE_TAIL bytes once head is full */
+	size_t tail_len, tail_pos;
+	int64_t dropped;
+	char *tmpdir;
+	int port_slot;
+};
+
+struct sweep_build {
+	struct sweep *s;
+	int pkg;
+	struct buf out;
+	struct proc *proc;
+	struct sweep_build *next; /* builds in flight */
+};
+
+struct sweep {
+	uv_loop_t *loop;
+	struct options *o;
+	struct observer obs;
+	const struct driver *driver;
+	struct project proj;
+	char *outdir;
+	struct journal *journal;
+	struct journal_header hdr; /* as written, or as resumed with this machine */
+	cJSON *header;             /* hdr encoded, for results.json */
+	struct lanes lanes;
+	struct pkg **pkgs;
+	size_t npkgs;
+	struct results *results;
+	struct sched *sched; /* built from plan; its pairs' data are plan pairs */
+	struct plan plan;    /* the current phase's */
+	enum sweep_phase phase;
+	struct sweep_live **live;
+	size_t nlive;
+	bool port_used[SWEEP_PORT_SLOTS];
+	int64_t next_run;
+	int64_t started_ms, finished_ms;
+	size_t next_build, builds_running, builds_done;
+	struct sweep_build *builds; /* in flight, for the interrupt */
+	int build_parallel;
+	uv_timer_t flush_timer;
+	uv_timer_t reap_timer;
+	uv_timer_t journal_timer;         /* retries the journal while it is blocked */
+	bool journal_blocked;             /* lines wait in memory: no run starts */
+	int64_t journal_blocked_ms;       /* since when (util_mono_ms) */
+	const char *end_status;           /* set by sweep_finish */
+	int64_t prior_done, prior_target; /* runs of the phases before this one */
+	bool dirty, interrupting, finished, resumed, infra_error;
+	bool checked;                  /* the driver checked the options (driver.check) */
+	struct replay replay;          /* what --resume read back */
+	struct quarantine *quarantine; /* the quarantine file, or NULL */
+	int exit_status;
+};
+
+static void sweep_dispatch(struct sweep *s);
+static void sweep_sched_finish(struct sweep *s, struct sched_run *sr, int64_t ms);
+static void sweep_finish(struct sweep *s, const char *status);
+static void sweep_check_phase(struct sweep *s);
+
+static void
+sweep_message(struct sweep *s, const char *fmt, ...)
+{
+	va_list ap;
+	char *text;
+
+	va_start(ap, fmt);
+	text = xvasprintf(fmt, ap);
+	va_end(ap);
+	if (s->obs.message != NULL)
+		s->obs.message(s->obs.arg, text);
+	else
+		sanitize_fprintf(stderr, "flakesweep: %s\n", text);
+	free(text);
+}
+
+static void
+sweep_journal_retry_cb(uv_timer_t *t)
+{
+	struct sweep *s = t->data;
+	int rc = journal_flush(s->journal);
+
+	if (rc == 0) {
+		s->journal_blocked = false;
+		uv_timer_stop(&s->journal_timer);
+		sweep_message(s, "%s", _("the journal is written again: the sweep goes on"));
+		sweep_check_phase(s);
+		sweep_dispatch(s);
+		return;
+	}
+	if (util_mono_ms() - s->journal_blocked_ms >= SWEEP_JOURNAL_WAIT_MS) {
+		uv_timer_stop(&s->journal_timer);
+		sweep_message(s,
+		              _("the journal still cannot be written after %d minutes (%s): the "
+		                "sweep stops with what it measured"),
+		              SWEEP_JOURNAL_WAIT_MS / 60000, strerror(-rc));
+		s->infra_error = true;
+		sweep_interrupt(s);
+	}
+}
+
+/* Takes what a journal write returned. A failed write (a full disk, most
+ * often) leaves the lines pending in the journal: no run starts until a
+ * retry writes them, so nothing measured is lost and the journal never
+ * runs ahead of the results. */
+static void
+sweep_journal_check(struct sweep *s, int rc)
+{
+	if (rc == 0 || s->journal_blocked || s->finished)
+		return;
+	s->journal_blocked = true;
+	s->journal_blocked_ms = util_mono_ms();
+	sweep_message(s,
+	              _("cannot append to %s/journal.jsonl: %s; the sweep is paused and retries "
+	                "every %d s (interrupt it to stop with what it measured; it stops by "
+	                "itself after %d minutes)"),
+	              s->outdir, strerror(-rc), SWEEP_JOURNAL_RETRY_MS / 1000,
+	              SWEEP_JOURNAL_WAIT_MS / 60000);
+	uv_timer_start(&s->journal_timer, sweep_journal_retry_cb, SWEEP_JOURNAL_RETRY_MS,
+	               SWEEP_JOURNAL_RETRY_MS);
+}
+
+static const char *const sweep_phase_names[] = {"discover", "build", "sweep", "confirm", "done"};
+
+static void
+sweep_set_phase(struct sweep *s, enum sweep_phase phase)
+{
+	s->phase = phase;
+	/* Phase lines time each phase (ms since the epoch), for the record and
+	 * for bench/. */
+	if (s->journal != NULL && s->header != NULL) {
+		cJSON *line = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(line, "type", "phase");
+		cJSON_AddStringToObject(line, "phase", sweep_phase_names[phase]);
+		cJSON_AddNumberToObject(line, "at_ms", (double)util_now_ms());
+		sweep_journal_check(s, journal_write(s->journal, line));
+		cJSON_Delete(line);
+	}
+	if (s->obs.phase != NULL)
+		s->obs.phase(s->obs.arg, phase);
+}
+
+/* ---- configuration, header ---- */
+
+/* The variables of flakesweep's own environment that change what a build
+ * or a run does, so a reproduce line can set them in a fresh shell. */
+static const char *const sweep_repro_env[] = {
+    "GOPATH", "GO111MODULE", "GOFLAGS", "GOWORK", "GOTOOLCHAIN", "GOEXPERIMENT", "CGO_ENABLED",
+};
+
+/* The machine as the header records it: this sweep's lanes. */
+static void
+sweep_header_machine(const struct sweep *s, struct journal_machine *m)
+{
+	int i;
+
+	free(m->lanes);
+	m->cores = s->lanes.ncores;
+	m->keep = s->lanes.keep;
+	m->nlanes = s->lanes.nlanes;
+	m->width = s->lanes.width;
+	m->lanes = xcalloc((size_t)(m->nlanes * m->width) + 1, sizeof *m->lanes);
+	for (i = 0; i < m->nlanes; i++)
+		memcpy(m->lanes + i * m->width, s->lanes.cores[i],
+		       sizeof *m->lanes * (size_t)m->width);
+}
+
+/* The header of a fresh sweep: its options, the levels discovery found,
+ * this machine and the project. */
+static void
+sweep_header(const struct sweep *s, struct journal_header *h)
+{
+	const char **levels = xcalloc(s->npkgs + 1, sizeof *levels);
+	int nlevels = 0, k;
+	size_t i;
+
+	memset(h, 0, sizeof *h);
+	for (i = 0; i < s->npkgs; i++) {
+		for (k = 0; k < nlevels && strcmp(levels[k], s->pkgs[i]->level) != 0; k++)
+			;
+		if (k == nlevels)
+			levels[nlevels++] = s->pkgs[i]->level;
+	}
+	h->started_ms = s->started_ms;
+	sweep_config_from_options(&h->config, s->o, levels, nlevels,
+	                          s->quarantine != NULL ? s->quarantine->path : NULL);
+	free(levels);
+	sweep_header_machine(s, &h->machine);
+	h->project.driver = xstrdup(s->driver->name);
+	h->project.root = s->proj.root != NULL ? xstrdup(s->proj.root) : NULL;
+	h->project.commit = s->proj.commit != NULL ? xstrdup(s->proj.commit) : NULL;
+	h->project.toolchain = s->proj.toolchain != NULL ? xstrdup(s->proj.toolchain) : NULL;
+	h->project.origin = s->proj.origin != NULL ? xstrdup(s->proj.origin) : NULL;
+	for (i = 0; i < UTIL_ARRAY_LEN(sweep_repro_env); i++) {
+		const char *v = getenv(sweep_repro_env[i]);
+
+		if (v != NULL)
+			sweep_config_add_env(&h->config, sweep_repro_env[i], v);
+	}
+}
+
+/* ---- runs ---- */
+
+static char **
+sweep_run_env(struct sweep *s, const struct sweep_live *l, const struct driver_run *dr)
+{
+	char **env = NULL, **extra, *v;
+	size_t n = 0, i, j;
+	const struct pkg *pkg = s->pkgs[l->pub.pkg];
+
+	extra = s->driver->run_env(s->o, pkg, dr);
+	for (i = 0; environ[i] != NULL; i++) {
+		if (strncmp(environ[i], "TMPDIR=", 7) == 0 ||
+		    strncmp(environ[i], "FLAKESWEEP_", 11) == 0 ||
+		    (s->o->cpu_shim_path != NULL &&
+		     (strncmp(environ[i], "LD_PRELOAD=", 11) == 0 ||
+		      strncmp(environ[i], "ASAN_OPTIONS=", 13) == 0)))
+			continue;
+		/* The driver's entries replace flakesweep's own (PYTHONPATH). */
+		for (j = 0; extra != NULL && extra[j] != NULL; j++) {
+			size_t k = strcspn(extra[j], "=");
+
+			if (strncmp(environ[i], extra[j], k + 1) == 0)
+				break;
+		}
+		if (extra == NULL || extra[j] == NULL)
+			util_strv_add(&env, &n, environ[i]);
+	}
+	if (s->o->cpu_shim_path != NULL) {
+		char *preload = cpu_shim_preload(getenv("LD_PRELOAD"), s->o->cpu_shim_path);
+		char *asan = cpu_shim_asan_options(getenv("ASAN_OPTIONS"));
+
+		v = xasprintf("LD_PRELOAD=%s", preload);
+		util_strv_add(&env, &n, v);
+		free(v);
+		v = xasprintf("ASAN_OPTIONS=%s", asan);
+		util_strv_add(&env, &n, v);
+		free(v);
+		free(preload);
+		free(asan);
+	}
+	v = xasprintf("TMPDIR=%s", l->tmpdir);
+	util_strv_add(&env, &n, v);
+	free(v);
+	v = xasprintf("FLAKESWEEP_RUN=%lld", (long long)l->pub.id);
+	util_strv_add(&env, &n, v);
+	free(v);
+	v = xasprintf("FLAKESWEEP_PORT_BASE=%d",
+	              SWEEP_PORT_FIRST + l->port_slot * SWEEP_PORT_WINDOW);
+	util_strv_add(&env, &n, v);
+	free(v);
+	v = xasprintf("FLAKESWEEP_CPU=%d", l->pub.cpu);
+	util_strv_add(&env, &n, v);
+	free(v);
+	if (s->driver->report_pipe) {
+		v = xasprintf("FLAKESWEEP_REPORT_FD=%d", PROC_REPORT_FD);
+		util_strv_add(&env, &n, v);
+		free(v);
+	}
+	for (i = 0; extra != NULL && extra[i] != NULL; i++)
+		util_strv_add(&env, &n, extra[i]);
+	util_strv_free(extra);
+	return env;
+}
+
+static void
+sweep_capture(struct sweep_live *l, const char *data, size_t len)
+{
+	size_t room = l->head.len < SWEEP_CAPTURE_HEAD ? SWEEP_CAPTURE_HEAD - l->head.len : 0;
+	size_t take = len < room ? len : room;
+
+	if (take > 0)
+		buf_add(&l->head, data, take);
+	data += take;
+	len -= take;
+	if (len == 0)
+		return;
+	if (l->tail == NULL)
+		l->tail = xmalloc(SWEEP_CAPTURE_TAIL);
+	while (len > 0) {
+		size_t n = SWEEP_CAPTURE_TAIL - l->tail_pos;
+
+		if (n > len)
+			n = len;
+		if (l->tail_len == SWEEP_CAPTURE_TAIL)
+			l->dropped += (int64_t)n;
+		memcpy(l->tail + l->tail_pos, data, n);
+		l->tail_pos = (l->tail_pos + n) % SWEEP_CAPTURE_TAIL;
+		l->tail_len =
+		    l->tail_len + n > SWEEP_CAPTURE_TAIL ? SWEEP_CAPTURE_TAIL : l->tail_len + n;
+		data += n;
+		len -= n;
+	}
+}
+
+static void
+sweep_on_output(void *arg, const char *data, size_t len)
+{
+	struct sweep_live *l = arg;
+
+	l->parser->feed(l->parser, data, len);
+	sweep_capture(l, data, len);
+}
+
+static void
+sweep_on_report(void *arg, const char *data, size_t len)
+{
+	struct sweep_live *l = arg;
+
+	l->parser->feed_report(l->parser, data, len);
+}
+
+/* Writes the kept output of a failed run; returns its path relative to
+ * the output directory (caller frees) or NULL. */
+static char *
+sweep_keep_log(struct sweep *s, struct sweep_live *l)
+{
+	char *rel = xasprintf("runs/%lld.log", (long long)l->pub.id);
+	char *path = xasprintf("%s/%s", s->outdir, rel);
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	struct buf b;
+
+	buf_init(&b);
+	buf_add(&b, l->head.data ? l->head.data : "", l->head.len);
+	if (l->tail_len > 0) {
+		size_t start = l->tail_len == SWEEP_CAPTURE_TAIL ? l->tail_pos : 0;
+
+		if (l->dropped > 0)
+			buf_printf(&b, "\n[flakesweep: %lld bytes not kept]\n",
+			           (long long)l->dropped);
+		buf_add(&b, l->tail + start, l->tail_len - start);
+		if (start > 0)
+			buf_add(&b, l->tail, start);
+	}
+	if (fd < 0 || write(fd, b.data ? b.data : "", b.len) != (ssize_t)b.len) {
+		sweep_message(s, _("cannot write %s: %s"), path, strerror(errno));
+		free(rel);
+		rel = NULL;
+	}
+	if (fd >= 0)
+		close(fd);
+	buf_free(&b);
+	free(path);
+	return rel;
+}
+
+/* Removes a run's TMPDIR, which lies in the output directory's tmp/: only
+ * while tmp/ is still a real directory, and without following any link
+ * the run left in its TMPDIR (util_rm_rf walks physically). */
+static void
+sweep_remove_tmpdir(const struct sweep *s, const struct sweep_live *l)
+{
+	char *tmp = xasprintf("%s/tmp", s->outdir);
+	struct stat st;
+
+	if (lstat(tmp, &st) == 0 && S_ISDIR(st.st_mode))
+		util_rm_rf(l->tmpdir);
+	free(tmp);
+}
+
+static void
+sweep_live_free(struct sweep_live *l)
+{
+	if (l->parser != NULL)
+		l->parser->free(l->parser);
+	buf_free(&l->head);
+	free(l->tail);
+	free(l->tmpdir);
+	free(l);
+}
+
+static void
+sweep_forget_live(struct sweep *s, struct sweep_live *l)
+{
+	size_t i;
+
+	for (i = 0; i < s->nlive; i++) {
+		if (s->live[i] == l) {
+			s->live[i] = s->live[--s->nlive];
+			break;
+		}
+	}
+	if (l->port_slot >= 0)
+		s->port_used[l->port_slot] = false;
+}
+
+static void sweep_check_phase(struct sweep *s);
+
+/* Records the cores the run was pinned to (for the journal and the per-core
+ * counts) and the order its failures came in. */
+static void
+sweep_note_cores(struct sweep *s, const struct sweep_live *l, const struct outcome *o,
+                 struct journal_run *jr)
+{
+	int i;
+
+	for (i = 0; l->pub.cpus != NULL && i < l->pub.cpu && i < JOURNAL_CORES_MAX; i++)
+		jr->cores[jr->ncores++] = l->pub.cpus[i];
+	results_add_cores(s->results, l->pub.pkg, o, jr->cores, jr->ncores);
+	results_add_order(s->results, l->pub.pkg, l->pub.phase, o);
+}
+
+static void
+sweep_on_done(void *arg, const struct proc_exit *ex, bool leaked, int64_t elapsed_ms)
+{
+	struct sweep_live *l = arg;
+	struct sweep *s = l->s;
+	struct outcome o;
+	struct journal_run jr;
+	char *log = NULL, *mark;
+	size_t i;
+	int fresh;
+
+	sweep_forget_live(s, l);
+	/* A daemon the run started (setsid, double fork) left its group but
+	 * was adopted by flakesweep, and carries the run's TMPDIR. */
+	mark = xasprintf("TMPDIR=%s", l->tmpdir);
+	if (proc_kill_by_env(mark, false, true) > 0)
+		leaked = true;
+	free(mark);
+	if (s->interrupting) {
+		/* Killed by the interrupt: neither counted nor journaled, so a
+		 * resume runs it again. */
+		sweep_sched_finish(s, l->sr, elapsed_ms);
+		sweep_remove_tmpdir(s, l);
+		sweep_live_free(l);
+		sweep_check_phase(s);
+		return;
+	}
+	memset(&o, 0, sizeof o);
+	l->parser->finish(l->parser, ex, &o);
+	if (o.unreliable && !o.package_failed && (ex->status != 0 || ex->signal != 0)) {
+		/* No test can be blamed, but the run failed: a test printing a
+		 * fake result line must not turn a failing package green. */
+		o.package_failed = true;
+		o.package_reason =
+		    ex->signal != 0
+		        ? xasprintf(_("killed by signal %d; its results contradict themselves: %s"),
+		                    ex->signal, o.unreliable_reason ? o.unreliable_reason : "")
+		        : xasprintf(_("exit status %d; its results contradict themselves: %s"),
+		                    ex->status, o.unreliable_reason ? o.unreliable_reason : "");
+	}
+	if (outcome_failed(&o) || o.unreliable || o.selection_failed)
+		log = sweep_keep_log(s, l);
+	else
+		sweep_remove_tmpdir(s, l);
+	if (o.selection_failed && !o.package_failed)
+		sweep_message(s, _("run %lld: the filter for %s selected no test"),
+		              (long long)l->pub.id, l->pub.test ? l->pub.test : "?");
+	fresh = results_add_run(s->results, l->pub.pkg, l->pub.phase, l->pub.cpu, l->pub.load, &o,
+	                        log, l->pub.id);
+	memset(&jr, 0, sizeof jr);
+	sweep_note_cores(s, l, &o, &jr);
+	if (leaked)
+		results_note_leak(s->results, l->pub.pkg);
+	jr.run = l->pub.id;
+	jr.pkg = l->pub.pkg;
+	jr.phase = l->pub.phase;
+	jr.cpu = l->pub.cpu;
+	jr.load = l->pub.load;
+	jr.lane = l->pub.lane;
+	jr.ms = elapsed_ms;
+	jr.exit = *ex;
+	jr.log = log;
+	jr.selected = l->pub.test;
+	jr.leaked = leaked;
+	sweep_journal_check(s, journal_write_run(s->journal, &jr, &o));
+	s->dirty = true;
+	if (s->obs.run_finished != NULL)
+		s->obs.run_finished(s->obs.arg, &l->pub, &o);
+	for (i = 0; fresh > 0 && s->obs.test_failed_first != NULL && i < o.ntests; i++) {
+		const struct results_test *t =
+		    results_first_failed_in(s->results, l->pub.pkg, &o.tests[i], l->pub.id);
+
+		if (t != NULL)
+			s->obs.test_failed_first(s->obs.arg, t, &o.tests[i], &l->pub);
+	}
+	outcome_free(&o);
+	free(log);
+	sweep_sched_finish(s, l->sr, elapsed_ms);
+	sweep_live_free(l);
+	sweep_check_phase(s);
+	if (!s->finished)
+		sweep_dispatch(s);
+}
+
+static int
+sweep_port_slot(struct sweep *s)
+{
+	int i;
+
+	for (i = 0; i < SWEEP_PORT_SLOTS; i++) {
+		if (!s->port_used[i]) {
+			s->port_used[i] = true;
+			return i;
+		}
+	}
+	return -1;
+}
+
+static void
+sweep_start_run(void *arg, struct sched_run *sr)
+{
+	struct sweep *s = arg;
+	const struct plan_pair *pair = sched_pair_data(s->sched, sr->pair);
+	const struct pkg *pkg = s->pkgs[pair->pkg];
+	struct sweep_live *l = xcalloc(1, sizeof *l);
+	struct driver_run dr;
+	struct proc_spec spec;
+	cpu_set_t set;
+	char **argv, **env, seed[32];
+	int i, rc;
+
+	l->s = s;
+	l->sr = sr;
+	l->pub.id = ++s->next_run;
+	l->pub.pkg = pair->pkg;
+	l->pub.phase = pair->phase;
+	l->pub.cpu = pair->cpu;
+	l->pub.load = pair->load;
+	l->pub.lane = sr->lane;
+	l->pub.cpus = sr->cpus;
+	l->pub.test = pair->test;
+	l->pub.started_ms = util_now_ms();
+	l->port_slot = sweep_port_slot(s);
+	buf_init(&l->head);
+	l->tmpdir = xasprintf("%s/tmp/%lld", s->outdir, (long long)l->pub.id);
+	util_mkdir_p(l->tmpdir);
+	memset(&dr, 0, sizeof dr);
+	dr.cpu = pair->cpu;
+	dr.timeout_ms = s->o->timeout_ms;
+	dr.test = pair->test;
+	dr.run_re = s->o->run_re;
+	dr.skip_re = s->o->skip_re;
+	if (s->o->shuffle) {
+		/* One seed per run, kept with its result. */
+		snprintf(seed, sizeof seed, "%lld",
+		         (long long)((uint64_t)util_now_ms() * 2654435761u + (uint64_t)l->pub.id) %
+		             1000000000000LL);
+		dr.seed = seed;
+	}
+	argv = s->driver->run_argv(s->o, pkg, &dr);
+	env = sweep_run_env(s, l, &dr);
+	l->parser = s->driver->parser_new(pkg, pair->test);
+	CPU_ZERO(&set);
+	for (i = 0; i < sr->ncpus; i++)
+		CPU_SET(sr->cpus[i], &set);
+	memset(&spec, 0, sizeof spec);
+	spec.argv = argv;
+	spec.envp = env;
+	spec.cwd = pkg->dir;
+	spec.cpus = &set;
+	if (!s->driver->own_timeout)
+		spec.term_after_ms = s->o->timeout_ms;
+	spec.kill_after_ms = s->o->timeout_ms + s->o->kill_grace_ms;
+	spec.drain_ms = 200;
+	spec.isolate_net = s->o->isolate_net;
+	if (s->driver->report_pipe)
+		spec.report_cb = sweep_on_report;
+	rc = proc_spawn(s->loop, &spec, sweep_on_output, sweep_on_done, l, &l->proc);
+	util_strv_free(argv);
+	util_strv_free(env);
+	s->live = xrealloc(s->live, sizeof *s->live * (s->nlive + 1));
+	s->live[s->nlive++] = l;
+	if (rc < 0) {
+		/* The binary is gone or cannot run: an infrastructure error. The
+		 * sweep stops rather than count a failure per run. */
+		sweep_message(s, _("cannot start %s: %s"), pkg->binary ? pkg->binary : pkg->name,
+		              strerror(-rc));
+		s->infra_error = true;
+		sweep_forget_live(s, l);
+		sched_pause(s->sched, true);
+		sched_cancel(s->sched, sr);
+		sweep_remove_tmpdir(s, l);
+		sweep_live_free(l);
+		s->interrupting = true;
+		sweep_check_phase(s);
+		return;
+	}
+	sweep_journal_check(s, journal_write_spawn(s->journal, l->pub.id, proc_pid(l->proc),
+	                                           proc_start_ticks(proc_pid(l->proc))));
+	if (s->obs.run_started != NULL)
+		s->obs.run_started(s->obs.arg, &l->pub);
+}
+
+static void
+sweep_dispatch(struct sweep *s)
+{
+	if (s->sched != NULL && !s->interrupting && !s->finished && !s->journal_blocked)
+		sched_dispatch(s->sched);
+}
+
+/* ---- phases ---- */
+
+static void
+sweep_free_sched(struct sweep *s)
+{
+	int64_t target, done;
+
+	if (s->sched == NULL)
+		return;
+	/* The last progress line counts every phase. */
+	plan_progress(&s->plan, &done, &target);
+	s->prior_target += target;
+	s->prior_done += done;
+	sched_free(s->sched);
+	s->sched = NULL;
+	plan_free(&s->plan);
+}
+
+/* Ends a scheduled run: the scheduler frees its slot, the plan counts it. */
+static void
+sweep_sched_finish(struct sweep *s, struct sched_run *sr, int64_t ms)
+{
+	struct plan_pair *p = sched_pair_data(s->sched, sr->pair);
+
+	p->runs++;
+	p->ms += ms;
+	sched_finish(s->sched, sr, ms);
+}
+
+/* plan_added_cb: schedules what the plan added; a new pair starts with the
+ * runs a resumed journal already has for it. */
+static void
+sweep_plan_added(void *arg, struct plan_pair *p, int extra)
+{
+	struct sweep *s = arg;
+	const struct plan_pair *done;
+	int id, n = sched_npairs(s->sched);
+
+	if (p->target > extra) {
+		for (id = 0; id < n && sched_pair_data(s->sched, id) != p; id++)
+			;
+		sched_add_runs(s->sched, id, extra);
+		return;
+	}
+	id = sched_add_pair(s->sched, p->cpu, p->load, p->target, p);
+	done = plan_find(&s->replay.runs, p->phase, p->pkg, p->test, p->cpu, p->load);
+	if (done != NULL) {
+		p->runs = done->runs < p->target ? done->runs : p->target;
+		p->ms = done->ms;
+		sched_mark_done(s->sched, id, p->runs, done->ms);
+	}
+}
+
+/* A new scheduler and plan for the next phase. */
+static void
+sweep_new_plan(struct sweep *s)
+{
+	struct plan_grid g = {
+	    .cpus = s->o->cpus,
+	    .loads = s->o->loads,
+	    .ncpus = s->o->ncpus,
+	    .nloads = s->o->nloads,
+	    .count = s->o->count,
+	    .confirm = s->o->confirm,
+	    .run = s->o->run_re != NULL,
+	};
+
+	sweep_free_sched(s);
+	s->sched = sched_new(&s->lanes, sweep_start_run, s);
+	plan_init(&s->plan, &g);
+}
+
+static void
+sweep_begin_sweep(struct sweep *s)
+{
+	sweep_new_plan(s);
+	plan_sweep(&s->plan, s->pkgs, s->npkgs, sweep_plan_added, s);
+	sweep_set_phase(s, SWEEP_PHASE_SWEEP);
+	sweep_dispatch(s);
+	sweep_check_phase(s);
+}
+
+static void
+sweep_begin_confirm(struct sweep *s)
+{
+	sweep_new_plan(s);
+	plan_confirm(&s->plan, s->results, s->pkgs, s->replay.confirm_tests,
+	             s->replay.confirm_counts, s->replay.nconfirms, sweep_plan_added, s);
+	sweep_set_phase(s, SWEEP_PHASE_CONFIRM);
+	sweep_dispatch(s);
+	sweep_check_phase(s);
+}
+
+static void
+sweep_check_phase(struct sweep *s)
+{
+	if (s->finished)
+		return;
+	if (s->interrupting) {
+		if (s->nlive == 0)
+			sweep_finish(s, "interrupted");
+		return;
+	}
+	/* The next phase waits for the journal to hold this one. */
+	if (s->journal_blocked || s->sched == NULL || !sched_complete(s->sched))
+		return;
+	if (s->phase == SWEEP_PHASE_SWEEP)
+		sweep_begin_confirm(s);
+	else if (s->phase == SWEEP_PHASE_CONFIRM)
+		sweep_finish(s, "complete");
+}
+
+/* ---- build ---- */
+
+/* A tagged level runs only the tests its tag adds: those the untagged
+ * binary of the same package does not list. */
+static void
+sweep_split_levels(struct sweep *s)
+{
+	size_t i, j, k;
+
+	for (i = 0; i < s->npkgs; i++) {
+		struct pkg *p = s->pkgs[i];
+		const struct pkg *unit = NULL;
+		char **keep = NULL;
+		size_t nkeep = 0;
+		struct buf re;
+
+		if (!p->build_ok || p->empty || strcmp(p->level, "unit") == 0)
+			continue;
+		for (j = 0; j < s->npkgs; j++) {
+			if (strcmp(s->pkgs[j]->name, p->name) == 0 &&
+			    strcmp(s->pkgs[j]->level, "unit") == 0 && s->pkgs[j]->build_ok)
+				unit = s->pkgs[j];
+		}
+		for (j = 0; j < p->ntests; j++) {
+			bool dup = false;
+
+			for (k = 0; unit != NULL && k < unit->ntests; k++)
+				dup = dup || strcmp(unit->tests[k], p->tests[j]) == 0;
+			if (!dup)
+				util_strv_add(&keep, &nkeep, p->tests[j]);
+		}
+		util_strv_free(p->tests);
+		p->tests = keep;
+		p->ntests = nkeep;
+		if (nkeep == 0) {
+			p->empty = true;
+			continue;
+		}
+		if (unit == NULL)
+			continue;
+		buf_init(&re);
+		buf_adds(&re, "^(");
+		for (j = 0; j < nkeep; j++)
+			buf_printf(&re, "%s%s", j > 0 ? "|" : "", keep[j]);
+		buf_adds(&re, ")$");
+		free(p->run_filter);
+		p->run_filter = buf_steal(&re);
+	}
+}
+
+static void sweep_next_builds(struct sweep *s);
+
+static void
+sweep_builds_done(struct sweep *s)
+{
+	size_t i;
+
+	sweep_split_levels(s);
+	for (i = 0; i < s->npkgs; i++) {
+		sweep_journal_check(s, journal_write_build(s->journal, (int)i, s->pkgs[i]));
+		results_add_pkg(s->results, s->pkgs[i]->name, s->pkgs[i]->level);
+		if (!s->pkgs[i]->build_ok && !s->pkgs[i]->empty)
+			sweep_message(
+			    s, _("%s (%s) failed to build or to list its tests; the rest goes on"),
+			    s->pkgs[i]->name, s->pkgs[i]->level);
+	}
+	s->dirty = true;
+	sweep_begin_sweep(s);
+}
+
+static void
+sweep_build_output(void *arg, const char *data, size_t len)
+{
+	struct sweep_build *b = arg;
+
+	if (b->out.len < SWEEP_BUILD_OUTPUT_MAX)
+		buf_add(&b->out, data, len);
+}
+
+static void
+sweep_build_done(void *arg, const struct proc_exit *ex, bool leaked, int64_t elapsed_ms)
+{
+	struct sweep_build *b = arg;
+	struct sweep *s = b->s;
+	struct pkg *p = s->pkgs[b->pkg];
+
+	struct sweep_build **pp;
+
+	(void)leaked;
+	(void)elapsed_ms;
+	for (pp = &s->builds; *pp != NULL; pp = &(*pp)->next) {
+		if (*pp == b) {
+			*pp = b->next;
+			break;
+		}
+	}
+	s->builds_running--;
+	s->builds_done++;
+	if (s->interrupting) {
+		p->build_ok = false;
+	} else if (ex->status == 0 && !ex->timed_out) {
+		p->build_ok = true;
+		s->driver->prepare(s->o, p);
+		if (p->build_ok && !p->empty && !s->checked && s->driver->check != NULL) {
+			char *err = NULL;
+
+			s->checked = true;
+			if (s->driver->check(s->o, p, &err) < 0) {
+				/* A command-line value the framework rejects: every
+				 * run would fail the same way. */
+				sweep_message(s, "%s", err);
+				free(err);
+				s->infra_error = true;
+				sweep_interrupt(s);
+			}
+		}
+	} else {
+		p->build_ok = false;
+		free(p->build_output);
+		p->build_output = ex->timed_out ? xasprintf(_("the build passed its time limit of "
+		                                              "%d minutes:\n%s"),
+		                                            SWEEP_BUILD_LIMIT_MS / 60000,
+		                                            b->out.data ? b->out.data : "")
+		                                : buf_steal(&b->out);
+	}
+	buf_free(&b->out);
+	free(b);
+	/* A signal that stopped the listing stops the sweep, as it would have
+	 * a moment later. */
+	if (proc_interrupted() != 0)
+		sweep_interrupt(s);
+	if (s->interrupting) {
+		if (s->builds_running == 0)
+			sweep_finish(s, "interrupted");
+		return;
+	}
+	sweep_next_builds(s);
+}
+
+static void
+sweep_next_builds(struct sweep *s)
+{
+	char *bindir = xasprintf("%s/bin", s->outdir);
+
+	while (s->next_build < s->npkgs && s->builds_running < (size_t)s->build_parallel) {
+		size_t i = s->next_build++;
+		struct pkg *p = s->pkgs[i];
+		char **argv = s->driver->build_argv(s->o, &s->proj, p, bindir);
+		struct sweep_build *b;
+		struct proc_spec spec;
+		int rc;
+
+		if (argv == NULL) {
+			p->build_ok = true;
+			s->driver->prepare(s->o, p);
+			s->builds_done++;
+			continue;
+		}
+		b = xcalloc(1, sizeof *b);
+		b->s = s;
+		b->pkg = (int)i;
+		buf_init(&b->out);
+		memset(&spec, 0, sizeof spec);
+		spec.argv = argv;
+		spec.envp = environ;
+		spec.cwd = s->proj.root;
+		spec.term_after_ms = SWEEP_BUILD_LIMIT_MS;
+		spec.kill_after_ms = SWEEP_BUILD_LIMIT_MS + 30000;
+		spec.drain_ms = 1000;
+		rc = proc_spawn(s->loop, &spec, sweep_build_output, sweep_build_done, b, &b->proc);
+		util_strv_free(argv);
+		if (rc < 0) {
+			p->build_ok = false;
+			p->build_output = xasprintf(_("cannot run the build: %s"), strerror(-rc));
+			buf_free(&b->out);
+			free(b);
+			s->builds_done++;
+			continue;
+		}
+		b->next = s->builds;
+		s->builds = b;
+		s->builds_running++;
+	}
+	free(bindir);
+	if (s->builds_done == s->npkgs && s->builds_running == 0)
+		sweep_builds_done(s);
+}
+
+/* ---- timers, finish ---- */
+
+static void
+sweep_reproduce_cb(void *arg, const struct results_test *t, const struct results_cell *c,
+                   char **flakesweep, char **direct)
+{
+	sweep_reproduce(arg, t, c, flakesweep, direct);
+}
+
+static void
+sweep_meta(struct sweep *s, struct report_meta *m, const char *status)
+{
+	memset(m, 0, sizeof *m);
+	m->status = status;
+	m->started_ms = s->started_ms;
+	m->finished_ms = s->finished_ms;
+	journal_header_parts(s->header, &m->config, &m->machine, &m->project);
+	m->pkgs = s->pkgs;
+	m->npkgs = s->npkgs;
+	m->reproduce = sweep_reproduce_cb;
+	m->arg = s;
+	m->quarantine = s->quarantine;
+	m->now_ms = util_now_ms();
+}
+
+static void
+sweep_write_results(struct sweep *s, const char *status)
+{
+	struct report_meta m;
+	char *err = NULL;
+
+	sweep_meta(s, &m, status);
+	if (report_write(s->outdir, s->results, &m, &err) < 0) {
+		sweep_message(s, "%s", err);
+		/* A write while running is tried again; the last one counts. */
+		if (strcmp(status, "running") != 0)
+			s->infra_error = true;
+	}
+	free(err);
+	s->dirty = false;
+}
+
+static void
+sweep_flush_cb(uv_timer_t *t)
+{
+	struct sweep *s = t->data;
+
+	if (s->dirty && s->phase >= SWEEP_PHASE_SWEEP && !s->finished && !s->journal_blocked)
+		sweep_write_results(s, "running");
+}
+
+static void
+sweep_reap_cb(uv_timer_t *t)
+{
+	(void)t;
+	proc_reap_orphans(false);
+}
+
+static void
+sweep_finish(struct sweep *s, const char *status)
+{
+	struct report_meta m;
+	cJSON *end;
+	char when[40];
+
+	if (s->finished)
+		return;
+	s->finished = true;
+	s->end_status = status;
+	s->finished_ms = util_now_ms();
+	if (s->phase >= SWEEP_PHASE_SWEEP || s->results->npkgs > 0)
+		sweep_write_results(s, status);
+	end = cJSON_CreateObject();
+	cJSON_AddStringToObject(end, "type", "end");
+	cJSON_AddStringToObject(end, "status", status);
+	timefmt_format_rfc3339(s->finished_ms, when, sizeof when);
+	cJSON_AddStringToObject(end, "finished", when);
+	if (journal_write(s->journal, end) < 0)
+		sweep_message(s, "%s",
+		              _("the journal ends before the runs it could not hold: the report "
+		                "printed at the end has every run measured"));
+	cJSON_Delete(end);
+	uv_timer_stop(&s->flush_timer);
+	uv_timer_stop(&s->reap_timer);
+	uv_timer_stop(&s->journal_timer);
+	uv_close((uv_handle_t *)&s->flush_timer, NULL);
+	uv_close((uv_handle_t *)&s->reap_timer, NULL);
+	uv_close((uv_handle_t *)&s->journal_timer, NULL);
+	proc_reap_orphans(true);
+	sweep_meta(s, &m, status);
+	if (strcmp(status, "interrupted") == 0)
+		s->exit_status = s->infra_error ? 2 : 130;
+	else if (s->infra_error)
+		s->exit_status = 2;
+	else
+		s->exit_status = report_exit_status(s->results, &m);
+	sweep_set_phase(s, SWEEP_PHASE_DONE);
+	if (s->obs.finished != NULL)
+		s->obs.finished(s->obs.arg);
+}
+
+/* ---- setup ---- */
+
+/* Reads the quarantine file: --quarantine FILE, else the project's default
+ * one if it exists. Quarantined tests are still swept; the file only marks
+ * them in the results. A file with errors is reported and kept: its valid
+ * entries still count. */
+static int
+sweep_load_quarantine(struct sweep *s, const char *given, char **err)
+{
+	char *path = given != NULL ? xstrdup(given) : quarantine_default_path(), *lerr = NULL;
+	size_t i;
+	int rc;
+
+	rc = quarantine_load(path, &s->quarantine, &lerr);
+	if (rc == -ENOENT && given == NULL) {
+		free(lerr);
+		free(path);
+		return 0;
+	}
+	if (rc < 0) {
+		*err = lerr;
+		free(path);
+		return -1;
+	}
+	free(lerr);
+	free(path);
+	for (i = 0; i < s->quarantine->nproblems; i++)
+		sweep_message(s, "%s", s->quarantine->problems[i].message);
+	return 0;
+}
+
+/* A new output directory must not exist yet, or be an empty directory:
+ * the sweep writes and removes files in it (DESIGN section 9), and must
+ * never do that among someone else's files. */
+static int
+sweep_check_new_outdir(const char *outdir, char **err)
+{
+	struct stat st;
+	struct dirent *de;
+	DIR *d;
+	bool empty = true;
+
+	if (lstat(outdir, &st) < 0) {
+		if (errno == ENOENT)
+			return 0;
+		*err = xasprintf("%s: %s", outdir, strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		*err = xasprintf(_("%s exists and is not a directory: choose another -o"), outdir);
+		return -1;
+	}
+	d = opendir(outdir);
+	if (d == NULL) {
+		*err = xasprintf("%s: %s", outdir, strerror(errno));
+		return -1;
+	}
+	while (empty && (de = readdir(d)) != NULL)
+		empty = strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0;
+	closedir(d);
+	if (!empty) {
+		*err =
+		    xasprintf(_("%s is not empty and holds no sweep (no journal.jsonl): choose a "
+		                "new or empty directory with -o"),
+		              outdir);
+		return -1;
+	}
+	return 0;
+}
+
+/* Removes the GitHub token variables and the --scrub-env names from
+ * flakesweep's own environment, so no child sees them: not go list, not a
+ * build, not a listing's TestMain, not a run. A test printing its
+ * environment would record a token in the output directory, and a report
+ * could post it. */
+static void
+sweep_scrub_environ(const struct options *o)
+{
+	static const char *const tokens[] = {"GH_TOKEN", "GITHUB_TOKEN", "GH_ENTERPRISE_TOKEN",
+	                                     "GITHUB_ENTERPRISE_TOKEN"};
+	size_t i;
+
+	for (i = 0; i < UTIL_ARRAY_LEN(tokens); i++)
+		unsetenv(tokens[i]);
+	for (i = 0; i < (size_t)o->nscrub_env; i++)
+		unsetenv(o->scrub_env[i]);
+}
+
+static char *
+sweep_default_outdir(void)
+{
+	char stamp[32];
+	time_t t = (time_t)(util_now_ms() / 1000);
+	struct tm tm;
+
+	localtime_r(&t, &tm);
+	strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+	return xasprintf("flakesweep-out/%s", stamp);
+}
+
+static int
+sweep_plan_lanes(struct sweep *s, char **err)
+{
+	cpu_set_t allowed;
+	int width = 1, i, rc;
+
+	if ((rc = lanes_machine(&allowed)) < 0) {
+		*err = xasprintf("sched_getaffinity: %s", strerror(-rc));
+		return -1;
+	}
+	if (s->o->cpus == NULL) {
+		int def[] = {1, 2, 4}, usable, keep;
+
+		keep = s->o->keep >= 0 ? s->o->keep : lanes_default_keep(CPU_COUNT(&allowed));
+		usable = CPU_COUNT(&allowed) - keep;
+		s->o->cpus = xmalloc(sizeof def);
+		memcpy(s->o->cpus, def, sizeof def);
+		s->o->ncpus = lanes_clip_cpus(s->o->cpus, 3, usable > 0 ? usable : 1);
+	}
+	for (i = 0; i < s->o->ncpus; i++) {
+		if (s->o->cpus[i] > width)
+			width = s->o->cpus[i];
+	}
+	if (lanes_plan(&allowed, s->o->keep, width, &s->lanes, err) < 0)
+		return -1;
+	s->build_parallel = CPU_COUNT(&allowed);
+	return 0;
+}
+
+struct sweep *
+sweep_new(uv_loop_t *loop, struct options *o, const struct observer *obs, char **err)
+{
+	struct sweep *s = xcalloc(1, sizeof *s);
+	char *jpath = NULL, *dir;
+
+	*err = NULL;
+	s->loop = loop;
+	s->o = o;
+	if (obs != NULL)
+		s->obs = *obs;
+	s->results = results_new();
+	s->started_ms = util_now_ms();
+	sweep_scrub_environ(o);
+	if (o->resume != NULL) {
+		const struct journal_header *h;
+		char *diff;
+
+		s->outdir = xstrdup(o->resume);
+		jpath = xasprintf("%s/journal.jsonl", s->outdir);
+		if (replay_journal(jpath, &s->replay, err) < 0)
+			goto fail;
+		h = &s->replay.header;
+		diff = sweep_config_diff(o, &h->config);
+		if (diff != NULL && !o->force) {
+			*err = xasprintf(_("%s was swept with other settings (%s ); rerun without "
+			                   "them, or add --force"),
+			                 s->outdir, diff);
+			free(diff);
+			goto fail;
+		}
+		free(diff);
+		sweep_config_to_options(&h->config, o);
+		/* Discovery, when the sweep died before it was recorded, runs
+		 * where the sweep ran. */
+		if (h->project.root != NULL) {
+			free(o->dir);
+			o->dir = xstrdup(h->project.root);
+		}
+		s->resumed = true;
+		s->started_ms = s->replay.started_ms ? s->replay.started_ms : s->started_ms;
+	} else {
+		s->outdir = o->outdir != NULL ? xstrdup(o->outdir) : sweep_default_outdir();
+		jpath = xasprintf("%s/journal.jsonl", s->outdir);
+		if (access(jpath, F_OK) == 0) {
+			*err =
+			    xasprintf(_("%s already holds a sweep: use --resume %s, or another -o"),
+			              s->outdir, s->outdir);
+			goto fail;
+		}
+		if (sweep_check_new_outdir(s->outdir, err) < 0)
+			goto fail;
+	}
+	s->driver = driver_find(o->driver);
+	if (s->driver == NULL) {
+		*err = xasprintf(_("unknown driver %s"), o->driver);
+		goto fail;
+	}
+	if (sweep_plan_lanes(s, err) < 0)
+		goto fail;
+	if (sweep_load_quarantine(s, o->quarantine, err) < 0)
+		goto fail;
+	dir = xasprintf("%s/runs", s->outdir);
+	if (util_mkdir_p(dir) < 0) {
+		*err = xasprintf(_("cannot create %s: %s"), dir, strerror(errno));
+		free(dir);
+		goto fail;
+	}
+	free(dir);
+	/* Runs start in their package's directory: every path handed to them
+	 * (binaries, TMPDIR) must be absolute. */
+	dir = realpath(s->outdir, NULL);
+	if (dir == NULL) {
+		*err = xasprintf(_("cannot resolve %s: %s"), s->outdir, strerror(errno));
+		goto fail;
+	}
+	free(s->outdir);
+	s->outdir = dir;
+	free(jpath);
+	jpath = xasprintf("%s/journal.jsonl", s->outdir);
+	dir = xasprintf("%s/bin", s->outdir);
+	util_mkdir_p(dir);
+	free(dir);
+	dir = xasprintf("%s/tmp", s->outdir);
+	util_mkdir_p(dir);
+	free(dir);
+	s->journal = journal_open(jpath, err);
+	if (s->journal == NULL)
+		goto fail;
+	free(jpath);
+	uv_timer_init(loop, &s->flush_timer);
+	uv_timer_init(loop, &s->reap_timer);
+	uv_timer_init(loop, &s->journal_timer);
+	s->flush_timer.data = s->reap_timer.data = s->journal_timer.data = s;
+	return s;
+fail:
+	free(jpath);
+	s->finished = true;
+	sweep_free(s);
+	return NULL;
+}
+
+static int
+sweep_start_fresh(struct sweep *s, char **err)
+{
+	sweep_set_phase(s, SWEEP_PHASE_DISCOVER);
+	if (s->driver->discover(s->o, &s->proj, &s->pkgs, &s->npkgs, err) < 0)
+		return -1;
+	sweep_header(s, &s->hdr);
+	s->header = journal_header_encode(&s->hdr);
+	if (journal_write(s->journal, s->header) < 0) {
+		*err = xasprintf(_("cannot write the journal in %s"), s->outdir);
+		return -1;
+	}
+	sweep_set_phase(s, SWEEP_PHASE_BUILD);
+	sweep_next_builds(s);
+	return 0;
+}
+
+static int
+sweep_start_resumed(struct sweep *s, char **err)
+{
+	const struct journal_project *project = &s->replay.header.project;
+	cJSON *line;
+	char *mark;
+	size_t i;
+	int killed = 0;
+
+	if (project->root != NULL) {
+		struct project_git g;
+
+		if (project_git_find(project->root, &g) == 0 && g.commit != NULL &&
+		    project->commit != NULL && strcmp(g.commit, project->commit) != 0 &&
+		    !s->o->force) {
+			*err = xasprintf(_("the project is at commit %s, the journal at %s: "
+			                   "add --force to resume anyway"),
+			                 g.commit, project->commit);
+			project_git_free(&g);
+			return -1;
+		}
+		project_git_free(&g);
+		s->proj.root = xstrdup(project->root);
+	}
+	for (i = 0; i < s->replay.nunfinished; i++)
+		killed += proc_kill_stale(s->replay.unfinished[i].pid,
+		                          s->replay.unfinished[i].start_ticks);
+	/* Daemons of those runs left their groups; their TMPDIR names them. */
+	mark = xasprintf("TMPDIR=%s/tmp/", s->outdir);
+	killed += proc_kill_by_env(mark, true, false);
+	free(mark);
+	if (killed > 0)
+		sweep_message(s, _("killed %d processes left behind by the interrupted sweep"),
+		              killed);
+	if (s->replay.torn)
+		sweep_message(s, _("the journal's last line was torn and is ignored"));
+	/* The resumed sweep's machine is this one. */
+	s->hdr = s->replay.header;
+	memset(&s->replay.header, 0, sizeof s->replay.header);
+	sweep_header_machine(s, &s->hdr.machine);
+	s->header = journal_header_encode(&s->hdr);
+	results_free(s->results);
+	s->results = s->replay.results;
+	s->replay.results = NULL;
+	s->next_run = s->replay.max_run;
+	line = cJSON_CreateObject();
+	cJSON_AddStringToObject(line, "type", "resume");
+	cJSON_AddNumberToObject(line, "after_run", (double)s->next_run);
+	sweep_journal_check(s, journal_write(s->journal, line));
+	cJSON_Delete(line);
+	if (s->replay.npkgs == 0) {
+		/* The sweep died while building: build again. */
+		results_free(s->results);
+		s->results = results_new();
+		if (s->driver->discover(s->o, &s->proj, &s->pkgs, &s->npkgs, err) < 0)
+			return -1;
+		sweep_set_phase(s, SWEEP_PHASE_BUILD);
+		sweep_next_builds(s);
+		return 0;
+	}
+	s->pkgs = s->replay.pkgs;
+	s->npkgs = s->replay.npkgs;
+	s->replay.pkgs = NULL;
+	s->replay.npkgs = 0;
+	for (i = 0; i < s->npkgs; i++) {
+		if (s->pkgs[i]->build_ok && !s->pkgs[i]->empty && s->pkgs[i]->binary != NULL &&
+		    access(s->pkgs[i]->binary, X_OK) < 0) {
+			*err = xasprintf(_("%s is gone: the sweep cannot resume without its test "
+			                   "binaries"),
+			                 s->pkgs[i]->binary);
+			return -1;
+		}
+	}
+	sweep_begin_sweep(s);
+	return 0;
+}
+
+int
+sweep_start(struct sweep *s, char **err)
+{
+	int rc;
+
+	*err = NULL;
+	proc_become_subreaper();
+	uv_timer_start(&s->flush_timer, sweep_flush_cb, SWEEP_FLUSH_MS, SWEEP_FLUSH_MS);
+	uv_timer_start(&s->reap_timer, sweep_reap_cb, 1000, 1000);
+	rc = s->resumed ? sweep_start_resumed(s, err) : sweep_start_fresh(s, err);
+	if (rc < 0 && proc_interrupted() != 0) {
+		/* A signal stopped discovery: interrupted, not an error. */
+		free(*err);
+		*err = NULL;
+		sweep_finish(s, "interrupted");
+		return 0;
+	}
+	if (rc < 0) {
+		s->infra_error = true;
+		sweep_finish(s, "interrupted");
+		s->exit_status = 2;
+	}
+	return rc;
+}
+
+void
+sweep_interrupt(struct sweep *s)
+{
+	size_t i;
+
+	if (s->finished || s->interrupting)
+		return;
+	s->interrupting = true;
+	if (s->sched != NULL)
+		sched_pause(s->sched, true);
+	for (i = 0; i < s->nlive; i++)
+		proc_signal(s->live[i]->proc, SIGKILL);
+	if (s->phase == SWEEP_PHASE_BUILD && s->builds_running > 0) {
+		struct sweep_build *b;
+
+		for (b = s->builds; b != NULL; b = b->next)
+			proc_signal(b->proc, SIGKILL);
+		return;
+	}
+	sweep_check_phase(s);
+	if (!s->finished && s->nlive == 0)
+		sweep_finish(s, "interrupted");
+}
+
+void
+sweep_pause(struct sweep *s, bool paused)
+{
+	if (s->sched == NULL)
+		return;
+	sched_pause(s->sched, paused);
+	if (!paused)
+		sweep_dispatch(s);
+}
+
+bool
+sweep_paused(const struct sweep *s)
+{
+	return s->sched != NULL && sched_paused(s->sched);
+}
+
+int
+sweep_confirm(struct sweep *s, const char *test_id, int count)
+{
+	const struct results_test *t = results_find(s->results, test_id);
+	cJSON *line;
+
+	if (t == NULL || s->sched == NULL || s->finished || count <= 0)
+		return -ENOENT;
+	line = cJSON_CreateObject();
+	cJSON_AddStringToObject(line, "type", "confirm");
+	cJSON_AddStringToObject(line, "test", test_id);
+	cJSON_AddNumberToObject(line, "count", count);
+	sweep_journal_check(s, journal_write(s->journal, line));
+	cJSON_Delete(line);
+	plan_confirm_test(&s->plan, t, count, sweep_plan_added, s);
+	sweep_dispatch(s);
+	return 0;
+}
+
+int
+sweep_exit_status(const struct sweep *s)
+{
+	return s->exit_status;
+}
+
+void
+sweep_free(struct sweep *s)
+{
+	size_t i;
+
+	if (s == NULL)
+		return;
+	for (i = 0; i < s->nlive; i++)
+		sweep_live_free(s->live[i]);
+	free(s->live);
+	sweep_free_sched(s);
+	journal_close(s->journal);
+	quarantine_free(s->quarantine);
+	cJSON_Delete(s->header);
+	journal_header_free(&s->hdr);
+	driver_free_pkgs(s->pkgs, s->npkgs);
+	results_free(s->results);
+	replay_free(&s->replay);
+	lanes_free(&s->lanes);
+	driver_free_project(&s->proj);
+	free(s->outdir);
+	free(s);
+}
+
+const char *
+sweep_phase_label(enum sweep_phase phase)
+{
+	switch (phase) {
+	case SWEEP_PHASE_DISCOVER:
+		return _("discover");
+	case SWEEP_PHASE_BUILD:
+		return _("build");
+	case SWEEP_PHASE_SWEEP:
+		return _("sweep");
+	case SWEEP_PHASE_CONFIRM:
+		return _("confirm");
+	case SWEEP_PHASE_DONE:
+		break;
+	}
+	return _("done");
+}
+
+enum sweep_phase
+sweep_phase(const struct sweep *s)
+{
+	return s->phase;
+}
+
+const struct results *
+sweep_results(const struct sweep *s)
+{
+	return s->results;
+}
+
+const char *
+sweep_outdir(const struct sweep *s)
+{
+	return s->outdir;
+}
+
+char *
+sweep_report(struct sweep *s, bool json)
+{
+	struct report_meta m;
+	cJSON *doc;
+	char *text;
+
+	sweep_meta(s, &m, s->end_status != NULL ? s->end_status : "running");
+	if (!json)
+		return report_text(s->results, &m);
+	doc = results_to_json(s->results, &m);
+	text = cJSON_Print(doc);
+	cJSON_Delete(doc);
+	if (text == NULL)
+		fatal("%s", _("out of memory"));
+	text = xrealloc(text, strlen(text) + 2);
+	strcat(text, "\n");
+	return text;
+}
+
+void
+sweep_status(const struct sweep *s, struct sweep_status *st)
+{
+	int *cores = xcalloc((size_t)(s->lanes.nlanes * s->lanes.width) + 1, sizeof *cores);
+	size_t i;
+	int l, c;
+
+	status_free(st);
+	memset(st, 0, sizeof *st);
+	st->phase = s->phase;
+	st->finished = s->phase == SWEEP_PHASE_DONE;
+	st->paused = sweep_paused(s);
+	plan_progress(&s->plan, &st->done, &st->target);
+	/* Over: the progress is every run counted, not the last phase's. */
+	if (st->finished)
+		st->done = st->target = s->results->runs;
+	st->started_ms = s->started_ms;
+	st->finished_ms = s->finished_ms;
+	st->cpus = s->o->cpus;
+	st->ncpus = s->o->cpus != NULL ? s->o->ncpus : 0;
+	st->loads = s->o->loads;
+	st->nloads = s->o->nloads;
+	st->count = s->o->count;
+	st->confirm = s->o->confirm;
+	st->machine_cores = s->lanes.ncores;
+	st->keep = s->lanes.keep;
+	for (l = 0; l < s->lanes.nlanes; l++)
+		memcpy(cores + l * s->lanes.width, s->lanes.cores[l],
+		       sizeof *cores * (size_t)s->lanes.width);
+	status_set_lanes(st, s->lanes.nlanes, s->lanes.width, cores);
+	free(cores);
+	for (l = 0; s->sched != NULL && l < st->nlanes; l++) {
+		struct status_lane *sl = &st->lanes[l];
+		int held = sched_lane_held(s->sched, l);
+
+		for (c = 0; c < sl->ncores; c++)
+			sl->core_runs[c] = sched_lane_core_runs(s->sched, l, c);
+		sl->load = sched_lane_load(s->sched, l);
+		if (held >= 0) {
+			const struct plan_pair *p = sched_pair_data(s->sched, held);
+
+			status_hold(st, l,
+			            p->pkg >= 0 && (size_t)p->pkg < s->npkgs ? s->pkgs[p->pkg]->name
+			                                                     : NULL,
+			            p->test, p->cpu, p->load);
+		}
+	}
+	for (i = 0; i < s->nlive; i++) {
+		const struct sweep_run *r = &s->live[i]->pub;
+
+		status_add_run(st, r->lane, r->id, r->cpus, r->cpu, r->load, r->phase,
+		               r->pkg >= 0 && (size_t)r->pkg < s->npkgs ? s->pkgs[r->pkg]->name
+		                                                        : NULL,
+		               r->test, r->started_ms);
+	}
+}
+
+void
+sweep_progress(const struct sweep *s, int64_t *done, int64_t *target)
+{
+	plan_progress(&s->plan, done, target);
+	if (s->phase == SWEEP_PHASE_DONE) {
+		*done += s->prior_done;
+		*target += s->prior_target;
+	}
+}
+
+int64_t
+sweep_started_ms(const struct sweep *s)
+{
+	return s->started_ms;
+}
+
+/* The ncpu cores a reproduce line pins to: the core on which the test
+ * failed most first (a core-sensitive test passes elsewhere), then the
+ * first lane's cores, as the sweep would. */
+static void
+sweep_reproduce_cores(const struct sweep_repro *s, const struct results_test *t, int ncpu,
+                      int *cpus)
+{
+	int worst = results_worst_core(t), n = 0, i;
+
+	if (worst >= 0)
+		cpus[n++] = worst;
+	for (i = 0; n < ncpu && s->cores != NULL && i < s->width; i++)
+		if (s->cores[i] != worst)
+			cpus[n++] = s->cores[i];
+	for (i = 0; n < ncpu; i++)
+		if (i != worst)
+			cpus[n++] = i;
+}
+
+/* line with the environment the sweep ran with exported first, so it runs
+ * the same in a fresh login shell. Takes ownership of line. */
+static char *
+sweep_reproduce_env(const struct sweep_config *config, char *line)
+{
+	struct buf b;
+	int i;
+
+	buf_init(&b);
+	for (i = 0; i < config->nenv; i++) {
+		char *q = util_shell_quote(config->env_values[i]);
+
+		buf_printf(&b, "%s%s=%s", b.len == 0 ? "export " : " ", config->env_names[i], q);
+		free(q);
+	}
+	if (b.len == 0) {
+		buf_free(&b);
+		return line;
+	}
+	buf_printf(&b, " && %s", line);
+	free(line);
+	return buf_steal(&b);
+}
+
+/* A direct line ("cd DIR && COMMAND") run in its own network namespace
+ * with only loopback up, as --isolate-net runs it. Takes ownership of
+ * line. */
+static char *
+sweep_reproduce_netns(char *line, const char *dir)
+{
+	char *qdir = util_shell_quote(dir), *cd = xasprintf("cd %s && ", qdir), *out, *q;
+
+	free(qdir);
+	if (strncmp(line, cd, strlen(cd)) != 0) {
+		free(cd);
+		return line;
+	}
+	q = util_shell_quote(line + strlen(cd));
+	out = xasprintf("%sunshare -rn sh -c 'ip link set lo up && eval \"$0\"' %s", cd, q);
+	free(q);
+	free(cd);
+	free(line);
+	return out;
+}
+
+void
+sweep_repro_commands(const struct sweep_repro *s, const struct results_test *t,
+                     const struct results_cell *c, char **flakesweep, char **direct)
+{
+	const struct pkg *pkg = t->pkg >= 0 && (size_t)t->pkg < s->npkgs ? s->pkgs[t->pkg] : NULL;
+	bool order = results_order_dependent(t);
+	/* As many runs as the phase that measured the test gave each pair. */
+	int count = s->o->confirm > 0 && s->o->run_re == NULL ? s->o->confirm : s->o->count;
+	int *cpus = xcalloc((size_t)c->cpu, sizeof *cpus);
+	struct driver_run dr;
+	char *qdir, *qpkg, *filter, *qfilter, *fs, *direct_line, limits[160], t1[32], t2[32];
+	const struct sweep_config *config = s->config;
+	const char *tap_select = config->tap_select;
+	struct buf extra;
+
+	sweep_reproduce_cores(s, t, c->cpu, cpus);
+	qdir = util_shell_quote(s->root != NULL ? s->root : ".");
+	qpkg = pkg != NULL ? s->driver->package_args(pkg) : xstrdup("");
+	timefmt_format_duration(s->o->timeout_ms, t1, sizeof t1);
+	timefmt_format_duration(s->o->kill_grace_ms, t2, sizeof t2);
+	snprintf(limits, sizeof limits, " --timeout %s --kill-grace %s%s", t1, t2,
+	         s->o->race ? "" : " --no-race");
+	/* What else the sweep ran with, so the line runs the same thing. */
+	buf_init(&extra);
+	buf_add(&extra, limits, strlen(limits));
+	if (s->o->isolate_net)
+		buf_adds(&extra, " --isolate-net");
+	if (s->o->build_tags != NULL) {
+		char *q = util_shell_quote(s->o->build_tags);
+
+		buf_printf(&extra, " --build-tags %s", q);
+		free(q);
+	}
+	if (tap_select != NULL && strcmp(tap_select, "env") == 0)
+		buf_adds(&extra, " --tap-select env");
+	filter = s->driver->filter(t->test);
+	qfilter = util_shell_quote(filter);
+	/* An order-dependent test passes alone: both commands replay the
+	 * whole package in the failing order instead. */
+	if (order)
+		fs = xasprintf(
+		    "cd %s && flakesweep stress --cpu %d --load %d --count %d --shuffle%s %s", qdir,
+		    c->cpu, c->load, count, extra.data, qpkg);
+	else
+		fs = xasprintf("cd %s && flakesweep stress --cpu %d --load %d --count %d "
+		               "--run %s%s %s",
+		               qdir, c->cpu, c->load, count, qfilter, extra.data, qpkg);
+	buf_free(&extra);
+	memset(&dr, 0, sizeof dr);
+	dr.cpu = c->cpu;
+	dr.timeout_ms = s->o->timeout_ms;
+	dr.test = order ? NULL : t->test;
+	dr.seed = t->first != NULL ? t->first->seed : NULL;
+	dr.select_env = tap_select != NULL && strcmp(tap_select, "env") == 0;
+	direct_line = pkg != NULL ? s->driver->reproduce(pkg, &dr, cpus, count) : xstrdup("");
+	if (pkg != NULL && s->o->isolate_net)
+		direct_line = sweep_reproduce_netns(direct_line, pkg->dir);
+	*flakesweep = sweep_reproduce_env(config, fs);
+	*direct = sweep_reproduce_env(config, direct_line);
+	free(filter);
+	free(qfilter);
+	free(qpkg);
+	free(qdir);
+	free(cpus);
+}
+
+void
+sweep_reproduce(const struct sweep *s, const struct results_test *t, const struct results_cell *c,
+                char **flakesweep, char **direct)
+{
+	struct sweep_repro rp;
+
+	memset(&rp, 0, sizeof rp);
+	rp.driver = s->driver;
+	rp.o = s->o;
+	rp.config = &s->hdr.config;
+	rp.root = s->proj.root;
+	if (s->lanes.nlanes > 0) {
+		rp.cores = s->lanes.cores[0];
+		rp.width = s->lanes.width;
+	}
+	rp.pkgs = s->pkgs;
+	rp.npkgs = s->npkgs;
+	sweep_repro_commands(&rp, t, c, flakesweep, direct);
+}

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * follower.h: follows a sweep's journal as it grows, for `flakesweep view
+ * DIR` on a sweep finished or running elsewhere. It replays the journal
+ * once, then again each time it changed, and hands each new replay to its
+ * owner. A big journal is read back less often: reading never takes more
+ * than a tenth of the time.
+ */
+#ifndef FLAKESWEEP_FOLLOWER_H
+#define FLAKESWEEP_FOLLOWER_H
+
+#include <uv.h>
+
+#include "results/replay.h"
+
+struct follower;
+
+struct follower_events {
+	void *arg;
+	/* The journal changed and was read again into next, which becomes
+	 * follower_replay() when this returns (the previous one is freed
+	 * then: refresh what borrows from it here). */
+	void (*changed)(void *arg, const struct replay *next);
+	/* The journal changed and could not be read: the previous replay
+	 * stays. */
+	void (*error)(void *arg, const char *text);
+};
+
+/* Replays DIR/journal.jsonl and starts following it on loop. Returns NULL
+ * with *err (caller frees) when the journal cannot be read. */
+struct follower *follower_new(uv_loop_t *loop, const char *dir, const struct follower_events *ev,
+                              char **err);
+
+/* The latest replay; valid until the next changed event. */
+const struct replay *follower_replay(const struct follower *f);
+
+/* Stops following (closes the timer); follower_free after the loop ran. */
+void follower_stop(struct follower *f);
+
+/* Frees f. NULL is a no-op. */
+void follower_free(struct follower *f);
+
+#endif

@@ -1,0 +1,767 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * journal.c: writes and reads journal.jsonl. Each line goes out whole in
+ * one write(2) on an O_APPEND descriptor, so a crash leaves at most a torn
+ * last line, which readers skip; a write that fails or falls short (a full
+ * disk) is cut back to the last whole line and kept in memory until a later
+ * write or journal_flush gets it out. Reading checks every value against
+ * the rules the command line applies. It knows the line formats and
+ * nothing of how a sweep uses them.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include "results/journal.h"
+#include "base/json.h"
+#include "base/sanitize.h"
+#include "base/strmap.h"
+#include "base/util.h"
+
+#define JOURNAL_LINE_MAX (64 << 20)
+
+struct journal {
+	int fd;
+	off_t good;         /* where the last whole line ends */
+	struct buf pending; /* whole lines not written yet (disk full) */
+	journal_write_cb write;
+	struct strmap *sets; /* set key -> id */
+	long next_set;
+};
+
+struct journal_set {
+	int pkg;
+	char **order; /* "P" or "S" then the test name, in start order */
+	size_t n;
+};
+
+struct journal_reader {
+	struct journal_set *sets; /* by id */
+	size_t nsets;
+	char *why;           /* what is wrong with the line being read, for line_cb */
+	struct strmap *keys; /* set key -> id, for journal_open */
+};
+
+static const char *
+journal_str(const cJSON *obj, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+static bool
+journal_num(const cJSON *obj, const char *key, double *out)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+
+	if (!cJSON_IsNumber(v))
+		return false;
+	*out = v->valuedouble;
+	return true;
+}
+
+int
+journal_decode_int(const cJSON *line, const char *key, int64_t min, int64_t max, bool required,
+                   int64_t *out, char **why)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(line, key);
+
+	/* Compared as doubles first: casting an out-of-range double to an
+	 * integer is undefined. */
+	if (v == NULL && !required)
+		return 0;
+	if (!cJSON_IsNumber(v) || !(v->valuedouble >= (double)min) ||
+	    !(v->valuedouble <= (double)max) || v->valuedouble != (double)(int64_t)v->valuedouble) {
+		*why = xasprintf(_("%s line: %s: expected a whole number from %lld to %lld"),
+		                 journal_line_type(line), key, (long long)min, (long long)max);
+		return -EINVAL;
+	}
+	*out = (int64_t)v->valuedouble;
+	return 0;
+}
+
+char *
+journal_schema_error(const cJSON *header)
+{
+	const char *schema = journal_str(header, "schema");
+
+	if (schema != NULL && strcmp(schema, JOURNAL_SCHEMA) == 0)
+		return NULL;
+	if (schema == NULL)
+		return xasprintf(_("schema: missing (expected %s)"), JOURNAL_SCHEMA);
+	return xasprintf(_("schema: \"%s\" is not a journal this flakesweep reads (expected %s)"),
+	                 schema, JOURNAL_SCHEMA);
+}
+
+const char *
+journal_line_type(const cJSON *line)
+{
+	const char *t = journal_str(line, "type");
+
+	return t != NULL ? t : "";
+}
+
+/* A set's key: its package and its tests with their statuses, in order. */
+static char *
+journal_set_key(int pkg, const struct outcome *o)
+{
+	struct buf b;
+	size_t i;
+
+	buf_init(&b);
+	buf_printf(&b, "%d", pkg);
+	for (i = 0; i < o->ntests; i++) {
+		const struct outcome_test *t = &o->tests[i];
+
+		if (t->status == OUTCOME_PASS || t->status == OUTCOME_SKIP)
+			buf_printf(&b, "\n%c%s", t->status == OUTCOME_PASS ? 'P' : 'S', t->name);
+	}
+	return buf_steal(&b);
+}
+
+static char *
+journal_set_key_from_line(const cJSON *line)
+{
+	struct buf b;
+	const cJSON *v;
+	double pkg = 0;
+
+	buf_init(&b);
+	journal_num(line, "pkg", &pkg);
+	buf_printf(&b, "%d", (int)pkg);
+	cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(line, "order"))
+	{
+		if (cJSON_IsString(v))
+			buf_printf(&b, "\n%s", v->valuestring);
+	}
+	return buf_steal(&b);
+}
+
+static int
+journal_seed_sets(void *arg, struct journal_reader *reader, const cJSON *line, int lineno)
+{
+	struct journal *j = arg;
+	double id;
+
+	(void)reader;
+	(void)lineno;
+	if (strcmp(journal_line_type(line), "set") == 0 && journal_num(line, "id", &id)) {
+		char *key = journal_set_key_from_line(line);
+
+		strmap_set(j->sets, key, (long)id);
+		free(key);
+		if ((long)id >= j->next_set)
+			j->next_set = (long)id + 1;
+	}
+	return 0;
+}
+
+/* Cuts a torn last line (a sweep killed mid-write) so appended lines start
+ * on a line of their own. */
+static int
+journal_cut_torn(int fd)
+{
+	char chunk[4096];
+	off_t pos = lseek(fd, 0, SEEK_END);
+
+	/* Scan back, a chunk at a time, to the last newline. */
+	while (pos > 0) {
+		size_t n = pos < (off_t)sizeof chunk ? (size_t)pos : sizeof chunk, k;
+		off_t start = pos - (off_t)n;
+
+		if (pread(fd, chunk, n, start) != (ssize_t)n)
+			return -EIO;
+		for (k = n; k > 0; k--) {
+			if (chunk[k - 1] == '\n')
+				return ftruncate(fd, start + (off_t)k) < 0 ? -errno : 0;
+		}
+		pos = start;
+	}
+	return ftruncate(fd, 0) < 0 ? -errno : 0;
+}
+
+struct journal *
+journal_open(const char *path, char **err)
+{
+	struct journal *j;
+	bool torn = false;
+	int fd;
+
+	*err = NULL;
+	fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		*err = xasprintf("%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	/* One writer at a time: a second sweep (or --resume) of the same
+	 * directory would kill the first one's runs as left behind. */
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		*err = xasprintf(_("%s is in use by another flakesweep; wait for it or stop it"),
+		                 path);
+		close(fd);
+		return NULL;
+	}
+	j = xcalloc(1, sizeof *j);
+	j->fd = fd;
+	j->write = write;
+	buf_init(&j->pending);
+	j->sets = strmap_new();
+	j->next_set = 1;
+	if (journal_read(path, journal_seed_sets, j, &torn, err) < 0) {
+		journal_close(j);
+		return NULL;
+	}
+	free(*err);
+	*err = NULL;
+	if (torn && journal_cut_torn(fd) < 0) {
+		*err = xasprintf(_("%s: cannot cut its torn last line: %s"), path, strerror(errno));
+		journal_close(j);
+		return NULL;
+	}
+	j->good = lseek(fd, 0, SEEK_END);
+	return j;
+}
+
+void
+journal_close(struct journal *j)
+{
+	if (j == NULL)
+		return;
+	/* A last try for lines a full disk held back. */
+	journal_flush(j);
+	close(j->fd);
+	buf_free(&j->pending);
+	strmap_free(j->sets);
+	free(j);
+}
+
+void
+journal_set_write(struct journal *j, journal_write_cb fn)
+{
+	j->write = fn != NULL ? fn : write;
+}
+
+bool
+journal_pending(const struct journal *j)
+{
+	return j->pending.len > 0;
+}
+
+int
+journal_flush(struct journal *j)
+{
+	ssize_t w;
+	int rc;
+
+	if (j->pending.len == 0)
+		return 0;
+	do
+		w = j->write(j->fd, j->pending.data, j->pending.len);
+	while (w < 0 && errno == EINTR);
+	if (w == (ssize_t)j->pending.len) {
+		j->good += (off_t)w;
+		buf_reset(&j->pending);
+		return 0;
+	}
+	/* A short write means the disk filled up mid-line. */
+	rc = w < 0 ? -errno : -ENOSPC;
+	/* Never leave part of a line for the next one to be glued to: cut
+	 * back to the last whole line (a failed write may have written some
+	 * bytes too). The lines stay pending for the next try. */
+	if (ftruncate(j->fd, j->good) < 0 && rc == -ENOSPC)
+		rc = -errno;
+	return rc;
+}
+
+int
+journal_write(struct journal *j, const cJSON *obj)
+{
+	char *text = cJSON_PrintUnformatted(obj);
+
+	if (text == NULL)
+		fatal("%s", _("out of memory"));
+	/* Behind the lines still pending, so the order is kept. */
+	buf_adds(&j->pending, text);
+	buf_addc(&j->pending, '\n');
+	free(text);
+	return journal_flush(j);
+}
+
+int
+journal_write_spawn(struct journal *j, int64_t run, int pid, uint64_t start_ticks)
+{
+	cJSON *o = cJSON_CreateObject();
+	int rc;
+
+	cJSON_AddStringToObject(o, "type", "spawn");
+	cJSON_AddNumberToObject(o, "run", (double)run);
+	cJSON_AddNumberToObject(o, "pid", pid);
+	cJSON_AddNumberToObject(o, "start", (double)start_ticks);
+	rc = journal_write(j, o);
+	cJSON_Delete(o);
+	return rc;
+}
+
+static cJSON *
+journal_names(const struct outcome *o, enum outcome_status status)
+{
+	cJSON *a = NULL;
+	size_t i;
+
+	for (i = 0; i < o->ntests; i++) {
+		if (o->tests[i].status != status)
+			continue;
+		if (a == NULL)
+			a = cJSON_CreateArray();
+		cJSON_AddItemToArray(a, cJSON_CreateString(o->tests[i].name));
+	}
+	return a;
+}
+
+static long
+journal_set_for(struct journal *j, int pkg, const struct outcome *o, int *rc)
+{
+	char *key = journal_set_key(pkg, o);
+	long id = strmap_get(j->sets, key);
+	cJSON *line, *order;
+	size_t i;
+
+	if (id >= 0) {
+		free(key);
+		return id;
+	}
+	id = j->next_set++;
+	line = cJSON_CreateObject();
+	cJSON_AddStringToObject(line, "type", "set");
+	cJSON_AddNumberToObject(line, "id", (double)id);
+	cJSON_AddNumberToObject(line, "pkg", pkg);
+	order = cJSON_AddArrayToObject(line, "order");
+	for (i = 0; i < o->ntests; i++) {
+		const struct outcome_test *t = &o->tests[i];
+		char *item;
+
+		if (t->status != OUTCOME_PASS && t->status != OUTCOME_SKIP)
+			continue;
+		item = xasprintf("%c%s", t->status == OUTCOME_PASS ? 'P' : 'S', t->name);
+		cJSON_AddItemToArray(order, cJSON_CreateString(item));
+		free(item);
+	}
+	*rc = journal_write(j, line);
+	cJSON_Delete(line);
+	strmap_set(j->sets, key, id);
+	free(key);
+	return id;
+}
+
+int
+journal_write_run(struct journal *j, const struct journal_run *jr, const struct outcome *o)
+{
+	cJSON *line = cJSON_CreateObject(), *a, *lines = NULL, *reasons = NULL, *channels = NULL;
+	char *clean;
+	long set;
+	int rc = 0, rc2;
+	size_t i, k;
+
+	set = journal_set_for(j, jr->pkg, o, &rc);
+	cJSON_AddStringToObject(line, "type", "run");
+	cJSON_AddNumberToObject(line, "run", (double)jr->run);
+	cJSON_AddNumberToObject(line, "pkg", jr->pkg);
+	cJSON_AddStringToObject(line, "phase", results_phase_name(jr->phase));
+	cJSON_AddNumberToObject(line, "cpu", jr->cpu);
+	cJSON_AddNumberToObject(line, "load", jr->load);
+	cJSON_AddNumberToObject(line, "lane", jr->lane);
+	cJSON_AddNumberToObject(line, "ms", (double)jr->ms);
+	cJSON_AddNumberToObject(line, "exit", jr->exit.status);
+	cJSON_AddNumberToObject(line, "set", (double)set);
+	if (jr->exit.signal != 0)
+		cJSON_AddNumberToObject(line, "signal", jr->exit.signal);
+	if (jr->exit.timed_out)
+		cJSON_AddTrueToObject(line, "timed_out");
+	if (jr->leaked)
+		cJSON_AddTrueToObject(line, "leaked");
+	if (jr->ncores > 0)
+		cJSON_AddItemToObject(line, "cores", cJSON_CreateIntArray(jr->cores, jr->ncores));
+	if ((a = journal_names(o, OUTCOME_FAIL)) != NULL)
+		cJSON_AddItemToObject(line, "fail", a);
+	if ((a = journal_names(o, OUTCOME_HANG)) != NULL)
+		cJSON_AddItemToObject(line, "hang", a);
+	for (i = 0; i < o->ntests; i++) {
+		const struct outcome_test *t = &o->tests[i];
+
+		if (t->lines == NULL || (t->status != OUTCOME_FAIL && t->status != OUTCOME_HANG))
+			continue;
+		if (lines == NULL)
+			lines = cJSON_AddObjectToObject(line, "lines");
+		/* The journal is UTF-8 JSON: the raw bytes stay in runs/N.log. */
+		clean = sanitize_text(t->lines, strlen(t->lines));
+		cJSON_AddStringToObject(lines, t->name, clean);
+		free(clean);
+	}
+	for (i = 0; i < o->ntests; i++) {
+		const struct outcome_test *t = &o->tests[i];
+
+		if (t->reason == NULL)
+			continue;
+		if (reasons == NULL)
+			reasons = cJSON_AddObjectToObject(line, "reasons");
+		cJSON_AddStringToObject(reasons, t->name, t->reason);
+	}
+	for (i = 0; i < o->ntests; i++) {
+		const struct outcome_test *t = &o->tests[i];
+
+		if (t->channels == NULL || t->channels[0] == NULL)
+			continue;
+		if (channels == NULL)
+			channels = cJSON_AddObjectToObject(line, "channels");
+		a = cJSON_AddArrayToObject(channels, t->name);
+		for (k = 0; t->channels[k] != NULL; k++)
+			cJSON_AddItemToArray(a, cJSON_CreateString(t->channels[k]));
+	}
+	if (o->seed != NULL)
+		cJSON_AddStringToObject(line, "seed", o->seed);
+	if (jr->selected != NULL)
+		cJSON_AddStringToObject(line, "test", jr->selected);
+	if (jr->log != NULL)
+		cJSON_AddStringToObject(line, "log", jr->log);
+	if (o->package_failed) {
+		cJSON_AddStringToObject(line, "package_failed",
+		                        o->package_reason != NULL ? o->package_reason : "");
+		if (o->package_lines != NULL) {
+			clean = sanitize_text(o->package_lines, strlen(o->package_lines));
+			cJSON_AddStringToObject(line, "package_lines", clean);
+			free(clean);
+		}
+		if (o->candidates != NULL) {
+			a = cJSON_AddArrayToObject(line, "candidates");
+			for (i = 0; o->candidates[i] != NULL; i++)
+				cJSON_AddItemToArray(a, cJSON_CreateString(o->candidates[i]));
+		}
+	}
+	if (o->unreliable)
+		cJSON_AddStringToObject(line, "unreliable",
+		                        o->unreliable_reason != NULL ? o->unreliable_reason : "");
+	if (o->selection_failed)
+		cJSON_AddTrueToObject(line, "selection_failed");
+	rc2 = journal_write(j, line);
+	cJSON_Delete(line);
+	return rc < 0 ? rc : rc2;
+}
+
+/* Keeps a set line for the run lines after it. Ids count up from 1; one
+ * far past the last would cost memory for every id between, so it is
+ * refused. Returns 0 or -EINVAL with *why (caller frees). */
+static int
+journal_reader_add_set(struct journal_reader *r, const cJSON *line, char **why)
+{
+	struct journal_set *s;
+	int64_t id = 0, pkg = 0;
+	size_t next = r->nsets > 0 ? r->nsets : 1;
+	const cJSON *v;
+
+	if (journal_decode_int(line, "id", 1, JOURNAL_NUM_MAX, true, &id, why) < 0 ||
+	    journal_decode_int(line, "pkg", 0, JOURNAL_PKG_MAX, true, &pkg, why) < 0)
+		return -EINVAL;
+	if ((uint64_t)id > next) {
+		*why =
+		    xasprintf(_("set line: id: %lld is not the next set id (expected at most %zu)"),
+		              (long long)id, next);
+		return -EINVAL;
+	}
+	if ((size_t)id >= r->nsets) {
+		r->sets = xrealloc(r->sets, sizeof *r->sets * ((size_t)id + 1));
+		memset(r->sets + r->nsets, 0, sizeof *r->sets * ((size_t)id + 1 - r->nsets));
+		r->nsets = (size_t)id + 1;
+	}
+	s = &r->sets[(size_t)id];
+	util_strv_free(s->order);
+	s->order = NULL;
+	s->n = 0;
+	s->pkg = (int)pkg;
+	cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(line, "order"))
+	{
+		if (!cJSON_IsString(v) || (v->valuestring[0] != 'P' && v->valuestring[0] != 'S')) {
+			*why =
+			    xstrdup(_("set line: order: expected strings that start with P or S"));
+			return -EINVAL;
+		}
+		util_strv_add(&s->order, &s->n, v->valuestring);
+	}
+	/* A run where no test passed writes an empty set: known, not missing. */
+	if (s->order == NULL)
+		s->order = xcalloc(1, sizeof *s->order);
+	return 0;
+}
+
+int
+journal_read(const char *path, journal_line_cb line_cb, void *arg, bool *torn, char **err)
+{
+	struct journal_reader reader;
+	FILE *f;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	int lineno = 0, rc = 0;
+	size_t i;
+
+	*torn = false;
+	*err = NULL;
+	f = fopen(path, "re");
+	if (f == NULL) {
+		*err = xasprintf("%s: %s", path, strerror(errno));
+		return -errno;
+	}
+	memset(&reader, 0, sizeof reader);
+	while ((len = getline(&line, &cap, f)) >= 0) {
+		cJSON *obj;
+
+		lineno++;
+		if (len == 0 || line[len - 1] != '\n') {
+			/* Written by a sweep that died mid-line. */
+			*torn = true;
+			break;
+		}
+		if (len > JOURNAL_LINE_MAX) {
+			*err = xasprintf(_("%s:%d: line longer than %d bytes"), path, lineno,
+			                 JOURNAL_LINE_MAX);
+			rc = -EINVAL;
+			break;
+		}
+		obj = cJSON_ParseWithLength(line, (size_t)len);
+		if (obj == NULL) {
+			size_t off = 0;
+			const char *why = json_why(line, (size_t)len, cJSON_GetErrorPtr(), &off);
+			int l, col;
+
+			json_pos(line, (size_t)len, off, &l, &col);
+			*err = xasprintf(_("%s:%d:%d: invalid JSON (%s)"), path, lineno, col, why);
+			rc = -EINVAL;
+			break;
+		}
+		if (!cJSON_IsObject(obj)) {
+			cJSON_Delete(obj);
+			*err = xasprintf(_("%s:%d: expected a JSON object on each line"), path,
+			                 lineno);
+			rc = -EINVAL;
+			break;
+		}
+		if (strcmp(journal_line_type(obj), "set") == 0 &&
+		    journal_reader_add_set(&reader, obj, &reader.why) < 0) {
+			cJSON_Delete(obj);
+			*err = xasprintf("%s:%d: %s", path, lineno, reader.why);
+			free(reader.why);
+			rc = -EINVAL;
+			break;
+		}
+		rc = line_cb(arg, &reader, obj, lineno);
+		cJSON_Delete(obj);
+		if (rc < 0)
+			break;
+	}
+	free(line);
+	fclose(f);
+	for (i = 0; i < reader.nsets; i++)
+		util_strv_free(reader.sets[i].order);
+	free(reader.sets);
+	return rc;
+}
+
+static char *
+journal_dup(const cJSON *obj, const char *key)
+{
+	const char *s = journal_str(obj, key);
+
+	return s != NULL ? xstrdup(s) : NULL;
+}
+
+static void
+journal_add_names(struct outcome *o, const cJSON *line, const char *key, enum outcome_status status)
+{
+	const cJSON *lines = cJSON_GetObjectItemCaseSensitive(line, "lines"), *v;
+	const cJSON *reasons = cJSON_GetObjectItemCaseSensitive(line, "reasons");
+
+	cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(line, key))
+	{
+		struct outcome_test *t;
+
+		if (!cJSON_IsString(v))
+			continue;
+		t = outcome_add(o, xstrdup(v->valuestring), status,
+		                journal_dup(lines, v->valuestring));
+		t->reason = journal_dup(reasons, v->valuestring);
+	}
+}
+
+int
+journal_decode_run(struct journal_reader *reader, const cJSON *line, struct journal_run *jr,
+                   struct outcome *o, char **why)
+{
+	const char *phase = journal_str(line, "phase");
+	int64_t run = 0, pkg = 0, cpu = 0, load = 0, lane = 0, ms = 0, ex = 0, sig = 0, set = 0;
+	const cJSON *v;
+	size_t i;
+
+	memset(jr, 0, sizeof *jr);
+	*why = NULL;
+	/* The same bounds as the command line (--cpu, --load): anything else
+	 * was not written by a sweep. */
+	if (journal_decode_int(line, "run", 1, JOURNAL_NUM_MAX, true, &run, why) < 0 ||
+	    journal_decode_int(line, "pkg", 0, JOURNAL_PKG_MAX, true, &pkg, why) < 0 ||
+	    journal_decode_int(line, "cpu", 1, UTIL_LIST_MAX, true, &cpu, why) < 0 ||
+	    journal_decode_int(line, "load", 1, UTIL_LIST_MAX, true, &load, why) < 0 ||
+	    journal_decode_int(line, "lane", 0, UTIL_LIST_MAX, false, &lane, why) < 0 ||
+	    journal_decode_int(line, "ms", 0, JOURNAL_NUM_MAX, false, &ms, why) < 0 ||
+	    journal_decode_int(line, "exit", INT32_MIN, INT32_MAX, false, &ex, why) < 0 ||
+	    journal_decode_int(line, "signal", 0, 255, false, &sig, why) < 0 ||
+	    journal_decode_int(line, "set", 0, JOURNAL_NUM_MAX, false, &set, why) < 0)
+		return -EINVAL;
+	if (phase == NULL || (strcmp(phase, "sweep") != 0 && strcmp(phase, "confirm") != 0)) {
+		*why = xstrdup(_("run line: phase: expected \"sweep\" or \"confirm\""));
+		return -EINVAL;
+	}
+	jr->run = run;
+	jr->pkg = (int)pkg;
+	jr->phase = strcmp(phase, "confirm") == 0 ? RESULTS_CONFIRM : RESULTS_SWEEP;
+	jr->cpu = (int)cpu;
+	jr->load = (int)load;
+	jr->lane = (int)lane;
+	jr->ms = ms;
+	jr->exit.status = (int)ex;
+	jr->exit.signal = (int)sig;
+	jr->exit.timed_out = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(line, "timed_out"));
+	jr->leaked = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(line, "leaked"));
+	jr->log = journal_str(line, "log");
+	jr->selected = journal_str(line, "test");
+	cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(line, "cores"))
+	{
+		if (!cJSON_IsNumber(v) || v->valuedouble < 0)
+			return -EINVAL;
+		if (jr->ncores < JOURNAL_CORES_MAX)
+			jr->cores[jr->ncores++] = v->valueint;
+	}
+	if (set > 0) {
+		const struct journal_set *s;
+
+		if ((size_t)set >= reader->nsets || reader->sets[(size_t)set].order == NULL) {
+			*why = xasprintf(_("run line: set: no set line with id %lld before it"),
+			                 (long long)set);
+			return -EINVAL;
+		}
+		s = &reader->sets[(size_t)set];
+		for (i = 0; i < s->n; i++)
+			outcome_add(o, xstrdup(s->order[i] + 1),
+			            s->order[i][0] == 'P' ? OUTCOME_PASS : OUTCOME_SKIP, NULL);
+	}
+	journal_add_names(o, line, "fail", OUTCOME_FAIL);
+	journal_add_names(o, line, "hang", OUTCOME_HANG);
+	o->seed = journal_dup(line, "seed");
+	cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(line, "channels"))
+	{
+		struct outcome_test *t = v->string != NULL ? outcome_find(o, v->string) : NULL;
+		const cJSON *c;
+		size_t n = 0;
+
+		cJSON_ArrayForEach(c, v)
+		{
+			if (t != NULL && cJSON_IsString(c))
+				util_strv_add(&t->channels, &n, c->valuestring);
+		}
+	}
+	if (journal_str(line, "package_failed") != NULL) {
+		size_t n = 0;
+
+		o->package_failed = true;
+		o->package_reason = journal_dup(line, "package_failed");
+		o->package_lines = journal_dup(line, "package_lines");
+		cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(line, "candidates"))
+		{
+			if (cJSON_IsString(v))
+				util_strv_add(&o->candidates, &n, v->valuestring);
+		}
+	}
+	if (journal_str(line, "unreliable") != NULL) {
+		o->unreliable = true;
+		o->unreliable_reason = journal_dup(line, "unreliable");
+	}
+	o->selection_failed =
+	    cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(line, "selection_failed"));
+	return 0;
+}
+
+int
+journal_write_build(struct journal *j, int idx, const struct pkg *pkg)
+{
+	cJSON *o = cJSON_CreateObject(), *tests;
+	size_t i;
+	int rc;
+
+	cJSON_AddStringToObject(o, "type", "build");
+	cJSON_AddNumberToObject(o, "pkg", idx);
+	cJSON_AddStringToObject(o, "package", pkg->name);
+	cJSON_AddStringToObject(o, "level", pkg->level);
+	cJSON_AddStringToObject(o, "dir", pkg->dir);
+	if (pkg->binary != NULL)
+		cJSON_AddStringToObject(o, "binary", pkg->binary);
+	cJSON_AddBoolToObject(o, "ok", pkg->build_ok);
+	if (pkg->empty)
+		cJSON_AddTrueToObject(o, "empty");
+	if (pkg->build_output != NULL)
+		cJSON_AddStringToObject(o, "output", pkg->build_output);
+	if (pkg->toolchain != NULL)
+		cJSON_AddStringToObject(o, "toolchain", pkg->toolchain);
+	if (pkg->framing_marker)
+		cJSON_AddTrueToObject(o, "framing_marker");
+	if (pkg->run_filter != NULL)
+		cJSON_AddStringToObject(o, "run_filter", pkg->run_filter);
+	tests = cJSON_AddArrayToObject(o, "tests");
+	for (i = 0; i < pkg->ntests; i++)
+		cJSON_AddItemToArray(tests, cJSON_CreateString(pkg->tests[i]));
+	rc = journal_write(j, o);
+	cJSON_Delete(o);
+	return rc;
+}
+
+int
+journal_decode_build(const cJSON *line, struct pkg **out, int *idx, char **why)
+{
+	const char *name = journal_str(line, "package"), *level = journal_str(line, "level");
+	const char *dir = journal_str(line, "dir");
+	struct pkg *p;
+	int64_t n = 0;
+	const cJSON *v;
+
+	*why = NULL;
+	if (journal_decode_int(line, "pkg", 0, JOURNAL_PKG_MAX, true, &n, why) < 0)
+		return -EINVAL;
+	if (name == NULL || level == NULL || dir == NULL) {
+		*why = xasprintf(_("build line: %s: expected a string"), name == NULL    ? "package"
+		                                                         : level == NULL ? "level"
+		                                                                         : "dir");
+		return -EINVAL;
+	}
+	p = xcalloc(1, sizeof *p);
+	p->name = xstrdup(name);
+	p->level = xstrdup(level);
+	p->dir = xstrdup(dir);
+	p->binary = journal_dup(line, "binary");
+	p->build_ok = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(line, "ok"));
+	p->empty = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(line, "empty"));
+	p->build_output = journal_dup(line, "output");
+	p->toolchain = journal_dup(line, "toolchain");
+	p->framing_marker = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(line, "framing_marker"));
+	p->run_filter = journal_dup(line, "run_filter");
+	cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(line, "tests"))
+	{
+		if (cJSON_IsString(v))
+			util_strv_add(&p->tests, &p->ntests, v->valuestring);
+	}
+	*out = p;
+	*idx = (int)n;
+	return 0;
+}

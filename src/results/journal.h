@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * journal.h: the append-only journal.jsonl, the sweep's source of truth
+ * (DESIGN section 5). One JSON object a line, each written whole with one
+ * write(2): a header, then build, spawn and run lines; passing test names
+ * are stored once per distinct set so a passing run costs under 200 bytes.
+ * Format: man 5 flakesweep.
+ */
+#ifndef FLAKESWEEP_JOURNAL_H
+#define FLAKESWEEP_JOURNAL_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "drivers/driver.h"
+#include "drivers/outcome.h"
+#include "engine/proc.h"
+#include "results/results.h"
+
+#define JOURNAL_SCHEMA "flakesweep/journal/v1"
+
+struct journal;
+
+#define JOURNAL_CORES_MAX 256
+
+/* What the journal records of one finished run besides its outcome. */
+struct journal_run {
+	int64_t run; /* run id, 1, 2, ... */
+	int pkg;     /* package index, as in the build lines */
+	enum results_phase phase;
+	int cpu, load;
+	int lane;
+	int64_t ms; /* wall time of the run */
+	struct proc_exit exit;
+	const char *log;      /* kept output, relative to the output directory, or NULL */
+	const char *selected; /* confirm: the one test the run selected, or NULL */
+	bool leaked;
+	int cores[JOURNAL_CORES_MAX]; /* the cores it was pinned to, ncores of them */
+	int ncores;
+};
+
+/* Opens path for appending (created if missing); the set lines already in
+ * it are read back so appended runs can point at them. Returns NULL and
+ * sets *err (caller frees) on failure. */
+struct journal *journal_open(const char *path, char **err);
+
+/* Closes j. NULL is a no-op. */
+void journal_close(struct journal *j);
+
+/* Appends obj as one line (compact JSON + "\n"), whole, in one write,
+ * after the lines still pending. Returns 0 or a negative errno (-ENOSPC or
+ * -EDQUOT when the disk is full): the file then ends with its last whole
+ * line and obj stays pending, in order, for the next write or
+ * journal_flush. */
+int journal_write(struct journal *j, const cJSON *obj);
+
+/* Writes the pending lines. Returns 0 when none is left, else a negative
+ * errno as journal_write. journal_close tries once more. */
+int journal_flush(struct journal *j);
+
+/* True while lines are pending (a write failed and none got them out). */
+bool journal_pending(const struct journal *j);
+
+/* Replaces write(2) for j, so tests can fail writes (a full disk); NULL
+ * restores write(2). */
+typedef ssize_t (*journal_write_cb)(int fd, const void *buf, size_t len);
+void journal_set_write(struct journal *j, journal_write_cb fn);
+
+/* Appends a build line for package index idx: what discovery and the
+ * build found, so a resume or a rebuild needs neither again. */
+int journal_write_build(struct journal *j, int idx, const struct pkg *pkg);
+
+/* Decodes a build line into a new pkg (caller frees with
+ * driver_free_pkgs) and its index. Returns 0, or -EINVAL with *why naming
+ * the line's kind and field (caller frees). */
+int journal_decode_build(const cJSON *line, struct pkg **pkg, int *idx, char **why);
+
+/* Reads member key of line as a whole number in [min, max] into *out; an
+ * absent member is an error only when required (else *out is kept).
+ * Returns 0, or -EINVAL with *why ("run line: cpu: expected a whole number
+ * from 1 to 1048576", caller frees). Never casts an out-of-range value. */
+int journal_decode_int(const cJSON *line, const char *key, int64_t min, int64_t max, bool required,
+                       int64_t *out, char **why);
+
+/* The largest package index a build line may carry, and the largest whole
+ * number a line's double holds exactly (2^53: run ids, ms, ticks). */
+#define JOURNAL_PKG_MAX 1000000
+#define JOURNAL_NUM_MAX 9007199254740992LL
+
+/* NULL when header (a header line) names the schema this build reads,
+ * else what is wrong ("schema: ...", caller frees). */
+char *journal_schema_error(const cJSON *header);
+
+/* Appends a spawn line: the run's pid and the start time of the process
+ * (clock ticks, proc_start_ticks), so --resume can kill what a dead sweep
+ * left running. */
+int journal_write_spawn(struct journal *j, int64_t run, int pid, uint64_t start_ticks);
+
+/* Appends a run line (and the set line its passing tests need, once). */
+int journal_write_run(struct journal *j, const struct journal_run *jr, const struct outcome *o);
+
+/* Reads a journal line by line. For each complete line, calls line_cb with
+ * the parsed object (borrowed) and its 1-based line number; a line that is
+ * not a JSON object, or a set line out of bounds, stops the read with
+ * -EINVAL and *err naming the line (and column, for a syntax error), except a
+ * torn last line (no newline), which is skipped with *torn set. Run lines
+ * are decoded with journal_decode_run, which needs the set lines seen
+ * before: pass the same journal_reader to both. Returns 0 or < 0. */
+struct journal_reader;
+typedef int (*journal_line_cb)(void *arg, struct journal_reader *jr, const cJSON *line, int lineno);
+int journal_read(const char *path, journal_line_cb line_cb, void *arg, bool *torn, char **err);
+
+/* The kind of a line: "header", "build", "spawn", "set", "run", "confirm",
+ * "end". */
+const char *journal_line_type(const cJSON *line);
+
+/* Decodes a run line into jr (strings borrowed from line) and a new
+ * outcome o (zeroed by the caller; free with outcome_free). Values are
+ * checked with the command line's bounds. Returns 0, or -EINVAL with *why
+ * naming the field (caller frees). */
+int journal_decode_run(struct journal_reader *reader, const cJSON *line, struct journal_run *jr,
+                       struct outcome *o, char **why);
+
+#endif

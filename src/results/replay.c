@@ -1,0 +1,314 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * replay.c: reads a journal back into packages, results and per-pair run
+ * counts. Build lines give the packages, run lines feed results exactly as
+ * the live sweep did, and spawn lines without a run line are the runs that
+ * were in flight when the sweep stopped.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "results/journal.h"
+#include "results/replay.h"
+#include "base/util.h"
+
+struct replay_ctx {
+	struct replay *r;
+	const char *path;
+	char *err;
+};
+
+static void
+replay_forget_spawn(struct replay *r, int64_t run)
+{
+	size_t i;
+
+	for (i = 0; i < r->nunfinished; i++) {
+		if (r->unfinished[i].run == run) {
+			r->unfinished[i] = r->unfinished[--r->nunfinished];
+			return;
+		}
+	}
+}
+
+static int64_t
+replay_parse_time(const cJSON *line, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(line, key);
+	struct tm tm;
+
+	if (!cJSON_IsString(v))
+		return 0;
+	memset(&tm, 0, sizeof tm);
+	if (strptime(v->valuestring, "%Y-%m-%dT%H:%M:%SZ", &tm) == NULL)
+		return 0;
+	return (int64_t)timegm(&tm) * 1000;
+}
+
+static int
+replay_bad(struct replay_ctx *c, int lineno, const char *what)
+{
+	c->err = xasprintf(_("%s:%d: %s"), c->path, lineno, what);
+	return -EINVAL;
+}
+
+/* Takes ownership of why. */
+static int
+replay_bad_why(struct replay_ctx *c, int lineno, char *why)
+{
+	int rc = replay_bad(c, lineno, why);
+
+	free(why);
+	return rc;
+}
+
+static int
+replay_line(void *arg, struct journal_reader *reader, const cJSON *line, int lineno)
+{
+	struct replay_ctx *c = arg;
+	struct replay *r = c->r;
+	const char *type = journal_line_type(line);
+
+	if (strcmp(type, "header") == 0) {
+		if (r->has_header)
+			return replay_bad(c, lineno, _("a second header line"));
+		if (journal_header_decode(line, c->path, lineno, &r->header, &c->err) < 0)
+			return -EINVAL;
+		r->has_header = true;
+		r->started_ms = r->header.started_ms;
+		return 0;
+	}
+	if (!r->has_header)
+		return replay_bad(c, lineno, _("expected the header line first"));
+	if (strcmp(type, "build") == 0) {
+		struct pkg *p;
+		char *why;
+		int idx;
+
+		if (journal_decode_build(line, &p, &idx, &why) < 0)
+			return replay_bad_why(c, lineno, why);
+		if ((size_t)idx != r->npkgs) {
+			struct pkg **one = xmalloc(sizeof *one);
+
+			one[0] = p;
+			driver_free_pkgs(one, 1);
+			return replay_bad_why(
+			    c, lineno,
+			    xasprintf(_("build line: pkg: expected %zu (the build "
+			                "lines count up from 0)"),
+			              r->npkgs));
+		}
+		r->pkgs = xrealloc(r->pkgs, sizeof *r->pkgs * (r->npkgs + 1));
+		r->pkgs[r->npkgs++] = p;
+		results_add_pkg(r->results, p->name, p->level);
+	} else if (strcmp(type, "spawn") == 0) {
+		int64_t run = 0, pid = 0, start = 0;
+		struct replay_spawn *s;
+		char *why = NULL;
+
+		if (journal_decode_int(line, "run", 1, JOURNAL_NUM_MAX, true, &run, &why) < 0 ||
+		    journal_decode_int(line, "pid", 1, INT32_MAX, true, &pid, &why) < 0 ||
+		    journal_decode_int(line, "start", 0, JOURNAL_NUM_MAX, true, &start, &why) < 0)
+			return replay_bad_why(c, lineno, why);
+		r->unfinished =
+		    xrealloc(r->unfinished, sizeof *r->unfinished * (r->nunfinished + 1));
+		s = &r->unfinished[r->nunfinished++];
+		s->run = run;
+		if (s->run > r->max_run)
+			r->max_run = s->run;
+		s->pid = (int)pid;
+		s->start_ticks = (uint64_t)start;
+	} else if (strcmp(type, "run") == 0) {
+		struct journal_run jr;
+		struct outcome o;
+		char *why = NULL;
+
+		memset(&o, 0, sizeof o);
+		if (journal_decode_run(reader, line, &jr, &o, &why) == 0 &&
+		    (size_t)jr.pkg >= r->npkgs)
+			why = xasprintf(_("run line: pkg: no build line for package %d"), jr.pkg);
+		if (why != NULL) {
+			outcome_free(&o);
+			return replay_bad_why(c, lineno, why);
+		}
+		results_add_run(r->results, jr.pkg, jr.phase, jr.cpu, jr.load, &o, jr.log, jr.run);
+		results_add_cores(r->results, jr.pkg, &o, jr.cores, jr.ncores);
+		results_add_order(r->results, jr.pkg, jr.phase, &o);
+		if (jr.leaked)
+			results_note_leak(r->results, jr.pkg);
+		plan_count_run(&r->runs, jr.phase, jr.pkg, jr.selected, jr.cpu, jr.load, jr.ms);
+		if (jr.run > r->max_run)
+			r->max_run = jr.run;
+		replay_forget_spawn(r, jr.run);
+		outcome_free(&o);
+	} else if (strcmp(type, "confirm") == 0) {
+		const cJSON *test = cJSON_GetObjectItemCaseSensitive(line, "test");
+		int64_t count = 0;
+		char *why = NULL;
+
+		/* As --confirm takes it. */
+		if (journal_decode_int(line, "count", 1, 100000000, true, &count, &why) < 0)
+			return replay_bad_why(c, lineno, why);
+		if (!cJSON_IsString(test))
+			return replay_bad(c, lineno, _("confirm line: test: expected a string"));
+		r->confirm_tests =
+		    xrealloc(r->confirm_tests, sizeof *r->confirm_tests * (r->nconfirms + 1));
+		r->confirm_counts =
+		    xrealloc(r->confirm_counts, sizeof *r->confirm_counts * (r->nconfirms + 1));
+		r->confirm_tests[r->nconfirms] = xstrdup(test->valuestring);
+		r->confirm_counts[r->nconfirms++] = (int)count;
+	} else if (strcmp(type, "end") == 0) {
+		const cJSON *st = cJSON_GetObjectItemCaseSensitive(line, "status");
+
+		free(r->end_status);
+		r->end_status = xstrdup(cJSON_IsString(st) ? st->valuestring : "complete");
+		r->finished_ms = replay_parse_time(line, "finished");
+	} else if (strcmp(type, "resume") == 0) {
+		free(r->end_status);
+		r->end_status = NULL;
+		r->finished_ms = 0;
+	}
+	/* set lines are the reader's; unknown types are skipped so newer
+	 * journals still read. */
+	return 0;
+}
+
+int
+replay_journal(const char *path, struct replay *r, char **err)
+{
+	struct replay_ctx c = {r, path, NULL};
+	char *rerr = NULL;
+	int rc;
+
+	memset(r, 0, sizeof *r);
+	r->results = results_new();
+	rc = journal_read(path, replay_line, &c, &r->torn, &rerr);
+	if (rc < 0) {
+		*err = c.err != NULL ? c.err : rerr;
+		if (c.err != NULL)
+			free(rerr);
+		return rc;
+	}
+	free(rerr);
+	if (!r->has_header) {
+		*err = xasprintf(_("%s: no header line: not a flakesweep journal"), path);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The recorded runs of each planned pair. */
+static void
+replay_runs_into(const struct replay *r, struct plan *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->npairs; i++) {
+		struct plan_pair *x = p->pairs[i];
+		const struct plan_pair *done =
+		    plan_find(&r->runs, x->phase, x->pkg, x->test, x->cpu, x->load);
+
+		if (done != NULL) {
+			x->runs = done->runs;
+			x->ms = done->ms;
+		}
+	}
+}
+
+void
+replay_progress(const struct replay *r, enum sweep_phase *phase, int64_t *done, int64_t *target)
+{
+	const struct sweep_config *c = &r->header.config;
+	struct plan_grid g = {
+	    .cpus = c->cpus,
+	    .loads = c->loads,
+	    .ncpus = c->ncpus,
+	    .nloads = c->nloads,
+	    .count = c->count,
+	    .confirm = c->confirm,
+	    .run = c->run_re != NULL,
+	};
+	struct plan p;
+	size_t i;
+
+	*done = *target = 0;
+	if (r->end_status != NULL) {
+		/* Every run it made, the sweep's up to --count a pair. */
+		*phase = SWEEP_PHASE_DONE;
+		for (i = 0; i < r->runs.npairs; i++) {
+			const struct plan_pair *x = r->runs.pairs[i];
+
+			*done +=
+			    x->phase == RESULTS_SWEEP && x->runs > c->count ? c->count : x->runs;
+		}
+		if (*done < r->results->runs)
+			*done = r->results->runs;
+		*target = *done;
+		return;
+	}
+	if (r->npkgs == 0) {
+		*phase = SWEEP_PHASE_BUILD;
+		return;
+	}
+	plan_init(&p, &g);
+	plan_sweep(&p, r->pkgs, r->npkgs, NULL, NULL);
+	replay_runs_into(r, &p);
+	plan_progress(&p, done, target);
+	*phase = SWEEP_PHASE_SWEEP;
+	if (*done >= *target) {
+		plan_free(&p);
+		plan_init(&p, &g);
+		plan_confirm(&p, r->results, r->pkgs, r->confirm_tests, r->confirm_counts,
+		             r->nconfirms, NULL, NULL);
+		replay_runs_into(r, &p);
+		plan_progress(&p, done, target);
+		*phase = SWEEP_PHASE_CONFIRM;
+	}
+	plan_free(&p);
+}
+
+void
+replay_status(const struct replay *r, struct sweep_status *st)
+{
+	const struct sweep_config *c = &r->header.config;
+	const struct journal_machine *m = &r->header.machine;
+
+	status_free(st);
+	memset(st, 0, sizeof *st);
+	replay_progress(r, &st->phase, &st->done, &st->target);
+	st->finished = r->end_status != NULL;
+	st->started_ms = r->started_ms;
+	st->finished_ms = r->finished_ms;
+	st->cpus = c->cpus;
+	st->ncpus = c->ncpus;
+	st->loads = c->loads;
+	st->nloads = c->nloads;
+	st->count = c->count;
+	st->confirm = c->confirm;
+	st->machine_cores = m->cores;
+	st->keep = m->keep;
+	status_set_lanes(st, m->nlanes, m->width, m->lanes);
+	st->inflight = (int)r->nunfinished;
+}
+
+void
+replay_free(struct replay *r)
+{
+	size_t i;
+
+	journal_header_free(&r->header);
+	driver_free_pkgs(r->pkgs, r->npkgs);
+	results_free(r->results);
+	plan_free(&r->runs);
+	free(r->unfinished);
+	for (i = 0; i < r->nconfirms; i++)
+		free(r->confirm_tests[i]);
+	free(r->confirm_tests);
+	free(r->confirm_counts);
+	free(r->end_status);
+	memset(r, 0, sizeof *r);
+}

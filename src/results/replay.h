@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * replay.h: rebuilds a sweep's state from its journal: the header, the
+ * packages, the results and how many runs each pair has done. --resume,
+ * `report --rebuild` and `view` all start here. It only reads.
+ */
+#ifndef FLAKESWEEP_REPLAY_H
+#define FLAKESWEEP_REPLAY_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "drivers/driver.h"
+#include "engine/observer.h"
+#include "engine/plan.h"
+#include "results/results.h"
+#include "engine/status.h"
+#include "engine/sweep-config.h"
+
+/* A run that was spawned and never recorded as finished. */
+struct replay_spawn {
+	int64_t run;
+	int pid;
+	uint64_t start_ticks;
+};
+
+struct replay {
+	struct journal_header header; /* the header line, decoded */
+	bool has_header;
+	struct pkg **pkgs; /* from the build lines, by index */
+	size_t npkgs;
+	struct results *results;
+	struct plan runs; /* the runs done at each pair (no targets) */
+	struct replay_spawn *unfinished;
+	size_t nunfinished;
+	char **confirm_tests; /* confirm lines: extra confirm runs asked for ... */
+	int *confirm_counts;  /* ... and how many */
+	size_t nconfirms;
+	int64_t max_run;
+	bool torn;        /* the last line was torn and skipped */
+	char *end_status; /* from an end line, or NULL */
+	int64_t started_ms, finished_ms;
+};
+
+/* Reads path into r (zeroed by the function). Returns 0, or a negative
+ * errno with *err (caller frees) naming the file and line. */
+int replay_journal(const char *path, struct replay *r, char **err);
+
+/* Where the sweep of the journal stands, as the live sweep counts it:
+ * its phase, and the runs done and planned in that phase. */
+void replay_progress(const struct replay *r, enum sweep_phase *phase, int64_t *done,
+                     int64_t *target);
+
+/* Fills st (zeroed, or filled before) with where the journal's sweep
+ * stands, as sweep_status does for a live one; the lanes are the
+ * recorded ones, with no run (inflight counts the runs spawned and never
+ * recorded). Free with status_free. */
+void replay_status(const struct replay *r, struct sweep_status *st);
+
+/* Frees what r owns. */
+void replay_free(struct replay *r);
+
+#endif

@@ -1,0 +1,283 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report.c: renders results as report.txt, sorted worst first, and writes
+ * it with results.json (results-json.c). It never changes the results.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "results/report.h"
+#include "results/results-json.h"
+#include "base/sanitize.h"
+#include "base/util.h"
+
+static int
+report_cmp_tests(const void *a, const void *b)
+{
+	const struct results_test *x = *(const struct results_test *const *)a;
+	const struct results_test *y = *(const struct results_test *const *)b;
+	int64_t xr, xf, xh, yr, yf, yh;
+
+	results_test_totals(x, &xr, &xf, &xh);
+	results_test_totals(y, &yr, &yf, &yh);
+	if (xf + xh != yf + yh)
+		return xf + xh > yf + yh ? -1 : 1;
+	return strcmp(x->id, y->id);
+}
+
+/* The per-core counts of a test whose failures concentrate on one core. */
+static void
+report_text_cores(struct buf *b, const struct results_test *t)
+{
+	const struct results_core *c;
+	int64_t runs, bad;
+	double p;
+	int i;
+
+	if (!results_core_concentration(t, &c, &runs, &bad, &p))
+		return;
+	buf_printf(b,
+	           _("  failures concentrate on core %d: at cpu %d, %lld of %lld runs pinned to it "
+	             "failed, %lld of %lld runs on other cores (Fisher exact p=%.2g)\n"),
+	           c->core, c->cpu, (long long)c->failures, (long long)c->runs,
+	           (long long)(bad - c->failures), (long long)(runs - c->runs), p);
+	buf_printf(b, _("  per core at cpu %d (failed/runs):"), c->cpu);
+	for (i = 0; i < t->ncores; i++)
+		if (t->cores[i].cpu == c->cpu)
+			buf_printf(b, " %d:%lld/%lld", t->cores[i].core,
+			           (long long)t->cores[i].failures, (long long)t->cores[i].runs);
+	buf_addc(b, '\n');
+}
+
+/* The tests that failed only after t in the same process: listed under
+ * t, not as flaky tests of their own. */
+static void
+report_text_cascades(struct buf *b, const struct results *r, const struct results_test *t)
+{
+	size_t i;
+
+	for (i = 0; i < r->ntests; i++) {
+		const struct results_test *c = &r->tests[i];
+		int64_t alone = 0;
+		int k;
+
+		if (c->pkg != t->pkg || !results_cascade(c) ||
+		    strcmp(results_cascade_root(c), t->test) != 0)
+			continue;
+		for (k = 0; k < c->ncells; k++)
+			if (c->cells[k].phase == RESULTS_CONFIRM)
+				alone += c->cells[k].runs;
+		buf_printf(b,
+		           _("  cascade: %s failed %lld times, each time after this test had "
+		             "failed in the same process; alone it passed all %lld runs\n"),
+		           c->test, (long long)c->sweep_bad, (long long)alone);
+	}
+}
+
+static void
+report_text_test(struct buf *b, const struct results *r, const struct results_test *t,
+                 const struct report_meta *m)
+{
+	const struct results_cell *worst = results_worst_cell(t);
+	int i;
+
+	buf_printf(b, "\n%s  [%s]%s\n", t->id, results_verdict_name(results_verdict(t)),
+	           m->quarantine != NULL && quarantine_has_test(m->quarantine, t->id)
+	               ? _("  (quarantined)")
+	               : "");
+	buf_printf(b, "  %-8s %4s %5s %10s %8s %6s  %s\n", _("phase"), _("cpu"), _("load"),
+	           _("failures"), _("runs"), _("hangs"),
+	           /* xgettext:no-c-format */
+	           _("rate (95% CI)"));
+	for (i = 0; i < t->ncells; i++) {
+		const struct results_cell *c = &t->cells[i];
+		double lo, hi;
+
+		results_wilson(c->failures + c->hangs, c->runs, &lo, &hi);
+		buf_printf(b, "  %-8s %4d %5d %10lld %8lld %6lld  ", results_phase_name(c->phase),
+		           c->cpu, c->load, (long long)c->failures, (long long)c->runs,
+		           (long long)c->hangs);
+		/* A clean cell carries the Wilson upper bound, never above 100%
+		 * (the rule of three, 3/n, says nothing at small n). */
+		if (c->failures + c->hangs == 0)
+			buf_printf(b, _("< %.2f%% (0 in %lld)\n"), 100.0 * (hi < 1 ? hi : 1),
+			           (long long)c->runs);
+		else
+			buf_printf(b, "%.2f%% (%.2f%%-%.2f%%)\n",
+			           100.0 * (double)(c->failures + c->hangs) / (double)c->runs,
+			           100.0 * lo, 100.0 * hi);
+	}
+	if (t->channels != NULL) {
+		buf_printf(b, "%s", _("  ambient channels read:"));
+		for (i = 0; t->channels[i] != NULL; i++)
+			buf_printf(b, " %s", t->channels[i]);
+		buf_printf(b, "\n");
+	}
+	if (t->first != NULL) {
+		const char *p = t->first->lines;
+		int shown = 0;
+
+		buf_printf(b, _("  first failure (%s, cpu %d, load %d%s%s):\n"),
+		           results_phase_name(t->first->phase), t->first->cpu, t->first->load,
+		           t->first->seed ? _(", seed ") : "",
+		           t->first->seed ? t->first->seed : "");
+		if (t->first->reason != NULL)
+			buf_printf(b, "    %s\n", t->first->reason);
+		while (p != NULL && *p != '\0' && shown < 20) {
+			const char *nl = strchr(p, '\n');
+			size_t n = nl != NULL ? (size_t)(nl - p) : strlen(p);
+
+			buf_printf(b, "    | %.*s\n", (int)n, p);
+			p += n + (nl != NULL);
+			shown++;
+		}
+		if (p != NULL && *p != '\0')
+			buf_printf(b, "    | %s\n", _("(more in the log)"));
+		if (t->first->log != NULL)
+			buf_printf(b, _("  log: %s\n"), t->first->log);
+	}
+	report_text_cores(b, t);
+	report_text_cascades(b, r, t);
+	if (worst != NULL && m->reproduce != NULL) {
+		char *fs = NULL, *direct = NULL;
+
+		m->reproduce(m->arg, t, worst, &fs, &direct);
+		if (results_order_dependent(t))
+			buf_printf(
+			    b,
+			    _("  order-dependent: it failed only in shuffled runs of the whole "
+			      "package and never alone; replay the seed on the whole package\n"));
+		buf_printf(b, _("  reproduce: %s\n"), fs != NULL ? fs : "");
+		buf_printf(b, _("  directly:  %s\n"), direct != NULL ? direct : "");
+		free(fs);
+		free(direct);
+	}
+}
+
+char *
+report_text(const struct results *r, const struct report_meta *m)
+{
+	struct buf b;
+	const struct results_test **list;
+	int64_t passed, flaky, failing;
+	char *text;
+	size_t i, n = 0;
+	int section;
+
+	buf_init(&b);
+	results_counts(r, &passed, &flaky, &failing);
+	buf_printf(&b, _("flakesweep report (%s)\n"), m->status);
+	buf_printf(&b,
+	           _("%lld runs, %zu tests: %lld passed, %lld flaky, %lld failing; %lld failures, "
+	             "%lld hangs\n"),
+	           (long long)r->runs, r->ntests, (long long)passed, (long long)flaky,
+	           (long long)failing, (long long)r->failures, (long long)r->hangs);
+	for (i = 0; i < m->npkgs && i < r->npkgs; i++) {
+		const struct pkg *dp = m->pkgs[i];
+
+		if (dp != NULL && !dp->build_ok && !dp->empty)
+			buf_printf(&b, _("\nBUILD FAILED %s (%s):\n%s\n"), dp->name, dp->level,
+			           dp->build_output ? dp->build_output : "");
+	}
+	for (i = 0; i < r->npkgs; i++) {
+		const struct results_pkg *p = &r->pkgs[i];
+
+		if (p->failures_outside_tests > 0) {
+			buf_printf(&b, _("\n%s (%s): %lld of %lld runs failed outside any test\n"),
+			           p->name, p->level, (long long)p->failures_outside_tests,
+			           (long long)p->runs);
+			if (p->first_outside != NULL)
+				buf_printf(&b, "  %s\n", p->first_outside->lines);
+		}
+		if (p->leaked_runs > 0)
+			buf_printf(
+			    &b,
+			    _("\n%s (%s): %lld runs left processes behind; flakesweep killed "
+			      "them\n"),
+			    p->name, p->level, (long long)p->leaked_runs);
+		if (p->unreliable_runs > 0)
+			buf_printf(&b,
+			           _("\n%s (%s): %lld runs had contradictory results and were "
+			             "not counted\n"),
+			           p->name, p->level, (long long)p->unreliable_runs);
+	}
+	list = xcalloc(r->ntests ? r->ntests : 1, sizeof *list);
+	for (i = 0; i < r->ntests; i++) {
+		if (results_verdict(&r->tests[i]) != RESULTS_PASSED)
+			list[n++] = &r->tests[i];
+	}
+	qsort(list, n, sizeof *list, report_cmp_tests);
+	for (section = 0; section < 2; section++) {
+		enum results_verdict want = section == 0 ? RESULTS_FLAKY : RESULTS_FAILING;
+		bool header = false;
+
+		for (i = 0; i < n; i++) {
+			if (results_verdict(list[i]) != want)
+				continue;
+			if (!header) {
+				buf_printf(
+				    &b, "\n== %s ==\n",
+				    section == 0
+				        ? _("Flaky tests")
+				        : _("Failing tests (failed every run at some pair)"));
+				header = true;
+			}
+			report_text_test(&b, r, list[i], m);
+		}
+	}
+	if (n == 0)
+		buf_printf(&b, "\n%s\n", _("No test failed or hung."));
+	free(list);
+	/* Test ids, package names, build output and reproduce commands come
+	 * from the project and its tests: the whole text is cleaned once. */
+	text = sanitize_text(b.data, b.len);
+	buf_free(&b);
+	return text;
+}
+
+int
+report_write(const char *dir, const struct results *r, const struct report_meta *m, char **err)
+{
+	cJSON *doc = results_to_json(r, m);
+	char *json = cJSON_Print(doc), *text = report_text(r, m);
+	char *path = xasprintf("%s/results.json", dir);
+	int rc;
+
+	cJSON_Delete(doc);
+	*err = NULL;
+	json = xrealloc(json, strlen(json) + 2);
+	strcat(json, "\n");
+	rc = util_write_file_atomic(path, json, strlen(json));
+	if (rc == 0) {
+		free(path);
+		path = xasprintf("%s/report.txt", dir);
+		rc = util_write_file_atomic(path, text, strlen(text));
+	}
+	if (rc < 0)
+		*err = xasprintf("%s: %s", path, strerror(-rc));
+	free(path);
+	free(json);
+	free(text);
+	return rc;
+}
+
+int
+report_exit_status(const struct results *r, const struct report_meta *m)
+{
+	size_t i;
+
+	if (r->failures > 0 || r->hangs > 0)
+		return 1;
+	for (i = 0; i < r->npkgs; i++) {
+		if (r->pkgs[i].failures_outside_tests > 0)
+			return 1;
+	}
+	for (i = 0; i < m->npkgs; i++) {
+		if (!m->pkgs[i]->build_ok && !m->pkgs[i]->empty)
+			return 1;
+	}
+	return 0;
+}

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report.h: turns results into report.txt, and writes it beside
+ * results.json (results-json.h). It reads nothing but what it is given and
+ * writes files only in report_write.
+ */
+#ifndef FLAKESWEEP_REPORT_H
+#define FLAKESWEEP_REPORT_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "drivers/driver.h"
+#include "decisions/quarantine.h"
+#include "results/results.h"
+
+/* The reproduce commands of a failed test at its worst cell: *flakesweep
+ * and *direct (caller frees both). */
+typedef void (*report_reproduce_cb)(void *arg, const struct results_test *t,
+                                    const struct results_cell *worst, char **flakesweep,
+                                    char **direct);
+
+struct report_meta {
+	const char *status;      /* "running", "complete" or "interrupted" */
+	int64_t started_ms;      /* ms since the epoch */
+	int64_t finished_ms;     /* 0 while running */
+	const cJSON *machine;    /* {"cores","keep","lanes"} */
+	const cJSON *project;    /* {"driver","root","commit","toolchain"} */
+	const cJSON *config;     /* the sweep's options */
+	struct pkg *const *pkgs; /* parallel to results.pkgs */
+	size_t npkgs;
+	report_reproduce_cb reproduce;
+	void *arg;
+	/* The quarantine file's entries, or NULL. Their statuses are judged
+	 * on these results (quarantine_evaluate) when the JSON is made. */
+	struct quarantine *quarantine;
+	int64_t now_ms; /* for expiry countdowns */
+};
+
+/* The text report: a summary, the flaky and failing tests with their
+ * cells (rate and 95% interval), first failure and reproduce commands,
+ * packages that failed to build or failed outside tests. Caller frees. */
+char *report_text(const struct results *r, const struct report_meta *m);
+
+/* Writes DIR/results.json and DIR/report.txt atomically. Returns 0 or a
+ * negative errno with *err set (caller frees). */
+int report_write(const char *dir, const struct results *r, const struct report_meta *m, char **err);
+
+/* The exit status DESIGN section 10 gives a finished sweep: 1 when a test
+ * failed or hung or a package failed outside its tests or to build, else
+ * 0. */
+int report_exit_status(const struct results *r, const struct report_meta *m);
+
+#endif

@@ -1,0 +1,664 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * results.c: counts runs into cells and decides verdicts. A test's runs at
+ * a pair count only the runs in which it started; a run whose output
+ * contradicts itself counts for nothing but the package's unreliable
+ * count. It never reads files or prints.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "results/results.h"
+#include "base/sanitize.h"
+#include "base/strmap.h"
+#include "base/util.h"
+
+struct results *
+results_new(void)
+{
+	struct results *r = xcalloc(1, sizeof *r);
+
+	r->index = strmap_new();
+	return r;
+}
+
+static void
+results_failure_free(struct results_failure *f)
+{
+	if (f == NULL)
+		return;
+	free(f->seed);
+	free(f->lines);
+	free(f->reason);
+	free(f->log);
+	free(f);
+}
+
+void
+results_free(struct results *r)
+{
+	size_t i;
+
+	if (r == NULL)
+		return;
+	for (i = 0; i < r->ntests; i++) {
+		free(r->tests[i].id);
+		free(r->tests[i].test);
+		free(r->tests[i].cells);
+		free(r->tests[i].cores);
+		util_strv_free(r->tests[i].channels);
+		results_failure_free(r->tests[i].first);
+	}
+	for (i = 0; i < r->npkgs; i++) {
+		free(r->pkgs[i].name);
+		free(r->pkgs[i].level);
+		results_failure_free(r->pkgs[i].first_outside);
+	}
+	free(r->tests);
+	free(r->pkgs);
+	strmap_free(r->index);
+	free(r);
+}
+
+int
+results_add_pkg(struct results *r, const char *name, const char *level)
+{
+	struct results_pkg *p;
+
+	r->pkgs = xrealloc(r->pkgs, sizeof *r->pkgs * (r->npkgs + 1));
+	p = &r->pkgs[r->npkgs];
+	memset(p, 0, sizeof *p);
+	p->name = xstrdup(name);
+	p->level = xstrdup(level);
+	return (int)r->npkgs++;
+}
+
+void
+results_note_leak(struct results *r, int pkg)
+{
+	r->pkgs[pkg].leaked_runs++;
+}
+
+bool
+results_order_dependent(const struct results_test *t)
+{
+	int64_t sweep_bad = 0, confirm_runs = 0, confirm_bad = 0;
+	int i;
+
+	if (t->first == NULL || t->first->seed == NULL)
+		return false;
+	for (i = 0; i < t->ncells; i++) {
+		const struct results_cell *c = &t->cells[i];
+
+		if (c->phase == RESULTS_SWEEP) {
+			sweep_bad += c->failures + c->hangs;
+		} else {
+			confirm_runs += c->runs;
+			confirm_bad += c->failures + c->hangs;
+		}
+	}
+	return sweep_bad > 0 && confirm_runs > 0 && confirm_bad == 0;
+}
+
+const struct results_test *
+results_first_failed_in(const struct results *r, int pkg, const struct outcome_test *ot,
+                        int64_t run)
+{
+	const struct results_test *t;
+	char *id;
+
+	if (ot->status != OUTCOME_FAIL && ot->status != OUTCOME_HANG)
+		return NULL;
+	id = xasprintf("%s::%s", r->pkgs[pkg].name, ot->name);
+	t = results_find(r, id);
+	free(id);
+	return t != NULL && t->first != NULL && t->first->run == run ? t : NULL;
+}
+
+struct results_test *
+results_find(const struct results *r, const char *id)
+{
+	long i = strmap_get(r->index, id);
+
+	return i >= 0 ? &r->tests[i] : NULL;
+}
+
+struct results_test *
+results_add_test(struct results *r, int pkg, const char *id, const char *name)
+{
+	struct results_test *t;
+
+	r->tests = xrealloc(r->tests, sizeof *r->tests * (r->ntests + 1));
+	t = &r->tests[r->ntests];
+	memset(t, 0, sizeof *t);
+	t->id = xstrdup(id);
+	t->test = xstrdup(name);
+	t->pkg = pkg;
+	t->owner = r;
+	strmap_set(r->index, t->id, (long)r->ntests);
+	r->ntests++;
+	return t;
+}
+
+static struct results_test *
+results_get_test(struct results *r, int pkg, const char *name)
+{
+	char *id = xasprintf("%s::%s", r->pkgs[pkg].name, name);
+	struct results_test *t = results_find(r, id);
+
+	if (t == NULL)
+		t = results_add_test(r, pkg, id, name);
+	free(id);
+	return t;
+}
+
+static struct results_cell *
+results_get_cell(struct results_test *t, enum results_phase phase, int cpu, int load)
+{
+	struct results_cell *c;
+	int i;
+
+	for (i = 0; i < t->ncells; i++) {
+		c = &t->cells[i];
+		if (c->phase == phase && c->cpu == cpu && c->load == load)
+			return c;
+	}
+	t->cells = xrealloc(t->cells, sizeof *t->cells * (size_t)(t->ncells + 1));
+	c = &t->cells[t->ncells++];
+	memset(c, 0, sizeof *c);
+	c->phase = phase;
+	c->cpu = cpu;
+	c->load = load;
+	return c;
+}
+
+static struct results_failure *
+results_failure_new(enum results_phase phase, int cpu, int load, const struct outcome *o,
+                    const char *lines, const char *reason, const char *log, int64_t run)
+{
+	struct results_failure *f = xcalloc(1, sizeof *f);
+
+	f->phase = phase;
+	f->cpu = cpu;
+	f->load = load;
+	f->seed = o->seed != NULL ? xstrdup(o->seed) : NULL;
+	f->lines = lines != NULL ? sanitize_text(lines, strlen(lines)) : xstrdup("");
+	f->reason = reason != NULL ? sanitize_text(reason, strlen(reason)) : NULL;
+	f->log = log != NULL ? xstrdup(log) : NULL;
+	f->run = run;
+	return f;
+}
+
+static int
+results_cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Adds the channels a run of t read to the set t keeps. */
+static void
+results_add_channels(struct results_test *t, char *const *channels)
+{
+	size_t n = 0, i, j;
+
+	while (t->channels != NULL && t->channels[n] != NULL)
+		n++;
+	for (i = 0; channels != NULL && channels[i] != NULL; i++) {
+		for (j = 0; j < n && strcmp(t->channels[j], channels[i]) != 0; j++)
+			;
+		if (j == n) {
+			util_strv_add(&t->channels, &n, channels[i]);
+			qsort(t->channels, n, sizeof *t->channels, results_cmp_str);
+		}
+	}
+}
+
+int
+results_add_run(struct results *r, int pkg, enum results_phase phase, int cpu, int load,
+                const struct outcome *o, const char *log, int64_t run)
+{
+	struct results_pkg *p = &r->pkgs[pkg];
+	int fresh = 0;
+	size_t i;
+
+	r->runs++;
+	p->runs++;
+	if (o->unreliable)
+		p->unreliable_runs++;
+	if (o->package_failed) {
+		p->failures_outside_tests++;
+		if (p->first_outside == NULL) {
+			struct buf b;
+
+			buf_init(&b);
+			if (o->package_reason != NULL)
+				buf_printf(&b, "%s\n", o->package_reason);
+			if (o->package_lines != NULL)
+				buf_adds(&b, o->package_lines);
+			p->first_outside =
+			    results_failure_new(phase, cpu, load, o, b.data, NULL, log, run);
+			buf_free(&b);
+		}
+	}
+	/* A run whose results contradict themselves counts for no test. */
+	for (i = 0; !o->unreliable && i < o->ntests; i++) {
+		const struct outcome_test *ot = &o->tests[i];
+		struct results_test *t;
+		struct results_cell *c;
+
+		t = results_get_test(r, pkg, ot->name);
+		results_add_channels(t, ot->channels);
+		/* A skipped test is listed but did not run: it adds nothing to
+		 * its denominator. */
+		if (ot->status == OUTCOME_SKIP)
+			continue;
+		c = results_get_cell(t, phase, cpu, load);
+		c->runs++;
+		if (ot->status == OUTCOME_FAIL) {
+			c->failures++;
+			r->failures++;
+		} else if (ot->status == OUTCOME_HANG) {
+			c->hangs++;
+			r->hangs++;
+		} else {
+			continue;
+		}
+		if (t->first == NULL) {
+			t->first = results_failure_new(phase, cpu, load, o, ot->lines, ot->reason,
+			                               log, run);
+			fresh++;
+		}
+	}
+	return fresh;
+}
+
+static struct results_core *
+results_get_core(struct results_test *t, int cpu, int core)
+{
+	int i, j;
+
+	for (i = 0; i < t->ncores; i++) {
+		const struct results_core *c = &t->cores[i];
+
+		if (c->cpu == cpu && c->core == core)
+			return &t->cores[i];
+		if (c->cpu > cpu || (c->cpu == cpu && c->core > core))
+			break;
+	}
+	t->cores = xrealloc(t->cores, sizeof *t->cores * (size_t)(t->ncores + 1));
+	for (j = t->ncores; j > i; j--)
+		t->cores[j] = t->cores[j - 1];
+	t->ncores++;
+	memset(&t->cores[i], 0, sizeof t->cores[i]);
+	t->cores[i].cpu = cpu;
+	t->cores[i].core = core;
+	return &t->cores[i];
+}
+
+void
+results_add_cores(struct results *r, int pkg, const struct outcome *o, const int *cores, int ncores)
+{
+	size_t i;
+	int k;
+
+	for (i = 0; !o->unreliable && ncores > 0 && i < o->ntests; i++) {
+		const struct outcome_test *ot = &o->tests[i];
+		bool bad = ot->status == OUTCOME_FAIL || ot->status == OUTCOME_HANG;
+		struct results_test *t;
+
+		if (ot->status == OUTCOME_SKIP)
+			continue;
+		t = results_get_test(r, pkg, ot->name);
+		for (k = 0; k < ncores; k++) {
+			struct results_core *c = results_get_core(t, ncores, cores[k]);
+
+			c->runs++;
+			c->failures += bad;
+		}
+	}
+}
+
+/* True when name is a subtest (at any depth) of parent. */
+static bool
+results_is_below(const char *name, const char *parent)
+{
+	size_t n = strlen(parent);
+
+	return strncmp(name, parent, n) == 0 && name[n] == '/';
+}
+
+/* True when test index k failed or hung before entry i of o. */
+static bool
+results_failed_before(const struct results *r, const struct outcome *o, size_t i, long k)
+{
+	size_t j;
+
+	for (j = 0; j < i; j++) {
+		const struct outcome_test *e = &o->tests[j];
+
+		if ((e->status == OUTCOME_FAIL || e->status == OUTCOME_HANG) &&
+		    strcmp(e->name, r->tests[k].test) == 0)
+			return true;
+	}
+	return false;
+}
+
+void
+results_add_order(struct results *r, int pkg, enum results_phase phase, const struct outcome *o)
+{
+	size_t i, j;
+	int k, n;
+
+	for (i = 0; phase == RESULTS_SWEEP && !o->unreliable && i < o->ntests; i++) {
+		const struct outcome_test *ot = &o->tests[i];
+		struct results_test *t;
+
+		if (ot->status != OUTCOME_FAIL && ot->status != OUTCOME_HANG)
+			continue;
+		t = results_get_test(r, pkg, ot->name);
+		if (t->sweep_bad++ > 0) {
+			/* Keep the candidates that failed before it this time too. */
+			for (k = n = 0; k < t->ncandidates; k++)
+				if (results_failed_before(r, o, i, t->candidates[k]))
+					t->candidates[n++] = t->candidates[k];
+			t->ncandidates = n;
+			continue;
+		}
+		for (j = 0; j < i && t->ncandidates < RESULTS_CANDIDATES; j++) {
+			const struct outcome_test *e = &o->tests[j];
+
+			if ((e->status != OUTCOME_FAIL && e->status != OUTCOME_HANG) ||
+			    results_is_below(ot->name, e->name) ||
+			    results_is_below(e->name, ot->name))
+				continue;
+			/* Earlier tests of the run already have their entries:
+			 * results_add_run made them, so t stays where it is. */
+			k = (int)(results_get_test(r, pkg, e->name) - r->tests);
+			t->candidates[t->ncandidates++] = k;
+		}
+	}
+}
+
+/* P(X >= a) for X hypergeometric: n draws from N items of which K are
+ * marked. The one-sided Fisher exact test of a 2x2 table. */
+static double results_fisher_upper(int64_t a, int64_t n, int64_t K, int64_t N);
+
+/* The runs of t in one phase and how many of them failed or hung. */
+static void
+results_phase_totals(const struct results_test *t, enum results_phase phase, int64_t *runs,
+                     int64_t *bad)
+{
+	int i;
+
+	*runs = *bad = 0;
+	for (i = 0; i < t->ncells; i++) {
+		if (t->cells[i].phase != phase)
+			continue;
+		*runs += t->cells[i].runs;
+		*bad += t->cells[i].failures + t->cells[i].hangs;
+	}
+}
+
+const char *
+results_cascade_root(const struct results_test *t)
+{
+	const struct results_test *best = NULL;
+	double best_p = RESULTS_CASCADE_ALPHA;
+	int k;
+
+	for (k = 0; t->owner != NULL && k < t->ncandidates; k++) {
+		const struct results_test *c = &t->owner->tests[t->candidates[k]];
+		int64_t n, m;
+		double p;
+
+		results_phase_totals(c, RESULTS_SWEEP, &n, &m);
+		if (n == 0 || t->sweep_bad > m)
+			continue;
+		/* All k of its failures among the m runs where c failed. */
+		p = results_fisher_upper(t->sweep_bad, t->sweep_bad, m, n);
+		if (p < best_p) {
+			best_p = p;
+			best = c;
+		}
+	}
+	return best != NULL ? best->test : NULL;
+}
+
+bool
+results_cascade(const struct results_test *t)
+{
+	int64_t confirm_runs, confirm_bad;
+
+	if (t->sweep_bad == 0 || t->ncandidates == 0 || results_cascade_root(t) == NULL)
+		return false;
+	results_phase_totals(t, RESULTS_CONFIRM, &confirm_runs, &confirm_bad);
+	return confirm_runs > 0 && confirm_bad == 0;
+}
+
+int
+results_worst_core(const struct results_test *t)
+{
+	int i, j, best = -1;
+	int64_t most = 0;
+
+	for (i = 0; i < t->ncores; i++) {
+		int64_t n = 0;
+
+		for (j = 0; j < t->ncores; j++)
+			if (t->cores[j].core == t->cores[i].core)
+				n += t->cores[j].failures;
+		if (n > most || (n == most && n > 0 && t->cores[i].core < best)) {
+			most = n;
+			best = t->cores[i].core;
+		}
+	}
+	return best;
+}
+
+/* log C(n, k) */
+static double
+results_lchoose(int64_t n, int64_t k)
+{
+	return lgamma((double)n + 1) - lgamma((double)k + 1) - lgamma((double)(n - k) + 1);
+}
+
+static double
+results_fisher_upper(int64_t a, int64_t n, int64_t K, int64_t N)
+{
+	int64_t x, top = n < K ? n : K;
+	double p = 0;
+
+	for (x = a; x <= top; x++) {
+		if (n - x > N - K)
+			continue;
+		p += exp(results_lchoose(K, x) + results_lchoose(N - K, n - x) -
+		         results_lchoose(N, n));
+	}
+	return p > 1 ? 1 : p;
+}
+
+bool
+results_core_concentration(const struct results_test *t, const struct results_core **c,
+                           int64_t *runs, int64_t *bad, double *p)
+{
+	double best = 2;
+	int i, j, tested = 0;
+
+	*c = NULL;
+	*runs = *bad = 0;
+	*p = 1;
+	for (i = 0; i < t->ncores; i++) {
+		const struct results_core *k = &t->cores[i];
+		int64_t n = 0, f = 0;
+		double q;
+
+		/* Each run at cpu c counts once on each of its c cores. */
+		for (j = 0; j < t->ncores; j++) {
+			if (t->cores[j].cpu == k->cpu) {
+				n += t->cores[j].runs;
+				f += t->cores[j].failures;
+			}
+		}
+		n /= k->cpu;
+		f /= k->cpu;
+		/* A core every run had, or none: nothing to compare it with. */
+		if (k->runs == n || k->runs == 0)
+			continue;
+		tested++;
+		q = results_fisher_upper(k->failures, k->runs, f, n);
+		if (q < best) {
+			best = q;
+			*c = k;
+			*runs = n;
+			*bad = f;
+		}
+	}
+	if (tested == 0)
+		return false;
+	*p = best;
+	return best < RESULTS_CORE_ALPHA / tested;
+}
+
+void
+results_test_totals(const struct results_test *t, int64_t *runs, int64_t *failures, int64_t *hangs)
+{
+	int i;
+
+	*runs = *failures = *hangs = 0;
+	for (i = 0; i < t->ncells; i++) {
+		*runs += t->cells[i].runs;
+		*failures += t->cells[i].failures;
+		*hangs += t->cells[i].hangs;
+	}
+}
+
+/* The runs and bad runs (failures and hangs) of t at one pair, sweep and
+ * confirm cells together. */
+static void
+results_pair_totals(const struct results_test *t, int cpu, int load, int64_t *runs, int64_t *bad)
+{
+	int i;
+
+	*runs = *bad = 0;
+	for (i = 0; i < t->ncells; i++) {
+		const struct results_cell *c = &t->cells[i];
+
+		if (c->cpu == cpu && c->load == load) {
+			*runs += c->runs;
+			*bad += c->failures + c->hangs;
+		}
+	}
+}
+
+enum results_verdict
+results_verdict(const struct results_test *t)
+{
+	bool any = false;
+	int i;
+
+	if (results_cascade(t))
+		return RESULTS_CASCADE;
+	/* Per pair, not per cell: one all-red confirm cell of a test that
+	 * passes half its runs at the same pair is flaky, not failing. */
+	for (i = 0; i < t->ncells; i++) {
+		int64_t runs, bad;
+
+		results_pair_totals(t, t->cells[i].cpu, t->cells[i].load, &runs, &bad);
+		if (runs >= RESULTS_FAILING_MIN_RUNS && bad == runs)
+			return RESULTS_FAILING;
+		if (bad > 0)
+			any = true;
+	}
+	return any ? RESULTS_FLAKY : RESULTS_PASSED;
+}
+
+const char *
+results_verdict_name(enum results_verdict v)
+{
+	switch (v) {
+	case RESULTS_FLAKY:
+		return "flaky";
+	case RESULTS_FAILING:
+		return "failing";
+	case RESULTS_CASCADE:
+		return "cascade";
+	case RESULTS_PASSED:
+		break;
+	}
+	return "passed";
+}
+
+const char *
+results_phase_name(enum results_phase p)
+{
+	return p == RESULTS_CONFIRM ? "confirm" : "sweep";
+}
+
+const struct results_cell *
+results_worst_cell(const struct results_test *t)
+{
+	const struct results_cell *best = NULL;
+	double best_rate = 0;
+	int i;
+
+	for (i = 0; i < t->ncells; i++) {
+		const struct results_cell *c = &t->cells[i];
+		double rate;
+
+		if (c->runs == 0 || c->failures + c->hangs == 0)
+			continue;
+		rate = (double)(c->failures + c->hangs) / (double)c->runs;
+		if (best == NULL || rate > best_rate ||
+		    (rate == best_rate && c->phase == RESULTS_CONFIRM &&
+		     best->phase == RESULTS_SWEEP)) {
+			best = c;
+			best_rate = rate;
+		}
+	}
+	return best;
+}
+
+void
+results_wilson(int64_t k, int64_t n, double *lo, double *hi)
+{
+	const double z = 1.959963984540054;
+	double p, denom, centre, half;
+
+	if (n <= 0) {
+		*lo = 0;
+		*hi = 1;
+		return;
+	}
+	p = (double)k / (double)n;
+	denom = 1 + z * z / (double)n;
+	centre = (p + z * z / (2.0 * (double)n)) / denom;
+	half = z * sqrt(p * (1 - p) / (double)n + z * z / (4.0 * (double)n * (double)n)) / denom;
+	*lo = centre - half < 0 ? 0 : centre - half;
+	*hi = centre + half > 1 ? 1 : centre + half;
+}
+
+void
+results_counts(const struct results *r, int64_t *passed, int64_t *flaky, int64_t *failing)
+{
+	size_t i;
+
+	*passed = *flaky = *failing = 0;
+	for (i = 0; i < r->ntests; i++) {
+		switch (results_verdict(&r->tests[i])) {
+		case RESULTS_PASSED:
+			(*passed)++;
+			break;
+		case RESULTS_FLAKY:
+			(*flaky)++;
+			break;
+		case RESULTS_FAILING:
+			(*failing)++;
+			break;
+		case RESULTS_CASCADE:
+			break;
+		}
+	}
+}

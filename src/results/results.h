@@ -1,0 +1,203 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * results.h: the counts of a sweep (DESIGN section 4): one cell per (test,
+ * phase, cpu, load) with runs, failures and hangs; verdicts; first
+ * failures; per-package counts. Memory grows with tests x pairs, never
+ * with runs. It does no I/O.
+ */
+#ifndef FLAKESWEEP_RESULTS_H
+#define FLAKESWEEP_RESULTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "drivers/outcome.h"
+
+enum results_phase {
+	RESULTS_SWEEP,
+	RESULTS_CONFIRM,
+};
+
+enum results_verdict {
+	RESULTS_PASSED,
+	RESULTS_FLAKY,
+	RESULTS_FAILING, /* failed or hung every run at some pair */
+	RESULTS_CASCADE, /* failed only after an earlier test of its process, never alone */
+};
+
+/* A pair needs this many runs (sweep and confirm together), every one
+ * failed or hung, for a failing verdict: a test that passes half its runs
+ * fails 10 in a row with probability 1/1024, so failing is not called on
+ * a short streak. Fewer all-red runs are flaky until the pair has more. */
+#define RESULTS_FAILING_MIN_RUNS 10
+
+struct results_cell {
+	enum results_phase phase;
+	int cpu, load;
+	int64_t runs, failures, hangs;
+};
+
+struct results_failure {
+	enum results_phase phase;
+	int cpu, load;
+	char *seed;   /* or NULL */
+	char *lines;  /* sanitised (no control sequences, valid UTF-8) */
+	char *reason; /* why the parser decided it when the framework printed no
+	               * result ("test timed out after 3s"), or NULL */
+	char *log;    /* path of the kept output, relative to the output directory */
+	int64_t run;  /* run id */
+};
+
+/* The runs of a test at one cpu count that were pinned to one core (among
+ * others), and how many of them failed or hung. */
+struct results_core {
+	int core, cpu;
+	int64_t runs, failures;
+};
+
+#define RESULTS_CANDIDATES 4
+
+struct results;
+
+struct results_test {
+	char *id;   /* "PACKAGE::TEST" */
+	char *test; /* full name with subtests */
+	int pkg;    /* index into results.pkgs */
+	struct results_cell *cells;
+	int ncells;
+	struct results_failure *first; /* NULL until it fails or hangs */
+	struct results_core *cores;    /* sorted by cpu, then core */
+	int ncores;
+	/* Cascades: its sweep runs that failed or hung, and the earlier tests
+	 * of the same process (indices into results.tests) that had failed or
+	 * hung before it in every one of them, at most RESULTS_CANDIDATES. */
+	int64_t sweep_bad;
+	long candidates[RESULTS_CANDIDATES];
+	int ncandidates;
+	const struct results *owner;
+	/* The ambient channels any of its runs read, sorted, NULL-terminated;
+	 * NULL when the framework reported none. */
+	char **channels;
+};
+
+struct results_pkg {
+	char *name;
+	char *level;
+	int64_t runs;
+	int64_t failures_outside_tests;
+	int64_t unreliable_runs;
+	int64_t leaked_runs;                   /* runs that left processes behind (killed) */
+	struct results_failure *first_outside; /* NULL if none */
+};
+
+struct results {
+	struct results_test *tests;
+	size_t ntests;
+	struct results_pkg *pkgs;
+	size_t npkgs;
+	int64_t runs;
+	int64_t failures; /* test failures counted in cells */
+	int64_t hangs;
+	struct strmap *index;
+};
+
+struct results *results_new(void);
+/* Frees r and everything in it. NULL is a no-op. */
+void results_free(struct results *r);
+
+/* Adds a package (copied strings) and returns its index. */
+int results_add_pkg(struct results *r, const char *name, const char *level);
+
+/* Adds a test of package pkg with a new id and its full name (both
+ * copied), with no cells yet; results_load builds results with it. */
+struct results_test *results_add_test(struct results *r, int pkg, const char *id, const char *name);
+
+/* Counts one finished run of package pkg at (phase, cpu, load) from its
+ * outcome; log is where its output was kept (NULL if not kept). Returns
+ * the number of tests whose first failure this run is (a new flaky or
+ * failing test for the front ends). */
+int results_add_run(struct results *r, int pkg, enum results_phase phase, int cpu, int load,
+                    const struct outcome *o, const char *log, int64_t run);
+
+/* Counts the cores (ncores of them) that a run of package pkg was pinned to
+ * for each test of outcome o that ran: results_add_run first. */
+void results_add_cores(struct results *r, int pkg, const struct outcome *o, const int *cores,
+                       int ncores);
+
+/* Notes, for each test that failed or hung in sweep run o of package pkg,
+ * whether an earlier test of the same process (not its parent) had failed
+ * or hung: o->tests is in start order. results_add_run first. */
+void results_add_order(struct results *r, int pkg, enum results_phase phase,
+                       const struct outcome *o);
+
+/* The test whose failures t's failures followed (a test name), or NULL:
+ * every sweep failure of t came after that test had failed or hung earlier
+ * in the same process, and that is not chance: with that test failing or
+ * hanging in m of its n sweep runs, the probability that all k of t's
+ * failures land in those runs, C(m,k)/C(n,k) (a one-sided Fisher exact
+ * test), is below RESULTS_CASCADE_ALPHA. */
+const char *results_cascade_root(const struct results_test *t);
+
+/* True when t is a cascade: it has a cascade root, and alone (confirm) it
+ * never failed in at least one run. */
+bool results_cascade(const struct results_test *t);
+
+#define RESULTS_CASCADE_ALPHA 0.01
+
+/* The core on which t failed most over every cpu count (the lowest on
+ * ties), or -1. */
+int results_worst_core(const struct results_test *t);
+
+/* Whether t's failures concentrate on one core: for each cpu count c and
+ * each core, a one-sided Fisher exact test of failures in the runs at c
+ * pinned to that core against the runs at c not pinned to it;
+ * concentrated when the smallest p-value is below RESULTS_CORE_ALPHA
+ * divided by the number of tests made (Bonferroni). Sets *c to that entry
+ * of t->cores, *runs and *bad to the runs at its cpu count and their
+ * failures, and *p to its p-value. */
+bool results_core_concentration(const struct results_test *t, const struct results_core **c,
+                                int64_t *runs, int64_t *bad, double *p);
+
+#define RESULTS_CORE_ALPHA 0.01
+
+/* Counts a run of package pkg that left processes behind when its leader
+ * exited (they were killed). */
+void results_note_leak(struct results *r, int pkg);
+
+/* True when a test looks order-dependent: it failed only in shuffled sweep
+ * runs of the whole package and never in confirm runs of it alone. */
+bool results_order_dependent(const struct results_test *t);
+
+/* The test of outcome entry ot (a run of package pkg) when run is where it
+ * first failed or hung, else NULL: front ends announce new failures with
+ * it. */
+const struct results_test *results_first_failed_in(const struct results *r, int pkg,
+                                                   const struct outcome_test *ot, int64_t run);
+
+/* The test with this id, or NULL. */
+struct results_test *results_find(const struct results *r, const char *id);
+
+/* cascade when results_cascade says so; failing when at some pair every one of at least
+ * RESULTS_FAILING_MIN_RUNS runs (sweep and confirm together) failed or hung; flaky when it failed
+ * or hung otherwise; passed when never. */
+enum results_verdict results_verdict(const struct results_test *t);
+const char *results_verdict_name(enum results_verdict v);
+const char *results_phase_name(enum results_phase p);
+
+/* The cell with the highest failure rate (failures + hangs over runs),
+ * confirm cells first on ties; NULL when the test never failed. */
+const struct results_cell *results_worst_cell(const struct results_test *t);
+
+/* Totals of a test over every cell. */
+void results_test_totals(const struct results_test *t, int64_t *runs, int64_t *failures,
+                         int64_t *hangs);
+
+/* The 95% Wilson score interval of k failures in n runs (0..1). With
+ * n == 0 both are 0 and 1. */
+void results_wilson(int64_t k, int64_t n, double *lo, double *hi);
+
+/* Counts of verdicts over every test. */
+void results_counts(const struct results *r, int64_t *passed, int64_t *flaky, int64_t *failing);
+
+#endif
