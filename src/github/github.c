@@ -101,7 +101,7 @@ github_config_init(struct github_config *cfg)
 
 /* An IP literal in 127.0.0.0/8, or ::1 (bracketed as URLs write it). */
 static bool
-host_is_loopback_ip(const char *host)
+github_host_is_loopback_ip(const char *host)
 {
 	char v6[INET6_ADDRSTRLEN];
 	struct in6_addr a6;
@@ -120,10 +120,10 @@ host_is_loopback_ip(const char *host)
 /* The name localhost, whose addresses github_new checks and pins, or a
  * loopback IP literal; never a name that only looks like one. */
 static bool
-host_is_loopback(const char *host)
+github_host_is_loopback(const char *host)
 {
 	return strcasecmp(host, "localhost") == 0 || strcmp(host, "::1") == 0 ||
-	       host_is_loopback_ip(host);
+	       github_host_is_loopback_ip(host);
 }
 
 int
@@ -169,7 +169,7 @@ github_loopback_pin(const char *host, int port, const struct addrinfo *ai, char 
 
 /* GH_HOST, lower-cased, when it names a host other than github.com. */
 static char *
-gh_host(void)
+github_host_env(void)
 {
 	const char *v = getenv("GH_HOST");
 	char *h, *p;
@@ -187,7 +187,7 @@ gh_host(void)
 }
 
 static bool
-host_is_ghe_com(const char *host)
+github_host_is_ghe_com(const char *host)
 {
 	size_t n = strlen(host);
 
@@ -195,7 +195,7 @@ host_is_ghe_com(const char *host)
 }
 
 static bool
-host_is_safe(const char *h)
+github_host_is_safe(const char *h)
 {
 	const char *p;
 
@@ -216,13 +216,13 @@ github_endpoint(const char *api_url, char **err)
 
 	*err = NULL;
 	if (api_url == NULL) {
-		char *h = gh_host();
+		char *h = github_host_env();
 
 		if (h == NULL)
 			return xstrdup(GITHUB_API_URL);
-		if (!host_is_safe(h))
+		if (!github_host_is_safe(h))
 			*err = xasprintf(_("GH_HOST is not a host name: %s"), h);
-		else if (host_is_ghe_com(h))
+		else if (github_host_is_ghe_com(h))
 			ret = xasprintf("https://api.%s/graphql", h);
 		else
 			ret = xasprintf("https://%s/api/graphql", h);
@@ -237,7 +237,7 @@ github_endpoint(const char *api_url, char **err)
 		goto out;
 	}
 	if (strcmp(scheme, "https") != 0 &&
-	    !(strcmp(scheme, "http") == 0 && host_is_loopback(host))) {
+	    !(strcmp(scheme, "http") == 0 && github_host_is_loopback(host))) {
 		*err = xasprintf(_("--api-url must be https (http only on a loopback address): %s"),
 		                 api_url);
 		goto out;
@@ -262,9 +262,9 @@ out:
 char *
 github_web_base(void)
 {
-	char *h = gh_host(), *ret;
+	char *h = github_host_env(), *ret;
 
-	if (h == NULL || !host_is_safe(h)) {
+	if (h == NULL || !github_host_is_safe(h)) {
 		free(h);
 		return xstrdup("https://github.com");
 	}
@@ -319,7 +319,7 @@ github_is_github_host(const char *host)
 	if (strcasecmp(host, "github.com") == 0 || strcasecmp(host, "www.github.com") == 0 ||
 	    strcasecmp(host, "ssh.github.com") == 0)
 		return true;
-	h = gh_host();
+	h = github_host_env();
 	ok = h != NULL && strcasecmp(host, h) == 0;
 	free(h);
 	return ok;
@@ -458,7 +458,7 @@ github_json_string(const cJSON *obj, const char *key)
 }
 
 static bool
-curl_code_is_transient(int code)
+github_curl_code_is_transient(int code)
 {
 	switch (code) {
 	case CURLE_OPERATION_TIMEDOUT:
@@ -478,7 +478,7 @@ curl_code_is_transient(int code)
 
 /* Whether the request surely never reached GitHub's application. */
 static bool
-curl_code_before_sending(int code)
+github_curl_code_before_sending(int code)
 {
 	return code == CURLE_COULDNT_CONNECT || code == CURLE_COULDNT_RESOLVE_HOST ||
 	       code == CURLE_COULDNT_RESOLVE_PROXY || code == CURLE_SSL_CONNECT_ERROR ||
@@ -487,7 +487,7 @@ curl_code_before_sending(int code)
 }
 
 static void
-classify_rate_limit(const struct github_exchange *x, struct github_reply *r, char **message)
+github_classify_rate_limit(const struct github_exchange *x, struct github_reply *r, char **message)
 {
 	char until[32];
 	int64_t at = 0;
@@ -509,8 +509,8 @@ classify_rate_limit(const struct github_exchange *x, struct github_reply *r, cha
 }
 
 static void
-classify_graphql_errors(const struct github_exchange *x, const cJSON *errors,
-                        struct github_reply *r, char **message, char **type)
+github_classify_graphql_errors(const struct github_exchange *x, const cJSON *errors,
+                               struct github_reply *r, char **message, char **type)
 {
 	const cJSON *e, *chosen = NULL;
 	const char *t = NULL, *msg;
@@ -536,7 +536,7 @@ classify_graphql_errors(const struct github_exchange *x, const cJSON *errors,
 	line = github_one_line(msg != NULL ? msg : "");
 	*type = t != NULL ? xstrdup(t) : NULL;
 	if (t != NULL && strcmp(t, "RATE_LIMITED") == 0) {
-		classify_rate_limit(x, r, message);
+		github_classify_rate_limit(x, r, message);
 	} else if (t != NULL && strcmp(t, "NOT_FOUND") == 0) {
 		r->error = GITHUB_ERR_NOT_FOUND;
 		*message = xasprintf(_("GitHub found nothing: %s"), line);
@@ -572,8 +572,8 @@ github_classify(const struct github_exchange *x, struct github_reply *r, cJSON *
 	*type = NULL;
 	r->http_status = x->status;
 	if (x->curl_code != 0) {
-		r->transient = curl_code_is_transient(x->curl_code);
-		r->maybe_applied = x->mutation && !curl_code_before_sending(x->curl_code);
+		r->transient = github_curl_code_is_transient(x->curl_code);
+		r->maybe_applied = x->mutation && !github_curl_code_before_sending(x->curl_code);
 		if (x->curl_code == CURLE_OPERATION_TIMEDOUT) {
 			char d[32];
 
@@ -614,7 +614,7 @@ github_classify(const struct github_exchange *x, struct github_reply *r, cJSON *
 		           (x->retry_after_s > 0 || x->status == 429 ||
 		            (x->rl_remaining != NULL && strcmp(x->rl_remaining, "0") == 0) ||
 		            strstr(line, "rate limit") != NULL)) {
-			classify_rate_limit(x, r, message);
+			github_classify_rate_limit(x, r, message);
 		} else if (x->status == 403) {
 			r->error = GITHUB_ERR_SCOPE;
 			*message = xasprintf(_("GitHub refused the request (HTTP 403): %s"), line);
@@ -641,7 +641,7 @@ github_classify(const struct github_exchange *x, struct github_reply *r, cJSON *
 	errors = cJSON_GetObjectItemCaseSensitive(root, "errors");
 	data = cJSON_GetObjectItemCaseSensitive(root, "data");
 	if (cJSON_IsArray(errors) && cJSON_GetArraySize(errors) > 0) {
-		classify_graphql_errors(x, errors, r, message, type);
+		github_classify_graphql_errors(x, errors, r, message, type);
 		r->data = cJSON_IsObject(data) ? data : NULL;
 		return;
 	}
@@ -849,7 +849,7 @@ github_pin_localhost(struct github *gh, char **err)
 	    curl_url_get(u, CURLUPART_HOST, &host, 0) != CURLUE_OK ||
 	    curl_url_get(u, CURLUPART_PORT, &port, CURLU_DEFAULT_PORT) != CURLUE_OK)
 		goto out;
-	gh->loopback = host_is_loopback(host);
+	gh->loopback = github_host_is_loopback(host);
 	if (!gh->loopback || strcasecmp(host, "localhost") != 0)
 		goto out;
 	memset(&hints, 0, sizeof hints);
@@ -911,8 +911,8 @@ github_new(uv_loop_t *loop, const struct github_config *cfg, struct github **out
 	gh->url = url;
 	rc = github_pin_localhost(gh, err);
 	if (rc == 0) {
-		h = gh_host();
-		rc = github_read_token(h != NULL && !host_is_ghe_com(h), &gh->token,
+		h = github_host_env();
+		rc = github_read_token(h != NULL && !github_host_is_ghe_com(h), &gh->token,
 		                       &gh->token_source, err);
 		free(h);
 	}
