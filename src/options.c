@@ -93,22 +93,12 @@ options_init(struct options *o)
 	o->cpu_shim = true;
 }
 
-static void
-free_strv(char **v, int n)
-{
-	int i;
-
-	for (i = 0; v != NULL && i < n; i++)
-		free(v[i]);
-	free(v);
-}
-
 void
 options_free(struct options *o)
 {
 	free(o->cpus);
 	free(o->loads);
-	free_strv(o->tags, o->ntags);
+	util_strv_free_n(o->tags, o->ntags);
 	free(o->build_tags);
 	free(o->run_re);
 	free(o->skip_re);
@@ -120,9 +110,9 @@ options_free(struct options *o)
 	free(o->pytest_unit);
 	free(o->cpu_shim_path);
 	free(o->dir);
-	free_strv(o->packages, o->npackages);
-	free_strv(o->command, o->ncommand);
-	free_strv(o->scrub_env, o->nscrub_env);
+	util_strv_free_n(o->packages, o->npackages);
+	util_strv_free_n(o->command, o->ncommand);
+	util_strv_free_n(o->scrub_env, o->nscrub_env);
 	memset(o, 0, sizeof *o);
 }
 
@@ -326,7 +316,7 @@ split_tags(struct options *o, const char *value)
 {
 	char *copy = xstrdup(value), *save = NULL, *tok;
 
-	free_strv(o->tags, o->ntags);
+	util_strv_free_n(o->tags, o->ntags);
 	o->tags = NULL;
 	o->ntags = 0;
 	for (tok = strtok_r(copy, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
