@@ -3,8 +3,10 @@
  * model.h: everything the dashboard draws, as plain data: the header's
  * numbers, the lanes and their runs, the flaky and failing tests, their
  * decisions and the quarantine entries with their status. It is built from
- * a live sweep or from a replayed journal, so every view is a function of
- * a model and golden screens need no live sweep. It never draws.
+ * a sweep_status (status.h: a live sweep's or a replayed journal's), the
+ * results, the decisions and the quarantine file, so every view is a
+ * function of a model and golden screens need no live sweep. It never
+ * draws.
  */
 #ifndef FLAKESWEEP_UI_MODEL_H
 #define FLAKESWEEP_UI_MODEL_H

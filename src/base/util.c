@@ -233,6 +233,16 @@ util_strv_free(char **v)
 	free(v);
 }
 
+void
+util_strv_free_n(char **v, int n)
+{
+	int i;
+
+	for (i = 0; v != NULL && i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
 int64_t
 util_now_ms(void)
 {

@@ -71,6 +71,9 @@ void util_strv_add(char ***v, size_t *n, const char *s);
 /* Frees a NULL-terminated string vector and its strings. NULL is a no-op. */
 void util_strv_free(char **v);
 
+/* Frees the first n strings of v, then v. NULL is a no-op. */
+void util_strv_free_n(char **v, int n);
+
 /* Milliseconds of wall-clock time since the Unix epoch. Every module reads
  * time through this so tests can replace it with util_set_clock(). */
 typedef int64_t (*util_clock_cb)(void);

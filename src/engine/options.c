@@ -36,22 +36,12 @@ options_init(struct options *o)
 	o->cpu_shim = true;
 }
 
-static void
-options_free_strv(char **v, int n)
-{
-	int i;
-
-	for (i = 0; v != NULL && i < n; i++)
-		free(v[i]);
-	free(v);
-}
-
 void
 options_free(struct options *o)
 {
 	free(o->cpus);
 	free(o->loads);
-	options_free_strv(o->tags, o->ntags);
+	util_strv_free_n(o->tags, o->ntags);
 	free(o->build_tags);
 	free(o->run_re);
 	free(o->skip_re);
@@ -63,9 +53,9 @@ options_free(struct options *o)
 	free(o->pytest_unit);
 	free(o->cpu_shim_path);
 	free(o->dir);
-	options_free_strv(o->packages, o->npackages);
-	options_free_strv(o->command, o->ncommand);
-	options_free_strv(o->scrub_env, o->nscrub_env);
+	util_strv_free_n(o->packages, o->npackages);
+	util_strv_free_n(o->command, o->ncommand);
+	util_strv_free_n(o->scrub_env, o->nscrub_env);
 	memset(o, 0, sizeof *o);
 }
 
@@ -209,7 +199,7 @@ options_split_tags(struct options *o, const char *value)
 {
 	char *copy = xstrdup(value), *save = NULL, *tok;
 
-	options_free_strv(o->tags, o->ntags);
+	util_strv_free_n(o->tags, o->ntags);
 	o->tags = NULL;
 	o->ntags = 0;
 	for (tok = strtok_r(copy, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {

@@ -31,16 +31,6 @@ sweep_config_strv_dup(const char *const *v, int n)
 	return out;
 }
 
-static void
-sweep_config_strv_free(char **v, int n)
-{
-	int i;
-
-	for (i = 0; v != NULL && i < n; i++)
-		free(v[i]);
-	free(v);
-}
-
 static char *
 sweep_config_dup(const char *s)
 {
@@ -134,14 +124,14 @@ sweep_config_to_options(const struct sweep_config *c, struct options *o)
 	sweep_config_set_str(&o->tap_select, c->tap_select != NULL ? c->tap_select : "arg");
 	if (c->pytest_unit != NULL)
 		sweep_config_set_str(&o->pytest_unit, c->pytest_unit);
-	sweep_config_strv_free(o->tags, o->ntags);
+	util_strv_free_n(o->tags, o->ntags);
 	o->tags =
 	    c->tags != NULL ? sweep_config_strv_dup((const char *const *)c->tags, c->ntags) : NULL;
 	o->ntags = c->ntags;
-	sweep_config_strv_free(o->packages, o->npackages);
+	util_strv_free_n(o->packages, o->npackages);
 	o->packages = sweep_config_strv_dup((const char *const *)c->packages, c->npackages);
 	o->npackages = c->npackages;
-	sweep_config_strv_free(o->command, o->ncommand);
+	util_strv_free_n(o->command, o->ncommand);
 	o->command = sweep_config_strv_dup((const char *const *)c->command, c->ncommand);
 	o->ncommand = c->ncommand;
 }
@@ -191,17 +181,17 @@ sweep_config_free(struct sweep_config *c)
 	free(c->loads);
 	free(c->run_re);
 	free(c->skip_re);
-	sweep_config_strv_free(c->levels, c->nlevels);
-	sweep_config_strv_free(c->tags, c->ntags);
+	util_strv_free_n(c->levels, c->nlevels);
+	util_strv_free_n(c->tags, c->ntags);
 	free(c->tap_select);
-	sweep_config_strv_free(c->env_names, c->nenv);
-	sweep_config_strv_free(c->env_values, c->nenv);
+	util_strv_free_n(c->env_names, c->nenv);
+	util_strv_free_n(c->env_values, c->nenv);
 	free(c->quarantine);
 	free(c->build_tags);
 	free(c->driver);
 	free(c->pytest_unit);
-	sweep_config_strv_free(c->packages, c->npackages);
-	sweep_config_strv_free(c->command, c->ncommand);
+	util_strv_free_n(c->packages, c->npackages);
+	util_strv_free_n(c->command, c->ncommand);
 	memset(c, 0, sizeof *c);
 }
 

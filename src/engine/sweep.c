@@ -1353,9 +1353,11 @@ sweep_start_resumed(struct sweep *s, char **err)
 	sweep_journal_check(s, journal_write(s->journal, line));
 	cJSON_Delete(line);
 	if (s->replay.npkgs == 0) {
-		/* The sweep died while building: build again. */
+		/* The sweep died while building: discover and build again, in
+		 * the recorded root (o->dir), which discovery finds anew. */
 		results_free(s->results);
 		s->results = results_new();
+		driver_free_project(&s->proj);
 		if (s->driver->discover(s->o, &s->proj, &s->pkgs, &s->npkgs, err) < 0)
 			return -1;
 		sweep_set_phase(s, SWEEP_PHASE_BUILD);
