@@ -180,7 +180,8 @@ driver_go_discover(const struct options *o, struct project *proj, struct pkg ***
 	rc = proc_capture(argv, NULL, environ, DRIVER_GO_OUTPUT_MAX, &out);
 	util_strv_free(argv);
 	if (rc != 0) {
-		*err = xasprintf(_("go list failed (exit %d):\n%s"), rc, out);
+		*err = rc < 0 ? xasprintf(_("go list failed: %s\n%s"), strerror(-rc), out)
+		              : xasprintf(_("go list failed (exit %d):\n%s"), rc, out);
 		free(out);
 		return -1;
 	}
@@ -303,7 +304,6 @@ driver_go_prepare(const struct options *o, struct pkg *pkg)
 	size_t n = 0;
 	int rc = 0, tries;
 
-	(void)o;
 	if (access(pkg->binary, X_OK) < 0) {
 		/* go test -c writes nothing for a package with no test files at
 		 * this level: nothing to run, and no failure. */
@@ -311,12 +311,26 @@ driver_go_prepare(const struct options *o, struct pkg *pkg)
 		return 0;
 	}
 	/* The listing runs TestMain, which may itself be flaky: a listing
-	 * fails the package only when three tries in a row fail. */
+	 * fails the package only when three tries in a row fail. It may also
+	 * hang: each try has a run's limit, --timeout plus --kill-grace, and a
+	 * try that reaches it or is interrupted is the last. */
 	for (tries = 0; tries < 3; tries++) {
 		free(out);
-		rc = proc_capture(argv, pkg->dir, environ, DRIVER_GO_OUTPUT_MAX, &out);
-		if (rc == 0)
+		rc = proc_capture_limit(argv, pkg->dir, environ, DRIVER_GO_OUTPUT_MAX,
+		                        o->timeout_ms + o->kill_grace_ms, &out);
+		if (rc == 0 || rc == -ETIMEDOUT || rc == -EINTR)
 			break;
+	}
+	if (rc == -ETIMEDOUT || rc == -EINTR) {
+		pkg->build_ok = false;
+		free(pkg->build_output);
+		pkg->build_output =
+		    rc == -ETIMEDOUT
+		        ? xasprintf(_("%s -test.list passed its time limit of %lld ms:\n%s"),
+		                    pkg->binary, (long long)(o->timeout_ms + o->kill_grace_ms), out)
+		        : xasprintf(_("%s -test.list was interrupted"), pkg->binary);
+		free(out);
+		return -1;
 	}
 	/* A TestMain that fails after m.Run() still printed the list. */
 	if (rc != 0 && strstr(out, "\nTest") == NULL && strncmp(out, "Test", 4) != 0) {
@@ -341,6 +355,46 @@ driver_go_prepare(const struct options *o, struct pkg *pkg)
 	free(pkg->toolchain);
 	pkg->toolchain = driver_go_binary_version(pkg->binary);
 	pkg->framing_marker = driver_go_has_marker(pkg->toolchain);
+	return 0;
+}
+
+/* Whether the binary's regexp package compiles re: -test.list compiles its
+ * pattern whole (and a pattern that compiles whole compiles in each of the
+ * '/'-separated elements -test.run and -test.skip match level by level). */
+static int
+driver_go_check_regexp(const struct options *o, const struct pkg *pkg, const char *opt,
+                       const char *re, char **err)
+{
+	char *arg = xasprintf("-test.list=%s", re), *out = NULL, *why;
+	char *argv[] = {pkg->binary, arg, NULL};
+	int rc;
+
+	rc = proc_capture_limit(argv, pkg->dir, environ, DRIVER_GO_OUTPUT_MAX,
+	                        o->timeout_ms + o->kill_grace_ms, &out);
+	free(arg);
+	why = strstr(out, "invalid regexp");
+	if (rc != 0 && why != NULL) {
+		/* "testing: invalid regexp in -test.list (PATTERN): error
+		 * parsing regexp: ...": keep Go's reason. */
+		char *reason = strstr(why, "): ");
+
+		reason = reason != NULL ? reason + 3 : why;
+		reason[strcspn(reason, "\n")] = '\0';
+		*err = xasprintf(_("invalid regexp for --%s \"%s\": %s"), opt, re, reason);
+		free(out);
+		return -1;
+	}
+	free(out);
+	return 0;
+}
+
+static int
+driver_go_check(const struct options *o, const struct pkg *pkg, char **err)
+{
+	if (o->run_re != NULL && driver_go_check_regexp(o, pkg, "run", o->run_re, err) < 0)
+		return -1;
+	if (o->skip_re != NULL && driver_go_check_regexp(o, pkg, "skip", o->skip_re, err) < 0)
+		return -1;
 	return 0;
 }
 
@@ -532,6 +586,7 @@ const struct driver driver_go = {
     .discover = driver_go_discover,
     .build_argv = driver_go_build_argv,
     .prepare = driver_go_prepare,
+    .check = driver_go_check,
     .run_argv = driver_go_run_argv,
     .run_env = driver_go_run_env,
     .parser_new = driver_go_parser_new,

@@ -76,6 +76,11 @@ struct driver {
 	 * toolchain built it. Returns 0, or -1 with pkg->build_ok cleared and
 	 * pkg->build_output set. */
 	int (*prepare)(const struct options *o, struct pkg *pkg);
+	/* Checks what only a built package can tell about the options (go:
+	 * that --run and --skip compile with the binary's own regexp package),
+	 * once, after the first package built and listed. NULL when there is
+	 * nothing to check. Returns 0, or -1 with *err (caller frees). */
+	int (*check)(const struct options *o, const struct pkg *pkg, char **err);
 	/* The argv of one run (caller frees with util_strv_free()). */
 	char **(*run_argv)(const struct options *o, const struct pkg *pkg,
 	                   const struct driver_run *r);

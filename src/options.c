@@ -36,6 +36,7 @@ enum {
 	OPT_JSON,
 	OPT_DRIVER,
 	OPT_TAP_SELECT,
+	OPT_SCRUB_ENV,
 	OPT_HELP,
 };
 
@@ -61,6 +62,7 @@ static const struct option long_options[] = {
     {"json", no_argument, NULL, OPT_JSON},
     {"driver", required_argument, NULL, OPT_DRIVER},
     {"tap-select", required_argument, NULL, OPT_TAP_SELECT},
+    {"scrub-env", required_argument, NULL, OPT_SCRUB_ENV},
     {"help", no_argument, NULL, OPT_HELP},
     {NULL, 0, NULL, 0},
 };
@@ -109,6 +111,7 @@ options_free(struct options *o)
 	free(o->tap_select);
 	free_strv(o->packages, o->npackages);
 	free_strv(o->command, o->ncommand);
+	free_strv(o->scrub_env, o->nscrub_env);
 	memset(o, 0, sizeof *o);
 }
 
@@ -145,6 +148,7 @@ options_usage(void *f)
 	        "  -o DIR             output directory (default ./flakesweep-out/TIMESTAMP)\n"
 	        "  --resume DIR       continue the sweep recorded in DIR\n"
 	        "  --force            resume even if the configuration or commit changed\n"
+	        "  --scrub-env NAME   remove NAME from the runs' environment (repeatable)\n"
 	        "  --quarantine FILE  quarantine file (default .flakesweep/quarantine.json)\n"
 	        "  --ui full|line|none  front end (default full on a terminal, else line)\n"
 	        "  --json             print results.json to standard output\n"
@@ -176,9 +180,10 @@ parse_count(const char *opt, const char *value, int *out, int min)
 
 	errno = 0;
 	v = strtol(value, &end, 10);
-	if (errno != 0 || *end != '\0' || end == value || v < min || v > 100000000)
+	if (errno != 0 || *end != '\0' || end == value || v < min || v > OPTIONS_COUNT_MAX)
 		return bad_value(opt, value,
-		                 min > 0 ? _("a positive whole number") : _("a whole number"));
+		                 min > 0 ? _("a positive whole number, at most 100000000")
+		                         : _("a whole number, at most 100000000"));
 	*out = (int)v;
 	return 0;
 }
@@ -259,6 +264,12 @@ options_parse(struct options *o, int argc, char **argv)
 		case OPT_LOAD:
 			o->given |= OPTIONS_GIVEN_LOAD;
 			rc = parse_list("load", optarg, &o->loads, &o->nloads);
+			for (i = 0; rc == 0 && i < o->nloads; i++) {
+				/* Each lane runs load x cpu processes at once. */
+				if (o->loads[i] > OPTIONS_LOAD_MAX)
+					rc = bad_value("load", optarg,
+					               _("runs per core, each at most 64"));
+			}
 			break;
 		case OPT_COUNT:
 			o->given |= OPTIONS_GIVEN_COUNT;
@@ -292,6 +303,11 @@ options_parse(struct options *o, int argc, char **argv)
 		case OPT_SHUFFLE:
 			o->given |= OPTIONS_GIVEN_SHUFFLE;
 			o->shuffle = true;
+			break;
+		case OPT_SCRUB_ENV:
+			o->scrub_env = xrealloc(o->scrub_env,
+			                        sizeof *o->scrub_env * (size_t)(o->nscrub_env + 1));
+			o->scrub_env[o->nscrub_env++] = xstrdup(optarg);
 			break;
 		case OPT_RUN:
 			o->given |= OPTIONS_GIVEN_RUN;
@@ -376,6 +392,18 @@ options_parse(struct options *o, int argc, char **argv)
 	}
 	if (strcmp(o->driver, "go") == 0 && o->ncommand > 0) {
 		fprintf(stderr, "%s\n", _("flakesweep: a command after -- needs --driver tap"));
+		return -1;
+	}
+	if (strcmp(o->driver, "go") == 0 && o->timeout_ms > OPTIONS_GO_TIMEOUT_MAX_MS) {
+		/* Go's time.Duration holds at most 2562047h47m16s. */
+		fprintf(stderr, "%s\n",
+		        _("flakesweep: --timeout is at most 2562047h with the go driver"));
+		return -1;
+	}
+	if ((o->outdir != NULL && o->outdir[0] == '\0') ||
+	    (o->resume != NULL && o->resume[0] == '\0')) {
+		fprintf(stderr, "%s\n",
+		        _("flakesweep: -o and --resume need a directory name, not an empty one"));
 		return -1;
 	}
 	if (o->resume != NULL && o->outdir != NULL) {

@@ -35,6 +35,12 @@ enum options_given {
 	OPTIONS_GIVEN_PACKAGES = 1 << 12,
 };
 
+/* The largest --count and --confirm, --load, and --timeout with the go
+ * driver (Go's time.Duration tops out at 2562047h47m16s). */
+#define OPTIONS_COUNT_MAX 100000000
+#define OPTIONS_LOAD_MAX 64
+#define OPTIONS_GO_TIMEOUT_MAX_MS (2562047LL * 3600 * 1000)
+
 struct options {
 	unsigned given; /* enum options_given bits */
 	int *cpus;      /* --cpu, cores per run; NULL = the default, clipped to the machine */
@@ -66,6 +72,10 @@ struct options {
 	int npackages;
 	char **command; /* tap: the command after --, NULL-terminated */
 	int ncommand;
+	/* --scrub-env: variables removed from every child's environment, on
+	 * top of the GitHub token variables. */
+	char **scrub_env;
+	int nscrub_env;
 };
 
 /* Fills o with the defaults of DESIGN section 3. */

@@ -12,13 +12,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <net/if.h>
+#include <poll.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -28,6 +29,8 @@
 #include "util.h"
 
 #define PROC_STACK_SIZE (64 * 1024)
+/* A time-limit timer this late (ms) means flakesweep itself was stopped. */
+#define PROC_STOPPED_MS 1000
 
 struct proc {
 	uv_loop_t *loop;
@@ -38,6 +41,8 @@ struct proc {
 	uv_pipe_t out;
 	uv_timer_t timer; /* term, kill, then drain */
 	int64_t started_ms;
+	int64_t due_ms;   /* when the term or kill timer should run */
+	int64_t shift_ms; /* deadlines moved for time flakesweep was stopped */
 	int64_t term_after_ms, kill_after_ms, drain_ms;
 	int handles; /* open handles; freed when the last one closes */
 	bool exited, eof, leaked, timed_out, done_called, term_sent;
@@ -62,6 +67,8 @@ struct proc_child {
 };
 
 static struct proc *live;
+/* The signal that stopped a capture, for proc_interrupted(). */
+static int proc_signalled;
 static char proc_stack[PROC_STACK_SIZE] __attribute__((aligned(16)));
 
 /* In the child: a new network namespace whose loopback is up. Only system
@@ -193,7 +200,7 @@ static void proc_timer_cb(uv_timer_t *t);
 static void
 proc_arm_timer(struct proc *p)
 {
-	int64_t now = util_mono_ms() - p->started_ms, next = -1;
+	int64_t now = util_mono_ms() - p->started_ms - p->shift_ms, next = -1;
 
 	if (p->exited)
 		return;
@@ -201,16 +208,26 @@ proc_arm_timer(struct proc *p)
 		next = p->term_after_ms;
 	else if (p->kill_after_ms > 0)
 		next = p->kill_after_ms;
-	if (next >= 0)
+	if (next >= 0) {
+		p->due_ms = p->started_ms + p->shift_ms + next;
 		uv_timer_start(&p->timer, proc_timer_cb, (uint64_t)(next > now ? next - now : 0),
 		               0);
+	}
 }
+
+static bool proc_reap(struct proc *p);
 
 static void
 proc_timer_cb(uv_timer_t *t)
 {
 	struct proc *p = t->data;
+	int64_t late;
 
+	/* After flakesweep was stopped (SIGSTOP, a suspended job), this timer
+	 * may run before the exit poll: a run that ended meanwhile ended
+	 * normally, not at its limit. */
+	if (!p->exited && proc_reap(p))
+		return;
 	if (p->exited) {
 		/* The drain deadline: a grandchild keeps the pipe open. */
 		if (!p->eof) {
@@ -219,6 +236,16 @@ proc_timer_cb(uv_timer_t *t)
 			p->leaked = true;
 			proc_maybe_done(p);
 		}
+		return;
+	}
+	/* A timer this late means the loop did not run: flakesweep was
+	 * stopped or starved for at least that long, and a run that needs it
+	 * (its output pipe full, say) could not go on. The run gets as long
+	 * again, with flakesweep awake, before it is judged. */
+	late = util_mono_ms() - p->due_ms;
+	if (late > PROC_STOPPED_MS) {
+		p->shift_ms += 2 * late;
+		proc_arm_timer(p);
 		return;
 	}
 	p->timed_out = true;
@@ -298,6 +325,8 @@ proc_spawn(uv_loop_t *loop, const struct proc_spec *spec, proc_output_cb output_
 	int fds[2] = {-1, -1}, null_fd = -1, rc = 0;
 	pid_t pid;
 
+	if (spec->argv == NULL || spec->argv[0] == NULL)
+		return -EINVAL;
 	if (pipe2(fds, O_CLOEXEC) < 0)
 		return -errno;
 	null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
@@ -382,41 +411,197 @@ proc_signal(struct proc *p, int sig)
 		kill(-p->pid, sig);
 }
 
-uint64_t
-proc_start_ticks(pid_t pid)
+/* Reads the parent, process group and start time (clock ticks since boot)
+ * of pid from /proc/PID/stat. Returns false when pid is gone. */
+static bool
+proc_stat(pid_t pid, pid_t *ppid, pid_t *pgrp, uint64_t *start_ticks)
 {
 	char path[64], buf[1024], *s;
 	unsigned long long ticks = 0;
-	int fd, i;
+	int fd, i, pp = 0, pg = 0;
 	ssize_t n;
 
 	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return 0;
+		return false;
 	n = read(fd, buf, sizeof buf - 1);
 	close(fd);
 	if (n <= 0)
-		return 0;
+		return false;
 	buf[n] = '\0';
 	/* The command name may hold spaces and parentheses: fields start
-	 * after the last ')'. starttime is field 22, the 20th after it. */
+	 * after the last ')'. ppid is field 4, pgrp 5, starttime 22. */
 	s = strrchr(buf, ')');
-	if (s == NULL)
-		return 0;
+	if (s == NULL || sscanf(s + 1, " %*c %d %d", &pp, &pg) != 2)
+		return false;
 	for (i = 0; i < 20 && s != NULL; i++)
 		s = strchr(s + 1, ' ');
 	if (s == NULL || sscanf(s + 1, "%llu", &ticks) != 1)
-		return 0;
-	return ticks;
+		return false;
+	*ppid = pp;
+	*pgrp = pg;
+	*start_ticks = ticks;
+	return true;
 }
 
-bool
+uint64_t
+proc_start_ticks(pid_t pid)
+{
+	pid_t ppid, pgrp;
+	uint64_t ticks;
+
+	return proc_stat(pid, &ppid, &pgrp, &ticks) ? ticks : 0;
+}
+
+/* Calls fn(pid, arg) for each process in /proc; stops when it returns
+ * false. */
+static void
+proc_each(bool (*fn)(pid_t pid, void *arg), void *arg)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+
+	while (d != NULL && (de = readdir(d)) != NULL) {
+		char *end;
+		long pid = strtol(de->d_name, &end, 10);
+
+		if (*end == '\0' && pid > 1 && !fn((pid_t)pid, arg))
+			break;
+	}
+	if (d != NULL)
+		closedir(d);
+}
+
+struct proc_stale {
+	pid_t pgid;
+	uint64_t start_ticks;
+	int killed;
+};
+
+static bool
+proc_kill_stale_one(pid_t pid, void *arg)
+{
+	struct proc_stale *st = arg;
+	pid_t ppid, pgrp;
+	uint64_t ticks;
+
+	/* Every member of the run's group started after its leader: an
+	 * older process in a group of that id is not the run's. */
+	if (proc_stat(pid, &ppid, &pgrp, &ticks) && pgrp == st->pgid && ticks >= st->start_ticks &&
+	    kill(pid, SIGKILL) == 0)
+		st->killed++;
+	return true;
+}
+
+int
 proc_kill_stale(pid_t pid, uint64_t start_ticks)
 {
-	if (pid <= 1 || start_ticks == 0 || proc_start_ticks(pid) != start_ticks)
+	struct proc_stale st = {pid, start_ticks, 0};
+
+	uint64_t leader;
+
+	if (pid <= 1 || start_ticks == 0)
+		return 0;
+	/* A leader with another start time: the id was reused, the group is
+	 * someone else's. No leader: while any member of a group lives, no new
+	 * process gets its id, so the members are the run's. */
+	leader = proc_start_ticks(pid);
+	if (leader != 0 && leader != start_ticks)
+		return 0;
+	/* The leader died with the sweep (PR_SET_PDEATHSIG); the rest of its
+	 * group was adopted by init and is found by its group id. */
+	proc_each(proc_kill_stale_one, &st);
+	return st.killed;
+}
+
+struct proc_env_match {
+	const char *want;
+	size_t len;
+	bool prefix;
+	int killed;
+};
+
+/* Whether pid's environment holds the entry m->want (or, with prefix, an
+ * entry starting with it); a process that is gone or not ours holds
+ * nothing. */
+static bool
+proc_env_holds(pid_t pid, const struct proc_env_match *m)
+{
+	char path[64], *text = NULL, *e;
+	size_t len = 0;
+	bool found = false;
+
+	snprintf(path, sizeof path, "/proc/%d/environ", (int)pid);
+	if (util_read_file(path, 1 << 20, &text, &len) < 0)
 		return false;
-	return kill(-pid, SIGKILL) == 0 || kill(pid, SIGKILL) == 0;
+	for (e = text; !found && e < text + len; e += strlen(e) + 1)
+		found = strncmp(e, m->want, m->len) == 0 && (m->prefix || e[m->len] == '\0');
+	free(text);
+	return found;
+}
+
+static bool
+proc_kill_env_one(pid_t pid, void *arg)
+{
+	struct proc_env_match *m = arg;
+
+	if (pid == getpid() || !proc_env_holds(pid, m))
+		return true;
+	/* A daemon that called setsid leads its own group: take it whole. */
+	if (getpgid(pid) == pid)
+		kill(-pid, SIGKILL);
+	if (kill(pid, SIGKILL) == 0)
+		m->killed++;
+	return true;
+}
+
+static bool proc_is_live(pid_t pid);
+
+/* Calls fn(pid, arg) for each child of flakesweep that is no live proc:
+ * descendants adopted because flakesweep is their subreaper. */
+static void
+proc_each_adopted(bool (*fn)(pid_t pid, void *arg), void *arg)
+{
+	char path[300];
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *de;
+
+	while (d != NULL && (de = readdir(d)) != NULL) {
+		char *text = NULL;
+		const char *s;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof path, "/proc/self/task/%s/children", de->d_name);
+		if (util_read_file(path, 1 << 20, &text, NULL) < 0)
+			continue;
+		for (s = text; *s != '\0';) {
+			char *end;
+			long pid = strtol(s, &end, 10);
+
+			if (end == s)
+				break;
+			s = end;
+			if (pid > 0 && !proc_is_live((pid_t)pid) && !fn((pid_t)pid, arg))
+				break;
+		}
+		free(text);
+	}
+	if (d != NULL)
+		closedir(d);
+}
+
+int
+proc_kill_by_env(const char *want, bool prefix, bool adopted)
+{
+	struct proc_env_match m = {want, strlen(want), prefix, 0};
+
+	if (adopted)
+		proc_each_adopted(proc_kill_env_one, &m);
+	else
+		proc_each(proc_kill_env_one, &m);
+	return m.killed;
 }
 
 void
@@ -437,55 +622,74 @@ proc_is_live(pid_t pid)
 	return false;
 }
 
-int
-proc_reap_orphans(bool kill_all)
+struct proc_orphans {
+	bool kill_all;
+	int reaped;
+};
+
+static bool
+proc_reap_one(pid_t pid, void *arg)
 {
-	char path[300];
-	int reaped = 0;
-	DIR *d;
-	struct dirent *de;
+	struct proc_orphans *o = arg;
 
-	d = opendir("/proc/self/task");
-	if (d == NULL)
-		return 0;
-	while ((de = readdir(d)) != NULL) {
-		char *text = NULL;
-		const char *s;
-
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof path, "/proc/self/task/%s/children", de->d_name);
-		if (util_read_file(path, 1 << 20, &text, NULL) < 0)
-			continue;
-		for (s = text; *s != '\0';) {
-			char *end;
-			long pid = strtol(s, &end, 10);
-
-			if (end == s)
-				break;
-			s = end;
-			if (pid <= 0 || proc_is_live((pid_t)pid))
-				continue;
-			if (kill_all) {
-				kill(-(pid_t)pid, SIGKILL);
-				kill((pid_t)pid, SIGKILL);
-			}
-			if (waitpid((pid_t)pid, NULL, kill_all ? 0 : WNOHANG) > 0)
-				reaped++;
-		}
-		free(text);
+	if (o->kill_all) {
+		kill(-pid, SIGKILL);
+		kill(pid, SIGKILL);
 	}
-	closedir(d);
-	return reaped;
+	if (waitpid(pid, NULL, o->kill_all ? 0 : WNOHANG) > 0)
+		o->reaped++;
+	return true;
 }
 
 int
-proc_capture(char *const *argv, const char *cwd, char *const *envp, size_t max, char **output)
+proc_reap_orphans(bool kill_all)
 {
-	posix_spawn_file_actions_t fa;
-	posix_spawnattr_t attr;
+	struct proc_orphans o = {kill_all, 0};
+
+	proc_each_adopted(proc_reap_one, &o);
+	return o.reaped;
+}
+
+/* Starts argv like a run (own group, PR_SET_PDEATHSIG) with stdout and
+ * stderr into out_fd. Returns the pid or a negative errno. */
+static pid_t
+proc_clone(char *const *argv, const char *cwd, char *const *envp, int out_fd)
+{
+	struct proc_child child;
+	pid_t pid;
+	int null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+
+	if (null_fd < 0)
+		return -errno;
+	memset(&child, 0, sizeof child);
+	child.argv = argv;
+	child.envp = envp;
+	child.cwd = cwd;
+	child.parent = getpid();
+	child.out_fd = out_fd;
+	child.null_fd = null_fd;
+	pid = clone(proc_child_main, proc_stack + sizeof proc_stack,
+	            CLONE_VM | CLONE_VFORK | SIGCHLD, &child);
+	if (pid < 0)
+		pid = -errno;
+	else if (child.err != 0) {
+		waitpid(pid, NULL, 0);
+		pid = -child.err;
+	}
+	close(null_fd);
+	return pid;
+}
+
+int
+proc_capture_limit(char *const *argv, const char *cwd, char *const *envp, size_t max,
+                   int64_t limit_ms, char **output)
+{
 	struct buf b;
-	int fds[2], ws = 0, rc;
+	struct pollfd pfd[2];
+	sigset_t stop, old;
+	int fds[2], ws = 0, rc, sig = 0;
+	int64_t deadline = util_mono_ms() + limit_ms;
+	bool timed_out = false;
 	pid_t pid;
 	char chunk[8192];
 
@@ -495,27 +699,48 @@ proc_capture(char *const *argv, const char *cwd, char *const *envp, size_t max, 
 		*output = xstrdup("");
 		return -errno;
 	}
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
-	posix_spawn_file_actions_adddup2(&fa, fds[1], 2);
-	if (cwd != NULL)
-		posix_spawn_file_actions_addchdir_np(&fa, cwd);
-	posix_spawnattr_init(&attr);
-	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
-	posix_spawnattr_setpgroup(&attr, 0);
-	rc = posix_spawnp(&pid, argv[0], &fa, &attr, argv, envp);
-	posix_spawn_file_actions_destroy(&fa);
-	posix_spawnattr_destroy(&attr);
+	/* SIGINT, SIGTERM and SIGHUP wait in a signalfd while this blocks the
+	 * loop: they stop the child, then go on to their handler. */
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGHUP);
+	sigprocmask(SIG_BLOCK, &stop, &old);
+	pfd[0].fd = fds[0];
+	pfd[0].events = POLLIN;
+	pfd[1].fd = signalfd(-1, &stop, SFD_CLOEXEC);
+	pfd[1].events = POLLIN;
+	pid = proc_clone(argv, cwd, envp, fds[1]);
 	close(fds[1]);
-	if (rc != 0) {
-		close(fds[0]);
+	if (pid < 0) {
+		rc = (int)pid;
 		*output = xstrdup("");
-		return -rc;
+		goto out;
 	}
 	for (;;) {
-		ssize_t n = read(fds[0], chunk, sizeof chunk);
+		int64_t left = deadline - util_mono_ms();
+		ssize_t n;
 
+		if (left <= 0) {
+			timed_out = true;
+			break;
+		}
+		n = poll(pfd, pfd[1].fd >= 0 ? 2 : 1, left > INT32_MAX ? INT32_MAX : (int)left);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			break;
+		if (pfd[1].fd >= 0 && (pfd[1].revents & POLLIN)) {
+			struct signalfd_siginfo si;
+
+			if (read(pfd[1].fd, &si, sizeof si) == sizeof si) {
+				sig = (int)si.ssi_signo;
+				break;
+			}
+		}
+		if (pfd[0].revents == 0)
+			continue;
+		n = read(fds[0], chunk, sizeof chunk);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
@@ -523,13 +748,44 @@ proc_capture(char *const *argv, const char *cwd, char *const *envp, size_t max, 
 		if (b.len < max)
 			buf_add(&b, chunk, b.len + (size_t)n > max ? max - b.len : (size_t)n);
 	}
-	close(fds[0]);
+	if (timed_out || sig != 0)
+		kill(-pid, SIGKILL);
 	while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)
 		;
+	/* Whatever the child left in its group must not outlive it. */
+	kill(-pid, SIGKILL);
 	*output = buf_steal(&b);
-	if (WIFEXITED(ws))
-		return WEXITSTATUS(ws);
-	return 128 + WTERMSIG(ws);
+	if (sig != 0)
+		rc = -EINTR;
+	else if (timed_out)
+		rc = -ETIMEDOUT;
+	else if (WIFEXITED(ws))
+		rc = WEXITSTATUS(ws);
+	else
+		rc = 128 + WTERMSIG(ws);
+out:
+	close(fds[0]);
+	if (pfd[1].fd >= 0)
+		close(pfd[1].fd);
+	if (sig != 0) {
+		proc_signalled = sig;
+		/* Pending while blocked, handled as the mask comes back. */
+		kill(getpid(), sig);
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return rc;
+}
+
+int
+proc_capture(char *const *argv, const char *cwd, char *const *envp, size_t max, char **output)
+{
+	return proc_capture_limit(argv, cwd, envp, max, PROC_CAPTURE_LIMIT_MS, output);
+}
+
+int
+proc_interrupted(void)
+{
+	return proc_signalled;
 }
 
 char *

@@ -66,10 +66,18 @@ uint64_t proc_start_ticks(pid_t pid);
 /* Sends sig to the whole group. done_cb still comes. */
 void proc_signal(struct proc *p, int sig);
 
-/* Kills the group pid (SIGKILL) if its leader still has the given start
- * time: used by --resume on runs a dead sweep left behind. Returns true
- * when something was killed. */
-bool proc_kill_stale(pid_t pid, uint64_t start_ticks);
+/* Kills (SIGKILL) what is left of the group pid whose leader started at
+ * start_ticks, the leader gone or not: used by --resume on runs a dead
+ * sweep left behind. Returns how many processes were killed. */
+int proc_kill_stale(pid_t pid, uint64_t start_ticks);
+
+/* Kills every process whose environment holds the entry want ("NAME=value"
+ * exactly, or with prefix any entry starting with want), with its group
+ * when it leads one: what a run left behind, setsid daemons included, by
+ * the run's TMPDIR. With adopted, only flakesweep's own children that are
+ * no live run (descendants it adopted as their subreaper); else every
+ * process it may read. Returns how many were killed. */
+int proc_kill_by_env(const char *want, bool prefix, bool adopted);
 
 /* Makes flakesweep the reaper of orphaned descendants, so a grandchild that
  * escapes its group still dies with the sweep (proc_reap_orphans). */
@@ -79,12 +87,26 @@ void proc_become_subreaper(void);
  * every remaining descendant first. Returns how many were reaped. */
 int proc_reap_orphans(bool kill_all);
 
-/* Runs argv to completion (no pinning, no loop), capturing stdout and
- * stderr merged, at most max bytes (more is dropped). For discovery and
- * listing before the loop runs. Returns the exit status (0-255), 128+signal,
- * or a negative errno when it could not start; *output is always set
- * (caller frees). */
+/* The time limit of proc_capture: generous, for go list, go env and git
+ * (10 minutes). */
+#define PROC_CAPTURE_LIMIT_MS (10 * 60 * 1000)
+
+/* Runs argv to completion (no pinning, no loop) in its own process group,
+ * which gets SIGKILL at limit_ms or when flakesweep dies, capturing stdout
+ * and stderr merged, at most max bytes (more is dropped). SIGINT, SIGTERM
+ * and SIGHUP meanwhile kill the child and are then delivered to
+ * flakesweep's handlers. Returns the exit status (0-255), 128+signal,
+ * -ETIMEDOUT at the limit, -EINTR after such a signal, or another negative
+ * errno when it could not start; *output is always set (caller frees). */
+int proc_capture_limit(char *const *argv, const char *cwd, char *const *envp, size_t max,
+                       int64_t limit_ms, char **output);
+
+/* proc_capture_limit with PROC_CAPTURE_LIMIT_MS. */
 int proc_capture(char *const *argv, const char *cwd, char *const *envp, size_t max, char **output);
+
+/* The signal that stopped a capture (then delivered to its handler), or 0
+ * when none did: the sweep stops as if interrupted. */
+int proc_interrupted(void);
 
 /* Runs argv like proc_capture and returns the first line of its output
  * (caller frees), or NULL when it failed or printed nothing. */

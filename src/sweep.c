@@ -9,6 +9,7 @@
  */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -33,6 +34,8 @@ extern char **environ;
 #define SWEEP_CAPTURE_TAIL (1 << 20)
 #define SWEEP_BUILD_OUTPUT_MAX (1 << 20)
 #define SWEEP_FLUSH_MS 2000
+/* A generous time limit for building one package (ms): an hour. */
+#define SWEEP_BUILD_LIMIT_MS (60 * 60 * 1000)
 #define SWEEP_PORT_FIRST 20000
 #define SWEEP_PORT_WINDOW 100
 #define SWEEP_PORT_SLOTS ((65000 - SWEEP_PORT_FIRST) / SWEEP_PORT_WINDOW)
@@ -93,6 +96,7 @@ struct sweep {
 	uv_timer_t flush_timer;
 	uv_timer_t reap_timer;
 	bool dirty, interrupting, finished, resumed, infra_error;
+	bool checked;                  /* the driver checked the options (driver.check) */
 	struct replay replay;          /* what --resume read back */
 	struct quarantine *quarantine; /* the quarantine file, or NULL */
 	int exit_status;
@@ -451,6 +455,20 @@ sweep_keep_log(struct sweep *s, struct sweep_live *l)
 	return rel;
 }
 
+/* Removes a run's TMPDIR, which lies in the output directory's tmp/: only
+ * while tmp/ is still a real directory, and without following any link
+ * the run left in its TMPDIR (util_rm_rf walks physically). */
+static void
+sweep_remove_tmpdir(const struct sweep *s, const struct sweep_live *l)
+{
+	char *tmp = xasprintf("%s/tmp", s->outdir);
+	struct stat st;
+
+	if (lstat(tmp, &st) == 0 && S_ISDIR(st.st_mode))
+		util_rm_rf(l->tmpdir);
+	free(tmp);
+}
+
 static void
 sweep_live_free(struct sweep_live *l)
 {
@@ -486,15 +504,21 @@ sweep_on_done(void *arg, const struct outcome_exit *ex, bool leaked, int64_t ela
 	struct sweep *s = l->s;
 	struct outcome o;
 	struct journal_run jr;
-	char *log = NULL;
+	char *log = NULL, *mark;
 	int fresh;
 
 	sweep_forget_live(s, l);
+	/* A daemon the run started (setsid, double fork) left its group but
+	 * was adopted by flakesweep, and carries the run's TMPDIR. */
+	mark = xasprintf("TMPDIR=%s", l->tmpdir);
+	if (proc_kill_by_env(mark, false, true) > 0)
+		leaked = true;
+	free(mark);
 	if (s->interrupting) {
 		/* Killed by the interrupt: neither counted nor journaled, so a
 		 * resume runs it again. */
 		sched_finish(s->sched, l->sr, elapsed_ms);
-		util_rm_rf(l->tmpdir);
+		sweep_remove_tmpdir(s, l);
 		sweep_live_free(l);
 		sweep_check_phase(s);
 		return;
@@ -515,7 +539,7 @@ sweep_on_done(void *arg, const struct outcome_exit *ex, bool leaked, int64_t ela
 	if (outcome_failed(&o) || o.unreliable || o.selection_failed)
 		log = sweep_keep_log(s, l);
 	else
-		util_rm_rf(l->tmpdir);
+		sweep_remove_tmpdir(s, l);
 	if (o.selection_failed && !o.package_failed)
 		sweep_message(s, _("run %lld: the filter for %s selected no test"),
 		              (long long)l->pub.id, l->pub.test ? l->pub.test : "?");
@@ -636,7 +660,7 @@ sweep_start_run(void *arg, struct sched_run *sr)
 		sweep_forget_live(s, l);
 		sched_pause(s->sched, true);
 		sched_finish(s->sched, sr, 0);
-		util_rm_rf(l->tmpdir);
+		sweep_remove_tmpdir(s, l);
 		sweep_live_free(l);
 		s->interrupting = true;
 		sweep_check_phase(s);
@@ -916,16 +940,37 @@ sweep_build_done(void *arg, const struct outcome_exit *ex, bool leaked, int64_t 
 	s->builds_done++;
 	if (s->interrupting) {
 		p->build_ok = false;
-	} else if (ex->status == 0) {
+	} else if (ex->status == 0 && !ex->timed_out) {
 		p->build_ok = true;
 		s->driver->prepare(s->o, p);
+		if (p->build_ok && !p->empty && !s->checked && s->driver->check != NULL) {
+			char *err = NULL;
+
+			s->checked = true;
+			if (s->driver->check(s->o, p, &err) < 0) {
+				/* A command-line value the framework rejects: every
+				 * run would fail the same way. */
+				sweep_message(s, "%s", err);
+				free(err);
+				s->infra_error = true;
+				sweep_interrupt(s);
+			}
+		}
 	} else {
 		p->build_ok = false;
 		free(p->build_output);
-		p->build_output = buf_steal(&b->out);
+		p->build_output = ex->timed_out ? xasprintf(_("the build passed its time limit of "
+		                                              "%d minutes:\n%s"),
+		                                            SWEEP_BUILD_LIMIT_MS / 60000,
+		                                            b->out.data ? b->out.data : "")
+		                                : buf_steal(&b->out);
 	}
 	buf_free(&b->out);
 	free(b);
+	/* A signal that stopped the listing stops the sweep, as it would have
+	 * a moment later. */
+	if (proc_interrupted() != 0)
+		sweep_interrupt(s);
 	if (s->interrupting) {
 		if (s->builds_running == 0)
 			sweep_finish(s, "interrupted");
@@ -961,6 +1006,8 @@ sweep_next_builds(struct sweep *s)
 		spec.argv = argv;
 		spec.envp = environ;
 		spec.cwd = s->proj.root;
+		spec.term_after_ms = SWEEP_BUILD_LIMIT_MS;
+		spec.kill_after_ms = SWEEP_BUILD_LIMIT_MS + 30000;
 		spec.drain_ms = 1000;
 		rc = proc_spawn(s->loop, &spec, sweep_build_output, sweep_build_done, b, &b->proc);
 		util_strv_free(argv);
@@ -1107,6 +1154,63 @@ sweep_load_quarantine(struct sweep *s, const char *given, char **err)
 	return 0;
 }
 
+/* A new output directory must not exist yet, or be an empty directory:
+ * the sweep writes and removes files in it (DESIGN section 9), and must
+ * never do that among someone else's files. */
+static int
+sweep_check_new_outdir(const char *outdir, char **err)
+{
+	struct stat st;
+	struct dirent *de;
+	DIR *d;
+	bool empty = true;
+
+	if (lstat(outdir, &st) < 0) {
+		if (errno == ENOENT)
+			return 0;
+		*err = xasprintf("%s: %s", outdir, strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		*err = xasprintf(_("%s exists and is not a directory: choose another -o"), outdir);
+		return -1;
+	}
+	d = opendir(outdir);
+	if (d == NULL) {
+		*err = xasprintf("%s: %s", outdir, strerror(errno));
+		return -1;
+	}
+	while (empty && (de = readdir(d)) != NULL)
+		empty = strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0;
+	closedir(d);
+	if (!empty) {
+		*err =
+		    xasprintf(_("%s is not empty and holds no sweep (no journal.jsonl): choose a "
+		                "new or empty directory with -o"),
+		              outdir);
+		return -1;
+	}
+	return 0;
+}
+
+/* Removes the GitHub token variables and the --scrub-env names from
+ * flakesweep's own environment, so no child sees them: not go list, not a
+ * build, not a listing's TestMain, not a run. A test printing its
+ * environment would record a token in the output directory, and a report
+ * could post it. */
+static void
+sweep_scrub_environ(const struct options *o)
+{
+	static const char *const tokens[] = {"GH_TOKEN", "GITHUB_TOKEN", "GH_ENTERPRISE_TOKEN",
+	                                     "GITHUB_ENTERPRISE_TOKEN"};
+	size_t i;
+
+	for (i = 0; i < UTIL_ARRAY_LEN(tokens); i++)
+		unsetenv(tokens[i]);
+	for (i = 0; i < (size_t)o->nscrub_env; i++)
+		unsetenv(o->scrub_env[i]);
+}
+
 static char *
 sweep_default_outdir(void)
 {
@@ -1161,6 +1265,7 @@ sweep_new(uv_loop_t *loop, struct options *o, const struct observer *obs, char *
 		s->obs = *obs;
 	s->results = results_new();
 	s->started_ms = util_now_ms();
+	sweep_scrub_environ(o);
 	if (o->resume != NULL) {
 		const cJSON *config, *project;
 		char *diff;
@@ -1193,6 +1298,8 @@ sweep_new(uv_loop_t *loop, struct options *o, const struct observer *obs, char *
 			              s->outdir, s->outdir);
 			goto fail;
 		}
+		if (sweep_check_new_outdir(s->outdir, err) < 0)
+			goto fail;
 	}
 	s->driver = driver_find(o->driver);
 	if (s->driver == NULL) {
@@ -1213,12 +1320,14 @@ sweep_new(uv_loop_t *loop, struct options *o, const struct observer *obs, char *
 	/* Runs start in their package's directory: every path handed to them
 	 * (binaries, TMPDIR) must be absolute. */
 	dir = realpath(s->outdir, NULL);
-	if (dir != NULL) {
-		free(s->outdir);
-		s->outdir = dir;
-		free(jpath);
-		jpath = xasprintf("%s/journal.jsonl", s->outdir);
+	if (dir == NULL) {
+		*err = xasprintf(_("cannot resolve %s: %s"), s->outdir, strerror(errno));
+		goto fail;
 	}
+	free(s->outdir);
+	s->outdir = dir;
+	free(jpath);
+	jpath = xasprintf("%s/journal.jsonl", s->outdir);
 	dir = xasprintf("%s/bin", s->outdir);
 	util_mkdir_p(dir);
 	free(dir);
@@ -1274,6 +1383,7 @@ sweep_start_resumed(struct sweep *s, char **err)
 	const cJSON *commit = cJSON_GetObjectItemCaseSensitive(project, "commit");
 	const cJSON *root = cJSON_GetObjectItemCaseSensitive(project, "root");
 	cJSON *line;
+	char *mark;
 	size_t i;
 	int killed = 0;
 
@@ -1298,8 +1408,13 @@ sweep_start_resumed(struct sweep *s, char **err)
 	for (i = 0; i < s->replay.nunfinished; i++)
 		killed += proc_kill_stale(s->replay.unfinished[i].pid,
 		                          s->replay.unfinished[i].start_ticks);
+	/* Daemons of those runs left their groups; their TMPDIR names them. */
+	mark = xasprintf("TMPDIR=%s/tmp/", s->outdir);
+	killed += proc_kill_by_env(mark, true, false);
+	free(mark);
 	if (killed > 0)
-		sweep_message(s, _("killed %d runs left behind by the interrupted sweep"), killed);
+		sweep_message(s, _("killed %d processes left behind by the interrupted sweep"),
+		              killed);
 	if (s->replay.torn)
 		sweep_message(s, _("the journal's last line was torn and is ignored"));
 	s->header = cJSON_Duplicate(s->replay.header, 1);
@@ -1351,6 +1466,13 @@ sweep_start(struct sweep *s, char **err)
 	uv_timer_start(&s->flush_timer, sweep_flush_cb, SWEEP_FLUSH_MS, SWEEP_FLUSH_MS);
 	uv_timer_start(&s->reap_timer, sweep_reap_cb, 1000, 1000);
 	rc = s->resumed ? sweep_start_resumed(s, err) : sweep_start_fresh(s, err);
+	if (rc < 0 && proc_interrupted() != 0) {
+		/* A signal stopped discovery: interrupted, not an error. */
+		free(*err);
+		*err = NULL;
+		sweep_finish(s, "interrupted");
+		return 0;
+	}
 	if (rc < 0) {
 		s->infra_error = true;
 		sweep_finish(s, "interrupted");

@@ -35,8 +35,11 @@ struct sweep_run {
 struct sweep;
 
 /* Prepares a sweep from o (borrowed; must outlive the sweep): creates the
- * output directory, or with --resume reads its journal back. Returns NULL
- * with *err (caller frees) on a usage or input error. */
+ * output directory, which must be new or empty, or with --resume reads its
+ * journal back. Removes the GitHub token variables and o->scrub_env from
+ * the process environment, so no child sees them. Returns NULL with *err
+ * (caller frees) on a usage or input error; the output directory is
+ * checked before anything is written. */
 struct sweep *sweep_new(uv_loop_t *loop, struct options *o, const struct observer *obs, char **err);
 
 /* Starts the work on the loop. Returns 0, or -1 with *err (discovery

@@ -1,0 +1,57 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# timeout: 120
+# The output directory is new or an earlier sweep's: an empty -o, or an
+# existing directory holding anything but a sweep, is refused with exit 2
+# before anything is written. Runs' TMPDIRs live inside it, and removing a
+# passing run's TMPDIR never follows a symbolic link out of it.
+set -eu
+cd "$CHECK_TMPDIR"
+cp "$CHECK_SRCDIR/tests/fixtures/tap/envprint.sh" .
+fs() { "$FLAKESWEEP" --cpu 1 --load 1 --count 2 --confirm 0 --timeout 10s --ui none "$@"; }
+fail() { echo "FAIL: $*"; exit 1; }
+
+# -o '' is refused: nothing is written, here or at /.
+mkdir empty-cwd && cd empty-cwd
+rc=0; fs -o '' --driver tap -- ../envprint.sh >out 2>err || rc=$?
+[ "$rc" = 2 ] || fail "-o '' exit $rc, expected 2"
+grep -q -- '-o' err || fail "-o '' error does not name -o: $(cat err)"
+[ "$(ls | tr '\n' ' ')" = "err out " ] || fail "-o '' wrote $(ls)"
+cd ..
+
+# An existing directory that is not a sweep's: refused, untouched.
+mkdir -p victim/tmp/1/sub && echo precious >victim/tmp/1/sub/precious.txt
+echo mine >victim/report.txt
+rc=0; fs -o victim --driver tap -- ./envprint.sh >out 2>err || rc=$?
+[ "$rc" = 2 ] || fail "non-sweep directory: exit $rc, expected 2"
+grep -q 'victim' err || fail "the error does not name the directory: $(cat err)"
+[ "$(cat victim/tmp/1/sub/precious.txt)" = precious ] || fail "precious.txt lost"
+[ "$(cat victim/report.txt)" = mine ] || fail "report.txt overwritten"
+[ "$(cd victim && find . | sort | tr '\n' ' ')" = ". ./report.txt ./tmp ./tmp/1 ./tmp/1/sub ./tmp/1/sub/precious.txt " ] ||
+	fail "victim changed: $(cd victim && find .)"
+
+# An empty existing directory is accepted.
+mkdir emptydir
+rc=0; fs -o emptydir --driver tap -- ./envprint.sh >out 2>err || rc=$?
+[ "$rc" = 1 ] || fail "empty directory: exit $rc, expected 1 (run 2 fails)"
+[ -s emptydir/journal.jsonl ] || fail "no journal in emptydir"
+
+# A passing run whose TMPDIR links out of the output directory: the
+# TMPDIR is inside the output directory, and its removal leaves the
+# link's target alone.
+mkdir outside && echo keep >outside/keep.txt
+cat >linker.sh <<SH
+#!/bin/sh
+echo "\$TMPDIR" >>$CHECK_TMPDIR/tmpdirs
+ln -s $CHECK_TMPDIR/outside "\$TMPDIR/link"
+mkdir "\$TMPDIR/d" && ln -s $CHECK_TMPDIR/outside/keep.txt "\$TMPDIR/d/file"
+echo "1..1"; echo "ok 1 - links"
+SH
+chmod +x linker.sh
+rc=0; fs -o linked --driver tap -- ./linker.sh >out 2>err || rc=$?
+[ "$rc" = 0 ] || fail "linker: exit $rc: $(cat err)"
+[ "$(cat outside/keep.txt)" = keep ] || fail "a symbolic link was followed out of a TMPDIR"
+real=$(cd linked && pwd -P)
+[ "$(sort tmpdirs | tr '\n' ' ')" = "$real/tmp/1 $real/tmp/2 " ] || fail "TMPDIRs are not inside the output directory: $(cat tmpdirs)"
+[ -z "$(ls linked/tmp)" ] || fail "passing runs' TMPDIRs kept: $(ls linked/tmp)"
+echo "ok: outdir checks"
