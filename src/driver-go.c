@@ -138,17 +138,18 @@ driver_go_add_pkg(struct pkg ***pkgs, size_t *n, const char *name, const char *d
 	(*pkgs)[(*n)++] = p;
 }
 
+/* The project of the module at dir (NULL: the current directory). */
 static void
-driver_go_project(struct project *proj)
+driver_go_project(struct project *proj, const char *dir)
 {
-	char *cwd = getcwd(NULL, 0);
+	char *cwd = dir != NULL ? xstrdup(dir) : getcwd(NULL, 0);
 	char *mod_argv[] = {"go", "list", "-m", "-f", "{{.Dir}}", NULL};
 	char *ver_argv[] = {"go", "env", "GOVERSION", NULL};
 	char *root;
 
-	root = proc_capture_line(mod_argv, NULL);
+	root = proc_capture_line(mod_argv, dir);
 	proj->root = root != NULL ? root : xstrdup(cwd != NULL ? cwd : ".");
-	proj->toolchain = proc_capture_line(ver_argv, NULL);
+	proj->toolchain = proc_capture_line(ver_argv, dir);
 	driver_git_info(proj);
 	free(cwd);
 }
@@ -163,7 +164,7 @@ driver_go_discover(const struct options *o, struct project *proj, struct pkg ***
 
 	*pkgs = NULL;
 	*npkgs = 0;
-	driver_go_project(proj);
+	driver_go_project(proj, o->dir);
 	if (proj->toolchain == NULL) {
 		*err = xstrdup(_("cannot run `go env GOVERSION`: is Go installed and on PATH?"));
 		return -1;
@@ -177,7 +178,7 @@ driver_go_discover(const struct options *o, struct project *proj, struct pkg ***
 		util_strv_add(&argv, &n, "./...");
 	for (i = 0; i < o->npackages; i++)
 		util_strv_add(&argv, &n, o->packages[i]);
-	rc = proc_capture(argv, NULL, environ, DRIVER_GO_OUTPUT_MAX, &out);
+	rc = proc_capture(argv, o->dir, environ, DRIVER_GO_OUTPUT_MAX, &out);
 	util_strv_free(argv);
 	if (rc != 0) {
 		*err = rc < 0 ? xasprintf(_("go list failed: %s\n%s"), strerror(-rc), out)

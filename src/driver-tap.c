@@ -22,7 +22,7 @@ driver_tap_discover(const struct options *o, struct project *proj, struct pkg **
 {
 	struct pkg *p;
 	struct buf name;
-	char *cwd = getcwd(NULL, 0);
+	char *cwd = o->dir != NULL ? xstrdup(o->dir) : getcwd(NULL, 0);
 	int i;
 
 	(void)err;

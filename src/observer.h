@@ -9,6 +9,7 @@
 
 #include "outcome.h"
 
+struct results_test;
 struct sweep;
 struct sweep_run;
 
@@ -25,14 +26,16 @@ struct observer {
 	/* The sweep entered a phase. */
 	void (*phase)(void *arg, struct sweep *s, enum sweep_phase phase);
 	/* A run was spawned (it shows in the lane grid). */
-	void (*run_started)(void *arg, struct sweep *s, const struct sweep_run *run);
-	/* A run finished and was counted; new_failures tests failed for the
-	 * first time in it. */
-	void (*run_finished)(void *arg, struct sweep *s, const struct sweep_run *run,
-	                     const struct outcome *o, int new_failures);
+	void (*run_started)(void *arg, const struct sweep_run *run);
+	/* A run finished and was counted. */
+	void (*run_finished)(void *arg, const struct sweep_run *run, const struct outcome *o);
+	/* Test t failed (ot: as the run reported it, failed or hung) for the
+	 * first time, in run. Called after run_finished, once per test. */
+	void (*test_failed_first)(void *arg, const struct results_test *t,
+	                          const struct outcome_test *ot, const struct sweep_run *run);
 	/* A message for the status line: a warning or an error that did not
 	 * stop the sweep. */
-	void (*message)(void *arg, struct sweep *s, const char *text);
+	void (*message)(void *arg, const char *text);
 	/* The sweep is over (complete or interrupted); results are written. */
 	void (*finished)(void *arg, struct sweep *s);
 };

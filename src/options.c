@@ -109,6 +109,7 @@ options_free(struct options *o)
 	free(o->quarantine);
 	free(o->driver);
 	free(o->tap_select);
+	free(o->dir);
 	free_strv(o->packages, o->npackages);
 	free_strv(o->command, o->ncommand);
 	free_strv(o->scrub_env, o->nscrub_env);
@@ -172,18 +173,71 @@ bad_value(const char *opt, const char *value, const char *expected)
 	return -1;
 }
 
+const char *
+options_check_count(long long v, int min)
+{
+	if (v < min || v > OPTIONS_COUNT_MAX)
+		return min > 0 ? _("a positive whole number, at most 100000000")
+		               : _("a whole number, at most 100000000");
+	return NULL;
+}
+
+const char *
+options_check_list(const int *v, int n)
+{
+	int i, j;
+
+	if (n == 0)
+		return _("a comma-separated list of positive numbers");
+	for (i = 0; i < n; i++) {
+		if (v[i] <= 0)
+			return _("a comma-separated list of positive numbers");
+		for (j = 0; j < i; j++) {
+			if (v[i] == v[j])
+				return _("a list that names each value once");
+		}
+	}
+	return NULL;
+}
+
+const char *
+options_check_timeout(int64_t ms)
+{
+	return ms > 0 ? NULL : _("a duration above zero");
+}
+
+const char *
+options_check_driver(const char *name)
+{
+	return strcmp(name, "go") == 0 || strcmp(name, "tap") == 0 ? NULL : "go or tap";
+}
+
+const char *
+options_check_command(const char *driver, int ncommand)
+{
+	if (strcmp(driver, "tap") == 0 && ncommand == 0)
+		return _("--driver tap needs a command after --");
+	if (strcmp(driver, "go") == 0 && ncommand > 0)
+		return _("a command after -- needs --driver tap");
+	return NULL;
+}
+
 static int
 parse_count(const char *opt, const char *value, int *out, int min)
 {
+	const char *expected = NULL;
 	char *end;
 	long v;
 
 	errno = 0;
 	v = strtol(value, &end, 10);
-	if (errno != 0 || *end != '\0' || end == value || v < min || v > OPTIONS_COUNT_MAX)
-		return bad_value(opt, value,
-		                 min > 0 ? _("a positive whole number, at most 100000000")
-		                         : _("a whole number, at most 100000000"));
+	if (errno != 0 || *end != '\0' || end == value)
+		expected = min > 0 ? _("a positive whole number, at most 100000000")
+		                   : _("a whole number, at most 100000000");
+	else
+		expected = options_check_count(v, min);
+	if (expected != NULL)
+		return bad_value(opt, value, expected);
 	*out = (int)v;
 	return 0;
 }
@@ -191,18 +245,15 @@ parse_count(const char *opt, const char *value, int *out, int min)
 static int
 parse_list(const char *opt, const char *value, int **out, int *n)
 {
-	int *v, nv, i, j;
+	const char *expected;
+	int *v, nv;
 
 	if (util_parse_int_list(value, &v, &nv) < 0)
 		return bad_value(opt, value, _("a comma-separated list of positive numbers"));
-	for (i = 0; i < nv; i++) {
-		for (j = 0; j < i; j++) {
-			if (v[i] == v[j]) {
-				free(v);
-				return bad_value(opt, value,
-				                 _("a list that names each value once"));
-			}
-		}
+	expected = options_check_list(v, nv);
+	if (expected != NULL) {
+		free(v);
+		return bad_value(opt, value, expected);
 	}
 	free(*out);
 	*out = v;
@@ -282,8 +333,9 @@ options_parse(struct options *o, int argc, char **argv)
 		case OPT_TIMEOUT:
 			o->given |= OPTIONS_GIVEN_TIMEOUT;
 			rc = parse_dur("timeout", optarg, &o->timeout_ms);
-			if (rc == 0 && o->timeout_ms <= 0)
-				rc = bad_value("timeout", optarg, _("a duration above zero"));
+			if (rc == 0 && options_check_timeout(o->timeout_ms) != NULL)
+				rc = bad_value("timeout", optarg,
+				               options_check_timeout(o->timeout_ms));
 			break;
 		case OPT_KILL_GRACE:
 			rc = parse_dur("kill-grace", optarg, &o->kill_grace_ms);
@@ -352,8 +404,8 @@ options_parse(struct options *o, int argc, char **argv)
 			break;
 		case OPT_DRIVER:
 			o->given |= OPTIONS_GIVEN_DRIVER;
-			if (strcmp(optarg, "go") != 0 && strcmp(optarg, "tap") != 0)
-				rc = bad_value("driver", optarg, "go or tap");
+			if (options_check_driver(optarg) != NULL)
+				rc = bad_value("driver", optarg, options_check_driver(optarg));
 			else
 				set_str(&o->driver, optarg);
 			break;
@@ -386,12 +438,8 @@ options_parse(struct options *o, int argc, char **argv)
 		    xrealloc(o->packages, sizeof *o->packages * (size_t)(o->npackages + 1));
 		o->packages[o->npackages++] = xstrdup(argv[i]);
 	}
-	if (strcmp(o->driver, "tap") == 0 && o->ncommand == 0) {
-		fprintf(stderr, "%s\n", _("flakesweep: --driver tap needs a command after --"));
-		return -1;
-	}
-	if (strcmp(o->driver, "go") == 0 && o->ncommand > 0) {
-		fprintf(stderr, "%s\n", _("flakesweep: a command after -- needs --driver tap"));
+	if (options_check_command(o->driver, o->ncommand) != NULL) {
+		fprintf(stderr, "flakesweep: %s\n", options_check_command(o->driver, o->ncommand));
 		return -1;
 	}
 	if (strcmp(o->driver, "go") == 0 && o->timeout_ms > OPTIONS_GO_TIMEOUT_MAX_MS) {

@@ -76,7 +76,19 @@ struct options {
 	 * top of the GitHub token variables. */
 	char **scrub_env;
 	int nscrub_env;
+	char *dir; /* where discovery runs; NULL = the current directory
+	            * (--resume sets the journal's project root) */
 };
+
+/* The rules of the sweep settings, shared by the command line and the
+ * journal header (sweep-config.c). Each returns NULL when the value is
+ * valid, else what was expected ("a positive whole number"), translated. */
+const char *options_check_count(long long v, int min);
+const char *options_check_list(const int *v, int n);
+const char *options_check_timeout(int64_t ms);
+const char *options_check_driver(const char *name);
+/* tap needs a command; go takes none. */
+const char *options_check_command(const char *driver, int ncommand);
 
 /* Fills o with the defaults of DESIGN section 3. */
 void options_init(struct options *o);

@@ -64,34 +64,25 @@ out_line_phase(void *arg, struct sweep *s, enum sweep_phase phase)
 }
 
 static void
-out_line_run_finished(void *arg, struct sweep *s, const struct sweep_run *run,
-                      const struct outcome *o, int new_failures)
+out_line_test_failed_first(void *arg, const struct results_test *t, const struct outcome_test *ot,
+                           const struct sweep_run *run)
 {
 	struct out_line *ol = arg;
-	const struct results *r = sweep_results(s);
-	size_t i;
 
-	if (!ol->progress || new_failures == 0)
+	if (!ol->progress)
 		return;
-	for (i = 0; i < o->ntests; i++) {
-		const struct outcome_test *ot = &o->tests[i];
-		const struct results_test *t = results_first_failed_in(r, run->pkg, ot, run->id);
-
-		if (t != NULL)
-			fprintf(ol->f, _("%s: %s %s at cpu %d load %d (run %lld)\n"),
-			        run->phase == RESULTS_CONFIRM ? _("confirm") : _("sweep"), t->id,
-			        ot->status == OUTCOME_HANG ? _("hung") : _("failed"), run->cpu,
-			        run->load, (long long)run->id);
-	}
+	fprintf(ol->f, _("%s: %s %s at cpu %d load %d (run %lld)\n"),
+	        run->phase == RESULTS_CONFIRM ? _("confirm") : _("sweep"), t->id,
+	        ot->status == OUTCOME_HANG ? _("hung") : _("failed"), run->cpu, run->load,
+	        (long long)run->id);
 	fflush(ol->f);
 }
 
 static void
-out_line_message(void *arg, struct sweep *s, const char *text)
+out_line_message(void *arg, const char *text)
 {
 	struct out_line *ol = arg;
 
-	(void)s;
 	fprintf(ol->f, "flakesweep: %s\n", text);
 	fflush(ol->f);
 }
@@ -120,7 +111,7 @@ out_line_new(uv_loop_t *loop, FILE *f, bool progress, int interval_ms)
 	ol->progress = progress;
 	ol->obs.arg = ol;
 	ol->obs.phase = out_line_phase;
-	ol->obs.run_finished = out_line_run_finished;
+	ol->obs.test_failed_first = out_line_test_failed_first;
 	ol->obs.message = out_line_message;
 	ol->obs.finished = out_line_finished;
 	uv_timer_init(loop, &ol->timer);

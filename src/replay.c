@@ -22,31 +22,6 @@ struct replay_ctx {
 	char *err;
 };
 
-static struct replay_pair *
-replay_pair_get(struct replay *r, enum results_phase phase, int pkg, const char *test, int cpu,
-                int load)
-{
-	struct replay_pair *p;
-	size_t i;
-
-	for (i = 0; i < r->npairs; i++) {
-		p = &r->pairs[i];
-		if (p->phase == phase && p->pkg == pkg && p->cpu == cpu && p->load == load &&
-		    ((p->test == NULL && test == NULL) ||
-		     (p->test != NULL && test != NULL && strcmp(p->test, test) == 0)))
-			return p;
-	}
-	r->pairs = xrealloc(r->pairs, sizeof *r->pairs * (r->npairs + 1));
-	p = &r->pairs[r->npairs++];
-	memset(p, 0, sizeof *p);
-	p->phase = phase;
-	p->pkg = pkg;
-	p->test = test != NULL ? xstrdup(test) : NULL;
-	p->cpu = cpu;
-	p->load = load;
-	return p;
-}
-
 static void
 replay_forget_spawn(struct replay *r, int64_t run)
 {
@@ -89,13 +64,15 @@ replay_line(void *arg, struct journal_reader *reader, const cJSON *line, int lin
 	const char *type = journal_line_type(line);
 
 	if (strcmp(type, "header") == 0) {
-		if (r->header != NULL)
+		if (r->has_header)
 			return replay_bad(c, lineno, _("a second header line"));
-		r->header = cJSON_Duplicate(line, 1);
-		r->started_ms = replay_parse_time(line, "started");
+		if (journal_header_decode(line, c->path, lineno, &r->header, &c->err) < 0)
+			return -EINVAL;
+		r->has_header = true;
+		r->started_ms = r->header.started_ms;
 		return 0;
 	}
-	if (r->header == NULL)
+	if (!r->has_header)
 		return replay_bad(c, lineno, _("expected the header line first"));
 	if (strcmp(type, "build") == 0) {
 		struct pkg *p;
@@ -125,7 +102,6 @@ replay_line(void *arg, struct journal_reader *reader, const cJSON *line, int lin
 	} else if (strcmp(type, "run") == 0) {
 		struct journal_run jr;
 		struct outcome o;
-		struct replay_pair *p;
 
 		memset(&o, 0, sizeof o);
 		if (journal_decode_run(reader, line, &jr, &o) < 0 || jr.pkg < 0 ||
@@ -136,9 +112,7 @@ replay_line(void *arg, struct journal_reader *reader, const cJSON *line, int lin
 		results_add_run(r->results, jr.pkg, jr.phase, jr.cpu, jr.load, &o, jr.log, jr.run);
 		if (jr.leaked)
 			results_note_leak(r->results, jr.pkg);
-		p = replay_pair_get(r, jr.phase, jr.pkg, jr.selected, jr.cpu, jr.load);
-		p->runs++;
-		p->ms += jr.ms;
+		plan_count_run(&r->runs, jr.phase, jr.pkg, jr.selected, jr.cpu, jr.load, jr.ms);
 		if (jr.run > r->max_run)
 			r->max_run = jr.run;
 		replay_forget_spawn(r, jr.run);
@@ -188,11 +162,105 @@ replay_journal(const char *path, struct replay *r, char **err)
 		return rc;
 	}
 	free(rerr);
-	if (r->header == NULL) {
+	if (!r->has_header) {
 		*err = xasprintf(_("%s: no header line: not a flakesweep journal"), path);
 		return -EINVAL;
 	}
 	return 0;
+}
+
+/* The recorded runs of each planned pair. */
+static void
+replay_runs_into(const struct replay *r, struct plan *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->npairs; i++) {
+		struct plan_pair *x = p->pairs[i];
+		const struct plan_pair *done =
+		    plan_find(&r->runs, x->phase, x->pkg, x->test, x->cpu, x->load);
+
+		if (done != NULL) {
+			x->runs = done->runs;
+			x->ms = done->ms;
+		}
+	}
+}
+
+void
+replay_progress(const struct replay *r, enum sweep_phase *phase, int64_t *done, int64_t *target)
+{
+	const struct sweep_config *c = &r->header.config;
+	struct plan_grid g = {
+	    .cpus = c->cpus,
+	    .loads = c->loads,
+	    .ncpus = c->ncpus,
+	    .nloads = c->nloads,
+	    .count = c->count,
+	    .confirm = c->confirm,
+	    .run = c->run_re != NULL,
+	};
+	struct plan p;
+	size_t i;
+
+	*done = *target = 0;
+	if (r->end_status != NULL) {
+		/* Every run it made, the sweep's up to --count a pair. */
+		*phase = SWEEP_PHASE_DONE;
+		for (i = 0; i < r->runs.npairs; i++) {
+			const struct plan_pair *x = r->runs.pairs[i];
+
+			*done +=
+			    x->phase == RESULTS_SWEEP && x->runs > c->count ? c->count : x->runs;
+		}
+		if (*done < r->results->runs)
+			*done = r->results->runs;
+		*target = *done;
+		return;
+	}
+	if (r->npkgs == 0) {
+		*phase = SWEEP_PHASE_BUILD;
+		return;
+	}
+	plan_init(&p, &g);
+	plan_sweep(&p, r->pkgs, r->npkgs, NULL, NULL);
+	replay_runs_into(r, &p);
+	plan_progress(&p, done, target);
+	*phase = SWEEP_PHASE_SWEEP;
+	if (*done >= *target) {
+		plan_free(&p);
+		plan_init(&p, &g);
+		plan_confirm(&p, r->results, r->pkgs, r->confirm_tests, r->confirm_counts,
+		             r->nconfirms, NULL, NULL);
+		replay_runs_into(r, &p);
+		plan_progress(&p, done, target);
+		*phase = SWEEP_PHASE_CONFIRM;
+	}
+	plan_free(&p);
+}
+
+void
+replay_status(const struct replay *r, struct sweep_status *st)
+{
+	const struct sweep_config *c = &r->header.config;
+	const struct journal_machine *m = &r->header.machine;
+
+	status_free(st);
+	memset(st, 0, sizeof *st);
+	replay_progress(r, &st->phase, &st->done, &st->target);
+	st->finished = r->end_status != NULL;
+	st->started_ms = r->started_ms;
+	st->finished_ms = r->finished_ms;
+	st->cpus = c->cpus;
+	st->ncpus = c->ncpus;
+	st->loads = c->loads;
+	st->nloads = c->nloads;
+	st->count = c->count;
+	st->confirm = c->confirm;
+	st->machine_cores = m->cores;
+	st->keep = m->keep;
+	status_set_lanes(st, m->nlanes, m->width, m->lanes);
+	st->inflight = (int)r->nunfinished;
 }
 
 void
@@ -200,12 +268,10 @@ replay_free(struct replay *r)
 {
 	size_t i;
 
-	cJSON_Delete(r->header);
+	journal_header_free(&r->header);
 	driver_free_pkgs(r->pkgs, r->npkgs);
 	results_free(r->results);
-	for (i = 0; i < r->npairs; i++)
-		free(r->pairs[i].test);
-	free(r->pairs);
+	plan_free(&r->runs);
 	free(r->unfinished);
 	for (i = 0; i < r->nconfirms; i++)
 		free(r->confirm_tests[i]);

@@ -12,18 +12,11 @@
 #include <stdint.h>
 
 #include "driver.h"
+#include "observer.h"
+#include "plan.h"
 #include "results.h"
-
-/* Runs done at one pair: (package, cpu, load) in the sweep, (test, cpu,
- * load) in confirm. */
-struct replay_pair {
-	enum results_phase phase;
-	int pkg;
-	char *test; /* confirm: the selected test's full name; NULL in the sweep */
-	int cpu, load;
-	int runs;
-	int64_t ms; /* their total wall time */
-};
+#include "status.h"
+#include "sweep-config.h"
 
 /* A run that was spawned and never recorded as finished. */
 struct replay_spawn {
@@ -33,12 +26,12 @@ struct replay_spawn {
 };
 
 struct replay {
-	cJSON *header;     /* the header line; owned */
+	struct journal_header header; /* the header line, decoded */
+	bool has_header;
 	struct pkg **pkgs; /* from the build lines, by index */
 	size_t npkgs;
 	struct results *results;
-	struct replay_pair *pairs;
-	size_t npairs;
+	struct plan runs; /* the runs done at each pair (no targets) */
 	struct replay_spawn *unfinished;
 	size_t nunfinished;
 	char **confirm_tests; /* confirm lines: extra confirm runs asked for ... */
@@ -53,6 +46,17 @@ struct replay {
 /* Reads path into r (zeroed by the function). Returns 0, or a negative
  * errno with *err (caller frees) naming the file and line. */
 int replay_journal(const char *path, struct replay *r, char **err);
+
+/* Where the sweep of the journal stands, as the live sweep counts it:
+ * its phase, and the runs done and planned in that phase. */
+void replay_progress(const struct replay *r, enum sweep_phase *phase, int64_t *done,
+                     int64_t *target);
+
+/* Fills st (zeroed, or filled before) with where the journal's sweep
+ * stands, as sweep_status does for a live one; the lanes are the
+ * recorded ones, with no run (inflight counts the runs spawned and never
+ * recorded). Free with status_free. */
+void replay_status(const struct replay *r, struct sweep_status *st);
 
 /* Frees what r owns. */
 void replay_free(struct replay *r);

@@ -1,185 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * report.c: renders results as results.json and report.txt. Every test
- * that ran is listed in the JSON, passed ones too, so a rate of zero has
- * its denominator. It never changes the results.
+ * report.c: renders results as report.txt, sorted worst first, and writes
+ * it with results.json (results-json.c). It never changes the results.
  */
 #include "config.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "report.h"
+#include "results-json.h"
 #include "util.h"
-
-static cJSON *
-report_failure_json(const struct results_failure *f)
-{
-	cJSON *o = cJSON_CreateObject(), *lines;
-	const char *p;
-
-	cJSON_AddStringToObject(o, "phase", results_phase_name(f->phase));
-	cJSON_AddNumberToObject(o, "cpu", f->cpu);
-	cJSON_AddNumberToObject(o, "load", f->load);
-	if (f->seed != NULL)
-		cJSON_AddStringToObject(o, "seed", f->seed);
-	else
-		cJSON_AddNullToObject(o, "seed");
-	lines = cJSON_AddArrayToObject(o, "lines");
-	for (p = f->lines; p != NULL && *p != '\0';) {
-		const char *nl = strchr(p, '\n');
-		size_t n = nl != NULL ? (size_t)(nl - p) : strlen(p);
-		char *line = xstrndup(p, n);
-
-		cJSON_AddItemToArray(lines, cJSON_CreateString(line));
-		free(line);
-		p += n + (nl != NULL);
-	}
-	if (f->reason != NULL)
-		cJSON_AddStringToObject(o, "reason", f->reason);
-	if (f->log != NULL)
-		cJSON_AddStringToObject(o, "log", f->log);
-	else
-		cJSON_AddNullToObject(o, "log");
-	cJSON_AddNumberToObject(o, "run", (double)f->run);
-	return o;
-}
-
-static cJSON *
-report_test_json(const struct results *r, const struct results_test *t, const struct report_meta *m)
-{
-	cJSON *o = cJSON_CreateObject(), *cells;
-	const struct results_pkg *p = &r->pkgs[t->pkg];
-	const struct results_cell *worst;
-	int i;
-
-	cJSON_AddStringToObject(o, "id", t->id);
-	cJSON_AddStringToObject(o, "package", p->name);
-	cJSON_AddStringToObject(o, "test", t->test);
-	cJSON_AddStringToObject(o, "level", p->level);
-	cJSON_AddStringToObject(o, "verdict", results_verdict_name(results_verdict(t)));
-	cells = cJSON_AddArrayToObject(o, "cells");
-	for (i = 0; i < t->ncells; i++) {
-		const struct results_cell *c = &t->cells[i];
-		cJSON *co = cJSON_CreateObject();
-		double lo, hi;
-
-		cJSON_AddStringToObject(co, "phase", results_phase_name(c->phase));
-		cJSON_AddNumberToObject(co, "cpu", c->cpu);
-		cJSON_AddNumberToObject(co, "load", c->load);
-		cJSON_AddNumberToObject(co, "runs", (double)c->runs);
-		cJSON_AddNumberToObject(co, "failures", (double)c->failures);
-		cJSON_AddNumberToObject(co, "hangs", (double)c->hangs);
-		results_wilson(c->failures + c->hangs, c->runs, &lo, &hi);
-		cJSON_AddNumberToObject(co, "rate_low", round(lo * 1e6) / 1e6);
-		cJSON_AddNumberToObject(co, "rate_high", round(hi * 1e6) / 1e6);
-		cJSON_AddItemToArray(cells, co);
-	}
-	if (t->first != NULL)
-		cJSON_AddItemToObject(o, "first_failure", report_failure_json(t->first));
-	else
-		cJSON_AddNullToObject(o, "first_failure");
-	worst = results_worst_cell(t);
-	if (worst != NULL && m->reproduce != NULL) {
-		cJSON *rep = cJSON_AddObjectToObject(o, "reproduce");
-		char *fs = NULL, *direct = NULL;
-
-		m->reproduce(m->arg, t, worst, &fs, &direct);
-		cJSON_AddStringToObject(rep, "flakesweep", fs != NULL ? fs : "");
-		cJSON_AddStringToObject(rep, "direct", direct != NULL ? direct : "");
-		free(fs);
-		free(direct);
-	} else {
-		cJSON_AddNullToObject(o, "reproduce");
-	}
-	cJSON_AddBoolToObject(o, "quarantined",
-	                      m->quarantine != NULL && quarantine_has_test(m->quarantine, t->id));
-	cJSON_AddBoolToObject(o, "order_dependent", results_order_dependent(t));
-	return o;
-}
-
-cJSON *
-report_results_json(const struct results *r, const struct report_meta *m)
-{
-	cJSON *doc = cJSON_CreateObject(), *pkgs, *tests, *sum;
-	char when[40];
-	int64_t passed, flaky, failing;
-	size_t i;
-
-	cJSON_AddStringToObject(doc, "schema", REPORT_SCHEMA);
-	cJSON_AddStringToObject(doc, "status", m->status);
-	util_format_rfc3339(m->started_ms, when, sizeof when);
-	cJSON_AddStringToObject(doc, "started", when);
-	if (m->finished_ms > 0) {
-		util_format_rfc3339(m->finished_ms, when, sizeof when);
-		cJSON_AddStringToObject(doc, "finished", when);
-	} else {
-		cJSON_AddNullToObject(doc, "finished");
-	}
-	cJSON_AddItemToObject(doc, "machine",
-	                      m->machine ? cJSON_Duplicate(m->machine, 1) : cJSON_CreateObject());
-	cJSON_AddItemToObject(doc, "project",
-	                      m->project ? cJSON_Duplicate(m->project, 1) : cJSON_CreateObject());
-	cJSON_AddItemToObject(doc, "config",
-	                      m->config ? cJSON_Duplicate(m->config, 1) : cJSON_CreateObject());
-	pkgs = cJSON_AddArrayToObject(doc, "packages");
-	for (i = 0; i < r->npkgs; i++) {
-		const struct results_pkg *p = &r->pkgs[i];
-		const struct pkg *dp = i < m->npkgs ? m->pkgs[i] : NULL;
-		cJSON *o, *b;
-
-		if (dp != NULL && dp->empty)
-			continue;
-		o = cJSON_CreateObject();
-		cJSON_AddStringToObject(o, "package", p->name);
-		cJSON_AddStringToObject(o, "level", p->level);
-		b = cJSON_AddObjectToObject(o, "build");
-		cJSON_AddBoolToObject(b, "ok", dp == NULL || dp->build_ok);
-		cJSON_AddStringToObject(b, "output",
-		                        dp != NULL && dp->build_output ? dp->build_output : "");
-		cJSON_AddNumberToObject(o, "runs", (double)p->runs);
-		cJSON_AddNumberToObject(o, "failures_outside_tests",
-		                        (double)p->failures_outside_tests);
-		cJSON_AddNumberToObject(o, "unreliable_runs", (double)p->unreliable_runs);
-		cJSON_AddNumberToObject(o, "leaked_runs", (double)p->leaked_runs);
-		if (p->first_outside != NULL)
-			cJSON_AddItemToObject(o, "first_failure_outside_tests",
-			                      report_failure_json(p->first_outside));
-		if (dp != NULL && dp->toolchain != NULL)
-			cJSON_AddStringToObject(o, "toolchain", dp->toolchain);
-		cJSON_AddItemToArray(pkgs, o);
-	}
-	tests = cJSON_AddArrayToObject(doc, "tests");
-	for (i = 0; i < r->ntests; i++)
-		cJSON_AddItemToArray(tests, report_test_json(r, &r->tests[i], m));
-	if (m->quarantine != NULL) {
-		/* Each entry's status is judged on the very results it joins. */
-		cJSON *t;
-
-		quarantine_evaluate(m->quarantine, doc, NULL, QUARANTINE_DEFAULT_MIN_RUNS,
-		                    m->now_ms);
-		cJSON_ArrayForEach(t, tests)
-		{
-			cJSON *q = quarantine_test_json(
-			    m->quarantine, cJSON_GetObjectItem(t, "id")->valuestring, m->now_ms);
-
-			if (q != NULL)
-				cJSON_AddItemToObject(t, "quarantine", q);
-		}
-	}
-	results_counts(r, &passed, &flaky, &failing);
-	sum = cJSON_AddObjectToObject(doc, "summary");
-	cJSON_AddNumberToObject(sum, "runs", (double)r->runs);
-	cJSON_AddNumberToObject(sum, "tests", (double)r->ntests);
-	cJSON_AddNumberToObject(sum, "passed", (double)passed);
-	cJSON_AddNumberToObject(sum, "flaky", (double)flaky);
-	cJSON_AddNumberToObject(sum, "failing", (double)failing);
-	cJSON_AddNumberToObject(sum, "failures", (double)r->failures);
-	cJSON_AddNumberToObject(sum, "hangs", (double)r->hangs);
-	return doc;
-}
 
 static int
 report_cmp_tests(const void *a, const void *b)
@@ -344,7 +176,7 @@ report_text(const struct results *r, const struct report_meta *m)
 int
 report_write(const char *dir, const struct results *r, const struct report_meta *m, char **err)
 {
-	cJSON *doc = report_results_json(r, m);
+	cJSON *doc = results_to_json(r, m);
 	char *json = cJSON_Print(doc), *text = report_text(r, m);
 	char *path = xasprintf("%s/results.json", dir);
 	int rc;

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * report.h: turns results into results.json (schema flakesweep/results/v1,
- * DESIGN section 5, man 5 flakesweep) and report.txt. It reads nothing
- * but what it is given and writes files only in report_write.
+ * report.h: turns results into report.txt, and writes it beside
+ * results.json (results-json.h). It reads nothing but what it is given and
+ * writes files only in report_write.
  */
 #ifndef FLAKESWEEP_REPORT_H
 #define FLAKESWEEP_REPORT_H
@@ -14,8 +14,6 @@
 #include "driver.h"
 #include "quarantine.h"
 #include "results.h"
-
-#define REPORT_SCHEMA "flakesweep/results/v1"
 
 /* The reproduce commands of a failed test at its worst cell: *flakesweep
  * and *direct (caller frees both). */
@@ -39,9 +37,6 @@ struct report_meta {
 	struct quarantine *quarantine;
 	int64_t now_ms; /* for expiry countdowns */
 };
-
-/* The whole results.json document; caller frees with cJSON_Delete. */
-cJSON *report_results_json(const struct results *r, const struct report_meta *m);
 
 /* The text report: a summary, the flaky and failing tests with their
  * cells (rate and 95% interval), first failure and reproduce commands,

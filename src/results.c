@@ -124,25 +124,31 @@ results_find(const struct results *r, const char *id)
 	return i >= 0 ? &r->tests[i] : NULL;
 }
 
+struct results_test *
+results_add_test(struct results *r, int pkg, const char *id, const char *name)
+{
+	struct results_test *t;
+
+	r->tests = xrealloc(r->tests, sizeof *r->tests * (r->ntests + 1));
+	t = &r->tests[r->ntests];
+	memset(t, 0, sizeof *t);
+	t->id = xstrdup(id);
+	t->test = xstrdup(name);
+	t->pkg = pkg;
+	strmap_set(r->index, t->id, (long)r->ntests);
+	r->ntests++;
+	return t;
+}
+
 static struct results_test *
 results_get_test(struct results *r, int pkg, const char *name)
 {
 	char *id = xasprintf("%s::%s", r->pkgs[pkg].name, name);
-	long i = strmap_get(r->index, id);
-	struct results_test *t;
+	struct results_test *t = results_find(r, id);
 
-	if (i >= 0) {
-		free(id);
-		return &r->tests[i];
-	}
-	r->tests = xrealloc(r->tests, sizeof *r->tests * (r->ntests + 1));
-	t = &r->tests[r->ntests];
-	memset(t, 0, sizeof *t);
-	t->id = id;
-	t->test = xstrdup(name);
-	t->pkg = pkg;
-	strmap_set(r->index, id, (long)r->ntests);
-	r->ntests++;
+	if (t == NULL)
+		t = results_add_test(r, pkg, id, name);
+	free(id);
 	return t;
 }
 

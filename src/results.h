@@ -79,6 +79,10 @@ void results_free(struct results *r);
 /* Adds a package (copied strings) and returns its index. */
 int results_add_pkg(struct results *r, const char *name, const char *level);
 
+/* Adds a test of package pkg with a new id and its full name (both
+ * copied), with no cells yet; results_load builds results with it. */
+struct results_test *results_add_test(struct results *r, int pkg, const char *id, const char *name);
+
 /* Counts one finished run of package pkg at (phase, cpu, load) from its
  * outcome; log is where its output was kept (NULL if not kept). Returns
  * the number of tests whose first failure this run is (a new flaky or

@@ -21,10 +21,15 @@
 #include <unistd.h>
 
 #include "journal.h"
+#include "lanes.h"
+#include "plan.h"
+#include "sched.h"
+#include "status.h"
 #include "proc.h"
 #include "quarantine.h"
 #include "replay.h"
 #include "report.h"
+#include "sweep-config.h"
 #include "sweep.h"
 #include "util.h"
 
@@ -39,14 +44,6 @@ extern char **environ;
 #define SWEEP_PORT_FIRST 20000
 #define SWEEP_PORT_WINDOW 100
 #define SWEEP_PORT_SLOTS ((65000 - SWEEP_PORT_FIRST) / SWEEP_PORT_WINDOW)
-
-/* What a scheduler pair stands for. */
-struct sweep_pair {
-	enum results_phase phase;
-	int pkg;
-	char *test; /* confirm: the selected test's full name */
-	int cpu, load;
-};
 
 struct sweep_live {
 	struct sweep_run pub;
@@ -83,7 +80,8 @@ struct sweep {
 	struct pkg **pkgs;
 	size_t npkgs;
 	struct results *results;
-	struct sched *sched;
+	struct sched *sched; /* built from plan; its pairs' data are plan pairs */
+	struct plan plan;    /* the current phase's */
 	enum sweep_phase phase;
 	struct sweep_live **live;
 	size_t nlive;
@@ -103,6 +101,7 @@ struct sweep {
 };
 
 static void sweep_dispatch(struct sweep *s);
+static void sweep_sched_finish(struct sweep *s, struct sched_run *sr, int64_t ms);
 static void sweep_finish(struct sweep *s, const char *status);
 
 static void
@@ -121,7 +120,7 @@ sweep_message(struct sweep *s, const char *fmt, ...)
 	}
 	va_end(ap);
 	if (s->obs.message != NULL)
-		s->obs.message(s->obs.arg, s, b.data);
+		s->obs.message(s->obs.arg, b.data);
 	else
 		fprintf(stderr, "flakesweep: %s\n", b.data);
 	buf_free(&b);
@@ -150,201 +149,49 @@ sweep_set_phase(struct sweep *s, enum sweep_phase phase)
 
 /* ---- configuration, header ---- */
 
-static cJSON *
-sweep_int_array(const int *v, int n)
-{
-	return cJSON_CreateIntArray(v, n);
-}
-
+/* The machine as the header records it: this sweep's lanes. */
 static void
-sweep_add_str_or_null(cJSON *o, const char *key, const char *v)
+sweep_header_machine(const struct sweep *s, struct journal_machine *m)
 {
-	if (v != NULL)
-		cJSON_AddStringToObject(o, key, v);
-	else
-		cJSON_AddNullToObject(o, key);
-}
-
-static cJSON *
-sweep_config_json(const struct sweep *s)
-{
-	const struct options *o = s->o;
-	cJSON *c = cJSON_CreateObject(), *a;
-	size_t i;
-	int k;
-
-	cJSON_AddItemToObject(c, "cpu", sweep_int_array(o->cpus, o->ncpus));
-	cJSON_AddItemToObject(c, "load", sweep_int_array(o->loads, o->nloads));
-	cJSON_AddNumberToObject(c, "count", o->count);
-	cJSON_AddNumberToObject(c, "confirm", o->confirm);
-	cJSON_AddNumberToObject(c, "timeout_ms", (double)o->timeout_ms);
-	cJSON_AddNumberToObject(c, "kill_grace_ms", (double)o->kill_grace_ms);
-	cJSON_AddBoolToObject(c, "shuffle", o->shuffle);
-	sweep_add_str_or_null(c, "run", o->run_re);
-	sweep_add_str_or_null(c, "skip", o->skip_re);
-	a = cJSON_AddArrayToObject(c, "levels");
-	for (i = 0; i < s->npkgs; i++) {
-		const cJSON *v;
-		bool seen = false;
-
-		cJSON_ArrayForEach(v, a) seen =
-		    seen || strcmp(v->valuestring, s->pkgs[i]->level) == 0;
-		if (!seen)
-			cJSON_AddItemToArray(a, cJSON_CreateString(s->pkgs[i]->level));
-	}
-	if (o->tags != NULL) {
-		a = cJSON_AddArrayToObject(c, "tags");
-		for (k = 0; k < o->ntags; k++)
-			cJSON_AddItemToArray(a, cJSON_CreateString(o->tags[k]));
-	} else {
-		cJSON_AddNullToObject(c, "tags");
-	}
-	cJSON_AddBoolToObject(c, "race", o->race);
-	cJSON_AddBoolToObject(c, "isolate_net", o->isolate_net);
-	sweep_add_str_or_null(c, "quarantine", s->quarantine != NULL ? s->quarantine->path : NULL);
-	sweep_add_str_or_null(c, "build_tags", o->build_tags);
-	cJSON_AddStringToObject(c, "driver", o->driver);
-	a = cJSON_AddArrayToObject(c, "packages");
-	for (k = 0; k < o->npackages; k++)
-		cJSON_AddItemToArray(a, cJSON_CreateString(o->packages[k]));
-	a = cJSON_AddArrayToObject(c, "command");
-	for (k = 0; k < o->ncommand; k++)
-		cJSON_AddItemToArray(a, cJSON_CreateString(o->command[k]));
-	return c;
-}
-
-static cJSON *
-sweep_machine_json(const struct sweep *s)
-{
-	cJSON *m = cJSON_CreateObject(), *lanes;
 	int i;
 
-	cJSON_AddNumberToObject(m, "cores", s->lanes.ncores);
-	cJSON_AddNumberToObject(m, "keep", s->lanes.keep);
-	lanes = cJSON_AddArrayToObject(m, "lanes");
-	for (i = 0; i < s->lanes.nlanes; i++)
-		cJSON_AddItemToArray(lanes, sweep_int_array(s->lanes.cores[i], s->lanes.width));
-	return m;
+	free(m->lanes);
+	m->cores = s->lanes.ncores;
+	m->keep = s->lanes.keep;
+	m->nlanes = s->lanes.nlanes;
+	m->width = s->lanes.width;
+	m->lanes = xcalloc((size_t)(m->nlanes * m->width) + 1, sizeof *m->lanes);
+	for (i = 0; i < m->nlanes; i++)
+		memcpy(m->lanes + i * m->width, s->lanes.cores[i],
+		       sizeof *m->lanes * (size_t)m->width);
 }
 
-static cJSON *
-sweep_project_json(const struct sweep *s)
-{
-	cJSON *p = cJSON_CreateObject();
-
-	cJSON_AddStringToObject(p, "driver", s->driver->name);
-	sweep_add_str_or_null(p, "root", s->proj.root);
-	sweep_add_str_or_null(p, "commit", s->proj.commit);
-	sweep_add_str_or_null(p, "toolchain", s->proj.toolchain);
-	sweep_add_str_or_null(p, "origin", s->proj.origin);
-	return p;
-}
-
-/* Reads the options a journal's header recorded back into o. */
+/* The header of a fresh sweep: its options, the levels discovery found,
+ * this machine and the project. */
 static void
-sweep_options_from_config(struct options *o, const cJSON *c)
+sweep_header(const struct sweep *s, struct journal_header *h)
 {
-	const cJSON *v;
-	int n = 0;
+	const char **levels = xcalloc(s->npkgs + 1, sizeof *levels);
+	int nlevels = 0, k;
+	size_t i;
 
-	free(o->cpus);
-	o->cpus = NULL;
-	o->ncpus = 0;
-	cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(c, "cpu"))
-	{
-		o->cpus = xrealloc(o->cpus, sizeof *o->cpus * (size_t)(n + 1));
-		o->cpus[n++] = v->valueint;
+	memset(h, 0, sizeof *h);
+	for (i = 0; i < s->npkgs; i++) {
+		for (k = 0; k < nlevels && strcmp(levels[k], s->pkgs[i]->level) != 0; k++)
+			;
+		if (k == nlevels)
+			levels[nlevels++] = s->pkgs[i]->level;
 	}
-	o->ncpus = n;
-	n = 0;
-	cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(c, "load"))
-	{
-		o->loads = xrealloc(o->loads, sizeof *o->loads * (size_t)(n + 1));
-		o->loads[n++] = v->valueint;
-	}
-	o->nloads = n;
-	if ((v = cJSON_GetObjectItemCaseSensitive(c, "count")) != NULL)
-		o->count = v->valueint;
-	if ((v = cJSON_GetObjectItemCaseSensitive(c, "confirm")) != NULL)
-		o->confirm = v->valueint;
-	if ((v = cJSON_GetObjectItemCaseSensitive(c, "timeout_ms")) != NULL)
-		o->timeout_ms = (int64_t)v->valuedouble;
-	if ((v = cJSON_GetObjectItemCaseSensitive(c, "kill_grace_ms")) != NULL)
-		o->kill_grace_ms = (int64_t)v->valuedouble;
-	o->shuffle = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "shuffle"));
-	o->race = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "race"));
-	o->isolate_net = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "isolate_net"));
-	free(o->build_tags);
-	v = cJSON_GetObjectItemCaseSensitive(c, "build_tags");
-	o->build_tags = cJSON_IsString(v) ? xstrdup(v->valuestring) : NULL;
-	v = cJSON_GetObjectItemCaseSensitive(c, "quarantine");
-	if (o->quarantine == NULL && cJSON_IsString(v))
-		o->quarantine = xstrdup(v->valuestring);
-	free(o->run_re);
-	v = cJSON_GetObjectItemCaseSensitive(c, "run");
-	o->run_re = cJSON_IsString(v) ? xstrdup(v->valuestring) : NULL;
-	free(o->skip_re);
-	v = cJSON_GetObjectItemCaseSensitive(c, "skip");
-	o->skip_re = cJSON_IsString(v) ? xstrdup(v->valuestring) : NULL;
-	v = cJSON_GetObjectItemCaseSensitive(c, "driver");
-	if (cJSON_IsString(v)) {
-		free(o->driver);
-		o->driver = xstrdup(v->valuestring);
-	}
-}
-
-/* The settings the command line named that differ from the journal's,
- * as "--count (journal 500, now 20)" phrases; NULL when none. */
-static char *
-sweep_config_diff(const struct options *o, const cJSON *c)
-{
-	struct buf b;
-	const cJSON *v;
-
-	buf_init(&b);
-	if (o->given & OPTIONS_GIVEN_COUNT) {
-		v = cJSON_GetObjectItemCaseSensitive(c, "count");
-		if (!cJSON_IsNumber(v) || v->valueint != o->count)
-			buf_printf(&b, " --count");
-	}
-	if (o->given & OPTIONS_GIVEN_CONFIRM) {
-		v = cJSON_GetObjectItemCaseSensitive(c, "confirm");
-		if (!cJSON_IsNumber(v) || v->valueint != o->confirm)
-			buf_printf(&b, " --confirm");
-	}
-	if (o->given & OPTIONS_GIVEN_TIMEOUT) {
-		v = cJSON_GetObjectItemCaseSensitive(c, "timeout_ms");
-		if (!cJSON_IsNumber(v) || (int64_t)v->valuedouble != o->timeout_ms)
-			buf_printf(&b, " --timeout");
-	}
-	if (o->given & OPTIONS_GIVEN_CPU) {
-		cJSON *mine = cJSON_CreateIntArray(o->cpus, o->ncpus);
-
-		if (!cJSON_Compare(mine, cJSON_GetObjectItemCaseSensitive(c, "cpu"), 1))
-			buf_printf(&b, " --cpu");
-		cJSON_Delete(mine);
-	}
-	if (o->given & OPTIONS_GIVEN_LOAD) {
-		cJSON *mine = cJSON_CreateIntArray(o->loads, o->nloads);
-
-		if (!cJSON_Compare(mine, cJSON_GetObjectItemCaseSensitive(c, "load"), 1))
-			buf_printf(&b, " --load");
-		cJSON_Delete(mine);
-	}
-	if ((o->given & OPTIONS_GIVEN_SHUFFLE) &&
-	    o->shuffle != cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "shuffle")))
-		buf_printf(&b, " --shuffle");
-	if ((o->given & OPTIONS_GIVEN_RACE) &&
-	    o->race != cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "race")))
-		buf_printf(&b, " --no-race");
-	if (o->given & (OPTIONS_GIVEN_RUN | OPTIONS_GIVEN_SKIP | OPTIONS_GIVEN_TAGS |
-	                OPTIONS_GIVEN_DRIVER | OPTIONS_GIVEN_PACKAGES | OPTIONS_GIVEN_KEEP))
-		buf_printf(&b, " %s", _("(packages, --run, --skip, --tags, --keep or --driver)"));
-	if (b.len == 0) {
-		buf_free(&b);
-		return NULL;
-	}
-	return buf_steal(&b);
+	h->started_ms = s->started_ms;
+	sweep_config_from_options(&h->config, s->o, levels, nlevels,
+	                          s->quarantine != NULL ? s->quarantine->path : NULL);
+	free(levels);
+	sweep_header_machine(s, &h->machine);
+	h->project.driver = xstrdup(s->driver->name);
+	h->project.root = s->proj.root != NULL ? xstrdup(s->proj.root) : NULL;
+	h->project.commit = s->proj.commit != NULL ? xstrdup(s->proj.commit) : NULL;
+	h->project.toolchain = s->proj.toolchain != NULL ? xstrdup(s->proj.toolchain) : NULL;
+	h->project.origin = s->proj.origin != NULL ? xstrdup(s->proj.origin) : NULL;
 }
 
 /* ---- runs ---- */
@@ -505,6 +352,7 @@ sweep_on_done(void *arg, const struct outcome_exit *ex, bool leaked, int64_t ela
 	struct outcome o;
 	struct journal_run jr;
 	char *log = NULL, *mark;
+	size_t i;
 	int fresh;
 
 	sweep_forget_live(s, l);
@@ -517,7 +365,7 @@ sweep_on_done(void *arg, const struct outcome_exit *ex, bool leaked, int64_t ela
 	if (s->interrupting) {
 		/* Killed by the interrupt: neither counted nor journaled, so a
 		 * resume runs it again. */
-		sched_finish(s->sched, l->sr, elapsed_ms);
+		sweep_sched_finish(s, l->sr, elapsed_ms);
 		sweep_remove_tmpdir(s, l);
 		sweep_live_free(l);
 		sweep_check_phase(s);
@@ -565,10 +413,17 @@ sweep_on_done(void *arg, const struct outcome_exit *ex, bool leaked, int64_t ela
 	}
 	s->dirty = true;
 	if (s->obs.run_finished != NULL)
-		s->obs.run_finished(s->obs.arg, s, &l->pub, &o, fresh);
+		s->obs.run_finished(s->obs.arg, &l->pub, &o);
+	for (i = 0; fresh > 0 && s->obs.test_failed_first != NULL && i < o.ntests; i++) {
+		const struct results_test *t =
+		    results_first_failed_in(s->results, l->pub.pkg, &o.tests[i], l->pub.id);
+
+		if (t != NULL)
+			s->obs.test_failed_first(s->obs.arg, t, &o.tests[i], &l->pub);
+	}
 	outcome_free(&o);
 	free(log);
-	sched_finish(s->sched, l->sr, elapsed_ms);
+	sweep_sched_finish(s, l->sr, elapsed_ms);
 	sweep_live_free(l);
 	sweep_check_phase(s);
 	if (!s->finished)
@@ -593,7 +448,7 @@ static void
 sweep_start_run(void *arg, struct sched_run *sr)
 {
 	struct sweep *s = arg;
-	const struct sweep_pair *pair = sched_pair_data(s->sched, sr->pair);
+	const struct plan_pair *pair = sched_pair_data(s->sched, sr->pair);
 	const struct pkg *pkg = s->pkgs[pair->pkg];
 	struct sweep_live *l = xcalloc(1, sizeof *l);
 	struct driver_run dr;
@@ -659,7 +514,7 @@ sweep_start_run(void *arg, struct sched_run *sr)
 		s->infra_error = true;
 		sweep_forget_live(s, l);
 		sched_pause(s->sched, true);
-		sched_finish(s->sched, sr, 0);
+		sweep_sched_finish(s, sr, 0);
 		sweep_remove_tmpdir(s, l);
 		sweep_live_free(l);
 		s->interrupting = true;
@@ -669,7 +524,7 @@ sweep_start_run(void *arg, struct sched_run *sr)
 	journal_write_spawn(s->journal, l->pub.id, proc_pid(l->proc),
 	                    proc_start_ticks(proc_pid(l->proc)));
 	if (s->obs.run_started != NULL)
-		s->obs.run_started(s->obs.arg, s, &l->pub);
+		s->obs.run_started(s->obs.arg, &l->pub);
 }
 
 static void
@@ -681,142 +536,86 @@ sweep_dispatch(struct sweep *s)
 
 /* ---- phases ---- */
 
-static struct sweep_pair *
-sweep_pair_new(enum results_phase phase, int pkg, const char *test, int cpu, int load)
-{
-	struct sweep_pair *p = xcalloc(1, sizeof *p);
-
-	p->phase = phase;
-	p->pkg = pkg;
-	p->test = test != NULL ? xstrdup(test) : NULL;
-	p->cpu = cpu;
-	p->load = load;
-	return p;
-}
-
 static void
 sweep_free_sched(struct sweep *s)
 {
-	int i;
-
 	if (s->sched == NULL)
 		return;
-	for (i = 0; i < sched_npairs(s->sched); i++) {
-		struct sweep_pair *p = sched_pair_data(s->sched, i);
-
-		free(p->test);
-		free(p);
-	}
 	sched_free(s->sched);
 	s->sched = NULL;
+	plan_free(&s->plan);
 }
 
-/* Counts the runs a resumed journal already has for this pair. */
+/* Ends a scheduled run: the scheduler frees its slot, the plan counts it. */
 static void
-sweep_mark_replayed(struct sweep *s, int id, const struct sweep_pair *p)
+sweep_sched_finish(struct sweep *s, struct sched_run *sr, int64_t ms)
 {
-	size_t i;
+	struct plan_pair *p = sched_pair_data(s->sched, sr->pair);
 
-	for (i = 0; i < s->replay.npairs; i++) {
-		const struct replay_pair *rp = &s->replay.pairs[i];
+	p->runs++;
+	p->ms += ms;
+	sched_finish(s->sched, sr, ms);
+}
 
-		if (rp->phase == p->phase && rp->pkg == p->pkg && rp->cpu == p->cpu &&
-		    rp->load == p->load &&
-		    ((rp->test == NULL && p->test == NULL) ||
-		     (rp->test != NULL && p->test != NULL && strcmp(rp->test, p->test) == 0))) {
-			int target;
+/* plan_added_cb: schedules what the plan added; a new pair starts with the
+ * runs a resumed journal already has for it. */
+static void
+sweep_plan_added(void *arg, struct plan_pair *p, int extra)
+{
+	struct sweep *s = arg;
+	const struct plan_pair *done;
+	int id, n = sched_npairs(s->sched);
 
-			sched_pair_counts(s->sched, id, NULL, NULL, &target, NULL, NULL);
-			sched_mark_done(s->sched, id, rp->runs < target ? rp->runs : target,
-			                rp->ms);
-		}
+	if (p->target > extra) {
+		for (id = 0; id < n && sched_pair_data(s->sched, id) != p; id++)
+			;
+		sched_add_runs(s->sched, id, extra);
+		return;
+	}
+	id = sched_add_pair(s->sched, p->cpu, p->load, p->target, p);
+	done = plan_find(&s->replay.runs, p->phase, p->pkg, p->test, p->cpu, p->load);
+	if (done != NULL) {
+		p->runs = done->runs < p->target ? done->runs : p->target;
+		p->ms = done->ms;
+		sched_mark_done(s->sched, id, p->runs, done->ms);
 	}
 }
 
-static int
-sweep_add_pair(struct sweep *s, enum results_phase phase, int pkg, const char *test, int cpu,
-               int load, int target)
+/* A new scheduler and plan for the next phase. */
+static void
+sweep_new_plan(struct sweep *s)
 {
-	struct sweep_pair *p = sweep_pair_new(phase, pkg, test, cpu, load);
-	int id = sched_add_pair(s->sched, cpu, load, target, p);
+	struct plan_grid g = {
+	    .cpus = s->o->cpus,
+	    .loads = s->o->loads,
+	    .ncpus = s->o->ncpus,
+	    .nloads = s->o->nloads,
+	    .count = s->o->count,
+	    .confirm = s->o->confirm,
+	    .run = s->o->run_re != NULL,
+	};
 
-	sweep_mark_replayed(s, id, p);
-	return id;
+	sweep_free_sched(s);
+	s->sched = sched_new(&s->lanes, sweep_start_run, s);
+	plan_init(&s->plan, &g);
 }
 
 static void
 sweep_begin_sweep(struct sweep *s)
 {
-	size_t i;
-	int c, l;
-	/* With --run the matching tests are the target: their runs count as
-	 * confirm runs of the package, and there is no later confirm. */
-	enum results_phase phase = s->o->run_re != NULL ? RESULTS_CONFIRM : RESULTS_SWEEP;
-
-	sweep_free_sched(s);
-	s->sched = sched_new(&s->lanes, sweep_start_run, s);
-	for (i = 0; i < s->npkgs; i++) {
-		if (!s->pkgs[i]->build_ok || s->pkgs[i]->empty)
-			continue;
-		for (c = 0; c < s->o->ncpus; c++) {
-			for (l = 0; l < s->o->nloads; l++)
-				sweep_add_pair(s, phase, (int)i, NULL, s->o->cpus[c],
-				               s->o->loads[l], s->o->count);
-		}
-	}
+	sweep_new_plan(s);
+	plan_sweep(&s->plan, s->pkgs, s->npkgs, sweep_plan_added, s);
 	sweep_set_phase(s, SWEEP_PHASE_SWEEP);
 	sweep_dispatch(s);
 	sweep_check_phase(s);
 }
 
 static void
-sweep_add_confirm_pairs(struct sweep *s, const struct results_test *t, int count)
-{
-	int c, l;
-
-	for (c = 0; c < s->o->ncpus; c++) {
-		for (l = 0; l < s->o->nloads; l++) {
-			int n = sched_npairs(s->sched), i, found = -1;
-
-			for (i = 0; i < n; i++) {
-				const struct sweep_pair *p = sched_pair_data(s->sched, i);
-
-				if (p->phase == RESULTS_CONFIRM && p->test != NULL &&
-				    p->pkg == t->pkg && strcmp(p->test, t->test) == 0 &&
-				    p->cpu == s->o->cpus[c] && p->load == s->o->loads[l])
-					found = i;
-			}
-			if (found >= 0)
-				sched_add_runs(s->sched, found, count);
-			else
-				sweep_add_pair(s, RESULTS_CONFIRM, t->pkg, t->test, s->o->cpus[c],
-				               s->o->loads[l], count);
-		}
-	}
-}
-
-static void
 sweep_begin_confirm(struct sweep *s)
 {
-	size_t i;
-
-	sweep_free_sched(s);
-	s->sched = sched_new(&s->lanes, sweep_start_run, s);
-	if (s->o->run_re == NULL && s->o->confirm > 0) {
-		for (i = 0; i < s->results->ntests; i++) {
-			const struct results_test *t = &s->results->tests[i];
-
-			if (t->first != NULL && t->first->phase == RESULTS_SWEEP &&
-			    s->pkgs[t->pkg]->build_ok)
-				sweep_add_confirm_pairs(s, t, s->o->confirm);
-		}
-	}
-	for (i = 0; i < s->replay.nconfirms; i++) {
-		const struct results_test *t = results_find(s->results, s->replay.confirm_tests[i]);
-
-		if (t != NULL)
-			sweep_add_confirm_pairs(s, t, s->replay.confirm_counts[i]);
-	}
+	sweep_new_plan(s);
+	plan_confirm(&s->plan, s->results, s->pkgs, s->replay.confirm_tests,
+	             s->replay.confirm_counts, s->replay.nconfirms, sweep_plan_added, s);
 	sweep_set_phase(s, SWEEP_PHASE_CONFIRM);
 	sweep_dispatch(s);
 	sweep_check_phase(s);
@@ -1044,9 +843,7 @@ sweep_meta(struct sweep *s, struct report_meta *m, const char *status)
 	m->status = status;
 	m->started_ms = s->started_ms;
 	m->finished_ms = s->finished_ms;
-	m->machine = cJSON_GetObjectItemCaseSensitive(s->header, "machine");
-	m->project = cJSON_GetObjectItemCaseSensitive(s->header, "project");
-	m->config = cJSON_GetObjectItemCaseSensitive(s->header, "config");
+	journal_header_parts(s->header, &m->config, &m->machine, &m->project);
 	m->pkgs = s->pkgs;
 	m->npkgs = s->npkgs;
 	m->reproduce = sweep_reproduce_cb;
@@ -1267,16 +1064,15 @@ sweep_new(uv_loop_t *loop, struct options *o, const struct observer *obs, char *
 	s->started_ms = util_now_ms();
 	sweep_scrub_environ(o);
 	if (o->resume != NULL) {
-		const cJSON *config, *project;
+		const struct journal_header *h;
 		char *diff;
 
 		s->outdir = xstrdup(o->resume);
 		jpath = xasprintf("%s/journal.jsonl", s->outdir);
 		if (replay_journal(jpath, &s->replay, err) < 0)
 			goto fail;
-		config = cJSON_GetObjectItemCaseSensitive(s->replay.header, "config");
-		project = cJSON_GetObjectItemCaseSensitive(s->replay.header, "project");
-		diff = sweep_config_diff(o, config);
+		h = &s->replay.header;
+		diff = sweep_config_diff(o, &h->config);
 		if (diff != NULL && !o->force) {
 			*err = xasprintf(_("%s was swept with other settings (%s ); rerun without "
 			                   "them, or add --force"),
@@ -1285,10 +1081,15 @@ sweep_new(uv_loop_t *loop, struct options *o, const struct observer *obs, char *
 			goto fail;
 		}
 		free(diff);
-		sweep_options_from_config(o, config);
+		sweep_config_to_options(&h->config, o);
+		/* Discovery, when the sweep died before it was recorded, runs
+		 * where the sweep ran. */
+		if (h->project.root != NULL) {
+			free(o->dir);
+			o->dir = xstrdup(h->project.root);
+		}
 		s->resumed = true;
 		s->started_ms = s->replay.started_ms ? s->replay.started_ms : s->started_ms;
-		(void)project;
 	} else {
 		s->outdir = o->outdir != NULL ? xstrdup(o->outdir) : sweep_default_outdir();
 		jpath = xasprintf("%s/journal.jsonl", s->outdir);
@@ -1352,22 +1153,15 @@ fail:
 static int
 sweep_start_fresh(struct sweep *s, char **err)
 {
-	char when[40];
-	cJSON *h;
+	struct journal_header h;
 
 	sweep_set_phase(s, SWEEP_PHASE_DISCOVER);
 	if (s->driver->discover(s->o, &s->proj, &s->pkgs, &s->npkgs, err) < 0)
 		return -1;
-	h = cJSON_CreateObject();
-	cJSON_AddStringToObject(h, "type", "header");
-	cJSON_AddStringToObject(h, "schema", JOURNAL_SCHEMA);
-	util_format_rfc3339(s->started_ms, when, sizeof when);
-	cJSON_AddStringToObject(h, "started", when);
-	cJSON_AddItemToObject(h, "config", sweep_config_json(s));
-	cJSON_AddItemToObject(h, "machine", sweep_machine_json(s));
-	cJSON_AddItemToObject(h, "project", sweep_project_json(s));
-	s->header = h;
-	if (journal_write(s->journal, h) < 0) {
+	sweep_header(s, &h);
+	s->header = journal_header_encode(&h);
+	journal_header_free(&h);
+	if (journal_write(s->journal, s->header) < 0) {
 		*err = xasprintf(_("cannot write the journal in %s"), s->outdir);
 		return -1;
 	}
@@ -1379,31 +1173,29 @@ sweep_start_fresh(struct sweep *s, char **err)
 static int
 sweep_start_resumed(struct sweep *s, char **err)
 {
-	const cJSON *project = cJSON_GetObjectItemCaseSensitive(s->replay.header, "project");
-	const cJSON *commit = cJSON_GetObjectItemCaseSensitive(project, "commit");
-	const cJSON *root = cJSON_GetObjectItemCaseSensitive(project, "root");
+	const struct journal_project *project = &s->replay.header.project;
 	cJSON *line;
 	char *mark;
 	size_t i;
 	int killed = 0;
 
-	if (cJSON_IsString(root)) {
-		char *argv[] = {"git", "-C", root->valuestring, "rev-parse", "HEAD", NULL};
+	if (project->root != NULL) {
+		char *argv[] = {"git", "-C", project->root, "rev-parse", "HEAD", NULL};
 		char *out = NULL;
 
-		if (proc_capture(argv, NULL, environ, 4096, &out) == 0 && cJSON_IsString(commit)) {
+		if (proc_capture(argv, NULL, environ, 4096, &out) == 0 && project->commit != NULL) {
 			out[strcspn(out, "\n")] = '\0';
-			if (strcmp(out, commit->valuestring) != 0 && !s->o->force) {
+			if (strcmp(out, project->commit) != 0 && !s->o->force) {
 				*err =
 				    xasprintf(_("the project is at commit %s, the journal at %s: "
 				                "add --force to resume anyway"),
-				              out, commit->valuestring);
+				              out, project->commit);
 				free(out);
 				return -1;
 			}
 		}
 		free(out);
-		s->proj.root = xstrdup(root->valuestring);
+		s->proj.root = xstrdup(project->root);
 	}
 	for (i = 0; i < s->replay.nunfinished; i++)
 		killed += proc_kill_stale(s->replay.unfinished[i].pid,
@@ -1417,9 +1209,9 @@ sweep_start_resumed(struct sweep *s, char **err)
 		              killed);
 	if (s->replay.torn)
 		sweep_message(s, _("the journal's last line was torn and is ignored"));
-	s->header = cJSON_Duplicate(s->replay.header, 1);
 	/* The resumed sweep's machine is this one. */
-	cJSON_ReplaceItemInObjectCaseSensitive(s->header, "machine", sweep_machine_json(s));
+	sweep_header_machine(s, &s->replay.header.machine);
+	s->header = journal_header_encode(&s->replay.header);
 	results_free(s->results);
 	s->results = s->replay.results;
 	s->replay.results = NULL;
@@ -1535,7 +1327,7 @@ sweep_confirm(struct sweep *s, const char *test_id, int count)
 	cJSON_AddNumberToObject(line, "count", count);
 	journal_write(s->journal, line);
 	cJSON_Delete(line);
-	sweep_add_confirm_pairs(s, t, count);
+	plan_confirm_test(&s->plan, t, count, sweep_plan_added, s);
 	sweep_dispatch(s);
 	return 0;
 }
@@ -1599,64 +1391,70 @@ sweep_results(const struct sweep *s)
 	return s->results;
 }
 
-const struct lanes *
-sweep_lanes(const struct sweep *s)
-{
-	return &s->lanes;
-}
-
-const struct sched *
-sweep_sched(const struct sweep *s)
-{
-	return s->sched;
-}
-
-struct pkg *const *
-sweep_pkgs(const struct sweep *s, size_t *n)
-{
-	*n = s->npkgs;
-	return s->pkgs;
-}
-
 const char *
 sweep_outdir(const struct sweep *s)
 {
 	return s->outdir;
 }
 
-const struct options *
-sweep_options(const struct sweep *s)
+void
+sweep_status(const struct sweep *s, struct sweep_status *st)
 {
-	return s->o;
-}
+	int *cores = xcalloc((size_t)(s->lanes.nlanes * s->lanes.width) + 1, sizeof *cores);
+	size_t i;
+	int l, c;
 
-const struct sweep_run *const *
-sweep_runs(const struct sweep *s, size_t *n)
-{
-	*n = s->nlive;
-	/* struct sweep_live starts with its public part. */
-	return (const struct sweep_run *const *)s->live;
-}
+	status_free(st);
+	memset(st, 0, sizeof *st);
+	st->phase = s->phase;
+	st->finished = s->phase == SWEEP_PHASE_DONE;
+	st->paused = sweep_paused(s);
+	plan_progress(&s->plan, &st->done, &st->target);
+	st->started_ms = s->started_ms;
+	st->finished_ms = s->finished_ms;
+	st->cpus = s->o->cpus;
+	st->ncpus = s->o->cpus != NULL ? s->o->ncpus : 0;
+	st->loads = s->o->loads;
+	st->nloads = s->o->nloads;
+	st->count = s->o->count;
+	st->confirm = s->o->confirm;
+	st->machine_cores = s->lanes.ncores;
+	st->keep = s->lanes.keep;
+	for (l = 0; l < s->lanes.nlanes; l++)
+		memcpy(cores + l * s->lanes.width, s->lanes.cores[l],
+		       sizeof *cores * (size_t)s->lanes.width);
+	status_set_lanes(st, s->lanes.nlanes, s->lanes.width, cores);
+	free(cores);
+	for (l = 0; s->sched != NULL && l < st->nlanes; l++) {
+		struct status_lane *sl = &st->lanes[l];
+		int held = sched_lane_held(s->sched, l);
 
-int
-sweep_pair_info(const struct sweep *s, int pair, int *pkg, const char **test)
-{
-	const struct sweep_pair *p;
+		for (c = 0; c < sl->ncores; c++)
+			sl->core_runs[c] = sched_lane_core_runs(s->sched, l, c);
+		sl->load = sched_lane_load(s->sched, l);
+		if (held >= 0) {
+			const struct plan_pair *p = sched_pair_data(s->sched, held);
 
-	if (s->sched == NULL || pair < 0 || pair >= sched_npairs(s->sched))
-		return -ENOENT;
-	p = sched_pair_data(s->sched, pair);
-	*pkg = p->pkg;
-	*test = p->test;
-	return 0;
+			status_hold(st, l,
+			            p->pkg >= 0 && (size_t)p->pkg < s->npkgs ? s->pkgs[p->pkg]->name
+			                                                     : NULL,
+			            p->test, p->cpu, p->load);
+		}
+	}
+	for (i = 0; i < s->nlive; i++) {
+		const struct sweep_run *r = &s->live[i]->pub;
+
+		status_add_run(st, r->lane, r->id, r->cpus, r->cpu, r->load, r->phase,
+		               r->pkg >= 0 && (size_t)r->pkg < s->npkgs ? s->pkgs[r->pkg]->name
+		                                                        : NULL,
+		               r->test, r->started_ms);
+	}
 }
 
 void
 sweep_progress(const struct sweep *s, int64_t *done, int64_t *target)
 {
-	*done = *target = 0;
-	if (s->sched != NULL)
-		sched_totals(s->sched, target, done);
+	plan_progress(&s->plan, done, target);
 }
 
 int64_t
@@ -1719,8 +1517,7 @@ sweep_rebuild(const char *dir)
 	char *path = xasprintf("%s/journal.jsonl", dir), *err = NULL;
 	struct sweep s;
 	struct options o;
-	const cJSON *lanes;
-	const cJSON *v;
+	const struct journal_machine *machine;
 	int rc;
 
 	if (replay_journal(path, &r, &err) < 0) {
@@ -1736,30 +1533,25 @@ sweep_rebuild(const char *dir)
 		        _("the journal's last line was torn and is ignored"));
 	memset(&s, 0, sizeof s);
 	options_init(&o);
-	sweep_options_from_config(&o, cJSON_GetObjectItemCaseSensitive(r.header, "config"));
+	sweep_config_to_options(&r.header.config, &o);
 	s.o = &o;
-	s.header = r.header;
+	s.header = journal_header_encode(&r.header);
 	s.pkgs = r.pkgs;
 	s.npkgs = r.npkgs;
 	s.results = r.results;
 	s.driver = driver_find(o.driver);
 	if (s.driver == NULL)
 		s.driver = &driver_go;
-	v = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(r.header, "project"),
-	                                     "root");
-	s.proj.root = cJSON_IsString(v) ? v->valuestring : NULL;
+	s.proj.root = r.header.project.root;
 	/* The lanes as the journal recorded them, for the reproduce lines. */
-	lanes = cJSON_GetObjectItemCaseSensitive(
-	    cJSON_GetObjectItemCaseSensitive(r.header, "machine"), "lanes");
-	if (cJSON_GetArraySize(lanes) > 0) {
-		const cJSON *first = cJSON_GetArrayItem(lanes, 0);
-		int n = cJSON_GetArraySize(first), i = 0;
-
+	machine = &r.header.machine;
+	if (machine->nlanes > 0) {
 		s.lanes.nlanes = 1;
-		s.lanes.width = n;
+		s.lanes.width = machine->width;
 		s.lanes.cores = xcalloc(1, sizeof *s.lanes.cores);
-		s.lanes.cores[0] = xcalloc((size_t)(n > 0 ? n : 1), sizeof **s.lanes.cores);
-		cJSON_ArrayForEach(v, first) s.lanes.cores[0][i++] = v->valueint;
+		s.lanes.cores[0] = xcalloc((size_t)machine->width + 1, sizeof **s.lanes.cores);
+		memcpy(s.lanes.cores[0], machine->lanes,
+		       sizeof *machine->lanes * (size_t)machine->width);
 	}
 	s.started_ms = r.started_ms;
 	s.finished_ms = r.finished_ms;
@@ -1782,6 +1574,7 @@ sweep_rebuild(const char *dir)
 		free(s.lanes.cores);
 	}
 	quarantine_free(s.quarantine);
+	cJSON_Delete(s.header);
 	options_free(&o);
 	replay_free(&r);
 	return rc;

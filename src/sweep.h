@@ -14,16 +14,15 @@
 #include <uv.h>
 
 #include "driver.h"
-#include "lanes.h"
 #include "observer.h"
 #include "options.h"
 #include "results.h"
-#include "sched.h"
+#include "status.h"
 
 /* A run in flight, as front ends see it. */
 struct sweep_run {
 	int64_t id;
-	int pkg; /* index into sweep_pkgs() */
+	int pkg; /* package index, as in results.pkgs */
 	enum results_phase phase;
 	int cpu, load;
 	int lane;
@@ -69,20 +68,12 @@ enum sweep_phase sweep_phase(const struct sweep *s);
 /* The phase's name for people ("sweep", translated). Static string. */
 const char *sweep_phase_label(enum sweep_phase phase);
 const struct results *sweep_results(const struct sweep *s);
-const struct lanes *sweep_lanes(const struct sweep *s);
-/* The current phase's scheduler, or NULL before the sweep phase. */
-const struct sched *sweep_sched(const struct sweep *s);
-struct pkg *const *sweep_pkgs(const struct sweep *s, size_t *n);
 const char *sweep_outdir(const struct sweep *s);
-const struct options *sweep_options(const struct sweep *s);
-/* Runs in flight (borrowed array of n pointers). */
-const struct sweep_run *const *sweep_runs(const struct sweep *s, size_t *n);
-/* What pair of the current scheduler (sweep_sched()) stands for: *pkg, an
- * index into sweep_pkgs(), and *test, the selected test's full name in
- * confirm or NULL in the sweep (borrowed, valid while the scheduler
- * lives). For front ends showing a lane's held task. Returns 0, or -ENOENT
- * when there is no scheduler or no such pair. */
-int sweep_pair_info(const struct sweep *s, int pair, int *pkg, const char **test);
+
+/* Fills st (zeroed, or filled before) with where the sweep stands; free
+ * with status_free. */
+void sweep_status(const struct sweep *s, struct sweep_status *st);
+
 /* Runs done and planned in the current phase, and in all so far. */
 void sweep_progress(const struct sweep *s, int64_t *done, int64_t *target);
 int64_t sweep_started_ms(const struct sweep *s);

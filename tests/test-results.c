@@ -10,6 +10,7 @@
 #include "journal.h"
 #include "replay.h"
 #include "report.h"
+#include "results-json.h"
 #include "results.h"
 #include "util.h"
 
@@ -118,6 +119,12 @@ count_lines(void *arg, struct journal_reader *jr, const cJSON *line, int lineno)
 	return 0;
 }
 
+/* A header line as a sweep writes it, for journals made by hand. */
+#define HEADER                                                                         \
+	"{\"type\":\"header\",\"schema\":\"flakesweep/journal/v1\","                   \
+	"\"started\":\"2026-11-30T02:00:00Z\",\"config\":{\"cpu\":[1,2],\"load\":[1]," \
+	"\"count\":25,\"confirm\":0,\"driver\":\"go\",\"packages\":[],\"command\":[]}}"
+
 TEST(journal_round_trip_and_torn_line)
 {
 	const char *dir = check_tmpdir();
@@ -127,7 +134,7 @@ TEST(journal_round_trip_and_torn_line)
 	struct outcome o;
 	struct replay rp;
 	struct pkg pkg;
-	cJSON *h = cJSON_CreateObject();
+	cJSON *h = cJSON_Parse(HEADER);
 	const struct results_test *t;
 	char *text;
 	size_t len;
@@ -136,8 +143,6 @@ TEST(journal_round_trip_and_torn_line)
 	FILE *f;
 
 	CHECK(j != NULL);
-	cJSON_AddStringToObject(h, "type", "header");
-	cJSON_AddStringToObject(h, "started", "2026-11-30T02:00:00Z");
 	CHECK_INT(journal_write(j, h), 0);
 	cJSON_Delete(h);
 	memset(&pkg, 0, sizeof pkg);
@@ -184,8 +189,8 @@ TEST(journal_round_trip_and_torn_line)
 	CHECK(t != NULL);
 	CHECK_INT(t->first->run, 8);
 	CHECK_STR(t->first->log, "runs/8.log");
-	CHECK_INT(rp.npairs, 2);
-	CHECK_INT(rp.pairs[0].runs + rp.pairs[1].runs, 50);
+	CHECK_INT(rp.runs.npairs, 2);
+	CHECK_INT(rp.runs.pairs[0]->runs + rp.runs.pairs[1]->runs, 50);
 	replay_free(&rp);
 	free(path);
 }
@@ -197,7 +202,7 @@ TEST(journal_bad_line_names_file_and_line)
 	struct replay rp;
 	FILE *f = fopen(path, "w");
 
-	fputs("{\"type\":\"header\"}\n{\"type\":\"run\"}\n", f);
+	fputs(HEADER "\n{\"type\":\"run\"}\n", f);
 	fclose(f);
 	CHECK_INT(replay_journal(path, &rp, &err), -22);
 	want = xasprintf("%s:2: malformed run line", path);
@@ -222,7 +227,7 @@ TEST(report_json_lists_every_test)
 	memset(&m, 0, sizeof m);
 	m.status = "complete";
 	m.started_ms = 1764468000000LL;
-	doc = report_results_json(r, &m);
+	doc = results_to_json(r, &m);
 	CHECK_STR(cJSON_GetObjectItem(doc, "schema")->valuestring, "flakesweep/results/v1");
 	CHECK_STR(cJSON_GetObjectItem(doc, "started")->valuestring, "2025-11-30T02:00:00Z");
 	CHECK(cJSON_IsNull(cJSON_GetObjectItem(doc, "finished")));

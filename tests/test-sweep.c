@@ -77,16 +77,14 @@ case_block_cb(uv_timer_t *t)
 }
 
 static void
-case_run_finished(void *arg, struct sweep *s, const struct sweep_run *run, const struct outcome *o,
-                  int new_failures)
+case_run_finished(void *arg, const struct sweep_run *run, const struct outcome *o)
 {
 	struct sweep_case *c = arg;
 
 	(void)run;
 	(void)o;
-	(void)new_failures;
 	if (++c->finished == c->interrupt_after)
-		sweep_interrupt(s);
+		sweep_interrupt(c->s);
 }
 
 /* Parses "stress ARGS... -o TMP --driver tap -- SELF --child sweep_tap MODE",

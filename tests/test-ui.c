@@ -98,7 +98,7 @@ static void
 test_ui_update(void *arg, struct model *m, int64_t now_ms)
 {
 	struct test_ui *t = arg;
-	struct model_lane *l;
+	struct status_lane *l;
 
 	model_update_replay(m, &t->r, t->dir, now_ms);
 	if (t->kind != TEST_UI_LIVE)
@@ -676,7 +676,8 @@ TEST(ui_no_color)
 static const char test_ui_hostile[] =
     "{\"type\":\"header\",\"schema\":\"flakesweep/journal/v1\",\"started\":\"2026-11-30T02:00:00Z\","
     "\"config\":{\"cpu\":[1],\"load\":[1],\"count\":2,\"confirm\":0,\"timeout_ms\":1000,"
-    "\"run\":null,\"driver\":\"tap\"},\"machine\":{\"cores\":1,\"keep\":0,\"lanes\":[[0]]},"
+    "\"run\":null,\"driver\":\"tap\",\"command\":[\"./evil.sh\"]},"
+    "\"machine\":{\"cores\":1,\"keep\":0,\"lanes\":[[0]]},"
     "\"project\":{\"driver\":\"tap\",\"root\":\"/nonexistent\",\"commit\":null}}\n"
     "{\"type\":\"build\",\"pkg\":0,\"package\":\"./evil.sh\",\"level\":\"unit\","
     "\"dir\":\"/nonexistent\",\"ok\":true,\"tests\":[]}\n"
@@ -933,13 +934,13 @@ TEST(ui_model_names)
 {
 	char *s;
 
-	s = model_short_pkg("example.com/m/grpc/grpchealth");
+	s = status_short_pkg("example.com/m/grpc/grpchealth");
 	CHECK_STR(s, "grpc/grpchealth");
 	free(s);
-	s = model_short_pkg("example.com/flakesweep-demo");
+	s = status_short_pkg("example.com/flakesweep-demo");
 	CHECK_STR(s, "flakesweep-demo");
 	free(s);
-	s = model_short_pkg("./evil.sh");
+	s = status_short_pkg("./evil.sh");
 	CHECK_STR(s, "evil.sh");
 	free(s);
 	s = model_worst_channel(NULL);

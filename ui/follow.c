@@ -134,12 +134,11 @@ static const struct option follow_options[] = {
 static char *
 follow_quarantine_path(const struct replay *r)
 {
-	const cJSON *project = cJSON_GetObjectItemCaseSensitive(r->header, "project");
-	const cJSON *root = cJSON_GetObjectItemCaseSensitive(project, "root");
+	const char *root = r->header.project.root;
 	struct stat st;
 
-	if (cJSON_IsString(root) && stat(root->valuestring, &st) == 0 && S_ISDIR(st.st_mode))
-		return xasprintf("%s/%s", root->valuestring, QUARANTINE_DEFAULT_FILE);
+	if (root != NULL && stat(root, &st) == 0 && S_ISDIR(st.st_mode))
+		return xasprintf("%s/%s", root, QUARANTINE_DEFAULT_FILE);
 	return quarantine_default_path();
 }
 

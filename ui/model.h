@@ -19,34 +19,15 @@
 #include "observer.h"
 #include "quarantine.h"
 #include "replay.h"
+#include "results-json.h"
 #include "results.h"
+#include "status.h"
 
 struct sweep;
 
 enum model_source {
 	MODEL_LIVE, /* a sweep running in this process */
 	MODEL_VIEW, /* a journal read back (`flakesweep view DIR`) */
-};
-
-/* A run in flight, in the lane grid. */
-struct model_run {
-	char *cores; /* "c4" or "c8-c11" */
-	char *pkg;   /* short package name */
-	char *test;  /* confirm: the selected test, else NULL */
-	int cpu, load;
-	enum results_phase phase;
-	int64_t started_ms;
-};
-
-struct model_lane {
-	int ncores;
-	int *cores;     /* CPU ids */
-	int *core_runs; /* runs pinned to each core */
-	int load;       /* 0 while empty */
-	struct model_run *runs;
-	size_t nruns;
-	char *held;     /* the task it holds ("demo cpu 2 load 1"), or NULL */
-	char *held_why; /* what it waits for, translated */
 };
 
 /* A flaky or failing test. */
@@ -82,8 +63,8 @@ struct model {
 	int count, confirm;
 
 	/* The lane grid. */
-	struct model_lane *lanes;
-	int inflight; /* view: runs started and not finished, elsewhere */
+	struct status_lane *lanes; /* the lane grid (status.h) */
+	int inflight;              /* view: runs started and not finished, elsewhere */
 
 	/* Flaky and failing tests, most failures first. */
 	struct model_test *tests;
@@ -102,7 +83,8 @@ struct model {
 	int64_t eta_since_ms, eta_done0;
 
 	/* view: results.json, for the reproduce commands. */
-	cJSON *results_json;
+	struct results *saved;
+	struct results_meta saved_meta;
 	int64_t results_mtime_ns;
 	/* The last reproduce commands, and what they were for. */
 	char *repro_key, *repro_flakesweep, *repro_direct;
@@ -147,10 +129,6 @@ const struct results_test *model_results_test(const struct model *m, size_t i);
  * results.json in the output directory. Cached per test and worst pair. */
 void model_reproduce(struct model *m, const struct sweep *s, size_t i, const char **flakesweep,
                      const char **direct);
-
-/* The short name of a package: its last two path elements when it has
- * three or more ("grpc/grpchealth"), else its last one. Caller frees. */
-char *model_short_pkg(const char *pkg);
 
 /* The worst pair of a test, as a quarantine channel ("cpu=2,load=1"), or
  * "any" when it never failed. Caller frees. */

@@ -50,6 +50,7 @@ struct ui {
 	bool suspended;      /* the editor has the terminal */
 	bool quitting;       /* quit asked: close once the sweep is over */
 	bool finished_seen;
+	int64_t announced_run;   /* the run whose first new failure the status line told */
 	int64_t decisions_mtime; /* decisions.json as last read, to see other writers */
 
 	struct prompt prompt;

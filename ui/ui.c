@@ -871,7 +871,8 @@ ui_live_pause(void *arg, bool paused)
 {
 	struct ui *ui = arg;
 
-	if (sweep_sched(ui->sweep) == NULL || sweep_phase(ui->sweep) == SWEEP_PHASE_DONE)
+	if (sweep_phase(ui->sweep) != SWEEP_PHASE_SWEEP &&
+	    sweep_phase(ui->sweep) != SWEEP_PHASE_CONFIRM)
 		return -EAGAIN;
 	sweep_pause(ui->sweep, paused);
 	return 0;
@@ -904,46 +905,43 @@ ui_obs_phase(void *arg, struct sweep *s, enum sweep_phase phase)
 }
 
 static void
-ui_obs_run_started(void *arg, struct sweep *s, const struct sweep_run *run)
+ui_obs_run_started(void *arg, const struct sweep_run *run)
 {
 	struct ui *ui = arg;
 
-	(void)s;
 	(void)run;
 	ui_dirty(ui, VIEW_DIRTY_HEADER | VIEW_DIRTY_LANES | UI_DIRTY_MODEL);
 }
 
 static void
-ui_obs_run_finished(void *arg, struct sweep *s, const struct sweep_run *run,
-                    const struct outcome *o, int new_failures)
+ui_obs_run_finished(void *arg, const struct sweep_run *run, const struct outcome *o)
 {
 	struct ui *ui = arg;
-	const struct results *r = sweep_results(s);
-	size_t i;
 
+	(void)run;
+	(void)o;
 	ui_dirty(ui, VIEW_DIRTY_HEADER | VIEW_DIRTY_LANES | VIEW_DIRTY_TESTS | VIEW_DIRTY_DETAIL |
 	                 UI_DIRTY_MODEL | UI_DIRTY_JUDGE);
-	if (new_failures == 0)
-		return;
-	for (i = 0; i < o->ntests; i++) {
-		const struct outcome_test *ot = &o->tests[i];
-		const struct results_test *t = results_first_failed_in(r, run->pkg, ot, run->id);
-
-		if (t != NULL) {
-			ui_message(ui, false, _("new: %s %s at cpu %d load %d (%s run %lld)"),
-			           t->id, ot->status == OUTCOME_HANG ? _("hung") : _("failed"),
-			           run->cpu, run->load,
-			           run->phase == RESULTS_CONFIRM ? _("confirm") : _("sweep"),
-			           (long long)run->id);
-			break;
-		}
-	}
 }
 
 static void
-ui_obs_message(void *arg, struct sweep *s, const char *text)
+ui_obs_test_failed_first(void *arg, const struct results_test *t, const struct outcome_test *ot,
+                         const struct sweep_run *run)
 {
-	(void)s;
+	struct ui *ui = arg;
+
+	/* One message a run: the first test it failed. */
+	if (run->id == ui->announced_run)
+		return;
+	ui->announced_run = run->id;
+	ui_message(ui, false, _("new: %s %s at cpu %d load %d (%s run %lld)"), t->id,
+	           ot->status == OUTCOME_HANG ? _("hung") : _("failed"), run->cpu, run->load,
+	           run->phase == RESULTS_CONFIRM ? _("confirm") : _("sweep"), (long long)run->id);
+}
+
+static void
+ui_obs_message(void *arg, const char *text)
+{
 	ui_message(arg, false, "%s", text);
 }
 
@@ -978,6 +976,7 @@ ui_observer(struct ui *ui)
 	ui->obs.phase = ui_obs_phase;
 	ui->obs.run_started = ui_obs_run_started;
 	ui->obs.run_finished = ui_obs_run_finished;
+	ui->obs.test_failed_first = ui_obs_test_failed_first;
 	ui->obs.message = ui_obs_message;
 	ui->obs.finished = ui_obs_finished;
 	return &ui->obs;

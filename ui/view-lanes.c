@@ -17,7 +17,7 @@
 static int
 view_lanes_cmp_runs(const void *a, const void *b)
 {
-	const struct model_run *x = a, *y = b;
+	const struct status_run *x = a, *y = b;
 	int c = strcmp(x->cores, y->cores);
 
 	if (c != 0)
@@ -55,7 +55,7 @@ view_lanes_build(const struct view_ctx *c, int w, struct doc *doc)
 
 	doc_init(doc);
 	for (l = 0; l < m->nlanes; l++) {
-		const struct model_lane *ml = &m->lanes[l];
+		const struct status_lane *ml = &m->lanes[l];
 		int tw;
 
 		if (ml->load > 0)
@@ -67,8 +67,8 @@ view_lanes_build(const struct view_ctx *c, int w, struct doc *doc)
 			label_w = tw;
 	}
 	for (l = 0; l < m->nlanes; l++) {
-		const struct model_lane *ml = &m->lanes[l];
-		struct model_run *runs;
+		const struct status_lane *ml = &m->lanes[l];
+		struct status_run *runs;
 		struct buf b;
 		int col, indent = label_w + 3, slots;
 		size_t k;
@@ -103,7 +103,7 @@ view_lanes_build(const struct view_ctx *c, int w, struct doc *doc)
 			memcpy(runs, ml->runs, sizeof *runs * ml->nruns);
 		qsort(runs, ml->nruns, sizeof *runs, view_lanes_cmp_runs);
 		for (k = 0; k < ml->nruns; k++) {
-			const struct model_run *r = &runs[k];
+			const struct status_run *r = &runs[k];
 			char clock[32], *text;
 
 			draw_clock((c->now_ms - r->started_ms) / 1000, clock, sizeof clock);

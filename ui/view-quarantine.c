@@ -49,7 +49,7 @@ view_quarantine_test(const char *id)
 	if (sep == NULL)
 		return xstrdup(id != NULL ? id : "?");
 	pkg = xstrndup(id, (size_t)(sep - id));
-	short_pkg = model_short_pkg(pkg);
+	short_pkg = status_short_pkg(pkg);
 	s = xasprintf("%s%s", short_pkg, sep);
 	free(short_pkg);
 	free(pkg);

@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * plan.c: the pairs of each phase and their targets. Pairs are kept by
+ * pointer so the scheduler can hold them; lookups are linear, as pairs
+ * number packages x cpus x loads.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan.h"
+#include "util.h"
+
+void
+plan_init(struct plan *p, const struct plan_grid *g)
+{
+	memset(p, 0, sizeof *p);
+	p->grid = *g;
+}
+
+void
+plan_free(struct plan *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->npairs; i++) {
+		free(p->pairs[i]->test);
+		free(p->pairs[i]);
+	}
+	free(p->pairs);
+	p->pairs = NULL;
+	p->npairs = 0;
+}
+
+struct plan_pair *
+plan_find(const struct plan *p, enum results_phase phase, int pkg, const char *test, int cpu,
+          int load)
+{
+	size_t i;
+
+	for (i = 0; i < p->npairs; i++) {
+		struct plan_pair *x = p->pairs[i];
+
+		if (x->phase == phase && x->pkg == pkg && x->cpu == cpu && x->load == load &&
+		    ((x->test == NULL && test == NULL) ||
+		     (x->test != NULL && test != NULL && strcmp(x->test, test) == 0)))
+			return x;
+	}
+	return NULL;
+}
+
+static struct plan_pair *
+plan_get(struct plan *p, enum results_phase phase, int pkg, const char *test, int cpu, int load)
+{
+	struct plan_pair *x = plan_find(p, phase, pkg, test, cpu, load);
+
+	if (x != NULL)
+		return x;
+	x = xcalloc(1, sizeof *x);
+	x->phase = phase;
+	x->pkg = pkg;
+	x->test = test != NULL ? xstrdup(test) : NULL;
+	x->cpu = cpu;
+	x->load = load;
+	p->pairs = xrealloc(p->pairs, sizeof *p->pairs * (p->npairs + 1));
+	p->pairs[p->npairs++] = x;
+	return x;
+}
+
+struct plan_pair *
+plan_count_run(struct plan *p, enum results_phase phase, int pkg, const char *test, int cpu,
+               int load, int64_t ms)
+{
+	struct plan_pair *x = plan_get(p, phase, pkg, test, cpu, load);
+
+	x->runs++;
+	x->ms += ms;
+	return x;
+}
+
+bool
+plan_pkg_runs(const struct pkg *pkg)
+{
+	return pkg->build_ok && !pkg->empty;
+}
+
+static void
+plan_add(struct plan *p, enum results_phase phase, int pkg, const char *test, int cpu, int load,
+         int count, plan_added_cb cb, void *arg)
+{
+	struct plan_pair *x = plan_get(p, phase, pkg, test, cpu, load);
+
+	x->target += count;
+	if (cb != NULL)
+		cb(arg, x, count);
+}
+
+void
+plan_sweep(struct plan *p, struct pkg *const *pkgs, size_t npkgs, plan_added_cb cb, void *arg)
+{
+	const struct plan_grid *g = &p->grid;
+	enum results_phase phase = g->run ? RESULTS_CONFIRM : RESULTS_SWEEP;
+	size_t i;
+	int c, l;
+
+	for (i = 0; i < npkgs; i++) {
+		if (!plan_pkg_runs(pkgs[i]))
+			continue;
+		for (c = 0; c < g->ncpus; c++) {
+			for (l = 0; l < g->nloads; l++)
+				plan_add(p, phase, (int)i, NULL, g->cpus[c], g->loads[l], g->count,
+				         cb, arg);
+		}
+	}
+}
+
+void
+plan_confirm_test(struct plan *p, const struct results_test *t, int count, plan_added_cb cb,
+                  void *arg)
+{
+	const struct plan_grid *g = &p->grid;
+	int c, l;
+
+	for (c = 0; c < g->ncpus; c++) {
+		for (l = 0; l < g->nloads; l++)
+			plan_add(p, RESULTS_CONFIRM, t->pkg, t->test, g->cpus[c], g->loads[l],
+			         count, cb, arg);
+	}
+}
+
+void
+plan_confirm(struct plan *p, const struct results *r, struct pkg *const *pkgs, char *const *tests,
+             const int *counts, size_t n, plan_added_cb cb, void *arg)
+{
+	size_t i;
+
+	if (!p->grid.run && p->grid.confirm > 0) {
+		for (i = 0; i < r->ntests; i++) {
+			const struct results_test *t = &r->tests[i];
+
+			if (t->first != NULL && t->first->phase == RESULTS_SWEEP &&
+			    pkgs[t->pkg]->build_ok)
+				plan_confirm_test(p, t, p->grid.confirm, cb, arg);
+		}
+	}
+	for (i = 0; i < n; i++) {
+		const struct results_test *t = results_find(r, tests[i]);
+
+		if (t != NULL)
+			plan_confirm_test(p, t, counts[i], cb, arg);
+	}
+}
+
+void
+plan_progress(const struct plan *p, int64_t *done, int64_t *target)
+{
+	size_t i;
+
+	*done = *target = 0;
+	for (i = 0; i < p->npairs; i++) {
+		const struct plan_pair *x = p->pairs[i];
+
+		*done += x->runs < x->target ? x->runs : x->target;
+		*target += x->target;
+	}
+}

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * plan.h: which pairs get how many runs (DESIGN section 3). A pair is a
+ * package (sweep) or one test (confirm) at one (cpu, load). The sweep
+ * phase gives every package that built with tests --count runs at every
+ * pair; the confirm phase gives each test that failed in the sweep
+ * --confirm runs alone at every pair, plus the confirm runs asked for on
+ * demand. The live sweep builds its scheduler from the plan, and a
+ * replayed journal measures its progress against the same plan. It does
+ * no I/O.
+ */
+#ifndef FLAKESWEEP_PLAN_H
+#define FLAKESWEEP_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "driver.h"
+#include "results.h"
+
+struct plan_pair {
+	enum results_phase phase;
+	int pkg;
+	char *test; /* confirm: the selected test's full name; NULL for a package */
+	int cpu, load;
+	int target; /* runs planned */
+	int runs;   /* runs finished */
+	int64_t ms; /* their total wall time */
+};
+
+/* The settings a plan follows. */
+struct plan_grid {
+	const int *cpus, *loads;
+	int ncpus, nloads;
+	int count, confirm;
+	/* --run: the sweep phase runs the matching tests of each package as
+	 * confirm runs, and no test is confirmed after it. */
+	bool run;
+};
+
+struct plan {
+	struct plan_grid grid;    /* borrowed arrays */
+	struct plan_pair **pairs; /* stable pointers */
+	size_t npairs;
+};
+
+/* Called for each pair the plan adds runs to: extra more runs, p->target
+ * already counting them (p->target == extra when p is new). */
+typedef void (*plan_added_cb)(void *arg, struct plan_pair *p, int extra);
+
+/* An empty plan following g (g's arrays must outlive it). */
+void plan_init(struct plan *p, const struct plan_grid *g);
+/* Frees the pairs; p can be initialised again. */
+void plan_free(struct plan *p);
+
+/* The pair, or NULL. */
+struct plan_pair *plan_find(const struct plan *p, enum results_phase phase, int pkg,
+                            const char *test, int cpu, int load);
+
+/* Counts a finished run of ms at the pair, adding the pair (no target) when
+ * it is not in the plan: replay records what a journal did this way. */
+struct plan_pair *plan_count_run(struct plan *p, enum results_phase phase, int pkg,
+                                 const char *test, int cpu, int load, int64_t ms);
+
+/* True when the package is run: it built and has tests at its level. */
+bool plan_pkg_runs(const struct pkg *pkg);
+
+/* The sweep phase: --count runs of every package that runs at every pair.
+ * cb may be NULL. */
+void plan_sweep(struct plan *p, struct pkg *const *pkgs, size_t npkgs, plan_added_cb cb, void *arg);
+
+/* count more runs of test t alone at every pair. */
+void plan_confirm_test(struct plan *p, const struct results_test *t, int count, plan_added_cb cb,
+                       void *arg);
+
+/* The confirm phase: --confirm runs of each test whose first failure was
+ * in the sweep (none with --run), then the n confirms asked for on demand
+ * (test ids and counts; ids not in r are skipped). */
+void plan_confirm(struct plan *p, const struct results *r, struct pkg *const *pkgs,
+                  char *const *tests, const int *counts, size_t n, plan_added_cb cb, void *arg);
+
+/* Runs done (each pair's up to its target) and planned. */
+void plan_progress(const struct plan *p, int64_t *done, int64_t *target);
+
+#endif

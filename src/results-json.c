@@ -1,0 +1,821 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * results-json.c: results.json both ways. The writer lists every test that
+ * ran, passed ones too, so a rate of zero has its denominator. The reader
+ * parses once, checks each value where it is read and, on a bad one, finds
+ * its line by walking the text along the path of keys and indexes it
+ * followed (cJSON keeps no positions).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "results-json.h"
+#include "sanitize.h"
+#include "util.h"
+
+/* ---- Writing ---- */
+
+static cJSON *
+results_json_failure(const struct results_failure *f)
+{
+	cJSON *o = cJSON_CreateObject(), *lines;
+	const char *p;
+
+	cJSON_AddStringToObject(o, "phase", results_phase_name(f->phase));
+	cJSON_AddNumberToObject(o, "cpu", f->cpu);
+	cJSON_AddNumberToObject(o, "load", f->load);
+	if (f->seed != NULL)
+		cJSON_AddStringToObject(o, "seed", f->seed);
+	else
+		cJSON_AddNullToObject(o, "seed");
+	lines = cJSON_AddArrayToObject(o, "lines");
+	for (p = f->lines; p != NULL && *p != '\0';) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl != NULL ? (size_t)(nl - p) : strlen(p);
+		char *line = xstrndup(p, n);
+
+		cJSON_AddItemToArray(lines, cJSON_CreateString(line));
+		free(line);
+		p += n + (nl != NULL);
+	}
+	if (f->reason != NULL)
+		cJSON_AddStringToObject(o, "reason", f->reason);
+	if (f->log != NULL)
+		cJSON_AddStringToObject(o, "log", f->log);
+	else
+		cJSON_AddNullToObject(o, "log");
+	cJSON_AddNumberToObject(o, "run", (double)f->run);
+	return o;
+}
+
+static cJSON *
+results_json_test(const struct results *r, const struct results_test *t,
+                  const struct report_meta *m)
+{
+	cJSON *o = cJSON_CreateObject(), *cells;
+	const struct results_pkg *p = &r->pkgs[t->pkg];
+	const struct results_cell *worst;
+	int i;
+
+	cJSON_AddStringToObject(o, "id", t->id);
+	cJSON_AddStringToObject(o, "package", p->name);
+	cJSON_AddStringToObject(o, "test", t->test);
+	cJSON_AddStringToObject(o, "level", p->level);
+	cJSON_AddStringToObject(o, "verdict", results_verdict_name(results_verdict(t)));
+	cells = cJSON_AddArrayToObject(o, "cells");
+	for (i = 0; i < t->ncells; i++) {
+		const struct results_cell *c = &t->cells[i];
+		cJSON *co = cJSON_CreateObject();
+		double lo, hi;
+
+		cJSON_AddStringToObject(co, "phase", results_phase_name(c->phase));
+		cJSON_AddNumberToObject(co, "cpu", c->cpu);
+		cJSON_AddNumberToObject(co, "load", c->load);
+		cJSON_AddNumberToObject(co, "runs", (double)c->runs);
+		cJSON_AddNumberToObject(co, "failures", (double)c->failures);
+		cJSON_AddNumberToObject(co, "hangs", (double)c->hangs);
+		results_wilson(c->failures + c->hangs, c->runs, &lo, &hi);
+		cJSON_AddNumberToObject(co, "rate_low", round(lo * 1e6) / 1e6);
+		cJSON_AddNumberToObject(co, "rate_high", round(hi * 1e6) / 1e6);
+		cJSON_AddItemToArray(cells, co);
+	}
+	if (t->first != NULL)
+		cJSON_AddItemToObject(o, "first_failure", results_json_failure(t->first));
+	else
+		cJSON_AddNullToObject(o, "first_failure");
+	worst = results_worst_cell(t);
+	if (worst != NULL && m->reproduce != NULL) {
+		cJSON *rep = cJSON_AddObjectToObject(o, "reproduce");
+		char *fs = NULL, *direct = NULL;
+
+		m->reproduce(m->arg, t, worst, &fs, &direct);
+		cJSON_AddStringToObject(rep, "flakesweep", fs != NULL ? fs : "");
+		cJSON_AddStringToObject(rep, "direct", direct != NULL ? direct : "");
+		free(fs);
+		free(direct);
+	} else {
+		cJSON_AddNullToObject(o, "reproduce");
+	}
+	cJSON_AddBoolToObject(o, "quarantined",
+	                      m->quarantine != NULL && quarantine_has_test(m->quarantine, t->id));
+	cJSON_AddBoolToObject(o, "order_dependent", results_order_dependent(t));
+	return o;
+}
+
+cJSON *
+results_to_json(const struct results *r, const struct report_meta *m)
+{
+	cJSON *doc = cJSON_CreateObject(), *pkgs, *tests, *sum;
+	char when[40];
+	int64_t passed, flaky, failing;
+	size_t i;
+
+	cJSON_AddStringToObject(doc, "schema", RESULTS_JSON_SCHEMA);
+	cJSON_AddStringToObject(doc, "status", m->status);
+	util_format_rfc3339(m->started_ms, when, sizeof when);
+	cJSON_AddStringToObject(doc, "started", when);
+	if (m->finished_ms > 0) {
+		util_format_rfc3339(m->finished_ms, when, sizeof when);
+		cJSON_AddStringToObject(doc, "finished", when);
+	} else {
+		cJSON_AddNullToObject(doc, "finished");
+	}
+	cJSON_AddItemToObject(doc, "machine",
+	                      m->machine ? cJSON_Duplicate(m->machine, 1) : cJSON_CreateObject());
+	cJSON_AddItemToObject(doc, "project",
+	                      m->project ? cJSON_Duplicate(m->project, 1) : cJSON_CreateObject());
+	cJSON_AddItemToObject(doc, "config",
+	                      m->config ? cJSON_Duplicate(m->config, 1) : cJSON_CreateObject());
+	pkgs = cJSON_AddArrayToObject(doc, "packages");
+	for (i = 0; i < r->npkgs; i++) {
+		const struct results_pkg *p = &r->pkgs[i];
+		const struct pkg *dp = i < m->npkgs ? m->pkgs[i] : NULL;
+		cJSON *o, *b;
+
+		if (dp != NULL && dp->empty)
+			continue;
+		o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "package", p->name);
+		cJSON_AddStringToObject(o, "level", p->level);
+		b = cJSON_AddObjectToObject(o, "build");
+		cJSON_AddBoolToObject(b, "ok", dp == NULL || dp->build_ok);
+		cJSON_AddStringToObject(b, "output",
+		                        dp != NULL && dp->build_output ? dp->build_output : "");
+		cJSON_AddNumberToObject(o, "runs", (double)p->runs);
+		cJSON_AddNumberToObject(o, "failures_outside_tests",
+		                        (double)p->failures_outside_tests);
+		cJSON_AddNumberToObject(o, "unreliable_runs", (double)p->unreliable_runs);
+		cJSON_AddNumberToObject(o, "leaked_runs", (double)p->leaked_runs);
+		if (p->first_outside != NULL)
+			cJSON_AddItemToObject(o, "first_failure_outside_tests",
+			                      results_json_failure(p->first_outside));
+		if (dp != NULL && dp->toolchain != NULL)
+			cJSON_AddStringToObject(o, "toolchain", dp->toolchain);
+		cJSON_AddItemToArray(pkgs, o);
+	}
+	tests = cJSON_AddArrayToObject(doc, "tests");
+	for (i = 0; i < r->ntests; i++)
+		cJSON_AddItemToArray(tests, results_json_test(r, &r->tests[i], m));
+	if (m->quarantine != NULL) {
+		/* Each entry's status is judged on the very results it joins. */
+		cJSON *t;
+
+		quarantine_evaluate(m->quarantine, doc, NULL, QUARANTINE_DEFAULT_MIN_RUNS,
+		                    m->now_ms);
+		cJSON_ArrayForEach(t, tests)
+		{
+			cJSON *q = quarantine_test_json(
+			    m->quarantine, cJSON_GetObjectItem(t, "id")->valuestring, m->now_ms);
+
+			if (q != NULL)
+				cJSON_AddItemToObject(t, "quarantine", q);
+		}
+	}
+	results_counts(r, &passed, &flaky, &failing);
+	sum = cJSON_AddObjectToObject(doc, "summary");
+	cJSON_AddNumberToObject(sum, "runs", (double)r->runs);
+	cJSON_AddNumberToObject(sum, "tests", (double)r->ntests);
+	cJSON_AddNumberToObject(sum, "passed", (double)passed);
+	cJSON_AddNumberToObject(sum, "flaky", (double)flaky);
+	cJSON_AddNumberToObject(sum, "failing", (double)failing);
+	cJSON_AddNumberToObject(sum, "failures", (double)r->failures);
+	cJSON_AddNumberToObject(sum, "hangs", (double)r->hangs);
+	return doc;
+}
+
+/* ---- Where a value is in the text ---- */
+
+/* One step of the path to the value being read: a key, or an index when
+ * key is NULL. */
+struct results_json_step {
+	const char *key;
+	int index;
+};
+
+#define RESULTS_JSON_DEPTH 6
+
+struct results_json_in {
+	const char *path;
+	const char *text; /* the whole file, valid JSON */
+	struct results_json_step steps[RESULTS_JSON_DEPTH];
+	int depth;
+	char *err;
+};
+
+static const char *
+results_json_ws(const char *p)
+{
+	while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+		p++;
+	return p;
+}
+
+/* Past the value at p (valid JSON). */
+static const char *
+results_json_skip(const char *p)
+{
+	int depth = 0;
+
+	do {
+		if (*p == '"') {
+			for (p++; *p != '"' && *p != '\0'; p++) {
+				if (*p == '\\' && p[1] != '\0')
+					p++;
+			}
+		} else if (*p == '{' || *p == '[') {
+			depth++;
+		} else if (*p == '}' || *p == ']') {
+			depth--;
+		} else if (depth == 0) {
+			while (*p != '\0' && strchr(",}] \t\r\n", *p) == NULL)
+				p++;
+			return p;
+		}
+		if (*p != '\0')
+			p++;
+	} while (depth > 0 && *p != '\0');
+	return p;
+}
+
+/* The value of one step into the object or array at p, or NULL. */
+static const char *
+results_json_step_into(const char *p, const struct results_json_step *s)
+{
+	int i = 0;
+
+	if (*p != (s->key != NULL ? '{' : '['))
+		return NULL;
+	for (p = results_json_ws(p + 1); *p != '\0' && *p != '}' && *p != ']';) {
+		if (s->key != NULL) {
+			const char *k = p + 1, *end = results_json_skip(p);
+			size_t n = strlen(s->key);
+			bool match = (size_t)(end - k) == n + 1 && strncmp(k, s->key, n) == 0;
+
+			p = results_json_ws(results_json_ws(end) + 1); /* past ':' */
+			if (match)
+				return p;
+		} else if (i++ == s->index) {
+			return p;
+		}
+		p = results_json_ws(results_json_skip(p));
+		if (*p == ',')
+			p = results_json_ws(p + 1);
+	}
+	return NULL;
+}
+
+/* The 1-based line of the deepest step of the path that is found. */
+static int
+results_json_line(const struct results_json_in *in)
+{
+	const char *at = results_json_ws(in->text), *p;
+	int i, line = 1;
+
+	for (i = 0; i < in->depth && i < RESULTS_JSON_DEPTH; i++) {
+		const char *next = results_json_step_into(at, &in->steps[i]);
+
+		if (next == NULL)
+			break;
+		at = next;
+	}
+	for (p = in->text; p < at; p++)
+		line += *p == '\n';
+	return line;
+}
+
+/* Sets in->err to "PATH:LINE: FIELD: WHAT" for the value at the path with
+ * key (or NULL) as a last step, and returns -EBADMSG. */
+static int
+results_json_fail(struct results_json_in *in, const char *key, const char *what)
+{
+	struct buf field;
+	int i;
+
+	if (key != NULL && in->depth < RESULTS_JSON_DEPTH)
+		in->steps[in->depth++] = (struct results_json_step){key, 0};
+	buf_init(&field);
+	for (i = 0; i < in->depth && i < RESULTS_JSON_DEPTH; i++) {
+		if (in->steps[i].key != NULL)
+			buf_printf(&field, "%s%s", i > 0 ? "." : "", in->steps[i].key);
+		else
+			buf_printf(&field, "[%d]", in->steps[i].index);
+	}
+	if (in->err == NULL)
+		in->err = xasprintf(_("%s:%d: %s: %s"), in->path, results_json_line(in),
+		                    field.data != NULL ? field.data : "", what);
+	buf_free(&field);
+	if (key != NULL)
+		in->depth--;
+	return -EBADMSG;
+}
+
+static void
+results_json_push(struct results_json_in *in, const char *key, int index)
+{
+	if (in->depth < RESULTS_JSON_DEPTH)
+		in->steps[in->depth] = (struct results_json_step){key, index};
+	in->depth++;
+}
+
+static void
+results_json_pop(struct results_json_in *in)
+{
+	in->depth--;
+}
+
+/* ---- Reading values ---- */
+
+/* A string field: *out borrows it, NULL when absent or null and optional. */
+static int
+results_json_str(struct results_json_in *in, const cJSON *obj, const char *key, bool required,
+                 const char **out)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+
+	*out = NULL;
+	if (cJSON_IsString(v)) {
+		*out = v->valuestring;
+		return 0;
+	}
+	if (!required && (v == NULL || cJSON_IsNull(v)))
+		return 0;
+	return results_json_fail(in, key, _("expected a string"));
+}
+
+static char *
+results_json_dup(const char *s)
+{
+	return s != NULL ? xstrdup(s) : NULL;
+}
+
+/* A whole number in [min, max]; 0 when absent and optional. */
+static int
+results_json_int(struct results_json_in *in, const cJSON *obj, const char *key, bool required,
+                 int64_t min, int64_t max, int64_t *out)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+	char *what;
+	int rc;
+
+	*out = 0;
+	if (v == NULL && !required)
+		return 0;
+	if (cJSON_IsNumber(v) && v->valuedouble >= (double)min && v->valuedouble <= (double)max &&
+	    v->valuedouble == floor(v->valuedouble)) {
+		*out = (int64_t)v->valuedouble;
+		return 0;
+	}
+	what = xasprintf(_("expected a whole number from %lld to %lld"), (long long)min,
+	                 (long long)max);
+	rc = results_json_fail(in, key, what);
+	free(what);
+	return rc;
+}
+
+#define RESULTS_JSON_COUNT_MAX 9000000000000000LL
+
+static int
+results_json_phase(struct results_json_in *in, const cJSON *obj, enum results_phase *phase)
+{
+	const char *s;
+	int rc = results_json_str(in, obj, "phase", true, &s);
+
+	if (rc < 0)
+		return rc;
+	if (strcmp(s, "sweep") == 0)
+		*phase = RESULTS_SWEEP;
+	else if (strcmp(s, "confirm") == 0)
+		*phase = RESULTS_CONFIRM;
+	else
+		return results_json_fail(in, "phase", _("expected \"sweep\" or \"confirm\""));
+	return 0;
+}
+
+/* phase, cpu and load of a cell or a failure. */
+static int
+results_json_pair(struct results_json_in *in, const cJSON *obj, enum results_phase *phase, int *cpu,
+                  int *load)
+{
+	int64_t c, l;
+	int rc = results_json_phase(in, obj, phase);
+
+	if (rc == 0)
+		rc = results_json_int(in, obj, "cpu", true, 1, 1 << 20, &c);
+	if (rc == 0)
+		rc = results_json_int(in, obj, "load", true, 1, 1 << 20, &l);
+	*cpu = (int)c;
+	*load = (int)l;
+	return rc;
+}
+
+/* A first failure, or NULL when the field is null or absent. */
+static int
+results_json_read_failure(struct results_json_in *in, const cJSON *obj, const char *key,
+                          struct results_failure **out)
+{
+	const cJSON *f = cJSON_GetObjectItemCaseSensitive(obj, key), *lines, *l, *seed;
+	struct results_failure *x;
+	const char *s;
+	struct buf b;
+	int rc;
+
+	*out = NULL;
+	if (f == NULL || cJSON_IsNull(f))
+		return 0;
+	if (!cJSON_IsObject(f))
+		return results_json_fail(in, key, _("expected an object or null"));
+	results_json_push(in, key, 0);
+	x = xcalloc(1, sizeof *x);
+	rc = results_json_pair(in, f, &x->phase, &x->cpu, &x->load);
+	seed = cJSON_GetObjectItemCaseSensitive(f, "seed");
+	if (rc == 0 && cJSON_IsNumber(seed) && fabs(seed->valuedouble) <= 9007199254740992.0)
+		x->seed = xasprintf("%lld", (long long)seed->valuedouble);
+	else if (rc == 0 && (rc = results_json_str(in, f, "seed", false, &s)) == 0)
+		x->seed = results_json_dup(s);
+	/* "lines" is an array of lines; one string with newlines is taken too. */
+	lines = cJSON_GetObjectItemCaseSensitive(f, "lines");
+	buf_init(&b);
+	if (rc == 0 && cJSON_IsArray(lines)) {
+		cJSON_ArrayForEach(l, lines)
+		{
+			if (!cJSON_IsString(l)) {
+				rc = results_json_fail(in, "lines", _("expected strings"));
+				break;
+			}
+			buf_printf(&b, "%s%s", b.len > 0 ? "\n" : "", l->valuestring);
+		}
+	} else if (rc == 0 && cJSON_IsString(lines)) {
+		buf_adds(&b, lines->valuestring);
+	} else if (rc == 0 && lines != NULL && !cJSON_IsNull(lines)) {
+		rc = results_json_fail(in, "lines", _("expected an array of strings"));
+	}
+	x->lines = sanitize_text(b.data != NULL ? b.data : "", b.len);
+	buf_free(&b);
+	if (rc == 0 && (rc = results_json_str(in, f, "reason", false, &s)) == 0)
+		x->reason = s != NULL ? sanitize_text(s, strlen(s)) : NULL;
+	if (rc == 0 && (rc = results_json_str(in, f, "log", false, &s)) == 0)
+		x->log = results_json_dup(s);
+	if (rc == 0)
+		rc = results_json_int(in, f, "run", false, 0, RESULTS_JSON_COUNT_MAX, &x->run);
+	results_json_pop(in);
+	if (rc < 0) {
+		free(x->seed);
+		free(x->lines);
+		free(x->reason);
+		free(x->log);
+		free(x);
+		return rc;
+	}
+	*out = x;
+	return 0;
+}
+
+static int
+results_json_read_pkg(struct results_json_in *in, const cJSON *p, struct results *r,
+                      struct results_meta_pkg *mp)
+{
+	const cJSON *build = cJSON_GetObjectItemCaseSensitive(p, "build"), *ok;
+	const char *name, *level, *s;
+	struct results_pkg *rp;
+	int rc, i;
+
+	if (!cJSON_IsObject(p))
+		return results_json_fail(in, NULL, _("expected an object"));
+	rc = results_json_str(in, p, "package", true, &name);
+	if (rc == 0)
+		rc = results_json_str(in, p, "level", true, &level);
+	if (rc < 0)
+		return rc;
+	i = results_add_pkg(r, name, level);
+	rp = &r->pkgs[i];
+	rc = results_json_int(in, p, "runs", true, 0, RESULTS_JSON_COUNT_MAX, &rp->runs);
+	if (rc == 0)
+		rc = results_json_int(in, p, "failures_outside_tests", false, 0, rp->runs,
+		                      &rp->failures_outside_tests);
+	if (rc == 0)
+		rc = results_json_int(in, p, "unreliable_runs", false, 0, rp->runs,
+		                      &rp->unreliable_runs);
+	if (rc == 0)
+		rc = results_json_int(in, p, "leaked_runs", false, 0, rp->runs, &rp->leaked_runs);
+	if (rc == 0)
+		rc = results_json_read_failure(in, p, "first_failure_outside_tests",
+		                               &rp->first_outside);
+	mp->build_ok = true;
+	if (rc == 0 && build != NULL) {
+		ok = cJSON_GetObjectItemCaseSensitive(build, "ok");
+		if (!cJSON_IsObject(build) || !cJSON_IsBool(ok))
+			return results_json_fail(
+			    in, "build", _("expected an object with \"ok\": true or false"));
+		mp->build_ok = cJSON_IsTrue(ok);
+		results_json_push(in, "build", 0);
+		rc = results_json_str(in, build, "output", false, &s);
+		mp->build_output = xstrdup(s != NULL ? s : "");
+		results_json_pop(in);
+	}
+	if (rc == 0 && (rc = results_json_str(in, p, "toolchain", false, &s)) == 0)
+		mp->toolchain = results_json_dup(s);
+	return rc;
+}
+
+/* The index of the package of this name and level, added when the packages
+ * do not list it. */
+static int
+results_json_pkg_of(struct results *r, const char *name, const char *level)
+{
+	size_t i;
+
+	for (i = 0; i < r->npkgs; i++) {
+		if (strcmp(r->pkgs[i].name, name) == 0 && strcmp(r->pkgs[i].level, level) == 0)
+			return (int)i;
+	}
+	return results_add_pkg(r, name, level);
+}
+
+static int
+results_json_read_cells(struct results_json_in *in, const cJSON *cells, struct results_test *t,
+                        struct results *r)
+{
+	const cJSON *c;
+	int rc = 0;
+
+	if (!cJSON_IsArray(cells))
+		return results_json_fail(in, "cells", _("expected an array of cells"));
+	t->cells = xcalloc((size_t)cJSON_GetArraySize(cells) + 1, sizeof *t->cells);
+	results_json_push(in, "cells", 0);
+	cJSON_ArrayForEach(c, cells)
+	{
+		struct results_cell *x = &t->cells[t->ncells];
+
+		results_json_push(in, NULL, t->ncells);
+		if (!cJSON_IsObject(c))
+			rc = results_json_fail(in, NULL, _("expected an object"));
+		if (rc == 0)
+			rc = results_json_pair(in, c, &x->phase, &x->cpu, &x->load);
+		if (rc == 0)
+			rc = results_json_int(in, c, "runs", true, 0, RESULTS_JSON_COUNT_MAX,
+			                      &x->runs);
+		if (rc == 0)
+			rc = results_json_int(in, c, "failures", true, 0, x->runs, &x->failures);
+		if (rc == 0)
+			rc = results_json_int(in, c, "hangs", true, 0, x->runs - x->failures,
+			                      &x->hangs);
+		results_json_pop(in);
+		if (rc < 0)
+			break;
+		r->failures += x->failures;
+		r->hangs += x->hangs;
+		t->ncells++;
+	}
+	results_json_pop(in);
+	return rc;
+}
+
+static int
+results_json_read_test(struct results_json_in *in, const cJSON *t, struct results *r,
+                       struct results_meta_test *mt)
+{
+	const cJSON *rep = cJSON_GetObjectItemCaseSensitive(t, "reproduce");
+	const cJSON *q = cJSON_GetObjectItemCaseSensitive(t, "quarantined");
+	const char *id, *pkg, *name, *level, *s;
+	struct results_test *x;
+	int rc;
+
+	if (!cJSON_IsObject(t))
+		return results_json_fail(in, NULL, _("expected an object"));
+	rc = results_json_str(in, t, "id", true, &id);
+	if (rc == 0)
+		rc = results_json_str(in, t, "package", true, &pkg);
+	if (rc == 0)
+		rc = results_json_str(in, t, "test", true, &name);
+	if (rc == 0)
+		rc = results_json_str(in, t, "level", true, &level);
+	if (rc < 0)
+		return rc;
+	if (results_find(r, id) != NULL)
+		return results_json_fail(in, "id", _("the same test is listed twice"));
+	x = results_add_test(r, results_json_pkg_of(r, pkg, level), id, name);
+	rc = results_json_read_cells(in, cJSON_GetObjectItemCaseSensitive(t, "cells"), x, r);
+	if (rc == 0)
+		rc = results_json_read_failure(in, t, "first_failure", &x->first);
+	if (rc == 0 && cJSON_IsObject(rep)) {
+		results_json_push(in, "reproduce", 0);
+		rc = results_json_str(in, rep, "flakesweep", true, &s);
+		mt->reproduce_flakesweep = results_json_dup(s);
+		if (rc == 0)
+			rc = results_json_str(in, rep, "direct", true, &s);
+		mt->reproduce_direct = results_json_dup(s);
+		results_json_pop(in);
+	} else if (rc == 0 && rep != NULL && !cJSON_IsNull(rep)) {
+		rc = results_json_fail(in, "reproduce", _("expected an object or null"));
+	}
+	if (rc == 0 && q != NULL && !cJSON_IsBool(q))
+		rc = results_json_fail(in, "quarantined", _("expected true or false"));
+	mt->quarantined = cJSON_IsTrue(q);
+	return rc;
+}
+
+/* Reads the top-level fields; meta is filled even when NULL was asked. */
+static int
+results_json_read_doc(struct results_json_in *in, const cJSON *root, struct results *r,
+                      struct results_meta *m)
+{
+	static const char *const objects[] = {"machine", "project", "config"};
+	const cJSON *machine, *project, *lanes, *v;
+	const char *s;
+	int64_t n;
+	int rc, i;
+
+	if (!cJSON_IsObject(root))
+		return results_json_fail(in, NULL, _("expected a JSON object"));
+	rc = results_json_str(in, root, "schema", true, &s);
+	if (rc == 0 && strcmp(s, RESULTS_JSON_SCHEMA) != 0)
+		rc = results_json_fail(in, "schema", _("expected \"" RESULTS_JSON_SCHEMA "\""));
+	if (rc == 0 && (rc = results_json_str(in, root, "status", false, &s)) == 0)
+		m->status = results_json_dup(s);
+	if (rc == 0 && (rc = results_json_str(in, root, "started", false, &s)) == 0 && s != NULL &&
+	    quarantine_parse_time(s, &m->started_ms) < 0)
+		rc = results_json_fail(in, "started",
+		                       _("expected a time like 2026-11-30T02:14:00Z"));
+	if (rc == 0 && (rc = results_json_str(in, root, "finished", false, &s)) == 0 && s != NULL &&
+	    quarantine_parse_time(s, &m->finished_ms) < 0)
+		rc = results_json_fail(in, "finished",
+		                       _("expected a time like 2026-11-30T02:14:00Z"));
+	if (rc < 0)
+		return rc;
+	machine = cJSON_GetObjectItemCaseSensitive(root, "machine");
+	project = cJSON_GetObjectItemCaseSensitive(root, "project");
+	for (i = 0; i < 3; i++) {
+		v = cJSON_GetObjectItemCaseSensitive(root, objects[i]);
+		if (v != NULL && !cJSON_IsObject(v))
+			return results_json_fail(in, objects[i], _("expected an object"));
+	}
+	m->machine = machine != NULL ? cJSON_Duplicate(machine, 1) : NULL;
+	m->project = project != NULL ? cJSON_Duplicate(project, 1) : NULL;
+	v = cJSON_GetObjectItemCaseSensitive(root, "config");
+	m->config = v != NULL ? cJSON_Duplicate(v, 1) : NULL;
+	results_json_push(in, "project", 0);
+	if ((rc = results_json_str(in, project, "driver", false, &s)) == 0)
+		m->driver = results_json_dup(s);
+	if (rc == 0 && (rc = results_json_str(in, project, "root", false, &s)) == 0)
+		m->root = results_json_dup(s);
+	if (rc == 0 && (rc = results_json_str(in, project, "commit", false, &s)) == 0)
+		m->commit = results_json_dup(s);
+	if (rc == 0 && (rc = results_json_str(in, project, "toolchain", false, &s)) == 0)
+		m->toolchain = results_json_dup(s);
+	results_json_pop(in);
+	results_json_push(in, "machine", 0);
+	if (rc == 0 && (rc = results_json_int(in, machine, "cores", false, 0, 1 << 20, &n)) == 0)
+		m->cores = (int)n;
+	if (rc == 0 && (rc = results_json_int(in, machine, "keep", false, 0, 1 << 20, &n)) == 0)
+		m->keep = (int)n;
+	lanes = cJSON_GetObjectItemCaseSensitive(machine, "lanes");
+	if (rc == 0 && lanes != NULL && !cJSON_IsArray(lanes))
+		rc = results_json_fail(in, "lanes", _("expected an array of lanes"));
+	m->nlanes = cJSON_GetArraySize(lanes);
+	m->lane_width = cJSON_GetArraySize(cJSON_GetArrayItem(lanes, 0));
+	results_json_pop(in);
+	return rc;
+}
+
+static int
+results_json_read(struct results_json_in *in, const cJSON *root, struct results *r,
+                  struct results_meta *m)
+{
+	const cJSON *pkgs, *tests, *x;
+	int rc = results_json_read_doc(in, root, r, m);
+	size_t i = 0;
+
+	if (rc < 0)
+		return rc;
+	pkgs = cJSON_GetObjectItemCaseSensitive(root, "packages");
+	tests = cJSON_GetObjectItemCaseSensitive(root, "tests");
+	if (pkgs != NULL && !cJSON_IsArray(pkgs))
+		return results_json_fail(in, "packages", _("expected an array"));
+	if (!cJSON_IsArray(tests))
+		return results_json_fail(in, "tests", _("expected an array of tests"));
+	/* Tests may name packages the list lacks: room for one each. */
+	m->pkgs = xcalloc((size_t)(cJSON_GetArraySize(pkgs) + cJSON_GetArraySize(tests)) + 1,
+	                  sizeof *m->pkgs);
+	m->tests = xcalloc((size_t)cJSON_GetArraySize(tests) + 1, sizeof *m->tests);
+	results_json_push(in, "packages", 0);
+	cJSON_ArrayForEach(x, pkgs)
+	{
+		results_json_push(in, NULL, (int)i++);
+		rc = results_json_read_pkg(in, x, r, &m->pkgs[r->npkgs]);
+		results_json_pop(in);
+		if (rc < 0)
+			return rc;
+		r->runs += r->pkgs[r->npkgs - 1].runs;
+	}
+	results_json_pop(in);
+	results_json_push(in, "tests", 0);
+	i = 0;
+	cJSON_ArrayForEach(x, tests)
+	{
+		results_json_push(in, NULL, (int)i);
+		rc = results_json_read_test(in, x, r, &m->tests[i++]);
+		results_json_pop(in);
+		if (rc < 0)
+			return rc;
+	}
+	results_json_pop(in);
+	for (i = 0; i < r->npkgs; i++) {
+		if (m->pkgs[i].build_output == NULL) {
+			m->pkgs[i].build_ok = true;
+			m->pkgs[i].build_output = xstrdup("");
+		}
+	}
+	return 0;
+}
+
+int
+results_load(const char *path, struct results **out, struct results_meta *meta, char **err)
+{
+	struct results_json_in in = {.path = path};
+	struct results_meta m;
+	struct results *r = NULL;
+	const char *end = NULL;
+	char *text = NULL;
+	cJSON *root = NULL;
+	size_t len = 0;
+	int rc;
+
+	*out = NULL;
+	*err = NULL;
+	memset(&m, 0, sizeof m);
+	rc = util_read_file(path, RESULTS_JSON_MAX, &text, &len);
+	if (rc < 0) {
+		*err = xasprintf(_("cannot read %s: %s"), path, strerror(-rc));
+		return rc;
+	}
+	/* len + 1 takes in the NUL, so trailing garbage is refused. */
+	root = cJSON_ParseWithLengthOpts(text, len + 1, &end, 1);
+	if (root == NULL) {
+		const char *p, *bol = text;
+		int line = 1;
+
+		if (end == NULL || end < text || end > text + len)
+			end = text + len;
+		for (p = text; p < end; p++) {
+			if (*p == '\n') {
+				line++;
+				bol = p + 1;
+			}
+		}
+		*err = xasprintf(_("%s:%d:%d: invalid JSON"), path, line, (int)(end - bol) + 1);
+		rc = -EBADMSG;
+		goto out;
+	}
+	in.text = text;
+	r = results_new();
+	rc = results_json_read(&in, root, r, &m);
+	m.npkgs = r->npkgs;
+	m.ntests = r->ntests;
+	if (rc < 0) {
+		*err = in.err;
+		results_free(r);
+		results_meta_free(&m);
+		goto out;
+	}
+	*out = r;
+	if (meta != NULL)
+		*meta = m;
+	else
+		results_meta_free(&m);
+out:
+	cJSON_Delete(root);
+	free(text);
+	return rc;
+}
+
+void
+results_meta_free(struct results_meta *m)
+{
+	size_t i;
+
+	if (m == NULL)
+		return;
+	for (i = 0; m->pkgs != NULL && i < m->npkgs; i++) {
+		free(m->pkgs[i].build_output);
+		free(m->pkgs[i].toolchain);
+	}
+	for (i = 0; m->tests != NULL && i < m->ntests; i++) {
+		free(m->tests[i].reproduce_flakesweep);
+		free(m->tests[i].reproduce_direct);
+	}
+	free(m->pkgs);
+	free(m->tests);
+	free(m->status);
+	free(m->driver);
+	free(m->root);
+	free(m->commit);
+	free(m->toolchain);
+	cJSON_Delete(m->machine);
+	cJSON_Delete(m->project);
+	cJSON_Delete(m->config);
+	memset(m, 0, sizeof *m);
+}

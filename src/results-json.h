@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * results-json.h: the one owner of results.json (schema
+ * flakesweep/results/v1, DESIGN section 5, man 5 flakesweep). The writer
+ * turns struct results into the document; the reader, results_load, turns a
+ * file back into struct results plus what the document says around them,
+ * validating every cell once so no other module walks the JSON.
+ */
+#ifndef FLAKESWEEP_RESULTS_JSON_H
+#define FLAKESWEEP_RESULTS_JSON_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "report.h"
+#include "results.h"
+
+#define RESULTS_JSON_SCHEMA "flakesweep/results/v1"
+/* The largest results.json results_load reads. */
+#define RESULTS_JSON_MAX ((size_t)1 << 30)
+
+/* What the document says of one package besides its counts. */
+struct results_meta_pkg {
+	bool build_ok;
+	char *build_output; /* "" when it built */
+	char *toolchain;    /* or NULL */
+};
+
+/* What the document says of one test besides its cells and first failure. */
+struct results_meta_test {
+	char *reproduce_flakesweep; /* NULL when "reproduce" is null */
+	char *reproduce_direct;     /* NULL when "reproduce" is null */
+	bool quarantined;
+};
+
+/* Everything of a results.json that is not in struct results. Strings are
+ * as the file has them (not sanitised); NULL when absent. */
+struct results_meta {
+	char *status;        /* "running", "complete" or "interrupted" */
+	int64_t started_ms;  /* ms since the epoch */
+	int64_t finished_ms; /* 0 when "finished" is null */
+	/* project */
+	char *driver, *root, *commit, *toolchain;
+	/* machine */
+	int cores, keep;
+	int nlanes, lane_width;        /* lanes and the cores of the first lane */
+	struct results_meta_pkg *pkgs; /* parallel to results.pkgs */
+	size_t npkgs;
+	struct results_meta_test *tests; /* parallel to results.tests */
+	size_t ntests;
+	/* The objects as read, so the document can be written back whole. */
+	cJSON *machine, *project, *config;
+};
+
+/* The whole results.json document; caller frees with cJSON_Delete. When m
+ * has a quarantine, its entries' statuses are judged on r first. */
+cJSON *results_to_json(const struct results *r, const struct report_meta *m);
+
+/* Reads path into a new *out (caller frees with results_free) and, when
+ * meta is not NULL, *meta (caller frees with results_meta_free). Checks the
+ * schema and every cell (phase "sweep" or "confirm", cpu >= 1, load >= 1,
+ * whole counts with 0 <= failures + hangs <= runs). Returns 0, or a
+ * negative errno with *out NULL and *err (caller frees) naming the file,
+ * the line and column of a syntax error or the line and field of a bad
+ * value. */
+int results_load(const char *path, struct results **out, struct results_meta *meta, char **err);
+
+/* Frees what results_load put in m. NULL is a no-op. */
+void results_meta_free(struct results_meta *m);
+
+#endif

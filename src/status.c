@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * status.c: builds struct sweep_status for sweep_status() and
+ * replay_status(): the lanes, their runs in flight with short names, and
+ * the sentence that says why a lane holds a pair back.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "status.h"
+#include "util.h"
+
+void
+status_free(struct sweep_status *st)
+{
+	int l;
+	size_t i;
+
+	for (l = 0; st->lanes != NULL && l < st->nlanes; l++) {
+		struct status_lane *sl = &st->lanes[l];
+
+		for (i = 0; i < sl->nruns; i++) {
+			free(sl->runs[i].cores);
+			free(sl->runs[i].pkg);
+			free(sl->runs[i].test);
+		}
+		free(sl->runs);
+		free(sl->cores);
+		free(sl->core_runs);
+		free(sl->held);
+		free(sl->held_why);
+	}
+	free(st->lanes);
+	st->lanes = NULL;
+	st->nlanes = 0;
+}
+
+void
+status_set_lanes(struct sweep_status *st, int nlanes, int width, const int *cores)
+{
+	int l;
+
+	status_free(st);
+	st->nlanes = nlanes;
+	st->width = width;
+	st->lanes = xcalloc((size_t)(nlanes > 0 ? nlanes : 1), sizeof *st->lanes);
+	for (l = 0; l < nlanes; l++) {
+		struct status_lane *sl = &st->lanes[l];
+
+		sl->ncores = width;
+		sl->cores = xcalloc((size_t)(width > 0 ? width : 1), sizeof *sl->cores);
+		sl->core_runs = xcalloc((size_t)(width > 0 ? width : 1), sizeof *sl->core_runs);
+		if (width > 0)
+			memcpy(sl->cores, cores + l * width, sizeof *sl->cores * (size_t)width);
+	}
+}
+
+char *
+status_short_pkg(const char *pkg)
+{
+	const char *last = strrchr(pkg, '/'), *prev;
+	int slashes = 0;
+	const char *p;
+
+	for (p = pkg; *p != '\0'; p++)
+		slashes += *p == '/';
+	if (last == NULL)
+		return xstrdup(pkg);
+	if (slashes < 2)
+		return xstrdup(last + 1);
+	for (prev = last - 1; prev > pkg && *prev != '/'; prev--)
+		;
+	return xstrdup(*prev == '/' ? prev + 1 : prev);
+}
+
+void
+status_hold(struct sweep_status *st, int l, const char *pkg, const char *test, int cpu, int load)
+{
+	struct status_lane *sl = &st->lanes[l];
+	char *name = pkg != NULL ? status_short_pkg(pkg) : xstrdup("?");
+	int c, free_cores = 0;
+
+	if (test != NULL)
+		sl->held = xasprintf(_("%s %s cpu %d load %d"), name, test, cpu, load);
+	else
+		sl->held = xasprintf(_("%s cpu %d load %d"), name, cpu, load);
+	free(name);
+	for (c = 0; c < sl->ncores; c++)
+		free_cores += sl->core_runs[c] < load;
+	if (st->paused)
+		sl->held_why = xstrdup(_("dispatching is paused"));
+	else if (sl->load != 0 && sl->load != load)
+		sl->held_why =
+		    xasprintf(_("waits for the lane to empty: it runs at load %d"), sl->load);
+	else
+		sl->held_why =
+		    xasprintf(_("waits for %d free cores, %d free now"), cpu, free_cores);
+}
+
+/* "c4", "c8-c11" for consecutive ids, else "c1,c3". */
+static char *
+status_cores_name(const int *cpus, int n)
+{
+	struct buf b;
+	int i;
+	bool consecutive = n > 1;
+
+	for (i = 1; i < n; i++)
+		consecutive = consecutive && cpus[i] == cpus[i - 1] + 1;
+	buf_init(&b);
+	if (consecutive) {
+		buf_printf(&b, "c%d-c%d", cpus[0], cpus[n - 1]);
+	} else {
+		for (i = 0; i < n; i++)
+			buf_printf(&b, "%sc%d", i > 0 ? "," : "", cpus[i]);
+	}
+	return buf_steal(&b);
+}
+
+void
+status_add_run(struct sweep_status *st, int l, int64_t id, const int *cpus, int cpu, int load,
+               enum results_phase phase, const char *pkg, const char *test, int64_t started_ms)
+{
+	struct status_lane *sl;
+	struct status_run *r;
+
+	if (l < 0 || l >= st->nlanes)
+		return;
+	sl = &st->lanes[l];
+	sl->runs = xrealloc(sl->runs, sizeof *sl->runs * (sl->nruns + 1));
+	r = &sl->runs[sl->nruns++];
+	memset(r, 0, sizeof *r);
+	r->id = id;
+	r->cores = status_cores_name(cpus, cpu);
+	r->pkg = pkg != NULL ? status_short_pkg(pkg) : xstrdup("?");
+	r->test = test != NULL ? xstrdup(test) : NULL;
+	r->cpu = cpu;
+	r->load = load;
+	r->phase = phase;
+	r->started_ms = started_ms;
+}

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * status.h: where a sweep stands, as plain data for front ends: the phase,
+ * the progress of that phase, the settings that size it, the lanes with
+ * their runs and what each lane holds back, and the runs in flight. A live
+ * sweep fills it (sweep_status) and so does a replayed journal
+ * (replay_status), so a front end never reads the engine or the journal.
+ */
+#ifndef FLAKESWEEP_STATUS_H
+#define FLAKESWEEP_STATUS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "observer.h"
+#include "results.h"
+
+/* A run in flight. */
+struct status_run {
+	int64_t id;
+	char *cores; /* "c4" or "c8-c11" */
+	char *pkg;   /* short package name */
+	char *test;  /* confirm: the selected test, else NULL */
+	int cpu, load;
+	enum results_phase phase;
+	int64_t started_ms;
+};
+
+struct status_lane {
+	int ncores;
+	int *cores;     /* CPU ids */
+	int *core_runs; /* runs pinned to each core */
+	int load;       /* 0 while empty */
+	struct status_run *runs;
+	size_t nruns;
+	char *held;     /* the task it holds back ("demo cpu 2 load 1"), or NULL */
+	char *held_why; /* what that task waits for, translated */
+};
+
+struct sweep_status {
+	enum sweep_phase phase;
+	bool paused, finished;
+	int64_t done, target; /* runs of the current phase */
+	int64_t started_ms, finished_ms;
+	const int *cpus, *loads; /* borrowed from the sweep or the journal */
+	int ncpus, nloads;
+	int count, confirm;
+	int machine_cores, keep, width, nlanes;
+	struct status_lane *lanes;
+	int inflight; /* runs started and not finished, lanes unknown (a journal) */
+};
+
+/* Frees the lanes and their runs; st can be filled again. */
+void status_free(struct sweep_status *st);
+
+/* Sets the lanes: nlanes of width cores each, cores[lane * width + i]. */
+void status_set_lanes(struct sweep_status *st, int nlanes, int width, const int *cores);
+
+/* Says lane l holds back a pair: pkg (full name) and test (or NULL) at
+ * (cpu, load), and why, from the lane's load and its cores' runs. */
+void status_hold(struct sweep_status *st, int l, const char *pkg, const char *test, int cpu,
+                 int load);
+
+/* Adds a run in flight on lane l, pinned to cpus (cpu of them). */
+void status_add_run(struct sweep_status *st, int l, int64_t id, const int *cpus, int cpu, int load,
+                    enum results_phase phase, const char *pkg, const char *test,
+                    int64_t started_ms);
+
+/* The short name of a package: its last two path elements when it has
+ * three or more ("grpc/grpchealth"), else its last one. Caller frees. */
+char *status_short_pkg(const char *pkg);
+
+#endif

@@ -1,0 +1,578 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sweep-config.c: the journal header both ways. Encoding writes the keys in
+ * a fixed order; decoding refuses any value the command line would refuse
+ * (the same options_check_* rules), naming the file, the line and the
+ * field, so a damaged header stops --resume before it runs anything.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "journal.h"
+#include "quarantine.h"
+#include "sweep-config.h"
+#include "util.h"
+
+/* ---- helpers ---- */
+
+static char **
+sweep_config_strv_dup(const char *const *v, int n)
+{
+	char **out = xcalloc((size_t)n + 1, sizeof *out);
+	int i;
+
+	for (i = 0; i < n; i++)
+		out[i] = xstrdup(v[i]);
+	return out;
+}
+
+static void
+sweep_config_strv_free(char **v, int n)
+{
+	int i;
+
+	for (i = 0; v != NULL && i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+static char *
+sweep_config_dup(const char *s)
+{
+	return s != NULL ? xstrdup(s) : NULL;
+}
+
+static int *
+sweep_config_ints_dup(const int *v, int n)
+{
+	int *out = xcalloc((size_t)n + 1, sizeof *out);
+
+	if (n > 0)
+		memcpy(out, v, sizeof *v * (size_t)n);
+	return out;
+}
+
+/* ---- options ---- */
+
+void
+sweep_config_from_options(struct sweep_config *c, const struct options *o,
+                          const char *const *levels, int nlevels, const char *quarantine)
+{
+	memset(c, 0, sizeof *c);
+	c->cpus = sweep_config_ints_dup(o->cpus, o->ncpus);
+	c->ncpus = o->ncpus;
+	c->loads = sweep_config_ints_dup(o->loads, o->nloads);
+	c->nloads = o->nloads;
+	c->count = o->count;
+	c->confirm = o->confirm;
+	c->timeout_ms = o->timeout_ms;
+	c->kill_grace_ms = o->kill_grace_ms;
+	c->shuffle = o->shuffle;
+	c->race = o->race;
+	c->isolate_net = o->isolate_net;
+	c->run_re = sweep_config_dup(o->run_re);
+	c->skip_re = sweep_config_dup(o->skip_re);
+	c->levels = sweep_config_strv_dup(levels, nlevels);
+	c->nlevels = nlevels;
+	c->tags =
+	    o->tags != NULL ? sweep_config_strv_dup((const char *const *)o->tags, o->ntags) : NULL;
+	c->ntags = o->ntags;
+	c->quarantine = sweep_config_dup(quarantine);
+	c->build_tags = sweep_config_dup(o->build_tags);
+	c->driver = xstrdup(o->driver);
+	c->packages = sweep_config_strv_dup((const char *const *)o->packages, o->npackages);
+	c->npackages = o->npackages;
+	c->command = sweep_config_strv_dup((const char *const *)o->command, o->ncommand);
+	c->ncommand = o->ncommand;
+}
+
+static void
+sweep_config_set_str(char **dst, const char *v)
+{
+	free(*dst);
+	*dst = sweep_config_dup(v);
+}
+
+void
+sweep_config_to_options(const struct sweep_config *c, struct options *o)
+{
+	free(o->cpus);
+	o->cpus = sweep_config_ints_dup(c->cpus, c->ncpus);
+	o->ncpus = c->ncpus;
+	free(o->loads);
+	o->loads = sweep_config_ints_dup(c->loads, c->nloads);
+	o->nloads = c->nloads;
+	o->count = c->count;
+	o->confirm = c->confirm;
+	o->timeout_ms = c->timeout_ms;
+	o->kill_grace_ms = c->kill_grace_ms;
+	o->shuffle = c->shuffle;
+	o->race = c->race;
+	o->isolate_net = c->isolate_net;
+	sweep_config_set_str(&o->build_tags, c->build_tags);
+	if (o->quarantine == NULL)
+		o->quarantine = sweep_config_dup(c->quarantine);
+	sweep_config_set_str(&o->run_re, c->run_re);
+	sweep_config_set_str(&o->skip_re, c->skip_re);
+	sweep_config_set_str(&o->driver, c->driver);
+	sweep_config_strv_free(o->tags, o->ntags);
+	o->tags =
+	    c->tags != NULL ? sweep_config_strv_dup((const char *const *)c->tags, c->ntags) : NULL;
+	o->ntags = c->ntags;
+	sweep_config_strv_free(o->packages, o->npackages);
+	o->packages = sweep_config_strv_dup((const char *const *)c->packages, c->npackages);
+	o->npackages = c->npackages;
+	sweep_config_strv_free(o->command, o->ncommand);
+	o->command = sweep_config_strv_dup((const char *const *)c->command, c->ncommand);
+	o->ncommand = c->ncommand;
+}
+
+static bool
+sweep_config_ints_equal(const int *a, int na, const int *b, int nb)
+{
+	return na == nb && (na == 0 || memcmp(a, b, sizeof *a * (size_t)na) == 0);
+}
+
+char *
+sweep_config_diff(const struct options *o, const struct sweep_config *c)
+{
+	struct buf b;
+
+	buf_init(&b);
+	if ((o->given & OPTIONS_GIVEN_COUNT) && o->count != c->count)
+		buf_printf(&b, " --count");
+	if ((o->given & OPTIONS_GIVEN_CONFIRM) && o->confirm != c->confirm)
+		buf_printf(&b, " --confirm");
+	if ((o->given & OPTIONS_GIVEN_TIMEOUT) && o->timeout_ms != c->timeout_ms)
+		buf_printf(&b, " --timeout");
+	if ((o->given & OPTIONS_GIVEN_CPU) &&
+	    !sweep_config_ints_equal(o->cpus, o->ncpus, c->cpus, c->ncpus))
+		buf_printf(&b, " --cpu");
+	if ((o->given & OPTIONS_GIVEN_LOAD) &&
+	    !sweep_config_ints_equal(o->loads, o->nloads, c->loads, c->nloads))
+		buf_printf(&b, " --load");
+	if ((o->given & OPTIONS_GIVEN_SHUFFLE) && o->shuffle != c->shuffle)
+		buf_printf(&b, " --shuffle");
+	if ((o->given & OPTIONS_GIVEN_RACE) && o->race != c->race)
+		buf_printf(&b, " --no-race");
+	if (o->given & (OPTIONS_GIVEN_RUN | OPTIONS_GIVEN_SKIP | OPTIONS_GIVEN_TAGS |
+	                OPTIONS_GIVEN_DRIVER | OPTIONS_GIVEN_PACKAGES | OPTIONS_GIVEN_KEEP))
+		buf_printf(&b, " %s", _("(packages, --run, --skip, --tags, --keep or --driver)"));
+	if (b.len == 0) {
+		buf_free(&b);
+		return NULL;
+	}
+	return buf_steal(&b);
+}
+
+void
+sweep_config_free(struct sweep_config *c)
+{
+	free(c->cpus);
+	free(c->loads);
+	free(c->run_re);
+	free(c->skip_re);
+	sweep_config_strv_free(c->levels, c->nlevels);
+	sweep_config_strv_free(c->tags, c->ntags);
+	free(c->quarantine);
+	free(c->build_tags);
+	free(c->driver);
+	sweep_config_strv_free(c->packages, c->npackages);
+	sweep_config_strv_free(c->command, c->ncommand);
+	memset(c, 0, sizeof *c);
+}
+
+/* ---- encoding ---- */
+
+static void
+sweep_config_add_str(cJSON *o, const char *key, const char *v)
+{
+	if (v != NULL)
+		cJSON_AddStringToObject(o, key, v);
+	else
+		cJSON_AddNullToObject(o, key);
+}
+
+static cJSON *
+sweep_config_strv_json(char *const *v, int n)
+{
+	cJSON *a = cJSON_CreateArray();
+	int i;
+
+	for (i = 0; i < n; i++)
+		cJSON_AddItemToArray(a, cJSON_CreateString(v[i]));
+	return a;
+}
+
+static cJSON *
+sweep_config_json(const struct sweep_config *c)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddItemToObject(o, "cpu", cJSON_CreateIntArray(c->cpus, c->ncpus));
+	cJSON_AddItemToObject(o, "load", cJSON_CreateIntArray(c->loads, c->nloads));
+	cJSON_AddNumberToObject(o, "count", c->count);
+	cJSON_AddNumberToObject(o, "confirm", c->confirm);
+	cJSON_AddNumberToObject(o, "timeout_ms", (double)c->timeout_ms);
+	cJSON_AddNumberToObject(o, "kill_grace_ms", (double)c->kill_grace_ms);
+	cJSON_AddBoolToObject(o, "shuffle", c->shuffle);
+	sweep_config_add_str(o, "run", c->run_re);
+	sweep_config_add_str(o, "skip", c->skip_re);
+	cJSON_AddItemToObject(o, "levels", sweep_config_strv_json(c->levels, c->nlevels));
+	if (c->tags != NULL)
+		cJSON_AddItemToObject(o, "tags", sweep_config_strv_json(c->tags, c->ntags));
+	else
+		cJSON_AddNullToObject(o, "tags");
+	cJSON_AddBoolToObject(o, "race", c->race);
+	cJSON_AddBoolToObject(o, "isolate_net", c->isolate_net);
+	sweep_config_add_str(o, "quarantine", c->quarantine);
+	sweep_config_add_str(o, "build_tags", c->build_tags);
+	cJSON_AddStringToObject(o, "driver", c->driver);
+	cJSON_AddItemToObject(o, "packages", sweep_config_strv_json(c->packages, c->npackages));
+	cJSON_AddItemToObject(o, "command", sweep_config_strv_json(c->command, c->ncommand));
+	return o;
+}
+
+cJSON *
+journal_header_encode(const struct journal_header *h)
+{
+	cJSON *line = cJSON_CreateObject(), *m, *lanes, *p;
+	char when[40];
+	int i;
+
+	cJSON_AddStringToObject(line, "type", "header");
+	cJSON_AddStringToObject(line, "schema", JOURNAL_SCHEMA);
+	util_format_rfc3339(h->started_ms, when, sizeof when);
+	cJSON_AddStringToObject(line, "started", when);
+	cJSON_AddItemToObject(line, "config", sweep_config_json(&h->config));
+	m = cJSON_AddObjectToObject(line, "machine");
+	cJSON_AddNumberToObject(m, "cores", h->machine.cores);
+	cJSON_AddNumberToObject(m, "keep", h->machine.keep);
+	lanes = cJSON_AddArrayToObject(m, "lanes");
+	for (i = 0; i < h->machine.nlanes; i++)
+		cJSON_AddItemToArray(lanes,
+		                     cJSON_CreateIntArray(h->machine.lanes + i * h->machine.width,
+		                                          h->machine.width));
+	p = cJSON_AddObjectToObject(line, "project");
+	cJSON_AddStringToObject(p, "driver", h->project.driver != NULL ? h->project.driver : "");
+	sweep_config_add_str(p, "root", h->project.root);
+	sweep_config_add_str(p, "commit", h->project.commit);
+	sweep_config_add_str(p, "toolchain", h->project.toolchain);
+	sweep_config_add_str(p, "origin", h->project.origin);
+	return line;
+}
+
+void
+journal_header_parts(const cJSON *line, const cJSON **config, const cJSON **machine,
+                     const cJSON **project)
+{
+	*config = cJSON_GetObjectItemCaseSensitive(line, "config");
+	*machine = cJSON_GetObjectItemCaseSensitive(line, "machine");
+	*project = cJSON_GetObjectItemCaseSensitive(line, "project");
+}
+
+/* ---- decoding ---- */
+
+struct sweep_config_in {
+	const char *path;
+	int lineno;
+	const char *section; /* "config", "machine" or "project" */
+	char *err;
+};
+
+static int
+sweep_config_bad(struct sweep_config_in *in, const char *key, const char *expected)
+{
+	if (in->err == NULL)
+		in->err = xasprintf(_("%s:%d: %s%s%s: expected %s"), in->path, in->lineno,
+		                    in->section != NULL ? in->section : "",
+		                    in->section != NULL ? "." : "", key, expected);
+	return -EINVAL;
+}
+
+/* A whole number in [min, max]; absent keeps *out. */
+static int
+sweep_config_num(struct sweep_config_in *in, const cJSON *o, const char *key, double min,
+                 double max, double *out)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	if (v == NULL)
+		return 0;
+	if (!cJSON_IsNumber(v) || v->valuedouble < min || v->valuedouble > max ||
+	    v->valuedouble != floor(v->valuedouble))
+		return sweep_config_bad(in, key, _("a whole number"));
+	*out = v->valuedouble;
+	return 0;
+}
+
+/* A count with the command line's rule. */
+static int
+sweep_config_count(struct sweep_config_in *in, const cJSON *o, const char *key, int min, int *out)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+	const char *expected;
+
+	if (!cJSON_IsNumber(v) || v->valuedouble != floor(v->valuedouble) ||
+	    fabs(v->valuedouble) > 1e12)
+		return sweep_config_bad(
+		    in, key, min > 0 ? _("a positive whole number") : _("a whole number"));
+	expected = options_check_count((long long)v->valuedouble, min);
+	if (expected != NULL)
+		return sweep_config_bad(in, key, expected);
+	*out = (int)v->valuedouble;
+	return 0;
+}
+
+static int
+sweep_config_bool(struct sweep_config_in *in, const cJSON *o, const char *key, bool *out)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	if (v == NULL)
+		return 0;
+	if (!cJSON_IsBool(v))
+		return sweep_config_bad(in, key, _("true or false"));
+	*out = cJSON_IsTrue(v);
+	return 0;
+}
+
+/* A string, or null when nullable; absent is NULL. */
+static int
+sweep_config_str(struct sweep_config_in *in, const cJSON *o, const char *key, bool nullable,
+                 char **out)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	free(*out);
+	*out = NULL;
+	if (v == NULL || (nullable && cJSON_IsNull(v)))
+		return 0;
+	if (!cJSON_IsString(v))
+		return sweep_config_bad(in, key, nullable ? _("a string or null") : _("a string"));
+	*out = xstrdup(v->valuestring);
+	return 0;
+}
+
+/* An array of strings; null gives NULL when nullable, absent gives none. */
+static int
+sweep_config_strv(struct sweep_config_in *in, const cJSON *o, const char *key, bool nullable,
+                  char ***out, int *n)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key), *x;
+	int i = 0;
+
+	*out = NULL;
+	*n = 0;
+	if (nullable && cJSON_IsNull(v))
+		return 0;
+	if (v != NULL && !cJSON_IsArray(v))
+		return sweep_config_bad(in, key, _("an array of strings"));
+	*out = xcalloc((size_t)cJSON_GetArraySize(v) + 1, sizeof **out);
+	cJSON_ArrayForEach(x, v)
+	{
+		if (!cJSON_IsString(x))
+			return sweep_config_bad(in, key, _("an array of strings"));
+		(*out)[i++] = xstrdup(x->valuestring);
+		*n = i;
+	}
+	return 0;
+}
+
+/* A list of cores or loads with the command line's rule. */
+static int
+sweep_config_list(struct sweep_config_in *in, const cJSON *o, const char *key, int **out, int *n)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key), *x;
+	const char *list = _("a comma-separated list of positive numbers");
+	int i = 0;
+
+	if (!cJSON_IsArray(v))
+		return sweep_config_bad(in, key, list);
+	*out = xcalloc((size_t)cJSON_GetArraySize(v) + 1, sizeof **out);
+	cJSON_ArrayForEach(x, v)
+	{
+		if (!cJSON_IsNumber(x) || x->valuedouble != floor(x->valuedouble) ||
+		    x->valuedouble < 1 || x->valuedouble > 1 << 20)
+			return sweep_config_bad(in, key, list);
+		(*out)[i++] = (int)x->valuedouble;
+		*n = i;
+	}
+	list = options_check_list(*out, *n);
+	return list != NULL ? sweep_config_bad(in, key, list) : 0;
+}
+
+static int
+sweep_config_decode(struct sweep_config_in *in, const cJSON *o, struct sweep_config *c)
+{
+	double d;
+	const char *expected;
+	int rc;
+
+	in->section = "config";
+	c->timeout_ms = 120000;
+	c->kill_grace_ms = 30000;
+	c->race = true;
+	rc = sweep_config_list(in, o, "cpu", &c->cpus, &c->ncpus);
+	if (rc == 0)
+		rc = sweep_config_list(in, o, "load", &c->loads, &c->nloads);
+	if (rc == 0)
+		rc = sweep_config_count(in, o, "count", 1, &c->count);
+	if (rc == 0)
+		rc = sweep_config_count(in, o, "confirm", 0, &c->confirm);
+	d = (double)c->timeout_ms;
+	if (rc == 0 && (rc = sweep_config_num(in, o, "timeout_ms", -1e15, 1e15, &d)) == 0) {
+		c->timeout_ms = (int64_t)d;
+		if ((expected = options_check_timeout(c->timeout_ms)) != NULL)
+			rc = sweep_config_bad(in, "timeout_ms", expected);
+	}
+	d = (double)c->kill_grace_ms;
+	if (rc == 0 && (rc = sweep_config_num(in, o, "kill_grace_ms", 0, 1e15, &d)) == 0)
+		c->kill_grace_ms = (int64_t)d;
+	if (rc == 0)
+		rc = sweep_config_bool(in, o, "shuffle", &c->shuffle);
+	if (rc == 0)
+		rc = sweep_config_bool(in, o, "race", &c->race);
+	if (rc == 0)
+		rc = sweep_config_bool(in, o, "isolate_net", &c->isolate_net);
+	if (rc == 0)
+		rc = sweep_config_str(in, o, "run", true, &c->run_re);
+	if (rc == 0)
+		rc = sweep_config_str(in, o, "skip", true, &c->skip_re);
+	if (rc == 0)
+		rc = sweep_config_strv(in, o, "levels", false, &c->levels, &c->nlevels);
+	if (rc == 0)
+		rc = sweep_config_strv(in, o, "tags", true, &c->tags, &c->ntags);
+	if (rc == 0)
+		rc = sweep_config_str(in, o, "quarantine", true, &c->quarantine);
+	if (rc == 0)
+		rc = sweep_config_str(in, o, "build_tags", true, &c->build_tags);
+	if (rc == 0)
+		rc = sweep_config_str(in, o, "driver", false, &c->driver);
+	if (rc == 0 && c->driver == NULL)
+		c->driver = xstrdup("go");
+	if (rc == 0 && (expected = options_check_driver(c->driver)) != NULL)
+		rc = sweep_config_bad(in, "driver", expected);
+	if (rc == 0)
+		rc = sweep_config_strv(in, o, "packages", false, &c->packages, &c->npackages);
+	if (rc == 0)
+		rc = sweep_config_strv(in, o, "command", false, &c->command, &c->ncommand);
+	if (rc == 0 && options_check_command(c->driver, c->ncommand) != NULL)
+		rc = sweep_config_bad(in, "command",
+		                      c->ncommand == 0 ? _("the command of --driver tap")
+		                                       : _("no command with --driver go"));
+	return rc;
+}
+
+static int
+sweep_config_decode_machine(struct sweep_config_in *in, const cJSON *o, struct journal_machine *m)
+{
+	const cJSON *lanes = cJSON_GetObjectItemCaseSensitive(o, "lanes"), *lane, *x;
+	double d = 0;
+	int rc, i = 0;
+
+	in->section = "machine";
+	if (o != NULL && !cJSON_IsObject(o)) {
+		in->section = NULL;
+		return sweep_config_bad(in, "machine", _("an object"));
+	}
+	rc = sweep_config_num(in, o, "cores", 0, 1 << 20, &d);
+	m->cores = (int)d;
+	d = 0;
+	if (rc == 0)
+		rc = sweep_config_num(in, o, "keep", 0, 1 << 20, &d);
+	m->keep = (int)d;
+	if (rc < 0 || lanes == NULL)
+		return rc;
+	if (!cJSON_IsArray(lanes))
+		return sweep_config_bad(in, "lanes", _("an array of arrays of cores"));
+	m->nlanes = cJSON_GetArraySize(lanes);
+	m->width = cJSON_GetArraySize(cJSON_GetArrayItem(lanes, 0));
+	m->lanes = xcalloc((size_t)(m->nlanes * m->width) + 1, sizeof *m->lanes);
+	cJSON_ArrayForEach(lane, lanes)
+	{
+		if (!cJSON_IsArray(lane) || cJSON_GetArraySize(lane) != m->width)
+			return sweep_config_bad(in, "lanes",
+			                        _("arrays of cores of the same length"));
+		cJSON_ArrayForEach(x, lane)
+		{
+			if (!cJSON_IsNumber(x) || x->valuedouble < 0 || x->valuedouble > 1 << 20)
+				return sweep_config_bad(in, "lanes", _("arrays of core numbers"));
+			m->lanes[i++] = (int)x->valuedouble;
+		}
+	}
+	return 0;
+}
+
+static int
+sweep_config_decode_project(struct sweep_config_in *in, const cJSON *o, struct journal_project *p)
+{
+	int rc;
+
+	in->section = "project";
+	if (o != NULL && !cJSON_IsObject(o)) {
+		in->section = NULL;
+		return sweep_config_bad(in, "project", _("an object"));
+	}
+	rc = sweep_config_str(in, o, "driver", true, &p->driver);
+	if (rc == 0)
+		rc = sweep_config_str(in, o, "root", true, &p->root);
+	if (rc == 0)
+		rc = sweep_config_str(in, o, "commit", true, &p->commit);
+	if (rc == 0)
+		rc = sweep_config_str(in, o, "toolchain", true, &p->toolchain);
+	if (rc == 0)
+		rc = sweep_config_str(in, o, "origin", true, &p->origin);
+	return rc;
+}
+
+int
+journal_header_decode(const cJSON *line, const char *path, int lineno, struct journal_header *h,
+                      char **err)
+{
+	struct sweep_config_in in = {path, lineno, NULL, NULL};
+	const cJSON *schema = cJSON_GetObjectItemCaseSensitive(line, "schema");
+	const cJSON *config = cJSON_GetObjectItemCaseSensitive(line, "config");
+	const cJSON *started = cJSON_GetObjectItemCaseSensitive(line, "started");
+	int rc = 0;
+
+	memset(h, 0, sizeof *h);
+	if (!cJSON_IsString(schema) || strcmp(schema->valuestring, JOURNAL_SCHEMA) != 0)
+		rc = sweep_config_bad(&in, "schema", "\"" JOURNAL_SCHEMA "\"");
+	else if (started != NULL &&
+	         (!cJSON_IsString(started) ||
+	          quarantine_parse_time(started->valuestring, &h->started_ms) < 0))
+		rc = sweep_config_bad(&in, "started", _("a time like 2026-11-30T02:14:00Z"));
+	else if (!cJSON_IsObject(config))
+		rc = sweep_config_bad(&in, "config", _("an object"));
+	if (rc == 0)
+		rc = sweep_config_decode(&in, config, &h->config);
+	if (rc == 0)
+		rc = sweep_config_decode_machine(
+		    &in, cJSON_GetObjectItemCaseSensitive(line, "machine"), &h->machine);
+	if (rc == 0)
+		rc = sweep_config_decode_project(
+		    &in, cJSON_GetObjectItemCaseSensitive(line, "project"), &h->project);
+	if (rc < 0) {
+		journal_header_free(h);
+		*err = in.err;
+	}
+	return rc;
+}
+
+void
+journal_header_free(struct journal_header *h)
+{
+	sweep_config_free(&h->config);
+	free(h->machine.lanes);
+	free(h->project.driver);
+	free(h->project.root);
+	free(h->project.commit);
+	free(h->project.toolchain);
+	free(h->project.origin);
+	memset(h, 0, sizeof *h);
+}

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sweep-config.h: the journal's header line, typed (DESIGN section 5, man 5
+ * flakesweep): the settings a sweep ran with, the machine's lanes and the
+ * project. It is the one module that reads or writes header keys: --resume,
+ * `report --rebuild` and `view` decode the header here, with the command
+ * line's rules for every value (options.h), and --resume diffs it against
+ * the command line.
+ */
+#ifndef FLAKESWEEP_SWEEP_CONFIG_H
+#define FLAKESWEEP_SWEEP_CONFIG_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "options.h"
+
+/* What the sweep's options record. */
+struct sweep_config {
+	int *cpus, ncpus;
+	int *loads, nloads;
+	int count, confirm;
+	int64_t timeout_ms, kill_grace_ms;
+	bool shuffle, race, isolate_net;
+	char *run_re, *skip_re; /* or NULL */
+	char **levels;          /* the levels the sweep found */
+	int nlevels;
+	char **tags; /* --tags; NULL = every level */
+	int ntags;
+	char *quarantine, *build_tags; /* or NULL */
+	char *driver;                  /* "go" or "tap" */
+	char **packages;               /* go: the package patterns; none = ./... */
+	int npackages;
+	char **command; /* tap: the command, NULL-terminated; none for go */
+	int ncommand;
+};
+
+/* The machine the sweep ran on. */
+struct journal_machine {
+	int cores, keep;
+	int nlanes, width;
+	int *lanes; /* nlanes x width core numbers */
+};
+
+struct journal_project {
+	char *driver;
+	char *root, *commit, *toolchain, *origin; /* or NULL */
+};
+
+struct journal_header {
+	int64_t started_ms;
+	struct sweep_config config;
+	struct journal_machine machine;
+	struct journal_project project;
+};
+
+/* Fills c from the options of a sweep that found these levels. */
+void sweep_config_from_options(struct sweep_config *c, const struct options *o,
+                               const char *const *levels, int nlevels, const char *quarantine);
+
+/* Sets what c records in o, for --resume and `report --rebuild`: every
+ * setting, the driver, the package patterns and the TAP command; the
+ * quarantine file only when o names none. */
+void sweep_config_to_options(const struct sweep_config *c, struct options *o);
+
+/* The settings the command line named that differ from c, as " --count
+ * --cpu" phrases; NULL when none. */
+char *sweep_config_diff(const struct options *o, const struct sweep_config *c);
+
+void sweep_config_free(struct sweep_config *c);
+
+/* The header line {"type":"header","schema",...}; caller frees. */
+cJSON *journal_header_encode(const struct journal_header *h);
+
+/* The config, machine and project objects of an encoded header line
+ * (borrowed), for results.json, which copies them. */
+void journal_header_parts(const cJSON *line, const cJSON **config, const cJSON **machine,
+                          const cJSON **project);
+
+/* Decodes a header line (line lineno of path) into h. Every value is
+ * checked with the command line's rules. Returns 0, or -EINVAL with h
+ * freed and *err (caller frees) as "PATH:LINE: FIELD: expected WHAT". */
+int journal_header_decode(const cJSON *line, const char *path, int lineno, struct journal_header *h,
+                          char **err);
+
+void journal_header_free(struct journal_header *h);
+
+#endif

@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: MIT */
+/* test-results-json.c: results.json read back and written again, and the
+ * reader's refusals with file, line and field. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "results-json.h"
+#include "util.h"
+
+struct rt {
+	const struct results *r;
+	const struct results_meta *m;
+};
+
+static void
+rt_reproduce(void *arg, const struct results_test *t, const struct results_cell *worst,
+             char **flakesweep, char **direct)
+{
+	const struct rt *rt = arg;
+	const struct results_meta_test *mt = &rt->m->tests[t - rt->r->tests];
+
+	(void)worst;
+	*flakesweep = mt->reproduce_flakesweep ? xstrdup(mt->reproduce_flakesweep) : NULL;
+	*direct = mt->reproduce_direct ? xstrdup(mt->reproduce_direct) : NULL;
+}
+
+/* The document results_to_json makes of what results_load read. */
+static char *
+rt_write(const struct results *r, const struct results_meta *meta)
+{
+	struct report_meta m;
+	struct rt rt = {r, meta};
+	struct pkg *pkgs = xcalloc(r->npkgs + 1, sizeof *pkgs);
+	struct pkg **ptrs = xcalloc(r->npkgs + 1, sizeof *ptrs);
+	char *text;
+	cJSON *doc;
+	size_t i;
+
+	for (i = 0; i < r->npkgs; i++) {
+		pkgs[i].name = r->pkgs[i].name;
+		pkgs[i].level = r->pkgs[i].level;
+		pkgs[i].build_ok = meta->pkgs[i].build_ok;
+		pkgs[i].build_output = meta->pkgs[i].build_output;
+		pkgs[i].toolchain = meta->pkgs[i].toolchain;
+		ptrs[i] = &pkgs[i];
+	}
+	memset(&m, 0, sizeof m);
+	m.status = meta->status;
+	m.started_ms = meta->started_ms;
+	m.finished_ms = meta->finished_ms;
+	m.machine = meta->machine;
+	m.project = meta->project;
+	m.config = meta->config;
+	m.pkgs = ptrs;
+	m.npkgs = r->npkgs;
+	m.reproduce = rt_reproduce;
+	m.arg = &rt;
+	doc = results_to_json(r, &m);
+	text = cJSON_Print(doc);
+	cJSON_Delete(doc);
+	free(ptrs);
+	free(pkgs);
+	text = xrealloc(text, strlen(text) + 2);
+	strcat(text, "\n");
+	return text;
+}
+
+TEST(results_json_round_trip_is_byte_identical)
+{
+	char *path = xasprintf("%s/tests/fixtures/ui/demo/results.json", check_srcdir());
+	char *orig = NULL, *again, *err = NULL, *copy;
+	struct results *r = NULL;
+	struct results_meta m;
+	const struct results_test *t;
+	size_t len;
+	FILE *f;
+
+	CHECK_INT(util_read_file(path, 1 << 24, &orig, &len), 0);
+	CHECK_INT(results_load(path, &r, &m, &err), 0);
+	CHECK(err == NULL);
+	CHECK_INT(r->ntests, 8);
+	CHECK_INT(r->npkgs, 1);
+	CHECK_INT(r->runs, 200);
+	CHECK_INT(r->pkgs[0].failures_outside_tests, 3);
+	CHECK_STR(r->pkgs[0].first_outside->lines,
+	          "exit status 3 with no test running\nsetup: fixture server did not come up");
+	CHECK_STR(m.status, "complete");
+	CHECK_STR(m.driver, "go");
+	CHECK_STR(m.toolchain, "go1.19.8");
+	CHECK_INT(m.cores, 2);
+	CHECK_INT(m.nlanes, 1);
+	CHECK_INT(m.lane_width, 2);
+	CHECK_STR(m.pkgs[0].toolchain, "go1.19.8");
+	t = results_find(r, "example.com/flakesweep-demo::TestCanaryRed");
+	CHECK(t != NULL);
+	CHECK_STR(results_verdict_name(results_verdict(t)), "failing");
+	CHECK(m.tests[t - r->tests].reproduce_flakesweep != NULL);
+	CHECK(m.tests[0].reproduce_flakesweep == NULL);
+	/* Written again, the document is the same to the byte. */
+	again = rt_write(r, &m);
+	CHECK_STR(again, orig);
+	results_free(r);
+	results_meta_free(&m);
+	/* And once more from what was written. */
+	copy = xasprintf("%s/again.json", check_tmpdir());
+	f = fopen(copy, "w");
+	fputs(again, f);
+	fclose(f);
+	CHECK_INT(results_load(copy, &r, &m, &err), 0);
+	free(again);
+	again = rt_write(r, &m);
+	CHECK_STR(again, orig);
+	results_free(r);
+	results_meta_free(&m);
+	free(again);
+	free(copy);
+	free(orig);
+	free(path);
+}
+
+TEST(results_json_reads_hand_made_files)
+{
+	char *path = xasprintf("%s/tests/fixtures/post/nasty/results.json", check_srcdir());
+	char *err = NULL;
+	struct results *r = NULL;
+	struct results_meta m;
+
+	/* Invalid UTF-8 and fields the writer always adds left out. */
+	CHECK_INT(results_load(path, &r, &m, &err), 0);
+	CHECK(err == NULL);
+	CHECK_INT(r->ntests, 2);
+	CHECK(r->tests[0].first != NULL);
+	CHECK(r->tests[0].first->run == 0);
+	CHECK_INT(m.pkgs[0].build_ok, 1);
+	CHECK_INT(r->pkgs[0].unreliable_runs, 0);
+	results_free(r);
+	results_meta_free(&m);
+	free(path);
+}
+
+/* Loads text from a file and checks the error. */
+static void
+bad(const char *text, const char *want)
+{
+	char *path = xasprintf("%s/bad.json", check_tmpdir()), *err = NULL, *full;
+	struct results *r = (struct results *)1;
+	FILE *f = fopen(path, "w");
+
+	fputs(text, f);
+	fclose(f);
+	CHECK_INT(results_load(path, &r, NULL, &err), -EBADMSG);
+	CHECK(r == NULL);
+	full = xasprintf("%s:%s", path, want);
+	CHECK_STR(err, full);
+	free(full);
+	free(err);
+	free(path);
+}
+
+#define CELL(cpu, runs, failures, hangs)                                        \
+	"{\"phase\": \"sweep\", \"cpu\": " cpu ", \"load\": 1, \"runs\": " runs \
+	", \"failures\": " failures ", \"hangs\": " hangs "}"
+#define DOC(cells)                                                                               \
+	"{\n \"schema\": \"flakesweep/results/v1\",\n \"tests\": [\n  {\"id\": \"p::T\", "       \
+	"\"package\": \"p\", \"test\": \"T\", \"level\": \"unit\",\n   \"cells\": [\n    " CELL( \
+	    "1", "4", "1", "0") ",\n    " cells "\n   ]\n  }\n ]\n}\n"
+
+TEST(results_json_refuses_malformed_files_naming_line_and_field)
+{
+	bad("{\n \"schema\": \"flakesweep/results/v1\",\n \"tests\": [,]\n}\n",
+	    "3:12: invalid JSON");
+	bad("{\"schema\": \"flakesweep/results/v1\", \"tests\": []} trailing",
+	    "1:50: invalid JSON");
+	bad("{\n \"schema\": \"flakesweep/results/v999\",\n \"tests\": []\n}\n",
+	    "2: schema: expected \"flakesweep/results/v1\"");
+	bad("{\n \"schema\": \"flakesweep/results/v1\"\n}\n",
+	    "1: tests: expected an array of tests");
+	bad(DOC(CELL("2", "4", "3", "2")),
+	    "7: tests[0].cells[1].hangs: expected a whole number from 0 to 1");
+	bad(DOC(CELL("2", "4", "5", "0")),
+	    "7: tests[0].cells[1].failures: expected a whole number from 0 to 4");
+	bad(DOC(CELL("0", "4", "1", "0")),
+	    "7: tests[0].cells[1].cpu: expected a whole number from 1 to 1048576");
+	bad(DOC(CELL("[1]", "4", "1", "0")),
+	    "7: tests[0].cells[1].cpu: expected a whole number from 1 to 1048576");
+	bad(DOC(CELL("1", "-1", "0", "0")),
+	    "7: tests[0].cells[1].runs: expected a whole number from 0 to 9000000000000000");
+	bad(DOC(CELL("1", "2.5", "0", "0")),
+	    "7: tests[0].cells[1].runs: expected a whole number from 0 to 9000000000000000");
+	bad(DOC("{\"phase\": \"warmup\"}"),
+	    "7: tests[0].cells[1].phase: expected \"sweep\" or \"confirm\"");
+	bad(DOC("7"), "7: tests[0].cells[1]: expected an object");
+}

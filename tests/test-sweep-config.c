@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: MIT */
+/* test-sweep-config.c: the journal header encoded, decoded and diffed, and
+ * the values it refuses. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "sweep-config.h"
+#include "util.h"
+
+/* The header of a TAP sweep at cpu 1,2 and load 3 on lanes {0,1} {2,3}. */
+static void
+header_of(struct journal_header *h)
+{
+	struct options o;
+	const char *levels[] = {"unit"};
+	static const int lanes[] = {0, 1, 2, 3};
+
+	options_init(&o);
+	free(o.driver);
+	o.driver = xstrdup("tap");
+	o.cpus = xcalloc(2, sizeof *o.cpus);
+	o.cpus[0] = 1;
+	o.cpus[1] = 2;
+	o.ncpus = 2;
+	o.loads[0] = 3;
+	o.nloads = 1;
+	o.count = 7;
+	o.run_re = xstrdup("^TestA$");
+	util_strv_add(&o.command, &(size_t){0}, "./t.sh");
+	o.ncommand = 1;
+	memset(h, 0, sizeof *h);
+	h->started_ms = 1764468000000LL;
+	sweep_config_from_options(&h->config, &o, levels, 1, NULL);
+	h->machine.cores = 4;
+	h->machine.nlanes = 2;
+	h->machine.width = 2;
+	h->machine.lanes = xcalloc(4, sizeof *h->machine.lanes);
+	memcpy(h->machine.lanes, lanes, sizeof lanes);
+	h->project.driver = xstrdup("tap");
+	h->project.root = xstrdup("/src/p");
+	options_free(&o);
+}
+
+TEST(sweep_config_header_round_trip)
+{
+	struct journal_header h, back;
+	struct options o;
+	char *a, *b, *err = NULL, *diff;
+	cJSON *line;
+
+	header_of(&h);
+	line = journal_header_encode(&h);
+	a = cJSON_PrintUnformatted(line);
+	CHECK_INT(journal_header_decode(line, "j", 1, &back, &err), 0);
+	cJSON_Delete(line);
+	line = journal_header_encode(&back);
+	b = cJSON_PrintUnformatted(line);
+	CHECK_STR(b, a);
+	CHECK_STR(a, "{\"type\":\"header\",\"schema\":\"flakesweep/journal/v1\",\"started\":"
+	             "\"2025-11-30T02:00:00Z\",\"config\":{\"cpu\":[1,2],\"load\":[3],\"count\":7,"
+	             "\"confirm\":1000,\"timeout_ms\":120000,\"kill_grace_ms\":30000,\"shuffle\":"
+	             "false,\"run\":\"^TestA$\",\"skip\":null,\"levels\":[\"unit\"],\"tags\":null,"
+	             "\"race\":true,\"isolate_net\":false,\"quarantine\":null,\"build_tags\":null,"
+	             "\"driver\":\"tap\",\"packages\":[],\"command\":[\"./t.sh\"]},\"machine\":{"
+	             "\"cores\":4,\"keep\":0,\"lanes\":[[0,1],[2,3]]},\"project\":{\"driver\":"
+	             "\"tap\",\"root\":\"/src/p\",\"commit\":null,\"toolchain\":null,\"origin\":"
+	             "null}}");
+	/* Back into options: the TAP command comes back with the rest. */
+	options_init(&o);
+	sweep_config_to_options(&back.config, &o);
+	CHECK_STR(o.driver, "tap");
+	CHECK_INT(o.ncommand, 1);
+	CHECK_STR(o.command[0], "./t.sh");
+	CHECK(o.command[1] == NULL);
+	CHECK_STR(o.run_re, "^TestA$");
+	CHECK_INT(o.count, 7);
+	/* --resume compares only what the command line named. */
+	CHECK(sweep_config_diff(&o, &back.config) == NULL);
+	o.given = OPTIONS_GIVEN_COUNT | OPTIONS_GIVEN_CPU;
+	o.count = 8;
+	o.ncpus = 1;
+	diff = sweep_config_diff(&o, &back.config);
+	CHECK_STR(diff, " --count --cpu");
+	free(diff);
+	options_free(&o);
+	cJSON_Delete(line);
+	free(a);
+	free(b);
+	journal_header_free(&h);
+	journal_header_free(&back);
+}
+
+/* Decodes the header with one config key set to value (JSON). */
+static void
+bad_config(const char *key, const char *value, const char *want)
+{
+	struct journal_header h;
+	char *err = NULL, *full = xasprintf("j.jsonl:1: %s", want);
+	cJSON *line;
+
+	header_of(&h);
+	line = journal_header_encode(&h);
+	journal_header_free(&h);
+	cJSON_ReplaceItemInObject(cJSON_GetObjectItem(line, "config"), key, cJSON_Parse(value));
+	CHECK_INT(journal_header_decode(line, "j.jsonl", 1, &h, &err), -EINVAL);
+	CHECK_STR(err, full);
+	free(err);
+	free(full);
+	cJSON_Delete(line);
+}
+
+TEST(sweep_config_header_refuses_what_the_command_line_refuses)
+{
+	bad_config("count", "-7",
+	           "config.count: expected a positive whole number, at most 100000000");
+	bad_config("count", "0",
+	           "config.count: expected a positive whole number, at most 100000000");
+	bad_config("count", "\"5\"", "config.count: expected a positive whole number");
+	bad_config("confirm", "100000001",
+	           "config.confirm: expected a whole number, at most 100000000");
+	bad_config("cpu", "[0]", "config.cpu: expected a comma-separated list of positive numbers");
+	bad_config("cpu", "[]", "config.cpu: expected a comma-separated list of positive numbers");
+	bad_config("load", "[2,2]", "config.load: expected a list that names each value once");
+	bad_config("timeout_ms", "0", "config.timeout_ms: expected a duration above zero");
+	bad_config("driver", "\"cargo\"", "config.driver: expected go or tap");
+	bad_config("command", "[]", "config.command: expected the command of --driver tap");
+	bad_config("command", "[1]", "config.command: expected an array of strings");
+	bad_config("shuffle", "1", "config.shuffle: expected true or false");
+	bad_config("run", "7", "config.run: expected a string or null");
+}
