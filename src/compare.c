@@ -15,6 +15,7 @@
 
 #include "compare.h"
 #include "results.h"
+#include "sanitize.h"
 #include "stats.h"
 #include "util.h"
 
@@ -406,4 +407,87 @@ compare_to_json(const struct compare *c, const char *before, const char *after)
 		cJSON_AddNumberToObject(sum, compare_verdict_name((enum compare_verdict)k),
 		                        (double)counts[k]);
 	return root;
+}
+
+static void
+compare_text_counts(struct buf *b, const char *side, const struct compare_counts *k)
+{
+	if (k->runs == 0)
+		buf_printf(b, _("%s not run"), side);
+	else
+		buf_printf(b, "%s %lld/%lld (%.1f%%)", side, (long long)k->failures,
+		           (long long)k->runs, 100.0 * (double)k->failures / (double)k->runs);
+}
+
+static void
+compare_text_test(struct buf *b, const struct compare_test *t)
+{
+	char *id = sanitize_text(t->id, strlen(t->id));
+
+	buf_printf(b, "%-12s %s", compare_verdict_name(t->verdict), id);
+	free(id);
+	if (t->decisive >= 0) {
+		const struct compare_pair *p = &t->pairs[t->decisive];
+
+		buf_printf(b, _(" at cpu %d load %d: "), p->cpu, p->load);
+		compare_text_counts(b, _("before"), &p->before);
+		buf_printf(b, ", ");
+		compare_text_counts(b, _("after"), &p->after);
+	}
+	if (t->verdict == COMPARE_INCONCLUSIVE) {
+		if (t->runs_needed > 0)
+			buf_printf(b, _("; %lld passing runs after would show it fixed"),
+			           (long long)t->runs_needed);
+		else
+			buf_printf(b, "%s", _("; too rare to show fixed at this level"));
+	}
+	buf_printf(b, "\n");
+}
+
+char *
+compare_to_text(const struct compare *c, char *const *ids, size_t nids)
+{
+	int64_t counts[COMPARE_INCONCLUSIVE + 1] = {0};
+	struct buf b;
+	size_t i, shown = 0;
+	int k;
+
+	buf_init(&b);
+	for (i = 0; i < (nids > 0 ? nids : c->ntests); i++) {
+		const struct compare_test *t = nids > 0 ? compare_find(c, ids[i]) : &c->tests[i];
+
+		if (t == NULL) {
+			char *id = sanitize_text(ids[i], strlen(ids[i]));
+
+			buf_printf(&b, "%-12s %s%s\n", _("missing"), id, _(": in neither results"));
+			free(id);
+			continue;
+		}
+		counts[t->verdict]++;
+		shown++;
+		compare_text_test(&b, t);
+	}
+	buf_printf(&b, _("%zu tests:"), shown);
+	for (k = 0; k <= COMPARE_INCONCLUSIVE; k++)
+		buf_printf(&b, " %lld %s%s", (long long)counts[k],
+		           compare_verdict_name((enum compare_verdict)k),
+		           k < COMPARE_INCONCLUSIVE ? "," : "\n");
+	return buf_steal(&b);
+}
+
+int
+compare_exit_status(const struct compare *c, char *const *ids, size_t nids)
+{
+	size_t i;
+
+	for (i = 0; i < nids; i++) {
+		const struct compare_test *t = compare_find(c, ids[i]);
+
+		if (t == NULL || t->verdict != COMPARE_FIXED)
+			return 1;
+	}
+	for (i = 0; nids == 0 && i < c->ntests; i++)
+		if (c->tests[i].verdict == COMPARE_WORSE || c->tests[i].verdict == COMPARE_NEW)
+			return 1;
+	return 0;
 }

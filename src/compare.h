@@ -86,4 +86,17 @@ const char *compare_verdict_name(enum compare_verdict v);
  * cJSON_Delete. */
 struct cJSON *compare_to_json(const struct compare *c, const char *before, const char *after);
 
+/* The comparison for people (man 1 flakesweep, COMPARE): one line per test
+ * (verdict, id sanitised for a terminal, the decisive pair, before's and
+ * after's failures over runs with rates, the runs that would settle an
+ * inconclusive test), then a summary line. With nids > 0 only the tests
+ * named in ids are shown (a name that neither side has shows as missing).
+ * Caller frees. */
+char *compare_to_text(const struct compare *c, char *const *ids, size_t nids);
+
+/* The exit status of the compare command: 0 when every test in ids is
+ * fixed (nids > 0) or, with no ids, when no test is worse or new; 1
+ * otherwise. */
+int compare_exit_status(const struct compare *c, char *const *ids, size_t nids);
+
 #endif

@@ -94,6 +94,7 @@ struct sweep {
 	uv_timer_t flush_timer;
 	uv_timer_t reap_timer;
 	bool dirty, interrupting, finished, resumed, infra_error;
+	bool stopped;                  /* sweep_stop: the interrupt ends the sweep as complete */
 	bool checked;                  /* the driver checked the options (driver.check) */
 	struct replay replay;          /* what --resume read back */
 	struct quarantine *quarantine; /* the quarantine file, or NULL */
@@ -628,7 +629,7 @@ sweep_check_phase(struct sweep *s)
 		return;
 	if (s->interrupting) {
 		if (s->nlive == 0)
-			sweep_finish(s, "interrupted");
+			sweep_finish(s, s->stopped ? "complete" : "interrupted");
 		return;
 	}
 	if (s->sched == NULL || !sched_complete(s->sched))
@@ -1295,6 +1296,15 @@ sweep_interrupt(struct sweep *s)
 	sweep_check_phase(s);
 	if (!s->finished && s->nlive == 0)
 		sweep_finish(s, "interrupted");
+}
+
+void
+sweep_stop(struct sweep *s)
+{
+	if (s->finished || s->interrupting || s->phase < SWEEP_PHASE_SWEEP)
+		return;
+	s->stopped = true;
+	sweep_interrupt(s);
 }
 
 void
