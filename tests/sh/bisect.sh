@@ -33,8 +33,9 @@ echo "local change" >>version
 before_status=$(git status --porcelain)
 
 # The sweep of the bad commit: 7/50 at cpu 1, 0/50 at cpu 2.
-"$FLAKESWEEP" --cpu 1,2 --load 1 --count 50 --confirm 0 --ui none -o ../bad \
+"$FLAKESWEEP" --cpu 1 --load 1 --count 50 --confirm 0 --ui none -o ../bad \
 	--driver tap -- sh t.sh >/dev/null 2>&1 || true
+python3 "$CHECK_SRCDIR/tests/fixtures/seq/add-pair.py" ../bad 2 1 50
 bs() { "$FLAKESWEEP" bisect --test 'sh t.sh::TestRace' --timeout 10s "$@" --driver tap -- sh t.sh; }
 
 rc=0; bs --good c1 --bad c16 --results ../bad -o ../b1 >../out 2>../err || rc=$?
