@@ -14,6 +14,7 @@
 
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,12 +37,15 @@ bisect_state_name(enum bisect_state s)
 }
 
 /* Runs a git command line (already quoted) in repo; its stdout into *out
- * when out is not NULL. Returns git's exit status, or -1. */
+ * when out is not NULL. Returns git's exit status, or -1. SIGINT, SIGTERM
+ * and SIGHUP wait until git is done, so an interrupt never leaves a
+ * half-made worktree behind (nor a git still running). */
 static int
 bisect_git(const char *repo, const char *args, char **out)
 {
 	char *q = util_shell_quote(repo), *cmd = xasprintf("git -C %s %s 2>/dev/null", q, args);
 	struct buf b;
+	sigset_t block, old;
 	char chunk[4096];
 	size_t n;
 	FILE *f;
@@ -49,14 +53,23 @@ bisect_git(const char *repo, const char *args, char **out)
 
 	free(q);
 	buf_init(&b);
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigprocmask(SIG_BLOCK, &block, &old);
 	f = popen(cmd, "r");
 	free(cmd);
-	if (f == NULL)
+	if (f == NULL) {
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		buf_free(&b);
 		return -1;
+	}
 	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
 		if (b.len + n < BISECT_GIT_OUTPUT_MAX)
 			buf_add(&b, chunk, n);
 	st = pclose(f);
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (out != NULL)
 		*out = buf_steal(&b);
 	else
@@ -192,7 +205,7 @@ bisect_probe(const struct bisect_config *cfg, struct bisect_commit *c, char **er
 	util_rm_rf(wt);
 	util_rm_rf(runs);
 	bisect_git(cfg->repo, "worktree prune", NULL);
-	args = xasprintf("worktree add --detach %s %s", qwt, c->sha);
+	args = xasprintf("worktree add --force --force --detach %s %s", qwt, c->sha);
 	if (bisect_git(cfg->repo, args, NULL) != 0) {
 		*err = xasprintf(_("git cannot add a worktree for %s at %s"), c->sha, wt);
 		rc = -EIO;
@@ -204,7 +217,12 @@ bisect_probe(const struct bisect_config *cfg, struct bisect_commit *c, char **er
 	cfg->sweep->dir = xstrdup(wt);
 	rc = sequential_run(cfg->sweep, cfg->test, cfg->cpu, cfg->load, cfg->p0, cfg->p1,
 	                    cfg->budget, &r, err);
-	if (rc == 0) {
+	if (rc == 0 && r.exit_status == 130) {
+		/* Interrupted: no journal, so the next bisect probes it again. */
+		free(r.outdir);
+		*err = xasprintf(_("interrupted while probing %s"), c->sha);
+		rc = -EINTR;
+	} else if (rc == 0) {
 		free(r.outdir);
 		c->runs = r.runs;
 		c->failures = r.failures;

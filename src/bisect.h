@@ -56,7 +56,8 @@ typedef void (*bisect_probed_cb)(void *arg, const struct bisect_commit *c);
 /* Bisects into *b (free with bisect_free); probed is called after each
  * commit is judged (or read back). Returns 0, or a negative errno with
  * *err (caller frees) when git cannot list the commits or a worktree
- * cannot be made. */
+ * cannot be made, or -EINTR when a signal interrupted a probe (its
+ * worktree is removed; the commits judged so far keep their journals). */
 int bisect_run(const struct bisect_config *cfg, struct bisect *b, bisect_probed_cb probed,
                void *arg, char **err);
 

@@ -493,6 +493,10 @@ main_verify(int argc, char **argv)
 	       : r.state == STATS_SPRT_ACCEPT_P0 ? _("says not fixed")
 	                                         : _("did not decide within the budget"),
 	       vp.p0, vp.p1, (long long)vp.fixed_runs);
+	if (r.exit_status == 130) {
+		rc = 130;
+		goto out;
+	}
 	after = main_load_results(r.outdir);
 	if (after == NULL)
 		goto out;
@@ -574,8 +578,10 @@ main_bisect(int argc, char **argv)
 	cfg.budget = a.budget;
 	cfg.sweep = &o;
 	o.outdir = NULL;
-	if (bisect_run(&cfg, &b, main_bisect_probed, NULL, &err) < 0) {
+	rc = bisect_run(&cfg, &b, main_bisect_probed, NULL, &err);
+	if (rc < 0) {
 		fprintf(stderr, "flakesweep: %s\n", err);
+		rc = rc == -EINTR ? 130 : 2;
 		goto out;
 	}
 	text = bisect_to_text(&b);

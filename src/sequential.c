@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <uv.h>
@@ -85,6 +86,15 @@ sequential_feed(struct sequential *q)
 	}
 }
 
+/* SIGINT, SIGTERM or SIGHUP: the sweep is interrupted as a stress sweep
+ * would be; nothing of the decision is kept. */
+static void
+sequential_signal_cb(uv_signal_t *h, int signum)
+{
+	(void)signum;
+	sweep_interrupt(h->data);
+}
+
 static void
 sequential_run_finished(void *arg, const struct sweep_run *run, const struct outcome *o)
 {
@@ -109,7 +119,10 @@ sequential_run(struct options *o, const char *test, int cpu, int load, double p0
 {
 	struct sequential q = {.test = test, .budget = budget, .r = r, .next = 1};
 	struct observer obs = {.arg = &q, .run_finished = sequential_run_finished};
+	static const int signums[] = {SIGINT, SIGTERM, SIGHUP};
+	uv_signal_t sigs[3];
 	uv_loop_t loop;
+	size_t i;
 	int rc;
 
 	memset(r, 0, sizeof *r);
@@ -145,7 +158,16 @@ sequential_run(struct options *o, const char *test, int cpu, int load, double p0
 		uv_loop_close(&loop);
 		return -EINVAL;
 	}
+	for (i = 0; i < UTIL_ARRAY_LEN(sigs); i++) {
+		uv_signal_init(&loop, &sigs[i]);
+		sigs[i].data = q.s;
+		uv_signal_start(&sigs[i], sequential_signal_cb, signums[i]);
+		uv_unref((uv_handle_t *)&sigs[i]);
+	}
 	rc = sweep_start(q.s, err);
+	uv_run(&loop, UV_RUN_DEFAULT);
+	for (i = 0; i < UTIL_ARRAY_LEN(sigs); i++)
+		uv_close((uv_handle_t *)&sigs[i], NULL);
 	uv_run(&loop, UV_RUN_DEFAULT);
 	r->exit_status = sweep_exit_status(q.s);
 	r->outdir = xstrdup(sweep_outdir(q.s));

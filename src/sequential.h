@@ -30,7 +30,8 @@ struct sequential_result {
  * fixed) against p1 (fixed), alpha = beta = 0.05, decides or budget runs
  * were fed. Runs are fed in run-id order whatever order they finish in, so
  * a run whose failure depends only on its id gives the same answer every
- * time. Returns 0 with *r filled, or a negative errno with *err (caller
+ * time. SIGINT, SIGTERM and SIGHUP interrupt the sweep (exit_status 130).
+ * Returns 0 with *r filled, or a negative errno with *err (caller
  * frees) when the sweep could not start. */
 int sequential_run(struct options *o, const char *test, int cpu, int load, double p0, double p1,
                    int64_t budget, struct sequential_result *r, char **err);

@@ -7,7 +7,7 @@
 # lacks the test and is skipped. The worst pair comes from a sweep of the
 # bad commit at cpu 1 and 2. bisect names commit 11 with the runs at each
 # probed commit, resumes from its journals, never touches the user's tree,
-# and with a budget too small for the flake says it cannot separate.
+# resumes after an interrupt, and with a budget too small for the flake says it cannot separate.
 set -eu
 cd "$CHECK_TMPDIR"
 fail() { echo "FAIL: $*"; exit 1; }
@@ -18,11 +18,11 @@ mkdir repo && cd repo
 git init -q .
 for i in $(seq 1 16); do
 	if [ "$i" = 12 ]; then
-		printf '#!/bin/sh\necho "1..1"\necho "ok 1 - TestOther"\n' >t.sh
+		printf '#!/bin/sh\n${T_SLEEP:+sleep $T_SLEEP}\necho "1..1"\necho "ok 1 - TestOther"\n' >t.sh
 	else
 		cond=false
 		[ "$i" -ge 11 ] && cond='[ "$FLAKESWEEP_CPU" = 1 ] && [ $((FLAKESWEEP_RUN % 7)) = 0 ]'
-		printf '#!/bin/sh\necho "1..2"\necho "ok 1 - TestOther"\nif %s; then echo "not ok 2 - TestRace"; else echo "ok 2 - TestRace"; fi\n' "$cond" >t.sh
+		printf '#!/bin/sh\n${T_SLEEP:+sleep $T_SLEEP}\necho "1..2"\necho "ok 1 - TestOther"\nif %s; then echo "not ok 2 - TestRace"; else echo "ok 2 - TestRace"; fi\n' "$cond" >t.sh
 	fi
 	echo "$i" >version
 	git add t.sh version
@@ -65,6 +65,28 @@ rc=0; bs --good c1 --bad c16 --results ../bad -o ../b1 >../out2 2>../err2 || rc=
 [ "$rc" = 0 ] || fail "resumed bisect exit $rc"
 cmp ../out ../out2 || fail "the resumed bisect differs"
 [ "$(grep -c 'from its journal' ../err2)" = 5 ] || fail "not resumed: $(cat ../err2)"
+
+# Interrupted (SIGTERM: a background job ignores SIGINT) in the third
+# probe, slowed down by T_SLEEP: exit 130, its worktree removed, two
+# journals kept; the same bisect run again takes those two from their
+# journals and finishes with the same result.
+T_SLEEP=0.2 "$FLAKESWEEP" bisect --test 'sh t.sh::TestRace' --timeout 10s --good c1 --bad c16 \
+	--results ../bad -o ../b4 --driver tap -- sh t.sh >../out4 2>../err4 &
+pid=$!
+for i in $(seq 600); do
+	[ "$(ls ../b4/commits 2>/dev/null | wc -l)" -ge 2 ] && break
+	sleep 0.05
+done
+sleep 0.5
+kill -TERM $pid
+rc=0; wait $pid || rc=$?
+[ "$rc" = 130 ] || fail "interrupted bisect exit $rc, expected 130: $(cat ../err4)"
+[ "$(git worktree list | wc -l)" = 1 ] || fail "worktrees left after interrupt: $(git worktree list)"
+[ "$(ls ../b4/commits | wc -l)" = 2 ] || fail "journals after interrupt: $(ls ../b4/commits)"
+rc=0; bs --good c1 --bad c16 --results ../bad -o ../b4 >../out4 2>../err4 || rc=$?
+[ "$rc" = 0 ] || fail "bisect after interrupt: exit $rc"
+cmp ../out ../out4 || fail "the bisect after the interrupt differs"
+[ "$(grep -c 'from its journal' ../err4)" = 2 ] || fail "not resumed: $(cat ../err4)"
 
 # Ten runs per commit cannot show a 1-in-7 flake against 10%: nothing is
 # decided, and bisect says the evidence cannot separate commits 2 to 16.
