@@ -226,7 +226,8 @@ bisect_probe(const struct bisect_config *cfg, struct bisect_commit *c, char **er
 		free(r.outdir);
 		c->runs = r.runs;
 		c->failures = r.failures;
-		if (r.lacks_test || (r.exit_status == 2 && r.runs == 0))
+		/* Nothing reported the test: it lacks it, or it did not build. */
+		if (r.lacks_test || r.runs == 0)
 			c->state = BISECT_SKIPPED;
 		else if (r.state == STATS_SPRT_ACCEPT_P0)
 			c->state = BISECT_FLAKY;
