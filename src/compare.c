@@ -467,7 +467,7 @@ compare_to_text(const struct compare *c, char *const *ids, size_t nids)
 		shown++;
 		compare_text_test(&b, t);
 	}
-	buf_printf(&b, _("%zu tests:"), shown);
+	buf_printf(&b, ngettext("%zu test:", "%zu tests:", shown), shown);
 	for (k = 0; k <= COMPARE_INCONCLUSIVE; k++)
 		buf_printf(&b, " %lld %s%s", (long long)counts[k],
 		           compare_verdict_name((enum compare_verdict)k),

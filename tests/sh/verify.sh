@@ -27,7 +27,7 @@ cat out err
 cat >want <<'TXT'
 verify at cpu 1 load 1: 46 runs, 0 failed; the sequential test says fixed (rate 0.06951 not fixed against 0.006951 fixed; a fixed-count design needs 549)
 rarer        sh t.sh::TestRace at cpu 1 load 1: before 7/50 (14.0%), after 0/46 (0.0%)
-1 tests: 0 fixed, 1 rarer, 0 unchanged, 0 worse, 0 new, 0 inconclusive
+1 test: 0 fixed, 1 rarer, 0 unchanged, 0 worse, 0 new, 0 inconclusive
 TXT
 # A run of a later id that finished before the decision is counted in the
 # results too (never fed to the test): after may hold a run or two more.
