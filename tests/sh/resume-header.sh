@@ -98,7 +98,7 @@ hdr='{"type":"header","schema":"flakesweep/journal/v1","started":"2026-12-01T10:
 bad schema '{"type":"header","schema":"flakesweep/journal/v999","config":{'"$cfg"'}}' \
 	'schema: expected "flakesweep/journal/v1"'
 bad count "$hdr"',"config":{'"${cfg/\"count\":2/\"count\":-7}"'}}' \
-	'config.count: expected a positive whole number'
+	'config.count: expected a positive whole number, at most 100000000'
 bad cpu "$hdr"',"config":{'"${cfg/\"cpu\":\[1\]/\"cpu\":[0]}"'}}' \
 	'config.cpu: expected a comma-separated list of positive numbers'
 bad config "$hdr"',"config":null}' 'config: expected an object'
