@@ -206,7 +206,9 @@ bisect_probe(const struct bisect_config *cfg, struct bisect_commit *c, char **er
 	util_rm_rf(runs);
 	bisect_git(cfg->repo, "worktree prune", NULL);
 	args = xasprintf("worktree add --force --force --detach %s %s", qwt, c->sha);
-	if (bisect_git(cfg->repo, args, NULL) != 0) {
+	rc = bisect_git(cfg->repo, args, NULL);
+	free(args);
+	if (rc != 0) {
 		*err = xasprintf(_("git cannot add a worktree for %s at %s"), c->sha, wt);
 		rc = -EIO;
 		goto out;
