@@ -240,7 +240,9 @@ main_opt(int argc, char **argv, int *i, const char *name, bool *bad)
 	const char *a = argv[*i];
 	size_t n = strlen(name);
 
-	a += a[0] == '-' && a[1] == '-' ? 2 : 1;
+	if (a[0] != '-')
+		return NULL;
+	a += a[1] == '-' ? 2 : 1;
 	if (strncmp(a, name, n) != 0)
 		return NULL;
 	if (a[n] == '=')

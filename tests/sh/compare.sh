@@ -55,6 +55,11 @@ rc=0; "$FLAKESWEEP" compare before after.json --test p::TestFixed --test p::Test
 rc=0; "$FLAKESWEEP" compare before after.json --test p::TestNone >out || rc=$?
 [ "$rc" = 1 ] || fail "--test unknown: exit $rc"
 grep -q '^missing      p::TestNone: in neither results$' out || fail "missing line: $(cat out)"
+# A file whose name ends like an option is a file.
+cp after.json xtest
+rc=0; "$FLAKESWEEP" compare before xtest >out || rc=$?
+[ "$rc" = 1 ] || fail "compare before xtest: exit $rc"
+diff -u want out || fail "compare before xtest"
 # Nothing worse or new: 0 without --test.
 rc=0; "$FLAKESWEEP" compare before before >out || rc=$?
 [ "$rc" = 0 ] || fail "before against itself: exit $rc"
