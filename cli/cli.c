@@ -78,6 +78,67 @@ cli_parse(struct cli *c, int argc, char **argv)
 	return st;
 }
 
+/* The option of c's table that arg (one or two dashes, maybe "=VALUE")
+ * names, or NULL. */
+static const struct cli_option *
+cli_take_match(const struct cli *c, const char *arg, const char **value)
+{
+	size_t i, n;
+
+	if (arg[0] != '-' || arg[1] == '\0')
+		return NULL;
+	arg += arg[1] == '-' ? 2 : 1;
+	n = strcspn(arg, "=");
+	for (i = 0; c->options[i].name != NULL; i++) {
+		if (strlen(c->options[i].name) != n || strncmp(arg, c->options[i].name, n) != 0)
+			continue;
+		*value = arg[n] == '=' ? arg + n + 1 : NULL;
+		return &c->options[i];
+	}
+	return NULL;
+}
+
+enum cli_status
+cli_take(struct cli *c, int argc, char **argv, char ***rest, int *nrest)
+{
+	char **out = xcalloc((size_t)argc + 1, sizeof *out);
+	int i, n = 0;
+
+	c->bad = NULL;
+	c->stop = 0;
+	out[n++] = argv[0];
+	for (i = 1; i < argc; i++) {
+		const struct cli_option *o;
+		const char *value = NULL;
+
+		if (strcmp(argv[i], "--") == 0) {
+			while (i < argc)
+				out[n++] = argv[i++];
+			break;
+		}
+		if ((o = cli_take_match(c, argv[i], &value)) == NULL) {
+			out[n++] = argv[i];
+			continue;
+		}
+		if (o->value && value == NULL) {
+			if (i + 1 >= argc) {
+				c->bad = argv[i];
+				free(out);
+				return CLI_NO_VALUE;
+			}
+			value = argv[++i];
+		}
+		c->stop = c->set(c->arg, o->id, o->value ? value : NULL);
+		if (c->stop != 0) {
+			free(out);
+			return CLI_STOP;
+		}
+	}
+	*rest = out;
+	*nrest = n;
+	return CLI_OK;
+}
+
 bool
 cli_github_set(struct cli_github *g, int id, const char *value)
 {

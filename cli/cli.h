@@ -50,6 +50,15 @@ struct cli {
  * is the program or subcommand name. */
 enum cli_status cli_parse(struct cli *c, int argc, char **argv);
 
+/* Takes the options of c->options out of argv wherever they stand, in the
+ * same spellings as cli_parse but without abbreviations, calling c->set
+ * for each; every other word (operands, options of another table) stays,
+ * in order and with argv[0] first, in *rest for a second parser, and so
+ * does everything from "--" on. *rest is NULL-terminated; free it with
+ * free() (its strings are argv's). Returns CLI_OK, CLI_NO_VALUE (c->bad
+ * names the option) or CLI_STOP. */
+enum cli_status cli_take(struct cli *c, int argc, char **argv, char ***rest, int *nrest);
+
 /* The repository, endpoint and category options that `report` and `view`
  * share, with their ids above every command's own. */
 enum {

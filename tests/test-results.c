@@ -76,8 +76,9 @@ TEST(results_cells_and_verdicts)
 
 /* The verdict is per pair over sweep and confirm together: a test that
  * passed 49 of 100 runs at a pair is flaky even when one confirm cell of
- * 10 runs was all red; 9 all-red runs are too few for failing, 10 are
- * enough. */
+ * 10 runs was all red; 9 all-red runs at a pair of a test that passed
+ * elsewhere are too few for failing, 10 are enough; a test that never
+ * passed is failing however few its runs. */
 TEST(results_verdict_per_pair_with_minimum_runs)
 {
 	struct results *r = results_new();
@@ -93,6 +94,13 @@ TEST(results_verdict_per_pair_with_minimum_runs)
 	CHECK_INT(results_find(r, "p::TestHalf")->ncells, 2);
 	CHECK_INT(results_find(r, "p::TestHalf")->cells[1].failures, 10);
 	CHECK_STR(results_verdict_name(results_verdict(results_find(r, "p::TestHalf"))), "flaky");
+	outcome_of(&o, NULL, "TestRed", NULL);
+	results_add_run(r, pkg, RESULTS_SWEEP, 2, 1, &o, NULL, 150);
+	outcome_free(&o);
+	CHECK_STR(results_verdict_name(results_verdict(results_find(r, "p::TestRed"))), "failing");
+	outcome_of(&o, "TestRed", NULL, NULL);
+	results_add_run(r, pkg, RESULTS_SWEEP, 2, 1, &o, NULL, 151);
+	outcome_free(&o);
 	for (i = 0; i < 10; i++) {
 		outcome_of(&o, NULL, "TestRed", NULL);
 		results_add_run(r, pkg, i < 5 ? RESULTS_SWEEP : RESULTS_CONFIRM, 1, 1, &o, NULL,
@@ -173,9 +181,9 @@ TEST(report_json_lists_every_test)
 	CHECK(cJSON_IsNull(cJSON_GetObjectItem(t0, "first_failure")));
 	sum = cJSON_GetObjectItem(doc, "summary");
 	CHECK_INT(cJSON_GetObjectItem(sum, "runs")->valueint, 1);
-	/* One all-red run is too few for failing. */
-	CHECK_INT(cJSON_GetObjectItem(sum, "failing")->valueint, 0);
-	CHECK_INT(cJSON_GetObjectItem(sum, "flaky")->valueint, 1);
+	/* Red in its one run: it never passed, so it is failing. */
+	CHECK_INT(cJSON_GetObjectItem(sum, "failing")->valueint, 1);
+	CHECK_INT(cJSON_GetObjectItem(sum, "flaky")->valueint, 0);
 	CHECK_INT(cJSON_GetObjectItem(sum, "failures")->valueint, 1);
 	CHECK_INT(report_exit_status(r, &m), 1);
 	cJSON_Delete(doc);

@@ -52,6 +52,7 @@ struct sweep_case {
 	uv_check_t stall;    /* stalls the loop, as a stopped flakesweep would */
 	int64_t block_ms;    /* how long the stall lasts */
 	int interrupt_after; /* > 0: interrupt once this many runs finished */
+	bool stop;           /* sweep_stop instead of sweep_interrupt */
 	int finished;
 };
 
@@ -84,8 +85,12 @@ case_run_finished(void *arg, const struct sweep_run *run, const struct outcome *
 
 	(void)run;
 	(void)o;
-	if (++c->finished == c->interrupt_after)
-		sweep_interrupt(c->s);
+	if (++c->finished == c->interrupt_after) {
+		if (c->stop)
+			sweep_stop(c->s);
+		else
+			sweep_interrupt(c->s);
+	}
 }
 
 /* Parses "stress ARGS... -o TMP --driver tap -- SELF --child sweep_tap MODE",
@@ -161,6 +166,7 @@ struct case_spec {
 	const char *args, *mode, *arg;
 	int64_t stall_at_ms, stall_ms;
 	int interrupt_after;
+	bool stop;
 	int status;
 	int64_t runs, hangs, outside;
 };
@@ -175,6 +181,7 @@ case_expect(struct sweep_case *c, const struct case_spec *sp)
 	memset(c, 0, sizeof *c);
 	c->block_ms = sp->stall_ms;
 	c->interrupt_after = sp->interrupt_after;
+	c->stop = sp->stop;
 	CHECK_INT(case_run(c, sp->args, sp->mode, sp->arg, sp->stall_at_ms), sp->status);
 	r = sweep_results(c->s);
 	CHECK_INT(r->runs, sp->runs);
@@ -262,6 +269,30 @@ TEST(sweep_interrupt_mid_sweep)
 	struct sweep_case c;
 
 	case_expect(&c, &sp);
+	case_free(&c);
+}
+
+/* sweep_stop (a sequential test decided): the runs in flight are killed
+ * and not counted, as with an interrupt, but the sweep is complete. */
+TEST(sweep_stop_ends_complete)
+{
+	static const struct case_spec sp = {.args = "--cpu 1 --load 1 --count 50 --confirm 0",
+	                                    .mode = "sleep",
+	                                    .arg = "100",
+	                                    .interrupt_after = 3,
+	                                    .stop = true,
+	                                    .status = 0,
+	                                    .runs = 3};
+	struct sweep_case c;
+	char *path, *text = NULL;
+	size_t len;
+
+	case_expect(&c, &sp);
+	path = xasprintf("%s/results.json", sweep_outdir(c.s));
+	CHECK_INT(util_read_file(path, 1 << 20, &text, &len), 0);
+	CHECK(strstr(text, "\"status\":\t\"complete\"") != NULL);
+	free(text);
+	free(path);
 	case_free(&c);
 }
 

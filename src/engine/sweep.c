@@ -109,6 +109,7 @@ struct sweep {
 	const char *end_status;           /* set by sweep_finish */
 	int64_t prior_done, prior_target; /* runs of the phases before this one */
 	bool dirty, interrupting, finished, resumed, infra_error;
+	bool stopped;                  /* sweep_stop: the interrupt ends the sweep as complete */
 	bool checked;                  /* the driver checked the options (driver.check) */
 	struct replay replay;          /* what --resume read back */
 	struct quarantine *quarantine; /* the quarantine file, or NULL */
@@ -753,7 +754,7 @@ sweep_check_phase(struct sweep *s)
 		return;
 	if (s->interrupting) {
 		if (s->nlive == 0)
-			sweep_finish(s, "interrupted");
+			sweep_finish(s, s->stopped ? "complete" : "interrupted");
 		return;
 	}
 	/* The next phase waits for the journal to hold this one. */
@@ -1428,6 +1429,15 @@ sweep_interrupt(struct sweep *s)
 	sweep_check_phase(s);
 	if (!s->finished && s->nlive == 0)
 		sweep_finish(s, "interrupted");
+}
+
+void
+sweep_stop(struct sweep *s)
+{
+	if (s->finished || s->interrupting || s->phase < SWEEP_PHASE_SWEEP)
+		return;
+	s->stopped = true;
+	sweep_interrupt(s);
 }
 
 void

@@ -49,6 +49,12 @@ int sweep_start(struct sweep *s, char **err);
  * counted), writes results.json with status "interrupted" and finishes. */
 void sweep_interrupt(struct sweep *s);
 
+/* Ends the sweep early because it has what it needs (a sequential test
+ * decided): like sweep_interrupt, runs in flight are killed and not
+ * counted, but results.json says "complete". Only in the sweep or confirm
+ * phase; otherwise a no-op. */
+void sweep_stop(struct sweep *s);
+
 /* Pauses or resumes dispatching; runs in flight go on. */
 void sweep_pause(struct sweep *s, bool paused);
 bool sweep_paused(const struct sweep *s);

@@ -556,7 +556,7 @@ results_pair_totals(const struct results_test *t, int cpu, int load, int64_t *ru
 enum results_verdict
 results_verdict(const struct results_test *t)
 {
-	bool any = false;
+	int64_t all_runs = 0, all_bad = 0;
 	int i;
 
 	if (results_cascade(t))
@@ -569,10 +569,14 @@ results_verdict(const struct results_test *t)
 		results_pair_totals(t, t->cells[i].cpu, t->cells[i].load, &runs, &bad);
 		if (runs >= RESULTS_FAILING_MIN_RUNS && bad == runs)
 			return RESULTS_FAILING;
-		if (bad > 0)
-			any = true;
+		all_runs += t->cells[i].runs;
+		all_bad += t->cells[i].failures + t->cells[i].hangs;
 	}
-	return any ? RESULTS_FLAKY : RESULTS_PASSED;
+	/* Flaky needs a pass: a test red in every run it had is failing,
+	 * however few. */
+	if (all_bad > 0 && all_bad == all_runs)
+		return RESULTS_FAILING;
+	return all_bad > 0 ? RESULTS_FLAKY : RESULTS_PASSED;
 }
 
 const char *

@@ -29,7 +29,8 @@ enum results_verdict {
 /* A pair needs this many runs (sweep and confirm together), every one
  * failed or hung, for a failing verdict: a test that passes half its runs
  * fails 10 in a row with probability 1/1024, so failing is not called on
- * a short streak. Fewer all-red runs are flaky until the pair has more. */
+ * a short streak. Fewer all-red runs are flaky until the pair has more,
+ * unless the test never passed at all: flaky needs a pass. */
 #define RESULTS_FAILING_MIN_RUNS 10
 
 struct results_cell {
@@ -179,8 +180,8 @@ const struct results_test *results_first_failed_in(const struct results *r, int 
 struct results_test *results_find(const struct results *r, const char *id);
 
 /* cascade when results_cascade says so; failing when at some pair every one of at least
- * RESULTS_FAILING_MIN_RUNS runs (sweep and confirm together) failed or hung; flaky when it failed
- * or hung otherwise; passed when never. */
+ * RESULTS_FAILING_MIN_RUNS runs (sweep and confirm together) failed or hung, or when every run
+ * it had failed or hung; flaky when it failed or hung otherwise; passed when never. */
 enum results_verdict results_verdict(const struct results_test *t);
 const char *results_verdict_name(enum results_verdict v);
 const char *results_phase_name(enum results_phase p);

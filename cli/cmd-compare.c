@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cmd-compare.c: `flakesweep compare BEFORE AFTER [--test ID]... [--json]
+ * [--level RATE] [--margin SHARE] [--alpha A]`. It loads both results,
+ * lets compare.c judge every test and prints the verdicts as text or JSON.
+ */
+#include "config.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <cjson/cJSON.h>
+
+#include "cli.h"
+#include "cmd.h"
+#include "rates.h"
+#include "base/sanitize.h"
+#include "base/util.h"
+#include "results/compare.h"
+#include "results/results.h"
+
+enum {
+	CMD_COMPARE_TEST,
+	CMD_COMPARE_JSON,
+};
+
+static const struct cli_option cmd_compare_options[] = {
+    {"test", true, CMD_COMPARE_TEST},
+    {"json", false, CMD_COMPARE_JSON},
+    RATES_OPTIONS,
+    {NULL, false, 0},
+};
+
+struct cmd_compare_args {
+	struct compare_options co;
+	char **ids;
+	size_t nids;
+	bool json;
+};
+
+static void
+cmd_compare_usage(FILE *f)
+{
+	fputs(_("Usage: flakesweep compare BEFORE AFTER [--test ID]... [--json]\n"
+	        "                          [--level RATE] [--margin SHARE] [--alpha A]\n"
+	        "\n"
+	        "Compares the failure rates of every test in two results (results.json\n"
+	        "files or output directories) pair by pair with Fisher's exact test and\n"
+	        "a Benjamini-Hochberg control across all pairs, and gives each test one\n"
+	        "verdict: fixed, rarer, unchanged, worse, new or inconclusive (with the\n"
+	        "passing runs that would settle it).\n"
+	        "\n"
+	        "Options:\n"
+	        "  --test ID          the tests whose fix is checked (repeatable)\n"
+	        "  --json             print the comparison as JSON\n"
+	        "  --level RATE       fixed means after's upper bound is below RATE\n"
+	        "                     (default a tenth of before's lower bound)\n"
+	        "  --margin SHARE     unchanged means within SHARE of before's rate (0.2)\n"
+	        "  --alpha A          false discovery rate across all pairs (0.05)\n"
+	        "\n"
+	        "Exit status: 0 every test named by --test is fixed (without --test:\n"
+	        "nothing is worse or new); 1 otherwise; 2 usage or input error.\n"),
+	      f);
+}
+
+static int
+cmd_compare_set(void *arg, int id, const char *value)
+{
+	struct cmd_compare_args *a = arg;
+	int rc;
+
+	switch (id) {
+	case CMD_COMPARE_TEST:
+		util_strv_add(&a->ids, &a->nids, value);
+		return 0;
+	case CMD_COMPARE_JSON:
+		a->json = true;
+		return 0;
+	}
+	rc = rates_set(&a->co, id, value);
+	return rc < 0 ? 2 : 0;
+}
+
+static int
+cmd_compare(int argc, char **argv)
+{
+	struct cmd_compare_args a = {0};
+	struct cli c = {cmd_compare_options, cmd_compare_set, &a, 0, 0, NULL};
+	struct results *before = NULL, *after = NULL;
+	struct compare *cmp = NULL;
+	char *text;
+	int rc = 2;
+
+	compare_options_default(&a.co);
+	switch (cli_parse(&c, argc, argv)) {
+	case CLI_OK:
+		break;
+	case CLI_HELP:
+		cmd_compare_usage(stdout);
+		rc = 0;
+		goto out;
+	case CLI_NO_VALUE:
+		sanitize_fprintf(stderr, _("flakesweep: option %s needs a value\n"), c.bad);
+		goto usage;
+	case CLI_UNKNOWN:
+		sanitize_fprintf(stderr, _("flakesweep: unknown option %s\n"), c.bad);
+		goto usage;
+	case CLI_STOP:
+		goto out;
+	}
+	if (argc - c.first != 2) {
+		fputs(
+		    _("flakesweep: usage: flakesweep compare BEFORE AFTER [--test ID]... [--json]\n"),
+		    stderr);
+		goto usage;
+	}
+	before = rates_load(argv[c.first]);
+	after = before != NULL ? rates_load(argv[c.first + 1]) : NULL;
+	if (after == NULL)
+		goto out;
+	cmp = compare_new(before, after, &a.co);
+	if (a.json) {
+		cJSON *j = compare_to_json(cmp, argv[c.first], argv[c.first + 1]);
+
+		text = cJSON_Print(j);
+		printf("%s\n", text);
+		cJSON_Delete(j);
+	} else {
+		text = compare_to_text(cmp, a.ids, a.nids);
+		fputs(text, stdout);
+	}
+	free(text);
+	rc = compare_exit_status(cmp, a.ids, a.nids);
+	goto out;
+usage:
+	fputs(_("Try 'flakesweep compare --help'.\n"), stderr);
+out:
+	compare_free(cmp);
+	results_free(before);
+	results_free(after);
+	util_strv_free(a.ids);
+	return rc;
+}
+
+const struct cmd_entry cmd_compare_entry = {"compare", cmd_compare};

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * bisect.h: which commit made a test flaky. Binary search between a good
+ * and a bad commit; each probed commit gets its own git worktree (the
+ * user's tree is never touched) and a sequential run of the test at one
+ * pair (sequential.h) until it is judged flaky or clean. A commit that
+ * cannot run the test is skipped as `git bisect skip` does. A journal per
+ * commit lets an interrupted bisect resume. It parses no command line.
+ */
+#ifndef FLAKESWEEP_BISECT_H
+#define FLAKESWEEP_BISECT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine/options.h"
+
+struct bisect_config {
+	const char *repo; /* the user's git tree */
+	const char *good; /* revisions, as git names them */
+	const char *bad;
+	const char *test;   /* the test's full name as runs report it */
+	const char *outdir; /* worktrees, runs and journals go under it */
+	int cpu, load;
+	double p0, p1;         /* the sequential test: flaky at p0, clean at p1 */
+	int64_t budget;        /* runs per commit at most */
+	struct options *sweep; /* driver, command or package; -o and the
+	                        * directory are set per commit */
+};
+
+enum bisect_state {
+	BISECT_UNPROBED,
+	BISECT_CLEAN,
+	BISECT_FLAKY,
+	BISECT_SKIPPED,   /* does not build or lacks the test */
+	BISECT_UNDECIDED, /* the budget ran out first */
+};
+
+struct bisect_commit {
+	char *sha;
+	char *subject;
+	enum bisect_state state;
+	int64_t runs, failures;
+	bool resumed; /* read back from its journal */
+};
+
+struct bisect {
+	struct bisect_commit *commits; /* good first, bad last */
+	size_t ncommits;
+	size_t lo, hi; /* the last clean and the first flaky commit known */
+};
+
+typedef void (*bisect_probed_cb)(void *arg, const struct bisect_commit *c);
+
+/* Bisects into *b (free with bisect_free); probed is called after each
+ * commit is judged (or read back). Returns 0, or a negative errno with
+ * *err (caller frees) when git cannot list the commits or a worktree
+ * cannot be made, or -EINTR when a signal interrupted a probe (its
+ * worktree is removed; the commits judged so far keep their journals). */
+int bisect_run(const struct bisect_config *cfg, struct bisect *b, bisect_probed_cb probed,
+               void *arg, char **err);
+
+/* The first bad commit, or NULL when the evidence cannot separate the
+ * commits from b->lo + 1 to b->hi. */
+const struct bisect_commit *bisect_first_bad(const struct bisect *b);
+
+/* The result for people: every probed commit with its runs and rate, then
+ * the first bad commit or the range the evidence cannot separate. Caller
+ * frees. */
+char *bisect_to_text(const struct bisect *b);
+
+const char *bisect_state_name(enum bisect_state s);
+
+void bisect_free(struct bisect *b);
+
+#endif

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sequential.h: runs one test alone at one pair through the ordinary sweep
+ * engine and feeds every run, in run-id order, to Wald's sequential test
+ * (stats.h), stopping the sweep as soon as the test decides or the budget
+ * is spent. `verify` and `bisect` both use it. It parses no command line
+ * and prints nothing.
+ */
+#ifndef FLAKESWEEP_SEQUENTIAL_H
+#define FLAKESWEEP_SEQUENTIAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "engine/options.h"
+#include "results/stats.h"
+
+struct sequential_result {
+	int64_t runs, failures;      /* runs fed to the test, and failed or hung */
+	enum stats_sprt_state state; /* CONTINUE: the budget ran out first */
+	bool lacks_test;             /* the first run did not report the test */
+	int exit_status;             /* the sweep's: 2 when it could not run (build) */
+	char *outdir;                /* where its results are; caller frees */
+};
+
+/* Runs test (its full name as runs report it) at cpu and load with the
+ * options in o (borrowed; the caller sets the driver, the command or
+ * package, -o and o->dir; this sets --cpu, --load, --count, --run, the
+ * confirm count and --ui none) until the sequential test of rate p0 (not
+ * fixed) against p1 (fixed), alpha = beta = 0.05, decides or budget runs
+ * were fed. Runs are fed in run-id order whatever order they finish in, so
+ * a run whose failure depends only on its id gives the same answer every
+ * time. SIGINT, SIGTERM and SIGHUP interrupt the sweep (exit_status 130).
+ * Returns 0 with *r filled, or a negative errno with *err (caller
+ * frees) when the sweep could not start. */
+int sequential_run(struct options *o, const char *test, int cpu, int load, double p0, double p1,
+                   int64_t budget, struct sequential_result *r, char **err);
+
+#endif
