@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "noise.h"
 #include "report.h"
 #include "util.h"
 
@@ -101,6 +102,20 @@ report_cascade_json(cJSON *o, const struct results *r, const struct results_test
 	}
 }
 
+/* "noise": the share of the cores' time other processes took, or null
+ * when no run was measured (an old journal). */
+static void
+report_noise_json(cJSON *o, double other_ms, double core_ms)
+{
+	double share = noise_share(other_ms, core_ms);
+
+	cJSON_DeleteItemFromObjectCaseSensitive(o, "noise");
+	if (share < 0)
+		cJSON_AddNullToObject(o, "noise");
+	else
+		cJSON_AddNumberToObject(o, "noise", round(share * 1000) / 1000);
+}
+
 static cJSON *
 report_test_json(const struct results *r, const struct results_test *t, const struct report_meta *m)
 {
@@ -129,6 +144,7 @@ report_test_json(const struct results *r, const struct results_test *t, const st
 		results_wilson(c->failures + c->hangs, c->runs, &lo, &hi);
 		cJSON_AddNumberToObject(co, "rate_low", round(lo * 1e6) / 1e6);
 		cJSON_AddNumberToObject(co, "rate_high", round(hi * 1e6) / 1e6);
+		report_noise_json(co, c->noise_ms, c->noise_core_ms);
 		cJSON_AddItemToArray(cells, co);
 	}
 	if (t->first != NULL)
@@ -176,6 +192,8 @@ report_results_json(const struct results *r, const struct report_meta *m)
 	}
 	cJSON_AddItemToObject(doc, "machine",
 	                      m->machine ? cJSON_Duplicate(m->machine, 1) : cJSON_CreateObject());
+	report_noise_json(cJSON_GetObjectItemCaseSensitive(doc, "machine"), r->noise_ms,
+	                  r->noise_core_ms);
 	cJSON_AddItemToObject(doc, "project",
 	                      m->project ? cJSON_Duplicate(m->project, 1) : cJSON_CreateObject());
 	cJSON_AddItemToObject(doc, "config",
@@ -275,6 +293,34 @@ report_text_cores(struct buf *b, const struct results_test *t)
 	buf_addc(b, '\n');
 }
 
+/* Says when t's cells at different loads (same phase and cpu) include a
+ * noisy one: the load comparison then measures the host as much as the
+ * test. */
+static void
+report_text_noise(struct buf *b, const struct results_test *t)
+{
+	int i, j;
+
+	for (i = 0; i < t->ncells; i++) {
+		const struct results_cell *c = &t->cells[i];
+
+		for (j = 0; j < t->ncells; j++) {
+			const struct results_cell *d = &t->cells[j];
+
+			if (d->phase != c->phase || d->cpu != c->cpu || d->load == c->load ||
+			    (noise_share(c->noise_ms, c->noise_core_ms) <= NOISE_NOISY &&
+			     noise_share(d->noise_ms, d->noise_core_ms) <= NOISE_NOISY))
+				continue;
+			buf_printf(b,
+			           _("  the comparison of loads at cpu %d rests on cells measured "
+			             "under host noise above %.0f%%: their rates say as much about "
+			             "the host as about the test\n"),
+			           c->cpu, 100.0 * NOISE_NOISY);
+			return;
+		}
+	}
+}
+
 /* The tests that failed only after t in the same process: listed under
  * t, not as flaky tests of their own. */
 static void
@@ -324,14 +370,19 @@ report_text_test(struct buf *b, const struct results *r, const struct results_te
 		           c->cpu, c->load, (long long)c->failures, (long long)c->runs,
 		           (long long)c->hangs);
 		if (c->failures + c->hangs == 0)
-			buf_printf(b, _("< %.2f%% (0 in %lld)\n"),
+			buf_printf(b, _("< %.2f%% (0 in %lld)"),
 			           c->runs > 0 ? 300.0 / (double)c->runs : 100.0,
 			           (long long)c->runs);
 		else
-			buf_printf(b, "%.2f%% (%.2f%%-%.2f%%)\n",
+			buf_printf(b, "%.2f%% (%.2f%%-%.2f%%)",
 			           100.0 * (double)(c->failures + c->hangs) / (double)c->runs,
 			           100.0 * lo, 100.0 * hi);
+		if (noise_share(c->noise_ms, c->noise_core_ms) > NOISE_NOISY)
+			buf_printf(b, _("  noisy: %.0f%%"),
+			           100.0 * noise_share(c->noise_ms, c->noise_core_ms));
+		buf_addc(b, '\n');
 	}
+	report_text_noise(b, t);
 	if (t->first != NULL) {
 		const char *p = t->first->lines;
 		int shown = 0;
@@ -390,6 +441,12 @@ report_text(const struct results *r, const struct report_meta *m)
 	             "%lld hangs\n"),
 	           (long long)r->runs, r->ntests, (long long)passed, (long long)flaky,
 	           (long long)failing, (long long)r->failures, (long long)r->hangs);
+	if (noise_share(r->noise_ms, r->noise_core_ms) > NOISE_NOISY)
+		buf_printf(&b,
+		           _("host noise: other processes took %.0f%% of the lanes' cores while "
+		             "runs were on them (above %.0f%%); cells marked noisy were measured "
+		             "on a busy host\n"),
+		           100.0 * noise_share(r->noise_ms, r->noise_core_ms), 100.0 * NOISE_NOISY);
 	for (i = 0; i < m->npkgs && i < r->npkgs; i++) {
 		const struct pkg *dp = m->pkgs[i];
 

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "journal.h"
+#include "noise.h"
 #include "proc.h"
 #include "quarantine.h"
 #include "replay.h"
@@ -60,6 +61,7 @@ struct sweep_live {
 	int64_t dropped;
 	char *tmpdir;
 	int port_slot;
+	struct noise_run *noise;
 };
 
 struct sweep_build {
@@ -99,6 +101,7 @@ struct sweep {
 	bool checked;                  /* the driver checked the options (driver.check) */
 	struct replay replay;          /* what --resume read back */
 	struct quarantine *quarantine; /* the quarantine file, or NULL */
+	struct noise *noise;           /* host noise on the lanes' cores */
 	int exit_status;
 };
 
@@ -534,6 +537,23 @@ sweep_note_cores(struct sweep *s, const struct sweep_live *l, const struct outco
 	results_add_order(s->results, l->pub.pkg, l->pub.phase, o);
 }
 
+/* Ends the run's noise measurement and counts it in its cells. */
+static void
+sweep_note_noise(struct sweep *s, struct sweep_live *l, int64_t elapsed_ms, const struct outcome *o,
+                 struct journal_run *jr)
+{
+	double other_ms;
+
+	jr->noise = noise_end(s->noise, l->noise, uv_now(s->loop), proc_cpu_us(l->proc), &other_ms);
+	l->noise = NULL;
+	if (o == NULL || jr->noise < 0)
+		return;
+	jr->has_noise = true;
+	jr->noise_ms = other_ms;
+	results_add_noise(s->results, l->pub.pkg, l->pub.phase, l->pub.cpu, l->pub.load, o,
+	                  other_ms, (double)elapsed_ms * l->pub.cpu);
+}
+
 static void
 sweep_on_done(void *arg, const struct outcome_exit *ex, bool leaked, int64_t elapsed_ms)
 {
@@ -554,6 +574,7 @@ sweep_on_done(void *arg, const struct outcome_exit *ex, bool leaked, int64_t ela
 	if (s->interrupting) {
 		/* Killed by the interrupt: neither counted nor journaled, so a
 		 * resume runs it again. */
+		sweep_note_noise(s, l, elapsed_ms, NULL, &jr);
 		sched_finish(s->sched, l->sr, elapsed_ms);
 		sweep_remove_tmpdir(s, l);
 		sweep_live_free(l);
@@ -584,6 +605,7 @@ sweep_on_done(void *arg, const struct outcome_exit *ex, bool leaked, int64_t ela
 	                        log, l->pub.id);
 	memset(&jr, 0, sizeof jr);
 	sweep_note_cores(s, l, &o, &jr);
+	sweep_note_noise(s, l, elapsed_ms, &o, &jr);
 	if (leaked)
 		results_note_leak(s->results, l->pub.pkg);
 	jr.run = l->pub.id;
@@ -706,6 +728,7 @@ sweep_start_run(void *arg, struct sched_run *sr)
 	}
 	journal_write_spawn(s->journal, l->pub.id, proc_pid(l->proc),
 	                    proc_start_ticks(proc_pid(l->proc)));
+	l->noise = noise_begin(s->noise, uv_now(s->loop), proc_pid(l->proc), sr->cpus, sr->ncpus);
 	if (s->obs.run_started != NULL)
 		s->obs.run_started(s->obs.arg, s, &l->pub);
 }
@@ -1303,6 +1326,7 @@ sweep_new(uv_loop_t *loop, struct options *o, const struct observer *obs, char *
 		s->obs = *obs;
 	s->results = results_new();
 	s->started_ms = util_now_ms();
+	s->noise = noise_new(NULL);
 	sweep_scrub_environ(o);
 	if (o->resume != NULL) {
 		const cJSON *config, *project;
@@ -1597,6 +1621,7 @@ sweep_free(struct sweep *s)
 	sweep_free_sched(s);
 	journal_close(s->journal);
 	quarantine_free(s->quarantine);
+	noise_free(s->noise);
 	cJSON_Delete(s->header);
 	driver_free_pkgs(s->pkgs, s->npkgs);
 	results_free(s->results);

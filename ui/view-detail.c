@@ -11,8 +11,35 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "noise.h"
 #include "util.h"
 #include "view.h"
+
+/* The cells measured while other processes took more than NOISE_NOISY of
+ * their cores' time: their rates speak for the host as much as the test. */
+static void
+view_detail_noise(const struct results_test *t, struct doc *doc)
+{
+	bool any = false;
+	int i;
+
+	for (i = 0; i < t->ncells; i++) {
+		const struct results_cell *cell = &t->cells[i];
+		double share = noise_share(cell->noise_ms, cell->noise_core_ms);
+
+		if (share <= NOISE_NOISY)
+			continue;
+		if (!any) {
+			doc_line(doc, 2, false);
+			doc_spanf(doc, DRAW_WARN, _("measured under host noise above %.0f%%:"),
+			          100.0 * NOISE_NOISY);
+			any = true;
+		}
+		doc_spanf(doc, DRAW_WARN, _(" %s cpu %d load %d (%.0f%%)"),
+		          cell->phase == RESULTS_CONFIRM ? _("confirm") : _("sweep"), cell->cpu,
+		          cell->load, 100.0 * share);
+	}
+}
 
 /* Where the failures come from: a core they concentrate on, the test a
  * cascade follows, the cascades that follow this test. */
@@ -32,6 +59,7 @@ view_detail_causes(const struct model *m, const struct results_test *t, struct d
 		          core->core, core->cpu, (long long)core->failures, (long long)core->runs,
 		          (long long)(bad - core->failures), (long long)(runs - core->runs));
 	}
+	view_detail_noise(t, doc);
 	if (results_cascade(t)) {
 		doc_line(doc, 2, false);
 		doc_spanf(doc, DRAW_NORMAL,
