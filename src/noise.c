@@ -256,41 +256,6 @@ noise_end(struct noise *n, struct noise_run *r, int64_t tick, int64_t cpu_us, do
 }
 
 double
-noise_now(struct noise *n, int64_t tick, const int *cores, int ncores)
-{
-	uint64_t busy = 0, total = 0;
-	double sweep = 0, share = -1;
-	bool all_set = true;
-	int i;
-
-	if (!noise_cores_valid(cores, ncores))
-		return -1;
-	noise_read_stat(n, tick);
-	if (!n->ok)
-		return -1;
-	noise_update_runs(n, cores, ncores);
-	for (i = 0; i < ncores; i++) {
-		struct noise_core *c = &n->cores[cores[i]];
-
-		all_set = all_set && c->q_set;
-		if (c->q_set) {
-			busy += c->busy - c->q_busy;
-			total += c->total - c->q_total;
-			sweep += c->sweep - c->q_sweep;
-		}
-		c->q_busy = c->busy;
-		c->q_total = c->total;
-		c->q_sweep = c->sweep;
-		c->q_set = true;
-	}
-	if (all_set && total > 0) {
-		share = ((double)busy - sweep) / (double)total;
-		share = share < 0 ? 0 : share > 1 ? 1 : share;
-	}
-	return share;
-}
-
-double
 noise_share(double other_ms, double core_ms)
 {
 	double s;

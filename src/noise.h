@@ -44,11 +44,6 @@ struct noise_run *noise_begin(struct noise *n, int64_t tick, pid_t pid, const in
 double noise_end(struct noise *n, struct noise_run *r, int64_t tick, int64_t cpu_us,
                  double *other_ms);
 
-/* The share of cores' time (0.0-1.0) that other processes took since the
- * previous call for the same first core, or -1 before a second reading:
- * what --quiet waits on. */
-double noise_now(struct noise *n, int64_t tick, const int *cores, int ncores);
-
 /* The share a cell's runs saw: other_ms summed over its runs against their
  * cores' time (wall ms times cores), 0.0-1.0, or -1 when none measured. */
 double noise_share(double other_ms, double core_ms);

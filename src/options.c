@@ -29,6 +29,7 @@ enum {
 	OPT_SKIP,
 	OPT_NO_RACE,
 	OPT_ISOLATE_NET,
+	OPT_QUIET,
 	OPT_RESUME,
 	OPT_FORCE,
 	OPT_QUARANTINE,
@@ -55,6 +56,7 @@ static const struct option long_options[] = {
     {"skip", required_argument, NULL, OPT_SKIP},
     {"no-race", no_argument, NULL, OPT_NO_RACE},
     {"isolate-net", no_argument, NULL, OPT_ISOLATE_NET},
+    {"quiet", required_argument, NULL, OPT_QUIET},
     {"resume", required_argument, NULL, OPT_RESUME},
     {"force", no_argument, NULL, OPT_FORCE},
     {"quarantine", required_argument, NULL, OPT_QUARANTINE},
@@ -145,6 +147,7 @@ options_usage(void *f)
 	        "  --build-tags LIST  build tags added to every build (not levels)\n"
 	        "  --no-race          build without the race detector\n"
 	        "  --isolate-net      give each run its own network namespace (root)\n"
+	        "  --quiet N%         hold a lane while others take over N percent of it\n"
 	        "  -o DIR             output directory (default ./flakesweep-out/TIMESTAMP)\n"
 	        "  --resume DIR       continue the sweep recorded in DIR\n"
 	        "  --force            resume even if the configuration or commit changed\n"
@@ -184,6 +187,23 @@ parse_count(const char *opt, const char *value, int *out, int min)
 		return bad_value(opt, value,
 		                 min > 0 ? _("a positive whole number, at most 100000000")
 		                         : _("a whole number, at most 100000000"));
+	*out = (int)v;
+	return 0;
+}
+
+/* "N%" or "N", 1 to 99. */
+static int
+parse_percent(const char *opt, const char *value, int *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(value, &end, 10);
+	if (*end == '%')
+		end++;
+	if (errno != 0 || *end != '\0' || end == value || v < 1 || v > 99)
+		return bad_value(opt, value, _("a whole percentage from 1 to 99"));
 	*out = (int)v;
 	return 0;
 }
@@ -316,6 +336,9 @@ options_parse(struct options *o, int argc, char **argv)
 		case OPT_SKIP:
 			o->given |= OPTIONS_GIVEN_SKIP;
 			set_str(&o->skip_re, optarg);
+			break;
+		case OPT_QUIET:
+			rc = parse_percent("quiet", optarg, &o->quiet);
 			break;
 		case OPT_ISOLATE_NET:
 			o->isolate_net = true;

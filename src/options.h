@@ -59,6 +59,7 @@ struct options {
 	char *skip_re;    /* --skip: tests not run */
 	bool race;        /* false with --no-race */
 	bool isolate_net; /* --isolate-net: a network namespace per run */
+	int quiet;        /* --quiet N%: hold a lane while its noise is above N; 0: off */
 	char *build_tags; /* --build-tags: added to every build, not levels ("a,b") */
 	char *outdir;     /* -o; NULL = ./flakesweep-out/<timestamp> */
 	char *resume;     /* --resume DIR */

@@ -25,6 +25,7 @@ struct sched_lane {
 	int running; /* runs in the lane */
 	int *count;  /* runs pinned to each core slot */
 	int held;    /* pair waiting for room, or -1 */
+	bool hold;   /* no new run: sched_hold_lane */
 };
 
 struct sched {
@@ -240,7 +241,7 @@ sched_dispatch(struct sched *s)
 	for (lane = 0; lane < s->lanes->nlanes; lane++) {
 		struct sched_lane *l = &s->lane[lane];
 
-		for (;;) {
+		for (; !l->hold;) {
 			int pair;
 
 			if (l->held >= 0) {
@@ -281,6 +282,18 @@ sched_finish(struct sched *s, struct sched_run *run, int64_t duration_ms)
 	free(run->slots);
 	free(run->cpus);
 	free(run);
+}
+
+void
+sched_hold_lane(struct sched *s, int lane, bool hold)
+{
+	s->lane[lane].hold = hold;
+}
+
+bool
+sched_lane_on_hold(const struct sched *s, int lane)
+{
+	return s->lane[lane].hold;
 }
 
 void

@@ -39,6 +39,8 @@ extern char **environ;
 #define SWEEP_BUILD_LIMIT_MS (60 * 60 * 1000)
 #define SWEEP_PORT_FIRST 20000
 #define SWEEP_PORT_WINDOW 100
+/* How often a lane that waits for quiet tries one run. */
+#define SWEEP_QUIET_MS 1000
 #define SWEEP_PORT_SLOTS ((65000 - SWEEP_PORT_FIRST) / SWEEP_PORT_WINDOW)
 
 /* What a scheduler pair stands for. */
@@ -97,6 +99,8 @@ struct sweep {
 	int build_parallel;
 	uv_timer_t flush_timer;
 	uv_timer_t reap_timer;
+	uv_timer_t quiet_timer; /* --quiet: lets held lanes probe */
+	bool *quiet_waiting;    /* per lane: its last run was noisy */
 	bool dirty, interrupting, finished, resumed, infra_error;
 	bool checked;                  /* the driver checked the options (driver.check) */
 	struct replay replay;          /* what --resume read back */
@@ -537,6 +541,26 @@ sweep_note_cores(struct sweep *s, const struct sweep_live *l, const struct outco
 	results_add_order(s->results, l->pub.pkg, l->pub.phase, o);
 }
 
+/* --quiet: holds the lane after a run measured above the limit, and says
+ * so when the lane starts or stops waiting. */
+static void
+sweep_quiet_note(struct sweep *s, int lane, double share)
+{
+	bool noisy = share * 100 > s->o->quiet;
+
+	if (s->o->quiet == 0 || s->sched == NULL)
+		return;
+	sched_hold_lane(s->sched, lane, noisy);
+	if (noisy && !s->quiet_waiting[lane])
+		sweep_message(s,
+		              _("lane %d waits for quiet: other processes took %.0f%% of its "
+		                "cores, above %d%%"),
+		              lane, 100 * share, s->o->quiet);
+	else if (!noisy && s->quiet_waiting[lane])
+		sweep_message(s, _("lane %d is quiet again (%.0f%%)"), lane, 100 * share);
+	s->quiet_waiting[lane] = noisy;
+}
+
 /* Ends the run's noise measurement and counts it in its cells. */
 static void
 sweep_note_noise(struct sweep *s, struct sweep_live *l, int64_t elapsed_ms, const struct outcome *o,
@@ -550,6 +574,7 @@ sweep_note_noise(struct sweep *s, struct sweep_live *l, int64_t elapsed_ms, cons
 		return;
 	jr->has_noise = true;
 	jr->noise_ms = other_ms;
+	sweep_quiet_note(s, l->pub.lane, jr->noise);
 	results_add_noise(s->results, l->pub.pkg, l->pub.phase, l->pub.cpu, l->pub.load, o,
 	                  other_ms, (double)elapsed_ms * l->pub.cpu);
 }
@@ -1140,6 +1165,20 @@ sweep_flush_cb(uv_timer_t *t)
 		sweep_write_results(s, "running");
 }
 
+/* --quiet: a held lane lets one probe run through each SWEEP_QUIET_MS;
+ * the probe's noise decides whether it waits on (sweep_quiet_note). An
+ * idle lane's own cores cannot tell: others fill them when it is idle. */
+static void
+sweep_quiet_cb(uv_timer_t *t)
+{
+	struct sweep *s = t->data;
+	int lane;
+
+	for (lane = 0; s->sched != NULL && lane < s->lanes.nlanes; lane++)
+		sched_hold_lane(s->sched, lane, false);
+	sweep_dispatch(s);
+}
+
 static void
 sweep_reap_cb(uv_timer_t *t)
 {
@@ -1169,8 +1208,10 @@ sweep_finish(struct sweep *s, const char *status)
 	cJSON_Delete(end);
 	uv_timer_stop(&s->flush_timer);
 	uv_timer_stop(&s->reap_timer);
+	uv_timer_stop(&s->quiet_timer);
 	uv_close((uv_handle_t *)&s->flush_timer, NULL);
 	uv_close((uv_handle_t *)&s->reap_timer, NULL);
+	uv_close((uv_handle_t *)&s->quiet_timer, NULL);
 	proc_reap_orphans(true);
 	sweep_meta(s, &m, status);
 	if (strcmp(status, "interrupted") == 0)
@@ -1370,6 +1411,7 @@ sweep_new(uv_loop_t *loop, struct options *o, const struct observer *obs, char *
 	}
 	if (sweep_plan_lanes(s, err) < 0)
 		goto fail;
+	s->quiet_waiting = xcalloc((size_t)s->lanes.nlanes + 1, sizeof *s->quiet_waiting);
 	if (sweep_load_quarantine(s, o->quarantine, err) < 0)
 		goto fail;
 	dir = xasprintf("%s/runs", s->outdir);
@@ -1402,7 +1444,8 @@ sweep_new(uv_loop_t *loop, struct options *o, const struct observer *obs, char *
 	free(jpath);
 	uv_timer_init(loop, &s->flush_timer);
 	uv_timer_init(loop, &s->reap_timer);
-	s->flush_timer.data = s->reap_timer.data = s;
+	uv_timer_init(loop, &s->quiet_timer);
+	s->flush_timer.data = s->reap_timer.data = s->quiet_timer.data = s;
 	return s;
 fail:
 	free(jpath);
@@ -1527,6 +1570,8 @@ sweep_start(struct sweep *s, char **err)
 	proc_become_subreaper();
 	uv_timer_start(&s->flush_timer, sweep_flush_cb, SWEEP_FLUSH_MS, SWEEP_FLUSH_MS);
 	uv_timer_start(&s->reap_timer, sweep_reap_cb, 1000, 1000);
+	if (s->o->quiet > 0)
+		uv_timer_start(&s->quiet_timer, sweep_quiet_cb, SWEEP_QUIET_MS, SWEEP_QUIET_MS);
 	rc = s->resumed ? sweep_start_resumed(s, err) : sweep_start_fresh(s, err);
 	if (rc < 0 && proc_interrupted() != 0) {
 		/* A signal stopped discovery: interrupted, not an error. */
@@ -1622,6 +1667,7 @@ sweep_free(struct sweep *s)
 	journal_close(s->journal);
 	quarantine_free(s->quarantine);
 	noise_free(s->noise);
+	free(s->quiet_waiting);
 	cJSON_Delete(s->header);
 	driver_free_pkgs(s->pkgs, s->npkgs);
 	results_free(s->results);

@@ -72,18 +72,3 @@ TEST(noise_share_of_other_processes_on_the_runs_cores)
 	CHECK(noise_share(5, 0) == -1);
 	free(path);
 }
-
-TEST(noise_now_since_the_previous_reading)
-{
-	char *path = xasprintf("%s/stat", check_tmpdir());
-	int lane[] = {0, 1};
-	struct noise *n;
-
-	write_stat(path, "0 0 0 100 0 0 0 0", "0 0 0 100 0 0 0 0");
-	n = noise_new(path);
-	CHECK(noise_now(n, 1, lane, 2) == -1);
-	write_stat(path, "50 0 0 150 0 0 0 0", "0 10 0 190 0 0 0 0");
-	CHECK(fabs(noise_now(n, 2, lane, 2) - 60.0 / 200) < 1e-9);
-	noise_free(n);
-	free(path);
-}

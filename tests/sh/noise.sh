@@ -30,7 +30,21 @@ sweep quiet
 hog=$!
 trap 'kill $hog 2>/dev/null || true' EXIT
 sweep hog
+# --quiet: the lane waits while the loop runs and goes on once it is gone.
+"${first[@]}" taskset -c "$core" "$FLAKESWEEP" --driver tap --cpu 1 --load 1 --count 40 \
+	--confirm 0 --timeout 20s --quiet 30% --ui none -o "$CHECK_TMPDIR/held" \
+	-- sh "$CHECK_SRCDIR/tests/fixtures/tap/spin.sh" >"$CHECK_TMPDIR/held.log" 2>&1 &
+held=$!
+sleep 3
+runs_held=$(grep -c '"type":"run"' "$CHECK_TMPDIR/held/journal.jsonl" || true)
 kill $hog
+wait $held || [ $? = 1 ]
+grep -q "lane 0 waits for quiet" "$CHECK_TMPDIR/held.log"
+grep -q "lane 0 is quiet again" "$CHECK_TMPDIR/held.log"
+[ "$(grep -c '"type":"run"' "$CHECK_TMPDIR/held/journal.jsonl")" = 40 ]
+# Runs go on until the second reading (a second in): at most about ten.
+[ "$runs_held" -le 15 ] || { echo "$runs_held runs while the lane was noisy"; exit 1; }
+echo "--quiet 30%: $runs_held of 40 runs while the loop ran"
 python3 - "$CHECK_TMPDIR" <<'PY'
 import json, os, sys
 d = sys.argv[1]
