@@ -147,7 +147,7 @@ options_usage(void *f)
 	        "  --build-tags LIST  build tags added to every build (not levels)\n"
 	        "  --no-race          build without the race detector\n"
 	        "  --isolate-net      give each run its own network namespace (root)\n"
-	        "  --quiet N%         hold a lane while others take over N percent of it\n"
+	        "  --quiet PERCENT    hold a lane while others take over PERCENT of it\n"
 	        "  -o DIR             output directory (default ./flakesweep-out/TIMESTAMP)\n"
 	        "  --resume DIR       continue the sweep recorded in DIR\n"
 	        "  --force            resume even if the configuration or commit changed\n"
