@@ -318,6 +318,8 @@ journal_write_run(struct journal *j, const struct journal_run *jr, const struct 
 		cJSON_AddTrueToObject(line, "leaked");
 	if (jr->ncores > 0)
 		cJSON_AddItemToObject(line, "cores", cJSON_CreateIntArray(jr->cores, jr->ncores));
+	if (jr->overlapped)
+		cJSON_AddTrueToObject(line, "overlapped");
 	if (jr->has_noise) {
 		cJSON_AddNumberToObject(line, "noise", round(jr->noise * 1000) / 1000);
 		cJSON_AddNumberToObject(line, "noise_ms", round(jr->noise_ms * 10) / 10);
@@ -519,6 +521,7 @@ journal_decode_run(struct journal_reader *reader, const cJSON *line, struct jour
 	jr->exit.signal = (int)sig;
 	jr->exit.timed_out = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(line, "timed_out"));
 	jr->leaked = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(line, "leaked"));
+	jr->overlapped = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(line, "overlapped"));
 	jr->has_noise =
 	    journal_num(line, "noise", &jr->noise) && journal_num(line, "noise_ms", &jr->noise_ms);
 	jr->log = journal_str(line, "log");

@@ -42,6 +42,7 @@ struct journal_run {
 	 * summed over its cores. */
 	bool has_noise;
 	double noise, noise_ms;
+	bool overlapped; /* another run of its package was alive while it ran */
 };
 
 /* Opens path for appending (created if missing); the set lines already in

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "interference.h"
 #include "noise.h"
 #include "report.h"
 #include "util.h"
@@ -119,7 +120,7 @@ report_noise_json(cJSON *o, double other_ms, double core_ms)
 static cJSON *
 report_test_json(const struct results *r, const struct results_test *t, const struct report_meta *m)
 {
-	cJSON *o = cJSON_CreateObject(), *cells;
+	cJSON *o = cJSON_CreateObject(), *cells, *inter;
 	const struct results_pkg *p = &r->pkgs[t->pkg];
 	const struct results_cell *worst;
 	int i;
@@ -167,6 +168,8 @@ report_test_json(const struct results *r, const struct results_test *t, const st
 	cJSON_AddBoolToObject(o, "quarantined",
 	                      m->quarantine != NULL && quarantine_has_test(m->quarantine, t->id));
 	cJSON_AddBoolToObject(o, "order_dependent", results_order_dependent(t));
+	if ((inter = interference_json(t)) != NULL)
+		cJSON_AddItemToObject(o, "interference", inter);
 	report_cores_json(o, t);
 	report_cascade_json(o, r, t);
 	return o;
@@ -407,6 +410,7 @@ report_text_test(struct buf *b, const struct results *r, const struct results_te
 			buf_printf(b, _("  log: %s\n"), t->first->log);
 	}
 	report_text_cores(b, t);
+	interference_text(b, t);
 	report_text_cascades(b, r, t);
 	if (worst != NULL && m->reproduce != NULL) {
 		char *fs = NULL, *direct = NULL;

@@ -78,6 +78,9 @@ struct results_test {
 	int64_t sweep_bad;
 	long candidates[RESULTS_CANDIDATES];
 	int ncandidates;
+	/* Runs in which it ran that overlapped another run of its package, and
+	 * those that did not, with their failures and hangs (interference.h). */
+	int64_t overlapped_runs, overlapped_bad, alone_runs, alone_bad;
 	const struct results *owner;
 };
 

@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "interference.h"
 #include "journal.h"
 #include "noise.h"
 #include "proc.h"
@@ -64,6 +65,7 @@ struct sweep_live {
 	char *tmpdir;
 	int port_slot;
 	struct noise_run *noise;
+	bool overlapped; /* another run of its package was alive meanwhile */
 };
 
 struct sweep_build {
@@ -631,6 +633,8 @@ sweep_on_done(void *arg, const struct outcome_exit *ex, bool leaked, int64_t ela
 	memset(&jr, 0, sizeof jr);
 	sweep_note_cores(s, l, &o, &jr);
 	sweep_note_noise(s, l, elapsed_ms, &o, &jr);
+	jr.overlapped = l->overlapped;
+	interference_add_run(s->results, l->pub.pkg, &o, l->overlapped);
 	if (leaked)
 		results_note_leak(s->results, l->pub.pkg);
 	jr.run = l->pub.id;
@@ -734,6 +738,9 @@ sweep_start_run(void *arg, struct sched_run *sr)
 	rc = proc_spawn(s->loop, &spec, sweep_on_output, sweep_on_done, l, &l->proc);
 	util_strv_free(argv);
 	util_strv_free(env);
+	for (i = 0; i < (int)s->nlive; i++)
+		if (s->live[i]->pub.pkg == l->pub.pkg)
+			s->live[i]->overlapped = l->overlapped = true;
 	s->live = xrealloc(s->live, sizeof *s->live * (s->nlive + 1));
 	s->live[s->nlive++] = l;
 	if (rc < 0) {
