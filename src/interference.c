@@ -9,7 +9,6 @@
  */
 #include "config.h"
 
-#include <math.h>
 #include <stdlib.h>
 
 #include "interference.h"
@@ -68,7 +67,6 @@ cJSON *
 interference_json(const struct results_test *t)
 {
 	cJSON *o;
-	double p;
 
 	if (t->overlapped_bad + t->alone_bad == 0)
 		return NULL;
@@ -76,14 +74,7 @@ interference_json(const struct results_test *t)
 	cJSON_AddItemToObject(o, "overlapped",
 	                      interference_side(t->overlapped_runs, t->overlapped_bad));
 	cJSON_AddItemToObject(o, "alone", interference_side(t->alone_runs, t->alone_bad));
-	/* Three significant digits: a small p stays readable. */
-	p = interference_p(t);
-	if (p > 0) {
-		double unit = pow(10, floor(log10(p)) - 2);
-
-		p = round(p / unit) * unit;
-	}
-	cJSON_AddNumberToObject(o, "p", p);
+	cJSON_AddNumberToObject(o, "p", util_round3(interference_p(t)));
 	return o;
 }
 

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "causes.h"
 #include "interference.h"
 #include "noise.h"
 #include "report.h"
@@ -118,7 +119,8 @@ report_noise_json(cJSON *o, double other_ms, double core_ms)
 }
 
 static cJSON *
-report_test_json(const struct results *r, const struct results_test *t, const struct report_meta *m)
+report_test_json(const struct results *r, const struct results_test *t, const struct report_meta *m,
+                 const struct causes *causes)
 {
 	cJSON *o = cJSON_CreateObject(), *cells, *inter;
 	const struct results_pkg *p = &r->pkgs[t->pkg];
@@ -170,6 +172,8 @@ report_test_json(const struct results *r, const struct results_test *t, const st
 	cJSON_AddBoolToObject(o, "order_dependent", results_order_dependent(t));
 	if ((inter = interference_json(t)) != NULL)
 		cJSON_AddItemToObject(o, "interference", inter);
+	if ((inter = causes_json(causes, (size_t)(t - r->tests))) != NULL)
+		cJSON_AddItemToObject(o, "causes", inter);
 	report_cores_json(o, t);
 	report_cascade_json(o, r, t);
 	return o;
@@ -179,6 +183,7 @@ cJSON *
 report_results_json(const struct results *r, const struct report_meta *m)
 {
 	cJSON *doc = cJSON_CreateObject(), *pkgs, *tests, *sum;
+	struct causes *causes;
 	char when[40];
 	int64_t passed, flaky, failing;
 	size_t i;
@@ -229,8 +234,10 @@ report_results_json(const struct results *r, const struct report_meta *m)
 		cJSON_AddItemToArray(pkgs, o);
 	}
 	tests = cJSON_AddArrayToObject(doc, "tests");
+	causes = causes_new(r);
 	for (i = 0; i < r->ntests; i++)
-		cJSON_AddItemToArray(tests, report_test_json(r, &r->tests[i], m));
+		cJSON_AddItemToArray(tests, report_test_json(r, &r->tests[i], m, causes));
+	causes_free(causes);
 	if (m->quarantine != NULL) {
 		/* Each entry's status is judged on the very results it joins. */
 		cJSON *t;
@@ -351,7 +358,7 @@ report_text_cascades(struct buf *b, const struct results *r, const struct result
 
 static void
 report_text_test(struct buf *b, const struct results *r, const struct results_test *t,
-                 const struct report_meta *m)
+                 const struct report_meta *m, const struct causes *causes)
 {
 	const struct results_cell *worst = results_worst_cell(t);
 	int i;
@@ -386,6 +393,7 @@ report_text_test(struct buf *b, const struct results *r, const struct results_te
 		buf_addc(b, '\n');
 	}
 	report_text_noise(b, t);
+	causes_text(b, causes, (size_t)(t - r->tests));
 	if (t->first != NULL) {
 		const char *p = t->first->lines;
 		int shown = 0;
@@ -433,6 +441,7 @@ report_text(const struct results *r, const struct report_meta *m)
 {
 	struct buf b;
 	const struct results_test **list;
+	struct causes *causes;
 	int64_t passed, flaky, failing;
 	size_t i, n = 0;
 	int section;
@@ -481,6 +490,7 @@ report_text(const struct results *r, const struct report_meta *m)
 			           p->name, p->level, (long long)p->unreliable_runs);
 	}
 	list = xcalloc(r->ntests ? r->ntests : 1, sizeof *list);
+	causes = causes_new(r);
 	for (i = 0; i < r->ntests; i++) {
 		if (results_verdict(&r->tests[i]) != RESULTS_PASSED)
 			list[n++] = &r->tests[i];
@@ -501,12 +511,13 @@ report_text(const struct results *r, const struct report_meta *m)
 				        : _("Failing tests (failed every run at some pair)"));
 				header = true;
 			}
-			report_text_test(&b, r, list[i], m);
+			report_text_test(&b, r, list[i], m, causes);
 		}
 	}
 	if (n == 0)
 		buf_printf(&b, "\n%s\n", _("No test failed or hung."));
 	free(list);
+	causes_free(causes);
 	return buf_steal(&b);
 }
 

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <stdio.h>
@@ -512,4 +513,15 @@ util_format_rfc3339(int64_t ms, char *out, size_t size)
 
 	gmtime_r(&t, &tm);
 	strftime(out, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+double
+util_round3(double v)
+{
+	double unit;
+
+	if (v <= 0)
+		return 0;
+	unit = pow(10, floor(log10(v)) - 2);
+	return round(v / unit) * unit;
 }

@@ -102,4 +102,7 @@ char *util_shell_quote(const char *s);
  * "2026-11-30T02:14:00Z", into out (at least 32 bytes). */
 void util_format_rfc3339(int64_t ms, char *out, size_t size);
 
+/* v (>= 0) rounded to three significant digits, for p-values in JSON. */
+double util_round3(double v);
+
 #endif

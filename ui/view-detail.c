@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "causes.h"
 #include "noise.h"
 #include "util.h"
 #include "view.h"
@@ -41,6 +42,32 @@ view_detail_noise(const struct results_test *t, struct doc *doc)
 	}
 }
 
+/* The causes of its failures, one sentence each (causes.h). */
+static void
+view_detail_reasons(const struct model *m, const struct results_test *t, struct doc *doc)
+{
+	struct causes *causes = causes_new(m->results);
+	struct buf b;
+	const char *p;
+
+	buf_init(&b);
+	causes_text(&b, causes, (size_t)(t - m->results->tests));
+	for (p = b.data; p != NULL && *p != '\0';) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl != NULL ? (size_t)(nl - p) : strlen(p);
+
+		while (n > 0 && *p == ' ') {
+			p++;
+			n--;
+		}
+		doc_line(doc, 2, false);
+		doc_spanf(doc, DRAW_WARN, "%.*s", (int)n, p);
+		p += n + (nl != NULL);
+	}
+	buf_free(&b);
+	causes_free(causes);
+}
+
 /* Where the failures come from: a core they concentrate on, the test a
  * cascade follows, the cascades that follow this test. */
 static void
@@ -60,6 +87,7 @@ view_detail_causes(const struct model *m, const struct results_test *t, struct d
 		          (long long)(bad - core->failures), (long long)(runs - core->runs));
 	}
 	view_detail_noise(t, doc);
+	view_detail_reasons(m, t, doc);
 	if (results_cascade(t)) {
 		doc_line(doc, 2, false);
 		doc_spanf(doc, DRAW_NORMAL,
