@@ -170,6 +170,9 @@ report_test_json(const struct results *r, const struct results_test *t, const st
 	cJSON_AddBoolToObject(o, "quarantined",
 	                      m->quarantine != NULL && quarantine_has_test(m->quarantine, t->id));
 	cJSON_AddBoolToObject(o, "order_dependent", results_order_dependent(t));
+	cJSON_AddBoolToObject(o, "provisional",
+	                      strcmp(m->status, "complete") != 0 &&
+	                          (m->provisional == NULL || m->provisional(m->arg, t)));
 	if ((inter = interference_json(t)) != NULL)
 		cJSON_AddItemToObject(o, "interference", inter);
 	if ((inter = causes_json(causes, (size_t)(t - r->tests))) != NULL)

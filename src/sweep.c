@@ -1130,6 +1130,30 @@ sweep_reproduce_cb(void *arg, const struct results_test *t, const struct results
 	sweep_reproduce(arg, t, c, flakesweep, direct);
 }
 
+bool
+sweep_provisional(const struct sweep *s, const struct results_test *t)
+{
+	int i, done, target;
+
+	if (s->sched == NULL)
+		return s->phase < SWEEP_PHASE_SWEEP;
+	for (i = 0; s->sched != NULL && i < sched_npairs(s->sched); i++) {
+		const struct sweep_pair *p = sched_pair_data(s->sched, i);
+
+		sched_pair_counts(s->sched, i, NULL, NULL, &target, NULL, &done);
+		if (p->pkg == t->pkg && (p->test == NULL || strcmp(p->test, t->test) == 0) &&
+		    done < target)
+			return true;
+	}
+	return false;
+}
+
+static bool
+sweep_provisional_cb(void *arg, const struct results_test *t)
+{
+	return sweep_provisional(arg, t);
+}
+
 static void
 sweep_meta(struct sweep *s, struct report_meta *m, const char *status)
 {
@@ -1143,6 +1167,7 @@ sweep_meta(struct sweep *s, struct report_meta *m, const char *status)
 	m->pkgs = s->pkgs;
 	m->npkgs = s->npkgs;
 	m->reproduce = sweep_reproduce_cb;
+	m->provisional = s->loop != NULL ? sweep_provisional_cb : NULL;
 	m->arg = s;
 	m->quarantine = s->quarantine;
 	m->now_ms = util_now_ms();

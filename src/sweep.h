@@ -83,6 +83,11 @@ const struct sweep_run *const *sweep_runs(const struct sweep *s, size_t *n);
  * lives). For front ends showing a lane's held task. Returns 0, or -ENOENT
  * when there is no scheduler or no such pair. */
 int sweep_pair_info(const struct sweep *s, int pair, int *pkg, const char **test);
+/* True while a pair of t's package (sweep) or of t (confirm) in the
+ * current phase has not had its planned runs, or before the sweep phase:
+ * its verdict may still change. */
+bool sweep_provisional(const struct sweep *s, const struct results_test *t);
+
 /* Runs done and planned in the current phase, and in all so far. */
 void sweep_progress(const struct sweep *s, int64_t *done, int64_t *target);
 int64_t sweep_started_ms(const struct sweep *s);

@@ -135,6 +135,9 @@ view_detail_build(const struct view_ctx *c, long sel, int width, struct doc *doc
 	if (mt->verdict == RESULTS_FAILING)
 		doc_span(doc, DRAW_DIM,
 		         _(" (every run failed at some pair: never posted as flaky)"));
+	if (model_provisional(m, t))
+		doc_span(doc, DRAW_DIM,
+		         _(" (provisional: not every pair has had its planned runs)"));
 	dec = decisions_find(m->decisions, m->ndecisions, t->id);
 	if (dec != NULL) {
 		doc_line(doc, 2, false);

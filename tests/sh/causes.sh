@@ -3,7 +3,8 @@
 # timeout: 120
 # Causes: a test that fails only at one core is blamed on cpu with its
 # counts; a test that fails every third run at every pair is blamed on
-# timing (nothing else explains it). The interference cause is checked by
+# timing (nothing else explains it). Verdicts of a complete sweep are not
+# provisional; those of an interrupted one are. The interference cause is checked by
 # tests/sh/interference.sh, noise by tests/sh/noise.sh.
 set -eu
 cd "$CHECK_TMPDIR"
@@ -16,6 +17,11 @@ sweep() {
 }
 sweep cpu
 sweep timing
+# A journal without its end line is an interrupted sweep: rebuilt, its
+# verdicts are provisional.
+cp -r "$CHECK_TMPDIR/cpu" "$CHECK_TMPDIR/cut"
+grep -v '"type":"end"' "$CHECK_TMPDIR/cpu/journal.jsonl" >"$CHECK_TMPDIR/cut/journal.jsonl"
+"$FLAKESWEEP" report --rebuild "$CHECK_TMPDIR/cut" >/dev/null 2>&1 || true
 python3 - "$CHECK_TMPDIR" <<'PY'
 import json, os, sys
 d = sys.argv[1]
@@ -25,6 +31,8 @@ def causes(name):
     [t] = res["tests"]
     return t["causes"], text
 c, text = causes("cpu")
+assert json.load(open(os.path.join(d, "cpu", "results.json")))["tests"][0]["provisional"] is False
+assert json.load(open(os.path.join(d, "cut", "results.json")))["tests"][0]["provisional"] is True
 # On a busy host the cpu 1 cells can also be the noisy ones: noise may
 # join cpu, nothing else may.
 assert [x["cause"] for x in c] in (["cpu"], ["cpu", "noise"]), c
