@@ -13,6 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/noise.h"
+#include "results/causes.h"
+#include "results/interference.h"
 #include "results/results-json.h"
 #include "base/sanitize.h"
 #include "base/timefmt.h"
@@ -107,11 +110,25 @@ results_json_cascade(cJSON *o, const struct results *r, const struct results_tes
 	}
 }
 
+/* "noise": the share of the cores' time other processes took, or null
+ * when no run was measured (an old journal). */
+static void
+results_json_noise(cJSON *o, double other_ms, double core_ms)
+{
+	double share = noise_share(other_ms, core_ms);
+
+	cJSON_DeleteItemFromObjectCaseSensitive(o, "noise");
+	if (share < 0)
+		cJSON_AddNullToObject(o, "noise");
+	else
+		cJSON_AddNumberToObject(o, "noise", round(share * 1000) / 1000);
+}
+
 static cJSON *
 results_json_test(const struct results *r, const struct results_test *t,
-                  const struct report_meta *m)
+                  const struct report_meta *m, const struct causes *causes)
 {
-	cJSON *o = cJSON_CreateObject(), *cells;
+	cJSON *o = cJSON_CreateObject(), *cells, *inter;
 	const struct results_pkg *p = &r->pkgs[t->pkg];
 	const struct results_cell *worst;
 	int i;
@@ -136,6 +153,7 @@ results_json_test(const struct results *r, const struct results_test *t,
 		results_wilson(c->failures + c->hangs, c->runs, &lo, &hi);
 		cJSON_AddNumberToObject(co, "rate_low", round(lo * 1e6) / 1e6);
 		cJSON_AddNumberToObject(co, "rate_high", round(hi * 1e6) / 1e6);
+		results_json_noise(co, c->noise_ms, c->noise_core_ms);
 		cJSON_AddItemToArray(cells, co);
 	}
 	if (t->first != NULL)
@@ -158,6 +176,13 @@ results_json_test(const struct results *r, const struct results_test *t,
 	cJSON_AddBoolToObject(o, "quarantined",
 	                      m->quarantine != NULL && quarantine_has_test(m->quarantine, t->id));
 	cJSON_AddBoolToObject(o, "order_dependent", results_order_dependent(t));
+	cJSON_AddBoolToObject(o, "provisional",
+	                      strcmp(m->status, "complete") != 0 &&
+	                          (m->provisional == NULL || m->provisional(m->arg, t)));
+	if ((inter = interference_json(t)) != NULL)
+		cJSON_AddItemToObject(o, "interference", inter);
+	if ((inter = causes_json(causes, (size_t)(t - r->tests))) != NULL)
+		cJSON_AddItemToObject(o, "causes", inter);
 	results_json_cores(o, t);
 	results_json_cascade(o, r, t);
 	if (t->channels != NULL) {
@@ -173,6 +198,7 @@ cJSON *
 results_to_json(const struct results *r, const struct report_meta *m)
 {
 	cJSON *doc = cJSON_CreateObject(), *pkgs, *tests, *sum;
+	struct causes *causes;
 	char when[40];
 	int64_t passed, flaky, failing;
 	size_t i;
@@ -189,6 +215,8 @@ results_to_json(const struct results *r, const struct report_meta *m)
 	}
 	cJSON_AddItemToObject(doc, "machine",
 	                      m->machine ? cJSON_Duplicate(m->machine, 1) : cJSON_CreateObject());
+	results_json_noise(cJSON_GetObjectItemCaseSensitive(doc, "machine"), r->noise_ms,
+	                   r->noise_core_ms);
 	cJSON_AddItemToObject(doc, "project",
 	                      m->project ? cJSON_Duplicate(m->project, 1) : cJSON_CreateObject());
 	cJSON_AddItemToObject(doc, "config",
@@ -221,8 +249,10 @@ results_to_json(const struct results *r, const struct report_meta *m)
 		cJSON_AddItemToArray(pkgs, o);
 	}
 	tests = cJSON_AddArrayToObject(doc, "tests");
+	causes = causes_new(r);
 	for (i = 0; i < r->ntests; i++)
-		cJSON_AddItemToArray(tests, results_json_test(r, &r->tests[i], m));
+		cJSON_AddItemToArray(tests, results_json_test(r, &r->tests[i], m, causes));
+	causes_free(causes);
 	if (m->quarantine != NULL) {
 		/* Each entry's status is judged on the very results it joins. */
 		cJSON *t;

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * compare.h: did a fix work? Compares the failure rates of every test in
+ * two results (any mix of sweeps, confirms and merges) pair by pair, with
+ * Fisher's exact test and a Benjamini-Hochberg control across every pair
+ * of every test, and gives each test one verdict (man 1 flakesweep,
+ * COMPARE). It reads no file and prints nothing; the compare command does.
+ */
+#ifndef FLAKESWEEP_COMPARE_H
+#define FLAKESWEEP_COMPARE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct results;
+struct cJSON;
+
+enum compare_verdict {
+	COMPARE_FIXED,        /* significantly lower and below the level */
+	COMPARE_RARER,        /* significantly lower, still above the level */
+	COMPARE_UNCHANGED,    /* the same rate within the margin, or passed both times */
+	COMPARE_WORSE,        /* significantly higher */
+	COMPARE_NEW,          /* fails only after */
+	COMPARE_INCONCLUSIVE, /* the runs cannot tell */
+};
+
+struct compare_options {
+	double alpha;  /* false discovery rate across all pairs (0.05) */
+	double level;  /* fixed means after's upper bound is below this rate;
+	                * negative: a tenth of before's lower bound at the pair */
+	double margin; /* unchanged means the difference is within this share
+	                * of before's rate (0.2) */
+};
+
+/* The runs and failures (hangs included) of a test at one pair, over its
+ * sweep and confirm cells. */
+struct compare_counts {
+	int64_t runs, failures;
+};
+
+struct compare_pair {
+	int cpu, load;
+	struct compare_counts before, after;
+	double p_lower;  /* one-sided Fisher p-value: after's rate is lower */
+	double p_higher; /* one-sided: after's rate is higher */
+	double q;        /* BH-adjusted p-value of the two-sided question */
+	double level;    /* the rate fixed must be under at this pair */
+	enum compare_verdict verdict;
+	/* For INCONCLUSIVE: runs after the fix, all passing, that would show it
+	 * fixed at this pair; 0 otherwise. */
+	int64_t runs_needed;
+	bool compared; /* measured on both sides (or failing only after) */
+};
+
+struct compare_test {
+	char *id;
+	struct compare_pair *pairs;
+	int npairs;
+	int decisive; /* index of the pair that decided the verdict, or -1 */
+	enum compare_verdict verdict;
+	int64_t runs_needed;
+};
+
+struct compare {
+	struct compare_options opts;
+	struct compare_test *tests; /* sorted by id */
+	size_t ntests;
+};
+
+/* Defaults: alpha 0.05, level a tenth of before's lower bound, margin 0.2. */
+void compare_options_default(struct compare_options *o);
+
+/* Compares every test of before and after (borrowed; neither is kept). */
+struct compare *compare_new(const struct results *before, const struct results *after,
+                            const struct compare_options *opts);
+void compare_free(struct compare *c);
+
+/* The test with this id, or NULL. */
+const struct compare_test *compare_find(const struct compare *c, const char *id);
+
+const char *compare_verdict_name(enum compare_verdict v);
+
+/* The comparison as JSON, schema flakesweep/compare/v1 (man 5 flakesweep);
+ * before and after are the paths shown in it. Caller frees with
+ * cJSON_Delete. */
+struct cJSON *compare_to_json(const struct compare *c, const char *before, const char *after);
+
+#endif
