@@ -472,6 +472,25 @@ results_json_int(struct results_json_in *in, const cJSON *obj, const char *key, 
 
 #define RESULTS_JSON_COUNT_MAX 9000000000000000LL
 
+/* "noise": a share from 0 to 1, or null or absent when not measured. It
+ * comes back as other processes' time out of a core time of 1, which is
+ * all noise_share() and the causes need. */
+static int
+results_json_noise_in(struct results_json_in *in, const cJSON *obj, double *other_ms,
+                      double *core_ms)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, "noise");
+
+	*other_ms = *core_ms = 0;
+	if (v == NULL || cJSON_IsNull(v))
+		return 0;
+	if (!cJSON_IsNumber(v) || v->valuedouble < 0 || v->valuedouble > 1)
+		return results_json_fail(in, "noise", _("expected a share from 0 to 1, or null"));
+	*other_ms = v->valuedouble;
+	*core_ms = 1;
+	return 0;
+}
+
 static int
 results_json_phase(struct results_json_in *in, const cJSON *obj, enum results_phase *phase)
 {
@@ -657,6 +676,8 @@ results_json_read_cells(struct results_json_in *in, const cJSON *cells, struct r
 		if (rc == 0)
 			rc = results_json_int(in, c, "hangs", true, 0, x->runs - x->failures,
 			                      &x->hangs);
+		if (rc == 0)
+			rc = results_json_noise_in(in, c, &x->noise_ms, &x->noise_core_ms);
 		results_json_pop(in);
 		if (rc < 0)
 			break;
@@ -704,6 +725,38 @@ results_json_read_cores(struct results_json_in *in, const cJSON *cores, struct r
 		x->core = (int)core;
 		x->cpu = (int)cpu;
 		t->ncores++;
+	}
+	results_json_pop(in);
+	return rc;
+}
+
+/* tests[].interference: its runs that overlapped another run of its
+ * package and those alone, with their failures and hangs; absent is none. */
+static int
+results_json_read_interference(struct results_json_in *in, const cJSON *o, struct results_test *t)
+{
+	static const char *const sides[] = {"overlapped", "alone"};
+	int64_t *runs[] = {&t->overlapped_runs, &t->alone_runs};
+	int64_t *bad[] = {&t->overlapped_bad, &t->alone_bad};
+	int rc = 0, i;
+
+	if (o == NULL)
+		return 0;
+	if (!cJSON_IsObject(o))
+		return results_json_fail(in, "interference", _("expected an object"));
+	results_json_push(in, "interference", 0);
+	for (i = 0; rc == 0 && i < 2; i++) {
+		const cJSON *side = cJSON_GetObjectItemCaseSensitive(o, sides[i]);
+
+		if (!cJSON_IsObject(side)) {
+			rc = results_json_fail(in, sides[i], _("expected an object"));
+			break;
+		}
+		results_json_push(in, sides[i], 0);
+		rc = results_json_int(in, side, "runs", true, 0, RESULTS_JSON_COUNT_MAX, runs[i]);
+		if (rc == 0)
+			rc = results_json_int(in, side, "failures", true, 0, *runs[i], bad[i]);
+		results_json_pop(in);
 	}
 	results_json_pop(in);
 	return rc;
@@ -775,6 +828,7 @@ results_json_read_test(struct results_json_in *in, const cJSON *t, struct result
 {
 	const cJSON *rep = cJSON_GetObjectItemCaseSensitive(t, "reproduce");
 	const cJSON *q = cJSON_GetObjectItemCaseSensitive(t, "quarantined");
+	const cJSON *prov = cJSON_GetObjectItemCaseSensitive(t, "provisional");
 	const char *id, *pkg, *name, *level, *s;
 	struct results_test *x;
 	int rc;
@@ -810,6 +864,12 @@ results_json_read_test(struct results_json_in *in, const cJSON *t, struct result
 	if (rc == 0 && q != NULL && !cJSON_IsBool(q))
 		rc = results_json_fail(in, "quarantined", _("expected true or false"));
 	mt->quarantined = cJSON_IsTrue(q);
+	if (rc == 0 && prov != NULL && !cJSON_IsBool(prov))
+		rc = results_json_fail(in, "provisional", _("expected true or false"));
+	mt->provisional = cJSON_IsTrue(prov);
+	if (rc == 0)
+		rc = results_json_read_interference(
+		    in, cJSON_GetObjectItemCaseSensitive(t, "interference"), x);
 	if (rc == 0)
 		rc = results_json_read_cores(in, cJSON_GetObjectItemCaseSensitive(t, "cores"), x);
 	if (rc == 0)
@@ -877,6 +937,8 @@ results_json_read_doc(struct results_json_in *in, const cJSON *root, struct resu
 	lanes = cJSON_GetObjectItemCaseSensitive(machine, "lanes");
 	if (rc == 0 && lanes != NULL && !cJSON_IsArray(lanes))
 		rc = results_json_fail(in, "lanes", _("expected an array of lanes"));
+	if (rc == 0)
+		rc = results_json_noise_in(in, machine, &r->noise_ms, &r->noise_core_ms);
 	m->nlanes = cJSON_GetArraySize(lanes);
 	m->lane_width = cJSON_GetArraySize(cJSON_GetArrayItem(lanes, 0));
 	results_json_pop(in);
