@@ -42,6 +42,7 @@ static const struct cli_option cmd_stress_options[] = {
     {"skip", true, OPTIONS_SKIP},
     {"no-race", false, OPTIONS_NO_RACE},
     {"isolate-net", false, OPTIONS_ISOLATE_NET},
+    {"quiet", true, OPTIONS_QUIET},
     {"o", true, OPTIONS_OUTDIR},
     {"resume", true, OPTIONS_RESUME},
     {"force", false, OPTIONS_FORCE},
@@ -88,6 +89,7 @@ cmd_stress_usage(FILE *f)
 	        "  --build-tags LIST  build tags added to every build (not levels)\n"
 	        "  --no-race          build without the race detector\n"
 	        "  --isolate-net      give each run its own network namespace (root)\n"
+	        "  --quiet PERCENT    hold a lane while others take over PERCENT of it\n"
 	        "  -o DIR             output directory (default ./flakesweep-out/TIMESTAMP)\n"
 	        "  --resume DIR       continue the sweep recorded in DIR\n"
 	        "  --force            resume even if the configuration or commit changed\n"

@@ -235,4 +235,7 @@ TEST(results_json_refuses_malformed_files_naming_line_and_field)
 	bad(DOC("{\"phase\": \"warmup\"}"),
 	    "7: tests[0].cells[1].phase: expected \"sweep\" or \"confirm\"");
 	bad(DOC("7"), "7: tests[0].cells[1]: expected an object");
+	bad(DOC("{\"phase\": \"sweep\", \"cpu\": 2, \"load\": 1, \"runs\": 1, \"failures\": 0, "
+	        "\"hangs\": 0, \"noise\": 1.5}"),
+	    "7: tests[0].cells[1].noise: expected a share from 0 to 1, or null");
 }

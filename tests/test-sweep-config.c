@@ -95,6 +95,33 @@ TEST(sweep_config_header_round_trip)
 	journal_header_free(&back);
 }
 
+/* --quiet is kept only when given, and comes back to a --resume that
+ * does not give it again; one that does wins. */
+TEST(sweep_config_header_keeps_quiet)
+{
+	struct journal_header h, back;
+	struct options o;
+	char *err = NULL;
+	cJSON *line;
+
+	header_of(&h);
+	h.config.quiet = 30;
+	line = journal_header_encode(&h);
+	CHECK_INT(cJSON_GetObjectItem(cJSON_GetObjectItem(line, "config"), "quiet")->valueint, 30);
+	CHECK_INT(journal_header_decode(line, "j", 1, &back, &err), 0);
+	CHECK_INT(back.config.quiet, 30);
+	options_init(&o);
+	sweep_config_to_options(&back.config, &o);
+	CHECK_INT(o.quiet, 30);
+	o.quiet = 10;
+	sweep_config_to_options(&back.config, &o);
+	CHECK_INT(o.quiet, 10);
+	options_free(&o);
+	cJSON_Delete(line);
+	journal_header_free(&h);
+	journal_header_free(&back);
+}
+
 /* Decodes the header with one config key set to value (JSON). */
 static void
 bad_config(const char *key, const char *value, const char *want)
@@ -139,4 +166,6 @@ TEST(sweep_config_header_refuses_what_the_command_line_refuses)
 	bad_config("command", "[1]", "config.command: expected an array of strings");
 	bad_config("shuffle", "1", "config.shuffle: expected true or false");
 	bad_config("run", "7", "config.run: expected a string or null");
+	bad_config("quiet", "100", "config.quiet: expected a whole percentage from 1 to 99");
+	bad_config("quiet", "2.5", "config.quiet: expected a whole number");
 }

@@ -97,6 +97,14 @@ model_results_test(const struct model *m, size_t i)
 	return &m->results->tests[m->tests[i].index];
 }
 
+bool
+model_provisional(const struct model *m, const struct results_test *t)
+{
+	if (m->sweep != NULL)
+		return !m->finished && sweep_provisional(m->sweep, t);
+	return m->status == NULL || strcmp(m->status, "complete") != 0;
+}
+
 static int
 model_cmp_tests(const void *a, const void *b)
 {
@@ -242,6 +250,7 @@ model_update_live(struct model *m, const struct sweep *s, int64_t now_ms)
 	struct sweep_status st;
 
 	m->results = sweep_results(s);
+	m->sweep = s;
 	if (m->outdir == NULL)
 		m->outdir = xstrdup(sweep_outdir(s));
 	memset(&st, 0, sizeof st);

@@ -47,6 +47,7 @@ struct model_test {
 struct model {
 	enum model_source source;
 	const struct results *results; /* borrowed: the sweep's or the replay's */
+	const struct sweep *sweep;     /* borrowed: the live sweep, or NULL */
 	char *outdir;
 	char *root; /* the project's root, or NULL */
 
@@ -125,6 +126,11 @@ void model_judge_quarantine(struct model *m, int64_t now_ms);
 
 /* The test of m->tests at i in the results. */
 const struct results_test *model_results_test(const struct model *m, size_t i);
+
+/* Whether t's verdict is provisional: some pair of it has not had its
+ * planned runs (sweep_provisional) while the sweep runs; in a view, the
+ * sweep did not complete. */
+bool model_provisional(const struct model *m, const struct results_test *t);
 
 /* The reproduce commands of test i (borrowed until the next call; empty
  * strings when unknown): from the sweep s, or without one from

@@ -12,7 +12,61 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "engine/noise.h"
+#include "results/causes.h"
 #include "view.h"
+
+/* The cells measured while other processes took more than NOISE_NOISY of
+ * their cores' time: their rates speak for the host as much as the test. */
+static void
+view_detail_noise(const struct results_test *t, struct doc *doc)
+{
+	bool any = false;
+	int i;
+
+	for (i = 0; i < t->ncells; i++) {
+		const struct results_cell *cell = &t->cells[i];
+		double share = noise_share(cell->noise_ms, cell->noise_core_ms);
+
+		if (share <= NOISE_NOISY)
+			continue;
+		if (!any) {
+			doc_line(doc, 2, false);
+			doc_spanf(doc, DRAW_WARN, _("measured under host noise above %.0f%%:"),
+			          100.0 * NOISE_NOISY);
+			any = true;
+		}
+		doc_spanf(doc, DRAW_WARN, _(" %s cpu %d load %d (%.0f%%)"),
+		          cell->phase == RESULTS_CONFIRM ? _("confirm") : _("sweep"), cell->cpu,
+		          cell->load, 100.0 * share);
+	}
+}
+
+/* The causes of its failures, one sentence each (causes.h). */
+static void
+view_detail_reasons(const struct model *m, const struct results_test *t, struct doc *doc)
+{
+	struct causes *causes = causes_new(m->results);
+	struct buf b;
+	const char *p;
+
+	buf_init(&b);
+	causes_text(&b, causes, (size_t)(t - m->results->tests));
+	for (p = b.data; p != NULL && *p != '\0';) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl != NULL ? (size_t)(nl - p) : strlen(p);
+
+		while (n > 0 && *p == ' ') {
+			p++;
+			n--;
+		}
+		doc_line(doc, 2, false);
+		doc_spanf(doc, DRAW_WARN, "%.*s", (int)n, p);
+		p += n + (nl != NULL);
+	}
+	buf_free(&b);
+	causes_free(causes);
+}
 
 /* Where the failures come from: a core they concentrate on, the test a
  * cascade follows, the cascades that follow this test. */
@@ -32,6 +86,8 @@ view_detail_causes(const struct model *m, const struct results_test *t, struct d
 		          core->core, core->cpu, (long long)core->failures, (long long)core->runs,
 		          (long long)(bad - core->failures), (long long)(runs - core->runs));
 	}
+	view_detail_noise(t, doc);
+	view_detail_reasons(m, t, doc);
 	if (results_cascade(t)) {
 		doc_line(doc, 2, false);
 		doc_spanf(doc, DRAW_NORMAL,
@@ -79,6 +135,9 @@ view_detail_build(const struct view_ctx *c, long sel, int width, struct doc *doc
 	if (mt->verdict == RESULTS_FAILING)
 		doc_span(doc, DRAW_DIM,
 		         _(" (every run failed at some pair: never posted as flaky)"));
+	if (model_provisional(m, t))
+		doc_span(doc, DRAW_DIM,
+		         _(" (provisional: not every pair has had its planned runs)"));
 	dec = decisions_find(m->decisions, m->ndecisions, t->id);
 	if (dec != NULL) {
 		doc_line(doc, 2, false);

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <stdio.h>
@@ -508,4 +509,15 @@ util_feed_lines(struct buf *line, size_t max, const char *data, size_t len,
 		data += k + 1;
 		len -= k + 1;
 	}
+}
+
+double
+util_round3(double v)
+{
+	double unit;
+
+	if (v <= 0)
+		return 0;
+	unit = pow(10, floor(log10(v)) - 2);
+	return round(v / unit) * unit;
 }

@@ -122,4 +122,7 @@ int util_rm_rf(const char *path);
  * characters, else in single quotes with ' written as '\''. Caller frees. */
 char *util_shell_quote(const char *s);
 
+/* v (>= 0) rounded to three significant digits, for p-values in JSON. */
+double util_round3(double v);
+
 #endif

@@ -69,6 +69,14 @@ options_check_count(long long v, int min)
 }
 
 const char *
+options_check_quiet(long long v)
+{
+	if (v < 0 || v > 99)
+		return _("a whole percentage from 1 to 99");
+	return NULL;
+}
+
+const char *
 options_check_list(const int *v, int n)
 {
 	int i, j;
@@ -151,6 +159,27 @@ options_parse_count(const char *value, int *out, int min, const char **expected)
 		*expected = options_check_count((long long)min - 1, min);
 	else
 		*expected = options_check_count(v, min);
+	if (*expected != NULL)
+		return -EINVAL;
+	*out = (int)v;
+	return 0;
+}
+
+/* --quiet: "N%" or "N", 1 to 99. */
+static int
+options_parse_quiet(const char *value, int *out, const char **expected)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(value, &end, 10);
+	if (*end == '%')
+		end++;
+	if (errno != 0 || *end != '\0' || end == value || v < 1)
+		*expected = options_check_quiet(-1);
+	else
+		*expected = options_check_quiet(v);
 	if (*expected != NULL)
 		return -EINVAL;
 	*out = (int)v;
@@ -293,6 +322,8 @@ options_set(struct options *o, enum options_key key, const char *value, const ch
 	case OPTIONS_ISOLATE_NET:
 		o->isolate_net = true;
 		return 0;
+	case OPTIONS_QUIET:
+		return options_parse_quiet(value, &o->quiet, expected);
 	case OPTIONS_NO_RACE:
 		o->given |= OPTIONS_GIVEN_RACE;
 		o->race = false;

@@ -59,6 +59,7 @@ struct options {
 	char *skip_re;    /* --skip: tests not run */
 	bool race;        /* false with --no-race */
 	bool isolate_net; /* --isolate-net: a network namespace per run */
+	int quiet;        /* --quiet N%: hold a lane while its noise is above N; 0: off */
 	char *build_tags; /* --build-tags: added to every build, not levels ("a,b") */
 	char *outdir;     /* -o; NULL = ./flakesweep-out/<timestamp> */
 	char *resume;     /* --resume DIR */
@@ -90,6 +91,8 @@ struct options {
  * valid, else what was expected ("a positive whole number, at most
  * 100000000"), translated. */
 const char *options_check_count(long long v, int min);
+/* --quiet: a whole percentage from 1 to 99, or 0 (off). */
+const char *options_check_quiet(long long v);
 const char *options_check_list(const int *v, int n);
 const char *options_check_loads(const int *v, int n);
 /* Above zero, and within Go's time.Duration with the go driver (NULL: any
@@ -124,6 +127,7 @@ enum options_key {
 	OPTIONS_SKIP,
 	OPTIONS_NO_RACE,
 	OPTIONS_ISOLATE_NET,
+	OPTIONS_QUIET,
 	OPTIONS_OUTDIR,
 	OPTIONS_RESUME,
 	OPTIONS_FORCE,

@@ -19,6 +19,7 @@
 #include <poll.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -50,6 +51,7 @@ struct proc {
 	bool report_eof; /* true from the start without a report pipe */
 	struct proc_exit exit;
 	int64_t elapsed_ms;
+	int64_t cpu_us; /* the leader's and its reaped children's, from wait4 */
 	proc_output_cb output_cb;
 	proc_output_cb report_cb;
 	proc_done_cb done_cb;
@@ -280,16 +282,20 @@ proc_timer_cb(uv_timer_t *t)
 static bool
 proc_reap(struct proc *p)
 {
+	struct rusage ru;
 	int ws = 0;
 	pid_t r;
 
+	memset(&ru, 0, sizeof ru);
 	do
-		r = waitpid(p->pid, &ws, WNOHANG);
+		r = wait4(p->pid, &ws, WNOHANG, &ru);
 	while (r < 0 && errno == EINTR);
 	if (r == 0)
 		return false;
 	p->elapsed_ms = util_mono_ms() - p->started_ms;
 	p->exited = true;
+	p->cpu_us = (int64_t)ru.ru_utime.tv_sec * 1000000 + ru.ru_utime.tv_usec +
+	            (int64_t)ru.ru_stime.tv_sec * 1000000 + ru.ru_stime.tv_usec;
 	if (r < 0) {
 		p->exit.status = -1;
 	} else if (WIFEXITED(ws)) {
@@ -433,6 +439,12 @@ out:
 	if (null_fd >= 0)
 		close(null_fd);
 	return rc;
+}
+
+int64_t
+proc_cpu_us(const struct proc *p)
+{
+	return p->cpu_us;
 }
 
 pid_t

@@ -68,6 +68,11 @@ typedef void (*proc_done_cb)(void *arg, const struct proc_exit *exit, bool leake
 int proc_spawn(uv_loop_t *loop, const struct proc_spec *spec, proc_output_cb output_cb,
                proc_done_cb done_cb, void *arg, struct proc **out);
 
+/* The CPU time (user + system, microseconds) of the leader and the
+ * children it reaped, as wait4 counted it when the leader was reaped; 0
+ * before. Valid in done_cb. */
+int64_t proc_cpu_us(const struct proc *p);
+
 /* The leader's pid (also the process group id). */
 pid_t proc_pid(const struct proc *p);
 

@@ -25,6 +25,7 @@ struct sched_lane {
 	int running; /* runs in the lane */
 	int *count;  /* runs pinned to each core slot */
 	int held;    /* pair waiting for room, or -1 */
+	bool hold;   /* no new run: sched_hold_lane */
 };
 
 struct sched {
@@ -240,7 +241,7 @@ sched_dispatch(struct sched *s)
 	for (lane = 0; lane < s->lanes->nlanes; lane++) {
 		struct sched_lane *l = &s->lane[lane];
 
-		for (;;) {
+		for (; !l->hold;) {
 			int pair;
 
 			/* A start can pause the scheduler (the run could not
@@ -300,6 +301,18 @@ sched_cancel(struct sched *s, struct sched_run *run)
 {
 	s->pairs[run->pair].started--;
 	sched_release(s, run);
+}
+
+void
+sched_hold_lane(struct sched *s, int lane, bool hold)
+{
+	s->lane[lane].hold = hold;
+}
+
+bool
+sched_lane_on_hold(const struct sched *s, int lane)
+{
+	return s->lane[lane].hold;
 }
 
 void

@@ -58,6 +58,10 @@ void sched_finish(struct sched *s, struct sched_run *run, int64_t duration_ms);
  * done and its pair still owes it. */
 void sched_cancel(struct sched *s, struct sched_run *run);
 
+/* A held lane gets no new run; its runs in flight go on (--quiet). */
+void sched_hold_lane(struct sched *s, int lane, bool hold);
+bool sched_lane_on_hold(const struct sched *s, int lane);
+
 /* Paused: no run is placed; runs in flight go on. */
 void sched_pause(struct sched *s, bool paused);
 bool sched_paused(const struct sched *s);

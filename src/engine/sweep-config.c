@@ -65,6 +65,7 @@ sweep_config_from_options(struct sweep_config *c, const struct options *o,
 	c->shuffle = o->shuffle;
 	c->race = o->race;
 	c->isolate_net = o->isolate_net;
+	c->quiet = o->quiet;
 	c->run_re = sweep_config_dup(o->run_re);
 	c->skip_re = sweep_config_dup(o->skip_re);
 	c->levels = sweep_config_strv_dup(levels, nlevels);
@@ -115,6 +116,9 @@ sweep_config_to_options(const struct sweep_config *c, struct options *o)
 	o->shuffle = c->shuffle;
 	o->race = c->race;
 	o->isolate_net = c->isolate_net;
+	/* A --quiet given to --resume wins: it changes no measurement. */
+	if (o->quiet == 0)
+		o->quiet = c->quiet;
 	sweep_config_set_str(&o->build_tags, c->build_tags);
 	if (o->quarantine == NULL)
 		o->quarantine = sweep_config_dup(c->quarantine);
@@ -239,6 +243,8 @@ sweep_config_json(const struct sweep_config *c)
 		cJSON_AddNullToObject(o, "tags");
 	cJSON_AddBoolToObject(o, "race", c->race);
 	cJSON_AddBoolToObject(o, "isolate_net", c->isolate_net);
+	if (c->quiet > 0)
+		cJSON_AddNumberToObject(o, "quiet", c->quiet);
 	cJSON_AddStringToObject(o, "tap_select", c->tap_select != NULL ? c->tap_select : "arg");
 	env = cJSON_AddObjectToObject(o, "env");
 	for (i = 0; i < c->nenv; i++)
@@ -473,6 +479,12 @@ sweep_config_decode(struct sweep_config_in *in, const cJSON *o, struct sweep_con
 		rc = sweep_config_bool(in, o, "race", &c->race);
 	if (rc == 0)
 		rc = sweep_config_bool(in, o, "isolate_net", &c->isolate_net);
+	d = 0;
+	if (rc == 0 && (rc = sweep_config_num(in, o, "quiet", -1e12, 1e12, &d)) == 0) {
+		if ((expected = options_check_quiet((long long)d)) != NULL)
+			rc = sweep_config_bad(in, "quiet", expected);
+		c->quiet = (int)d;
+	}
 	if (rc == 0)
 		rc = sweep_config_str(in, o, "run", true, &c->run_re);
 	if (rc == 0)

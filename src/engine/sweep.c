@@ -23,12 +23,14 @@
 #include "engine/cpu-shim.h"
 #include "results/journal.h"
 #include "engine/lanes.h"
+#include "engine/noise.h"
 #include "engine/plan.h"
 #include "engine/sched.h"
 #include "engine/status.h"
 #include "engine/proc.h"
 #include "drivers/project.h"
 #include "decisions/quarantine.h"
+#include "results/interference.h"
 #include "results/replay.h"
 #include "results/report.h"
 #include "results/results-json.h"
@@ -52,6 +54,8 @@ extern char **environ;
 #define SWEEP_JOURNAL_WAIT_MS (30 * 60 * 1000)
 #define SWEEP_PORT_FIRST 20000
 #define SWEEP_PORT_WINDOW 100
+/* How often a lane that waits for quiet tries one run. */
+#define SWEEP_QUIET_MS 1000
 #define SWEEP_PORT_SLOTS ((65000 - SWEEP_PORT_FIRST) / SWEEP_PORT_WINDOW)
 
 struct sweep_live {
@@ -66,6 +70,8 @@ struct sweep_live {
 	int64_t dropped;
 	char *tmpdir;
 	int port_slot;
+	struct noise_run *noise;
+	bool overlapped; /* another run of its package was alive meanwhile */
 };
 
 struct sweep_build {
@@ -108,11 +114,14 @@ struct sweep {
 	int64_t journal_blocked_ms;       /* since when (util_mono_ms) */
 	const char *end_status;           /* set by sweep_finish */
 	int64_t prior_done, prior_target; /* runs of the phases before this one */
+	uv_timer_t quiet_timer;           /* --quiet: lets held lanes probe */
+	bool *quiet_waiting;              /* per lane: its last run was noisy */
 	bool dirty, interrupting, finished, resumed, infra_error;
 	bool stopped;                  /* sweep_stop: the interrupt ends the sweep as complete */
 	bool checked;                  /* the driver checked the options (driver.check) */
 	struct replay replay;          /* what --resume read back */
 	struct quarantine *quarantine; /* the quarantine file, or NULL */
+	struct noise *noise;           /* host noise on the lanes' cores */
 	int exit_status;
 };
 
@@ -464,6 +473,44 @@ sweep_note_cores(struct sweep *s, const struct sweep_live *l, const struct outco
 	results_add_order(s->results, l->pub.pkg, l->pub.phase, o);
 }
 
+/* --quiet: holds the lane after a run measured above the limit, and says
+ * so when the lane starts or stops waiting. */
+static void
+sweep_quiet_note(struct sweep *s, int lane, double share)
+{
+	bool noisy = share * 100 > s->o->quiet;
+
+	if (s->o->quiet == 0 || s->sched == NULL)
+		return;
+	sched_hold_lane(s->sched, lane, noisy);
+	if (noisy && !s->quiet_waiting[lane])
+		sweep_message(s,
+		              _("lane %d waits for quiet: other processes took %.0f%% of its "
+		                "cores, above %d%%"),
+		              lane, 100 * share, s->o->quiet);
+	else if (!noisy && s->quiet_waiting[lane])
+		sweep_message(s, _("lane %d is quiet again (%.0f%%)"), lane, 100 * share);
+	s->quiet_waiting[lane] = noisy;
+}
+
+/* Ends the run's noise measurement and counts it in its cells. */
+static void
+sweep_note_noise(struct sweep *s, struct sweep_live *l, int64_t elapsed_ms, const struct outcome *o,
+                 struct journal_run *jr)
+{
+	double other_ms;
+
+	jr->noise = noise_end(s->noise, l->noise, uv_now(s->loop), proc_cpu_us(l->proc), &other_ms);
+	l->noise = NULL;
+	if (o == NULL || jr->noise < 0)
+		return;
+	jr->has_noise = true;
+	jr->noise_ms = other_ms;
+	sweep_quiet_note(s, l->pub.lane, jr->noise);
+	results_add_noise(s->results, l->pub.pkg, l->pub.phase, l->pub.cpu, l->pub.load, o,
+	                  other_ms, (double)elapsed_ms * l->pub.cpu);
+}
+
 static void
 sweep_on_done(void *arg, const struct proc_exit *ex, bool leaked, int64_t elapsed_ms)
 {
@@ -485,6 +532,7 @@ sweep_on_done(void *arg, const struct proc_exit *ex, bool leaked, int64_t elapse
 	if (s->interrupting) {
 		/* Killed by the interrupt: neither counted nor journaled, so a
 		 * resume runs it again. */
+		sweep_note_noise(s, l, elapsed_ms, NULL, &jr);
 		sweep_sched_finish(s, l->sr, elapsed_ms);
 		sweep_remove_tmpdir(s, l);
 		sweep_live_free(l);
@@ -515,6 +563,9 @@ sweep_on_done(void *arg, const struct proc_exit *ex, bool leaked, int64_t elapse
 	                        log, l->pub.id);
 	memset(&jr, 0, sizeof jr);
 	sweep_note_cores(s, l, &o, &jr);
+	sweep_note_noise(s, l, elapsed_ms, &o, &jr);
+	jr.overlapped = l->overlapped;
+	interference_add_run(s->results, l->pub.pkg, &o, l->overlapped);
 	if (leaked)
 		results_note_leak(s->results, l->pub.pkg);
 	jr.run = l->pub.id;
@@ -624,6 +675,9 @@ sweep_start_run(void *arg, struct sched_run *sr)
 	rc = proc_spawn(s->loop, &spec, sweep_on_output, sweep_on_done, l, &l->proc);
 	util_strv_free(argv);
 	util_strv_free(env);
+	for (i = 0; i < (int)s->nlive; i++)
+		if (s->live[i]->pub.pkg == l->pub.pkg)
+			s->live[i]->overlapped = l->overlapped = true;
 	s->live = xrealloc(s->live, sizeof *s->live * (s->nlive + 1));
 	s->live[s->nlive++] = l;
 	if (rc < 0) {
@@ -643,6 +697,7 @@ sweep_start_run(void *arg, struct sched_run *sr)
 	}
 	sweep_journal_check(s, journal_write_spawn(s->journal, l->pub.id, proc_pid(l->proc),
 	                                           proc_start_ticks(proc_pid(l->proc))));
+	l->noise = noise_begin(s->noise, uv_now(s->loop), proc_pid(l->proc), sr->cpus, sr->ncpus);
 	if (s->obs.run_started != NULL)
 		s->obs.run_started(s->obs.arg, &l->pub);
 }
@@ -963,6 +1018,30 @@ sweep_reproduce_cb(void *arg, const struct results_test *t, const struct results
 	sweep_reproduce(arg, t, c, flakesweep, direct);
 }
 
+bool
+sweep_provisional(const struct sweep *s, const struct results_test *t)
+{
+	int i, done, target;
+
+	if (s->sched == NULL)
+		return s->phase < SWEEP_PHASE_SWEEP;
+	for (i = 0; i < sched_npairs(s->sched); i++) {
+		const struct plan_pair *p = sched_pair_data(s->sched, i);
+
+		sched_pair_counts(s->sched, i, NULL, NULL, &target, NULL, &done);
+		if (p->pkg == t->pkg && (p->test == NULL || strcmp(p->test, t->test) == 0) &&
+		    done < target)
+			return true;
+	}
+	return false;
+}
+
+static bool
+sweep_provisional_cb(void *arg, const struct results_test *t)
+{
+	return sweep_provisional(arg, t);
+}
+
 static void
 sweep_meta(struct sweep *s, struct report_meta *m, const char *status)
 {
@@ -974,6 +1053,7 @@ sweep_meta(struct sweep *s, struct report_meta *m, const char *status)
 	m->pkgs = s->pkgs;
 	m->npkgs = s->npkgs;
 	m->reproduce = sweep_reproduce_cb;
+	m->provisional = s->loop != NULL ? sweep_provisional_cb : NULL;
 	m->arg = s;
 	m->quarantine = s->quarantine;
 	m->now_ms = util_now_ms();
@@ -1003,6 +1083,20 @@ sweep_flush_cb(uv_timer_t *t)
 
 	if (s->dirty && s->phase >= SWEEP_PHASE_SWEEP && !s->finished && !s->journal_blocked)
 		sweep_write_results(s, "running");
+}
+
+/* --quiet: a held lane lets one probe run through each SWEEP_QUIET_MS;
+ * the probe's noise decides whether it waits on (sweep_quiet_note). An
+ * idle lane's own cores cannot tell: others fill them when it is idle. */
+static void
+sweep_quiet_cb(uv_timer_t *t)
+{
+	struct sweep *s = t->data;
+	int lane;
+
+	for (lane = 0; s->sched != NULL && lane < s->lanes.nlanes; lane++)
+		sched_hold_lane(s->sched, lane, false);
+	sweep_dispatch(s);
 }
 
 static void
@@ -1039,9 +1133,11 @@ sweep_finish(struct sweep *s, const char *status)
 	uv_timer_stop(&s->flush_timer);
 	uv_timer_stop(&s->reap_timer);
 	uv_timer_stop(&s->journal_timer);
+	uv_timer_stop(&s->quiet_timer);
 	uv_close((uv_handle_t *)&s->flush_timer, NULL);
 	uv_close((uv_handle_t *)&s->reap_timer, NULL);
 	uv_close((uv_handle_t *)&s->journal_timer, NULL);
+	uv_close((uv_handle_t *)&s->quiet_timer, NULL);
 	proc_reap_orphans(true);
 	sweep_meta(s, &m, status);
 	if (strcmp(status, "interrupted") == 0)
@@ -1197,6 +1293,7 @@ sweep_new(uv_loop_t *loop, struct options *o, const struct observer *obs, char *
 		s->obs = *obs;
 	s->results = results_new();
 	s->started_ms = util_now_ms();
+	s->noise = noise_new(NULL);
 	sweep_scrub_environ(o);
 	if (o->resume != NULL) {
 		const struct journal_header *h;
@@ -1244,6 +1341,7 @@ sweep_new(uv_loop_t *loop, struct options *o, const struct observer *obs, char *
 	}
 	if (sweep_plan_lanes(s, err) < 0)
 		goto fail;
+	s->quiet_waiting = xcalloc((size_t)s->lanes.nlanes + 1, sizeof *s->quiet_waiting);
 	if (sweep_load_quarantine(s, o->quarantine, err) < 0)
 		goto fail;
 	dir = xasprintf("%s/runs", s->outdir);
@@ -1277,7 +1375,8 @@ sweep_new(uv_loop_t *loop, struct options *o, const struct observer *obs, char *
 	uv_timer_init(loop, &s->flush_timer);
 	uv_timer_init(loop, &s->reap_timer);
 	uv_timer_init(loop, &s->journal_timer);
-	s->flush_timer.data = s->reap_timer.data = s->journal_timer.data = s;
+	uv_timer_init(loop, &s->quiet_timer);
+	s->flush_timer.data = s->reap_timer.data = s->journal_timer.data = s->quiet_timer.data = s;
 	return s;
 fail:
 	free(jpath);
@@ -1391,6 +1490,8 @@ sweep_start(struct sweep *s, char **err)
 	proc_become_subreaper();
 	uv_timer_start(&s->flush_timer, sweep_flush_cb, SWEEP_FLUSH_MS, SWEEP_FLUSH_MS);
 	uv_timer_start(&s->reap_timer, sweep_reap_cb, 1000, 1000);
+	if (s->o->quiet > 0)
+		uv_timer_start(&s->quiet_timer, sweep_quiet_cb, SWEEP_QUIET_MS, SWEEP_QUIET_MS);
 	rc = s->resumed ? sweep_start_resumed(s, err) : sweep_start_fresh(s, err);
 	if (rc < 0 && proc_interrupted() != 0) {
 		/* A signal stopped discovery: interrupted, not an error. */
@@ -1494,6 +1595,8 @@ sweep_free(struct sweep *s)
 	sweep_free_sched(s);
 	journal_close(s->journal);
 	quarantine_free(s->quarantine);
+	noise_free(s->noise);
+	free(s->quiet_waiting);
 	cJSON_Delete(s->header);
 	journal_header_free(&s->hdr);
 	driver_free_pkgs(s->pkgs, s->npkgs);

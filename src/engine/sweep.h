@@ -84,6 +84,10 @@ void sweep_status(const struct sweep *s, struct sweep_status *st);
  * json, else report.txt's (caller frees). It does not depend on the disk,
  * so a sweep stopped by a full disk still shows its results. */
 char *sweep_report(struct sweep *s, bool json);
+/* True while a pair of t's package (sweep) or of t (confirm) in the
+ * current phase has not had its planned runs, or before the sweep phase:
+ * its verdict may still change. */
+bool sweep_provisional(const struct sweep *s, const struct results_test *t);
 
 /* Runs done and planned in the current phase, and in all so far. */
 void sweep_progress(const struct sweep *s, int64_t *done, int64_t *target);

@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -388,6 +389,12 @@ journal_write_run(struct journal *j, const struct journal_run *jr, const struct 
 		cJSON_AddTrueToObject(line, "leaked");
 	if (jr->ncores > 0)
 		cJSON_AddItemToObject(line, "cores", cJSON_CreateIntArray(jr->cores, jr->ncores));
+	if (jr->overlapped)
+		cJSON_AddTrueToObject(line, "overlapped");
+	if (jr->has_noise) {
+		cJSON_AddNumberToObject(line, "noise", round(jr->noise * 1000) / 1000);
+		cJSON_AddNumberToObject(line, "noise_ms", round(jr->noise_ms * 10) / 10);
+	}
 	if ((a = journal_names(o, OUTCOME_FAIL)) != NULL)
 		cJSON_AddItemToObject(line, "fail", a);
 	if ((a = journal_names(o, OUTCOME_HANG)) != NULL)
@@ -636,6 +643,9 @@ journal_decode_run(struct journal_reader *reader, const cJSON *line, struct jour
 	jr->exit.signal = (int)sig;
 	jr->exit.timed_out = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(line, "timed_out"));
 	jr->leaked = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(line, "leaked"));
+	jr->overlapped = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(line, "overlapped"));
+	jr->has_noise =
+	    journal_num(line, "noise", &jr->noise) && journal_num(line, "noise_ms", &jr->noise_ms);
 	jr->log = journal_str(line, "log");
 	jr->selected = journal_str(line, "test");
 	cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(line, "cores"))

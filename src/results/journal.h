@@ -39,6 +39,12 @@ struct journal_run {
 	bool leaked;
 	int cores[JOURNAL_CORES_MAX]; /* the cores it was pinned to, ncores of them */
 	int ncores;
+	/* Host noise while it ran (noise.h), when measured: the share of its
+	 * cores' time that other processes took, 0.0-1.0, and that time in ms
+	 * summed over its cores. */
+	bool has_noise;
+	double noise, noise_ms;
+	bool overlapped; /* another run of its package was alive while it ran */
 };
 
 /* Opens path for appending (created if missing); the set lines already in

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "results/interference.h"
 #include "results/journal.h"
 #include "results/replay.h"
 #include "base/util.h"
@@ -138,6 +139,10 @@ replay_line(void *arg, struct journal_reader *reader, const cJSON *line, int lin
 		results_add_run(r->results, jr.pkg, jr.phase, jr.cpu, jr.load, &o, jr.log, jr.run);
 		results_add_cores(r->results, jr.pkg, &o, jr.cores, jr.ncores);
 		results_add_order(r->results, jr.pkg, jr.phase, &o);
+		interference_add_run(r->results, jr.pkg, &o, jr.overlapped);
+		if (jr.has_noise)
+			results_add_noise(r->results, jr.pkg, jr.phase, jr.cpu, jr.load, &o,
+			                  jr.noise_ms, (double)jr.ms * jr.cpu);
 		if (jr.leaked)
 			results_note_leak(r->results, jr.pkg);
 		plan_count_run(&r->runs, jr.phase, jr.pkg, jr.selected, jr.cpu, jr.load, jr.ms);

@@ -9,6 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/noise.h"
+#include "results/causes.h"
+#include "results/interference.h"
 #include "results/report.h"
 #include "results/results-json.h"
 #include "base/sanitize.h"
@@ -52,6 +55,34 @@ report_text_cores(struct buf *b, const struct results_test *t)
 	buf_addc(b, '\n');
 }
 
+/* Says when t's cells at different loads (same phase and cpu) include a
+ * noisy one: the load comparison then measures the host as much as the
+ * test. */
+static void
+report_text_noise(struct buf *b, const struct results_test *t)
+{
+	int i, j;
+
+	for (i = 0; i < t->ncells; i++) {
+		const struct results_cell *c = &t->cells[i];
+
+		for (j = 0; j < t->ncells; j++) {
+			const struct results_cell *d = &t->cells[j];
+
+			if (d->phase != c->phase || d->cpu != c->cpu || d->load == c->load ||
+			    (noise_share(c->noise_ms, c->noise_core_ms) <= NOISE_NOISY &&
+			     noise_share(d->noise_ms, d->noise_core_ms) <= NOISE_NOISY))
+				continue;
+			buf_printf(b,
+			           _("  the comparison of loads at cpu %d rests on cells measured "
+			             "under host noise above %.0f%%: their rates say as much about "
+			             "the host as about the test\n"),
+			           c->cpu, 100.0 * NOISE_NOISY);
+			return;
+		}
+	}
+}
+
 /* The tests that failed only after t in the same process: listed under
  * t, not as flaky tests of their own. */
 static void
@@ -79,7 +110,7 @@ report_text_cascades(struct buf *b, const struct results *r, const struct result
 
 static void
 report_text_test(struct buf *b, const struct results *r, const struct results_test *t,
-                 const struct report_meta *m)
+                 const struct report_meta *m, const struct causes *causes)
 {
 	const struct results_cell *worst = results_worst_cell(t);
 	int i;
@@ -103,13 +134,19 @@ report_text_test(struct buf *b, const struct results *r, const struct results_te
 		/* A clean cell carries the Wilson upper bound, never above 100%
 		 * (the rule of three, 3/n, says nothing at small n). */
 		if (c->failures + c->hangs == 0)
-			buf_printf(b, _("< %.2f%% (0 in %lld)\n"), 100.0 * (hi < 1 ? hi : 1),
+			buf_printf(b, _("< %.2f%% (0 in %lld)"), 100.0 * (hi < 1 ? hi : 1),
 			           (long long)c->runs);
 		else
-			buf_printf(b, "%.2f%% (%.2f%%-%.2f%%)\n",
+			buf_printf(b, "%.2f%% (%.2f%%-%.2f%%)",
 			           100.0 * (double)(c->failures + c->hangs) / (double)c->runs,
 			           100.0 * lo, 100.0 * hi);
+		if (noise_share(c->noise_ms, c->noise_core_ms) > NOISE_NOISY)
+			buf_printf(b, _("  noisy: %.0f%%"),
+			           100.0 * noise_share(c->noise_ms, c->noise_core_ms));
+		buf_addc(b, '\n');
 	}
+	report_text_noise(b, t);
+	causes_text(b, causes, (size_t)(t - r->tests));
 	if (t->channels != NULL) {
 		buf_printf(b, "%s", _("  ambient channels read:"));
 		for (i = 0; t->channels[i] != NULL; i++)
@@ -140,6 +177,7 @@ report_text_test(struct buf *b, const struct results *r, const struct results_te
 			buf_printf(b, _("  log: %s\n"), t->first->log);
 	}
 	report_text_cores(b, t);
+	interference_text(b, t);
 	report_text_cascades(b, r, t);
 	if (worst != NULL && m->reproduce != NULL) {
 		char *fs = NULL, *direct = NULL;
@@ -162,6 +200,7 @@ report_text(const struct results *r, const struct report_meta *m)
 {
 	struct buf b;
 	const struct results_test **list;
+	struct causes *causes;
 	int64_t passed, flaky, failing;
 	char *text;
 	size_t i, n = 0;
@@ -175,6 +214,12 @@ report_text(const struct results *r, const struct report_meta *m)
 	             "%lld hangs\n"),
 	           (long long)r->runs, r->ntests, (long long)passed, (long long)flaky,
 	           (long long)failing, (long long)r->failures, (long long)r->hangs);
+	if (noise_share(r->noise_ms, r->noise_core_ms) > NOISE_NOISY)
+		buf_printf(&b,
+		           _("host noise: other processes took %.0f%% of the lanes' cores while "
+		             "runs were on them (above %.0f%%); cells marked noisy were measured "
+		             "on a busy host\n"),
+		           100.0 * noise_share(r->noise_ms, r->noise_core_ms), 100.0 * NOISE_NOISY);
 	for (i = 0; i < m->npkgs && i < r->npkgs; i++) {
 		const struct pkg *dp = m->pkgs[i];
 
@@ -205,6 +250,7 @@ report_text(const struct results *r, const struct report_meta *m)
 			           p->name, p->level, (long long)p->unreliable_runs);
 	}
 	list = xcalloc(r->ntests ? r->ntests : 1, sizeof *list);
+	causes = causes_new(r);
 	for (i = 0; i < r->ntests; i++) {
 		if (results_verdict(&r->tests[i]) != RESULTS_PASSED)
 			list[n++] = &r->tests[i];
@@ -225,12 +271,13 @@ report_text(const struct results *r, const struct report_meta *m)
 				        : _("Failing tests (failed every run at some pair)"));
 				header = true;
 			}
-			report_text_test(&b, r, list[i], m);
+			report_text_test(&b, r, list[i], m, causes);
 		}
 	}
 	if (n == 0)
 		buf_printf(&b, "\n%s\n", _("No test failed or hung."));
 	free(list);
+	causes_free(causes);
 	/* Test ids, package names, build output and reproduce commands come
 	 * from the project and its tests: the whole text is cleaned once. */
 	text = sanitize_text(b.data, b.len);

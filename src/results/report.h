@@ -31,6 +31,9 @@ struct report_meta {
 	struct pkg *const *pkgs; /* parallel to results.pkgs */
 	size_t npkgs;
 	report_reproduce_cb reproduce;
+	/* Unless status is "complete": true while a pair of t's package or of
+	 * t has not had its planned runs (NULL: always). */
+	bool (*provisional)(void *arg, const struct results_test *t);
 	void *arg;
 	/* The quarantine file's entries, or NULL. Their statuses are judged
 	 * on these results (quarantine_evaluate) when the JSON is made. */

@@ -13,6 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/noise.h"
+#include "results/causes.h"
+#include "results/interference.h"
 #include "results/results-json.h"
 #include "base/sanitize.h"
 #include "base/timefmt.h"
@@ -107,11 +110,25 @@ results_json_cascade(cJSON *o, const struct results *r, const struct results_tes
 	}
 }
 
+/* "noise": the share of the cores' time other processes took, or null
+ * when no run was measured (an old journal). */
+static void
+results_json_noise(cJSON *o, double other_ms, double core_ms)
+{
+	double share = noise_share(other_ms, core_ms);
+
+	cJSON_DeleteItemFromObjectCaseSensitive(o, "noise");
+	if (share < 0)
+		cJSON_AddNullToObject(o, "noise");
+	else
+		cJSON_AddNumberToObject(o, "noise", round(share * 1000) / 1000);
+}
+
 static cJSON *
 results_json_test(const struct results *r, const struct results_test *t,
-                  const struct report_meta *m)
+                  const struct report_meta *m, const struct causes *causes)
 {
-	cJSON *o = cJSON_CreateObject(), *cells;
+	cJSON *o = cJSON_CreateObject(), *cells, *inter;
 	const struct results_pkg *p = &r->pkgs[t->pkg];
 	const struct results_cell *worst;
 	int i;
@@ -136,6 +153,7 @@ results_json_test(const struct results *r, const struct results_test *t,
 		results_wilson(c->failures + c->hangs, c->runs, &lo, &hi);
 		cJSON_AddNumberToObject(co, "rate_low", round(lo * 1e6) / 1e6);
 		cJSON_AddNumberToObject(co, "rate_high", round(hi * 1e6) / 1e6);
+		results_json_noise(co, c->noise_ms, c->noise_core_ms);
 		cJSON_AddItemToArray(cells, co);
 	}
 	if (t->first != NULL)
@@ -158,6 +176,13 @@ results_json_test(const struct results *r, const struct results_test *t,
 	cJSON_AddBoolToObject(o, "quarantined",
 	                      m->quarantine != NULL && quarantine_has_test(m->quarantine, t->id));
 	cJSON_AddBoolToObject(o, "order_dependent", results_order_dependent(t));
+	cJSON_AddBoolToObject(o, "provisional",
+	                      strcmp(m->status, "complete") != 0 &&
+	                          (m->provisional == NULL || m->provisional(m->arg, t)));
+	if ((inter = interference_json(t)) != NULL)
+		cJSON_AddItemToObject(o, "interference", inter);
+	if ((inter = causes_json(causes, (size_t)(t - r->tests))) != NULL)
+		cJSON_AddItemToObject(o, "causes", inter);
 	results_json_cores(o, t);
 	results_json_cascade(o, r, t);
 	if (t->channels != NULL) {
@@ -173,6 +198,7 @@ cJSON *
 results_to_json(const struct results *r, const struct report_meta *m)
 {
 	cJSON *doc = cJSON_CreateObject(), *pkgs, *tests, *sum;
+	struct causes *causes;
 	char when[40];
 	int64_t passed, flaky, failing;
 	size_t i;
@@ -189,6 +215,8 @@ results_to_json(const struct results *r, const struct report_meta *m)
 	}
 	cJSON_AddItemToObject(doc, "machine",
 	                      m->machine ? cJSON_Duplicate(m->machine, 1) : cJSON_CreateObject());
+	results_json_noise(cJSON_GetObjectItemCaseSensitive(doc, "machine"), r->noise_ms,
+	                   r->noise_core_ms);
 	cJSON_AddItemToObject(doc, "project",
 	                      m->project ? cJSON_Duplicate(m->project, 1) : cJSON_CreateObject());
 	cJSON_AddItemToObject(doc, "config",
@@ -221,8 +249,10 @@ results_to_json(const struct results *r, const struct report_meta *m)
 		cJSON_AddItemToArray(pkgs, o);
 	}
 	tests = cJSON_AddArrayToObject(doc, "tests");
+	causes = causes_new(r);
 	for (i = 0; i < r->ntests; i++)
-		cJSON_AddItemToArray(tests, results_json_test(r, &r->tests[i], m));
+		cJSON_AddItemToArray(tests, results_json_test(r, &r->tests[i], m, causes));
+	causes_free(causes);
 	if (m->quarantine != NULL) {
 		/* Each entry's status is judged on the very results it joins. */
 		cJSON *t;
@@ -442,6 +472,25 @@ results_json_int(struct results_json_in *in, const cJSON *obj, const char *key, 
 
 #define RESULTS_JSON_COUNT_MAX 9000000000000000LL
 
+/* "noise": a share from 0 to 1, or null or absent when not measured. It
+ * comes back as other processes' time out of a core time of 1, which is
+ * all noise_share() and the causes need. */
+static int
+results_json_noise_in(struct results_json_in *in, const cJSON *obj, double *other_ms,
+                      double *core_ms)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, "noise");
+
+	*other_ms = *core_ms = 0;
+	if (v == NULL || cJSON_IsNull(v))
+		return 0;
+	if (!cJSON_IsNumber(v) || v->valuedouble < 0 || v->valuedouble > 1)
+		return results_json_fail(in, "noise", _("expected a share from 0 to 1, or null"));
+	*other_ms = v->valuedouble;
+	*core_ms = 1;
+	return 0;
+}
+
 static int
 results_json_phase(struct results_json_in *in, const cJSON *obj, enum results_phase *phase)
 {
@@ -627,6 +676,8 @@ results_json_read_cells(struct results_json_in *in, const cJSON *cells, struct r
 		if (rc == 0)
 			rc = results_json_int(in, c, "hangs", true, 0, x->runs - x->failures,
 			                      &x->hangs);
+		if (rc == 0)
+			rc = results_json_noise_in(in, c, &x->noise_ms, &x->noise_core_ms);
 		results_json_pop(in);
 		if (rc < 0)
 			break;
@@ -674,6 +725,38 @@ results_json_read_cores(struct results_json_in *in, const cJSON *cores, struct r
 		x->core = (int)core;
 		x->cpu = (int)cpu;
 		t->ncores++;
+	}
+	results_json_pop(in);
+	return rc;
+}
+
+/* tests[].interference: its runs that overlapped another run of its
+ * package and those alone, with their failures and hangs; absent is none. */
+static int
+results_json_read_interference(struct results_json_in *in, const cJSON *o, struct results_test *t)
+{
+	static const char *const sides[] = {"overlapped", "alone"};
+	int64_t *runs[] = {&t->overlapped_runs, &t->alone_runs};
+	int64_t *bad[] = {&t->overlapped_bad, &t->alone_bad};
+	int rc = 0, i;
+
+	if (o == NULL)
+		return 0;
+	if (!cJSON_IsObject(o))
+		return results_json_fail(in, "interference", _("expected an object"));
+	results_json_push(in, "interference", 0);
+	for (i = 0; rc == 0 && i < 2; i++) {
+		const cJSON *side = cJSON_GetObjectItemCaseSensitive(o, sides[i]);
+
+		if (!cJSON_IsObject(side)) {
+			rc = results_json_fail(in, sides[i], _("expected an object"));
+			break;
+		}
+		results_json_push(in, sides[i], 0);
+		rc = results_json_int(in, side, "runs", true, 0, RESULTS_JSON_COUNT_MAX, runs[i]);
+		if (rc == 0)
+			rc = results_json_int(in, side, "failures", true, 0, *runs[i], bad[i]);
+		results_json_pop(in);
 	}
 	results_json_pop(in);
 	return rc;
@@ -745,6 +828,7 @@ results_json_read_test(struct results_json_in *in, const cJSON *t, struct result
 {
 	const cJSON *rep = cJSON_GetObjectItemCaseSensitive(t, "reproduce");
 	const cJSON *q = cJSON_GetObjectItemCaseSensitive(t, "quarantined");
+	const cJSON *prov = cJSON_GetObjectItemCaseSensitive(t, "provisional");
 	const char *id, *pkg, *name, *level, *s;
 	struct results_test *x;
 	int rc;
@@ -780,6 +864,12 @@ results_json_read_test(struct results_json_in *in, const cJSON *t, struct result
 	if (rc == 0 && q != NULL && !cJSON_IsBool(q))
 		rc = results_json_fail(in, "quarantined", _("expected true or false"));
 	mt->quarantined = cJSON_IsTrue(q);
+	if (rc == 0 && prov != NULL && !cJSON_IsBool(prov))
+		rc = results_json_fail(in, "provisional", _("expected true or false"));
+	mt->provisional = cJSON_IsTrue(prov);
+	if (rc == 0)
+		rc = results_json_read_interference(
+		    in, cJSON_GetObjectItemCaseSensitive(t, "interference"), x);
 	if (rc == 0)
 		rc = results_json_read_cores(in, cJSON_GetObjectItemCaseSensitive(t, "cores"), x);
 	if (rc == 0)
@@ -847,6 +937,8 @@ results_json_read_doc(struct results_json_in *in, const cJSON *root, struct resu
 	lanes = cJSON_GetObjectItemCaseSensitive(machine, "lanes");
 	if (rc == 0 && lanes != NULL && !cJSON_IsArray(lanes))
 		rc = results_json_fail(in, "lanes", _("expected an array of lanes"));
+	if (rc == 0)
+		rc = results_json_noise_in(in, machine, &r->noise_ms, &r->noise_core_ms);
 	m->nlanes = cJSON_GetArraySize(lanes);
 	m->lane_width = cJSON_GetArraySize(cJSON_GetArrayItem(lanes, 0));
 	results_json_pop(in);

@@ -32,6 +32,7 @@ struct results_meta_test {
 	char *reproduce_flakesweep; /* NULL when "reproduce" is null */
 	char *reproduce_direct;     /* NULL when "reproduce" is null */
 	bool quarantined;
+	bool provisional; /* its verdict could still change when it was written */
 	char *cascade_of; /* the test whose failures it followed, or NULL */
 };
 

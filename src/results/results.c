@@ -275,6 +275,25 @@ results_add_run(struct results *r, int pkg, enum results_phase phase, int cpu, i
 	return fresh;
 }
 
+void
+results_add_noise(struct results *r, int pkg, enum results_phase phase, int cpu, int load,
+                  const struct outcome *o, double other_ms, double core_ms)
+{
+	size_t i;
+
+	r->noise_ms += other_ms;
+	r->noise_core_ms += core_ms;
+	for (i = 0; !o->unreliable && i < o->ntests; i++) {
+		struct results_cell *c;
+
+		if (o->tests[i].status == OUTCOME_SKIP)
+			continue;
+		c = results_get_cell(results_get_test(r, pkg, o->tests[i].name), phase, cpu, load);
+		c->noise_ms += other_ms;
+		c->noise_core_ms += core_ms;
+	}
+}
+
 static struct results_core *
 results_get_core(struct results_test *t, int cpu, int core)
 {

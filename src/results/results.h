@@ -37,6 +37,9 @@ struct results_cell {
 	enum results_phase phase;
 	int cpu, load;
 	int64_t runs, failures, hangs;
+	/* Host noise over its measured runs (noise.h): the time other processes
+	 * took on their cores and those cores' whole time, both in ms. */
+	double noise_ms, noise_core_ms;
 };
 
 struct results_failure {
@@ -76,6 +79,9 @@ struct results_test {
 	int64_t sweep_bad;
 	long candidates[RESULTS_CANDIDATES];
 	int ncandidates;
+	/* Runs in which it ran that overlapped another run of its package, and
+	 * those that did not, with their failures and hangs (interference.h). */
+	int64_t overlapped_runs, overlapped_bad, alone_runs, alone_bad;
 	const struct results *owner;
 	/* The ambient channels any of its runs read, sorted, NULL-terminated;
 	 * NULL when the framework reported none. */
@@ -100,6 +106,7 @@ struct results {
 	int64_t runs;
 	int64_t failures; /* test failures counted in cells */
 	int64_t hangs;
+	double noise_ms, noise_core_ms; /* over every measured run, as in a cell */
 	struct strmap *index;
 };
 
@@ -161,6 +168,13 @@ bool results_core_concentration(const struct results_test *t, const struct resul
                                 int64_t *runs, int64_t *bad, double *p);
 
 #define RESULTS_CORE_ALPHA 0.01
+
+/* Adds the host noise a run of package pkg at (phase, cpu, load) saw:
+ * other_ms taken by other processes out of core_ms (its wall time times
+ * its cores), to the cells of every test of outcome o that ran, and to the
+ * machine's. results_add_run first. */
+void results_add_noise(struct results *r, int pkg, enum results_phase phase, int cpu, int load,
+                       const struct outcome *o, double other_ms, double core_ms);
 
 /* Counts a run of package pkg that left processes behind when its leader
  * exited (they were killed). */

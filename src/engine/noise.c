@@ -1,0 +1,267 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * noise.c: measures host noise on the cores a run is pinned to. The
+ * kernel counts each core's busy and steal time in /proc/stat (clock ticks,
+ * sampled at the scheduler tick); the sweep's own runs on a core are the
+ * rest of the busy time, counted exactly by wait4 when a run ends and read
+ * from /proc/PID/stat (utime, stime, cutime, cstime) while it runs. Noise
+ * is busy plus steal minus the sweep's CPU time, over the cores' total
+ * time. It never spawns, schedules or writes anything.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "engine/noise.h"
+#include "base/util.h"
+
+/* Cores above this id are not measured. */
+#define NOISE_CORES 1024
+
+struct noise_core {
+	uint64_t busy, total;     /* ticks since boot, steal counted as busy */
+	double sweep;             /* ticks the sweep's runs took on it */
+	uint64_t q_busy, q_total; /* at the previous noise_now */
+	double q_sweep;
+	bool q_set;
+};
+
+struct noise_run {
+	pid_t pid;
+	int *cores;
+	int ncores;
+	double cpu; /* last CPU time read while it ran, ticks */
+	uint64_t busy0, total0;
+	double sweep0;
+	bool ok;
+	struct noise_run *next;
+};
+
+struct noise {
+	char *stat_path;
+	long hz;
+	int64_t tick;
+	bool read_once, ok;
+	struct noise_core cores[NOISE_CORES];
+	struct noise_run *runs;
+};
+
+struct noise *
+noise_new(const char *stat_path)
+{
+	struct noise *n = xcalloc(1, sizeof *n);
+
+	n->stat_path = xstrdup(stat_path != NULL ? stat_path : "/proc/stat");
+	n->hz = sysconf(_SC_CLK_TCK);
+	if (n->hz <= 0)
+		n->hz = 100;
+	return n;
+}
+
+void
+noise_free(struct noise *n)
+{
+	struct noise_run *r, *next;
+
+	if (n == NULL)
+		return;
+	for (r = n->runs; r != NULL; r = next) {
+		next = r->next;
+		free(r->cores);
+		free(r);
+	}
+	free(n->stat_path);
+	free(n);
+}
+
+/* Reads every "cpuN" line of /proc/stat: user nice system idle iowait irq
+ * softirq steal (guest time is already inside user). */
+static void
+noise_read_stat(struct noise *n, int64_t tick)
+{
+	char line[512];
+	FILE *f;
+
+	if (n->read_once && tick == n->tick)
+		return;
+	n->read_once = true;
+	n->tick = tick;
+	f = fopen(n->stat_path, "re");
+	n->ok = f != NULL;
+	if (f == NULL)
+		return;
+	while (fgets(line, sizeof line, f) != NULL) {
+		unsigned long long v[8] = {0};
+		int core;
+
+		if (strncmp(line, "cpu", 3) != 0 || line[3] < '0' || line[3] > '9')
+			continue;
+		if (sscanf(line + 3, "%d %llu %llu %llu %llu %llu %llu %llu %llu", &core, &v[0],
+		           &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) < 5 ||
+		    core < 0 || core >= NOISE_CORES)
+			continue;
+		n->cores[core].busy = v[0] + v[1] + v[2] + v[5] + v[6] + v[7];
+		n->cores[core].total = n->cores[core].busy + v[3] + v[4];
+	}
+	fclose(f);
+}
+
+/* The CPU time of a live run's leader and its reaped children, in ticks,
+ * or -1 when it cannot be read (the leader is gone). */
+static double
+noise_read_pid(pid_t pid)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long ut, st;
+	long long cut, cst;
+	FILE *f;
+	size_t len;
+
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+	f = fopen(path, "re");
+	if (f == NULL)
+		return -1;
+	len = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[len] = '\0';
+	/* The command name may hold spaces and parentheses: fields start
+	 * after the last ')'. Fields 14-17 are the 12th-15th after it. */
+	p = strrchr(buf, ')');
+	if (p == NULL ||
+	    sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %lld %lld", &ut,
+	           &st, &cut, &cst) != 4)
+		return -1;
+	return (double)ut + (double)st + (double)cut + (double)cst;
+}
+
+static bool
+noise_shares_core(const struct noise_run *r, const int *cores, int ncores)
+{
+	int i, j;
+
+	for (i = 0; i < r->ncores; i++)
+		for (j = 0; j < ncores; j++)
+			if (r->cores[i] == cores[j])
+				return true;
+	return false;
+}
+
+/* Brings the sweep's time on the given cores up to date: each live run on
+ * them is read again and the growth of its CPU time is shared among its
+ * cores (it was pinned to them, so it ran nowhere else). */
+static void
+noise_update_runs(struct noise *n, const int *cores, int ncores)
+{
+	struct noise_run *r;
+	int i;
+
+	for (r = n->runs; r != NULL; r = r->next) {
+		double cpu;
+
+		if (!noise_shares_core(r, cores, ncores))
+			continue;
+		cpu = noise_read_pid(r->pid);
+		if (cpu <= r->cpu)
+			continue;
+		for (i = 0; i < r->ncores; i++)
+			n->cores[r->cores[i]].sweep += (cpu - r->cpu) / r->ncores;
+		r->cpu = cpu;
+	}
+}
+
+static void
+noise_sum(const struct noise *n, const int *cores, int ncores, uint64_t *busy, uint64_t *total,
+          double *sweep)
+{
+	int i;
+
+	*busy = *total = 0;
+	*sweep = 0;
+	for (i = 0; i < ncores; i++) {
+		*busy += n->cores[cores[i]].busy;
+		*total += n->cores[cores[i]].total;
+		*sweep += n->cores[cores[i]].sweep;
+	}
+}
+
+static bool
+noise_cores_valid(const int *cores, int ncores)
+{
+	int i;
+
+	for (i = 0; i < ncores; i++)
+		if (cores[i] < 0 || cores[i] >= NOISE_CORES)
+			return false;
+	return ncores > 0;
+}
+
+struct noise_run *
+noise_begin(struct noise *n, int64_t tick, pid_t pid, const int *cores, int ncores)
+{
+	struct noise_run *r = xcalloc(1, sizeof *r);
+
+	r->pid = pid;
+	r->ok = noise_cores_valid(cores, ncores);
+	if (r->ok) {
+		r->cores = xmalloc(sizeof *r->cores * (size_t)ncores);
+		memcpy(r->cores, cores, sizeof *r->cores * (size_t)ncores);
+		r->ncores = ncores;
+		noise_read_stat(n, tick);
+		noise_update_runs(n, cores, ncores);
+		noise_sum(n, cores, ncores, &r->busy0, &r->total0, &r->sweep0);
+		r->ok = n->ok;
+	}
+	r->next = n->runs;
+	n->runs = r;
+	return r;
+}
+
+double
+noise_end(struct noise *n, struct noise_run *r, int64_t tick, int64_t cpu_us, double *other_ms)
+{
+	struct noise_run **pp;
+	uint64_t busy, total;
+	double sweep, final, share = -1;
+	int i;
+
+	*other_ms = 0;
+	for (pp = &n->runs; *pp != NULL && *pp != r; pp = &(*pp)->next)
+		;
+	if (*pp == r)
+		*pp = r->next;
+	if (r->ok) {
+		/* Its last reading gives way to the exact count of wait4. */
+		final = (double)cpu_us * (double)n->hz / 1e6;
+		if (final > r->cpu)
+			for (i = 0; i < r->ncores; i++)
+				n->cores[r->cores[i]].sweep += (final - r->cpu) / r->ncores;
+		noise_read_stat(n, tick);
+		noise_update_runs(n, r->cores, r->ncores);
+		noise_sum(n, r->cores, r->ncores, &busy, &total, &sweep);
+		if (n->ok && total > r->total0) {
+			double other = (double)(busy - r->busy0) - (sweep - r->sweep0);
+
+			*other_ms = other * 1000.0 / (double)n->hz;
+			share = other / (double)(total - r->total0);
+			share = share < 0 ? 0 : share > 1 ? 1 : share;
+		}
+	}
+	free(r->cores);
+	free(r);
+	return share;
+}
+
+double
+noise_share(double other_ms, double core_ms)
+{
+	double s;
+
+	if (core_ms <= 0)
+		return -1;
+	s = other_ms / core_ms;
+	return s < 0 ? 0 : s > 1 ? 1 : s;
+}

@@ -1,0 +1,278 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * causes.c: names the causes of each failing test. For cpu and load, each
+ * value is tested against the others (failures and hangs over runs, sweep
+ * and confirm cells together) and the smallest p, times the number of
+ * values (Bonferroni), stands for the dimension; noise tests the cells
+ * above NOISE_NOISY against the rest; interference takes interference_p.
+ * Those p-values, over every test of the sweep, get Benjamini-Hochberg
+ * q-values. Order comes from results_order_dependent; timing is named when
+ * nothing else is. It never reads or writes files.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "results/causes.h"
+#include "results/interference.h"
+#include "engine/noise.h"
+#include "results/stats.h"
+
+enum causes_kind {
+	CAUSES_CPU,
+	CAUSES_LOAD,
+	CAUSES_NOISE,
+	CAUSES_INTERFERENCE,
+	CAUSES_TESTED, /* the kinds above have a p-value */
+	CAUSES_ORDER = CAUSES_TESTED,
+	CAUSES_TIMING,
+};
+
+static const char *const causes_names[] = {"cpu",          "load",  "noise",
+                                           "interference", "order", "timing"};
+
+struct causes_test {
+	bool failed;
+	double p[CAUSES_TESTED], q[CAUSES_TESTED]; /* p < 0: not testable */
+	int value[2];                              /* the worst cpu and load */
+	int64_t k1[CAUSES_TESTED], n1[CAUSES_TESTED], k2[CAUSES_TESTED], n2[CAUSES_TESTED];
+};
+
+struct causes {
+	const struct results *r;
+	struct causes_test *t;
+};
+
+/* The cpu count (dim 0) or load (dim 1) at which t fails most against the
+ * others. */
+static void
+causes_dimension(const struct results_test *t, int dim, struct causes_test *ct)
+{
+	int64_t runs, fails, hangs, bad;
+	int i, j, nvalues = 0;
+
+	results_test_totals(t, &runs, &fails, &hangs);
+	bad = fails + hangs;
+	ct->p[dim] = -1;
+	for (i = 0; i < t->ncells; i++) {
+		int v = dim == 0 ? t->cells[i].cpu : t->cells[i].load;
+		int64_t k = 0, n = 0;
+		double greater;
+		bool seen = false;
+
+		for (j = 0; j < i; j++)
+			seen = seen || v == (dim == 0 ? t->cells[j].cpu : t->cells[j].load);
+		if (seen)
+			continue;
+		nvalues++;
+		for (j = 0; j < t->ncells; j++) {
+			if (v != (dim == 0 ? t->cells[j].cpu : t->cells[j].load))
+				continue;
+			k += t->cells[j].failures + t->cells[j].hangs;
+			n += t->cells[j].runs;
+		}
+		if (n == runs)
+			continue;
+		stats_fisher(bad - k, runs - n, k, n, NULL, &greater);
+		if (ct->p[dim] < 0 || greater < ct->p[dim]) {
+			ct->p[dim] = greater;
+			ct->value[dim] = v;
+			ct->k1[dim] = k;
+			ct->n1[dim] = n;
+			ct->k2[dim] = bad - k;
+			ct->n2[dim] = runs - n;
+		}
+	}
+	if (ct->p[dim] >= 0)
+		ct->p[dim] = fmin(1, ct->p[dim] * nvalues);
+}
+
+static void
+causes_noise(const struct results_test *t, struct causes_test *ct)
+{
+	int i;
+
+	for (i = 0; i < t->ncells; i++) {
+		const struct results_cell *c = &t->cells[i];
+		bool noisy = noise_share(c->noise_ms, c->noise_core_ms) > NOISE_NOISY;
+
+		ct->k1[CAUSES_NOISE] += noisy ? c->failures + c->hangs : 0;
+		ct->n1[CAUSES_NOISE] += noisy ? c->runs : 0;
+		ct->k2[CAUSES_NOISE] += noisy ? 0 : c->failures + c->hangs;
+		ct->n2[CAUSES_NOISE] += noisy ? 0 : c->runs;
+	}
+	ct->p[CAUSES_NOISE] = -1;
+	if (ct->n1[CAUSES_NOISE] > 0 && ct->n2[CAUSES_NOISE] > 0)
+		stats_fisher(ct->k2[CAUSES_NOISE], ct->n2[CAUSES_NOISE], ct->k1[CAUSES_NOISE],
+		             ct->n1[CAUSES_NOISE], NULL, &ct->p[CAUSES_NOISE]);
+}
+
+struct causes *
+causes_new(const struct results *r)
+{
+	struct causes *c = xcalloc(1, sizeof *c);
+	double *p = xcalloc(r->ntests * CAUSES_TESTED + 1, sizeof *p);
+	size_t i, np = 0;
+	int k;
+
+	c->r = r;
+	c->t = xcalloc(r->ntests + 1, sizeof *c->t);
+	for (i = 0; i < r->ntests; i++) {
+		const struct results_test *t = &r->tests[i];
+		struct causes_test *ct = &c->t[i];
+		int64_t runs, fails, hangs;
+
+		/* A test that failed every run has no flaky cause to find. */
+		results_test_totals(t, &runs, &fails, &hangs);
+		ct->failed = fails + hangs > 0 && fails + hangs < runs;
+		if (!ct->failed)
+			continue;
+		causes_dimension(t, 0, ct);
+		causes_dimension(t, 1, ct);
+		causes_noise(t, ct);
+		ct->p[CAUSES_INTERFERENCE] = -1;
+		if (t->overlapped_runs > 0 && t->alone_runs > 0) {
+			ct->p[CAUSES_INTERFERENCE] = interference_p(t);
+			ct->k1[CAUSES_INTERFERENCE] = t->overlapped_bad;
+			ct->n1[CAUSES_INTERFERENCE] = t->overlapped_runs;
+			ct->k2[CAUSES_INTERFERENCE] = t->alone_bad;
+			ct->n2[CAUSES_INTERFERENCE] = t->alone_runs;
+		}
+		for (k = 0; k < CAUSES_TESTED; k++)
+			if (ct->p[k] >= 0)
+				p[np++] = ct->p[k];
+	}
+	stats_bh(p, np, p);
+	for (i = 0, np = 0; i < r->ntests; i++)
+		for (k = 0; c->t[i].failed && k < CAUSES_TESTED; k++)
+			c->t[i].q[k] = c->t[i].p[k] >= 0 ? p[np++] : -1;
+	free(p);
+	return c;
+}
+
+void
+causes_free(struct causes *c)
+{
+	if (c == NULL)
+		return;
+	free(c->t);
+	free(c);
+}
+
+/* The evidence of cause k of ct in one sentence. */
+static char *
+causes_evidence(const struct causes_test *ct, int k)
+{
+	long long k1 = 0, n1 = 0, k2 = 0, n2 = 0;
+
+	if (k < CAUSES_TESTED) {
+		k1 = ct->k1[k];
+		n1 = ct->n1[k];
+		k2 = ct->k2[k];
+		n2 = ct->n2[k];
+	}
+
+	switch (k) {
+	case CAUSES_CPU:
+		return xasprintf(k2 == 0 ? _("fails only at cpu %d: %lld/%lld against %lld/%lld at "
+		                             "other cpu counts")
+		                         : _("fails most at cpu %d: %lld/%lld against %lld/%lld at "
+		                             "other cpu counts"),
+		                 ct->value[0], k1, n1, k2, n2);
+	case CAUSES_LOAD:
+		return xasprintf(k2 == 0
+		                     ? _("fails only at load %d: %lld/%lld against %lld/%lld at "
+		                         "other loads")
+		                     : _("fails most at load %d: %lld/%lld against %lld/%lld at "
+		                         "other loads"),
+		                 ct->value[1], k1, n1, k2, n2);
+	case CAUSES_NOISE:
+		return xasprintf(_("fails under host noise: %lld/%lld in noisy cells against "
+		                   "%lld/%lld in quiet ones"),
+		                 k1, n1, k2, n2);
+	case CAUSES_INTERFERENCE:
+		return xasprintf(_("fails when runs of its package overlap: %lld/%lld overlapped "
+		                   "against %lld/%lld alone"),
+		                 k1, n1, k2, n2);
+	case CAUSES_ORDER:
+		return xstrdup(_("fails only after other tests of its package in shuffled runs, "
+		                 "never alone"));
+	default:
+		return xstrdup(_("fails alike at every pair, alone or not, quiet or not: a race "
+		                 "or a time budget inside the test"));
+	}
+}
+
+/* Calls fn for each cause of test i, in kind order; timing when no other. */
+static void
+causes_each(const struct causes *c, size_t i, void (*fn)(void *, const struct causes_test *, int),
+            void *arg)
+{
+	const struct causes_test *ct = &c->t[i];
+	bool any = false;
+	int k;
+
+	for (k = 0; k < CAUSES_TESTED; k++) {
+		if (ct->q[k] >= 0 && ct->q[k] < CAUSES_ALPHA) {
+			fn(arg, ct, k);
+			any = true;
+		}
+	}
+	if (results_order_dependent(&c->r->tests[i])) {
+		fn(arg, ct, CAUSES_ORDER);
+		any = true;
+	}
+	if (!any)
+		fn(arg, ct, CAUSES_TIMING);
+}
+
+static void
+causes_add_json(void *arg, const struct causes_test *ct, int k)
+{
+	cJSON *o = cJSON_CreateObject();
+	char *ev = causes_evidence(ct, k);
+
+	cJSON_AddStringToObject(o, "cause", causes_names[k]);
+	cJSON_AddStringToObject(o, "evidence", ev);
+	if (k < CAUSES_TESTED) {
+		cJSON_AddNumberToObject(o, "p", util_round3(ct->p[k]));
+		cJSON_AddNumberToObject(o, "q", util_round3(ct->q[k]));
+	} else {
+		cJSON_AddNullToObject(o, "p");
+		cJSON_AddNullToObject(o, "q");
+	}
+	cJSON_AddItemToArray(arg, o);
+	free(ev);
+}
+
+cJSON *
+causes_json(const struct causes *c, size_t i)
+{
+	cJSON *a;
+
+	if (!c->t[i].failed)
+		return NULL;
+	a = cJSON_CreateArray();
+	causes_each(c, i, causes_add_json, a);
+	return a;
+}
+
+static void
+causes_add_text(void *arg, const struct causes_test *ct, int k)
+{
+	char *ev = causes_evidence(ct, k);
+
+	if (k < CAUSES_TESTED)
+		buf_printf(arg, _("  cause (%s): %s (q=%.2g)\n"), causes_names[k], ev, ct->q[k]);
+	else
+		buf_printf(arg, _("  cause (%s): %s\n"), causes_names[k], ev);
+	free(ev);
+}
+
+void
+causes_text(struct buf *b, const struct causes *c, size_t i)
+{
+	if (c->t[i].failed)
+		causes_each(c, i, causes_add_text, b);
+}

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * causes.h: why each failing test fails, with its evidence: cpu (its
+ * failures pile up at one CPU count), load (at one load), noise (in cells
+ * measured under host noise), interference (in runs that overlapped another
+ * run of its package), order (order_dependent), or timing when none of
+ * these explains it. Each test is a one-sided Fisher exact test; the
+ * p-values of every test of the sweep are adjusted together
+ * (Benjamini-Hochberg). It reads struct results only; no I/O.
+ */
+#ifndef FLAKESWEEP_CAUSES_H
+#define FLAKESWEEP_CAUSES_H
+
+#include <cjson/cJSON.h>
+
+#include "results/results.h"
+#include "base/util.h"
+
+/* A cause is named when its adjusted p-value (q) is below this. */
+#define CAUSES_ALPHA 0.01
+
+struct causes;
+
+/* The causes of every test of r that failed or hung (r borrowed: it must
+ * outlive the result). */
+struct causes *causes_new(const struct results *r);
+/* NULL is a no-op. */
+void causes_free(struct causes *c);
+
+/* results.json tests[].causes for r->tests[i]: an array of {"cause",
+ * "evidence", "p", "q"} (p and q null for order and timing), or NULL when
+ * the test never failed or failed every run. */
+cJSON *causes_json(const struct causes *c, size_t i);
+
+/* The report's sentences for r->tests[i], one line per cause. */
+void causes_text(struct buf *b, const struct causes *c, size_t i);
+
+#endif

@@ -1,0 +1,31 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# timeout: 180
+# Case 05 (tests/fixtures/case05, copied from the case): a Go test that
+# listens on a fixed port fails when two runs of its package overlap and
+# passes alone. On one core, load 1 runs are alone and load 2 runs overlap:
+# results.json gives its interference with p below 0.01 and names
+# interference among its causes, with the counts.
+set -eu
+command -v go >/dev/null || { echo "SKIP go is not installed"; exit 77; }
+core=$(python3 -c 'import os; print(min(os.sched_getaffinity(0)))')
+cp -r "$CHECK_SRCDIR/tests/fixtures/case05" "$CHECK_TMPDIR/case05"
+cd "$CHECK_TMPDIR/case05"
+rc=0
+taskset -c "$core" "$FLAKESWEEP" --cpu 1 --load 1,2 --count 40 --confirm 0 --no-race \
+	--ui none -o "$CHECK_TMPDIR/out" ./... >/dev/null 2>&1 || rc=$?
+[ "$rc" = 1 ]
+python3 - "$CHECK_TMPDIR/out" <<'PY'
+import json, os, sys
+res = json.load(open(os.path.join(sys.argv[1], "results.json")))
+[t] = [t for t in res["tests"] if t["test"] == "TestEchoServerOnDefaultPort"]
+i = t["interference"]
+assert i["alone"]["failures"] == 0 and i["alone"]["runs"] >= 36, i
+assert i["overlapped"]["failures"] >= 8 and i["p"] < 0.01, i
+causes = {c["cause"]: c for c in t["causes"]}
+assert "interference" in causes and "timing" not in causes, t["causes"]
+assert causes["interference"]["evidence"] == \
+    "fails when runs of its package overlap: %d/%d overlapped against 0/%d alone" \
+    % (i["overlapped"]["failures"], i["overlapped"]["runs"], i["alone"]["runs"]), causes
+print("case 05: %s (q=%g)" % (causes["interference"]["evidence"], causes["interference"]["q"]))
+PY

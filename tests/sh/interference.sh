@@ -1,0 +1,39 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# timeout: 120
+# Interference: a test that holds a fixed directory under the working
+# directory fails only when runs of its package overlap. On one core, load
+# 1 runs one at a time (alone) and load 2 two at once (overlapped): every
+# run line says whether it overlapped, results.json gives the test's
+# interference counts with a small p, and the report names the cause and
+# the remedies.
+set -eu
+core=$(python3 -c 'import os; print(min(os.sched_getaffinity(0)))')
+cd "$CHECK_TMPDIR"
+rc=0
+taskset -c "$core" "$FLAKESWEEP" --driver tap --cpu 1 --load 1,2 --count 20 --confirm 0 \
+	--timeout 20s --ui none -o "$CHECK_TMPDIR/out" \
+	-- sh "$CHECK_SRCDIR/tests/fixtures/tap/shared-dir.sh" >/dev/null || rc=$?
+[ "$rc" = 1 ]
+"$FLAKESWEEP" report --rebuild "$CHECK_TMPDIR/out" >/dev/null || [ $? = 1 ]
+python3 - "$CHECK_TMPDIR/out" <<'PY'
+import json, os, sys
+out = sys.argv[1]
+res = json.load(open(os.path.join(out, "results.json")))
+runs = [json.loads(l) for l in open(os.path.join(out, "journal.jsonl")) if '"type":"run"' in l]
+text = open(os.path.join(out, "report.txt")).read()
+[t] = res["tests"]
+i = t["interference"]
+alone = [r for r in runs if not r.get("overlapped")]
+over = [r for r in runs if r.get("overlapped")]
+# At load 2 the last run of the pair may find the lane to itself.
+assert all(r["load"] == 2 for r in over) and len(over) >= 18, runs
+assert i["alone"] == {"runs": len(alone), "failures": 0}, i
+assert i["overlapped"]["runs"] == len(over) and i["overlapped"]["failures"] >= 8, i
+assert i["p"] < 0.01, i
+assert "fails when runs of its package overlap: %d of %d overlapped runs against 0 of %d alone" \
+    % (i["overlapped"]["failures"], len(over), len(alone)) in text, text
+assert "--isolate-net" in text and "TMPDIR" in text, text
+print("interference: overlapped %d/%d failed, alone 0/%d, p=%g"
+      % (i["overlapped"]["failures"], len(over), len(alone), i["p"]))
+PY
