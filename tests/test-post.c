@@ -306,6 +306,7 @@ TEST(post_verdict_from_cells)
 
 	put(path,
 	    "{\"schema\":\"flakesweep/results/v1\",\"project\":{},\"tests\":[{\"id\":\"p::T\","
+	    "\"package\":\"p\",\"test\":\"T\",\"level\":\"unit\","
 	    "\"verdict\":\"flaky\",\"cells\":[{\"phase\":\"confirm\",\"cpu\":2,\"load\":1,"
 	    "\"runs\":10,\"failures\":9,\"hangs\":1},{\"phase\":\"sweep\",\"cpu\":1,\"load\":"
 	    "1,\"runs\":10,\"failures\":1,\"hangs\":0}]}]}");
@@ -577,8 +578,9 @@ TEST(post_long_title_is_cut)
 	buf_init(&json);
 	buf_printf(&json,
 	           "{\"schema\":\"flakesweep/results/v1\",\"project\":{},\"tests\":[{\"id\":\"%s\","
-	           "\"package\":\"p\",\"test\":\"%s\",\"verdict\":\"flaky\",\"cells\":[{\"phase\":"
-	           "\"sweep\",\"cpu\":1,\"load\":1,\"runs\":10,\"failures\":1,\"hangs\":0}]}]}",
+	           "\"package\":\"p\",\"test\":\"%s\",\"level\":\"unit\",\"verdict\":\"flaky\","
+	           "\"cells\":[{\"phase\":\"sweep\",\"cpu\":1,\"load\":1,\"runs\":10,"
+	           "\"failures\":1,\"hangs\":0}]}]}",
 	           id, name.data);
 	put(path, json.data);
 	d = draft(path, id, "Text.", NULL, NULL, 0, NULL);

@@ -169,6 +169,7 @@ TEST(results_json_reads_hand_made_files)
 	char *err = NULL;
 	struct results *r = NULL;
 	struct results_meta m;
+	size_t i;
 
 	/* Invalid UTF-8 and fields the writer always adds left out. */
 	CHECK_INT(results_load(path, &r, &m, &err), 0);
@@ -178,6 +179,16 @@ TEST(results_json_reads_hand_made_files)
 	CHECK(r->tests[0].first->run == 0);
 	CHECK_INT(m.pkgs[0].build_ok, 1);
 	CHECK_INT(r->pkgs[0].unreliable_runs, 0);
+	/* The first failure's lines as the file has them: 14 of the document,
+	 * 2000 of the diff and the FAIL line; the line separator (U+2028)
+	 * stays inside its line, where the sanitised text breaks it. */
+	for (i = 0; m.tests[0].first_lines[i] != NULL; i++)
+		;
+	CHECK_INT(i, 2015);
+	CHECK_STR(m.tests[0].first_lines[0], "=== RUN   TestRendersReleaseNotes");
+	CHECK(strstr(m.tests[0].first_lines[12], "separator \u2028 here") != NULL);
+	CHECK(strstr(r->tests[0].first->lines, "separator \n here") != NULL);
+	CHECK(m.tests[1].first_lines[0] != NULL && m.tests[1].first_lines[1] == NULL);
 	results_free(r);
 	results_meta_free(&m);
 	free(path);

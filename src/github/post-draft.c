@@ -21,10 +21,10 @@
 #include "github/markdown.h"
 #include "github/post-draft.h"
 #include "drivers/project.h"
+#include "results/results-json.h"
 #include "results/results.h"
 #include "base/util.h"
 
-#define POST_DRAFT_RESULTS_MAX ((size_t)1 << 30)
 #define POST_DRAFT_TITLE_MAX 250
 /* The first failure is cut to this many bytes even when the post has room:
  * its head says what failed and its tail how; a reader wants no more. */
@@ -96,30 +96,6 @@ post_draft_pct(double pct)
 	for (i = 0; i < k; i++)
 		scale *= 10;
 	return xasprintf("%lld.%0*lld", v / scale, k, v % scale);
-}
-
-/* Cells as results.json must hold them: an array of objects whose counts
- * are whole numbers with 0 <= failures + hangs <= runs. */
-static bool
-post_draft_cells_valid(const cJSON *cells)
-{
-	const cJSON *c;
-
-	if (!cJSON_IsArray(cells))
-		return false;
-	cJSON_ArrayForEach(c, cells)
-	{
-		const cJSON *r = cJSON_GetObjectItemCaseSensitive(c, "runs");
-		const cJSON *f = cJSON_GetObjectItemCaseSensitive(c, "failures");
-		const cJSON *h = cJSON_GetObjectItemCaseSensitive(c, "hangs");
-
-		if (!cJSON_IsObject(c) || !cJSON_IsNumber(r) || !cJSON_IsNumber(f) ||
-		    !cJSON_IsNumber(h) || r->valuedouble < 0 || f->valuedouble < 0 ||
-		    h->valuedouble < 0 || f->valuedouble + h->valuedouble > r->valuedouble ||
-		    r->valuedouble > 9e15)
-			return false;
-	}
-	return true;
 }
 
 static bool
@@ -221,104 +197,67 @@ post_draft_parse_remote(const char *url, char **repo)
 	return rc;
 }
 
-static int64_t
-post_draft_int(const cJSON *obj, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-	double x = cJSON_IsNumber(v) ? v->valuedouble : 0;
-
-	return x > 0 && x < 9e15 ? (int64_t)x : 0;
-}
-
-static char *
-post_draft_name(const cJSON *obj, const char *key)
-{
-	const char *s = github_json_string(obj, key);
-
-	return s != NULL ? markdown_clean_name(s) : NULL;
-}
-
 static void
-post_draft_add_pair(struct post_draft *d, const cJSON *cell)
+post_draft_add_pair(struct post_draft *d, const struct results_cell *c)
 {
-	int cpu = (int)post_draft_int(cell, "cpu"), load = (int)post_draft_int(cell, "load");
-	const char *phase = github_json_string(cell, "phase");
-	int ph = phase != NULL && strcmp(phase, "confirm") == 0;
-	int64_t runs = post_draft_int(cell, "runs"), failures = post_draft_int(cell, "failures"),
-	        hangs = post_draft_int(cell, "hangs");
+	int ph = c->phase == RESULTS_CONFIRM;
 	size_t i;
 
-	d->runs[ph] += runs;
-	d->failures[ph] += failures;
-	d->hangs[ph] += hangs;
+	d->runs[ph] += c->runs;
+	d->failures[ph] += c->failures;
+	d->hangs[ph] += c->hangs;
 	for (i = 0; i < d->npairs; i++) {
-		if (d->pairs[i].cpu == cpu && d->pairs[i].load == load)
+		if (d->pairs[i].cpu == c->cpu && d->pairs[i].load == c->load)
 			break;
 	}
 	if (i == d->npairs) {
 		d->pairs = xrealloc(d->pairs, sizeof *d->pairs * (d->npairs + 1));
 		memset(&d->pairs[i], 0, sizeof d->pairs[i]);
-		d->pairs[i].cpu = cpu;
-		d->pairs[i].load = load;
+		d->pairs[i].cpu = c->cpu;
+		d->pairs[i].load = c->load;
 		d->npairs++;
 	}
-	d->pairs[i].runs += runs;
-	d->pairs[i].failures += failures;
-	d->pairs[i].hangs += hangs;
+	d->pairs[i].runs += c->runs;
+	d->pairs[i].failures += c->failures;
+	d->pairs[i].hangs += c->hangs;
 }
 
 /* A cell where every run failed or hung: the test is failing there. */
-static const cJSON *
-post_draft_failing_cell(const cJSON *cells)
+static const struct results_cell *
+post_draft_failing_cell(const struct results_test *t)
 {
-	const cJSON *c;
+	int i;
 
-	cJSON_ArrayForEach(c, cells)
-	{
-		int64_t runs = post_draft_int(c, "runs");
+	for (i = 0; i < t->ncells; i++) {
+		const struct results_cell *c = &t->cells[i];
 
-		if (runs > 0 && post_draft_int(c, "failures") + post_draft_int(c, "hangs") >= runs)
+		if (c->runs > 0 && c->failures + c->hangs >= c->runs)
 			return c;
 	}
 	return NULL;
 }
 
+/* The first failure, its lines cleaned one by one from the file's own
+ * (raw) lines. */
 static void
-post_draft_read_first_failure(struct post_draft *d, const cJSON *ff)
+post_draft_read_first_failure(struct post_draft *d, const struct results_failure *f,
+                              char *const *raw)
 {
-	const cJSON *lines = cJSON_GetObjectItemCaseSensitive(ff, "lines"), *l, *seed;
+	size_t i;
 
-	if (!cJSON_IsObject(ff))
+	if (f == NULL)
 		return;
 	d->has_first = true;
-	d->ff_phase = post_draft_name(ff, "phase");
-	d->ff_cpu = (int)post_draft_int(ff, "cpu");
-	d->ff_load = (int)post_draft_int(ff, "load");
-	d->ff_log = post_draft_name(ff, "log");
-	seed = cJSON_GetObjectItemCaseSensitive(ff, "seed");
-	if (cJSON_IsString(seed))
-		d->ff_seed = markdown_clean_name(seed->valuestring);
-	else if (cJSON_IsNumber(seed) && fabs(seed->valuedouble) <= 9007199254740992.0)
-		d->ff_seed = xasprintf("%lld", (long long)seed->valuedouble);
-	/* "lines" is an array of lines; one string with newlines is taken too. */
-	if (cJSON_IsString(lines)) {
-		size_t n, i;
-		char **v = markdown_split_lines(lines->valuestring, &n);
-
-		d->ff_lines = xcalloc(n + 1, sizeof *d->ff_lines);
-		for (i = 0; i < n; i++)
-			d->ff_lines[i] = markdown_clean_line(v[i], strlen(v[i]), true);
-		d->ff_nlines = n;
-		markdown_free_lines(v, n);
-		return;
-	}
-	d->ff_lines = xcalloc((size_t)cJSON_GetArraySize(lines) + 1, sizeof *d->ff_lines);
-	cJSON_ArrayForEach(l, lines)
-	{
-		if (cJSON_IsString(l))
-			d->ff_lines[d->ff_nlines++] =
-			    markdown_clean_line(l->valuestring, strlen(l->valuestring), true);
-	}
+	d->ff_phase = xstrdup(results_phase_name(f->phase));
+	d->ff_cpu = f->cpu;
+	d->ff_load = f->load;
+	d->ff_log = f->log != NULL ? markdown_clean_name(f->log) : NULL;
+	d->ff_seed = f->seed != NULL ? markdown_clean_name(f->seed) : NULL;
+	for (i = 0; raw != NULL && raw[i] != NULL; i++)
+		;
+	d->ff_lines = xcalloc(i + 1, sizeof *d->ff_lines);
+	for (i = 0; raw != NULL && raw[i] != NULL; i++)
+		d->ff_lines[d->ff_nlines++] = markdown_clean_line(raw[i], strlen(raw[i]), true);
 }
 
 static int
@@ -690,53 +629,64 @@ post_draft_results_dir(const char *path)
 	return xstrndup(path, (size_t)(slash - path));
 }
 
-/* Fills d from the results' project, machine and test entries. */
-static void
-post_draft_read(struct post_draft *d, const cJSON *root, const cJSON *t)
+static char *
+post_draft_name(const char *s)
 {
-	const cJSON *project = cJSON_GetObjectItemCaseSensitive(root, "project");
-	const cJSON *machine = cJSON_GetObjectItemCaseSensitive(root, "machine");
-	const cJSON *lanes = cJSON_GetObjectItemCaseSensitive(machine, "lanes");
-	const cJSON *repro = cJSON_GetObjectItemCaseSensitive(t, "reproduce");
-	const cJSON *c;
-	const char *id = github_json_string(t, "id"), *sep = strstr(id, "::");
+	return s != NULL ? markdown_clean_name(s) : NULL;
+}
 
-	d->test_id = xstrdup(id);
-	d->test_shown = markdown_clean_name(id);
-	d->package = post_draft_name(t, "package");
-	if (d->package == NULL && sep != NULL) {
-		char *pkg = xstrndup(id, (size_t)(sep - id));
+/* Fills d from the results' project, machine and test t. */
+static void
+post_draft_read(struct post_draft *d, const struct results *r, const struct results_meta *m,
+                const struct results_test *t)
+{
+	const struct results_meta_test *mt = &m->tests[t - r->tests];
+	const char *f = mt->reproduce_flakesweep, *x = mt->reproduce_direct;
+	int i;
 
-		d->package = markdown_clean_name(pkg);
-		free(pkg);
-	}
-	if (d->package == NULL)
-		d->package = xstrdup("");
-	d->test = post_draft_name(t, "test");
-	if (d->test == NULL)
-		d->test = markdown_clean_name(sep != NULL ? sep + 2 : id);
-	d->level = post_draft_name(t, "level");
-	d->driver = post_draft_name(project, "driver");
-	d->toolchain = post_draft_name(project, "toolchain");
-	d->commit = post_draft_name(project, "commit");
-	d->cores = (int)post_draft_int(machine, "cores");
-	d->keep = (int)post_draft_int(machine, "keep");
-	d->nlanes = cJSON_GetArraySize(lanes);
-	d->lane_width = cJSON_GetArraySize(cJSON_GetArrayItem(lanes, 0));
-	cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(t, "cells"))
-	{
-		post_draft_add_pair(d, c);
-	}
+	d->test_id = xstrdup(t->id);
+	d->test_shown = markdown_clean_name(t->id);
+	d->package = markdown_clean_name(r->pkgs[t->pkg].name);
+	d->test = markdown_clean_name(t->test);
+	d->level = markdown_clean_name(r->pkgs[t->pkg].level);
+	d->driver = post_draft_name(m->driver);
+	d->toolchain = post_draft_name(m->toolchain);
+	d->commit = post_draft_name(m->commit);
+	d->cores = m->cores;
+	d->keep = m->keep;
+	d->nlanes = m->nlanes;
+	d->lane_width = m->lane_width;
+	for (i = 0; i < t->ncells; i++)
+		post_draft_add_pair(d, &t->cells[i]);
 	if (d->npairs > 1)
 		qsort(d->pairs, d->npairs, sizeof *d->pairs, post_draft_cmp_pairs);
-	post_draft_read_first_failure(d, cJSON_GetObjectItemCaseSensitive(t, "first_failure"));
-	if (cJSON_IsObject(repro)) {
-		const char *f = github_json_string(repro, "flakesweep"),
-		           *x = github_json_string(repro, "direct");
+	post_draft_read_first_failure(d, t->first, mt->first_lines);
+	d->repro_flakesweep = f != NULL ? markdown_clean_line(f, strlen(f), false) : NULL;
+	d->repro_direct = x != NULL ? markdown_clean_line(x, strlen(x), false) : NULL;
+}
 
-		d->repro_flakesweep = f != NULL ? markdown_clean_line(f, strlen(f), false) : NULL;
-		d->repro_direct = x != NULL ? markdown_clean_line(x, strlen(x), false) : NULL;
+/* Whether anything of test t in the results, shown or not, holds a token. */
+static bool
+post_draft_test_holds_token(const struct results *r, const struct results_meta *m,
+                            const struct results_test *t)
+{
+	const struct results_meta_test *mt = &m->tests[t - r->tests];
+	const struct results_failure *f = t->first;
+	size_t i;
+
+	if (github_env_token_in(t->id) || github_env_token_in(t->test) ||
+	    github_env_token_in(r->pkgs[t->pkg].name) || github_env_token_in(r->pkgs[t->pkg].level))
+		return true;
+	if ((mt->reproduce_flakesweep != NULL && github_env_token_in(mt->reproduce_flakesweep)) ||
+	    (mt->reproduce_direct != NULL && github_env_token_in(mt->reproduce_direct)))
+		return true;
+	for (i = 0; mt->first_lines != NULL && mt->first_lines[i] != NULL; i++) {
+		if (github_env_token_in(mt->first_lines[i]))
+			return true;
 	}
+	return f != NULL && ((f->seed != NULL && github_env_token_in(f->seed)) ||
+	                     (f->reason != NULL && github_env_token_in(f->reason)) ||
+	                     (f->log != NULL && github_env_token_in(f->log)));
 }
 
 /* Finds the test's source through its driver: sets d->source_path
@@ -775,10 +725,8 @@ out:
 
 /* Where the report goes and where links point. */
 static int
-post_draft_repos(struct post_draft *d, const cJSON *root, const char *repo, char **err)
+post_draft_repos(struct post_draft *d, const char *proot, const char *repo, char **err)
 {
-	const cJSON *project = cJSON_GetObjectItemCaseSensitive(root, "project");
-	const char *proot = github_json_string(project, "root");
 	struct project_git g = {NULL, NULL, NULL};
 	char *origin = NULL, *origin_repo = NULL;
 
@@ -815,79 +763,43 @@ int
 post_draft_new(const struct post_input *in, struct post_draft **out, char **err)
 {
 	struct post_draft *d = NULL;
-	char *text = NULL, *shown = NULL;
-	size_t len = 0;
-	cJSON *root = NULL, *tests, *t, *found = NULL;
-	const cJSON *bad;
-	const char *schema, *verdict;
+	struct results *r = NULL;
+	struct results_meta m;
+	const struct results_test *t;
+	const struct results_cell *bad;
+	char *shown = NULL;
 	int rc;
 
 	*out = NULL;
 	*err = NULL;
+	memset(&m, 0, sizeof m);
 	rc = markdown_check_text(in->description, _("description"), err);
 	if (rc == 0 && in->notes != NULL)
 		rc = markdown_check_text(in->notes, _("notes"), err);
 	if (rc < 0)
 		return rc;
 	shown = markdown_clean_name(in->test_id);
-	rc = util_read_file(in->results_path, POST_DRAFT_RESULTS_MAX, &text, &len);
-	if (rc < 0) {
-		*err = xasprintf(_("cannot read %s: %s"), in->results_path, strerror(-rc));
+	rc = results_load(in->results_path, &r, &m, err);
+	if (rc < 0)
 		goto out;
-	}
-	/* len + 1 takes in the NUL, so trailing garbage is refused. */
-	root = cJSON_ParseWithLengthOpts(text, len + 1, NULL, 1);
-	free(text);
-	schema = github_json_string(root, "schema");
-	tests = cJSON_GetObjectItemCaseSensitive(root, "tests");
-	if (schema == NULL || strncmp(schema, "flakesweep/results/", 19) != 0 ||
-	    !cJSON_IsArray(tests)) {
-		*err = xasprintf(_("%s is not a flakesweep results file"), in->results_path);
-		rc = -EBADMSG;
-		goto out;
-	}
-	cJSON_ArrayForEach(t, tests)
-	{
-		const char *id = github_json_string(t, "id");
-
-		if (id != NULL && strcmp(id, in->test_id) == 0) {
-			found = t;
-			break;
-		}
-	}
-	if (found == NULL) {
+	t = results_find(r, in->test_id);
+	if (t == NULL) {
 		*err = xasprintf(_("%s is not in %s"), shown, in->results_path);
 		rc = -EINVAL;
 		goto out;
 	}
-	if (!post_draft_cells_valid(cJSON_GetObjectItemCaseSensitive(found, "cells"))) {
-		*err = xasprintf(_("%s: the cells of %s are malformed (expected an array of cells "
-		                   "with 0 <= failures + hangs <= runs)"),
-		                 in->results_path, shown);
-		rc = -EBADMSG;
-		goto out;
-	}
-	verdict = github_json_string(found, "verdict");
-	bad = post_draft_failing_cell(cJSON_GetObjectItemCaseSensitive(found, "cells"));
-	if ((verdict != NULL && strcmp(verdict, "failing") == 0) || bad != NULL) {
-		if (bad != NULL)
-			*err =
-			    xasprintf(_("%s is failing, not flaky: it failed all %lld runs at cpu "
-			                "%lld, load %lld; flakesweep posts only flaky tests"),
-			              shown, (long long)post_draft_int(bad, "runs"),
-			              (long long)post_draft_int(bad, "cpu"),
-			              (long long)post_draft_int(bad, "load"));
-		else
-			*err = xasprintf(_("%s is failing, not flaky; flakesweep posts only flaky "
-			                   "tests"),
-			                 shown);
+	bad = post_draft_failing_cell(t);
+	if (bad != NULL) {
+		*err = xasprintf(_("%s is failing, not flaky: it failed all %lld runs at cpu %lld, "
+		                   "load %lld; flakesweep posts only flaky tests"),
+		                 shown, (long long)bad->runs, (long long)bad->cpu,
+		                 (long long)bad->load);
 		rc = -EINVAL;
 		goto out;
 	}
 	d = xcalloc(1, sizeof *d);
-	post_draft_read(d, root, found);
-	if ((verdict != NULL && strcmp(verdict, "passed") == 0) ||
-	    d->failures[0] + d->failures[1] + d->hangs[0] + d->hangs[1] == 0) {
+	post_draft_read(d, r, &m, t);
+	if (d->failures[0] + d->failures[1] + d->hangs[0] + d->hangs[1] == 0) {
 		*err = xasprintf(_("%s passed every run (%lld): there is nothing to report"), shown,
 		                 (long long)(d->runs[0] + d->runs[1]));
 		rc = -EINVAL;
@@ -904,7 +816,7 @@ post_draft_new(const struct post_input *in, struct post_draft **out, char **err)
 		d->decisions_path = xasprintf("%s/%s", dir, DECISIONS_FILE);
 		free(dir);
 	}
-	rc = post_draft_repos(d, root, in->repo, err);
+	rc = post_draft_repos(d, m.root, in->repo, err);
 	if (rc < 0)
 		goto out;
 	rc = post_draft_render(d);
@@ -915,19 +827,17 @@ post_draft_new(const struct post_input *in, struct post_draft **out, char **err)
 		rc = -EINVAL;
 		goto out;
 	}
-	text = cJSON_PrintUnformatted(found);
-	if (github_env_token_in(text) || post_draft_holds_token(d)) {
+	if (post_draft_test_holds_token(r, &m, t) || post_draft_holds_token(d)) {
 		*err = xstrdup(_(POST_TOKEN_REFUSAL));
 		rc = -EPERM;
-	}
-	cJSON_free(text);
-	if (rc < 0)
 		goto out;
+	}
 	*out = d;
 	d = NULL;
 out:
 	post_draft_free(d);
-	cJSON_Delete(root);
+	results_meta_free(&m);
+	results_free(r);
 	free(shown);
 	return rc;
 }

@@ -822,6 +822,37 @@ results_json_cascades(struct results_json_in *in, struct results *r, const struc
 	return 0;
 }
 
+/* tests[].first_failure.lines unsanitised, for a reader that cleans each
+ * line itself (read_failure has checked them). */
+static char **
+results_json_raw_lines(const cJSON *t)
+{
+	const cJSON *lines = cJSON_GetObjectItemCaseSensitive(
+	                cJSON_GetObjectItemCaseSensitive(t, "first_failure"), "lines"),
+	            *l;
+	char **v = NULL;
+	size_t n = 0;
+
+	if (cJSON_IsArray(lines)) {
+		cJSON_ArrayForEach(l, lines)
+		{
+			util_strv_add(&v, &n, l->valuestring);
+		}
+	} else if (cJSON_IsString(lines)) {
+		const char *p = lines->valuestring;
+
+		while (*p != '\0') {
+			size_t len = strcspn(p, "\n");
+			char *line = xstrndup(p, len);
+
+			util_strv_add(&v, &n, line);
+			free(line);
+			p += len + (p[len] == '\n');
+		}
+	}
+	return v;
+}
+
 static int
 results_json_read_test(struct results_json_in *in, const cJSON *t, struct results *r,
                        struct results_meta_test *mt)
@@ -850,6 +881,8 @@ results_json_read_test(struct results_json_in *in, const cJSON *t, struct result
 	rc = results_json_read_cells(in, cJSON_GetObjectItemCaseSensitive(t, "cells"), x, r);
 	if (rc == 0)
 		rc = results_json_read_failure(in, t, "first_failure", &x->first);
+	if (rc == 0)
+		mt->first_lines = results_json_raw_lines(t);
 	if (rc == 0 && cJSON_IsObject(rep)) {
 		results_json_push(in, "reproduce", 0);
 		rc = results_json_str(in, rep, "flakesweep", true, &s);
@@ -1074,6 +1107,7 @@ results_meta_free(struct results_meta *m)
 		free(m->tests[i].reproduce_flakesweep);
 		free(m->tests[i].reproduce_direct);
 		free(m->tests[i].cascade_of);
+		util_strv_free(m->tests[i].first_lines);
 	}
 	free(m->pkgs);
 	free(m->tests);

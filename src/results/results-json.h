@@ -34,6 +34,9 @@ struct results_meta_test {
 	bool quarantined;
 	bool provisional; /* its verdict could still change when it was written */
 	char *cascade_of; /* the test whose failures it followed, or NULL */
+	/* The first failure's lines as the file has them (one string is split
+	 * at its newlines), NULL-terminated; NULL when it has none. */
+	char **first_lines;
 };
 
 /* Everything of a results.json that is not in struct results. Strings are
