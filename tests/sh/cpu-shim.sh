@@ -19,7 +19,10 @@ echo "ok 1 - getconf $(getconf _NPROCESSORS_ONLN) $(getconf _NPROCESSORS_CONF) p
 T
 chmod +x "$CHECK_TMPDIR/t.sh"
 cd "$CHECK_TMPDIR"
-LD_PRELOAD=libm.so.6 "$FLAKESWEEP" --driver tap --cpu "$cpus" --load 1 --count 2 --confirm 0 \
+# flakesweep itself may be built with AddressSanitizer, which refuses a
+# preloaded library ahead of its runtime unless told.
+LD_PRELOAD=libm.so.6 ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+	"$FLAKESWEEP" --driver tap --cpu "$cpus" --load 1 --count 2 --confirm 0 \
 	--keep 0 --ui none -o out -- ./t.sh >/dev/null
 "$FLAKESWEEP" --driver tap --cpu 1 --load 1 --count 1 --confirm 0 --keep 0 --no-cpu-shim \
 	--ui none -o off -- ./t.sh >/dev/null
