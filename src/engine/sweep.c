@@ -5,13 +5,13 @@
  * cpu, load) pair, and after the `swept` barrier confirm each test that
  * failed, alone, at every pair. Each run is journaled when it finishes;
  * results.json is rewritten as the sweep goes. It never draws anything: front
- * ends get the observer's callbacks.
+ * ends get the observer's callbacks. One run lives in run.c, the build phase
+ * in build.c; the state they share is in sweep-int.h.
  */
 #include "config.h"
 
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +20,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "engine/cpu-shim.h"
 #include "results/journal.h"
 #include "engine/lanes.h"
 #include "engine/noise.h"
@@ -30,107 +29,25 @@
 #include "engine/proc.h"
 #include "drivers/project.h"
 #include "decisions/quarantine.h"
-#include "results/interference.h"
 #include "results/replay.h"
 #include "results/report.h"
 #include "results/results-json.h"
 #include "base/sanitize.h"
 #include "engine/sweep-config.h"
 #include "engine/sweep.h"
+#include "engine/sweep-int.h"
 #include "base/timefmt.h"
 #include "base/util.h"
 
-extern char **environ;
-
-#define SWEEP_CAPTURE_HEAD (1 << 20)
-#define SWEEP_CAPTURE_TAIL (1 << 20)
-#define SWEEP_BUILD_OUTPUT_MAX (1 << 20)
 #define SWEEP_FLUSH_MS 2000
-/* A generous time limit for building one package (ms): an hour. */
-#define SWEEP_BUILD_LIMIT_MS (60 * 60 * 1000)
 /* A journal that cannot be written (a full disk) is retried this often,
  * and the sweep stops with what it measured after waiting this long. */
 #define SWEEP_JOURNAL_RETRY_MS 5000
 #define SWEEP_JOURNAL_WAIT_MS (30 * 60 * 1000)
-#define SWEEP_PORT_FIRST 20000
-#define SWEEP_PORT_WINDOW 100
 /* How often a lane that waits for quiet tries one run. */
 #define SWEEP_QUIET_MS 1000
-#define SWEEP_PORT_SLOTS ((65000 - SWEEP_PORT_FIRST) / SWEEP_PORT_WINDOW)
 
-struct sweep_live {
-	struct sweep_run pub;
-	struct sweep *s;
-	struct sched_run *sr;
-	struct proc *proc;
-	struct driver_parser *parser;
-	struct buf head;
-	char *tail; /* ring of the last SWEEP_CAPTURE_TAIL bytes once head is full */
-	size_t tail_len, tail_pos;
-	int64_t dropped;
-	char *tmpdir;
-	int port_slot;
-	struct noise_run *noise;
-	bool overlapped; /* another run of its package was alive meanwhile */
-};
-
-struct sweep_build {
-	struct sweep *s;
-	int pkg;
-	struct buf out;
-	struct proc *proc;
-	struct sweep_build *next; /* builds in flight */
-};
-
-struct sweep {
-	uv_loop_t *loop;
-	struct options *o;
-	struct observer obs;
-	const struct driver *driver;
-	struct project proj;
-	char *outdir;
-	struct journal *journal;
-	struct journal_header hdr; /* as written, or as resumed with this machine */
-	cJSON *header;             /* hdr encoded, for results.json */
-	struct lanes lanes;
-	struct pkg **pkgs;
-	size_t npkgs;
-	struct results *results;
-	struct sched *sched; /* built from plan; its pairs' data are plan pairs */
-	struct plan plan;    /* the current phase's */
-	enum sweep_phase phase;
-	struct sweep_live **live;
-	size_t nlive;
-	bool port_used[SWEEP_PORT_SLOTS];
-	int64_t next_run;
-	int64_t started_ms, finished_ms;
-	size_t next_build, builds_running, builds_done;
-	struct sweep_build *builds; /* in flight, for the interrupt */
-	int build_parallel;
-	uv_timer_t flush_timer;
-	uv_timer_t reap_timer;
-	uv_timer_t journal_timer;         /* retries the journal while it is blocked */
-	bool journal_blocked;             /* lines wait in memory: no run starts */
-	int64_t journal_blocked_ms;       /* since when (util_mono_ms) */
-	const char *end_status;           /* set by sweep_finish */
-	int64_t prior_done, prior_target; /* runs of the phases before this one */
-	uv_timer_t quiet_timer;           /* --quiet: lets held lanes probe */
-	bool *quiet_waiting;              /* per lane: its last run was noisy */
-	bool dirty, interrupting, finished, resumed, infra_error;
-	bool stopped;                  /* sweep_stop: the interrupt ends the sweep as complete */
-	bool checked;                  /* the driver checked the options (driver.check) */
-	struct replay replay;          /* what --resume read back */
-	struct quarantine *quarantine; /* the quarantine file, or NULL */
-	struct noise *noise;           /* host noise on the lanes' cores */
-	int exit_status;
-};
-
-static void sweep_dispatch(struct sweep *s);
-static void sweep_sched_finish(struct sweep *s, struct sched_run *sr, int64_t ms);
-static void sweep_finish(struct sweep *s, const char *status);
-static void sweep_check_phase(struct sweep *s);
-
-static void
+void
 sweep_message(struct sweep *s, const char *fmt, ...)
 {
 	va_list ap;
@@ -175,7 +92,7 @@ sweep_journal_retry_cb(uv_timer_t *t)
  * often) leaves the lines pending in the journal: no run starts until a
  * retry writes them, so nothing measured is lost and the journal never
  * runs ahead of the results. */
-static void
+void
 sweep_journal_check(struct sweep *s, int rc)
 {
 	if (rc == 0 || s->journal_blocked || s->finished)
@@ -272,437 +189,7 @@ sweep_header(const struct sweep *s, struct journal_header *h)
 	}
 }
 
-/* ---- runs ---- */
-
-static char **
-sweep_run_env(struct sweep *s, const struct sweep_live *l, const struct driver_run *dr)
-{
-	char **env = NULL, **extra, *v;
-	size_t n = 0, i, j;
-	const struct pkg *pkg = s->pkgs[l->pub.pkg];
-
-	extra = s->driver->run_env(s->o, pkg, dr);
-	for (i = 0; environ[i] != NULL; i++) {
-		if (strncmp(environ[i], "TMPDIR=", 7) == 0 ||
-		    strncmp(environ[i], "FLAKESWEEP_", 11) == 0 ||
-		    (s->o->cpu_shim_path != NULL &&
-		     (strncmp(environ[i], "LD_PRELOAD=", 11) == 0 ||
-		      strncmp(environ[i], "ASAN_OPTIONS=", 13) == 0)))
-			continue;
-		/* The driver's entries replace flakesweep's own (PYTHONPATH). */
-		for (j = 0; extra != NULL && extra[j] != NULL; j++) {
-			size_t k = strcspn(extra[j], "=");
-
-			if (strncmp(environ[i], extra[j], k + 1) == 0)
-				break;
-		}
-		if (extra == NULL || extra[j] == NULL)
-			util_strv_add(&env, &n, environ[i]);
-	}
-	if (s->o->cpu_shim_path != NULL) {
-		char *preload = cpu_shim_preload(getenv("LD_PRELOAD"), s->o->cpu_shim_path);
-		char *asan = cpu_shim_asan_options(getenv("ASAN_OPTIONS"));
-
-		v = xasprintf("LD_PRELOAD=%s", preload);
-		util_strv_add(&env, &n, v);
-		free(v);
-		v = xasprintf("ASAN_OPTIONS=%s", asan);
-		util_strv_add(&env, &n, v);
-		free(v);
-		free(preload);
-		free(asan);
-	}
-	v = xasprintf("TMPDIR=%s", l->tmpdir);
-	util_strv_add(&env, &n, v);
-	free(v);
-	v = xasprintf("FLAKESWEEP_RUN=%lld", (long long)l->pub.id);
-	util_strv_add(&env, &n, v);
-	free(v);
-	v = xasprintf("FLAKESWEEP_PORT_BASE=%d",
-	              SWEEP_PORT_FIRST + l->port_slot * SWEEP_PORT_WINDOW);
-	util_strv_add(&env, &n, v);
-	free(v);
-	v = xasprintf("FLAKESWEEP_CPU=%d", l->pub.cpu);
-	util_strv_add(&env, &n, v);
-	free(v);
-	if (s->driver->report_pipe) {
-		v = xasprintf("FLAKESWEEP_REPORT_FD=%d", PROC_REPORT_FD);
-		util_strv_add(&env, &n, v);
-		free(v);
-	}
-	for (i = 0; extra != NULL && extra[i] != NULL; i++)
-		util_strv_add(&env, &n, extra[i]);
-	util_strv_free(extra);
-	return env;
-}
-
-static void
-sweep_capture(struct sweep_live *l, const char *data, size_t len)
-{
-	size_t room = l->head.len < SWEEP_CAPTURE_HEAD ? SWEEP_CAPTURE_HEAD - l->head.len : 0;
-	size_t take = len < room ? len : room;
-
-	if (take > 0)
-		buf_add(&l->head, data, take);
-	data += take;
-	len -= take;
-	if (len == 0)
-		return;
-	if (l->tail == NULL)
-		l->tail = xmalloc(SWEEP_CAPTURE_TAIL);
-	while (len > 0) {
-		size_t n = SWEEP_CAPTURE_TAIL - l->tail_pos;
-
-		if (n > len)
-			n = len;
-		if (l->tail_len == SWEEP_CAPTURE_TAIL)
-			l->dropped += (int64_t)n;
-		memcpy(l->tail + l->tail_pos, data, n);
-		l->tail_pos = (l->tail_pos + n) % SWEEP_CAPTURE_TAIL;
-		l->tail_len =
-		    l->tail_len + n > SWEEP_CAPTURE_TAIL ? SWEEP_CAPTURE_TAIL : l->tail_len + n;
-		data += n;
-		len -= n;
-	}
-}
-
-static void
-sweep_on_output(void *arg, const char *data, size_t len)
-{
-	struct sweep_live *l = arg;
-
-	l->parser->feed(l->parser, data, len);
-	sweep_capture(l, data, len);
-}
-
-static void
-sweep_on_report(void *arg, const char *data, size_t len)
-{
-	struct sweep_live *l = arg;
-
-	l->parser->feed_report(l->parser, data, len);
-}
-
-/* Writes the kept output of a failed run; returns its path relative to
- * the output directory (caller frees) or NULL. */
-static char *
-sweep_keep_log(struct sweep *s, struct sweep_live *l)
-{
-	char *rel = xasprintf("runs/%lld.log", (long long)l->pub.id);
-	char *path = xasprintf("%s/%s", s->outdir, rel);
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	struct buf b;
-
-	buf_init(&b);
-	buf_add(&b, l->head.data ? l->head.data : "", l->head.len);
-	if (l->tail_len > 0) {
-		size_t start = l->tail_len == SWEEP_CAPTURE_TAIL ? l->tail_pos : 0;
-
-		if (l->dropped > 0)
-			buf_printf(&b, "\n[flakesweep: %lld bytes not kept]\n",
-			           (long long)l->dropped);
-		buf_add(&b, l->tail + start, l->tail_len - start);
-		if (start > 0)
-			buf_add(&b, l->tail, start);
-	}
-	if (fd < 0 || write(fd, b.data ? b.data : "", b.len) != (ssize_t)b.len) {
-		sweep_message(s, _("cannot write %s: %s"), path, strerror(errno));
-		free(rel);
-		rel = NULL;
-	}
-	if (fd >= 0)
-		close(fd);
-	buf_free(&b);
-	free(path);
-	return rel;
-}
-
-/* Removes a run's TMPDIR, which lies in the output directory's tmp/: only
- * while tmp/ is still a real directory, and without following any link
- * the run left in its TMPDIR (util_rm_rf walks physically). */
-static void
-sweep_remove_tmpdir(const struct sweep *s, const struct sweep_live *l)
-{
-	char *tmp = xasprintf("%s/tmp", s->outdir);
-	struct stat st;
-
-	if (lstat(tmp, &st) == 0 && S_ISDIR(st.st_mode))
-		util_rm_rf(l->tmpdir);
-	free(tmp);
-}
-
-static void
-sweep_live_free(struct sweep_live *l)
-{
-	if (l->parser != NULL)
-		l->parser->free(l->parser);
-	buf_free(&l->head);
-	free(l->tail);
-	free(l->tmpdir);
-	free(l);
-}
-
-static void
-sweep_forget_live(struct sweep *s, struct sweep_live *l)
-{
-	size_t i;
-
-	for (i = 0; i < s->nlive; i++) {
-		if (s->live[i] == l) {
-			s->live[i] = s->live[--s->nlive];
-			break;
-		}
-	}
-	if (l->port_slot >= 0)
-		s->port_used[l->port_slot] = false;
-}
-
-static void sweep_check_phase(struct sweep *s);
-
-/* Records the cores the run was pinned to (for the journal and the per-core
- * counts) and the order its failures came in. */
-static void
-sweep_note_cores(struct sweep *s, const struct sweep_live *l, const struct outcome *o,
-                 struct journal_run *jr)
-{
-	int i;
-
-	for (i = 0; l->pub.cpus != NULL && i < l->pub.cpu && i < JOURNAL_CORES_MAX; i++)
-		jr->cores[jr->ncores++] = l->pub.cpus[i];
-	results_add_cores(s->results, l->pub.pkg, o, jr->cores, jr->ncores);
-	results_add_order(s->results, l->pub.pkg, l->pub.phase, o);
-}
-
-/* --quiet: holds the lane after a run measured above the limit, and says
- * so when the lane starts or stops waiting. */
-static void
-sweep_quiet_note(struct sweep *s, int lane, double share)
-{
-	bool noisy = share * 100 > s->o->quiet;
-
-	if (s->o->quiet == 0 || s->sched == NULL)
-		return;
-	sched_hold_lane(s->sched, lane, noisy);
-	if (noisy && !s->quiet_waiting[lane])
-		sweep_message(s,
-		              _("lane %d waits for quiet: other processes took %.0f%% of its "
-		                "cores, above %d%%"),
-		              lane, 100 * share, s->o->quiet);
-	else if (!noisy && s->quiet_waiting[lane])
-		sweep_message(s, _("lane %d is quiet again (%.0f%%)"), lane, 100 * share);
-	s->quiet_waiting[lane] = noisy;
-}
-
-/* Ends the run's noise measurement and counts it in its cells. */
-static void
-sweep_note_noise(struct sweep *s, struct sweep_live *l, int64_t elapsed_ms, const struct outcome *o,
-                 struct journal_run *jr)
-{
-	double other_ms;
-
-	jr->noise = noise_end(s->noise, l->noise, uv_now(s->loop), proc_cpu_us(l->proc), &other_ms);
-	l->noise = NULL;
-	if (o == NULL || jr->noise < 0)
-		return;
-	jr->has_noise = true;
-	jr->noise_ms = other_ms;
-	sweep_quiet_note(s, l->pub.lane, jr->noise);
-	results_add_noise(s->results, l->pub.pkg, l->pub.phase, l->pub.cpu, l->pub.load, o,
-	                  other_ms, (double)elapsed_ms * l->pub.cpu);
-}
-
-static void
-sweep_on_done(void *arg, const struct proc_exit *ex, bool leaked, int64_t elapsed_ms)
-{
-	struct sweep_live *l = arg;
-	struct sweep *s = l->s;
-	struct outcome o;
-	struct journal_run jr;
-	char *log = NULL, *mark;
-	size_t i;
-	int fresh;
-
-	sweep_forget_live(s, l);
-	/* A daemon the run started (setsid, double fork) left its group but
-	 * was adopted by flakesweep, and carries the run's TMPDIR. */
-	mark = xasprintf("TMPDIR=%s", l->tmpdir);
-	if (proc_kill_by_env(mark, false, true) > 0)
-		leaked = true;
-	free(mark);
-	if (s->interrupting) {
-		/* Killed by the interrupt: neither counted nor journaled, so a
-		 * resume runs it again. */
-		sweep_note_noise(s, l, elapsed_ms, NULL, &jr);
-		sweep_sched_finish(s, l->sr, elapsed_ms);
-		sweep_remove_tmpdir(s, l);
-		sweep_live_free(l);
-		sweep_check_phase(s);
-		return;
-	}
-	memset(&o, 0, sizeof o);
-	l->parser->finish(l->parser, ex, &o);
-	if (o.unreliable && !o.package_failed && (ex->status != 0 || ex->signal != 0)) {
-		/* No test can be blamed, but the run failed: a test printing a
-		 * fake result line must not turn a failing package green. */
-		o.package_failed = true;
-		o.package_reason =
-		    ex->signal != 0
-		        ? xasprintf(_("killed by signal %d; its results contradict themselves: %s"),
-		                    ex->signal, o.unreliable_reason ? o.unreliable_reason : "")
-		        : xasprintf(_("exit status %d; its results contradict themselves: %s"),
-		                    ex->status, o.unreliable_reason ? o.unreliable_reason : "");
-	}
-	if (outcome_failed(&o) || o.unreliable || o.selection_failed)
-		log = sweep_keep_log(s, l);
-	else
-		sweep_remove_tmpdir(s, l);
-	if (o.selection_failed && !o.package_failed)
-		sweep_message(s, _("run %lld: the filter for %s selected no test"),
-		              (long long)l->pub.id, l->pub.test ? l->pub.test : "?");
-	fresh = results_add_run(s->results, l->pub.pkg, l->pub.phase, l->pub.cpu, l->pub.load, &o,
-	                        log, l->pub.id);
-	memset(&jr, 0, sizeof jr);
-	sweep_note_cores(s, l, &o, &jr);
-	sweep_note_noise(s, l, elapsed_ms, &o, &jr);
-	jr.overlapped = l->overlapped;
-	interference_add_run(s->results, l->pub.pkg, &o, l->overlapped);
-	if (leaked)
-		results_note_leak(s->results, l->pub.pkg);
-	jr.run = l->pub.id;
-	jr.pkg = l->pub.pkg;
-	jr.phase = l->pub.phase;
-	jr.cpu = l->pub.cpu;
-	jr.load = l->pub.load;
-	jr.lane = l->pub.lane;
-	jr.ms = elapsed_ms;
-	jr.exit = *ex;
-	jr.log = log;
-	jr.selected = l->pub.test;
-	jr.leaked = leaked;
-	sweep_journal_check(s, journal_write_run(s->journal, &jr, &o));
-	s->dirty = true;
-	if (s->obs.run_finished != NULL)
-		s->obs.run_finished(s->obs.arg, &l->pub, &o);
-	for (i = 0; fresh > 0 && s->obs.test_failed_first != NULL && i < o.ntests; i++) {
-		const struct results_test *t =
-		    results_first_failed_in(s->results, l->pub.pkg, &o.tests[i], l->pub.id);
-
-		if (t != NULL)
-			s->obs.test_failed_first(s->obs.arg, t, &o.tests[i], &l->pub);
-	}
-	outcome_free(&o);
-	free(log);
-	sweep_sched_finish(s, l->sr, elapsed_ms);
-	sweep_live_free(l);
-	sweep_check_phase(s);
-	if (!s->finished)
-		sweep_dispatch(s);
-}
-
-static int
-sweep_port_slot(struct sweep *s)
-{
-	int i;
-
-	for (i = 0; i < SWEEP_PORT_SLOTS; i++) {
-		if (!s->port_used[i]) {
-			s->port_used[i] = true;
-			return i;
-		}
-	}
-	return -1;
-}
-
-static void
-sweep_start_run(void *arg, struct sched_run *sr)
-{
-	struct sweep *s = arg;
-	const struct plan_pair *pair = sched_pair_data(s->sched, sr->pair);
-	const struct pkg *pkg = s->pkgs[pair->pkg];
-	struct sweep_live *l = xcalloc(1, sizeof *l);
-	struct driver_run dr;
-	struct proc_spec spec;
-	cpu_set_t set;
-	char **argv, **env, seed[32];
-	int i, rc;
-
-	l->s = s;
-	l->sr = sr;
-	l->pub.id = ++s->next_run;
-	l->pub.pkg = pair->pkg;
-	l->pub.phase = pair->phase;
-	l->pub.cpu = pair->cpu;
-	l->pub.load = pair->load;
-	l->pub.lane = sr->lane;
-	l->pub.cpus = sr->cpus;
-	l->pub.test = pair->test;
-	l->pub.started_ms = util_now_ms();
-	l->port_slot = sweep_port_slot(s);
-	buf_init(&l->head);
-	l->tmpdir = xasprintf("%s/tmp/%lld", s->outdir, (long long)l->pub.id);
-	util_mkdir_p(l->tmpdir);
-	memset(&dr, 0, sizeof dr);
-	dr.cpu = pair->cpu;
-	dr.timeout_ms = s->o->timeout_ms;
-	dr.test = pair->test;
-	dr.run_re = s->o->run_re;
-	dr.skip_re = s->o->skip_re;
-	if (s->o->shuffle) {
-		/* One seed per run, kept with its result. */
-		snprintf(seed, sizeof seed, "%lld",
-		         (long long)((uint64_t)util_now_ms() * 2654435761u + (uint64_t)l->pub.id) %
-		             1000000000000LL);
-		dr.seed = seed;
-	}
-	argv = s->driver->run_argv(s->o, pkg, &dr);
-	env = sweep_run_env(s, l, &dr);
-	l->parser = s->driver->parser_new(pkg, pair->test);
-	CPU_ZERO(&set);
-	for (i = 0; i < sr->ncpus; i++)
-		CPU_SET(sr->cpus[i], &set);
-	memset(&spec, 0, sizeof spec);
-	spec.argv = argv;
-	spec.envp = env;
-	spec.cwd = pkg->dir;
-	spec.cpus = &set;
-	if (!s->driver->own_timeout)
-		spec.term_after_ms = s->o->timeout_ms;
-	spec.kill_after_ms = s->o->timeout_ms + s->o->kill_grace_ms;
-	spec.drain_ms = 200;
-	spec.isolate_net = s->o->isolate_net;
-	if (s->driver->report_pipe)
-		spec.report_cb = sweep_on_report;
-	rc = proc_spawn(s->loop, &spec, sweep_on_output, sweep_on_done, l, &l->proc);
-	util_strv_free(argv);
-	util_strv_free(env);
-	for (i = 0; i < (int)s->nlive; i++)
-		if (s->live[i]->pub.pkg == l->pub.pkg)
-			s->live[i]->overlapped = l->overlapped = true;
-	s->live = xrealloc(s->live, sizeof *s->live * (s->nlive + 1));
-	s->live[s->nlive++] = l;
-	if (rc < 0) {
-		/* The binary is gone or cannot run: an infrastructure error. The
-		 * sweep stops rather than count a failure per run. */
-		sweep_message(s, _("cannot start %s: %s"), pkg->binary ? pkg->binary : pkg->name,
-		              strerror(-rc));
-		s->infra_error = true;
-		sweep_forget_live(s, l);
-		sched_pause(s->sched, true);
-		sched_cancel(s->sched, sr);
-		sweep_remove_tmpdir(s, l);
-		sweep_live_free(l);
-		s->interrupting = true;
-		sweep_check_phase(s);
-		return;
-	}
-	sweep_journal_check(s, journal_write_spawn(s->journal, l->pub.id, proc_pid(l->proc),
-	                                           proc_start_ticks(proc_pid(l->proc))));
-	l->noise = noise_begin(s->noise, uv_now(s->loop), proc_pid(l->proc), sr->cpus, sr->ncpus);
-	if (s->obs.run_started != NULL)
-		s->obs.run_started(s->obs.arg, &l->pub);
-}
-
-static void
+void
 sweep_dispatch(struct sweep *s)
 {
 	if (s->sched != NULL && !s->interrupting && !s->finished && !s->journal_blocked)
@@ -728,7 +215,7 @@ sweep_free_sched(struct sweep *s)
 }
 
 /* Ends a scheduled run: the scheduler frees its slot, the plan counts it. */
-static void
+void
 sweep_sched_finish(struct sweep *s, struct sched_run *sr, int64_t ms)
 {
 	struct plan_pair *p = sched_pair_data(s->sched, sr->pair);
@@ -777,11 +264,11 @@ sweep_new_plan(struct sweep *s)
 	};
 
 	sweep_free_sched(s);
-	s->sched = sched_new(&s->lanes, sweep_start_run, s);
+	s->sched = sched_new(&s->lanes, run_start, s);
 	plan_init(&s->plan, &g);
 }
 
-static void
+void
 sweep_begin_sweep(struct sweep *s)
 {
 	sweep_new_plan(s);
@@ -802,7 +289,7 @@ sweep_begin_confirm(struct sweep *s)
 	sweep_check_phase(s);
 }
 
-static void
+void
 sweep_check_phase(struct sweep *s)
 {
 	if (s->finished)
@@ -819,194 +306,6 @@ sweep_check_phase(struct sweep *s)
 		sweep_begin_confirm(s);
 	else if (s->phase == SWEEP_PHASE_CONFIRM)
 		sweep_finish(s, "complete");
-}
-
-/* ---- build ---- */
-
-/* A tagged level runs only the tests its tag adds: those the untagged
- * binary of the same package does not list. */
-static void
-sweep_split_levels(struct sweep *s)
-{
-	size_t i, j, k;
-
-	for (i = 0; i < s->npkgs; i++) {
-		struct pkg *p = s->pkgs[i];
-		const struct pkg *unit = NULL;
-		char **keep = NULL;
-		size_t nkeep = 0;
-		struct buf re;
-
-		if (!p->build_ok || p->empty || strcmp(p->level, "unit") == 0)
-			continue;
-		for (j = 0; j < s->npkgs; j++) {
-			if (strcmp(s->pkgs[j]->name, p->name) == 0 &&
-			    strcmp(s->pkgs[j]->level, "unit") == 0 && s->pkgs[j]->build_ok)
-				unit = s->pkgs[j];
-		}
-		for (j = 0; j < p->ntests; j++) {
-			bool dup = false;
-
-			for (k = 0; unit != NULL && k < unit->ntests; k++)
-				dup = dup || strcmp(unit->tests[k], p->tests[j]) == 0;
-			if (!dup)
-				util_strv_add(&keep, &nkeep, p->tests[j]);
-		}
-		util_strv_free(p->tests);
-		p->tests = keep;
-		p->ntests = nkeep;
-		if (nkeep == 0) {
-			p->empty = true;
-			continue;
-		}
-		if (unit == NULL)
-			continue;
-		buf_init(&re);
-		buf_adds(&re, "^(");
-		for (j = 0; j < nkeep; j++)
-			buf_printf(&re, "%s%s", j > 0 ? "|" : "", keep[j]);
-		buf_adds(&re, ")$");
-		free(p->run_filter);
-		p->run_filter = buf_steal(&re);
-	}
-}
-
-static void sweep_next_builds(struct sweep *s);
-
-static void
-sweep_builds_done(struct sweep *s)
-{
-	size_t i;
-
-	sweep_split_levels(s);
-	for (i = 0; i < s->npkgs; i++) {
-		sweep_journal_check(s, journal_write_build(s->journal, (int)i, s->pkgs[i]));
-		results_add_pkg(s->results, s->pkgs[i]->name, s->pkgs[i]->level);
-		if (!s->pkgs[i]->build_ok && !s->pkgs[i]->empty)
-			sweep_message(
-			    s, _("%s (%s) failed to build or to list its tests; the rest goes on"),
-			    s->pkgs[i]->name, s->pkgs[i]->level);
-	}
-	s->dirty = true;
-	sweep_begin_sweep(s);
-}
-
-static void
-sweep_build_output(void *arg, const char *data, size_t len)
-{
-	struct sweep_build *b = arg;
-
-	if (b->out.len < SWEEP_BUILD_OUTPUT_MAX)
-		buf_add(&b->out, data, len);
-}
-
-static void
-sweep_build_done(void *arg, const struct proc_exit *ex, bool leaked, int64_t elapsed_ms)
-{
-	struct sweep_build *b = arg;
-	struct sweep *s = b->s;
-	struct pkg *p = s->pkgs[b->pkg];
-
-	struct sweep_build **pp;
-
-	(void)leaked;
-	(void)elapsed_ms;
-	for (pp = &s->builds; *pp != NULL; pp = &(*pp)->next) {
-		if (*pp == b) {
-			*pp = b->next;
-			break;
-		}
-	}
-	s->builds_running--;
-	s->builds_done++;
-	if (s->interrupting) {
-		p->build_ok = false;
-	} else if (ex->status == 0 && !ex->timed_out) {
-		p->build_ok = true;
-		s->driver->prepare(s->o, p);
-		if (p->build_ok && !p->empty && !s->checked && s->driver->check != NULL) {
-			char *err = NULL;
-
-			s->checked = true;
-			if (s->driver->check(s->o, p, &err) < 0) {
-				/* A command-line value the framework rejects: every
-				 * run would fail the same way. */
-				sweep_message(s, "%s", err);
-				free(err);
-				s->infra_error = true;
-				sweep_interrupt(s);
-			}
-		}
-	} else {
-		p->build_ok = false;
-		free(p->build_output);
-		p->build_output = ex->timed_out ? xasprintf(_("the build passed its time limit of "
-		                                              "%d minutes:\n%s"),
-		                                            SWEEP_BUILD_LIMIT_MS / 60000,
-		                                            b->out.data ? b->out.data : "")
-		                                : buf_steal(&b->out);
-	}
-	buf_free(&b->out);
-	free(b);
-	/* A signal that stopped the listing stops the sweep, as it would have
-	 * a moment later. */
-	if (proc_interrupted() != 0)
-		sweep_interrupt(s);
-	if (s->interrupting) {
-		if (s->builds_running == 0)
-			sweep_finish(s, "interrupted");
-		return;
-	}
-	sweep_next_builds(s);
-}
-
-static void
-sweep_next_builds(struct sweep *s)
-{
-	char *bindir = xasprintf("%s/bin", s->outdir);
-
-	while (s->next_build < s->npkgs && s->builds_running < (size_t)s->build_parallel) {
-		size_t i = s->next_build++;
-		struct pkg *p = s->pkgs[i];
-		char **argv = s->driver->build_argv(s->o, &s->proj, p, bindir);
-		struct sweep_build *b;
-		struct proc_spec spec;
-		int rc;
-
-		if (argv == NULL) {
-			p->build_ok = true;
-			s->driver->prepare(s->o, p);
-			s->builds_done++;
-			continue;
-		}
-		b = xcalloc(1, sizeof *b);
-		b->s = s;
-		b->pkg = (int)i;
-		buf_init(&b->out);
-		memset(&spec, 0, sizeof spec);
-		spec.argv = argv;
-		spec.envp = environ;
-		spec.cwd = s->proj.root;
-		spec.term_after_ms = SWEEP_BUILD_LIMIT_MS;
-		spec.kill_after_ms = SWEEP_BUILD_LIMIT_MS + 30000;
-		spec.drain_ms = 1000;
-		rc = proc_spawn(s->loop, &spec, sweep_build_output, sweep_build_done, b, &b->proc);
-		util_strv_free(argv);
-		if (rc < 0) {
-			p->build_ok = false;
-			p->build_output = xasprintf(_("cannot run the build: %s"), strerror(-rc));
-			buf_free(&b->out);
-			free(b);
-			s->builds_done++;
-			continue;
-		}
-		b->next = s->builds;
-		s->builds = b;
-		s->builds_running++;
-	}
-	free(bindir);
-	if (s->builds_done == s->npkgs && s->builds_running == 0)
-		sweep_builds_done(s);
 }
 
 /* ---- timers, finish ---- */
@@ -1086,7 +385,7 @@ sweep_flush_cb(uv_timer_t *t)
 }
 
 /* --quiet: a held lane lets one probe run through each SWEEP_QUIET_MS;
- * the probe's noise decides whether it waits on (sweep_quiet_note). An
+ * the probe's noise decides whether it waits on (run_quiet_note). An
  * idle lane's own cores cannot tell: others fill them when it is idle. */
 static void
 sweep_quiet_cb(uv_timer_t *t)
@@ -1106,7 +405,7 @@ sweep_reap_cb(uv_timer_t *t)
 	proc_reap_orphans(false);
 }
 
-static void
+void
 sweep_finish(struct sweep *s, const char *status)
 {
 	struct report_meta m;
@@ -1398,7 +697,7 @@ sweep_start_fresh(struct sweep *s, char **err)
 		return -1;
 	}
 	sweep_set_phase(s, SWEEP_PHASE_BUILD);
-	sweep_next_builds(s);
+	build_next(s);
 	return 0;
 }
 
@@ -1461,7 +760,7 @@ sweep_start_resumed(struct sweep *s, char **err)
 		if (s->driver->discover(s->o, &s->proj, &s->pkgs, &s->npkgs, err) < 0)
 			return -1;
 		sweep_set_phase(s, SWEEP_PHASE_BUILD);
-		sweep_next_builds(s);
+		build_next(s);
 		return 0;
 	}
 	s->pkgs = s->replay.pkgs;
@@ -1590,7 +889,7 @@ sweep_free(struct sweep *s)
 	if (s == NULL)
 		return;
 	for (i = 0; i < s->nlive; i++)
-		sweep_live_free(s->live[i]);
+		run_free(s->live[i]);
 	free(s->live);
 	sweep_free_sched(s);
 	journal_close(s->journal);

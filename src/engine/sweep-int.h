@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sweep-int.h: the state one sweep shares among its own files: sweep.c
+ * (the phases and the commands), run.c (one run) and build.c (the build
+ * phase). It is not installed and nothing outside those three files
+ * includes it; everyone else sees the sweep through sweep.h.
+ */
+#ifndef FLAKESWEEP_SWEEP_INT_H
+#define FLAKESWEEP_SWEEP_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <uv.h>
+
+#include "decisions/quarantine.h"
+#include "drivers/project.h"
+#include "engine/lanes.h"
+#include "engine/noise.h"
+#include "engine/plan.h"
+#include "engine/proc.h"
+#include "engine/sched.h"
+#include "engine/sweep-config.h"
+#include "engine/sweep.h"
+#include "results/journal.h"
+#include "results/replay.h"
+#include "base/util.h"
+
+#define SWEEP_PORT_FIRST 20000
+#define SWEEP_PORT_WINDOW 100
+#define SWEEP_PORT_SLOTS ((65000 - SWEEP_PORT_FIRST) / SWEEP_PORT_WINDOW)
+
+struct sweep_live {
+	struct sweep_run pub;
+	struct sweep *s;
+	struct sched_run *sr;
+	struct proc *proc;
+	struct driver_parser *parser;
+	struct buf head;
+	char *tail; /* ring of the last RUN_CAPTURE_TAIL bytes once head is full */
+	size_t tail_len, tail_pos;
+	int64_t dropped;
+	char *tmpdir;
+	int port_slot;
+	struct noise_run *noise;
+	bool overlapped; /* another run of its package was alive meanwhile */
+};
+
+struct sweep_build {
+	struct sweep *s;
+	int pkg;
+	struct buf out;
+	struct proc *proc;
+	struct sweep_build *next; /* builds in flight */
+};
+
+struct sweep {
+	uv_loop_t *loop;
+	struct options *o;
+	struct observer obs;
+	const struct driver *driver;
+	struct project proj;
+	char *outdir;
+	struct journal *journal;
+	struct journal_header hdr; /* as written, or as resumed with this machine */
+	cJSON *header;             /* hdr encoded, for results.json */
+	struct lanes lanes;
+	struct pkg **pkgs;
+	size_t npkgs;
+	struct results *results;
+	struct sched *sched; /* built from plan; its pairs' data are plan pairs */
+	struct plan plan;    /* the current phase's */
+	enum sweep_phase phase;
+	struct sweep_live **live;
+	size_t nlive;
+	bool port_used[SWEEP_PORT_SLOTS];
+	int64_t next_run;
+	int64_t started_ms, finished_ms;
+	size_t next_build, builds_running, builds_done;
+	struct sweep_build *builds; /* in flight, for the interrupt */
+	int build_parallel;
+	uv_timer_t flush_timer;
+	uv_timer_t reap_timer;
+	uv_timer_t journal_timer;         /* retries the journal while it is blocked */
+	bool journal_blocked;             /* lines wait in memory: no run starts */
+	int64_t journal_blocked_ms;       /* since when (util_mono_ms) */
+	const char *end_status;           /* set by sweep_finish */
+	int64_t prior_done, prior_target; /* runs of the phases before this one */
+	uv_timer_t quiet_timer;           /* --quiet: lets held lanes probe */
+	bool *quiet_waiting;              /* per lane: its last run was noisy */
+	bool dirty, interrupting, finished, resumed, infra_error;
+	bool stopped;                  /* sweep_stop: the interrupt ends the sweep as complete */
+	bool checked;                  /* the driver checked the options (driver.check) */
+	struct replay replay;          /* what --resume read back */
+	struct quarantine *quarantine; /* the quarantine file, or NULL */
+	struct noise *noise;           /* host noise on the lanes' cores */
+	int exit_status;
+};
+
+/* sweep.c: a message to the front end (stderr without one); the journal
+ * write's result (a failure pauses the sweep); the scheduler's dispatch,
+ * unless the sweep stops or waits for the journal; the end of a scheduled
+ * run; the sweep phase; the check for the next phase; the end. */
+void sweep_message(struct sweep *s, const char *fmt, ...);
+void sweep_journal_check(struct sweep *s, int rc);
+void sweep_dispatch(struct sweep *s);
+void sweep_sched_finish(struct sweep *s, struct sched_run *sr, int64_t ms);
+void sweep_begin_sweep(struct sweep *s);
+void sweep_check_phase(struct sweep *s);
+void sweep_finish(struct sweep *s, const char *status);
+
+/* run.c: starts one run of the scheduler's (a sched_start_cb); frees one
+ * run that is over or never started. */
+void run_start(void *arg, struct sched_run *sr);
+void run_free(struct sweep_live *l);
+
+/* build.c: starts builds while fewer than build_parallel run; once all
+ * are done, splits the levels, journals the builds and begins the sweep
+ * phase. */
+void build_next(struct sweep *s);
+
+#endif
