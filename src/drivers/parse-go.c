@@ -17,6 +17,7 @@
 #include "drivers/outcome.h"
 #include "base/hash.h"
 #include "drivers/parse-go.h"
+#include "drivers/parse-go-capture.h"
 #include "base/util.h"
 
 #define PARSE_GO_MARKER '\x16'
@@ -24,14 +25,6 @@
  * buffered so a result glued at its end is still seen. */
 #define PARSE_GO_LINE_MAX 65536
 #define PARSE_GO_LINE_KEEP 4096
-/* A test's output keeps its head and its tail. */
-#define PARSE_GO_HEAD (OUTCOME_LINES_CAP * 3 / 4)
-#define PARSE_GO_TAIL (OUTCOME_LINES_CAP / 4)
-/* Room left for the "[... N bytes cut ...]" line when composing. */
-#define PARSE_GO_MARK_ROOM 64
-/* All tests' kept output together, so a run with ten thousand talkative
- * subtests still costs a bounded amount. */
-#define PARSE_GO_BUDGET (8u << 20)
 /* One goroutine block, and all blocks kept for one top-level test. */
 #define PARSE_GO_BLOCK_CAP 4096
 #define PARSE_GO_STACK_CAP 4096
@@ -77,14 +70,6 @@ struct parse_go_event {
 	size_t indent;
 	enum outcome_status status;
 	int test; /* the known test it names, or -1 */
-};
-
-struct parse_go_capture {
-	char *head;
-	size_t hlen, hcap;
-	char *tail; /* 2 * PARSE_GO_TAIL bytes once the head is full */
-	size_t tlen;
-	uint64_t cut;
 };
 
 struct parse_go_test {
@@ -146,7 +131,7 @@ struct parse_go {
 	char *seed;
 	char *unreliable_reason;
 	struct parse_go_capture orphan; /* output that belongs to no running test */
-	size_t stored;
+	size_t stored;                  /* bytes kept by all captures and stacks */
 
 	enum parse_go_dump dump;
 	bool in_list;
@@ -214,124 +199,6 @@ parse_go_find(const struct parse_go *p, const char *name, size_t len)
 	return parse_go_map_get(&p->names, name, len, hash_fnv1a(name, len));
 }
 
-static void
-parse_go_capture_bytes(struct parse_go *p, struct parse_go_capture *c, const char *data, size_t n)
-{
-	if (n == 0)
-		return;
-	if (c->hlen < PARSE_GO_HEAD) {
-		size_t take = n < PARSE_GO_HEAD - c->hlen ? n : PARSE_GO_HEAD - c->hlen;
-
-		if (c->hlen + take > c->hcap) {
-			size_t ncap = c->hcap ? c->hcap * 2 : 256;
-
-			while (ncap < c->hlen + take)
-				ncap *= 2;
-			if (ncap > PARSE_GO_HEAD)
-				ncap = PARSE_GO_HEAD;
-			if (p->stored + (ncap - c->hcap) > PARSE_GO_BUDGET) {
-				c->cut += n;
-				return;
-			}
-			p->stored += ncap - c->hcap;
-			c->head = xrealloc(c->head, ncap);
-			c->hcap = ncap;
-		}
-		memcpy(c->head + c->hlen, data, take);
-		c->hlen += take;
-		data += take;
-		n -= take;
-		if (n == 0)
-			return;
-	}
-	if (c->tail == NULL) {
-		if (p->stored + 2 * PARSE_GO_TAIL > PARSE_GO_BUDGET) {
-			c->cut += n;
-			return;
-		}
-		p->stored += 2 * PARSE_GO_TAIL;
-		c->tail = xmalloc(2 * PARSE_GO_TAIL);
-	}
-	if (n >= PARSE_GO_TAIL) {
-		c->cut += c->tlen + (n - PARSE_GO_TAIL);
-		memcpy(c->tail, data + n - PARSE_GO_TAIL, PARSE_GO_TAIL);
-		c->tlen = PARSE_GO_TAIL;
-		return;
-	}
-	if (c->tlen + n > 2 * PARSE_GO_TAIL) {
-		size_t keep = PARSE_GO_TAIL - n;
-
-		c->cut += c->tlen - keep;
-		memmove(c->tail, c->tail + c->tlen - keep, keep);
-		c->tlen = keep;
-	}
-	memcpy(c->tail + c->tlen, data, n);
-	c->tlen += n;
-}
-
-/* Keeps output bytes. A NUL, which the C string handed out cannot hold,
- * is kept as the text \x00. */
-static void
-parse_go_capture_add(struct parse_go *p, struct parse_go_capture *c, const char *data, size_t n)
-{
-	const char *z;
-
-	while ((z = memchr(data, '\0', n)) != NULL) {
-		parse_go_capture_bytes(p, c, data, (size_t)(z - data));
-		parse_go_capture_bytes(p, c, "\\x00", 4);
-		n -= (size_t)(z - data) + 1;
-		data = z + 1;
-	}
-	parse_go_capture_bytes(p, c, data, n);
-}
-
-static void
-parse_go_capture_free(struct parse_go *p, struct parse_go_capture *c)
-{
-	p->stored -= c->hcap + (c->tail != NULL ? 2 * PARSE_GO_TAIL : 0);
-	free(c->head);
-	free(c->tail);
-	memset(c, 0, sizeof *c);
-}
-
-/* The kept bytes as one string of at most OUTCOME_LINES_CAP bytes: all of
- * them, or the head, a line saying how much was cut, and the tail from a
- * line start. */
-static char *
-parse_go_capture_text(const struct parse_go_capture *c)
-{
-	struct buf b;
-	size_t room, tstart = 0;
-	uint64_t cut = c->cut;
-
-	buf_init(&b);
-	buf_add(&b, "", 0);
-	if (cut == 0 && c->hlen + c->tlen <= OUTCOME_LINES_CAP) {
-		buf_add(&b, c->head, c->hlen);
-		buf_add(&b, c->tail, c->tlen);
-		return buf_steal(&b);
-	}
-	room = OUTCOME_LINES_CAP - c->hlen - PARSE_GO_MARK_ROOM;
-	if (c->tlen > room) {
-		tstart = c->tlen - room;
-		cut += tstart;
-	}
-	if (c->tlen > tstart) {
-		const char *nl = memchr(c->tail + tstart, '\n', c->tlen - tstart);
-
-		if (nl != NULL && nl + 1 < c->tail + c->tlen) {
-			cut += (size_t)(nl + 1 - (c->tail + tstart));
-			tstart = (size_t)(nl + 1 - c->tail);
-		}
-	}
-	buf_add(&b, c->head, c->hlen);
-	if (b.len > 0 && b.data[b.len - 1] != '\n')
-		buf_addc(&b, '\n');
-	buf_printf(&b, "[... %llu bytes cut ...]\n", (unsigned long long)cut);
-	buf_add(&b, c->tail + tstart, c->tlen - tstart);
-	return buf_steal(&b);
-}
-
 /* Appends to a capped buffer; what does not fit is dropped. */
 static void
 parse_go_buf_capped(struct buf *b, const char *s, size_t n, size_t cap)
@@ -385,7 +252,7 @@ parse_go_free(struct parse_go *p)
 		return;
 	for (i = 0; i < p->ntests; i++) {
 		free(p->tests[i].name);
-		parse_go_capture_free(p, &p->tests[i].out);
+		parse_go_capture_free(&p->tests[i].out, &p->stored);
 		buf_free(&p->tests[i].stack);
 	}
 	free(p->tests);
@@ -399,7 +266,7 @@ parse_go_free(struct parse_go *p)
 	free(p->seed);
 	free(p->unreliable_reason);
 	free(p->timeout_msg);
-	parse_go_capture_free(p, &p->orphan);
+	parse_go_capture_free(&p->orphan, &p->stored);
 	buf_free(&p->line);
 	buf_free(&p->timeout_text);
 	buf_free(&p->block);
@@ -427,9 +294,9 @@ parse_go_output(struct parse_go *p, const char *s, size_t n, bool newline)
 {
 	struct parse_go_capture *c = parse_go_target(p);
 
-	parse_go_capture_add(p, c, s, n);
+	parse_go_capture_add(c, &p->stored, s, n);
 	if (newline)
-		parse_go_capture_add(p, c, "\n", 1);
+		parse_go_capture_add(c, &p->stored, "\n", 1);
 }
 
 /* Marks i and everything below it that had not finished as finished. */
@@ -749,7 +616,7 @@ parse_go_apply(struct parse_go *p, const struct parse_go_event *ev)
 		if (*slot == ev->test)
 			*slot = -1;
 		if (t->status != OUTCOME_FAIL)
-			parse_go_capture_free(p, &t->out);
+			parse_go_capture_free(&t->out, &p->stored);
 		return;
 	}
 }
@@ -795,7 +662,7 @@ parse_go_block_end(struct parse_go *p)
 		size_t before = t->stack.len;
 
 		t->framed = true;
-		if (p->stored > PARSE_GO_BUDGET)
+		if (p->stored > PARSE_GO_CAPTURE_BUDGET)
 			continue;
 		if (t->stack.len > 0)
 			parse_go_buf_capped(&t->stack, "\n", 1, PARSE_GO_STACK_CAP);
@@ -1068,7 +935,7 @@ parse_go_line_spill(struct parse_go *p)
 	if (p->dump == PARSE_GO_DUMP_NONE)
 		parse_go_output(p, p->line.data, out, false);
 	else
-		parse_go_capture_add(p, &p->orphan, p->line.data, out);
+		parse_go_capture_add(&p->orphan, &p->stored, p->line.data, out);
 	memmove(p->line.data, p->line.data + out, PARSE_GO_LINE_KEEP);
 	p->line.len = PARSE_GO_LINE_KEEP;
 	p->line_cont = true;
