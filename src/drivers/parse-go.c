@@ -18,6 +18,7 @@
 #include "base/hash.h"
 #include "drivers/parse-go.h"
 #include "drivers/parse-go-capture.h"
+#include "drivers/parse-go-names.h"
 #include "base/util.h"
 
 #define PARSE_GO_MARKER '\x16'
@@ -89,18 +90,6 @@ struct parse_go_test {
 	struct buf stack; /* top-level: its goroutine blocks in the timeout dump */
 };
 
-struct parse_go_entry {
-	uint64_t hash;
-	const char *key;
-	size_t len;
-	int val; /* -1: empty slot */
-};
-
-struct parse_go_map {
-	struct parse_go_entry *e;
-	size_t cap, n;
-};
-
 enum parse_go_dump {
 	PARSE_GO_DUMP_NONE,
 	PARSE_GO_DUMP_HEAD,  /* after the timeout panic line: the running list */
@@ -116,14 +105,14 @@ struct parse_go {
 	bool has_listed;
 	char **listed;
 	size_t nlisted;
-	struct parse_go_map listed_map;
+	struct parse_go_names listed_map;
 
 	struct buf line;
 	bool line_cont; /* the buffered line does not start at column 0 */
 
 	struct parse_go_test *tests;
 	size_t ntests, cap;
-	struct parse_go_map names;
+	struct parse_go_names names;
 	int cur; /* the test output belongs to, or -1 */
 	int root_serial;
 	int final; /* the last "PASS"/"FAIL" line, when nothing framing followed; or -1 */
@@ -143,60 +132,9 @@ struct parse_go {
 };
 
 static int
-parse_go_map_get(const struct parse_go_map *m, const char *key, size_t len, uint64_t h)
-{
-	size_t i;
-
-	if (m->cap == 0)
-		return -1;
-	for (i = h & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
-		const struct parse_go_entry *e = &m->e[i];
-
-		if (e->val < 0)
-			return -1;
-		if (e->hash == h && e->len == len && memcmp(e->key, key, len) == 0)
-			return e->val;
-	}
-}
-
-/* key must outlive the map; it is not copied. */
-static void
-parse_go_map_put(struct parse_go_map *m, const char *key, size_t len, int val)
-{
-	size_t i;
-
-	if ((m->n + 1) * 2 > m->cap) {
-		struct parse_go_entry *old = m->e;
-		size_t oldcap = m->cap, j;
-
-		m->cap = oldcap ? oldcap * 2 : 64;
-		m->e = xmalloc(m->cap * sizeof *m->e);
-		for (j = 0; j < m->cap; j++)
-			m->e[j].val = -1;
-		m->n = 0;
-		for (j = 0; j < oldcap; j++) {
-			if (old[j].val >= 0)
-				parse_go_map_put(m, old[j].key, old[j].len, old[j].val);
-		}
-		free(old);
-	}
-	{
-		uint64_t h = hash_fnv1a(key, len);
-
-		for (i = h & (m->cap - 1); m->e[i].val >= 0; i = (i + 1) & (m->cap - 1))
-			;
-		m->e[i].hash = h;
-		m->e[i].key = key;
-		m->e[i].len = len;
-		m->e[i].val = val;
-		m->n++;
-	}
-}
-
-static int
 parse_go_find(const struct parse_go *p, const char *name, size_t len)
 {
-	return parse_go_map_get(&p->names, name, len, hash_fnv1a(name, len));
+	return parse_go_names_get(&p->names, name, len, hash_fnv1a(name, len));
 }
 
 /* Appends to a capped buffer; what does not fit is dropped. */
@@ -230,8 +168,8 @@ parse_go_new(const struct parse_go_opts *opts)
 		p->listed = xcalloc(p->nlisted + 1, sizeof *p->listed);
 		for (i = 0; i < p->nlisted; i++) {
 			p->listed[i] = xstrdup(opts->listed[i]);
-			parse_go_map_put(&p->listed_map, p->listed[i], strlen(p->listed[i]),
-			                 (int)i);
+			parse_go_names_put(&p->listed_map, p->listed[i], strlen(p->listed[i]),
+			                   (int)i);
 		}
 	}
 	buf_init(&p->line);
@@ -256,11 +194,11 @@ parse_go_free(struct parse_go *p)
 		buf_free(&p->tests[i].stack);
 	}
 	free(p->tests);
-	free(p->names.e);
+	parse_go_names_free(&p->names);
 	for (i = 0; i < p->nlisted; i++)
 		free(p->listed[i]);
 	free(p->listed);
-	free(p->listed_map.e);
+	parse_go_names_free(&p->listed_map);
 	free(p->import_path);
 	free(p->selected);
 	free(p->seed);
@@ -340,7 +278,7 @@ parse_go_parent(const struct parse_go *p, const char *name, size_t len)
 
 	for (i = 0; i < len; i++) {
 		if (name[i] == '/' && i > 0) {
-			int t = parse_go_map_get(&p->names, name, i, h);
+			int t = parse_go_names_get(&p->names, name, i, h);
 
 			if (t >= 0 && (p->tests[t].state == PARSE_GO_RUNNING ||
 			               p->tests[t].state == PARSE_GO_PAUSED))
@@ -355,7 +293,7 @@ static bool
 parse_go_listed(const struct parse_go *p, const char *name, size_t len)
 {
 	return !p->has_listed ||
-	       parse_go_map_get(&p->listed_map, name, len, hash_fnv1a(name, len)) >= 0;
+	       parse_go_names_get(&p->listed_map, name, len, hash_fnv1a(name, len)) >= 0;
 }
 
 /* A test name as the testing package writes it: never empty, no spaces
@@ -542,7 +480,7 @@ parse_go_add_test(struct parse_go *p, const char *name, size_t len, int parent)
 			pt->first_child = i;
 		pt->last_child = i;
 	}
-	parse_go_map_put(&p->names, t->name, len, i);
+	parse_go_names_put(&p->names, t->name, len, i);
 	return i;
 }
 
