@@ -17,6 +17,8 @@
 #include "drivers/outcome.h"
 #include "base/hash.h"
 #include "drivers/parse-go.h"
+#include "drivers/parse-go-capture.h"
+#include "drivers/parse-go-names.h"
 #include "base/util.h"
 
 #define PARSE_GO_MARKER '\x16'
@@ -24,14 +26,6 @@
  * buffered so a result glued at its end is still seen. */
 #define PARSE_GO_LINE_MAX 65536
 #define PARSE_GO_LINE_KEEP 4096
-/* A test's output keeps its head and its tail. */
-#define PARSE_GO_HEAD (OUTCOME_LINES_CAP * 3 / 4)
-#define PARSE_GO_TAIL (OUTCOME_LINES_CAP / 4)
-/* Room left for the "[... N bytes cut ...]" line when composing. */
-#define PARSE_GO_MARK_ROOM 64
-/* All tests' kept output together, so a run with ten thousand talkative
- * subtests still costs a bounded amount. */
-#define PARSE_GO_BUDGET (8u << 20)
 /* One goroutine block, and all blocks kept for one top-level test. */
 #define PARSE_GO_BLOCK_CAP 4096
 #define PARSE_GO_STACK_CAP 4096
@@ -79,14 +73,6 @@ struct parse_go_event {
 	int test; /* the known test it names, or -1 */
 };
 
-struct parse_go_capture {
-	char *head;
-	size_t hlen, hcap;
-	char *tail; /* 2 * PARSE_GO_TAIL bytes once the head is full */
-	size_t tlen;
-	uint64_t cut;
-};
-
 struct parse_go_test {
 	char *name;
 	size_t namelen;
@@ -104,18 +90,6 @@ struct parse_go_test {
 	struct buf stack; /* top-level: its goroutine blocks in the timeout dump */
 };
 
-struct parse_go_entry {
-	uint64_t hash;
-	const char *key;
-	size_t len;
-	int val; /* -1: empty slot */
-};
-
-struct parse_go_map {
-	struct parse_go_entry *e;
-	size_t cap, n;
-};
-
 enum parse_go_dump {
 	PARSE_GO_DUMP_NONE,
 	PARSE_GO_DUMP_HEAD,  /* after the timeout panic line: the running list */
@@ -131,14 +105,14 @@ struct parse_go {
 	bool has_listed;
 	char **listed;
 	size_t nlisted;
-	struct parse_go_map listed_map;
+	struct parse_go_names listed_map;
 
 	struct buf line;
 	bool line_cont; /* the buffered line does not start at column 0 */
 
 	struct parse_go_test *tests;
 	size_t ntests, cap;
-	struct parse_go_map names;
+	struct parse_go_names names;
 	int cur; /* the test output belongs to, or -1 */
 	int root_serial;
 	int final; /* the last "PASS"/"FAIL" line, when nothing framing followed; or -1 */
@@ -146,7 +120,7 @@ struct parse_go {
 	char *seed;
 	char *unreliable_reason;
 	struct parse_go_capture orphan; /* output that belongs to no running test */
-	size_t stored;
+	size_t stored;                  /* bytes kept by all captures and stacks */
 
 	enum parse_go_dump dump;
 	bool in_list;
@@ -158,178 +132,9 @@ struct parse_go {
 };
 
 static int
-parse_go_map_get(const struct parse_go_map *m, const char *key, size_t len, uint64_t h)
-{
-	size_t i;
-
-	if (m->cap == 0)
-		return -1;
-	for (i = h & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
-		const struct parse_go_entry *e = &m->e[i];
-
-		if (e->val < 0)
-			return -1;
-		if (e->hash == h && e->len == len && memcmp(e->key, key, len) == 0)
-			return e->val;
-	}
-}
-
-/* key must outlive the map; it is not copied. */
-static void
-parse_go_map_put(struct parse_go_map *m, const char *key, size_t len, int val)
-{
-	size_t i;
-
-	if ((m->n + 1) * 2 > m->cap) {
-		struct parse_go_entry *old = m->e;
-		size_t oldcap = m->cap, j;
-
-		m->cap = oldcap ? oldcap * 2 : 64;
-		m->e = xmalloc(m->cap * sizeof *m->e);
-		for (j = 0; j < m->cap; j++)
-			m->e[j].val = -1;
-		m->n = 0;
-		for (j = 0; j < oldcap; j++) {
-			if (old[j].val >= 0)
-				parse_go_map_put(m, old[j].key, old[j].len, old[j].val);
-		}
-		free(old);
-	}
-	{
-		uint64_t h = hash_fnv1a(key, len);
-
-		for (i = h & (m->cap - 1); m->e[i].val >= 0; i = (i + 1) & (m->cap - 1))
-			;
-		m->e[i].hash = h;
-		m->e[i].key = key;
-		m->e[i].len = len;
-		m->e[i].val = val;
-		m->n++;
-	}
-}
-
-static int
 parse_go_find(const struct parse_go *p, const char *name, size_t len)
 {
-	return parse_go_map_get(&p->names, name, len, hash_fnv1a(name, len));
-}
-
-static void
-parse_go_capture_bytes(struct parse_go *p, struct parse_go_capture *c, const char *data, size_t n)
-{
-	if (n == 0)
-		return;
-	if (c->hlen < PARSE_GO_HEAD) {
-		size_t take = n < PARSE_GO_HEAD - c->hlen ? n : PARSE_GO_HEAD - c->hlen;
-
-		if (c->hlen + take > c->hcap) {
-			size_t ncap = c->hcap ? c->hcap * 2 : 256;
-
-			while (ncap < c->hlen + take)
-				ncap *= 2;
-			if (ncap > PARSE_GO_HEAD)
-				ncap = PARSE_GO_HEAD;
-			if (p->stored + (ncap - c->hcap) > PARSE_GO_BUDGET) {
-				c->cut += n;
-				return;
-			}
-			p->stored += ncap - c->hcap;
-			c->head = xrealloc(c->head, ncap);
-			c->hcap = ncap;
-		}
-		memcpy(c->head + c->hlen, data, take);
-		c->hlen += take;
-		data += take;
-		n -= take;
-		if (n == 0)
-			return;
-	}
-	if (c->tail == NULL) {
-		if (p->stored + 2 * PARSE_GO_TAIL > PARSE_GO_BUDGET) {
-			c->cut += n;
-			return;
-		}
-		p->stored += 2 * PARSE_GO_TAIL;
-		c->tail = xmalloc(2 * PARSE_GO_TAIL);
-	}
-	if (n >= PARSE_GO_TAIL) {
-		c->cut += c->tlen + (n - PARSE_GO_TAIL);
-		memcpy(c->tail, data + n - PARSE_GO_TAIL, PARSE_GO_TAIL);
-		c->tlen = PARSE_GO_TAIL;
-		return;
-	}
-	if (c->tlen + n > 2 * PARSE_GO_TAIL) {
-		size_t keep = PARSE_GO_TAIL - n;
-
-		c->cut += c->tlen - keep;
-		memmove(c->tail, c->tail + c->tlen - keep, keep);
-		c->tlen = keep;
-	}
-	memcpy(c->tail + c->tlen, data, n);
-	c->tlen += n;
-}
-
-/* Keeps output bytes. A NUL, which the C string handed out cannot hold,
- * is kept as the text \x00. */
-static void
-parse_go_capture_add(struct parse_go *p, struct parse_go_capture *c, const char *data, size_t n)
-{
-	const char *z;
-
-	while ((z = memchr(data, '\0', n)) != NULL) {
-		parse_go_capture_bytes(p, c, data, (size_t)(z - data));
-		parse_go_capture_bytes(p, c, "\\x00", 4);
-		n -= (size_t)(z - data) + 1;
-		data = z + 1;
-	}
-	parse_go_capture_bytes(p, c, data, n);
-}
-
-static void
-parse_go_capture_free(struct parse_go *p, struct parse_go_capture *c)
-{
-	p->stored -= c->hcap + (c->tail != NULL ? 2 * PARSE_GO_TAIL : 0);
-	free(c->head);
-	free(c->tail);
-	memset(c, 0, sizeof *c);
-}
-
-/* The kept bytes as one string of at most OUTCOME_LINES_CAP bytes: all of
- * them, or the head, a line saying how much was cut, and the tail from a
- * line start. */
-static char *
-parse_go_capture_text(const struct parse_go_capture *c)
-{
-	struct buf b;
-	size_t room, tstart = 0;
-	uint64_t cut = c->cut;
-
-	buf_init(&b);
-	buf_add(&b, "", 0);
-	if (cut == 0 && c->hlen + c->tlen <= OUTCOME_LINES_CAP) {
-		buf_add(&b, c->head, c->hlen);
-		buf_add(&b, c->tail, c->tlen);
-		return buf_steal(&b);
-	}
-	room = OUTCOME_LINES_CAP - c->hlen - PARSE_GO_MARK_ROOM;
-	if (c->tlen > room) {
-		tstart = c->tlen - room;
-		cut += tstart;
-	}
-	if (c->tlen > tstart) {
-		const char *nl = memchr(c->tail + tstart, '\n', c->tlen - tstart);
-
-		if (nl != NULL && nl + 1 < c->tail + c->tlen) {
-			cut += (size_t)(nl + 1 - (c->tail + tstart));
-			tstart = (size_t)(nl + 1 - c->tail);
-		}
-	}
-	buf_add(&b, c->head, c->hlen);
-	if (b.len > 0 && b.data[b.len - 1] != '\n')
-		buf_addc(&b, '\n');
-	buf_printf(&b, "[... %llu bytes cut ...]\n", (unsigned long long)cut);
-	buf_add(&b, c->tail + tstart, c->tlen - tstart);
-	return buf_steal(&b);
+	return parse_go_names_get(&p->names, name, len, hash_fnv1a(name, len));
 }
 
 /* Appends to a capped buffer; what does not fit is dropped. */
@@ -363,8 +168,8 @@ parse_go_new(const struct parse_go_opts *opts)
 		p->listed = xcalloc(p->nlisted + 1, sizeof *p->listed);
 		for (i = 0; i < p->nlisted; i++) {
 			p->listed[i] = xstrdup(opts->listed[i]);
-			parse_go_map_put(&p->listed_map, p->listed[i], strlen(p->listed[i]),
-			                 (int)i);
+			parse_go_names_put(&p->listed_map, p->listed[i], strlen(p->listed[i]),
+			                   (int)i);
 		}
 	}
 	buf_init(&p->line);
@@ -385,21 +190,21 @@ parse_go_free(struct parse_go *p)
 		return;
 	for (i = 0; i < p->ntests; i++) {
 		free(p->tests[i].name);
-		parse_go_capture_free(p, &p->tests[i].out);
+		parse_go_capture_free(&p->tests[i].out, &p->stored);
 		buf_free(&p->tests[i].stack);
 	}
 	free(p->tests);
-	free(p->names.e);
+	parse_go_names_free(&p->names);
 	for (i = 0; i < p->nlisted; i++)
 		free(p->listed[i]);
 	free(p->listed);
-	free(p->listed_map.e);
+	parse_go_names_free(&p->listed_map);
 	free(p->import_path);
 	free(p->selected);
 	free(p->seed);
 	free(p->unreliable_reason);
 	free(p->timeout_msg);
-	parse_go_capture_free(p, &p->orphan);
+	parse_go_capture_free(&p->orphan, &p->stored);
 	buf_free(&p->line);
 	buf_free(&p->timeout_text);
 	buf_free(&p->block);
@@ -427,9 +232,9 @@ parse_go_output(struct parse_go *p, const char *s, size_t n, bool newline)
 {
 	struct parse_go_capture *c = parse_go_target(p);
 
-	parse_go_capture_add(p, c, s, n);
+	parse_go_capture_add(c, &p->stored, s, n);
 	if (newline)
-		parse_go_capture_add(p, c, "\n", 1);
+		parse_go_capture_add(c, &p->stored, "\n", 1);
 }
 
 /* Marks i and everything below it that had not finished as finished. */
@@ -473,7 +278,7 @@ parse_go_parent(const struct parse_go *p, const char *name, size_t len)
 
 	for (i = 0; i < len; i++) {
 		if (name[i] == '/' && i > 0) {
-			int t = parse_go_map_get(&p->names, name, i, h);
+			int t = parse_go_names_get(&p->names, name, i, h);
 
 			if (t >= 0 && (p->tests[t].state == PARSE_GO_RUNNING ||
 			               p->tests[t].state == PARSE_GO_PAUSED))
@@ -488,7 +293,7 @@ static bool
 parse_go_listed(const struct parse_go *p, const char *name, size_t len)
 {
 	return !p->has_listed ||
-	       parse_go_map_get(&p->listed_map, name, len, hash_fnv1a(name, len)) >= 0;
+	       parse_go_names_get(&p->listed_map, name, len, hash_fnv1a(name, len)) >= 0;
 }
 
 /* A test name as the testing package writes it: never empty, no spaces
@@ -675,7 +480,7 @@ parse_go_add_test(struct parse_go *p, const char *name, size_t len, int parent)
 			pt->first_child = i;
 		pt->last_child = i;
 	}
-	parse_go_map_put(&p->names, t->name, len, i);
+	parse_go_names_put(&p->names, t->name, len, i);
 	return i;
 }
 
@@ -749,7 +554,7 @@ parse_go_apply(struct parse_go *p, const struct parse_go_event *ev)
 		if (*slot == ev->test)
 			*slot = -1;
 		if (t->status != OUTCOME_FAIL)
-			parse_go_capture_free(p, &t->out);
+			parse_go_capture_free(&t->out, &p->stored);
 		return;
 	}
 }
@@ -795,7 +600,7 @@ parse_go_block_end(struct parse_go *p)
 		size_t before = t->stack.len;
 
 		t->framed = true;
-		if (p->stored > PARSE_GO_BUDGET)
+		if (p->stored > PARSE_GO_CAPTURE_BUDGET)
 			continue;
 		if (t->stack.len > 0)
 			parse_go_buf_capped(&t->stack, "\n", 1, PARSE_GO_STACK_CAP);
@@ -1068,7 +873,7 @@ parse_go_line_spill(struct parse_go *p)
 	if (p->dump == PARSE_GO_DUMP_NONE)
 		parse_go_output(p, p->line.data, out, false);
 	else
-		parse_go_capture_add(p, &p->orphan, p->line.data, out);
+		parse_go_capture_add(&p->orphan, &p->stored, p->line.data, out);
 	memmove(p->line.data, p->line.data + out, PARSE_GO_LINE_KEEP);
 	p->line.len = PARSE_GO_LINE_KEEP;
 	p->line_cont = true;

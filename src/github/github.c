@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * github.c: a GraphQL client for GitHub on libcurl's multi interface,
- * driven by libuv (one uv_poll_t per socket, one uv_timer_t for libcurl's
- * timeouts), so the loop never blocks on the network. It knows GitHub's
- * endpoints, token variables, error shapes and rate limits, and nothing
- * about discussions or tests. The token never leaves this file: it is
- * handed to libcurl, masked in every reply, message and trace, and wiped
- * when the client is freed.
+ * driven by libuv through http-uv.c, so the loop never blocks on the
+ * network. It knows GitHub's endpoints, token variables, error shapes,
+ * retries and rate limits, and nothing about discussions or tests. The
+ * token never leaves this file: it is handed to libcurl, masked in every
+ * reply, message and trace, and wiped when the client is freed.
  */
 #include "config.h"
 
@@ -22,6 +21,7 @@
 #include <curl/curl.h>
 
 #include "github/github.h"
+#include "github/http-uv.h"
 #include "base/sanitize.h"
 #include "base/timefmt.h"
 #include "base/util.h"
@@ -37,14 +37,6 @@
 #define GITHUB_DEFAULT_ATTEMPTS 4
 /* A secondary limit without Retry-After: GitHub asks for at least a minute. */
 #define GITHUB_SECONDARY_WAIT_MS 60000
-
-struct github_sock {
-	uv_poll_t poll;
-	curl_socket_t fd;
-	int events; /* what libcurl asked to watch (UV_READABLE, UV_WRITABLE) */
-	struct github *gh;
-	struct github_sock *next;
-};
 
 struct github_call {
 	char *request; /* the JSON body sent */
@@ -62,13 +54,10 @@ struct github_call {
 };
 
 struct github {
-	uv_loop_t *loop;
-	CURLM *multi;
-	uv_timer_t curl_timer; /* libcurl's own timeout */
+	struct http_uv *http;  /* NULL once closed */
 	uv_timer_t wait_timer; /* backoff, rate-limit waits, mutation spacing */
-	struct github_sock *socks;
-	int open_handles;
-	int depth; /* >0 while code of this file is on the stack */
+	int open_handles;      /* wait_timer and http */
+	int depth;             /* >0 while code of this file is on the stack */
 	bool closing;
 	struct github_config cfg;
 	char *url;
@@ -83,6 +72,7 @@ struct github {
 
 static void github_send(struct github *gh);
 static void github_maybe_destroy(struct github *gh);
+static void github_done_cb(CURL *easy, CURLcode result, void *data);
 
 void
 github_config_init(struct github_config *cfg)
@@ -708,128 +698,18 @@ github_write_cb(char *ptr, size_t size, size_t nmemb, void *userp)
 }
 
 static void
-github_sock_closed(uv_handle_t *h)
+github_wait_closed(uv_handle_t *h)
 {
-	struct github_sock *s = h->data;
-	struct github *gh = s->gh;
+	struct github *gh = h->data;
 
-	free(s);
 	gh->open_handles--;
 	github_maybe_destroy(gh);
 }
 
 static void
-github_sock_close(struct github *gh, struct github_sock *s)
+github_http_closed(void *data)
 {
-	struct github_sock **pp;
-
-	for (pp = &gh->socks; *pp != NULL; pp = &(*pp)->next) {
-		if (*pp == s) {
-			*pp = s->next;
-			break;
-		}
-	}
-	uv_poll_stop(&s->poll);
-	uv_close((uv_handle_t *)&s->poll, github_sock_closed);
-}
-
-static void github_check_done(struct github *gh);
-
-static void
-github_poll_cb(uv_poll_t *p, int status, int events)
-{
-	struct github_sock *s = p->data;
-	struct github *gh = s->gh;
-	int flags = 0, running;
-
-	if (status < 0) {
-		/* POLLERR: libuv stopped the handle. Let libcurl try the I/O it
-		 * wanted and find the real error itself; a query on a reused
-		 * connection that the server closed is then sent again on a new
-		 * one, as libcurl does on its own. */
-		uv_poll_start(&s->poll, s->events, github_poll_cb);
-		events = s->events;
-	}
-	if (events & UV_READABLE)
-		flags |= CURL_CSELECT_IN;
-	if (events & UV_WRITABLE)
-		flags |= CURL_CSELECT_OUT;
-	gh->depth++;
-	curl_multi_socket_action(gh->multi, s->fd, flags, &running);
-	github_check_done(gh);
-	gh->depth--;
-	github_maybe_destroy(gh);
-}
-
-static int
-github_socket_fn(CURL *easy, curl_socket_t fd, int what, void *userp, void *socketp)
-{
-	struct github *gh = userp;
-	struct github_sock *s = socketp;
-	int events = 0;
-
-	(void)easy;
-	if (what == CURL_POLL_REMOVE) {
-		if (s != NULL) {
-			if (!gh->closing)
-				curl_multi_assign(gh->multi, fd, NULL);
-			github_sock_close(gh, s);
-		}
-		return 0;
-	}
-	if (s == NULL) {
-		s = xcalloc(1, sizeof *s);
-		s->fd = fd;
-		s->gh = gh;
-		if (uv_poll_init_socket(gh->loop, &s->poll, fd) < 0) {
-			free(s);
-			return -1;
-		}
-		s->poll.data = s;
-		s->next = gh->socks;
-		gh->socks = s;
-		gh->open_handles++;
-		curl_multi_assign(gh->multi, fd, s);
-	}
-	if (what & CURL_POLL_IN)
-		events |= UV_READABLE;
-	if (what & CURL_POLL_OUT)
-		events |= UV_WRITABLE;
-	s->events = events;
-	uv_poll_start(&s->poll, events, github_poll_cb);
-	return 0;
-}
-
-static void
-github_curl_timer_cb(uv_timer_t *t)
-{
-	struct github *gh = t->data;
-	int running;
-
-	gh->depth++;
-	curl_multi_socket_action(gh->multi, CURL_SOCKET_TIMEOUT, 0, &running);
-	github_check_done(gh);
-	gh->depth--;
-	github_maybe_destroy(gh);
-}
-
-static int
-github_timer_fn(CURLM *multi, long timeout_ms, void *userp)
-{
-	struct github *gh = userp;
-
-	(void)multi;
-	if (timeout_ms < 0)
-		uv_timer_stop(&gh->curl_timer);
-	else
-		uv_timer_start(&gh->curl_timer, github_curl_timer_cb, (uint64_t)timeout_ms, 0);
-	return 0;
-}
-
-static void
-github_handle_closed(uv_handle_t *h)
-{
-	struct github *gh = h->data;
+	struct github *gh = data;
 
 	gh->open_handles--;
 	github_maybe_destroy(gh);
@@ -894,7 +774,6 @@ github_new(uv_loop_t *loop, const struct github_config *cfg, struct github **out
 		curl_ready = true;
 	}
 	gh = xcalloc(1, sizeof *gh);
-	gh->loop = loop;
 	gh->cfg = *cfg;
 	if (gh->cfg.connect_timeout_ms <= 0)
 		gh->cfg.connect_timeout_ms = GITHUB_DEFAULT_CONNECT_TIMEOUT_MS;
@@ -924,13 +803,7 @@ github_new(uv_loop_t *loop, const struct github_config *cfg, struct github **out
 	}
 	gh->user_agent =
 	    xasprintf("flakesweep/%s (+https://github.com/flakesweep/flakesweep)", PACKAGE_VERSION);
-	gh->multi = curl_multi_init();
-	curl_multi_setopt(gh->multi, CURLMOPT_SOCKETFUNCTION, github_socket_fn);
-	curl_multi_setopt(gh->multi, CURLMOPT_SOCKETDATA, gh);
-	curl_multi_setopt(gh->multi, CURLMOPT_TIMERFUNCTION, github_timer_fn);
-	curl_multi_setopt(gh->multi, CURLMOPT_TIMERDATA, gh);
-	uv_timer_init(loop, &gh->curl_timer);
-	gh->curl_timer.data = gh;
+	gh->http = http_uv_new(loop, github_done_cb, gh);
 	uv_timer_init(loop, &gh->wait_timer);
 	gh->wait_timer.data = gh;
 	gh->open_handles = 2;
@@ -960,7 +833,7 @@ github_abort_easy(struct github *gh)
 
 	if (c == NULL || c->easy == NULL)
 		return;
-	curl_multi_remove_handle(gh->multi, c->easy);
+	http_uv_remove(gh->http, c->easy);
 	curl_easy_cleanup(c->easy);
 	c->easy = NULL;
 	curl_slist_free_all(c->headers);
@@ -1087,22 +960,18 @@ out:
 	free(reset);
 }
 
+/* A transfer ended; the reply callback may start another call or free us. */
 static void
-github_check_done(struct github *gh)
+github_done_cb(CURL *easy, CURLcode result, void *data)
 {
-	CURLMsg *m;
-	int left;
+	struct github *gh = data;
 
-	while ((m = curl_multi_info_read(gh->multi, &left)) != NULL) {
-		if (m->msg != CURLMSG_DONE)
-			continue;
-		if (gh->call != NULL && gh->call->easy == m->easy_handle) {
-			github_finish(gh, m->data.result);
-			/* The callback may have started another call or freed us. */
-			if (gh->closing)
-				return;
-		}
-	}
+	if (gh->call == NULL || gh->call->easy != easy)
+		return;
+	gh->depth++;
+	github_finish(gh, result);
+	gh->depth--;
+	github_maybe_destroy(gh);
 }
 
 static void
@@ -1173,7 +1042,7 @@ github_send(struct github *gh)
 		curl_easy_setopt(e, CURLOPT_DEBUGDATA, gh);
 		curl_easy_setopt(e, CURLOPT_VERBOSE, 1L);
 	}
-	curl_multi_add_handle(gh->multi, e);
+	http_uv_add(gh->http, e);
 }
 
 int
@@ -1217,21 +1086,16 @@ github_maybe_destroy(struct github *gh)
 {
 	if (!gh->closing || gh->depth > 0)
 		return;
-	if (gh->multi != NULL) {
-		struct github_sock *s;
+	if (gh->http != NULL) {
+		struct http_uv *http = gh->http;
 
 		github_abort_easy(gh);
 		github_call_free(gh->call);
 		gh->call = NULL;
-		curl_multi_cleanup(gh->multi);
-		gh->multi = NULL;
-		/* Sockets libcurl closed without telling us. */
-		while ((s = gh->socks) != NULL)
-			github_sock_close(gh, s);
+		gh->http = NULL;
 		uv_timer_stop(&gh->wait_timer);
-		uv_timer_stop(&gh->curl_timer);
-		uv_close((uv_handle_t *)&gh->curl_timer, github_handle_closed);
-		uv_close((uv_handle_t *)&gh->wait_timer, github_handle_closed);
+		uv_close((uv_handle_t *)&gh->wait_timer, github_wait_closed);
+		http_uv_close(http, github_http_closed, gh);
 		return;
 	}
 	if (gh->open_handles > 0)
