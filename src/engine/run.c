@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -254,6 +255,9 @@ run_note_noise(struct sweep *s, struct sweep_live *l, int64_t elapsed_ms, const 
 	l->noise = NULL;
 	if (o == NULL || jr->noise < 0)
 		return;
+	/* Counted as the journal keeps it (to a tenth of a ms), so results
+	 * rebuilt from the journal equal the live ones. */
+	other_ms = round(other_ms * 10) / 10;
 	jr->has_noise = true;
 	jr->noise_ms = other_ms;
 	run_quiet_note(s, l->pub.lane, jr->noise);

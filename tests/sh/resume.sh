@@ -64,6 +64,11 @@ import json, sys
 a, b = (json.load(open(p)) for p in sys.argv[1:])
 for k in ("summary", "tests", "packages", "config", "status"):
     if a[k] != b[k]:
+        if k == "tests":
+            for x, y in zip(a[k], b[k]):
+                for f in sorted(set(x) | set(y)):
+                    if x.get(f) != y.get(f):
+                        print("FAIL:", x.get("id"), f, json.dumps(x.get(f)), "rebuilt", json.dumps(y.get(f)))
         print("FAIL: rebuild differs in", k); sys.exit(1)
 print("ok: rebuild matches")
 PY
