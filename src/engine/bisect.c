@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 
 #include "engine/bisect.h"
 #include "base/sanitize.h"
@@ -195,6 +196,8 @@ bisect_probe(const struct bisect_config *cfg, struct bisect_commit *c, char **er
 	char *wt = xasprintf("%s/worktrees/%s", cfg->outdir, c->sha);
 	char *runs = xasprintf("%s/runs/%s", cfg->outdir, c->sha);
 	char *qwt = util_shell_quote(wt), *args;
+	struct sequential_spec sp = {cfg->test, cfg->cpu,         cfg->load,       cfg->p0,
+	                             cfg->p1,   SEQUENTIAL_ALPHA, SEQUENTIAL_BETA, cfg->budget};
 	struct sequential_result r;
 	int rc;
 
@@ -217,8 +220,7 @@ bisect_probe(const struct bisect_config *cfg, struct bisect_commit *c, char **er
 	free(cfg->sweep->dir);
 	cfg->sweep->outdir = xstrdup(runs);
 	cfg->sweep->dir = xstrdup(wt);
-	rc = sequential_run(cfg->sweep, cfg->test, cfg->cpu, cfg->load, cfg->p0, cfg->p1,
-	                    cfg->budget, &r, err);
+	rc = sequential_run(cfg->sweep, &sp, &r, err);
 	if (rc == 0 && r.exit_status == 130) {
 		/* Interrupted: no journal, so the next bisect probes it again. */
 		free(r.outdir);
@@ -273,10 +275,23 @@ bisect_next(const struct bisect *b)
 	return 0;
 }
 
+/* Whether one of the quit signals (held blocked) came; takes it. */
+static bool
+bisect_signalled(const sigset_t *quit)
+{
+	struct timespec zero = {0, 0};
+	bool any = false;
+
+	while (sigtimedwait(quit, NULL, &zero) > 0)
+		any = true;
+	return any;
+}
+
 int
-bisect_run(const struct bisect_config *cfg, struct bisect *b, bisect_probed_cb probed, void *arg,
+bisect_run(const struct bisect_config *cfg, struct bisect *b, const struct bisect_observer *obs,
            char **err)
 {
+	sigset_t quit, old;
 	char *dir;
 	size_t i;
 	int rc;
@@ -292,27 +307,51 @@ bisect_run(const struct bisect_config *cfg, struct bisect *b, bisect_probed_cb p
 		*err = xasprintf(_("cannot create %s/commits"), cfg->outdir);
 		return rc;
 	}
+	/* Between probes SIGINT, SIGTERM and SIGHUP are held and checked
+	 * before each probe, so one that comes there interrupts the bisect
+	 * as one in a probe does; sequential_run() lets them through. */
+	sigemptyset(&quit);
+	sigaddset(&quit, SIGINT);
+	sigaddset(&quit, SIGTERM);
+	sigaddset(&quit, SIGHUP);
+	sigprocmask(SIG_BLOCK, &quit, &old);
 	b->lo = 0;
 	b->hi = b->ncommits - 1;
 	b->commits[b->lo].state = BISECT_CLEAN;
 	b->commits[b->hi].state = BISECT_FLAKY;
+	if (obs != NULL && obs->listed != NULL)
+		obs->listed(obs->arg, b);
 	while ((i = bisect_next(b)) != 0) {
 		struct bisect_commit *c = &b->commits[i];
 
+		if (bisect_signalled(&quit)) {
+			*err = xasprintf(_("interrupted before probing %s"), c->sha);
+			rc = -EINTR;
+			goto out;
+		}
+		if (obs != NULL && obs->probing != NULL)
+			obs->probing(obs->arg, b, i);
 		if (!bisect_journal_read(cfg, c)) {
 			rc = bisect_probe(cfg, c, err);
 			if (rc < 0)
-				return rc;
+				goto out;
 		}
-		if (probed != NULL)
-			probed(arg, c);
 		if (c->state == BISECT_FLAKY)
 			b->hi = i;
 		else if (c->state == BISECT_CLEAN)
 			b->lo = i;
+		if (obs != NULL && obs->probed != NULL)
+			obs->probed(obs->arg, b, i);
 	}
 	bisect_git(cfg->repo, "worktree prune", NULL);
-	return 0;
+	if (bisect_signalled(&quit)) {
+		*err = xstrdup(_("interrupted"));
+		rc = -EINTR;
+	}
+out:
+	bisect_signalled(&quit);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return rc;
 }
 
 const struct bisect_commit *

@@ -51,15 +51,25 @@ struct bisect {
 	size_t lo, hi; /* the last clean and the first flaky commit known */
 };
 
-typedef void (*bisect_probed_cb)(void *arg, const struct bisect_commit *c);
+/* What a bisect tells its front end as it goes, the way a sweep's observer
+ * does; b is borrowed for the call. Any member may be NULL. */
+struct bisect_observer {
+	void *arg;
+	/* The commits are listed; the range is good to bad. */
+	void (*listed)(void *arg, const struct bisect *b);
+	/* Commit i is about to be probed (or read back from its journal). */
+	void (*probing)(void *arg, const struct bisect *b, size_t i);
+	/* Commit i is judged, and b->lo and b->hi narrowed by it. */
+	void (*probed)(void *arg, const struct bisect *b, size_t i);
+};
 
-/* Bisects into *b (free with bisect_free); probed is called after each
- * commit is judged (or read back). Returns 0, or a negative errno with
+/* Bisects into *b (free with bisect_free), telling obs (borrowed, or
+ * NULL) as it goes. Returns 0, or a negative errno with
  * *err (caller frees) when git cannot list the commits or a worktree
  * cannot be made, or -EINTR when a signal interrupted a probe (its
  * worktree is removed; the commits judged so far keep their journals). */
-int bisect_run(const struct bisect_config *cfg, struct bisect *b, bisect_probed_cb probed,
-               void *arg, char **err);
+int bisect_run(const struct bisect_config *cfg, struct bisect *b, const struct bisect_observer *obs,
+               char **err);
 
 /* The first bad commit, or NULL when the evidence cannot separate the
  * commits from b->lo + 1 to b->hi. */

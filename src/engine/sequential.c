@@ -18,9 +18,6 @@
 #include "engine/sweep.h"
 #include "base/util.h"
 
-#define SEQUENTIAL_ALPHA 0.05
-#define SEQUENTIAL_BETA 0.05
-
 enum sequential_mark {
 	SEQUENTIAL_UNKNOWN, /* not finished yet */
 	SEQUENTIAL_PASSED,
@@ -35,6 +32,7 @@ struct sequential {
 	int64_t budget;
 	struct sequential_result *r;
 	struct sweep *s;
+	bool signalled;
 	unsigned char *marks; /* by run id */
 	int64_t nmarks;
 	int64_t next; /* the next run id to feed */
@@ -91,8 +89,11 @@ sequential_feed(struct sequential *q)
 static void
 sequential_signal_cb(uv_signal_t *h, int signum)
 {
+	struct sequential *q = h->data;
+
 	(void)signum;
-	sweep_interrupt(h->data);
+	q->signalled = true;
+	sweep_interrupt(q->s);
 }
 
 static void
@@ -114,43 +115,44 @@ sequential_run_finished(void *arg, const struct sweep_run *run, const struct out
 }
 
 int
-sequential_run(struct options *o, const char *test, int cpu, int load, double p0, double p1,
-               int64_t budget, struct sequential_result *r, char **err)
+sequential_run(struct options *o, const struct sequential_spec *sp, struct sequential_result *r,
+               char **err)
 {
-	struct sequential q = {.test = test, .budget = budget, .r = r, .next = 1};
+	struct sequential q = {.test = sp->test, .budget = sp->budget, .r = r, .next = 1};
 	struct observer obs = {.arg = &q, .run_finished = sequential_run_finished};
 	static const int signums[] = {SIGINT, SIGTERM, SIGHUP};
 	uv_signal_t sigs[3];
+	sigset_t quit, old;
 	uv_loop_t loop;
 	size_t i;
 	int rc;
 
 	memset(r, 0, sizeof *r);
 	r->state = STATS_SPRT_CONTINUE;
-	if (budget < 1 || budget > OPTIONS_COUNT_MAX) {
-		*err = xasprintf(_("the budget is %lld runs; expected 1 to %d"), (long long)budget,
-		                 OPTIONS_COUNT_MAX);
+	if (sp->budget < 1 || sp->budget > OPTIONS_COUNT_MAX) {
+		*err = xasprintf(_("the budget is %lld runs; expected 1 to %d"),
+		                 (long long)sp->budget, OPTIONS_COUNT_MAX);
 		return -EINVAL;
 	}
-	rc = stats_sprt_init(&q.sprt, p0, p1, SEQUENTIAL_ALPHA, SEQUENTIAL_BETA);
+	rc = stats_sprt_init(&q.sprt, sp->p0, sp->p1, sp->alpha, sp->beta);
 	if (rc < 0) {
-		*err = xasprintf(_("no sequential test of rate %g against %g"), p0, p1);
+		*err = xasprintf(_("no sequential test of rate %g against %g"), sp->p0, sp->p1);
 		return rc;
 	}
 	free(o->cpus);
 	free(o->loads);
 	o->cpus = xmalloc(sizeof *o->cpus);
 	o->loads = xmalloc(sizeof *o->loads);
-	o->cpus[0] = cpu;
-	o->loads[0] = load;
+	o->cpus[0] = sp->cpu;
+	o->loads[0] = sp->load;
 	o->ncpus = o->nloads = 1;
-	o->count = (int)budget;
+	o->count = (int)sp->budget;
 	o->confirm = 0;
 	o->ui = OPTIONS_UI_NONE;
 	o->given |= OPTIONS_GIVEN_CPU | OPTIONS_GIVEN_LOAD | OPTIONS_GIVEN_COUNT |
 	            OPTIONS_GIVEN_CONFIRM | OPTIONS_GIVEN_RUN;
 	free(o->run_re);
-	o->run_re = driver_find(o->driver)->filter(test);
+	o->run_re = driver_find(o->driver)->filter(sp->test);
 	uv_loop_init(&loop);
 	q.s = sweep_new(&loop, o, &obs, err);
 	if (q.s == NULL) {
@@ -160,16 +162,25 @@ sequential_run(struct options *o, const char *test, int cpu, int load, double p0
 	}
 	for (i = 0; i < UTIL_ARRAY_LEN(sigs); i++) {
 		uv_signal_init(&loop, &sigs[i]);
-		sigs[i].data = q.s;
+		sigs[i].data = &q;
 		uv_signal_start(&sigs[i], sequential_signal_cb, signums[i]);
 		uv_unref((uv_handle_t *)&sigs[i]);
 	}
+	/* A caller that holds these signals blocked between sweeps (bisect)
+	 * lets them through only while the handlers above catch them. */
+	sigemptyset(&quit);
+	for (i = 0; i < UTIL_ARRAY_LEN(signums); i++)
+		sigaddset(&quit, signums[i]);
+	sigprocmask(SIG_UNBLOCK, &quit, &old);
 	rc = sweep_start(q.s, err);
 	uv_run(&loop, UV_RUN_DEFAULT);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	/* A signal caught as the sweep ended is still in the loop's pipe. */
+	uv_run(&loop, UV_RUN_NOWAIT);
 	for (i = 0; i < UTIL_ARRAY_LEN(sigs); i++)
 		uv_close((uv_handle_t *)&sigs[i], NULL);
 	uv_run(&loop, UV_RUN_DEFAULT);
-	r->exit_status = sweep_exit_status(q.s);
+	r->exit_status = q.signalled ? 130 : sweep_exit_status(q.s);
 	r->outdir = xstrdup(sweep_outdir(q.s));
 	sweep_free(q.s);
 	uv_run(&loop, UV_RUN_DEFAULT);

@@ -23,17 +23,30 @@ struct sequential_result {
 	char *outdir;                /* where its results are; caller frees */
 };
 
-/* Runs test (its full name as runs report it) at cpu and load with the
- * options in o (borrowed; the caller sets the driver, the command or
- * package, -o and o->dir; this sets --cpu, --load, --count, --run, the
- * confirm count and --ui none) until the sequential test of rate p0 (not
- * fixed) against p1 (fixed), alpha = beta = 0.05, decides or budget runs
- * were fed. Runs are fed in run-id order whatever order they finish in, so
+/* What to run and when to stop. */
+struct sequential_spec {
+	const char *test; /* its full name as runs report it */
+	int cpu, load;
+	double p0, p1;  /* the rates: not fixed (flaky), fixed (clean) */
+	double alpha;   /* the chance to say fixed when the rate is p0 */
+	double beta;    /* the chance to say not fixed when it is p1 */
+	int64_t budget; /* runs fed at most */
+};
+
+/* The error rates of one sequential test unless the caller splits them. */
+#define SEQUENTIAL_ALPHA 0.05
+#define SEQUENTIAL_BETA 0.05
+
+/* Runs sp->test at sp->cpu and sp->load with the options in o (borrowed;
+ * the caller sets the driver, the command or package, -o and o->dir; this
+ * sets --cpu, --load, --count, --run, the confirm count and --ui none)
+ * until Wald's test of rate p0 against p1 at alpha and beta decides or
+ * budget runs were fed. Runs are fed in run-id order whatever order they finish in, so
  * a run whose failure depends only on its id gives the same answer every
  * time. SIGINT, SIGTERM and SIGHUP interrupt the sweep (exit_status 130).
  * Returns 0 with *r filled, or a negative errno with *err (caller
  * frees) when the sweep could not start. */
-int sequential_run(struct options *o, const char *test, int cpu, int load, double p0, double p1,
-                   int64_t budget, struct sequential_result *r, char **err);
+int sequential_run(struct options *o, const struct sequential_spec *sp, struct sequential_result *r,
+                   char **err);
 
 #endif
