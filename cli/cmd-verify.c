@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * cmd-verify.c: `flakesweep verify --test ID --results BEFORE [--budget N]
- * [-o DIR] [sweep options]`. It runs the test alone at its worst pair
- * before (verify.c picks it) until the sequential test decides
- * (sequential.c), then prints compare's verdict of BEFORE against the new
- * results.
+ * [-o DIR] [sweep options]`. It runs the test alone at each pair where it
+ * failed before, worst first (verify.c lists them and splits the error
+ * rates), each until its sequential test decides (sequential.c): not
+ * fixed as soon as one pair says so, fixed when every pair says so. Then
+ * it prints compare's verdict of BEFORE against the runs of every pair.
  */
 #include "config.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -21,17 +23,68 @@
 #include "results/results.h"
 #include "results/verify.h"
 
+/* Runs pair i of vp; its results are added to after. Returns the
+ * sequential test's state, or -1 after printing an error (*rc set). */
+static int
+cmd_verify_pair(struct options *o, const char *base, int64_t budget, const struct verify_plan *vp,
+                size_t i, struct results *after, int *rc)
+{
+	const struct verify_pair *p = &vp->pairs[i];
+	struct sequential_spec sp = {vp->test->test, p->cpu,    p->load,  p->p0,
+	                             p->p1,          vp->alpha, vp->beta, budget};
+	struct sequential_result r = {0};
+	struct results *one = NULL;
+	char *err = NULL;
+	int state = -1;
+
+	if (base != NULL) {
+		free(o->outdir);
+		o->outdir = vp->npairs > 1 ? xasprintf("%s/cpu-%d-load-%d", base, p->cpu, p->load)
+		                           : xstrdup(base);
+	}
+	if (sequential_run(o, &sp, &r, &err) < 0) {
+		sanitize_fprintf(stderr, "flakesweep: %s\n", err);
+		*rc = 2;
+		goto out;
+	}
+	printf(_("verify at cpu %d load %d: %lld runs, %lld failed; the sequential test %s "
+	         "(rate %.4g not fixed against %.4g fixed; a fixed-count design needs %lld)\n"),
+	       p->cpu, p->load, (long long)r.runs, (long long)r.failures,
+	       r.state == STATS_SPRT_ACCEPT_P1   ? _("says fixed")
+	       : r.state == STATS_SPRT_ACCEPT_P0 ? _("says not fixed")
+	                                         : _("did not decide within the budget"),
+	       p->p0, p->p1, (long long)p->fixed_runs);
+	fflush(stdout);
+	if (r.exit_status == 130) {
+		*rc = 130;
+		goto out;
+	}
+	one = rates_load(r.outdir);
+	if (one == NULL) {
+		*rc = 2;
+		goto out;
+	}
+	results_absorb(after, one);
+	sanitize_fprintf(stderr, _("flakesweep: results in %s\n"), r.outdir);
+	state = (int)r.state;
+out:
+	results_free(one);
+	free(r.outdir);
+	free(err);
+	return state;
+}
+
 static int
 cmd_verify(int argc, char **argv)
 {
 	struct rates_seq a;
 	struct options o;
-	struct results *before = NULL, *after = NULL;
-	struct verify_plan vp;
-	struct sequential_result r = {0};
+	struct results *before = NULL, *after = results_new();
+	struct verify_plan vp = {0};
 	struct compare *c = NULL;
-	char *err = NULL, *text, *ids[1];
-	int rc;
+	char *err = NULL, *text, *ids[1], *base = NULL;
+	size_t i;
+	int rc, state = STATS_SPRT_ACCEPT_P1;
 
 	rc = rates_seq_parse(&a, &o, argc, argv);
 	if (rc != 0) {
@@ -48,39 +101,35 @@ cmd_verify(int argc, char **argv)
 	before = rates_load(a.results);
 	if (before == NULL)
 		goto out;
-	if (verify_plan(before, a.test, &a.co, &vp, &err) < 0 ||
-	    (rates_seq_package(&o, vp.package),
-	     sequential_run(&o, vp.test->test, vp.cpu, vp.load, vp.p0, vp.p1, a.budget, &r, &err)) <
-	        0) {
+	if (verify_plan(before, a.test, &a.co, &vp, &err) < 0) {
 		sanitize_fprintf(stderr, "flakesweep: %s: %s\n", a.results, err);
 		goto out;
 	}
-	printf(_("verify at cpu %d load %d: %lld runs, %lld failed; the sequential test %s "
-	         "(rate %.4g not fixed against %.4g fixed; a fixed-count design needs %lld)\n"),
-	       vp.cpu, vp.load, (long long)r.runs, (long long)r.failures,
-	       r.state == STATS_SPRT_ACCEPT_P1   ? _("says fixed")
-	       : r.state == STATS_SPRT_ACCEPT_P0 ? _("says not fixed")
-	                                         : _("did not decide within the budget"),
-	       vp.p0, vp.p1, (long long)vp.fixed_runs);
-	if (r.exit_status == 130) {
-		rc = 130;
-		goto out;
+	rates_seq_package(&o, vp.package);
+	base = o.outdir != NULL ? xstrdup(o.outdir) : NULL;
+	/* Worst first: the first pair that says not fixed ends it; a pair
+	 * left undecided cannot make it fixed, but a later one may still show
+	 * it not fixed. */
+	for (i = 0; i < vp.npairs && state != STATS_SPRT_ACCEPT_P0; i++) {
+		int s = cmd_verify_pair(&o, base, a.budget, &vp, i, after, &rc);
+
+		if (s < 0)
+			goto out;
+		if (s != STATS_SPRT_ACCEPT_P1)
+			state = s;
 	}
-	after = rates_load(r.outdir);
-	if (after == NULL)
-		goto out;
 	c = compare_new(before, after, &a.co);
 	ids[0] = (char *)a.test;
 	text = compare_to_text(c, ids, 1);
 	fputs(text, stdout);
 	free(text);
-	sanitize_fprintf(stderr, _("flakesweep: results in %s\n"), r.outdir);
-	/* The sequential test answers; compare's fixed-count verdict is shown
-	 * beside it. */
-	rc = r.state == STATS_SPRT_ACCEPT_P1 ? 0 : 1;
+	/* The sequential tests answer; compare's fixed-count verdict is shown
+	 * beside them. */
+	rc = state == STATS_SPRT_ACCEPT_P1 ? 0 : 1;
 out:
 	free(err);
-	free(r.outdir);
+	free(base);
+	verify_plan_free(&vp);
 	compare_free(c);
 	results_free(before);
 	results_free(after);

@@ -175,6 +175,61 @@ results_get_cell(struct results_test *t, enum results_phase phase, int cpu, int 
 	return c;
 }
 
+/* dst's package with src's package's name and level, added if none. */
+static int
+results_absorb_pkg(struct results *dst, const struct results_pkg *sp)
+{
+	size_t i;
+
+	for (i = 0; i < dst->npkgs; i++) {
+		if (strcmp(dst->pkgs[i].name, sp->name) == 0 &&
+		    strcmp(dst->pkgs[i].level, sp->level) == 0)
+			return (int)i;
+	}
+	return results_add_pkg(dst, sp->name, sp->level);
+}
+
+void
+results_absorb(struct results *dst, const struct results *src)
+{
+	int *pkgs = xcalloc(src->npkgs + 1, sizeof *pkgs), j;
+	size_t i;
+
+	for (i = 0; i < src->npkgs; i++) {
+		struct results_pkg *p;
+
+		pkgs[i] = results_absorb_pkg(dst, &src->pkgs[i]);
+		p = &dst->pkgs[pkgs[i]];
+		p->runs += src->pkgs[i].runs;
+		p->failures_outside_tests += src->pkgs[i].failures_outside_tests;
+		p->unreliable_runs += src->pkgs[i].unreliable_runs;
+		p->leaked_runs += src->pkgs[i].leaked_runs;
+	}
+	for (i = 0; i < src->ntests; i++) {
+		const struct results_test *st = &src->tests[i];
+		struct results_test *t = results_find(dst, st->id);
+
+		if (t == NULL)
+			t = results_add_test(dst, pkgs[st->pkg], st->id, st->test);
+		for (j = 0; j < st->ncells; j++) {
+			const struct results_cell *sc = &st->cells[j];
+			struct results_cell *c = results_get_cell(t, sc->phase, sc->cpu, sc->load);
+
+			c->runs += sc->runs;
+			c->failures += sc->failures;
+			c->hangs += sc->hangs;
+			c->noise_ms += sc->noise_ms;
+			c->noise_core_ms += sc->noise_core_ms;
+		}
+	}
+	dst->runs += src->runs;
+	dst->failures += src->failures;
+	dst->hangs += src->hangs;
+	dst->noise_ms += src->noise_ms;
+	dst->noise_core_ms += src->noise_core_ms;
+	free(pkgs);
+}
+
 static struct results_failure *
 results_failure_new(enum results_phase phase, int cpu, int load, const struct outcome *o,
                     const char *lines, const char *reason, const char *log, int64_t run)

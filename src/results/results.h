@@ -121,6 +121,12 @@ int results_add_pkg(struct results *r, const char *name, const char *level);
  * copied), with no cells yet; results_load builds results with it. */
 struct results_test *results_add_test(struct results *r, int pkg, const char *id, const char *name);
 
+/* Adds src's cells (runs, failures, hangs, noise) and its run counts to
+ * dst, matching packages by name and level and tests by id, adding those
+ * dst lacks; first failures, cores, cascades and interference stay dst's.
+ * verify adds up the sweeps of its pairs with it. */
+void results_absorb(struct results *dst, const struct results *src);
+
 /* Counts one finished run of package pkg at (phase, cpu, load) from its
  * outcome; log is where its output was kept (NULL if not kept). Returns
  * the number of tests whose first failure this run is (a new flaky or
