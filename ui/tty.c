@@ -14,6 +14,7 @@
 #include <sys/ioctl.h>
 #include <termios.h>
 #include <unistd.h>
+#include <wchar.h>
 
 #include "tty.h"
 #include "base/util.h"
@@ -189,4 +190,67 @@ tty_usable(int fd, const char **why)
 	}
 	*why = NULL;
 	return true;
+}
+
+char *
+tty_screen_text(bool roles)
+{
+	struct buf b, r;
+	int y, x, rows, cols;
+
+	buf_init(&b);
+	getmaxyx(stdscr, rows, cols);
+	for (y = 0; y < rows; y++) {
+		size_t keep, rkeep = 0;
+
+		buf_init(&r);
+		keep = b.len;
+		for (x = 0; x < cols; x++) {
+			cchar_t cc;
+			wchar_t wch[CCHARW_MAX + 1];
+			attr_t attrs = 0;
+			short pair = 0;
+			char mb[8], role = ' ';
+			int w, n;
+
+			if (mvwin_wch(stdscr, y, x, &cc) == ERR)
+				break;
+			memset(wch, 0, sizeof wch);
+			getcchar(&cc, wch, &attrs, &pair, NULL);
+			if (wch[0] == L'\0')
+				wch[0] = L' ';
+			w = wcwidth(wch[0]);
+			n = (int)wcrtomb(mb, wch[0], NULL);
+			if (n <= 0) {
+				mb[0] = '?';
+				n = 1;
+			}
+			buf_add(&b, mb, (size_t)n);
+			if (wch[0] != L' ')
+				keep = b.len;
+			if (pair > 0)
+				role = (char)('A' + pair - 2);
+			else if (attrs & A_REVERSE)
+				role = 'r';
+			else if (attrs & A_BOLD)
+				role = 'b';
+			else if (attrs & A_DIM)
+				role = 'd';
+			else if (attrs & A_UNDERLINE)
+				role = 'u';
+			buf_addc(&r, role);
+			if (role != ' ')
+				rkeep = r.len;
+			if (w > 1)
+				x += w - 1;
+		}
+		b.len = keep;
+		buf_addc(&b, '\n');
+		if (roles) {
+			buf_add(&b, r.data != NULL ? r.data : "", rkeep);
+			buf_addc(&b, '\n');
+		}
+		buf_free(&r);
+	}
+	return buf_steal(&b);
 }

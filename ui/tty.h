@@ -44,4 +44,8 @@ void tty_size(int fd, int *rows, int *cols);
  * not "dumb". *why (static, translated) says why not. */
 bool tty_usable(int fd, const char **why);
 
+/* The screen as drawn, for golden screens: see ui_screen_text(). Caller
+ * frees. */
+char *tty_screen_text(bool roles);
+
 #endif

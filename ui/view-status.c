@@ -16,8 +16,21 @@
 #include "base/util.h"
 #include "view.h"
 
-static void
-view_status_hints(struct view_ctx *c, const struct view_rect *r)
+/* Whether action id is one of only (all are when only is NULL). */
+static bool
+view_status_shown(int id, const int *only, size_t nonly)
+{
+	size_t i;
+
+	for (i = 0; only != NULL && i < nonly; i++) {
+		if (only[i] == id)
+			return true;
+	}
+	return only == NULL;
+}
+
+void
+view_hints_draw(struct view_ctx *c, const struct view_rect *r, const int *only, size_t nonly)
 {
 	const struct action *a;
 	size_t n, i;
@@ -31,7 +44,8 @@ view_status_hints(struct view_ctx *c, const struct view_rect *r)
 			const char *label;
 			int need;
 
-			if (a[i].hint == NULL || a[i].hint_rank != rank)
+			if (a[i].hint == NULL || a[i].hint_rank != rank ||
+			    !view_status_shown((int)a[i].id, only, nonly))
 				continue;
 			snprintf(key, sizeof key, "%.*s", (int)strcspn(a[i].names, ","),
 			         a[i].names);
@@ -55,7 +69,7 @@ view_status_draw(struct view_ctx *c, const struct view_layout *l)
 	int x = r->x, end = r->x + r->w;
 
 	if (l->hints.h > 0)
-		view_status_hints(c, &l->hints);
+		view_hints_draw(c, &l->hints, NULL, 0);
 	if (r->h <= 0)
 		return;
 	draw_fill(c->d, r->y, r->x, r->w, ' ', DRAW_NORMAL);
