@@ -3,7 +3,8 @@
  * cmd-bisect.c: `flakesweep bisect --good REV --bad REV --test ID -o DIR
  * [--results FILE] [--budget N] [sweep options]`. bisect.c searches the
  * range, a worktree and a sequential test per probed commit; this file
- * picks the pair and the rates and prints what each probe found.
+ * picks the pair and the rates and prints what each probe found, or with
+ * --ui full shows it on the board (ui/board.h) as the probes finish.
  */
 #include "config.h"
 
@@ -13,8 +14,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "board.h"
 #include "cmd.h"
 #include "rates.h"
+#include "ui.h"
 #include "base/sanitize.h"
 #include "base/util.h"
 #include "engine/bisect.h"
@@ -23,12 +26,31 @@
 #include "results/verify.h"
 
 static void
-cmd_bisect_probed(void *arg, const struct bisect_commit *c)
+cmd_bisect_probed(void *arg, const struct bisect *b, size_t i)
 {
+	const struct bisect_commit *c = &b->commits[i];
+
 	(void)arg;
 	fprintf(stderr, _("flakesweep: %.12s %s after %lld runs, %lld failed%s\n"), c->sha,
 	        bisect_state_name(c->state), (long long)c->runs, (long long)c->failures,
 	        c->resumed ? _(" (from its journal)") : "");
+}
+
+/* The board on the terminal, or NULL after saying why not. */
+static struct board *
+cmd_bisect_board(const char *test)
+{
+	struct board_config bc;
+	struct board *board;
+	char *err = NULL;
+
+	board_config_init(&bc);
+	board = board_new_bisect(&bc, test, &err);
+	if (board == NULL) {
+		fprintf(stderr, _("flakesweep: no dashboard (%s); printing text\n"), err);
+		free(err);
+	}
+	return board;
 }
 
 static int
@@ -39,7 +61,9 @@ cmd_bisect(int argc, char **argv)
 	struct results *before = NULL;
 	struct bisect_config cfg = {0};
 	struct bisect b = {0};
-	struct verify_plan vp;
+	struct bisect_observer obs = {NULL, NULL, NULL, cmd_bisect_probed};
+	struct board *board = NULL;
+	struct verify_plan vp = {0};
 	char *err = NULL, *text, *cwd = NULL;
 	int rc;
 
@@ -68,11 +92,12 @@ cmd_bisect(int argc, char **argv)
 			sanitize_fprintf(stderr, "flakesweep: %s: %s\n", a.results, err);
 			goto out;
 		}
+		/* The worst pair is where the flake shows first. */
 		rates_seq_package(&o, vp.package);
-		cfg.cpu = vp.cpu;
-		cfg.load = vp.load;
-		cfg.p0 = vp.p0;
-		cfg.p1 = vp.p1;
+		cfg.cpu = vp.pairs[0].cpu;
+		cfg.load = vp.pairs[0].load;
+		cfg.p0 = vp.pairs[0].p0;
+		cfg.p1 = vp.pairs[0].p1;
 		cfg.test = vp.test->test;
 	}
 	cwd = getcwd(NULL, 0);
@@ -83,7 +108,25 @@ cmd_bisect(int argc, char **argv)
 	cfg.budget = a.budget;
 	cfg.sweep = &o;
 	o.outdir = NULL;
-	rc = bisect_run(&cfg, &b, cmd_bisect_probed, NULL, &err);
+	if (o.ui == OPTIONS_UI_FULL) {
+		/* The board, as stress's --ui full: text when the terminal cannot
+		 * have it. */
+		const char *why;
+
+		if (!ui_usable(STDOUT_FILENO, &why))
+			fprintf(stderr, _("flakesweep: no dashboard (%s); printing text\n"), why);
+		else if ((board = cmd_bisect_board(cfg.test)) != NULL)
+			obs = *board_bisect_observer(board);
+	}
+	rc = bisect_run(&cfg, &b, &obs, &err);
+	if (board != NULL) {
+		if (rc == 0) {
+			board_bisect_finished(board);
+			if (board_run(board) == 130)
+				rc = -EINTR;
+		}
+		board_free(board);
+	}
 	if (rc < 0) {
 		sanitize_fprintf(stderr, "flakesweep: %s\n", err);
 		rc = rc == -EINTR ? 130 : 2;
@@ -97,6 +140,7 @@ out:
 	free(err);
 	free(cwd);
 	free((char *)cfg.outdir);
+	verify_plan_free(&vp);
 	bisect_free(&b);
 	results_free(before);
 	options_free(&o);

@@ -1,17 +1,21 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * cmd-compare.c: `flakesweep compare BEFORE AFTER [--test ID]... [--json]
- * [--level RATE] [--margin SHARE] [--alpha A]`. It loads both results,
- * lets compare.c judge every test and prints the verdicts as text or JSON.
+ * [--level RATE] [--margin SHARE] [--alpha A] [--ui full|line]`. It loads both results,
+ * lets compare.c judge every test and prints the verdicts as text or JSON;
+ * with --ui full it first shows them on the board (ui/board.h).
  */
 #include "config.h"
 
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
+#include "board.h"
 #include "cli.h"
 #include "cmd.h"
 #include "rates.h"
@@ -19,15 +23,18 @@
 #include "base/util.h"
 #include "results/compare.h"
 #include "results/results.h"
+#include "ui.h"
 
 enum {
 	CMD_COMPARE_TEST,
 	CMD_COMPARE_JSON,
+	CMD_COMPARE_UI,
 };
 
 static const struct cli_option cmd_compare_options[] = {
     {"test", true, CMD_COMPARE_TEST},
     {"json", false, CMD_COMPARE_JSON},
+    {"ui", true, CMD_COMPARE_UI},
     RATES_OPTIONS,
     {NULL, false, 0},
 };
@@ -37,6 +44,7 @@ struct cmd_compare_args {
 	char **ids;
 	size_t nids;
 	bool json;
+	bool board; /* --ui full */
 };
 
 static void
@@ -44,6 +52,7 @@ cmd_compare_usage(FILE *f)
 {
 	fputs(_("Usage: flakesweep compare BEFORE AFTER [--test ID]... [--json]\n"
 	        "                          [--level RATE] [--margin SHARE] [--alpha A]\n"
+	        "                          [--ui full|line]\n"
 	        "\n"
 	        "Compares the failure rates of every test in two results (results.json\n"
 	        "files or output directories) pair by pair with Fisher's exact test and\n"
@@ -58,6 +67,8 @@ cmd_compare_usage(FILE *f)
 	        "                     (default a tenth of before's lower bound)\n"
 	        "  --margin SHARE     unchanged means within SHARE of before's rate (0.2)\n"
 	        "  --alpha A          false discovery rate across all pairs (0.05)\n"
+	        "  --ui full|line     full: browse the tests and their heatmaps before and\n"
+	        "                     after on the terminal; line: print them (default)\n"
 	        "\n"
 	        "Exit status: 0 every test named by --test is fixed (without --test:\n"
 	        "nothing is worse or new); 1 otherwise; 2 usage or input error.\n"),
@@ -77,9 +88,45 @@ cmd_compare_set(void *arg, int id, const char *value)
 	case CMD_COMPARE_JSON:
 		a->json = true;
 		return 0;
+	case CMD_COMPARE_UI:
+		if (strcmp(value, "full") != 0 && strcmp(value, "line") != 0) {
+			sanitize_fprintf(stderr, _("flakesweep: --ui %s: expected full or line\n"),
+			                 value);
+			return 2;
+		}
+		a->board = strcmp(value, "full") == 0;
+		return 0;
 	}
 	rc = rates_set(&a->co, id, value);
 	return rc < 0 ? 2 : 0;
+}
+
+/* The board until the user quits (0) or a signal comes (130); -1 when the
+ * terminal cannot have it, after saying why. */
+static int
+cmd_compare_board(const struct compare *cmp, const struct results *before,
+                  const struct results *after, const char *bname, const char *aname)
+{
+	struct board_config bc;
+	struct board *board;
+	const char *why;
+	char *err = NULL;
+	int rc;
+
+	if (!ui_usable(STDOUT_FILENO, &why)) {
+		fprintf(stderr, _("flakesweep: no dashboard (%s); printing text\n"), why);
+		return -1;
+	}
+	board_config_init(&bc);
+	board = board_new_compare(&bc, cmp, before, after, bname, aname, &err);
+	if (board == NULL) {
+		fprintf(stderr, _("flakesweep: no dashboard (%s); printing text\n"), err);
+		free(err);
+		return -1;
+	}
+	rc = board_run(board);
+	board_free(board);
+	return rc;
 }
 
 static int
@@ -120,6 +167,11 @@ cmd_compare(int argc, char **argv)
 	if (after == NULL)
 		goto out;
 	cmp = compare_new(before, after, &a.co);
+	if (a.board && !a.json &&
+	    cmd_compare_board(cmp, before, after, argv[c.first], argv[c.first + 1]) == 130) {
+		rc = 130;
+		goto out;
+	}
 	if (a.json) {
 		cJSON *j = compare_to_json(cmp, argv[c.first], argv[c.first + 1]);
 

@@ -21,10 +21,13 @@
 #include <unistd.h>
 
 #include "action.h"
+#include "board.h"
 #include "ui.h"
 #include "check.h"
+#include "results/compare.h"
 #include "results/decisions.h"
 #include "results/replay.h"
+#include "results/results-json.h"
 #include "base/util.h"
 
 /* The live fixture keeps the journal up to this line: mid-confirm. */
@@ -927,6 +930,174 @@ TEST(ui_post_empty)
 	CHECK(strstr(screen, "the description is empty: nothing is posted") != NULL);
 	free(screen);
 	test_ui_stop(&t);
+}
+
+/* A board on a virtual terminal of rows x cols, as test_ui_start() sets
+ * one up. */
+static struct board *
+test_ui_board(int rows, int cols, FILE **out, FILE **in, const struct compare *cmp,
+              const struct results *before, const struct results *after)
+{
+	struct board_config bc;
+	struct board *b;
+	char *err = NULL, num[16];
+
+	if (setlocale(LC_ALL, "C.UTF-8") == NULL)
+		check_skip("the C.UTF-8 locale is not installed");
+	CHECK_INT(chdir(check_tmpdir()), 0);
+	snprintf(num, sizeof num, "%d", rows);
+	setenv("LINES", num, 1);
+	snprintf(num, sizeof num, "%d", cols);
+	setenv("COLUMNS", num, 1);
+	*out = fopen("terminal.out", "w");
+	*in = fopen("/dev/null", "r");
+	CHECK(*out != NULL && *in != NULL);
+	board_config_init(&bc);
+	bc.out = *out;
+	bc.in = *in;
+	bc.term = "xterm-256color";
+	bc.handlers = false;
+	bc.colors = 0;
+	bc.utf8 = 1;
+	b = cmp != NULL
+	        ? board_new_compare(&bc, cmp, before, after, "before.json", "after.json", &err)
+	        : board_new_bisect(&bc, "sh t.sh::TestRace", &err);
+	if (b == NULL)
+		check_skip(err != NULL ? err : "no terminal description for xterm-256color");
+	return b;
+}
+
+static void
+test_ui_board_golden(struct board *b, const char *name, int rows, int cols)
+{
+	char *text = board_screen_text(b, false);
+	char *full = xasprintf("%s-%dx%d", name, cols, rows);
+
+	test_ui_compare(full, text);
+	free(full);
+	free(text);
+}
+
+static struct results *
+test_ui_load(const char *name)
+{
+	char *path = xasprintf("%s/tests/fixtures/ui/compare/%s", check_srcdir(), name);
+	struct results *r = NULL;
+	char *err = NULL;
+
+	if (results_load(path, &r, NULL, &err) < 0)
+		check_fail(__FILE__, __LINE__, "%s: %s", path, err);
+	free(path);
+	return r;
+}
+
+/* compare's board from two tiny results: the list of verdicts, the
+ * second test (p::TestRace, rarer) selected with j, its heatmaps before
+ * and after side by side. */
+static void
+test_ui_compare_board(int rows, int cols)
+{
+	struct results *before = test_ui_load("before.json"), *after = test_ui_load("after.json");
+	struct compare_options co;
+	struct compare *cmp;
+	struct board *b;
+	FILE *out, *in;
+
+	compare_options_default(&co);
+	cmp = compare_new(before, after, &co);
+	b = test_ui_board(rows, cols, &out, &in, cmp, before, after);
+	board_key(b, 'j');
+	test_ui_board_golden(b, "compare", rows, cols);
+	board_key(b, 'q');
+	CHECK(board_quit(b));
+	board_free(b);
+	compare_free(cmp);
+	results_free(before);
+	results_free(after);
+	fclose(out);
+	fclose(in);
+}
+
+TEST(ui_golden_compare_80x24)
+{
+	test_ui_compare_board(24, 80);
+}
+
+TEST(ui_golden_compare_120x40)
+{
+	test_ui_compare_board(40, 120);
+}
+
+/* Judges commit i of b as the bisect does, narrowing the range. */
+static void
+test_ui_judge(struct bisect *b, size_t i, enum bisect_state s, int64_t runs, int64_t failures)
+{
+	b->commits[i].state = s;
+	b->commits[i].runs = runs;
+	b->commits[i].failures = failures;
+	if (s == BISECT_FLAKY)
+		b->hi = i;
+	else if (s == BISECT_CLEAN)
+		b->lo = i;
+}
+
+/* bisect's board fed a synthetic bisect of ten commits whose flake came
+ * with commit 7: commit 5 skipped, commit 4 clean (46 runs), commit 8
+ * flaky (2 of 14), commit 6 clean, then commit 7 being probed; then commit 7 flaky (1 of
+ * 7) and the end: commit 7 is the first bad one. */
+static void
+test_ui_bisect_board(int rows, int cols)
+{
+	struct bisect b = {0};
+	const struct bisect_observer *obs;
+	struct board *board;
+	FILE *out, *in;
+	size_t i;
+
+	b.ncommits = 10;
+	b.commits = xcalloc(b.ncommits, sizeof *b.commits);
+	for (i = 0; i < b.ncommits; i++) {
+		b.commits[i].sha = xasprintf("%02zu%038zu", i + 1, (size_t)0);
+		b.commits[i].subject = xasprintf("commit %zu", i + 1);
+	}
+	b.hi = b.ncommits - 1;
+	b.commits[0].state = BISECT_CLEAN;
+	b.commits[b.hi].state = BISECT_FLAKY;
+	board = test_ui_board(rows, cols, &out, &in, NULL, NULL, NULL);
+	obs = board_bisect_observer(board);
+	obs->listed(obs->arg, &b);
+	obs->probing(obs->arg, &b, 4);
+	test_ui_judge(&b, 4, BISECT_SKIPPED, 0, 0);
+	obs->probed(obs->arg, &b, 4);
+	obs->probing(obs->arg, &b, 3);
+	test_ui_judge(&b, 3, BISECT_CLEAN, 46, 0);
+	obs->probed(obs->arg, &b, 3);
+	obs->probing(obs->arg, &b, 7);
+	test_ui_judge(&b, 7, BISECT_FLAKY, 14, 2);
+	obs->probed(obs->arg, &b, 7);
+	obs->probing(obs->arg, &b, 5);
+	test_ui_judge(&b, 5, BISECT_CLEAN, 46, 0);
+	obs->probed(obs->arg, &b, 5);
+	obs->probing(obs->arg, &b, 6);
+	test_ui_board_golden(board, "bisect", rows, cols);
+	test_ui_judge(&b, 6, BISECT_FLAKY, 7, 1);
+	obs->probed(obs->arg, &b, 6);
+	board_bisect_finished(board);
+	test_ui_board_golden(board, "bisect_done", rows, cols);
+	board_free(board);
+	bisect_free(&b);
+	fclose(out);
+	fclose(in);
+}
+
+TEST(ui_golden_bisect_80x24)
+{
+	test_ui_bisect_board(24, 80);
+}
+
+TEST(ui_golden_bisect_120x40)
+{
+	test_ui_bisect_board(40, 120);
 }
 
 /* The model on its own: short names, the worst pair as a channel. */

@@ -18,6 +18,8 @@
 #include "draw.h"
 #include "model.h"
 #include "prompt.h"
+#include "engine/bisect.h"
+#include "results/compare.h"
 
 /* The full layout needs this much; a smaller terminal shows what fits. */
 #define VIEW_MIN_COLS 60
@@ -129,6 +131,38 @@ void view_heatmap_table(const struct view_ctx *c, struct doc *doc, const struct 
 /* Builds the help text from the action table (for the help view and its
  * test). */
 void view_help_doc(struct doc *doc);
+
+/* compare's board: the tests with their verdicts, the selected test's
+ * before and after heatmaps side by side (view-compare.c). */
+struct view_compare {
+	const struct compare *cmp;    /* borrowed */
+	const struct results *before; /* borrowed */
+	const struct results *after;  /* borrowed */
+	const char *before_name, *after_name;
+	size_t selected, list_top;
+};
+
+/* Draws compare's board on the whole rows x cols screen. c->m holds the
+ * cpus and loads of both sides (the heatmaps' rows and columns). */
+void view_compare_draw(struct view_ctx *c, struct view_compare *vc, int rows, int cols);
+
+/* bisect's board: the range, every commit with its verdict, runs and
+ * failures, the one being probed (view-bisect.c). */
+struct view_bisect {
+	const char *test;
+	struct bisect b; /* a copy of the bisect's last event */
+	long probing;    /* the commit being probed, or -1 */
+	bool listed, finished;
+	size_t top;
+};
+
+/* Draws bisect's board on the whole rows x cols screen. */
+void view_bisect_draw(struct view_ctx *c, struct view_bisect *vb, int rows, int cols);
+
+/* A hints line in r: the first key and the label of each action of the
+ * table that has a label, most needed first, only those whose id is in
+ * only (nonly of them) unless only is NULL. */
+void view_hints_draw(struct view_ctx *c, const struct view_rect *r, const int *only, size_t nonly);
 
 /* What a frame must draw again. */
 enum view_dirty {
