@@ -74,6 +74,12 @@ expect "flakesweep quarantine --help" "$(run_de quarantine --help)" \
 	"Aufruf: flakesweep quarantine list" "Usage: flakesweep quarantine"
 expect "flakesweep gate --help" "$(run_de gate --help)" "Aufruf: flakesweep gate" \
 	"Usage: flakesweep gate"
+expect "flakesweep compare --help" "$(run_de compare --help)" \
+	"Aufruf: flakesweep compare VORHER NACHHER" "Usage: flakesweep compare"
+expect "flakesweep bisect" "$(run_de bisect)" "Aufruf: flakesweep bisect --good" \
+	"usage: flakesweep bisect"
+expect "flakesweep verify" "$(run_de verify --test x)" "Aufruf: flakesweep verify --test" \
+	"usage: flakesweep verify"
 expect "flakesweep --cpu x" "$(run_de --cpu x)" "ungültiger Wert \"x\" für --cpu" \
 	"invalid value"
 
