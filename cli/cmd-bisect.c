@@ -115,7 +115,7 @@ cmd_bisect(int argc, char **argv)
 
 		if (!ui_usable(STDOUT_FILENO, &why))
 			fprintf(stderr, _("flakesweep: no dashboard (%s); printing text\n"), why);
-		else if ((board = cmd_bisect_board(cfg.test)) != NULL)
+		else if ((board = cmd_bisect_board(a.test)) != NULL)
 			obs = *board_bisect_observer(board);
 	}
 	rc = bisect_run(&cfg, &b, &obs, &err);

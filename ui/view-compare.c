@@ -45,8 +45,8 @@ view_compare_header(struct view_ctx *c, const struct view_compare *vc, int cols)
 	for (i = 0; i < vc->cmp->ntests; i++)
 		counts[vc->cmp->tests[i].verdict]++;
 	draw_fill(c->d, 0, 0, cols, ' ', DRAW_HEADER);
-	s = xasprintf(_(" compare  %s -> %s  %zu tests:"), vc->before_name, vc->after_name,
-	              vc->cmp->ntests);
+	/* The counts first: the paths may be long. */
+	s = xasprintf(_(" compare  %zu tests:"), vc->cmp->ntests);
 	x = draw_text(c->d, 0, 0, cols, s, DRAW_HEADER, true);
 	free(s);
 	for (v = 0; v <= COMPARE_INCONCLUSIVE && x < cols; v++) {
@@ -54,6 +54,11 @@ view_compare_header(struct view_ctx *c, const struct view_compare *vc, int cols)
 			continue;
 		s = xasprintf(" %d %s", counts[v], compare_verdict_name(v));
 		x += draw_text(c->d, 0, x, cols - x, s, DRAW_HEADER, true);
+		free(s);
+	}
+	if (x < cols) {
+		s = xasprintf("   %s -> %s", vc->before_name, vc->after_name);
+		draw_text(c->d, 0, x, cols - x, s, DRAW_HEADER, true);
 		free(s);
 	}
 }

@@ -7,7 +7,8 @@
 # journal as it grows), a live TAP sweep whose failing test prints escape
 # sequences (pause, confirm, quit, the window title untouched), the
 # terminal given back on q, SIGTERM, SIGHUP, Ctrl-C and SIGSEGV, and
-# TERM=dumb falling back to --ui line.
+# TERM=dumb falling back to --ui line; then the boards of compare --ui full
+# and of a live bisect --ui full.
 set -eu
 
 command -v tmux >/dev/null 2>&1 || { echo "SKIP tmux is not installed"; exit 77; }
@@ -257,4 +258,57 @@ wait_for live "EXIT:1" 20
 restored live
 grep -qF "flakesweep report (complete)" <<<"$(screen live)" || fail "live: no report after quitting"
 : "$title"
+
+# --- compare --ui full: the board, j selects the next test and shows its
+# heatmaps before and after, q prints the text; Ctrl-C is exit 130.
+CMP="$FLAKESWEEP compare $FX/compare/before.json $FX/compare/after.json --ui full"
+start cmp 100 30 "cd $T && $CMP"
+wait_for cmp "compare  4 tests: 1 rarer 1 unchanged 1 worse 1 new"
+wait_for cmp " new          p::TestNew at cpu 1 load 2: before 0/50 (0.0%), after 6/50 (12.0%)"
+tm send-keys -t cmp j
+wait_for cmp " rarer        p::TestRace at cpu 1 load 1: before 14/70 (20.0%), after 0/200"
+wait_for cmp "cpu 1    10/50 20%"
+wait_for cmp "0/200 <1.9%"
+tm send-keys -t cmp q
+wait_for cmp "EXIT:1" 20
+restored cmp
+grep -qx "4 tests: 0 fixed, 1 rarer, 1 unchanged, 1 worse, 1 new, 0 inconclusive" <<<"$(screen cmp)" ||
+	fail "compare: no text after the board"
+start cmpint 100 30 "cd $T && $CMP"
+wait_for cmpint "compare  4 tests"
+tm send-keys -t cmpint C-c
+wait_for cmpint "EXIT:130" 20
+restored cmpint
+
+# --- bisect --ui full on eight commits whose test fails from commit 5 on:
+# the board follows the probes and stays, with the answer, until q.
+mkdir "$T/brepo"
+(
+	cd "$T/brepo"
+	export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.com GIT_COMMITTER_NAME=t \
+		GIT_COMMITTER_EMAIL=t@example.com
+	git init -q .
+	for i in $(seq 1 8); do
+		r=ok
+		[ "$i" -ge 5 ] && r='not ok'
+		printf '#!/bin/sh\necho "1..1"\necho "%s 1 - TestRace"\n' "$r" >t.sh
+		echo "$i" >version
+		git add t.sh version
+		git commit -q -m "commit $i"
+		git tag "c$i"
+	done
+)
+start bis 100 30 "cd $T/brepo && $FLAKESWEEP bisect --test 'sh t.sh::TestRace' --level 0.01 --good c1 --bad c8 -o $T/bisout --ui full --driver tap -- sh t.sh"
+wait_for bis "bisect  sh t.sh::TestRace" 20
+wait_for bis "bisect  sh t.sh::TestRace  done" 120
+s=$(screen bis)
+grep -qF "first bad commit: $(git -C "$T/brepo" rev-parse --short=12 c5) commit 5" <<<"$s" ||
+	{ echo "$s"; fail "bisect: no first bad commit on the board"; }
+grep -qE "^ +clean +[0-9a-f]{12} 0/[0-9]+ 0% +commit 4$" <<<"$s" ||
+	{ echo "$s"; fail "bisect: commit 4 is not shown clean"; }
+tm send-keys -t bis q
+wait_for bis "EXIT:0" 20
+restored bis
+grep -q "^first bad commit: $(git -C "$T/brepo" rev-parse c5) commit 5$" <<<"$(screen bis)" ||
+	fail "bisect: no text after the board"
 echo "dashboard black-box checks passed"
