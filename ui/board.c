@@ -10,7 +10,6 @@
 
 #include <curses.h>
 #include <errno.h>
-#include <langinfo.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,19 +54,13 @@ board_new(const struct board_config *cfg, enum board_kind kind, char **err)
 	struct board *b = xcalloc(1, sizeof *b);
 	struct tty_config tc = {cfg->out != NULL ? cfg->out : stdout,
 	                        cfg->in != NULL ? cfg->in : stdin, cfg->term, cfg->handlers};
-	enum draw_colors colors;
-	bool utf8;
 
 	*err = NULL;
 	if (tty_start(&tc, err) < 0) {
 		free(b);
 		return NULL;
 	}
-	colors = cfg->colors >= 0 ? (enum draw_colors)cfg->colors : draw_detect_colors();
-	if (colors != DRAW_COLORS_NONE && !has_colors())
-		colors = DRAW_COLORS_NONE;
-	utf8 = cfg->utf8 >= 0 ? cfg->utf8 != 0 : strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
-	draw_init(&b->draw, stdscr, colors, utf8);
+	draw_init_detect(&b->draw, stdscr, cfg->colors, cfg->utf8);
 	b->kind = kind;
 	b->pairs = model_new(MODEL_VIEW);
 	b->vb.probing = -1;
@@ -233,34 +226,11 @@ board_bisect_finished(struct board *b)
 	board_draw(b);
 }
 
-/* Moves *at by action a within n items, a page being page items. */
-static void
-board_move(size_t *at, enum action_id a, size_t n, size_t page)
+/* The index of the last of n items (0 when none). */
+static size_t
+board_last(size_t n)
 {
-	size_t last = n > 0 ? n - 1 : 0;
-
-	switch (a) {
-	case ACTION_DOWN:
-		*at = *at < last ? *at + 1 : last;
-		break;
-	case ACTION_UP:
-		*at = *at > 0 ? *at - 1 : 0;
-		break;
-	case ACTION_PAGE_DOWN:
-		*at = *at + page < last ? *at + page : last;
-		break;
-	case ACTION_PAGE_UP:
-		*at = *at > page ? *at - page : 0;
-		break;
-	case ACTION_TOP:
-		*at = 0;
-		break;
-	case ACTION_BOTTOM:
-		*at = last;
-		break;
-	default:
-		break;
-	}
+	return n > 0 ? n - 1 : 0;
 }
 
 void
@@ -283,11 +253,11 @@ board_key(struct board *b, int key)
 	case ACTION_TOP:
 	case ACTION_BOTTOM:
 		if (b->help)
-			board_move(&b->st.overlay_top, a->id, b->st.overlay_lines, page);
+			view_move(&b->st.overlay_top, a->id, page, b->st.overlay_lines);
 		else if (b->kind == BOARD_COMPARE)
-			board_move(&b->vc.selected, a->id, b->vc.cmp->ntests, page);
+			view_move(&b->vc.selected, a->id, page, board_last(b->vc.cmp->ntests));
 		else
-			board_move(&b->vb.top, a->id, b->vb.b.ncommits, page);
+			view_move(&b->vb.top, a->id, page, board_last(b->vb.b.ncommits));
 		break;
 	case ACTION_HELP:
 		b->help = !b->help;

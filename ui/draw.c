@@ -8,6 +8,7 @@
  */
 #include "config.h"
 
+#include <langinfo.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,6 +107,16 @@ draw_init(struct draw *d, WINDOW *win, enum draw_colors colors, bool utf8)
 			init_pair(d->pair[i], fg, bg);
 		}
 	}
+}
+
+void
+draw_init_detect(struct draw *d, WINDOW *win, int colors, int utf8)
+{
+	enum draw_colors c = colors >= 0 ? (enum draw_colors)colors : draw_detect_colors();
+
+	if (c != DRAW_COLORS_NONE && !has_colors())
+		c = DRAW_COLORS_NONE;
+	draw_init(d, win, c, utf8 >= 0 ? utf8 != 0 : strcmp(nl_langinfo(CODESET), "UTF-8") == 0);
 }
 
 /* Decodes one UTF-8 character of valid text (sanitize_text made it so).

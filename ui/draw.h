@@ -74,6 +74,11 @@ struct draw {
  * needs start_color() done when not NONE) and glyph set. */
 void draw_init(struct draw *d, WINDOW *win, enum draw_colors colors, bool utf8);
 
+/* draw_init() with colors an enum draw_colors, or -1: by NO_COLOR and the
+ * terminal (never more than it has), and utf8 1 for UTF-8 glyphs, 0 for
+ * ASCII, -1: by the locale. */
+void draw_init_detect(struct draw *d, WINDOW *win, int colors, int utf8);
+
 /* The colour mode for this terminal: NONE when NO_COLOR is set and not
  * empty or the terminal has no colours, 256 when it has that many, else 8.
  * Call after initscr()/newterm(). */

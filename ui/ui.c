@@ -10,7 +10,6 @@
 
 #include <curses.h>
 #include <errno.h>
-#include <langinfo.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -267,34 +266,8 @@ ui_select(struct ui *ui, long to)
 static void
 ui_scroll(size_t *top, enum action_id a, int rows, size_t lines)
 {
-	size_t page = rows > 1 ? (size_t)rows - 1 : 1;
-
-	switch (a) {
-	case ACTION_DOWN:
-		(*top)++;
-		break;
-	case ACTION_UP:
-		if (*top > 0)
-			(*top)--;
-		break;
-	case ACTION_PAGE_DOWN:
-		*top += page;
-		break;
-	case ACTION_PAGE_UP:
-		*top = *top > page ? *top - page : 0;
-		break;
-	case ACTION_TOP:
-		*top = 0;
-		break;
-	case ACTION_BOTTOM:
-		*top = lines;
-		break;
-	default:
-		return;
-	}
 	/* The views clamp the bottom, knowing the lines they have. */
-	if (*top > lines)
-		*top = lines;
+	view_move(top, a, rows > 1 ? (size_t)rows - 1 : 1, lines);
 }
 
 void
@@ -605,8 +578,6 @@ ui_new(uv_loop_t *loop, const struct ui_config *cfg, enum model_source source, c
 {
 	struct ui *ui = xcalloc(1, sizeof *ui);
 	struct tty_config tc;
-	enum draw_colors colors;
-	bool utf8;
 	char *qpath;
 
 	*err = NULL;
@@ -634,11 +605,7 @@ ui_new(uv_loop_t *loop, const struct ui_config *cfg, enum model_source source, c
 		ui_free(ui);
 		return NULL;
 	}
-	colors = cfg->colors >= 0 ? (enum draw_colors)cfg->colors : draw_detect_colors();
-	if (colors != DRAW_COLORS_NONE && !has_colors())
-		colors = DRAW_COLORS_NONE;
-	utf8 = cfg->utf8 >= 0 ? cfg->utf8 != 0 : strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
-	draw_init(&ui->draw, stdscr, colors, utf8);
+	draw_init_detect(&ui->draw, stdscr, cfg->colors, cfg->utf8);
 	prompt_init(&ui->prompt);
 	ui->st.prompt = &ui->prompt;
 	ui->st.mode = ui->cfg.mode;

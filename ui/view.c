@@ -10,6 +10,7 @@
 
 #include <string.h>
 
+#include "action.h"
 #include "base/util.h"
 #include "view.h"
 
@@ -136,4 +137,34 @@ view_draw(struct view_ctx *c, const struct view_layout *l, unsigned mask)
 	}
 	if (mask & VIEW_DIRTY_STATUS)
 		view_status_draw(c, l);
+}
+
+void
+view_move(size_t *at, enum action_id a, size_t page, size_t max)
+{
+	switch (a) {
+	case ACTION_DOWN:
+		(*at)++;
+		break;
+	case ACTION_UP:
+		if (*at > 0)
+			(*at)--;
+		break;
+	case ACTION_PAGE_DOWN:
+		*at += page;
+		break;
+	case ACTION_PAGE_UP:
+		*at = *at > page ? *at - page : 0;
+		break;
+	case ACTION_TOP:
+		*at = 0;
+		break;
+	case ACTION_BOTTOM:
+		*at = max;
+		break;
+	default:
+		return;
+	}
+	if (*at > max)
+		*at = max;
 }

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "action.h"
 #include "doc.h"
 #include "draw.h"
 #include "model.h"
@@ -163,6 +164,11 @@ void view_bisect_draw(struct view_ctx *c, struct view_bisect *vb, int rows, int 
  * table that has a label, most needed first, only those whose id is in
  * only (nonly of them) unless only is NULL. */
 void view_hints_draw(struct view_ctx *c, const struct view_rect *r, const int *only, size_t nonly);
+
+/* Moves the position *at (a selection or a scroll offset) by the
+ * movement action a (down, up, page down and up by page, top, bottom), at
+ * most to max; other actions leave it. */
+void view_move(size_t *at, enum action_id a, size_t page, size_t max);
 
 /* What a frame must draw again. */
 enum view_dirty {

@@ -6,24 +6,12 @@
 # signal in a probe does: exit 130, no worktree left, the two judged
 # commits keep their journals, and the same bisect run again takes them
 # from there and names the first bad commit. The repository: 8 commits of
-# a TAP test that fails on every run from commit 5 on.
+# a TAP test that fails on every run from commit 5 on (bisect-repo.sh).
 set -eu
 cd "$CHECK_TMPDIR"
 fail() { echo "FAIL: $*"; exit 1; }
-export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.com GIT_COMMITTER_NAME=t \
-	GIT_COMMITTER_EMAIL=t@example.com GIT_AUTHOR_DATE='2026-01-01T00:00:00Z' \
-	GIT_COMMITTER_DATE='2026-01-01T00:00:00Z'
-mkdir repo && cd repo
-git init -q .
-for i in $(seq 1 8); do
-	r=ok
-	[ "$i" -ge 5 ] && r='not ok'
-	printf '#!/bin/sh\necho "1..1"\necho "%s 1 - TestRace"\n' "$r" >t.sh
-	echo "$i" >version
-	git add t.sh version
-	git commit -q -m "commit $i"
-	git tag "c$i"
-done
+bash "$CHECK_SRCDIR/tests/fixtures/seq/bisect-repo.sh" repo 8 5
+cd repo
 
 # A git that sends SIGTERM to flakesweep when asked for the third
 # worktree: between the second probe and the third.

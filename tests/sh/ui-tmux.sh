@@ -282,22 +282,7 @@ restored cmpint
 
 # --- bisect --ui full on eight commits whose test fails from commit 5 on:
 # the board follows the probes and stays, with the answer, until q.
-mkdir "$T/brepo"
-(
-	cd "$T/brepo"
-	export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.com GIT_COMMITTER_NAME=t \
-		GIT_COMMITTER_EMAIL=t@example.com
-	git init -q .
-	for i in $(seq 1 8); do
-		r=ok
-		[ "$i" -ge 5 ] && r='not ok'
-		printf '#!/bin/sh\necho "1..1"\necho "%s 1 - TestRace"\n' "$r" >t.sh
-		echo "$i" >version
-		git add t.sh version
-		git commit -q -m "commit $i"
-		git tag "c$i"
-	done
-)
+bash "$CHECK_SRCDIR/tests/fixtures/seq/bisect-repo.sh" "$T/brepo" 8 5
 start bis 100 30 "cd $T/brepo && $FLAKESWEEP bisect --test 'sh t.sh::TestRace' --level 0.01 --good c1 --bad c8 -o $T/bisout --ui full --driver tap -- sh t.sh"
 wait_for bis "bisect  sh t.sh::TestRace" 20
 wait_for bis "bisect  sh t.sh::TestRace  done" 120
