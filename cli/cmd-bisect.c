@@ -122,8 +122,10 @@ cmd_bisect(int argc, char **argv)
 	if (board != NULL) {
 		if (rc == 0) {
 			board_bisect_finished(board);
-			if (board_run(board) == 130)
+			if (board_run(board) == 130) {
+				err = xstrdup(_("interrupted"));
 				rc = -EINTR;
+			}
 		}
 		board_free(board);
 	}

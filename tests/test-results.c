@@ -74,6 +74,52 @@ TEST(results_cells_and_verdicts)
 	results_free(r);
 }
 
+/* results_absorb adds up two sweeps: the same test at the same pair sums
+ * its cell, a new pair adds a cell, a test and a package only the second
+ * has are added, and the run counts add up. */
+TEST(results_absorb_adds_cells_tests_and_packages)
+{
+	struct results *a = results_new(), *b = results_new();
+	struct outcome o;
+	const struct results_test *t;
+	int pa = results_add_pkg(a, "m", "unit"), pb = results_add_pkg(b, "m", "unit"), i;
+	int pc = results_add_pkg(b, "other", "unit");
+
+	for (i = 0; i < 3; i++) {
+		outcome_of(&o, NULL, "TestA", NULL);
+		results_add_run(a, pa, RESULTS_SWEEP, 1, 1, &o, NULL, i + 1);
+		outcome_free(&o);
+	}
+	for (i = 0; i < 5; i++) {
+		outcome_of(&o, "TestA", NULL, NULL);
+		results_add_run(b, pb, RESULTS_SWEEP, i < 2 ? 1 : 2, 1, &o, NULL, i + 1);
+		outcome_free(&o);
+	}
+	outcome_of(&o, NULL, "TestB", NULL);
+	results_add_run(b, pc, RESULTS_SWEEP, 2, 1, &o, NULL, 6);
+	outcome_free(&o);
+	results_absorb(a, b);
+	CHECK_INT(a->runs, 9);
+	CHECK_INT(a->failures, 4);
+	CHECK_INT((int)a->npkgs, 2);
+	CHECK_INT(a->pkgs[0].runs, 8);
+	t = results_find(a, "m::TestA");
+	CHECK(t != NULL);
+	CHECK_INT(t->ncells, 2);
+	CHECK_INT(t->cells[0].cpu, 1);
+	CHECK_INT(t->cells[0].runs, 5);
+	CHECK_INT(t->cells[0].failures, 3);
+	CHECK_INT(t->cells[1].cpu, 2);
+	CHECK_INT(t->cells[1].runs, 3);
+	CHECK_INT(t->cells[1].failures, 0);
+	t = results_find(a, "other::TestB");
+	CHECK(t != NULL);
+	CHECK_STR(a->pkgs[t->pkg].name, "other");
+	CHECK_INT(t->cells[0].failures, 1);
+	results_free(a);
+	results_free(b);
+}
+
 /* The verdict is per pair over sweep and confirm together: a test that
  * passed 49 of 100 runs at a pair is flaky even when one confirm cell of
  * 10 runs was all red; 9 all-red runs at a pair of a test that passed
