@@ -4,7 +4,8 @@
 # compare on generated results (tests/fixtures/seq/gen-compare.py): one
 # test per verdict, the 15/20 against 14/20 case inconclusive, golden text
 # and JSON (numbers rounded to 6 digits), the exit status with and without
-# --test, and bad input (exit 2, naming the file and what was expected).
+# --test, bad input (exit 2, naming the file and what was expected), and
+# --ui full without a terminal (the text, and a line saying why).
 set -eu
 cd "$CHECK_TMPDIR"
 fail() { echo "FAIL: $*"; exit 1; }
@@ -80,4 +81,12 @@ echo '{"schema": "flakesweep/results/v1", "tests": [{"id": "p::T", "cells": [7]}
 bad "bad.json:1: tests[0].package: expected a string" before bad.json
 bad "--level 2: expected a number above 0, at most 1" before after.json --level 2
 bad "usage: flakesweep compare BEFORE AFTER" before
+bad "--ui tui: expected full or line" before after.json --ui tui
+
+# --ui full without a terminal: says so and prints the text (ui-tmux.sh
+# drives the board itself).
+rc=0; "$FLAKESWEEP" compare before after.json --ui full >out 2>err </dev/null || rc=$?
+[ "$rc" = 1 ] || fail "--ui full without a terminal: exit $rc"
+diff -u want out || fail "--ui full without a terminal: text"
+grep -q '^flakesweep: no dashboard (.*); printing text$' err || fail "--ui full: $(cat err)"
 echo ok
