@@ -19,6 +19,7 @@
 #include "base/util.h"
 #include "engine/options.h"
 #include "engine/sequential.h"
+#include "engine/sweep.h"
 #include "results/compare.h"
 #include "results/results.h"
 #include "results/verify.h"
@@ -106,7 +107,9 @@ cmd_verify(int argc, char **argv)
 		goto out;
 	}
 	rates_seq_package(&o, vp.package);
-	base = o.outdir != NULL ? xstrdup(o.outdir) : NULL;
+	/* Several pairs' sweeps go under one directory: default ones made
+	 * within the same second would collide. */
+	base = o.outdir != NULL ? xstrdup(o.outdir) : vp.npairs > 1 ? sweep_default_outdir() : NULL;
 	/* Worst first: the first pair that says not fixed ends it; a pair
 	 * left undecided cannot make it fixed, but a later one may still show
 	 * it not fixed. */

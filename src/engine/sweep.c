@@ -538,7 +538,7 @@ sweep_scrub_environ(const struct options *o)
 		unsetenv(o->scrub_env[i]);
 }
 
-static char *
+char *
 sweep_default_outdir(void)
 {
 	char stamp[32];

@@ -76,6 +76,10 @@ const char *sweep_phase_label(enum sweep_phase phase);
 const struct results *sweep_results(const struct sweep *s);
 const char *sweep_outdir(const struct sweep *s);
 
+/* The output directory of a sweep not given -o: flakesweep-out/ and the
+ * local time to the second. Caller frees. */
+char *sweep_default_outdir(void);
+
 /* Fills st (zeroed, or filled before) with where the sweep stands; free
  * with status_free. */
 void sweep_status(const struct sweep *s, struct sweep_status *st);

@@ -37,6 +37,13 @@ after out >got
 diff -u want got || fail "fixed output"
 [ -f v-fixed/cpu-2-load-1/results.json ] && [ -f v-fixed/cpu-1-load-1/results.json ] ||
 	fail "no results per pair: $(ls v-fixed)"
+# Without -o the pairs share one new directory: two default ones made in
+# the same second would collide.
+rc=0; vf >out 2>err || rc=$?
+[ "$rc" = 0 ] || fail "fixed without -o: exit $rc: $(cat err)"
+[ "$(ls flakesweep-out | wc -l)" = 1 ] || fail "without -o: $(ls flakesweep-out)"
+[ "$(ls flakesweep-out/*)" = "$(printf 'cpu-1-load-1\ncpu-2-load-1')" ] ||
+	fail "without -o: $(ls flakesweep-out/*)"
 
 script '[ "$FLAKESWEEP_CPU" = 1 ] && [ $((FLAKESWEEP_RUN % 7)) = 0 ]'
 rc=0; vf -o v-half >out 2>err || rc=$?
