@@ -64,10 +64,12 @@ struct bisect_observer {
 };
 
 /* Bisects into *b (free with bisect_free), telling obs (borrowed, or
- * NULL) as it goes. Returns 0, or a negative errno with
- * *err (caller frees) when git cannot list the commits or a worktree
- * cannot be made, or -EINTR when a signal interrupted a probe (its
- * worktree is removed; the commits judged so far keep their journals). */
+ * NULL) as it goes. SIGINT, SIGTERM and SIGHUP are held blocked while it
+ * runs, but for each probe's sweep, which they interrupt. Returns 0, or a
+ * negative errno with *err (caller frees) when git cannot list the
+ * commits or a worktree cannot be made, or -EINTR when one of those
+ * signals came during a probe or between two (the probe's worktree is
+ * removed; the commits judged so far keep their journals). */
 int bisect_run(const struct bisect_config *cfg, struct bisect *b, const struct bisect_observer *obs,
                char **err);
 
