@@ -3,7 +3,9 @@
 # Installs the Debian 12 packages flakesweep needs to build and run; with
 # the argument "test", also what its test suite needs (Go 1.23 from
 # bookworm-backports, mandoc, tmux, clang-format, pytest, Node.js, CMake and
-# GoogleTest for the C demo suite). libxml2-dev: the ctest driver reads
+# GoogleTest for the C demo suite, a single-node Slurm with munge for the
+# sharded sweep's array job, PyYAML for the Kubernetes and GitHub Actions
+# examples). libxml2-dev: the ctest driver reads
 # ctest's JUnit reports with libxml2. Run as
 # root.
 set -e
@@ -20,7 +22,7 @@ Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 SRC
 	fi
 	pkgs="$pkgs golang-1.23-go mandoc groff-base clang clang-format tmux python3 python3-pytest
-valgrind golang-golang-x-tools procps tzdata cmake libgtest-dev"
+valgrind golang-golang-x-tools procps tzdata cmake libgtest-dev slurm-wlm munge python3-yaml"
 	command -v node >/dev/null || pkgs="$pkgs nodejs"
 	command -v npm >/dev/null || pkgs="$pkgs npm"
 fi

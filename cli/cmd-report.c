@@ -170,7 +170,7 @@ cmd_report_reproduce(void *arg, const struct results_test *t, const struct resul
 
 /* `report --rebuild DIR`: results.json and report.txt again, from the
  * journal alone. Returns the exit status the sweep would have had. */
-static int
+int
 cmd_report_rebuild(const char *dir)
 {
 	struct replay r;
@@ -217,6 +217,7 @@ cmd_report_rebuild(const char *dir)
 	m.finished_ms = r.finished_ms;
 	header = journal_header_encode(&r.header);
 	journal_header_parts(header, &m.config, &m.machine, &m.project);
+	m.machines = r.parts;
 	m.pkgs = r.pkgs;
 	m.npkgs = r.npkgs;
 	m.reproduce = cmd_report_reproduce;

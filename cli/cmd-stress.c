@@ -21,6 +21,7 @@
 #include "engine/options.h"
 #include "engine/out-line.h"
 #include "base/sanitize.h"
+#include "engine/shard.h"
 #include "engine/sweep.h"
 #include "ui.h"
 #include "base/util.h"
@@ -54,6 +55,9 @@ static const struct cli_option cmd_stress_options[] = {
     {"scrub-env", true, OPTIONS_SCRUB_ENV},
     {"pytest-unit", true, OPTIONS_PYTEST_UNIT},
     {"no-cpu-shim", false, OPTIONS_NO_CPU_SHIM},
+    {"shard", true, OPTIONS_SHARD},
+    {"durations", true, OPTIONS_DURATIONS},
+    {"shard-plan", false, OPTIONS_SHARD_PLAN},
     {NULL, false, 0},
 };
 
@@ -72,6 +76,7 @@ cmd_stress_usage(FILE *f)
 	        "       flakesweep compare BEFORE AFTER [--test ID]... [--json]\n"
 	        "       flakesweep verify --test ID --results BEFORE [OPTIONS]\n"
 	        "       flakesweep bisect --good REV --bad REV --test ID -o DIR [OPTIONS]\n"
+	        "       flakesweep merge -o OUT DIR...\n"
 	        "\n"
 	        "Runs every package of a project many times at each pair of CPU count and\n"
 	        "load, each run pinned to its own cores, then runs each test that failed\n"
@@ -105,6 +110,9 @@ cmd_stress_usage(FILE *f)
 	        "  --pytest-unit file|dir  what one pytest run sweeps (default file)\n"
 	        "  --no-cpu-shim      do not preload the library that makes sysconf and\n"
 	        "                     friends answer a run's CPU count (non-Go drivers)\n"
+	        "  --shard I/N        sweep only shard I of N (stable: see --shard-plan)\n"
+	        "  --durations FILE   an earlier results.json that weighs the shards\n"
+	        "  --shard-plan       print which packages each shard sweeps, and stop\n"
 	        "  --help, --version  print this help or the version\n"
 	        "\n"
 	        "Durations use Go's syntax (90s, 2m, 1h30m). Options also take one dash\n"
@@ -344,6 +352,16 @@ cmd_stress(int argc, char **argv)
 	if (rc != 0) {
 		options_free(&o);
 		return rc > 0 ? 0 : 2;
+	}
+	if (o.shard_plan) {
+		char *err = NULL;
+
+		rc = shard_plan_show(&o, &err) < 0 ? 2 : 0;
+		if (err != NULL)
+			sanitize_fprintf(stderr, "flakesweep: %s\n", err);
+		free(err);
+		options_free(&o);
+		return rc;
 	}
 	return cmd_stress_run_sweep(&o);
 }

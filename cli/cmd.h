@@ -25,10 +25,15 @@ extern const struct cmd_entry cmd_gate_entry;
 extern const struct cmd_entry cmd_compare_entry;
 extern const struct cmd_entry cmd_verify_entry;
 extern const struct cmd_entry cmd_bisect_entry;
+extern const struct cmd_entry cmd_merge_entry;
 
 /* The stress command line into o (options_init'ed by the caller).
  * Returns 0; 1 when --help was asked for (usage printed to stdout); or -1
  * after printing a one-line error naming the option to stderr (exit 2). */
 int cmd_stress_parse(struct options *o, int argc, char **argv);
+
+/* `report --rebuild DIR`: results.json and report.txt again from the
+ * journal; returns the exit status the sweep would have had. */
+int cmd_report_rebuild(const char *dir);
 
 #endif

@@ -26,24 +26,27 @@ driver_find(const char *name)
 }
 
 void
+driver_free_pkg(struct pkg *p)
+{
+	free(p->name);
+	free(p->level);
+	free(p->dir);
+	free(p->binary);
+	free(p->build_output);
+	util_strv_free(p->tests);
+	free(p->run_filter);
+	free(p->toolchain);
+	free(p->driver_data);
+	free(p);
+}
+
+void
 driver_free_pkgs(struct pkg **pkgs, size_t n)
 {
 	size_t i;
 
-	for (i = 0; i < n; i++) {
-		struct pkg *p = pkgs[i];
-
-		free(p->name);
-		free(p->level);
-		free(p->dir);
-		free(p->binary);
-		free(p->build_output);
-		util_strv_free(p->tests);
-		free(p->run_filter);
-		free(p->toolchain);
-		free(p->driver_data);
-		free(p);
-	}
+	for (i = 0; i < n; i++)
+		driver_free_pkg(pkgs[i]);
 	free(pkgs);
 }
 

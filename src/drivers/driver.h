@@ -138,6 +138,7 @@ extern const struct driver driver_ctest;
 char *driver_reproduce_loop(const struct pkg *pkg, const struct driver_run *r, const int *cpus,
                             int count, const char *preload, const char *command);
 
+void driver_free_pkg(struct pkg *p);
 void driver_free_pkgs(struct pkg **pkgs, size_t n);
 void driver_free_project(struct project *proj);
 

@@ -13,6 +13,7 @@
 
 #include "drivers/driver.h"
 #include "engine/options.h"
+#include "engine/shard.h"
 #include "base/timefmt.h"
 #include "base/util.h"
 
@@ -48,6 +49,7 @@ options_free(struct options *o)
 	free(o->outdir);
 	free(o->resume);
 	free(o->quarantine);
+	free(o->durations);
 	free(o->driver);
 	free(o->tap_select);
 	free(o->pytest_unit);
@@ -360,6 +362,16 @@ options_set(struct options *o, enum options_key key, const char *value, const ch
 		                           expected);
 	case OPTIONS_NO_CPU_SHIM:
 		o->cpu_shim = false;
+		return 0;
+	case OPTIONS_SHARD:
+		o->given |= OPTIONS_GIVEN_SHARD;
+		*expected = shard_parse(value, &o->shard_index, &o->shard_count);
+		return *expected != NULL ? -EINVAL : 0;
+	case OPTIONS_DURATIONS:
+		options_set_str(&o->durations, value);
+		return 0;
+	case OPTIONS_SHARD_PLAN:
+		o->shard_plan = true;
 		return 0;
 	case OPTIONS_SCRUB_ENV:
 		o->scrub_env =

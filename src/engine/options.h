@@ -33,6 +33,7 @@ enum options_given {
 	OPTIONS_GIVEN_RACE = 1 << 10,
 	OPTIONS_GIVEN_DRIVER = 1 << 11,
 	OPTIONS_GIVEN_PACKAGES = 1 << 12,
+	OPTIONS_GIVEN_SHARD = 1 << 13,
 };
 
 /* The largest --count and --confirm, --load, and --timeout with the go
@@ -82,6 +83,9 @@ struct options {
 	 * top of the GitHub token variables. */
 	char **scrub_env;
 	int nscrub_env;
+	int shard_index, shard_count; /* --shard I/N; 0/0 when not sharded */
+	char *durations;              /* --durations FILE: weighs the shards */
+	bool shard_plan;              /* --shard-plan: print the plan and stop */
 	char *dir; /* where discovery runs; NULL = the current directory
 	            * (--resume sets the journal's project root) */
 };
@@ -139,6 +143,9 @@ enum options_key {
 	OPTIONS_SCRUB_ENV,
 	OPTIONS_PYTEST_UNIT,
 	OPTIONS_NO_CPU_SHIM,
+	OPTIONS_SHARD,
+	OPTIONS_DURATIONS,
+	OPTIONS_SHARD_PLAN,
 };
 
 /* Sets one setting from its text (value is ignored for flags) and marks

@@ -329,6 +329,7 @@ run_on_done(void *arg, const struct proc_exit *ex, bool leaked, int64_t elapsed_
 	jr.load = l->pub.load;
 	jr.lane = l->pub.lane;
 	jr.ms = elapsed_ms;
+	results_add_time(s->results, l->pub.pkg, elapsed_ms);
 	jr.exit = *ex;
 	jr.log = log;
 	jr.selected = l->pub.test;

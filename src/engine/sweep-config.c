@@ -14,6 +14,7 @@
 
 #include "results/journal.h"
 #include "decisions/quarantine.h"
+#include "engine/shard.h"
 #include "engine/sweep-config.h"
 #include "base/timefmt.h"
 #include "base/util.h"
@@ -82,6 +83,8 @@ sweep_config_from_options(struct sweep_config *c, const struct options *o,
 	c->npackages = o->npackages;
 	c->command = sweep_config_strv_dup((const char *const *)o->command, o->ncommand);
 	c->ncommand = o->ncommand;
+	c->shard_index = o->shard_index;
+	c->shard_count = o->shard_count;
 }
 
 void
@@ -138,6 +141,8 @@ sweep_config_to_options(const struct sweep_config *c, struct options *o)
 	util_strv_free_n(o->command, o->ncommand);
 	o->command = sweep_config_strv_dup((const char *const *)c->command, c->ncommand);
 	o->ncommand = c->ncommand;
+	o->shard_index = c->shard_index;
+	o->shard_count = c->shard_count;
 }
 
 static bool
@@ -171,6 +176,9 @@ sweep_config_diff(const struct options *o, const struct sweep_config *c)
 	if (o->given & (OPTIONS_GIVEN_RUN | OPTIONS_GIVEN_SKIP | OPTIONS_GIVEN_TAGS |
 	                OPTIONS_GIVEN_DRIVER | OPTIONS_GIVEN_PACKAGES | OPTIONS_GIVEN_KEEP))
 		buf_printf(&b, " %s", _("(packages, --run, --skip, --tags, --keep or --driver)"));
+	if ((o->given & OPTIONS_GIVEN_SHARD) &&
+	    (o->shard_index != c->shard_index || o->shard_count != c->shard_count))
+		buf_printf(&b, " --shard");
 	if (b.len == 0) {
 		buf_free(&b);
 		return NULL;
@@ -196,6 +204,8 @@ sweep_config_free(struct sweep_config *c)
 	free(c->pytest_unit);
 	util_strv_free_n(c->packages, c->npackages);
 	util_strv_free_n(c->command, c->ncommand);
+	free(c->shard_buckets);
+	free(c->shard_merged);
 	memset(c, 0, sizeof *c);
 }
 
@@ -256,6 +266,18 @@ sweep_config_json(const struct sweep_config *c)
 		cJSON_AddStringToObject(o, "pytest_unit", c->pytest_unit);
 	cJSON_AddItemToObject(o, "packages", sweep_config_strv_json(c->packages, c->npackages));
 	cJSON_AddItemToObject(o, "command", sweep_config_strv_json(c->command, c->ncommand));
+	if (c->shard_count > 0) {
+		cJSON *shard = cJSON_AddObjectToObject(o, "shard");
+
+		cJSON_AddNumberToObject(shard, "index", c->shard_index);
+		cJSON_AddNumberToObject(shard, "count", c->shard_count);
+		cJSON_AddItemToObject(shard, "buckets",
+		                      cJSON_CreateIntArray(c->shard_buckets, c->nshard_buckets));
+		if (c->shard_merged != NULL)
+			cJSON_AddItemToObject(
+			    shard, "merged",
+			    cJSON_CreateIntArray(c->shard_merged, c->nshard_merged));
+	}
 	return o;
 }
 
@@ -272,6 +294,8 @@ journal_header_encode(const struct journal_header *h)
 	cJSON_AddStringToObject(line, "started", when);
 	cJSON_AddItemToObject(line, "config", sweep_config_json(&h->config));
 	m = cJSON_AddObjectToObject(line, "machine");
+	if (h->machine.host != NULL)
+		cJSON_AddStringToObject(m, "host", h->machine.host);
 	cJSON_AddNumberToObject(m, "cores", h->machine.cores);
 	cJSON_AddNumberToObject(m, "keep", h->machine.keep);
 	lanes = cJSON_AddArrayToObject(m, "lanes");
@@ -446,6 +470,61 @@ sweep_config_env(struct sweep_config_in *in, const cJSON *o, struct sweep_config
 	return 0;
 }
 
+/* "shard": absent, or {index, count, buckets} with 1 <= index <= count
+ * and each bucket a number below SHARD_BUCKETS, increasing. */
+static int
+sweep_config_shard(struct sweep_config_in *in, const cJSON *v, struct sweep_config *c)
+{
+	const char *expected =
+	    _("an object {\"index\": I, \"count\": N, \"buckets\": [...]} with "
+	      "1 <= I <= N <= 512, increasing buckets below 512 and, in a merge, "
+	      "increasing \"merged\" shards from 1 to N");
+	const cJSON *index, *count, *buckets, *merged, *x;
+	int i = 0;
+
+	if (v == NULL)
+		return 0;
+	index = cJSON_GetObjectItemCaseSensitive(v, "index");
+	count = cJSON_GetObjectItemCaseSensitive(v, "count");
+	buckets = cJSON_GetObjectItemCaseSensitive(v, "buckets");
+	if (!cJSON_IsNumber(index) || !cJSON_IsNumber(count) || !cJSON_IsArray(buckets) ||
+	    index->valuedouble != floor(index->valuedouble) || index->valuedouble < 1 ||
+	    count->valuedouble != floor(count->valuedouble) ||
+	    count->valuedouble < index->valuedouble || count->valuedouble > SHARD_BUCKETS ||
+	    cJSON_GetArraySize(buckets) > SHARD_BUCKETS)
+		return sweep_config_bad(in, "shard", expected);
+	c->shard_index = (int)index->valuedouble;
+	c->shard_count = (int)count->valuedouble;
+	c->shard_buckets =
+	    xcalloc((size_t)cJSON_GetArraySize(buckets) + 1, sizeof *c->shard_buckets);
+	cJSON_ArrayForEach(x, buckets)
+	{
+		if (!cJSON_IsNumber(x) || x->valuedouble != floor(x->valuedouble) ||
+		    x->valuedouble < (i > 0 ? c->shard_buckets[i - 1] + 1 : 0) ||
+		    x->valuedouble >= SHARD_BUCKETS)
+			return sweep_config_bad(in, "shard", expected);
+		c->shard_buckets[i++] = (int)x->valuedouble;
+		c->nshard_buckets = i;
+	}
+	merged = cJSON_GetObjectItemCaseSensitive(v, "merged");
+	if (merged == NULL)
+		return 0;
+	if (!cJSON_IsArray(merged) || cJSON_GetArraySize(merged) > c->shard_count)
+		return sweep_config_bad(in, "shard", expected);
+	c->shard_merged = xcalloc((size_t)cJSON_GetArraySize(merged) + 1, sizeof *c->shard_merged);
+	i = 0;
+	cJSON_ArrayForEach(x, merged)
+	{
+		if (!cJSON_IsNumber(x) || x->valuedouble != floor(x->valuedouble) ||
+		    x->valuedouble < (i > 0 ? c->shard_merged[i - 1] + 1 : 1) ||
+		    x->valuedouble > c->shard_count)
+			return sweep_config_bad(in, "shard", expected);
+		c->shard_merged[i++] = (int)x->valuedouble;
+		c->nshard_merged = i;
+	}
+	return 0;
+}
+
 static int
 sweep_config_decode(struct sweep_config_in *in, const cJSON *o, struct sweep_config *c)
 {
@@ -524,6 +603,8 @@ sweep_config_decode(struct sweep_config_in *in, const cJSON *o, struct sweep_con
 		rc = sweep_config_strv(in, o, "command", false, &c->command, &c->ncommand);
 	if (rc == 0 && options_check_command(c->driver, c->ncommand) != NULL)
 		rc = sweep_config_bad(in, "command", options_check_command(c->driver, c->ncommand));
+	if (rc == 0)
+		rc = sweep_config_shard(in, cJSON_GetObjectItemCaseSensitive(o, "shard"), c);
 	return rc;
 }
 
@@ -539,7 +620,9 @@ sweep_config_decode_machine(struct sweep_config_in *in, const cJSON *o, struct j
 		in->section = NULL;
 		return sweep_config_bad(in, "machine", _("an object"));
 	}
-	rc = sweep_config_num(in, o, "cores", 0, 1 << 20, &d);
+	rc = sweep_config_str(in, o, "host", true, &m->host);
+	if (rc == 0)
+		rc = sweep_config_num(in, o, "cores", 0, 1 << 20, &d);
 	m->cores = (int)d;
 	d = 0;
 	if (rc == 0)
@@ -629,6 +712,7 @@ void
 journal_header_free(struct journal_header *h)
 {
 	sweep_config_free(&h->config);
+	free(h->machine.host);
 	free(h->machine.lanes);
 	free(h->project.driver);
 	free(h->project.root);

@@ -41,10 +41,18 @@ struct sweep_config {
 	int npackages;
 	char **command; /* tap: the command, NULL-terminated; none for go */
 	int ncommand;
+	/* --shard I/N (0/0: not sharded) and the buckets (shard.h) shard I
+	 * owns, so the shard can be rerun exactly. */
+	int shard_index, shard_count;
+	int *shard_buckets;
+	int nshard_buckets;
+	int *shard_merged; /* a merge: the shards it holds, or NULL */
+	int nshard_merged;
 };
 
 /* The machine the sweep ran on. */
 struct journal_machine {
+	char *host; /* its name, or NULL */
 	int cores, keep;
 	int nlanes, width;
 	int *lanes; /* nlanes x width core numbers */

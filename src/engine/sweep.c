@@ -34,6 +34,7 @@
 #include "results/results-json.h"
 #include "base/sanitize.h"
 #include "engine/sweep-config.h"
+#include "engine/shard.h"
 #include "engine/sweep.h"
 #include "engine/sweep-int.h"
 #include "base/timefmt.h"
@@ -142,9 +143,12 @@ static const char *const sweep_repro_env[] = {
 static void
 sweep_header_machine(const struct sweep *s, struct journal_machine *m)
 {
+	char host[256];
 	int i;
 
 	free(m->lanes);
+	free(m->host);
+	m->host = gethostname(host, sizeof host) == 0 ? xstrndup(host, sizeof host) : NULL;
 	m->cores = s->lanes.ncores;
 	m->keep = s->lanes.keep;
 	m->nlanes = s->lanes.nlanes;
@@ -684,6 +688,22 @@ fail:
 	return NULL;
 }
 
+/* --shard I/N: keeps the packages of shard I, and records its buckets.
+ * The header's levels stay those of every shard. */
+static int
+sweep_shard(struct sweep *s, char **err)
+{
+	struct shard_plan p;
+
+	if (shard_plan_make(&p, s->o->shard_count, s->o->durations, err) < 0)
+		return -1;
+	s->hdr.config.shard_buckets =
+	    shard_plan_buckets(&p, s->o->shard_index, &s->hdr.config.nshard_buckets);
+	shard_plan_free(&p);
+	shard_select(s->pkgs, &s->npkgs, s->hdr.config.shard_buckets, s->hdr.config.nshard_buckets);
+	return 0;
+}
+
 static int
 sweep_start_fresh(struct sweep *s, char **err)
 {
@@ -691,6 +711,8 @@ sweep_start_fresh(struct sweep *s, char **err)
 	if (s->driver->discover(s->o, &s->proj, &s->pkgs, &s->npkgs, err) < 0)
 		return -1;
 	sweep_header(s, &s->hdr);
+	if (s->o->shard_count > 0 && sweep_shard(s, err) < 0)
+		return -1;
 	s->header = journal_header_encode(&s->hdr);
 	if (journal_write(s->journal, s->header) < 0) {
 		*err = xasprintf(_("cannot write the journal in %s"), s->outdir);
@@ -759,6 +781,9 @@ sweep_start_resumed(struct sweep *s, char **err)
 		driver_free_project(&s->proj);
 		if (s->driver->discover(s->o, &s->proj, &s->pkgs, &s->npkgs, err) < 0)
 			return -1;
+		if (s->hdr.config.shard_count > 0)
+			shard_select(s->pkgs, &s->npkgs, s->hdr.config.shard_buckets,
+			             s->hdr.config.nshard_buckets);
 		sweep_set_phase(s, SWEEP_PHASE_BUILD);
 		build_next(s);
 		return 0;

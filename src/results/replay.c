@@ -137,6 +137,7 @@ replay_line(void *arg, struct journal_reader *reader, const cJSON *line, int lin
 			return replay_bad_why(c, lineno, why);
 		}
 		results_add_run(r->results, jr.pkg, jr.phase, jr.cpu, jr.load, &o, jr.log, jr.run);
+		results_add_time(r->results, jr.pkg, jr.ms);
 		results_add_cores(r->results, jr.pkg, &o, jr.cores, jr.ncores);
 		results_add_order(r->results, jr.pkg, jr.phase, &o);
 		interference_add_run(r->results, jr.pkg, &o, jr.overlapped);
@@ -172,6 +173,22 @@ replay_line(void *arg, struct journal_reader *reader, const cJSON *line, int lin
 		free(r->end_status);
 		r->end_status = xstrdup(cJSON_IsString(st) ? st->valuestring : "complete");
 		r->finished_ms = replay_parse_time(line, "finished");
+	} else if (strcmp(type, "part") == 0) {
+		const cJSON *shard = cJSON_GetObjectItemCaseSensitive(line, "shard");
+		cJSON *part;
+
+		if (!cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(shard, "index")) ||
+		    !cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(shard, "count")) ||
+		    !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(line, "dir")))
+			return replay_bad(c, lineno,
+			                  _("part line: expected \"dir\" and \"shard\": "
+			                    "{\"index\", \"count\"}"));
+		part = cJSON_Duplicate(line, 1);
+
+		cJSON_DeleteItemFromObjectCaseSensitive(part, "type");
+		if (r->parts == NULL)
+			r->parts = cJSON_CreateArray();
+		cJSON_AddItemToArray(r->parts, part);
 	} else if (strcmp(type, "resume") == 0) {
 		free(r->end_status);
 		r->end_status = NULL;
@@ -315,5 +332,6 @@ replay_free(struct replay *r)
 	free(r->confirm_tests);
 	free(r->confirm_counts);
 	free(r->end_status);
+	cJSON_Delete(r->parts);
 	memset(r, 0, sizeof *r);
 }

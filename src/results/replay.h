@@ -40,6 +40,7 @@ struct replay {
 	int64_t max_run;
 	bool torn;        /* the last line was torn and skipped */
 	char *end_status; /* from an end line, or NULL */
+	cJSON *parts;     /* a merged journal's part lines, or NULL */
 	int64_t started_ms, finished_ms;
 };
 

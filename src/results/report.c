@@ -83,6 +83,34 @@ report_text_noise(struct buf *b, const struct results_test *t)
 	}
 }
 
+/* A merge: which shard ran where, and that each confirmed its own. */
+static void
+report_text_shards(struct buf *b, const cJSON *machines)
+{
+	const cJSON *part, *shard, *v;
+
+	if (machines == NULL)
+		return;
+	buf_printf(b,
+	           _("merged from %d shards; each confirmed the failures of its own packages:\n"),
+	           cJSON_GetArraySize(machines));
+	cJSON_ArrayForEach(part, machines)
+	{
+		shard = cJSON_GetObjectItemCaseSensitive(part, "shard");
+		v = cJSON_GetObjectItemCaseSensitive(part, "host");
+		buf_printf(b, _("  shard %d/%d on %s (%s): %s\n"),
+		           cJSON_GetObjectItemCaseSensitive(shard, "index")->valueint,
+		           cJSON_GetObjectItemCaseSensitive(shard, "count")->valueint,
+		           cJSON_IsString(v) ? v->valuestring : "?",
+		           cJSON_IsString(cJSON_GetObjectItemCaseSensitive(part, "dir"))
+		               ? cJSON_GetObjectItemCaseSensitive(part, "dir")->valuestring
+		               : "?",
+		           cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(part, "complete"))
+		               ? _("complete")
+		               : _("interrupted"));
+	}
+}
+
 /* The tests that failed only after t in the same process: listed under
  * t, not as flaky tests of their own. */
 static void
@@ -220,6 +248,7 @@ report_text(const struct results *r, const struct report_meta *m)
 		             "runs were on them (above %.0f%%); cells marked noisy were measured "
 		             "on a busy host\n"),
 		           100.0 * noise_share(r->noise_ms, r->noise_core_ms), 100.0 * NOISE_NOISY);
+	report_text_shards(&b, m->machines);
 	for (i = 0; i < m->npkgs && i < r->npkgs; i++) {
 		const struct pkg *dp = m->pkgs[i];
 

@@ -28,6 +28,7 @@ struct report_meta {
 	const cJSON *machine;    /* {"cores","keep","lanes"} */
 	const cJSON *project;    /* {"driver","root","commit","toolchain"} */
 	const cJSON *config;     /* the sweep's options */
+	const cJSON *machines;   /* a merge's parts (host, shard, machine), or NULL */
 	struct pkg *const *pkgs; /* parallel to results.pkgs */
 	size_t npkgs;
 	report_reproduce_cb reproduce;

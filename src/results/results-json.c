@@ -221,6 +221,8 @@ results_to_json(const struct results *r, const struct report_meta *m)
 	                      m->project ? cJSON_Duplicate(m->project, 1) : cJSON_CreateObject());
 	cJSON_AddItemToObject(doc, "config",
 	                      m->config ? cJSON_Duplicate(m->config, 1) : cJSON_CreateObject());
+	if (m->machines != NULL)
+		cJSON_AddItemToObject(doc, "machines", cJSON_Duplicate(m->machines, 1));
 	pkgs = cJSON_AddArrayToObject(doc, "packages");
 	for (i = 0; i < r->npkgs; i++) {
 		const struct results_pkg *p = &r->pkgs[i];
@@ -241,6 +243,7 @@ results_to_json(const struct results *r, const struct report_meta *m)
 		                        (double)p->failures_outside_tests);
 		cJSON_AddNumberToObject(o, "unreliable_runs", (double)p->unreliable_runs);
 		cJSON_AddNumberToObject(o, "leaked_runs", (double)p->leaked_runs);
+		cJSON_AddNumberToObject(o, "ms", (double)p->ms);
 		if (p->first_outside != NULL)
 			cJSON_AddItemToObject(o, "first_failure_outside_tests",
 			                      results_json_failure(p->first_outside));
@@ -614,6 +617,8 @@ results_json_read_pkg(struct results_json_in *in, const cJSON *p, struct results
 		                      &rp->unreliable_runs);
 	if (rc == 0)
 		rc = results_json_int(in, p, "leaked_runs", false, 0, rp->runs, &rp->leaked_runs);
+	if (rc == 0)
+		rc = results_json_int(in, p, "ms", false, 0, RESULTS_JSON_COUNT_MAX, &rp->ms);
 	if (rc == 0)
 		rc = results_json_read_failure(in, p, "first_failure_outside_tests",
 		                               &rp->first_outside);

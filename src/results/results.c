@@ -77,6 +77,12 @@ results_add_pkg(struct results *r, const char *name, const char *level)
 }
 
 void
+results_add_time(struct results *r, int pkg, int64_t ms)
+{
+	r->pkgs[pkg].ms += ms;
+}
+
+void
 results_note_leak(struct results *r, int pkg)
 {
 	r->pkgs[pkg].leaked_runs++;

@@ -95,6 +95,7 @@ struct results_pkg {
 	int64_t failures_outside_tests;
 	int64_t unreliable_runs;
 	int64_t leaked_runs;                   /* runs that left processes behind (killed) */
+	int64_t ms;                            /* the wall time of its runs */
 	struct results_failure *first_outside; /* NULL if none */
 };
 
@@ -116,6 +117,9 @@ void results_free(struct results *r);
 
 /* Adds a package (copied strings) and returns its index. */
 int results_add_pkg(struct results *r, const char *name, const char *level);
+
+/* Adds ms to the run time of package pkg. */
+void results_add_time(struct results *r, int pkg, int64_t ms);
 
 /* Adds a test of package pkg with a new id and its full name (both
  * copied), with no cells yet; results_load builds results with it. */

@@ -1,0 +1,549 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * merge.c: the shards of a sweep as one journal (see merge.h). A part is a
+ * shard's own journal, or one of the parts an earlier merge wrote, so a
+ * merge of merges equals the merge of their shards. Parts are ordered by
+ * when they started (then by shard), which makes the first failure of a
+ * test the one of the earliest shard that had it, whatever the order of
+ * the directories on the command line.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/timefmt.h"
+#include "base/util.h"
+#include "results/journal.h"
+#include "results/merge.h"
+
+struct merge_input {
+	const char *dir;
+	char *path; /* its journal */
+	cJSON *header;
+	bool merged; /* it holds part lines */
+};
+
+struct merge_part {
+	struct merge_input *in;
+	int ordinal; /* which part of in's journal, from 0 */
+	cJSON *prov; /* the part line to write */
+	int64_t started_ms, finished_ms;
+	int index, count; /* the shard */
+	bool complete;
+	/* The numbers it uses, and where they move: new = old - min + base. */
+	int64_t min[3], max[3], base[3];
+};
+
+/* The numbered things of a journal. */
+enum { MERGE_PKG, MERGE_SET, MERGE_RUN };
+
+struct merge {
+	const char *out;
+	struct merge_input *ins;
+	int nins;
+	struct merge_part *parts;
+	size_t nparts;
+	/* pass 1: the input being read and its current part */
+	struct merge_input *cur_in;
+	struct merge_part *cur;
+	int ordinal;
+	/* pass 2 */
+	FILE *f;
+	const struct merge_part *want;
+	char *err;
+};
+
+static int64_t
+merge_num(const cJSON *line, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(line, key);
+
+	return cJSON_IsNumber(v) ? (int64_t)v->valuedouble : -1;
+}
+
+static int64_t
+merge_time(const cJSON *obj, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+	int64_t ms = 0;
+
+	if (cJSON_IsString(v))
+		timefmt_parse_time(v->valuestring, &ms);
+	return ms;
+}
+
+static void
+merge_shard_of(const cJSON *shard, int *index, int *count)
+{
+	*index = (int)merge_num(shard, "index");
+	*count = (int)merge_num(shard, "count");
+}
+
+static struct merge_part *
+merge_new_part(struct merge *m)
+{
+	struct merge_part *p;
+	int k;
+
+	m->parts = xrealloc(m->parts, sizeof *m->parts * (m->nparts + 1));
+	p = &m->parts[m->nparts++];
+	memset(p, 0, sizeof *p);
+	p->in = m->cur_in;
+	p->ordinal = m->ordinal++;
+	for (k = 0; k < 3; k++) {
+		p->min[k] = INT64_MAX;
+		p->max[k] = -1;
+	}
+	return p;
+}
+
+/* A shard's own journal is one part; its provenance comes from the header. */
+static void
+merge_part_from_header(struct merge *m, struct merge_part *p)
+{
+	const cJSON *h = m->cur_in->header;
+	const cJSON *config = cJSON_GetObjectItemCaseSensitive(h, "config");
+	const cJSON *machine = cJSON_GetObjectItemCaseSensitive(h, "machine");
+	const cJSON *host = cJSON_GetObjectItemCaseSensitive(machine, "host");
+	char *abs = realpath(m->cur_in->dir, NULL);
+
+	merge_shard_of(cJSON_GetObjectItemCaseSensitive(config, "shard"), &p->index, &p->count);
+	p->started_ms = merge_time(h, "started");
+	p->prov = cJSON_CreateObject();
+	cJSON_AddStringToObject(p->prov, "type", "part");
+	cJSON_AddStringToObject(p->prov, "dir", abs != NULL ? abs : m->cur_in->dir);
+	cJSON_AddStringToObject(p->prov, "host", cJSON_IsString(host) ? host->valuestring : "");
+	cJSON_AddItemToObject(
+	    p->prov, "shard",
+	    cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(config, "shard"), 1));
+	cJSON_AddItemToObject(p->prov, "started",
+	                      cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(h, "started"), 1));
+	cJSON_AddItemToObject(p->prov, "machine", cJSON_Duplicate(machine, 1));
+	free(abs);
+}
+
+static void
+merge_see(struct merge_part *p, int k, int64_t v)
+{
+	if (v < 0)
+		return;
+	if (v < p->min[k])
+		p->min[k] = v;
+	if (v > p->max[k])
+		p->max[k] = v;
+}
+
+/* Pass 1: the parts of one journal and the numbers each uses. */
+static int
+merge_scan_line(void *arg, struct journal_reader *reader, const cJSON *line, int lineno)
+{
+	struct merge *m = arg;
+	const char *type = journal_line_type(line);
+
+	(void)reader;
+	if (strcmp(type, "header") == 0) {
+		const cJSON *config = cJSON_GetObjectItemCaseSensitive(line, "config");
+
+		if (!cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(config, "shard"))) {
+			m->err = xasprintf(_("%s:%d: not a shard: its sweep had no --shard I/N"),
+			                   m->cur_in->path, lineno);
+			return -EINVAL;
+		}
+		m->cur_in->header = cJSON_Duplicate(line, 1);
+		return 0;
+	}
+	if (strcmp(type, "part") == 0) {
+		m->cur_in->merged = true;
+		m->cur = merge_new_part(m);
+		m->cur->prov = cJSON_Duplicate(line, 1);
+		merge_shard_of(cJSON_GetObjectItemCaseSensitive(line, "shard"), &m->cur->index,
+		               &m->cur->count);
+		m->cur->started_ms = merge_time(line, "started");
+		m->cur->finished_ms = merge_time(line, "finished");
+		m->cur->complete = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(line, "complete"));
+		return 0;
+	}
+	if (m->cur == NULL) {
+		m->cur = merge_new_part(m);
+		merge_part_from_header(m, m->cur);
+	}
+	if (strcmp(type, "end") == 0 && !m->cur_in->merged) {
+		const cJSON *st = cJSON_GetObjectItemCaseSensitive(line, "status");
+
+		m->cur->complete = cJSON_IsString(st) && strcmp(st->valuestring, "complete") == 0;
+		m->cur->finished_ms = merge_time(line, "finished");
+	} else if (strcmp(type, "resume") == 0 && !m->cur_in->merged) {
+		m->cur->complete = false;
+	} else if (strcmp(type, "build") == 0) {
+		merge_see(m->cur, MERGE_PKG, merge_num(line, "pkg"));
+	} else if (strcmp(type, "set") == 0) {
+		merge_see(m->cur, MERGE_SET, merge_num(line, "id"));
+	} else if (strcmp(type, "spawn") == 0 || strcmp(type, "run") == 0) {
+		merge_see(m->cur, MERGE_RUN, merge_num(line, "run"));
+	}
+	return 0;
+}
+
+static int
+merge_scan(struct merge *m, struct merge_input *in)
+{
+	char *rerr = NULL;
+	bool torn = false;
+	int rc;
+
+	in->path = xasprintf("%s/journal.jsonl", in->dir);
+	m->cur_in = in;
+	m->cur = NULL;
+	m->ordinal = 0;
+	rc = journal_read(in->path, merge_scan_line, m, &torn, &rerr);
+	if (rc < 0 && m->err == NULL)
+		m->err = rerr != NULL ? rerr : xasprintf(_("%s: cannot read"), in->path);
+	else
+		free(rerr);
+	if (rc == 0 && in->header == NULL) {
+		m->err = xasprintf(_("%s: no header line: not a flakesweep journal"), in->path);
+		rc = -EINVAL;
+	}
+	if (rc == 0 && m->cur == NULL) {
+		m->cur = merge_new_part(m);
+		merge_part_from_header(m, m->cur);
+	}
+	return rc;
+}
+
+/* The first field of config (shard aside) where a and b differ, or NULL. */
+static const char *
+merge_config_diff(const cJSON *a, const cJSON *b)
+{
+	const cJSON *x, *y;
+
+	cJSON_ArrayForEach(x, a)
+	{
+		if (strcmp(x->string, "shard") == 0)
+			continue;
+		y = cJSON_GetObjectItemCaseSensitive(b, x->string);
+		if (y == NULL || !cJSON_Compare(x, y, true))
+			return x->string;
+	}
+	cJSON_ArrayForEach(y, b)
+	{
+		if (strcmp(y->string, "shard") != 0 &&
+		    cJSON_GetObjectItemCaseSensitive(a, y->string) == NULL)
+			return y->string;
+	}
+	return NULL;
+}
+
+static const char *
+merge_commit(const struct merge_input *in)
+{
+	const cJSON *project = cJSON_GetObjectItemCaseSensitive(in->header, "project");
+	const cJSON *commit = cJSON_GetObjectItemCaseSensitive(project, "commit");
+
+	return cJSON_IsString(commit) ? commit->valuestring : "";
+}
+
+static int
+merge_check(struct merge *m)
+{
+	const struct merge_input *a = &m->ins[0];
+	const cJSON *ca = cJSON_GetObjectItemCaseSensitive(a->header, "config");
+	size_t i, j;
+	int k;
+
+	for (k = 1; k < m->nins; k++) {
+		const struct merge_input *b = &m->ins[k];
+		const char *field;
+
+		if (strcmp(merge_commit(a), merge_commit(b)) != 0) {
+			m->err = xasprintf(_("%s and %s differ in project.commit (%s, %s): shards "
+			                     "of different commits cannot be merged"),
+			                   a->dir, b->dir, merge_commit(a), merge_commit(b));
+			return -EINVAL;
+		}
+		field =
+		    merge_config_diff(ca, cJSON_GetObjectItemCaseSensitive(b->header, "config"));
+		if (field != NULL) {
+			m->err = xasprintf(_("%s and %s differ in config.%s: shards of different "
+			                     "configurations cannot be merged"),
+			                   a->dir, b->dir, field);
+			return -EINVAL;
+		}
+	}
+	for (i = 0; i < m->nparts; i++) {
+		const struct merge_part *p = &m->parts[i];
+
+		if (p->count != m->parts[0].count || p->index < 1 || p->index > p->count) {
+			m->err =
+			    xasprintf(_("%s and %s differ in config.shard.count (%d, %d)"),
+			              m->parts[0].in->dir, p->in->dir, m->parts[0].count, p->count);
+			return -EINVAL;
+		}
+		for (j = 0; j < i; j++) {
+			if (m->parts[j].index == p->index) {
+				m->err = xasprintf(_("shard %d/%d is in both %s and %s"), p->index,
+				                   p->count, m->parts[j].in->dir, p->in->dir);
+				return -EINVAL;
+			}
+		}
+	}
+	return 0;
+}
+
+static int
+merge_part_cmp(const void *a, const void *b)
+{
+	const struct merge_part *x = a, *y = b;
+
+	if (x->started_ms != y->started_ms)
+		return x->started_ms < y->started_ms ? -1 : 1;
+	return x->index - y->index;
+}
+
+/* Sorts the parts and gives each the numbers after the parts before it. */
+static void
+merge_place(struct merge *m)
+{
+	int64_t next[3] = {0, 1, 1};
+	size_t i;
+	int k;
+
+	qsort(m->parts, m->nparts, sizeof *m->parts, merge_part_cmp);
+	for (i = 0; i < m->nparts; i++) {
+		struct merge_part *p = &m->parts[i];
+
+		for (k = 0; k < 3; k++) {
+			p->base[k] = next[k];
+			if (p->max[k] >= 0)
+				next[k] += p->max[k] - p->min[k] + 1;
+		}
+	}
+}
+
+static void
+merge_move(const struct merge_part *p, cJSON *line, const char *key, int k)
+{
+	cJSON *v = cJSON_GetObjectItemCaseSensitive(line, key);
+
+	if (cJSON_IsNumber(v) && p->max[k] >= 0)
+		cJSON_SetNumberValue(v, v->valuedouble - (double)p->min[k] + (double)p->base[k]);
+}
+
+/* Links (or copies) a kept log to the run's new number. */
+static int
+merge_log(struct merge *m, const struct merge_part *p, cJSON *line)
+{
+	cJSON *log = cJSON_GetObjectItemCaseSensitive(line, "log");
+	char *src, *rel, *dst, *data = NULL;
+	size_t len = 0;
+	int rc = 0;
+
+	if (!cJSON_IsString(log))
+		return 0;
+	src = xasprintf("%s/%s", p->in->dir, log->valuestring);
+	rel = xasprintf("runs/%lld.log", (long long)merge_num(line, "run"));
+	dst = xasprintf("%s/%s", m->out, rel);
+	if (link(src, dst) < 0) {
+		rc = util_read_file(src, SIZE_MAX, &data, &len);
+		if (rc == 0)
+			rc = util_write_file_atomic(dst, data, len);
+		if (rc < 0)
+			m->err = xasprintf(_("cannot copy %s to %s: %s"), src, dst, strerror(-rc));
+	}
+	cJSON_SetValuestring(log, rel);
+	free(data);
+	free(src);
+	free(rel);
+	free(dst);
+	return rc;
+}
+
+static int
+merge_emit(struct merge *m, const cJSON *obj)
+{
+	char *text = cJSON_PrintUnformatted(obj);
+
+	if (text == NULL)
+		fatal("%s", _("out of memory"));
+	fputs(text, m->f);
+	fputc('\n', m->f);
+	free(text);
+	return 0;
+}
+
+/* Pass 2: the lines of the wanted part, moved. */
+static int
+merge_copy_line(void *arg, struct journal_reader *reader, const cJSON *orig, int lineno)
+{
+	struct merge *m = arg;
+	const struct merge_part *p = m->want;
+	const char *type = journal_line_type(orig);
+	cJSON *line;
+	int rc = 0;
+
+	(void)reader;
+	(void)lineno;
+	if (strcmp(type, "header") == 0)
+		return 0;
+	if (strcmp(type, "part") == 0) {
+		m->ordinal++;
+		return 0;
+	}
+	if (m->ordinal != p->ordinal || strcmp(type, "phase") == 0 || strcmp(type, "end") == 0 ||
+	    strcmp(type, "resume") == 0)
+		return 0;
+	line = cJSON_Duplicate(orig, 1);
+	if (strcmp(type, "build") == 0) {
+		merge_move(p, line, "pkg", MERGE_PKG);
+	} else if (strcmp(type, "set") == 0) {
+		merge_move(p, line, "id", MERGE_SET);
+		merge_move(p, line, "pkg", MERGE_PKG);
+	} else if (strcmp(type, "spawn") == 0) {
+		merge_move(p, line, "run", MERGE_RUN);
+	} else if (strcmp(type, "run") == 0) {
+		merge_move(p, line, "run", MERGE_RUN);
+		merge_move(p, line, "pkg", MERGE_PKG);
+		merge_move(p, line, "set", MERGE_SET);
+		rc = merge_log(m, p, line);
+	}
+	if (rc == 0)
+		merge_emit(m, line);
+	cJSON_Delete(line);
+	return rc;
+}
+
+/* The merged header: the earliest part's, with every shard's buckets. */
+static cJSON *
+merge_header(const struct merge *m)
+{
+	cJSON *h = cJSON_Duplicate(m->parts[0].in->header, 1);
+	cJSON *config = cJSON_GetObjectItemCaseSensitive(h, "config");
+	cJSON *shard = cJSON_CreateObject(), *indexes, *buckets;
+	bool have[512] = {false};
+	size_t i;
+	int b;
+
+	for (i = 0; i < m->nparts; i++) {
+		const cJSON *s = cJSON_GetObjectItemCaseSensitive(m->parts[i].prov, "shard"), *x;
+
+		cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(s, "buckets"))
+		{
+			if (cJSON_IsNumber(x) && x->valuedouble >= 0 && x->valuedouble < 512)
+				have[(int)x->valuedouble] = true;
+		}
+	}
+	cJSON_AddNumberToObject(shard, "index", m->parts[0].index);
+	cJSON_AddNumberToObject(shard, "count", m->parts[0].count);
+	buckets = cJSON_AddArrayToObject(shard, "buckets");
+	for (b = 0; b < 512; b++)
+		if (have[b])
+			cJSON_AddItemToArray(buckets, cJSON_CreateNumber(b));
+	indexes = cJSON_AddArrayToObject(shard, "merged");
+	for (b = 1; b <= m->parts[0].count; b++)
+		for (i = 0; i < m->nparts; i++)
+			if (m->parts[i].index == b)
+				cJSON_AddItemToArray(indexes, cJSON_CreateNumber(b));
+	cJSON_ReplaceItemInObjectCaseSensitive(config, "shard", shard);
+	return h;
+}
+
+static int
+merge_write(struct merge *m)
+{
+	char *path = xasprintf("%s/journal.jsonl", m->out), *runs = xasprintf("%s/runs", m->out);
+	cJSON *h, *end;
+	char when[40];
+	int64_t finished = 0;
+	bool complete = true;
+	size_t i;
+	int rc = 0;
+
+	if (util_mkdir_p(runs) < 0 || (m->f = fopen(path, "wx")) == NULL) {
+		m->err = xasprintf(_("cannot create %s: %s"), path, strerror(errno));
+		free(path);
+		free(runs);
+		return -EIO;
+	}
+	h = merge_header(m);
+	merge_emit(m, h);
+	cJSON_Delete(h);
+	for (i = 0; i < m->nparts && rc == 0; i++) {
+		struct merge_part *p = &m->parts[i];
+		char *rerr = NULL;
+		bool torn;
+
+		if (p->finished_ms > finished)
+			finished = p->finished_ms;
+		complete &= p->complete;
+		cJSON_DeleteItemFromObjectCaseSensitive(p->prov, "complete");
+		cJSON_DeleteItemFromObjectCaseSensitive(p->prov, "finished");
+		cJSON_AddBoolToObject(p->prov, "complete", p->complete);
+		if (p->finished_ms > 0) {
+			timefmt_format_rfc3339(p->finished_ms, when, sizeof when);
+			cJSON_AddStringToObject(p->prov, "finished", when);
+		}
+		merge_emit(m, p->prov);
+		m->want = p;
+		m->ordinal = p->in->merged ? -1 : 0;
+		rc = journal_read(p->in->path, merge_copy_line, m, &torn, &rerr);
+		if (rc < 0 && m->err == NULL)
+			m->err = rerr;
+		else
+			free(rerr);
+	}
+	end = cJSON_CreateObject();
+	cJSON_AddStringToObject(end, "type", "end");
+	cJSON_AddStringToObject(end, "status", complete ? "complete" : "interrupted");
+	timefmt_format_rfc3339(finished, when, sizeof when);
+	cJSON_AddStringToObject(end, "finished", when);
+	merge_emit(m, end);
+	cJSON_Delete(end);
+	if ((fflush(m->f) != 0 || fsync(fileno(m->f)) < 0) && rc == 0) {
+		m->err = xasprintf(_("cannot write %s: %s"), path, strerror(errno));
+		rc = -EIO;
+	}
+	fclose(m->f);
+	free(path);
+	free(runs);
+	return rc;
+}
+
+int
+merge_journals(const char *out, char *const *dirs, int n, char **err)
+{
+	struct merge m;
+	size_t i;
+	int k, rc = 0;
+
+	memset(&m, 0, sizeof m);
+	m.out = out;
+	m.nins = n;
+	m.ins = xcalloc((size_t)n + 1, sizeof *m.ins);
+	for (k = 0; k < n && rc == 0; k++) {
+		m.ins[k].dir = dirs[k];
+		rc = merge_scan(&m, &m.ins[k]);
+	}
+	if (rc == 0)
+		rc = merge_check(&m);
+	if (rc == 0) {
+		merge_place(&m);
+		rc = merge_write(&m);
+	}
+	for (i = 0; i < m.nparts; i++)
+		cJSON_Delete(m.parts[i].prov);
+	free(m.parts);
+	for (k = 0; k < n; k++) {
+		free(m.ins[k].path);
+		cJSON_Delete(m.ins[k].header);
+	}
+	free(m.ins);
+	*err = m.err;
+	return rc;
+}
