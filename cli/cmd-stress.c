@@ -42,6 +42,7 @@ static const struct cli_option cmd_stress_options[] = {
     {"run", true, OPTIONS_RUN},
     {"skip", true, OPTIONS_SKIP},
     {"no-race", false, OPTIONS_NO_RACE},
+    {"cover", false, OPTIONS_COVER},
     {"isolate-net", false, OPTIONS_ISOLATE_NET},
     {"quiet", true, OPTIONS_QUIET},
     {"o", true, OPTIONS_OUTDIR},
@@ -96,6 +97,7 @@ cmd_stress_usage(FILE *f)
 	        "  --skip RE          do not run the matching tests\n"
 	        "  --build-tags LIST  build tags added to every build (not levels)\n"
 	        "  --no-race          build without the race detector\n"
+	        "  --cover            build with coverage (go test -c -cover), as CI may\n"
 	        "  --isolate-net      give each run its own network namespace (root)\n"
 	        "  --quiet PERCENT    hold a lane while others take over PERCENT of it\n"
 	        "  -o DIR             output directory (default ./flakesweep-out/TIMESTAMP)\n"

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "drivers/driver.h"
+#include "drivers/go-modules.h"
 #include "drivers/parse-go.h"
 #include "engine/proc.h"
 #include "drivers/project.h"
@@ -157,31 +158,133 @@ driver_go_project(struct project *proj, const char *dir)
 	free(cwd);
 }
 
-static int
-driver_go_discover(const struct options *o, struct project *proj, struct pkg ***pkgs, size_t *npkgs,
-                   char **err)
-{
-	char **argv = NULL, *out = NULL, *line, *save = NULL;
-	size_t n = 0;
-	int i, rc;
+/* One `go list` run: where, and the patterns it lists there. */
+struct driver_go_listing {
+	char *dir;
+	char **patterns;
+	size_t npatterns;
+	char *what; /* how the report names it when it fails */
+};
 
-	*pkgs = NULL;
-	*npkgs = 0;
-	driver_go_project(proj, o->dir);
-	if (proj->toolchain == NULL) {
-		*err = xstrdup(_("cannot run `go env GOVERSION`: is Go installed and on PATH?"));
-		return -1;
+struct driver_go_discovery {
+	const struct options *o;
+	struct driver_go_listing *v;
+	size_t n;
+	struct go_modules below; /* every module at or below the root */
+};
+
+static void
+driver_go_listing_add(struct driver_go_discovery *d, const char *dir, const char *pattern,
+                      const char *what)
+{
+	struct driver_go_listing *l;
+	size_t i;
+
+	for (i = 0; i < d->n; i++) {
+		if (strcmp(d->v[i].dir, dir) == 0) {
+			util_strv_add(&d->v[i].patterns, &d->v[i].npatterns, pattern);
+			return;
+		}
 	}
+	d->v = xrealloc(d->v, sizeof *d->v * (d->n + 1));
+	l = &d->v[d->n++];
+	l->dir = xstrdup(dir);
+	l->patterns = NULL;
+	l->npatterns = 0;
+	l->what = xstrdup(what);
+	util_strv_add(&l->patterns, &l->npatterns, pattern);
+}
+
+/* A pattern relative to the root ("./grpc/...", "."): listed in its own
+ * directory, whose module Go finds, and, with "...", every module below
+ * it, which `go list ./...` would not enter. */
+static void
+driver_go_plan_relative(struct driver_go_discovery *d, const char *root, const char *pattern)
+{
+	size_t len = strlen(pattern);
+	bool recursive = len >= 3 && strcmp(pattern + len - 3, "...") == 0;
+	char *base = xstrndup(pattern, recursive ? len - 3 : len), *dir;
+	struct go_modules nested = {NULL, 0};
+	size_t i;
+
+	if (recursive && strlen(base) > 0 && base[strlen(base) - 1] == '/')
+		base[strlen(base) - 1] = '\0';
+	dir = base[0] == '/' ? xstrdup(base) : xasprintf("%s/%s", root, base[0] ? base : ".");
+	driver_go_listing_add(d, dir, recursive ? "./..." : ".", pattern);
+	if (recursive) {
+		go_modules_below(dir, false, &nested);
+		for (i = 0; i < nested.n; i++) {
+			const struct go_module *m = &nested.v[i];
+			size_t rlen = strlen(root);
+			char *what = m->path != NULL ? xstrdup(m->path)
+			             : strncmp(m->dir, root, rlen) == 0 && m->dir[rlen] == '/'
+			                 ? xasprintf(".%s", m->dir + rlen)
+			                 : xstrdup(m->dir);
+
+			driver_go_listing_add(d, m->dir, "./...", what);
+			free(what);
+		}
+	}
+	go_modules_free(&nested);
+	free(dir);
+	free(base);
+}
+
+/* What to list where: go.work's modules, or every module at and below the
+ * root, when no pattern was given; else each pattern in the module that
+ * holds it. */
+static void
+driver_go_plan(struct driver_go_discovery *d, const char *root)
+{
+	const struct options *o = d->o;
+	struct go_modules work = {NULL, 0};
+	size_t i;
+	int k;
+
+	go_modules_below(root, true, &d->below);
+	if (o->npackages == 0 && go_modules_work(root, &work)) {
+		for (i = 0; i < work.n; i++)
+			driver_go_listing_add(d, work.v[i].dir, "./...",
+			                      work.v[i].path != NULL ? work.v[i].path
+			                                             : work.v[i].dir);
+		go_modules_free(&work);
+		return;
+	}
+	if (o->npackages == 0)
+		driver_go_plan_relative(d, root, "./...");
+	for (k = 0; k < o->npackages; k++) {
+		const char *p = o->packages[k];
+		const struct go_module *m;
+
+		if (p[0] == '.' || p[0] == '/') {
+			driver_go_plan_relative(d, root, p);
+			continue;
+		}
+		m = go_modules_owner(&d->below, p);
+		driver_go_listing_add(d, m != NULL ? m->dir : root, p, p);
+	}
+}
+
+/* Lists one directory's packages into pkgs. A listing that fails becomes a
+ * package that failed to build, so the rest goes on; returns -1 with *err
+ * only for the caller to use when nothing else was found. */
+static int
+driver_go_list(const struct driver_go_discovery *d, const struct driver_go_listing *l,
+               struct pkg ***pkgs, size_t *npkgs, char **err)
+{
+	const struct options *o = d->o;
+	char **argv = NULL, *out = NULL, *line, *save = NULL;
+	size_t n = 0, i, before = *npkgs;
+	int rc;
+
 	util_strv_add(&argv, &n, "go");
 	util_strv_add(&argv, &n, "list");
 	util_strv_add(&argv, &n, "-f");
 	util_strv_add(&argv, &n,
 	              "{{.ImportPath}}\t{{.Dir}}\t{{len .TestGoFiles}}\t{{len .XTestGoFiles}}");
-	if (o->npackages == 0)
-		util_strv_add(&argv, &n, "./...");
-	for (i = 0; i < o->npackages; i++)
-		util_strv_add(&argv, &n, o->packages[i]);
-	rc = proc_capture(argv, o->dir, environ, DRIVER_GO_OUTPUT_MAX, &out);
+	for (i = 0; i < l->npatterns; i++)
+		util_strv_add(&argv, &n, l->patterns[i]);
+	rc = proc_capture(argv, l->dir, environ, DRIVER_GO_OUTPUT_MAX, &out);
 	util_strv_free(argv);
 	if (rc != 0) {
 		*err = rc < 0 ? xasprintf(_("go list failed: %s\n%s"), strerror(-rc), out)
@@ -193,9 +296,15 @@ driver_go_discover(const struct options *o, struct project *proj, struct pkg ***
 		char name[4096], dir[4096];
 		int ntest = 0, nxtest = 0;
 		char **tags = NULL;
-		size_t ntags = 0, t;
+		size_t ntags = 0, t, j;
+		bool seen = false;
 
 		if (sscanf(line, "%4095[^\t]\t%4095[^\t]\t%d\t%d", name, dir, &ntest, &nxtest) != 4)
+			continue;
+		/* Patterns may overlap: each package once. */
+		for (j = 0; j < before && !seen; j++)
+			seen = strcmp((*pkgs)[j]->name, name) == 0;
+		if (seen)
 			continue;
 		if (ntest + nxtest == 0) {
 			/* go list counts only files of the default build; a package
@@ -215,10 +324,85 @@ driver_go_discover(const struct options *o, struct project *proj, struct pkg ***
 		util_strv_free(tags);
 	}
 	free(out);
-	if (*npkgs == 0) {
-		*err = xstrdup(_("no package with tests matched"));
+	return 0;
+}
+
+/* Warns, through proj, of a module whose go.mod asks for a newer Go than
+ * the one here: CI builds it with that one. */
+static void
+driver_go_check_versions(const struct driver_go_discovery *d, struct project *proj)
+{
+	size_t i, k;
+	char *w;
+
+	for (i = 0; i < d->n; i++) {
+		for (k = 0; k < d->below.n; k++) {
+			const struct go_module *m = &d->below.v[k];
+
+			if (strcmp(m->dir, d->v[i].dir) != 0 ||
+			    !go_modules_newer(m->go, proj->toolchain))
+				continue;
+			w = xasprintf(
+			    _("module %s asks for go %s in its go.mod; the local Go is %s, "
+			      "so its builds may differ from CI's"),
+			    m->path != NULL ? m->path : m->dir, m->go, proj->toolchain);
+			util_strv_add(&proj->warnings, &proj->nwarnings, w);
+			free(w);
+		}
+	}
+}
+
+static int
+driver_go_discover(const struct options *o, struct project *proj, struct pkg ***pkgs, size_t *npkgs,
+                   char **err)
+{
+	struct driver_go_discovery d = {o, NULL, 0, {NULL, 0}};
+	char *root = o->dir != NULL ? realpath(o->dir, NULL) : getcwd(NULL, 0), *first = NULL;
+	size_t i, failed = 0;
+
+	*pkgs = NULL;
+	*npkgs = 0;
+	driver_go_project(proj, o->dir);
+	if (proj->toolchain == NULL) {
+		*err = xstrdup(_("cannot run `go env GOVERSION`: is Go installed and on PATH?"));
+		free(root);
 		return -1;
 	}
+	driver_go_plan(&d, root != NULL ? root : ".");
+	/* Several modules: the root is where the sweep stands. */
+	if (d.n > 1 && root != NULL) {
+		free(proj->root);
+		proj->root = xstrdup(root);
+	}
+	for (i = 0; i < d.n; i++) {
+		char *why = NULL;
+
+		if (driver_go_list(&d, &d.v[i], pkgs, npkgs, &why) == 0)
+			continue;
+		failed++;
+		if (first == NULL)
+			first = xstrdup(why);
+		driver_go_add_pkg(pkgs, npkgs, d.v[i].what, d.v[i].dir, "unit");
+		(*pkgs)[*npkgs - 1]->build_output = why;
+	}
+	driver_go_check_versions(&d, proj);
+	for (i = 0; i < d.n; i++) {
+		free(d.v[i].dir);
+		free(d.v[i].what);
+		util_strv_free(d.v[i].patterns);
+	}
+	free(d.v);
+	go_modules_free(&d.below);
+	free(root);
+	if (failed == *npkgs) {
+		/* Nothing listed: the listing's error is the sweep's. */
+		driver_free_pkgs(*pkgs, *npkgs);
+		*pkgs = NULL;
+		*npkgs = 0;
+		*err = first != NULL ? first : xstrdup(_("no package with tests matched"));
+		return -1;
+	}
+	free(first);
 	return 0;
 }
 
@@ -251,6 +435,8 @@ driver_go_build_argv(const struct options *o, const struct project *proj, struct
 	util_strv_add(&argv, &n, pkg->binary);
 	if (o->race)
 		util_strv_add(&argv, &n, "-race");
+	if (o->cover)
+		util_strv_add(&argv, &n, "-cover");
 	if (strcmp(pkg->level, "unit") != 0 || o->build_tags != NULL) {
 		char *tags;
 
@@ -583,37 +769,6 @@ driver_go_run_env(const struct options *o, const struct pkg *pkg, const struct d
 	return NULL;
 }
 
-/* The module path in a go.mod text, or NULL. */
-static char *
-driver_go_mod_module(const char *text)
-{
-	char *copy = xstrdup(text), *save = NULL, *line, *mod = NULL;
-
-	for (line = strtok_r(copy, "\n", &save); line != NULL && mod == NULL;
-	     line = strtok_r(NULL, "\n", &save)) {
-		char *l = line + strspn(line, " \t"), *end;
-
-		if (strncmp(l, "module", 6) != 0 || (l[6] != ' ' && l[6] != '\t'))
-			continue;
-		l += 6;
-		l += strspn(l, " \t");
-		if (*l == '"') {
-			l++;
-			end = strchr(l, '"');
-		} else {
-			end = l + strcspn(l, " \t/");
-			while (*end == '/' && end[1] != '/') {
-				end++;
-				end += strcspn(end, " \t/");
-			}
-		}
-		if (end != NULL && end > l)
-			mod = xstrndup(l, (size_t)(end - l));
-	}
-	free(copy);
-	return mod;
-}
-
 static int
 driver_go_cmp_names(const void *a, const void *b)
 {
@@ -680,30 +835,25 @@ static int
 driver_go_locate_test(const char *root, const char *package, const char *test, char **dir,
                       char **file, int *line)
 {
-	char *gomod = xasprintf("%s/go.mod", root), *text = NULL, *mod = NULL;
-	int rc = -ENOENT;
+	struct go_modules mods = {NULL, 0};
+	const struct go_module *m;
+	size_t len;
 
 	*dir = *file = NULL;
 	*line = 0;
-	if (project_read_file(gomod, 1 << 20, &text) < 0)
-		goto out;
-	mod = driver_go_mod_module(text);
-	if (mod == NULL)
-		goto out;
-	if (strcmp(package, mod) == 0)
-		*dir = xstrdup(root);
-	else if (strncmp(package, mod, strlen(mod)) == 0 && package[strlen(mod)] == '/' &&
-	         strstr(package, "..") == NULL)
-		*dir = xasprintf("%s/%s", root, package + strlen(mod) + 1);
-	else
-		goto out;
+	/* The module at the root, or one below it (a repository of several). */
+	go_modules_below(root, true, &mods);
+	m = go_modules_owner(&mods, package);
+	if (m == NULL || strstr(package, "..") != NULL) {
+		go_modules_free(&mods);
+		return -ENOENT;
+	}
+	len = strlen(m->path);
+	*dir =
+	    package[len] == '\0' ? xstrdup(m->dir) : xasprintf("%s/%s", m->dir, package + len + 1);
 	*line = driver_go_find_test_func(*dir, test, file);
-	rc = 0;
-out:
-	free(mod);
-	free(text);
-	free(gomod);
-	return rc;
+	go_modules_free(&mods);
+	return 0;
 }
 
 /* A Go test id names a package path, not a .py file (those are
@@ -751,6 +901,7 @@ const struct driver driver_go = {
     .own_timeout = true,
     .discover = driver_go_discover,
     .build_argv = driver_go_build_argv,
+    .build_in_pkg_dir = true,
     .prepare = driver_go_prepare,
     .check = driver_go_check,
     .run_argv = driver_go_run_argv,

@@ -57,6 +57,7 @@ driver_free_project(struct project *proj)
 	free(proj->commit);
 	free(proj->toolchain);
 	free(proj->origin);
+	util_strv_free(proj->warnings);
 	memset(proj, 0, sizeof *proj);
 }
 

@@ -60,6 +60,8 @@ struct project {
 	char *commit;    /* git HEAD, or NULL */
 	char *toolchain; /* e.g. "go1.19.8", or NULL */
 	char *origin;    /* the origin remote's URL, or NULL */
+	char **warnings; /* what discovery found worth saying, or NULL */
+	size_t nwarnings;
 };
 
 struct driver {
@@ -70,6 +72,10 @@ struct driver {
 	/* Runs get a report pipe on descriptor PROC_REPORT_FD, named to them
 	 * in FLAKESWEEP_REPORT_FD, fed to the parser's feed_report. */
 	bool report_pipe;
+	/* Each package builds in its own directory (the Go driver: so each
+	 * module of a repository builds with its own go.mod), else in the
+	 * project's root. */
+	bool build_in_pkg_dir;
 	/* Finds the packages to run. Returns 0 and a new array (caller frees
 	 * with driver_free_pkgs), or -1 with *err (caller frees). */
 	int (*discover)(const struct options *o, struct project *proj, struct pkg ***pkgs,

@@ -161,11 +161,18 @@ build_next(struct sweep *s)
 	while (s->next_build < s->npkgs && s->builds_running < (size_t)s->build_parallel) {
 		size_t i = s->next_build++;
 		struct pkg *p = s->pkgs[i];
-		char **argv = s->driver->build_argv(s->o, &s->proj, p, bindir);
+		char **argv;
 		struct sweep_build *b;
 		struct proc_spec spec;
 		int rc;
 
+		if (p->build_output != NULL) {
+			/* Discovery could not list it (a module that does not
+			 * load): failed already, nothing to build. */
+			s->builds_done++;
+			continue;
+		}
+		argv = s->driver->build_argv(s->o, &s->proj, p, bindir);
 		if (argv == NULL) {
 			p->build_ok = true;
 			s->driver->prepare(s->o, p);
@@ -179,7 +186,7 @@ build_next(struct sweep *s)
 		memset(&spec, 0, sizeof spec);
 		spec.argv = argv;
 		spec.envp = environ;
-		spec.cwd = s->proj.root;
+		spec.cwd = s->driver->build_in_pkg_dir ? p->dir : s->proj.root;
 		spec.term_after_ms = BUILD_LIMIT_MS;
 		spec.kill_after_ms = BUILD_LIMIT_MS + 30000;
 		spec.drain_ms = 1000;

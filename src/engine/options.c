@@ -330,6 +330,10 @@ options_set(struct options *o, enum options_key key, const char *value, const ch
 		o->given |= OPTIONS_GIVEN_RACE;
 		o->race = false;
 		return 0;
+	case OPTIONS_COVER:
+		o->given |= OPTIONS_GIVEN_RACE;
+		o->cover = true;
+		return 0;
 	case OPTIONS_OUTDIR:
 		options_set_str(&o->outdir, value);
 		return 0;

@@ -59,6 +59,7 @@ struct options {
 	char *run_re;     /* --run: skip the sweep, run matching tests --count times */
 	char *skip_re;    /* --skip: tests not run */
 	bool race;        /* false with --no-race */
+	bool cover;       /* --cover: builds with -cover, as CI's go test -cover */
 	bool isolate_net; /* --isolate-net: a network namespace per run */
 	int quiet;        /* --quiet N%: hold a lane while its noise is above N; 0: off */
 	char *build_tags; /* --build-tags: added to every build, not levels ("a,b") */
@@ -130,6 +131,7 @@ enum options_key {
 	OPTIONS_RUN,
 	OPTIONS_SKIP,
 	OPTIONS_NO_RACE,
+	OPTIONS_COVER,
 	OPTIONS_ISOLATE_NET,
 	OPTIONS_QUIET,
 	OPTIONS_OUTDIR,

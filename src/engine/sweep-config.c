@@ -65,6 +65,7 @@ sweep_config_from_options(struct sweep_config *c, const struct options *o,
 	c->kill_grace_ms = o->kill_grace_ms;
 	c->shuffle = o->shuffle;
 	c->race = o->race;
+	c->cover = o->cover;
 	c->isolate_net = o->isolate_net;
 	c->quiet = o->quiet;
 	c->run_re = sweep_config_dup(o->run_re);
@@ -118,6 +119,7 @@ sweep_config_to_options(const struct sweep_config *c, struct options *o)
 	o->kill_grace_ms = c->kill_grace_ms;
 	o->shuffle = c->shuffle;
 	o->race = c->race;
+	o->cover = c->cover;
 	o->isolate_net = c->isolate_net;
 	/* A --quiet given to --resume wins: it changes no measurement. */
 	if (o->quiet == 0)
@@ -173,6 +175,8 @@ sweep_config_diff(const struct options *o, const struct sweep_config *c)
 		buf_printf(&b, " --shuffle");
 	if ((o->given & OPTIONS_GIVEN_RACE) && o->race != c->race)
 		buf_printf(&b, " --no-race");
+	if ((o->given & OPTIONS_GIVEN_RACE) && o->cover != c->cover)
+		buf_printf(&b, " --cover");
 	if (o->given & (OPTIONS_GIVEN_RUN | OPTIONS_GIVEN_SKIP | OPTIONS_GIVEN_TAGS |
 	                OPTIONS_GIVEN_DRIVER | OPTIONS_GIVEN_PACKAGES | OPTIONS_GIVEN_KEEP))
 		buf_printf(&b, " %s", _("(packages, --run, --skip, --tags, --keep or --driver)"));
@@ -253,6 +257,8 @@ sweep_config_json(const struct sweep_config *c)
 		cJSON_AddNullToObject(o, "tags");
 	cJSON_AddBoolToObject(o, "race", c->race);
 	cJSON_AddBoolToObject(o, "isolate_net", c->isolate_net);
+	if (c->cover)
+		cJSON_AddTrueToObject(o, "cover");
 	if (c->quiet > 0)
 		cJSON_AddNumberToObject(o, "quiet", c->quiet);
 	cJSON_AddStringToObject(o, "tap_select", c->tap_select != NULL ? c->tap_select : "arg");
@@ -558,6 +564,8 @@ sweep_config_decode(struct sweep_config_in *in, const cJSON *o, struct sweep_con
 		rc = sweep_config_bool(in, o, "race", &c->race);
 	if (rc == 0)
 		rc = sweep_config_bool(in, o, "isolate_net", &c->isolate_net);
+	if (rc == 0)
+		rc = sweep_config_bool(in, o, "cover", &c->cover);
 	d = 0;
 	if (rc == 0 && (rc = sweep_config_num(in, o, "quiet", -1e12, 1e12, &d)) == 0) {
 		if ((expected = options_check_quiet((long long)d)) != NULL)

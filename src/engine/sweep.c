@@ -707,9 +707,13 @@ sweep_shard(struct sweep *s, char **err)
 static int
 sweep_start_fresh(struct sweep *s, char **err)
 {
+	size_t i;
+
 	sweep_set_phase(s, SWEEP_PHASE_DISCOVER);
 	if (s->driver->discover(s->o, &s->proj, &s->pkgs, &s->npkgs, err) < 0)
 		return -1;
+	for (i = 0; i < s->proj.nwarnings; i++)
+		sweep_message(s, "%s", s->proj.warnings[i]);
 	sweep_header(s, &s->hdr);
 	if (s->o->shard_count > 0 && sweep_shard(s, err) < 0)
 		return -1;
@@ -1152,6 +1156,8 @@ sweep_repro_commands(const struct sweep_repro *s, const struct results_test *t,
 	buf_add(&extra, limits, strlen(limits));
 	if (s->o->isolate_net)
 		buf_adds(&extra, " --isolate-net");
+	if (s->o->cover)
+		buf_adds(&extra, " --cover");
 	if (s->o->build_tags != NULL) {
 		char *q = util_shell_quote(s->o->build_tags);
 

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * go-modules.h: the Go modules of a repository, as the Go driver's
+ * discovery needs them: go.work's use list, every go.mod below a
+ * directory (skipping what Go skips), and what a go.mod says of itself.
+ */
+#ifndef FLAKESWEEP_GO_MODULES_H
+#define FLAKESWEEP_GO_MODULES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct go_module {
+	char *dir;  /* absolute */
+	char *path; /* its module path, or NULL when go.mod has none */
+	char *go;   /* its go directive ("1.21"), or NULL */
+};
+
+struct go_modules {
+	struct go_module *v;
+	size_t n;
+};
+
+/* Appends the modules of go.work's use directives in dir. Returns 1 when
+ * dir has a go.work, 0 when it has none. */
+int go_modules_work(const char *dir, struct go_modules *out);
+
+/* Appends every module at or below dir (at dir too when self), in
+ * directory order, skipping vendor, testdata and names that start with a
+ * dot or an underscore, as `go list ./...` does. */
+void go_modules_below(const char *dir, bool self, struct go_modules *out);
+
+/* The module whose path is the longest prefix of the import path pattern
+ * (path itself or path/...), or NULL. */
+const struct go_module *go_modules_owner(const struct go_modules *m, const char *pattern);
+
+/* The module path in a go.mod text, or NULL (caller frees). */
+char *go_modules_mod_path(const char *text);
+
+/* The go directive's version in a go.mod text ("1.21"), or NULL. */
+char *go_modules_mod_go(const char *text);
+
+/* Whether version ("1.21", "1.21.3") asks for more than the toolchain
+ * ("go1.19.8") gives, comparing major and minor. */
+bool go_modules_newer(const char *version, const char *toolchain);
+
+void go_modules_free(struct go_modules *m);
+
+#endif
