@@ -94,6 +94,95 @@ test_ui_copy(const char *from, const char *to, int lines)
 
 /* ---- the fake source ---- */
 
+/* A fake 64-core machine for the lane overview: 0 for the demo's own,
+ * 7 for 7 lanes of 8 (keep 8; cpu 1,2,4,8 x load 1,2,3), 15 for 15 lanes
+ * of 4 (keep 4; cpu 1,2,4 x load 1,2,3). */
+static int test_ui_machine;
+
+static const char *const test_ui_pkgs[] = {
+    "example.com/x/cache/lru",
+    "example.com/x/auth/oidc",
+    "example.com/x/storage/raft",
+    "example.com/x/pkg/scheduler",
+    "example.com/x/replication/streaming",
+    "example.com/x/integration/cluster",
+    "example.com/x/api/grpc",
+    "example.com/x/storage/wal",
+    "example.com/x/net/dialer",
+    "example.com/x/cmd/agent",
+    "example.com/x/metrics/export",
+    "example.com/x/index/btree",
+};
+
+/* Lane l of the fake machine runs cpu x load, or is idle (load 0). */
+static void
+test_ui_fake_pair(int l, int *cpu, int *load)
+{
+	static const int cpu7[] = {1, 2, 8, 4, 1, 2, 0}, load7[] = {3, 2, 1, 3, 1, 3, 0};
+	static const int cpus15[] = {1, 2, 4};
+
+	if (test_ui_machine == 7) {
+		*cpu = cpu7[l];
+		*load = load7[l];
+	} else if (l >= 13) {
+		*cpu = *load = 0;
+	} else {
+		*cpu = cpus15[(l % 9) / 3];
+		*load = l % 3 + 1;
+	}
+}
+
+/* Puts the fake machine's lanes, busy as a live sweep keeps them, into m
+ * (--timeout 5m: some runs near it, some past it). */
+static void
+test_ui_fake_machine(struct model *m, int64_t now_ms)
+{
+	struct sweep_status st, old;
+	int width = test_ui_machine == 7 ? 8 : 4, nlanes = test_ui_machine;
+	int cores[64] = {0}, l, i, k, c, n = 0;
+
+	memset(&st, 0, sizeof st);
+	for (i = 0; i < nlanes * width; i++)
+		cores[i] = i;
+	status_set_lanes(&st, nlanes, width, cores);
+	for (l = 0; l < nlanes; l++) {
+		struct status_lane *sl = &st.lanes[l];
+		int cpu, load;
+
+		test_ui_fake_pair(l, &cpu, &load);
+		if (load == 0)
+			continue;
+		sl->load = load;
+		for (k = 0; k < load; k++) {
+			for (i = 0; i + cpu <= width; i += cpu) {
+				const char *pkg = test_ui_pkgs[n % UTIL_ARRAY_LEN(test_ui_pkgs)];
+				int64_t age_s = (n * 53 + l * 31) % 320 + 1;
+
+				/* The last core first, as a scheduler may place them. */
+				status_add_run(&st, l, n, cores + l * width + i, cpu, load,
+				               n % 7 == 3 ? RESULTS_CONFIRM : RESULTS_SWEEP, pkg,
+				               n % 7 == 3 ? "TestLeaderElection2" : NULL,
+				               now_ms - age_s * 1000);
+				for (c = i; c < i + cpu; c++)
+					sl->core_runs[c]++;
+				n++;
+			}
+		}
+	}
+	if (test_ui_machine == 7)
+		status_hold(&st, 6, test_ui_pkgs[2], NULL, 8, 2);
+	memset(&old, 0, sizeof old);
+	old.lanes = m->lanes;
+	old.nlanes = m->nlanes;
+	status_free(&old);
+	m->lanes = st.lanes;
+	m->nlanes = nlanes;
+	m->width = width;
+	m->machine_cores = 64;
+	m->keep = 64 - nlanes * width;
+	m->timeout_ms = 300000;
+}
+
 static void
 test_ui_update(void *arg, struct model *m, int64_t now_ms)
 {
@@ -101,6 +190,10 @@ test_ui_update(void *arg, struct model *m, int64_t now_ms)
 	struct status_lane *l;
 
 	model_update_replay(m, &t->r, t->dir, now_ms);
+	if (test_ui_machine != 0) {
+		test_ui_fake_machine(m, now_ms);
+		return;
+	}
 	if (t->kind != TEST_UI_LIVE)
 		return;
 	/* A live lane: two runs in flight, one of them a confirm run, and a
@@ -994,4 +1087,36 @@ TEST(ui_crash_restores)
 {
 	CHECK_INT(chdir(check_tmpdir()), 0);
 	test_ui_die(true);
+}
+
+/* The lane overview of a 64-core machine: every lane in sight at each
+ * size, runs near and past --timeout marked. */
+static void
+test_ui_machine_golden(int machine, const char *name, int rows, int cols, const char *keys)
+{
+	test_ui_machine = machine;
+	test_ui_scenario(name, TEST_UI_LIVE, rows, cols, keys, NULL);
+	test_ui_machine = 0;
+}
+
+TEST(ui_golden_lanes64x7)
+{
+	test_ui_machine_golden(7, "lanes64x7", 24, 80, "");
+	test_ui_machine_golden(7, "lanes64x7", 40, 120, "");
+	test_ui_machine_golden(7, "lanes64x7", 50, 200, "");
+}
+
+TEST(ui_golden_lanes64x15)
+{
+	test_ui_machine_golden(15, "lanes64x15", 24, 80, "");
+	test_ui_machine_golden(15, "lanes64x15", 40, 120, "");
+	test_ui_machine_golden(15, "lanes64x15", 50, 200, "");
+}
+
+/* Enter on a lane lists its runs by core number (c8 before c10); Esc
+ * goes back to the overview. */
+TEST(ui_golden_lanes_open)
+{
+	test_ui_machine_golden(7, "lanes_open", 40, 120, "<Shift-Tab>j<Enter>");
+	test_ui_machine_golden(7, "lanes_open_back", 24, 80, "<Shift-Tab>jj<Enter><Esc>");
 }

@@ -234,6 +234,8 @@ model_apply_status(struct model *m, struct sweep_status *st)
 		model_set_ints(&m->loads, &m->nloads, st->loads, st->nloads);
 	m->count = st->count;
 	m->confirm = st->confirm;
+	m->timeout_ms = st->timeout_ms;
+	m->kill_grace_ms = st->kill_grace_ms;
 	m->machine_cores = st->machine_cores;
 	m->keep = st->keep;
 	m->nlanes = st->nlanes;

@@ -64,6 +64,7 @@ struct model {
 	int *cpus, *loads;
 	int ncpus, nloads;
 	int count, confirm;
+	int64_t timeout_ms, kill_grace_ms;
 
 	/* The lane grid. */
 	struct status_lane *lanes; /* the lane grid (status.h) */

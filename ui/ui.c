@@ -298,6 +298,39 @@ ui_scroll(size_t *top, enum action_id a, int rows, size_t lines)
 		*top = lines;
 }
 
+/* Moves the lane selection: a lane a line, a page of lanes a page. */
+static void
+ui_lane_select(struct ui *ui, enum action_id a)
+{
+	struct view_state *st = &ui->st;
+	int n = ui->model->nlanes, page = st->lanes_rows > 1 ? st->lanes_rows : 1;
+	int to = st->lane_selected;
+
+	switch (a) {
+	case ACTION_DOWN:
+		to++;
+		break;
+	case ACTION_UP:
+		to--;
+		break;
+	case ACTION_PAGE_DOWN:
+		to += page;
+		break;
+	case ACTION_PAGE_UP:
+		to -= page;
+		break;
+	case ACTION_TOP:
+		to = 0;
+		break;
+	case ACTION_BOTTOM:
+		to = n - 1;
+		break;
+	default:
+		break;
+	}
+	st->lane_selected = to < 0 ? 0 : to >= n ? n - 1 : to;
+}
+
 void
 ui_move(struct ui *ui, enum action_id a)
 {
@@ -340,7 +373,10 @@ ui_move(struct ui *ui, enum action_id a)
 		ui_dirty(ui, VIEW_DIRTY_DETAIL);
 		break;
 	case VIEW_PANE_LANES:
-		ui_scroll(&st->lanes_top, a, st->lanes_rows, st->lanes_lines);
+		if (st->lane_open || ui->model->nlanes == 0)
+			ui_scroll(&st->lanes_top, a, st->lanes_rows, st->lanes_lines);
+		else
+			ui_lane_select(ui, a);
 		ui_dirty(ui, VIEW_DIRTY_LANES);
 		break;
 	default:
@@ -400,6 +436,13 @@ ui_action(struct ui *ui, const struct action *a)
 		ui_dirty(ui, VIEW_DIRTY_ALL);
 		break;
 	case ACTION_DETAILS:
+		if (st->focus == VIEW_PANE_LANES && !ui->layout.too_small &&
+		    ui->model->nlanes > 0) {
+			st->lane_open = !st->lane_open;
+			st->lanes_top = 0;
+			ui_dirty(ui, VIEW_DIRTY_ALL);
+			break;
+		}
 		if (ui_selected_test(ui) == NULL) {
 			ui_message(ui, false, "%s", _("no flaky test to show yet"));
 			break;
@@ -409,7 +452,11 @@ ui_action(struct ui *ui, const struct action *a)
 		ui_dirty(ui, VIEW_DIRTY_ALL);
 		break;
 	case ACTION_BACK:
-		if (st->focus == VIEW_PANE_DETAIL) {
+		if (st->focus == VIEW_PANE_LANES && st->lane_open) {
+			st->lane_open = false;
+			st->lanes_top = 0;
+			ui_dirty(ui, VIEW_DIRTY_ALL);
+		} else if (st->focus == VIEW_PANE_DETAIL) {
 			st->focus = VIEW_PANE_TESTS;
 			ui_dirty(ui, VIEW_DIRTY_ALL);
 		}

@@ -36,7 +36,7 @@ view_max(int a, int b)
 void
 view_layout(const struct view_ctx *c, int rows, int cols, struct view_layout *out)
 {
-	int body, lanes_h, quar_h, mid_h, y;
+	int body, lanes_h, lanes_max, quar_h, mid_h, y;
 
 	memset(out, 0, sizeof *out);
 	out->rows = rows;
@@ -54,7 +54,10 @@ view_layout(const struct view_ctx *c, int rows, int cols, struct view_layout *ou
 	}
 	out->hints = (struct view_rect){rows - 2, 0, 1, cols};
 	body = rows - 3;
-	lanes_h = 1 + view_min(view_max(view_lanes_rows(c, cols), 1), view_max(body / 5, 1));
+	/* A lane opened to its runs may take half the body. */
+	lanes_max =
+	    view_max(c->st->lane_open && c->st->focus == VIEW_PANE_LANES ? body / 2 : body / 5, 1);
+	lanes_h = 1 + view_min(view_lanes_rows(c, cols, lanes_max), lanes_max);
 	quar_h = view_min(view_quarantine_rows(c), 1 + view_max(body / 6, 1));
 	mid_h = body - lanes_h - quar_h;
 	y = 1;

@@ -57,6 +57,8 @@ struct view_state {
 	char *selected_id; /* keeps the selection when the list is sorted again */
 	char *filter;      /* or NULL */
 	size_t list_top, detail_top, lanes_top, quarantine_top, overlay_top;
+	int lane_selected; /* the lane j and k move over while the lanes have focus */
+	bool lane_open;    /* the lanes pane lists the selected lane's runs */
 	/* Rows and lines of the last frame, for paging and clamping. */
 	int list_rows, detail_rows, lanes_rows, quarantine_rows, overlay_rows;
 	size_t detail_lines, lanes_lines, quarantine_lines, overlay_lines;
@@ -95,9 +97,11 @@ void view_title(struct view_ctx *c, int y, int x, int w, const char *title, bool
 
 /* The header line: phase, progress, ETA, counts, machine, elapsed. */
 void view_header_draw(struct view_ctx *c, const struct view_rect *r);
-/* The rows the lane grid takes at width w (columns) when nothing is cut. */
-int view_lanes_rows(const struct view_ctx *c, int w);
-/* The lane grid, scrolled by st->lanes_top. */
+/* The rows the lane overview takes at width w (columns) in the richest
+ * form that fits max rows. */
+int view_lanes_rows(const struct view_ctx *c, int w, int max);
+/* The lane overview, or the selected lane's runs, scrolled by
+ * st->lanes_top. */
 void view_lanes_draw(struct view_ctx *c, const struct view_rect *r, bool focused);
 /* The flaky and failing tests that pass the filter, the selection in sight. */
 void view_tests_draw(struct view_ctx *c, const struct view_rect *r, bool focused);

@@ -19,9 +19,10 @@
 /* A run in flight. */
 struct status_run {
 	int64_t id;
-	char *cores; /* "c4" or "c8-c11" */
-	char *pkg;   /* short package name */
-	char *test;  /* confirm: the selected test, else NULL */
+	char *cores;    /* "c4" or "c8-c11", ids ascending */
+	int first_core; /* the lowest CPU id, to sort runs by core */
+	char *pkg;      /* short package name */
+	char *test;     /* confirm: the selected test, else NULL */
 	int cpu, load;
 	enum results_phase phase;
 	int64_t started_ms;
@@ -46,6 +47,7 @@ struct sweep_status {
 	const int *cpus, *loads; /* borrowed from the sweep or the journal */
 	int ncpus, nloads;
 	int count, confirm;
+	int64_t timeout_ms, kill_grace_ms; /* a run's --timeout and --kill-grace */
 	int machine_cores, keep, width, nlanes;
 	struct status_lane *lanes;
 	int inflight; /* runs started and not finished, lanes unknown (a journal) */

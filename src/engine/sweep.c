@@ -987,6 +987,8 @@ sweep_status(const struct sweep *s, struct sweep_status *st)
 	st->nloads = s->o->nloads;
 	st->count = s->o->count;
 	st->confirm = s->o->confirm;
+	st->timeout_ms = s->o->timeout_ms;
+	st->kill_grace_ms = s->o->kill_grace_ms;
 	st->machine_cores = s->lanes.ncores;
 	st->keep = s->lanes.keep;
 	for (l = 0; l < s->lanes.nlanes; l++)

@@ -294,6 +294,8 @@ replay_status(const struct replay *r, struct sweep_status *st)
 	st->nloads = c->nloads;
 	st->count = c->count;
 	st->confirm = c->confirm;
+	st->timeout_ms = c->timeout_ms;
+	st->kill_grace_ms = c->kill_grace_ms;
 	st->machine_cores = m->cores;
 	st->keep = m->keep;
 	status_set_lanes(st, m->nlanes, m->width, m->lanes);
