@@ -2,8 +2,8 @@
 /*
  * view-status.c: the two bottom lines: the hints (the action table's keys
  * that have a label) and the message line, which shows a question being
- * asked, else the last message, else a note that the terminal is too
- * small.
+ * asked, else a note that the terminal is too small, else the last
+ * message, else which sweep this is: output directory, commit, start.
  */
 #include "config.h"
 
@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "action.h"
+#include "base/timefmt.h"
 #include "base/util.h"
 #include "view.h"
 
@@ -45,6 +46,26 @@ view_status_hints(struct view_ctx *c, const struct view_rect *r)
 			x += 2;
 		}
 	}
+}
+
+/* Which sweep this is: "results in DIR @COMMIT, started 2026-12-01
+ * 03:00 UTC". */
+static void
+view_status_where(struct view_ctx *c, int y, int x, int w)
+{
+	const struct model *m = c->m;
+	char started[40], *text;
+
+	if (m->outdir == NULL || m->started_ms <= 0)
+		return;
+	timefmt_format_rfc3339(m->started_ms, started, sizeof started);
+	started[10] = ' ';
+	started[16] = '\0';
+	text =
+	    xasprintf(_("results in %s%s%.7s, started %s UTC"), m->outdir,
+	              m->commit != NULL ? " @" : "", m->commit != NULL ? m->commit : "", started);
+	draw_text(c->d, y, x, w, text, DRAW_DIM, true);
+	free(text);
 }
 
 void
@@ -102,4 +123,6 @@ view_status_draw(struct view_ctx *c, const struct view_layout *l)
 	if (st->message != NULL)
 		draw_text(c->d, r->y, x, end - x, st->message,
 		          st->message_error ? DRAW_ERROR : DRAW_MESSAGE, true);
+	else
+		view_status_where(c, r->y, x, end - x);
 }

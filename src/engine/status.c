@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "drivers/driver.h"
 #include "engine/status.h"
 #include "base/util.h"
 
@@ -35,6 +36,27 @@ status_free(struct sweep_status *st)
 	free(st->lanes);
 	st->lanes = NULL;
 	st->nlanes = 0;
+	for (i = 0; i < st->nbuild_failed; i++)
+		free(st->build_failed[i]);
+	free(st->build_failed);
+	st->build_failed = NULL;
+	st->nbuild_failed = 0;
+}
+
+void
+status_build_failed(struct sweep_status *st, struct pkg *const *pkgs, size_t npkgs)
+{
+	size_t i;
+
+	for (i = 0; i < npkgs; i++) {
+		const struct pkg *p = pkgs[i];
+
+		if (p == NULL || p->build_ok || p->empty)
+			continue;
+		st->build_failed =
+		    xrealloc(st->build_failed, sizeof *st->build_failed * (st->nbuild_failed + 1));
+		st->build_failed[st->nbuild_failed++] = xasprintf("%s (%s)", p->name, p->level);
+	}
 }
 
 void

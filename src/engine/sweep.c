@@ -989,6 +989,8 @@ sweep_status(const struct sweep *s, struct sweep_status *st)
 	st->confirm = s->o->confirm;
 	st->timeout_ms = s->o->timeout_ms;
 	st->kill_grace_ms = s->o->kill_grace_ms;
+	st->run_only = s->o->run_re != NULL;
+	st->commit = s->proj.commit;
 	st->machine_cores = s->lanes.ncores;
 	st->keep = s->lanes.keep;
 	for (l = 0; l < s->lanes.nlanes; l++)
@@ -996,6 +998,9 @@ sweep_status(const struct sweep *s, struct sweep_status *st)
 		       sizeof *cores * (size_t)s->lanes.width);
 	status_set_lanes(st, s->lanes.nlanes, s->lanes.width, cores);
 	free(cores);
+	/* After the lanes: setting them frees what st holds. */
+	if (s->phase > SWEEP_PHASE_BUILD)
+		status_build_failed(st, s->pkgs, s->npkgs);
 	for (l = 0; s->sched != NULL && l < st->nlanes; l++) {
 		struct status_lane *sl = &st->lanes[l];
 		int held = sched_lane_held(s->sched, l);
