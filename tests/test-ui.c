@@ -1120,3 +1120,8 @@ TEST(ui_golden_lanes_open)
 	test_ui_machine_golden(7, "lanes_open", 40, 120, "<Shift-Tab>j<Enter>");
 	test_ui_machine_golden(7, "lanes_open_back", 24, 80, "<Shift-Tab>jj<Enter><Esc>");
 }
+
+/* L shows the event log: where the sweep is, its problems, first
+ * failures in run order and decisions; any other key closes it. */
+TEST_UI_GOLDEN(log, TEST_UI_VIEW, "L", NULL)
+TEST_UI_GOLDEN(log_closed, TEST_UI_VIEW, "Lj", NULL)

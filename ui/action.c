@@ -89,6 +89,13 @@ static const struct action action_rows[] = {
      10,
      N_("Pause or resume dispatching new runs; runs in flight go on.")},
     {ACTION_REDRAW, {ACTION_CTRL('l')}, "Ctrl-L", NULL, 0, N_("Redraw the whole screen.")},
+    {ACTION_LOG,
+     {'L'},
+     "L",
+     NULL,
+     0,
+     N_("Show or hide the event log: the sweep's directory, problems, first failures and "
+        "decisions.")},
     {ACTION_HELP, {'?', KEY_F(1)}, "?, F1", N_("help"), 1, N_("Show or hide this help.")},
     {ACTION_QUIT,
      {'q'},

@@ -484,6 +484,11 @@ ui_action(struct ui *ui, const struct action *a)
 		clearok(curscr, TRUE);
 		ui_dirty(ui, VIEW_DIRTY_ALL);
 		break;
+	case ACTION_LOG:
+		st->overlay = VIEW_OVERLAY_LOG;
+		st->overlay_top = 0;
+		ui_dirty(ui, VIEW_DIRTY_ALL);
+		break;
 	case ACTION_HELP:
 		st->overlay = VIEW_OVERLAY_HELP;
 		st->overlay_top = 0;
@@ -528,14 +533,14 @@ ui_key(struct ui *ui, int key)
 		return;
 	}
 	a = action_for_key(key);
-	if (ui->st.overlay == VIEW_OVERLAY_HELP) {
+	if (ui->st.overlay == VIEW_OVERLAY_HELP || ui->st.overlay == VIEW_OVERLAY_LOG) {
 		if (a != NULL &&
 		    (a->id == ACTION_DOWN || a->id == ACTION_UP || a->id == ACTION_PAGE_DOWN ||
 		     a->id == ACTION_PAGE_UP || a->id == ACTION_TOP || a->id == ACTION_BOTTOM)) {
 			ui_move(ui, a->id);
 			return;
 		}
-		/* Any other key closes the help. */
+		/* Any other key closes the help or the log. */
 		ui->st.overlay = VIEW_OVERLAY_NONE;
 		ui_dirty(ui, VIEW_DIRTY_ALL);
 		return;

@@ -101,6 +101,26 @@ view_title(struct view_ctx *c, int y, int x, int w, const char *title, bool focu
 	draw_fill(c->d, y, x + used, w - used, fill, role);
 }
 
+void
+view_overlay_doc(struct view_ctx *c, const struct view_rect *r, struct doc *doc)
+{
+	struct view_state *st = c->st;
+	struct doc wrapped;
+	int rows = r->h - 1;
+
+	doc_wrap(doc, c->d, r->w - 1, &wrapped);
+	st->overlay_rows = rows;
+	st->overlay_lines = wrapped.nlines;
+	if (rows > 0) {
+		if (st->overlay_top + (size_t)rows > wrapped.nlines)
+			st->overlay_top =
+			    wrapped.nlines > (size_t)rows ? wrapped.nlines - (size_t)rows : 0;
+		doc_draw(&wrapped, c->d, r->y + 1, r->x, rows, r->w, st->overlay_top);
+	}
+	doc_free(&wrapped);
+	doc_free(doc);
+}
+
 static void
 view_clear(struct view_ctx *c, const struct view_rect *r)
 {
@@ -124,6 +144,8 @@ view_draw(struct view_ctx *c, const struct view_layout *l, unsigned mask)
 			view_clear(c, &l->overlay);
 			if (st->overlay == VIEW_OVERLAY_HELP)
 				view_help_draw(c, &l->overlay);
+			else if (st->overlay == VIEW_OVERLAY_LOG)
+				view_log_draw(c, &l->overlay);
 			else
 				view_post_draw(c, &l->overlay);
 		}

@@ -37,6 +37,7 @@ enum view_overlay {
 	VIEW_OVERLAY_NONE,
 	VIEW_OVERLAY_HELP,
 	VIEW_OVERLAY_POST,
+	VIEW_OVERLAY_LOG,
 };
 
 struct view_rect {
@@ -113,6 +114,13 @@ void view_quarantine_draw(struct view_ctx *c, const struct view_rect *r, bool fo
 int view_quarantine_rows(const struct view_ctx *c);
 /* The help overlay, scrolled by st->overlay_top. */
 void view_help_draw(struct view_ctx *c, const struct view_rect *r);
+/* The event log overlay, scrolled by st->overlay_top. */
+void view_log_draw(struct view_ctx *c, const struct view_rect *r);
+/* Builds the event log (for the overlay and its test). */
+void view_log_doc(const struct view_ctx *c, struct doc *doc);
+/* Draws doc (freed) wrapped in an overlay's rectangle below its title,
+ * scrolled by st->overlay_top. */
+void view_overlay_doc(struct view_ctx *c, const struct view_rect *r, struct doc *doc);
 /* The post preview overlay (st->post_*), scrolled by st->overlay_top. */
 void view_post_draw(struct view_ctx *c, const struct view_rect *r);
 /* The hints line and the message line (prompt, message or size note). */
