@@ -20,6 +20,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <curses.h>
+
 #include "action.h"
 #include "ui.h"
 #include "check.h"
@@ -98,6 +100,9 @@ test_ui_copy(const char *from, const char *to, int lines)
  * 7 for 7 lanes of 8 (keep 8; cpu 1,2,4,8 x load 1,2,3), 15 for 15 lanes
  * of 4 (keep 4; cpu 1,2,4 x load 1,2,3). */
 static int test_ui_machine;
+
+/* The terminal's input bytes, or NULL for none. */
+static const char *test_ui_input;
 
 static const char *const test_ui_pkgs[] = {
     "example.com/x/cache/lru",
@@ -327,7 +332,9 @@ test_ui_start(struct test_ui *t, enum test_ui_kind kind, int rows, int cols,
 		unsetenv("NO_COLOR");
 	t->out_path = xstrdup("terminal.out");
 	t->out = fopen(t->out_path, "w");
-	t->in = fopen("/dev/null", "r");
+	if (test_ui_input != NULL)
+		test_ui_write("terminal.in", test_ui_input);
+	t->in = fopen(test_ui_input != NULL ? "terminal.in" : "/dev/null", "r");
 	CHECK(t->out != NULL && t->in != NULL);
 	ui_config_init(&cfg);
 	cfg.out = t->out;
@@ -1125,3 +1132,56 @@ TEST(ui_golden_lanes_open)
  * failures in run order and decisions; any other key closes it. */
 TEST_UI_GOLDEN(log, TEST_UI_VIEW, "L", NULL)
 TEST_UI_GOLDEN(log_closed, TEST_UI_VIEW, "Lj", NULL)
+
+/* Home and End as tmux sends them under TERM=xterm-256color (ESC [1~ and
+ * ESC [4~), and as xterm does (ESC OH, ESC OF), all read as Home and End. */
+TEST(ui_keys_home_end)
+{
+	struct test_ui t;
+	struct test_ui_opts o = {0, 1, NULL, NULL, NULL, false, false};
+	int i, want[] = {KEY_HOME, KEY_END, KEY_HOME, KEY_END, KEY_HOME, KEY_END};
+
+	test_ui_input = "\033[1~\033[4~\033OH\033OF\033[H\033[F";
+	test_ui_start(&t, TEST_UI_VIEW, 24, 80, &o);
+	test_ui_input = NULL;
+	nodelay(stdscr, FALSE);
+	for (i = 0; i < (int)UTIL_ARRAY_LEN(want); i++)
+		CHECK_INT(wgetch(stdscr), want[i]);
+	nodelay(stdscr, TRUE);
+	test_ui_stop(&t);
+}
+
+/* A mouse event at (y, x) as the terminal reports it. */
+static void
+test_ui_mouse(struct test_ui *t, int y, int x, mmask_t bstate)
+{
+	MEVENT ev;
+
+	memset(&ev, 0, sizeof ev);
+	ev.y = y;
+	ev.x = x;
+	ev.bstate = bstate;
+	CHECK_INT(ungetmouse(&ev), OK);
+	ui_key(t->ui, wgetch(stdscr));
+	test_ui_idle(t);
+	ui_draw(t->ui);
+}
+
+/* A click on the list's third row selects its test; the wheel down over
+ * the list moves the selection three down (the last test); a click on
+ * the lanes focuses them. */
+TEST(ui_golden_mouse)
+{
+	struct test_ui t;
+	struct test_ui_opts o = {0, 1, NULL, NULL, NULL, false, false};
+
+	test_ui_start(&t, TEST_UI_VIEW, 40, 120, &o);
+	test_ui_mouse(&t, 5, 10, BUTTON1_CLICKED);
+	test_ui_golden(&t, "mouse", 40, 120);
+	test_ui_mouse(&t, 3, 10, BUTTON1_CLICKED);
+	test_ui_mouse(&t, 8, 10, BUTTON5_PRESSED);
+	test_ui_golden(&t, "mouse_wheel", 40, 120);
+	test_ui_mouse(&t, 1, 10, BUTTON1_PRESSED);
+	test_ui_golden(&t, "mouse_lanes", 40, 120);
+	test_ui_stop(&t);
+}

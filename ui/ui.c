@@ -511,6 +511,53 @@ ui_key_name(int key, char *buf, size_t size)
 	return buf;
 }
 
+static bool
+ui_in_rect(const struct view_rect *r, int y, int x)
+{
+	return r->h > 0 && y >= r->y && y < r->y + r->h && x >= r->x && x < r->x + r->w;
+}
+
+/* A click focuses the pane under it (and selects the test clicked); the
+ * wheel scrolls the pane under it by three lines. */
+static void
+ui_mouse(struct ui *ui)
+{
+	const struct view_layout *l = &ui->layout;
+	struct view_state *st = &ui->st;
+	MEVENT ev;
+	enum view_pane pane;
+	bool wheel;
+	int i;
+
+	if (getmouse(&ev) != OK)
+		return;
+	wheel = (ev.bstate & (BUTTON4_PRESSED | BUTTON5_PRESSED)) != 0;
+	if (st->overlay != VIEW_OVERLAY_NONE) {
+		for (i = 0; wheel && i < 3; i++)
+			ui_move(ui, ev.bstate & BUTTON4_PRESSED ? ACTION_UP : ACTION_DOWN);
+		return;
+	}
+	if (ui_in_rect(&l->lanes, ev.y, ev.x))
+		pane = VIEW_PANE_LANES;
+	else if (ui_in_rect(&l->tests, ev.y, ev.x))
+		pane = VIEW_PANE_TESTS;
+	else if (ui_in_rect(&l->detail, ev.y, ev.x))
+		pane = VIEW_PANE_DETAIL;
+	else if (ui_in_rect(&l->quarantine, ev.y, ev.x))
+		pane = VIEW_PANE_QUARANTINE;
+	else
+		return;
+	if (!l->too_small)
+		st->focus = pane;
+	ui_dirty(ui, VIEW_DIRTY_ALL);
+	if (wheel) {
+		for (i = 0; i < 3; i++)
+			ui_move(ui, ev.bstate & BUTTON4_PRESSED ? ACTION_UP : ACTION_DOWN);
+	} else if (pane == VIEW_PANE_TESTS && ev.y > l->tests.y) {
+		ui_select(ui, (long)st->list_top + (ev.y - l->tests.y - 1));
+	}
+}
+
 void
 ui_key(struct ui *ui, int key)
 {
@@ -521,6 +568,11 @@ ui_key(struct ui *ui, int key)
 		return;
 	if (key == KEY_RESIZE) {
 		ui_dirty(ui, VIEW_DIRTY_ALL);
+		return;
+	}
+	if (key == KEY_MOUSE) {
+		if (!ui->prompt.active && ui->st.overlay != VIEW_OVERLAY_POST)
+			ui_mouse(ui);
 		return;
 	}
 	if (ui->prompt.active) {
