@@ -151,6 +151,43 @@ ui_same_layout(const struct view_layout *a, const struct view_layout *b)
 	       ui_same_rect(&a->quarantine, &b->quarantine);
 }
 
+/* The actions that do something now, for the hints line. */
+static unsigned
+ui_actions_here(const struct ui *ui, const struct view_layout *l)
+{
+	const struct view_state *st = &ui->st;
+	const struct model *m = ui->model;
+	enum view_pane focus = l->too_small ? VIEW_PANE_TESTS : st->focus;
+	bool test = st->selected < ui->nvisible;
+	unsigned a = ACTION_BIT(ACTION_HELP) | ACTION_BIT(ACTION_REDRAW);
+
+	if (st->overlay == VIEW_OVERLAY_POST)
+		return 0;
+	if (st->overlay != VIEW_OVERLAY_NONE)
+		return a | ACTION_BIT(ACTION_BACK);
+	a |= ACTION_BIT(ACTION_QUIT) | ACTION_BIT(ACTION_LOG);
+	if (!l->too_small)
+		a |= ACTION_BIT(ACTION_NEXT_PANE) | ACTION_BIT(ACTION_PREV_PANE);
+	if (ui->src.pause != NULL && !m->finished)
+		a |= ACTION_BIT(ACTION_PAUSE);
+	if (focus == VIEW_PANE_LANES && m->nlanes > 0 && !m->finished && m->source == MODEL_LIVE)
+		a |= ACTION_BIT(st->lane_open ? ACTION_BACK : ACTION_DETAILS);
+	if (focus == VIEW_PANE_DETAIL && !l->split)
+		a |= ACTION_BIT(ACTION_BACK);
+	if (focus != VIEW_PANE_TESTS && focus != VIEW_PANE_DETAIL)
+		return a;
+	if (m->ntests > 0)
+		a |= ACTION_BIT(ACTION_FILTER);
+	if (!test)
+		return a;
+	if (focus == VIEW_PANE_TESTS)
+		a |= ACTION_BIT(ACTION_DETAILS);
+	a |= ACTION_BIT(ACTION_QUARANTINE) | ACTION_BIT(ACTION_POST) | ACTION_BIT(ACTION_DISMISS);
+	if (ui->src.confirm != NULL && !m->finished)
+		a |= ACTION_BIT(ACTION_CONFIRM);
+	return a;
+}
+
 void
 ui_draw(struct ui *ui)
 {
@@ -175,6 +212,7 @@ ui_draw(struct ui *ui)
 	ctx.visible = ui->visible;
 	ctx.nvisible = ui->nvisible;
 	view_layout(&ctx, LINES, COLS, &l);
+	ctx.actions = ui_actions_here(ui, &l);
 	mask = ui->dirty & VIEW_DIRTY_ALL;
 	if (!ui_same_layout(&l, &ui->layout)) {
 		mask = VIEW_DIRTY_ALL;

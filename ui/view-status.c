@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * view-status.c: the two bottom lines: the hints (the action table's keys
- * that have a label) and the message line, which shows a question being
- * asked, else a note that the terminal is too small, else the last
- * message, else which sweep this is: output directory, commit, start.
+ * that have a label and work now, most needed first) and the message line, which shows a question
+ * being asked, else a note that the terminal is too small, else the last message, else which sweep
+ * this is: output directory, commit, start.
  */
 #include "config.h"
 
@@ -32,7 +32,8 @@ view_status_hints(struct view_ctx *c, const struct view_rect *r)
 			const char *label;
 			int need;
 
-			if (a[i].hint == NULL || a[i].hint_rank != rank)
+			if (a[i].hint == NULL || a[i].hint_rank != rank ||
+			    !(c->actions & ACTION_BIT(a[i].id)))
 				continue;
 			snprintf(key, sizeof key, "%.*s", (int)strcspn(a[i].names, ","),
 			         a[i].names);

@@ -80,6 +80,8 @@ struct view_ctx {
 	int64_t now_ms;
 	const size_t *visible; /* indexes into m->tests that pass the filter */
 	size_t nvisible;
+	/* The actions that work now (ACTION_BIT of each), for the hints. */
+	unsigned actions;
 	/* The selected test's reproduce commands (borrowed), or NULL. */
 	const char *repro_flakesweep, *repro_direct;
 };
