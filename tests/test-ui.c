@@ -1185,3 +1185,9 @@ TEST(ui_golden_mouse)
 	test_ui_golden(&t, "mouse_lanes", 40, 120);
 	test_ui_stop(&t);
 }
+
+/* The list follows the filter while it is typed; Esc in the prompt puts
+ * back the filter it had; Esc on the list clears the filter. */
+TEST_UI_GOLDEN(filter_live, TEST_UI_VIEW, "/need", NULL)
+TEST_UI_GOLDEN(filter_cancel, TEST_UI_VIEW, "/hang<Enter>/<BS><BS><BS><BS>s<Esc>", NULL)
+TEST_UI_GOLDEN(filter_esc, TEST_UI_VIEW, "/hang<Enter><Esc>", NULL)

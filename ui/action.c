@@ -60,7 +60,8 @@ static const struct action action_rows[] = {
      "/",
      N_("filter"),
      10,
-     N_("Show only the tests whose id contains a text; an empty text shows all.")},
+     N_("Show only the tests whose id contains a text, as it is typed; Esc on the list "
+        "clears it.")},
     {ACTION_CONFIRM,
      {'c'},
      "c",

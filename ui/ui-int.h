@@ -63,6 +63,10 @@ struct ui {
 	char *post_file;
 	bool editing;
 	pid_t editor_pid;
+	/* The filter as it was before / began, back on Esc: the list follows
+	 * the text while it is typed. */
+	bool filtering;
+	char *filter_before;
 };
 
 /* decide.c: the actions that decide, each on the selected test. */

@@ -424,13 +424,33 @@ ui_move(struct ui *ui, enum action_id a)
 	}
 }
 
+/* Shows the tests whose id contains text (all when it is empty or NULL),
+ * the selection kept on its test while it stays in the list. */
+static void
+ui_filter_apply(struct ui *ui, const char *text)
+{
+	free(ui->st.filter);
+	ui->st.filter = text != NULL && *text != '\0' ? xstrdup(text) : NULL;
+	ui->st.list_top = 0;
+	ui_visible(ui);
+	ui_dirty(ui, VIEW_DIRTY_ALL);
+}
+
 static void
 ui_filter_done(void *arg, const char *answer)
 {
 	struct ui *ui = arg;
 
-	if (answer == NULL)
+	ui->filtering = false;
+	if (answer == NULL) {
+		/* Cancelled: the filter it had before. */
+		ui_filter_apply(ui, ui->filter_before);
+		free(ui->filter_before);
+		ui->filter_before = NULL;
 		return;
+	}
+	free(ui->filter_before);
+	ui->filter_before = NULL;
 	free(ui->st.filter);
 	ui->st.filter = *answer != '\0' ? xstrdup(answer) : NULL;
 	ui->st.selected = 0;
@@ -490,7 +510,10 @@ ui_action(struct ui *ui, const struct action *a)
 		ui_dirty(ui, VIEW_DIRTY_ALL);
 		break;
 	case ACTION_BACK:
-		if (st->focus == VIEW_PANE_LANES && st->lane_open) {
+		if (st->focus == VIEW_PANE_TESTS && st->filter != NULL) {
+			ui_filter_apply(ui, NULL);
+			ui_message(ui, false, "%s", _("showing every flaky test"));
+		} else if (st->focus == VIEW_PANE_LANES && st->lane_open) {
 			st->lane_open = false;
 			st->lanes_top = 0;
 			ui_dirty(ui, VIEW_DIRTY_ALL);
@@ -500,6 +523,9 @@ ui_action(struct ui *ui, const struct action *a)
 		}
 		break;
 	case ACTION_FILTER:
+		free(ui->filter_before);
+		ui->filter_before = st->filter != NULL ? xstrdup(st->filter) : NULL;
+		ui->filtering = true;
 		ui_ask(ui, PROMPT_LINE, _("show the tests whose id contains:"), st->filter,
 		       ui_filter_done);
 		break;
@@ -615,6 +641,8 @@ ui_key(struct ui *ui, int key)
 	}
 	if (ui->prompt.active) {
 		prompt_key(&ui->prompt, key);
+		if (ui->filtering && ui->prompt.active)
+			ui_filter_apply(ui, ui->prompt.text.data);
 		ui_dirty(ui, VIEW_DIRTY_STATUS);
 		return;
 	}
@@ -939,6 +967,7 @@ ui_free_now(struct ui *ui)
 	free(ui->visible);
 	free(ui->st.selected_id);
 	free(ui->st.filter);
+	free(ui->filter_before);
 	free(ui->st.message);
 	free(ui->act_test);
 	free(ui->act_channel);
