@@ -151,6 +151,26 @@ ui_same_layout(const struct view_layout *a, const struct view_layout *b)
 	       ui_same_rect(&a->quarantine, &b->quarantine);
 }
 
+/* The window title follows the progress, set only when it changed. */
+static void
+ui_title(struct ui *ui)
+{
+	char *text;
+
+	if (ui->title_mode == TITLE_NONE)
+		return;
+	text = title_text(ui->model);
+	if (ui->title_last != NULL && strcmp(text, ui->title_last) == 0) {
+		free(text);
+		return;
+	}
+	if (ui->title_last == NULL)
+		title_save(ui->cfg.out, ui->title_mode);
+	title_write(ui->cfg.out, ui->title_mode, text);
+	free(ui->title_last);
+	ui->title_last = text;
+}
+
 /* The actions that do something now, for the hints line. */
 static unsigned
 ui_actions_here(const struct ui *ui, const struct view_layout *l)
@@ -226,6 +246,7 @@ ui_draw(struct ui *ui)
 	view_draw(&ctx, &l, mask);
 	wnoutrefresh(stdscr);
 	doupdate();
+	ui_title(ui);
 	ui->dirty = 0;
 	ui->last_frame = uv_now(ui->loop);
 }
@@ -861,6 +882,8 @@ ui_new(uv_loop_t *loop, const struct ui_config *cfg, enum model_source source, c
 		ui_free(ui);
 		return NULL;
 	}
+	ui->title_mode = title_mode_for(
+	    ui->cfg.out, ui->cfg.term != NULL ? ui->cfg.term : getenv("TERM"), getenv("TMUX"));
 	colors = cfg->colors >= 0 ? (enum draw_colors)cfg->colors : draw_detect_colors();
 	if (colors != DRAW_COLORS_NONE && !has_colors())
 		colors = DRAW_COLORS_NONE;
@@ -943,6 +966,8 @@ ui_close(struct ui *ui)
 	ui->closing = true;
 	decide_cleanup(ui);
 	prompt_cancel(&ui->prompt);
+	if (ui->title_last != NULL)
+		title_restore(ui->cfg.out, ui->title_mode);
 	tty_stop();
 	ui_close_handle(ui, (uv_handle_t *)&ui->prepare);
 	ui_close_handle(ui, (uv_handle_t *)&ui->frame_timer);
@@ -968,6 +993,7 @@ ui_free_now(struct ui *ui)
 	free(ui->st.selected_id);
 	free(ui->st.filter);
 	free(ui->filter_before);
+	free(ui->title_last);
 	free(ui->st.message);
 	free(ui->act_test);
 	free(ui->act_channel);
