@@ -1191,3 +1191,59 @@ TEST(ui_golden_mouse)
 TEST_UI_GOLDEN(filter_live, TEST_UI_VIEW, "/need", NULL)
 TEST_UI_GOLDEN(filter_cancel, TEST_UI_VIEW, "/hang<Enter>/<BS><BS><BS><BS>s<Esc>", NULL)
 TEST_UI_GOLDEN(filter_esc, TEST_UI_VIEW, "/hang<Enter><Esc>", NULL)
+
+/* Three tests whose orders differ: TestBeta failed most (5, but of 24
+ * runs with its confirm runs), TestZeta at the highest rate (2 of 4),
+ * TestAlpha first by name (1 of 4). */
+static const char test_ui_sort_journal[] =
+    "{\"type\":\"header\",\"schema\":\"flakesweep/journal/v1\",\"started\":\"2026-11-30T02:00:00Z\",\"config\":{\"cpu\":[1],\"load\":[1],\"count\":4,\"confirm\":0,\"timeout_ms\":1000,\"run\":null,\"driver\":\"tap\",\"command\":[\"./t.sh\"]},\"machine\":{\"cores\":1,\"keep\":0,\"lanes\":[[0]]},\"project\":{\"driver\":\"tap\",\"root\":\"/nonexistent\",\"commit\":null}}\n"
+    "{\"type\":\"build\",\"pkg\":0,\"package\":\"./t.sh\",\"level\":\"unit\",\"dir\":\"/nonexistent\",\"ok\":true,\"tests\":[]}\n"
+    "{\"type\":\"set\",\"id\":1,\"pkg\":0,\"order\":[\"PTestAlpha\",\"PTestBeta\",\"PTestZeta\"]}\n"
+    "{\"type\":\"run\",\"run\":1,\"pkg\":0,\"phase\":\"sweep\",\"cpu\":1,\"load\":1,\"lane\":0,\"ms\":5,\"exit\":1,\"set\":1,\"fail\":[\"TestZeta\",\"TestBeta\"]}\n"
+    "{\"type\":\"run\",\"run\":2,\"pkg\":0,\"phase\":\"sweep\",\"cpu\":1,\"load\":1,\"lane\":0,\"ms\":5,\"exit\":1,\"set\":1,\"fail\":[\"TestZeta\",\"TestAlpha\"]}\n"
+    "{\"type\":\"run\",\"run\":3,\"pkg\":0,\"phase\":\"sweep\",\"cpu\":1,\"load\":1,\"lane\":0,\"ms\":5,\"exit\":0,\"set\":1}\n"
+    "{\"type\":\"run\",\"run\":4,\"pkg\":0,\"phase\":\"sweep\",\"cpu\":1,\"load\":1,\"lane\":0,\"ms\":5,\"exit\":0,\"set\":1}\n"
+    "{\"type\":\"set\",\"id\":2,\"pkg\":0,\"order\":[\"PTestBeta\"]}\n"
+    "{\"type\":\"run\",\"run\":5,\"pkg\":0,\"phase\":\"confirm\",\"cpu\":1,\"load\":1,\"lane\":0,\"ms\":5,\"exit\":1,\"set\":2,\"fail\":[\"TestBeta\"],\"test\":\"TestBeta\"}\n"
+    "{\"type\":\"run\",\"run\":6,\"pkg\":0,\"phase\":\"confirm\",\"cpu\":1,\"load\":1,\"lane\":0,\"ms\":5,\"exit\":0,\"set\":2,\"test\":\"TestBeta\"}\n"
+    "{\"type\":\"run\",\"run\":7,\"pkg\":0,\"phase\":\"confirm\",\"cpu\":1,\"load\":1,\"lane\":0,\"ms\":5,\"exit\":0,\"set\":2,\"test\":\"TestBeta\"}\n"
+    "{\"type\":\"run\",\"run\":8,\"pkg\":0,\"phase\":\"confirm\",\"cpu\":1,\"load\":1,\"lane\":0,\"ms\":5,\"exit\":0,\"set\":2,\"test\":\"TestBeta\"}\n"
+    "{\"type\":\"run\",\"run\":9,\"pkg\":0,\"phase\":\"confirm\",\"cpu\":1,\"load\":1,\"lane\":0,\"ms\":5,\"exit\":1,\"set\":2,\"fail\":[\"TestBeta\"],\"test\":\"TestBeta\"}\n"
+    "{\"type\":\"run\",\"run\":10,\"pkg\":0,\"phase\":\"confirm\",\"cpu\":1,\"load\":1,\"lane\":0,\"ms\":5,\"exit\":0,\"set\":2,\"test\":\"TestBeta\"}\n"
+    "{\"type\":\"run\",\"run\":11,\"pkg\":0,\"phase\":\"confirm\",\"cpu\":1,\"load\":1,\"lane\":0,\"ms\":5,\"exit\":0,\"set\":2,\"test\":\"TestBeta\"}\n"
+    "{\"type\":\"run\",\"run\":12,\"pkg\":0,\"phase\":\"confirm\",\"cpu\":1,\"load\":1,\"lane\":0,\"ms\":5,\"exit\":0,\"set\":2,\"test\":\"TestBeta\"}\n"
+    "{\"type\":\"run\",\"run\":13,\"pkg\":0,\"phase\":\"confirm\",\"cpu\":1,\"load\":1,\"lane\":0,\"ms\":5,\"exit\":1,\"set\":2,\"fail\":[\"TestBeta\"],\"test\":\"TestBeta\"}\n"
+    "{\"type\":\"run\",\"run\":14,\"pkg\":0,\"phase\":\"confirm\",\"cpu\":1,\"load\":1,\"lane\":0,\"ms\":5,\"exit\":0,\"set\":2,\"test\":\"TestBeta\"}\n"
+    "{\"type\":\"run\",\"run\":15,\"pkg\":0,\"phase\":\"confirm\",\"cpu\":1,\"load\":1,\"lane\":0,\"ms\":5,\"exit\":0,\"set\":2,\"test\":\"TestBeta\"}\n"
+    "{\"type\":\"run\",\"run\":16,\"pkg\":0,\"phase\":\"confirm\",\"cpu\":1,\"load\":1,\"lane\":0,\"ms\":5,\"exit\":0,\"set\":2,\"test\":\"TestBeta\"}\n"
+    "{\"type\":\"run\",\"run\":17,\"pkg\":0,\"phase\":\"confirm\",\"cpu\":1,\"load\":1,\"lane\":0,\"ms\":5,\"exit\":1,\"set\":2,\"fail\":[\"TestBeta\"],\"test\":\"TestBeta\"}\n"
+    "{\"type\":\"run\",\"run\":18,\"pkg\":0,\"phase\":\"confirm\",\"cpu\":1,\"load\":1,\"lane\":0,\"ms\":5,\"exit\":0,\"set\":2,\"test\":\"TestBeta\"}\n"
+    "{\"type\":\"run\",\"run\":19,\"pkg\":0,\"phase\":\"confirm\",\"cpu\":1,\"load\":1,\"lane\":0,\"ms\":5,\"exit\":0,\"set\":2,\"test\":\"TestBeta\"}\n"
+    "{\"type\":\"run\",\"run\":20,\"pkg\":0,\"phase\":\"confirm\",\"cpu\":1,\"load\":1,\"lane\":0,\"ms\":5,\"exit\":0,\"set\":2,\"test\":\"TestBeta\"}\n"
+    "{\"type\":\"run\",\"run\":21,\"pkg\":0,\"phase\":\"confirm\",\"cpu\":1,\"load\":1,\"lane\":0,\"ms\":5,\"exit\":0,\"set\":2,\"test\":\"TestBeta\"}\n"
+    "{\"type\":\"run\",\"run\":22,\"pkg\":0,\"phase\":\"confirm\",\"cpu\":1,\"load\":1,\"lane\":0,\"ms\":5,\"exit\":0,\"set\":2,\"test\":\"TestBeta\"}\n"
+    "{\"type\":\"run\",\"run\":23,\"pkg\":0,\"phase\":\"confirm\",\"cpu\":1,\"load\":1,\"lane\":0,\"ms\":5,\"exit\":0,\"set\":2,\"test\":\"TestBeta\"}\n"
+    "{\"type\":\"run\",\"run\":24,\"pkg\":0,\"phase\":\"confirm\",\"cpu\":1,\"load\":1,\"lane\":0,\"ms\":5,\"exit\":0,\"set\":2,\"test\":\"TestBeta\"}\n"
+    "{\"type\":\"end\",\"status\":\"complete\",\"finished\":\"2026-11-30T02:00:10Z\"}\n";
+
+/* s sorts by failure rate, then by name, then back as listed; the
+ * selection stays on its test. */
+static void
+test_ui_sort(const char *keys, const char *name)
+{
+	struct test_ui t;
+	struct test_ui_opts o = {0, 1, test_ui_sort_journal, NULL, NULL, false, false};
+
+	test_ui_start(&t, TEST_UI_VIEW, 24, 80, &o);
+	test_ui_keys(&t, keys);
+	test_ui_golden(&t, name, 24, 80);
+	test_ui_stop(&t);
+}
+
+TEST(ui_golden_sort)
+{
+	test_ui_sort("", "sort_listed");
+	test_ui_sort("s", "sort_rate");
+	test_ui_sort("ss", "sort_name");
+	test_ui_sort("jsss", "sort_back");
+}

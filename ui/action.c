@@ -62,6 +62,12 @@ static const struct action action_rows[] = {
      10,
      N_("Show only the tests whose id contains a text, as it is typed; Esc on the list "
         "clears it.")},
+    {ACTION_SORT,
+     {'s'},
+     "s",
+     N_("sort"),
+     13,
+     N_("Sort the list by failure rate, then by name, then back as listed.")},
     {ACTION_CONFIRM,
      {'c'},
      "c",

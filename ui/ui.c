@@ -105,8 +105,31 @@ ui_busy(const struct ui *ui)
 
 /* ---- the frame ---- */
 
-/* The tests that pass the filter, and the selection kept on the same test
- * when the list changed order. */
+/* Orders two visible tests by the list's sort key, as listed on a tie. */
+static int
+ui_cmp_visible(const void *a, const void *b, void *arg)
+{
+	const struct ui *ui = arg;
+	size_t ia = *(const size_t *)a, ib = *(const size_t *)b;
+	const struct model_test *x = &ui->model->tests[ia], *y = &ui->model->tests[ib];
+	int c = 0;
+
+	if (ui->st.sort == VIEW_SORT_RATE) {
+		/* (fx / rx) > (fy / ry), without dividing. */
+		double l = (double)(x->failures + x->hangs) * (double)(y->runs > 0 ? y->runs : 1);
+		double r = (double)(y->failures + y->hangs) * (double)(x->runs > 0 ? x->runs : 1);
+
+		c = l > r ? -1 : l < r;
+	} else if (ui->st.sort == VIEW_SORT_NAME) {
+		c = strcmp(x->pkg, y->pkg);
+		if (c == 0)
+			c = strcmp(x->name, y->name);
+	}
+	return c != 0 ? c : ia < ib ? -1 : ia > ib;
+}
+
+/* The tests that pass the filter in the list's order, and the selection
+ * kept on the same test when the list changed order. */
 static void
 ui_visible(struct ui *ui)
 {
@@ -121,6 +144,8 @@ ui_visible(struct ui *ui)
 		if (f == NULL || *f == '\0' || strcasestr(m->tests[i].id, f) != NULL)
 			ui->visible[ui->nvisible++] = i;
 	}
+	if (ui->st.sort != VIEW_SORT_LISTED)
+		qsort_r(ui->visible, ui->nvisible, sizeof *ui->visible, ui_cmp_visible, ui);
 	if (ui->st.selected_id != NULL) {
 		for (i = 0; i < ui->nvisible; i++) {
 			if (strcmp(m->tests[ui->visible[i]].id, ui->st.selected_id) == 0) {
@@ -198,6 +223,8 @@ ui_actions_here(const struct ui *ui, const struct view_layout *l)
 		return a;
 	if (m->ntests > 0)
 		a |= ACTION_BIT(ACTION_FILTER);
+	if (ui->nvisible > 1)
+		a |= ACTION_BIT(ACTION_SORT);
 	if (!test)
 		return a;
 	if (focus == VIEW_PANE_TESTS)
@@ -549,6 +576,16 @@ ui_action(struct ui *ui, const struct action *a)
 		ui->filtering = true;
 		ui_ask(ui, PROMPT_LINE, _("show the tests whose id contains:"), st->filter,
 		       ui_filter_done);
+		break;
+	case ACTION_SORT:
+		st->sort = (enum view_sort)((st->sort + 1) % VIEW_SORTS);
+		ui_visible(ui);
+		ui_message(ui, false, "%s",
+		           st->sort == VIEW_SORT_RATE ? _("sorted by failure rate, highest first")
+		           : st->sort == VIEW_SORT_NAME
+		               ? _("sorted by package and test name")
+		               : _("sorted as listed: most failures first"));
+		ui_dirty(ui, VIEW_DIRTY_ALL);
 		break;
 	case ACTION_CONFIRM:
 		decide_confirm(ui);

@@ -40,6 +40,14 @@ enum view_overlay {
 	VIEW_OVERLAY_LOG,
 };
 
+/* The order of the list: as the model lists it, or by a key. */
+enum view_sort {
+	VIEW_SORT_LISTED,
+	VIEW_SORT_RATE, /* failed and hung runs of all runs, highest first */
+	VIEW_SORT_NAME, /* package and test name */
+	VIEW_SORTS
+};
+
 struct view_rect {
 	int y, x, h, w;
 };
@@ -57,6 +65,7 @@ struct view_state {
 	size_t selected;   /* into the visible tests */
 	char *selected_id; /* keeps the selection when the list is sorted again */
 	char *filter;      /* or NULL */
+	enum view_sort sort;
 	size_t list_top, detail_top, lanes_top, quarantine_top, overlay_top;
 	int lane_selected; /* the lane j and k move over while the lanes have focus */
 	bool lane_open;    /* the lanes pane lists the selected lane's runs */
