@@ -1247,3 +1247,19 @@ TEST(ui_golden_sort)
 	test_ui_sort("ss", "sort_name");
 	test_ui_sort("jsss", "sort_back");
 }
+
+/* A click on a lane's cell selects it (L5 at 80x24: the third row's
+ * second cell), and Enter lists its runs. */
+TEST(ui_golden_mouse_lane)
+{
+	struct test_ui t;
+	struct test_ui_opts o = {0, 1, NULL, NULL, NULL, false, false};
+
+	test_ui_machine = 7;
+	test_ui_start(&t, TEST_UI_LIVE, 24, 80, &o);
+	test_ui_mouse(&t, 4, 50, BUTTON1_CLICKED);
+	test_ui_keys(&t, "<Enter>");
+	test_ui_golden(&t, "mouse_lane", 24, 80);
+	test_ui_stop(&t);
+	test_ui_machine = 0;
+}

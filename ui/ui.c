@@ -639,8 +639,8 @@ ui_in_rect(const struct view_rect *r, int y, int x)
 	return r->h > 0 && y >= r->y && y < r->y + r->h && x >= r->x && x < r->x + r->w;
 }
 
-/* A click focuses the pane under it (and selects the test clicked); the
- * wheel scrolls the pane under it by three lines. */
+/* A click focuses the pane under it (and selects the test or lane
+ * clicked); the wheel scrolls the pane under it by three lines. */
 static void
 ui_mouse(struct ui *ui)
 {
@@ -677,6 +677,15 @@ ui_mouse(struct ui *ui)
 			ui_move(ui, ev.bstate & BUTTON4_PRESSED ? ACTION_UP : ACTION_DOWN);
 	} else if (pane == VIEW_PANE_TESTS && ev.y > l->tests.y) {
 		ui_select(ui, (long)st->list_top + (ev.y - l->tests.y - 1));
+	} else if (pane == VIEW_PANE_LANES && ev.y > l->lanes.y && st->lanes_cell_w > 0 &&
+	           !st->lane_open) {
+		/* A cell: " L0 ... | L1 ...", a space first, " | " between. */
+		long row = (long)st->lanes_top + (ev.y - l->lanes.y - 1);
+		long lane =
+		    row * st->lanes_per_row + (ev.x - l->lanes.x - 1) / (st->lanes_cell_w + 3);
+
+		if (lane >= 0 && lane < ui->model->nlanes)
+			st->lane_selected = (int)lane;
 	}
 }
 

@@ -313,17 +313,25 @@ view_lanes_summary(const struct view_ctx *c, char *title, size_t size)
 		         shape, m->inflight);
 }
 
-/* The lines of the richest form that fits max rows, or of the tiniest;
- * *marks says whether they write runs near --timeout as !N. */
+/* How the lines came out: whether they write runs near --timeout as !N,
+ * and for a grid of cells (one line a row) its cells a row and their
+ * width (0 when the lines are not such a grid). */
+struct view_lanes_shape {
+	bool marks;
+	int per_row, cell_w;
+};
+
+/* The lines of the richest form that fits max rows, or of the tiniest. */
 static void
-view_lanes_build(const struct view_ctx *c, int w, int max, struct doc *doc, bool *marks)
+view_lanes_build(const struct view_ctx *c, int w, int max, struct doc *doc,
+                 struct view_lanes_shape *shape)
 {
 	const struct model *m = c->m;
 	struct view_lanes_widths lw;
 	enum view_lanes_form form;
 	int l, per_row = 1, lines = 0;
 
-	*marks = false;
+	memset(shape, 0, sizeof *shape);
 	doc_init(doc);
 	if (m->nlanes == 0) {
 		doc_line(doc, 0, true);
@@ -352,13 +360,15 @@ view_lanes_build(const struct view_ctx *c, int w, int max, struct doc *doc, bool
 			break;
 	}
 	view_lanes_widths(c, form, &lw);
-	*marks = form >= VIEW_LANES_NARROW && lw.marks > 0;
+	shape->marks = form >= VIEW_LANES_NARROW && lw.marks > 0;
 	/* As few cells a row as the rows allow: lanes read down. */
 	per_row = 1;
 	if (lines > max) {
 		per_row = (m->nlanes + max - 1) / (max > 0 ? max : 1);
 		if (per_row > view_lanes_per_row(&lw, w))
 			per_row = view_lanes_per_row(&lw, w);
+		shape->per_row = per_row;
+		shape->cell_w = lw.cell;
 	}
 	for (l = 0; l < m->nlanes; l++) {
 		bool first = l % per_row == 0,
@@ -385,11 +395,11 @@ view_lanes_build(const struct view_ctx *c, int w, int max, struct doc *doc, bool
 int
 view_lanes_rows(const struct view_ctx *c, int w, int max)
 {
+	struct view_lanes_shape shape;
 	struct doc doc;
-	bool marks;
 	int n;
 
-	view_lanes_build(c, w, max, &doc, &marks);
+	view_lanes_build(c, w, max, &doc, &shape);
 	n = (int)doc.nlines;
 	doc_free(&doc);
 	return n;
@@ -402,10 +412,12 @@ view_lanes_draw(struct view_ctx *c, const struct view_rect *r, bool focused)
 	struct doc doc;
 	char title[256], rows_shown[96] = "";
 	int rows = r->h - 1;
-	bool marks;
+	struct view_lanes_shape shape;
 
-	view_lanes_build(c, r->w, rows, &doc, &marks);
+	view_lanes_build(c, r->w, rows, &doc, &shape);
 	st->lanes_rows = rows;
+	st->lanes_per_row = shape.per_row;
+	st->lanes_cell_w = shape.cell_w;
 	st->lanes_lines = doc.nlines;
 	if (st->lanes_top + (size_t)rows > doc.nlines)
 		st->lanes_top = doc.nlines > (size_t)rows ? doc.nlines - (size_t)rows : 0;
@@ -417,7 +429,7 @@ view_lanes_draw(struct view_ctx *c, const struct view_rect *r, bool focused)
 	else if (st->lane_open && st->lane_selected < c->m->nlanes)
 		snprintf(title, sizeof title, _("Lanes (%d): L%d%s; Esc goes back"), c->m->nlanes,
 		         st->lane_selected, rows_shown);
-	else if (marks)
+	else if (shape.marks)
 		snprintf(title, sizeof title, _("Lanes (%d%s; !N: runs near or past --timeout)"),
 		         c->m->nlanes, rows_shown);
 	else

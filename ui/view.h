@@ -69,6 +69,9 @@ struct view_state {
 	size_t list_top, detail_top, lanes_top, quarantine_top, overlay_top;
 	int lane_selected; /* the lane j and k move over while the lanes have focus */
 	bool lane_open;    /* the lanes pane lists the selected lane's runs */
+	/* The lane grid of the last frame: cells a row and their width, for
+	 * the mouse (0 when the pane is not a grid of cells). */
+	int lanes_per_row, lanes_cell_w;
 	/* Rows and lines of the last frame, for paging and clamping. */
 	int list_rows, detail_rows, lanes_rows, quarantine_rows, overlay_rows;
 	size_t detail_lines, lanes_lines, quarantine_lines, overlay_lines;
