@@ -101,6 +101,9 @@ test_ui_copy(const char *from, const char *to, int lines)
  * of 4 (keep 4; cpu 1,2,4 x load 1,2,3). */
 static int test_ui_machine;
 
+/* The fake source gives the model known ETAs. */
+static bool test_ui_eta;
+
 /* The terminal's input bytes, or NULL for none. */
 static const char *test_ui_input;
 
@@ -198,6 +201,14 @@ test_ui_update(void *arg, struct model *m, int64_t now_ms)
 	if (test_ui_machine != 0) {
 		test_ui_fake_machine(m, now_ms);
 		return;
+	}
+	if (test_ui_eta) {
+		/* Mid-sweep: 10 minutes of sweep left, 90 with the confirm
+		 * runs the failures so far will get. */
+		m->phase = SWEEP_PHASE_SWEEP;
+		m->eta_s = 600;
+		m->total_eta_s = 5400;
+		m->projected = 160;
 	}
 	if (t->kind != TEST_UI_LIVE)
 		return;
@@ -1262,4 +1273,14 @@ TEST(ui_golden_mouse_lane)
 	test_ui_golden(&t, "mouse_lane", 24, 80);
 	test_ui_stop(&t);
 	test_ui_machine = 0;
+}
+
+/* The header shows the sweep's ETA and the whole night's, confirm runs
+ * projected; at 80 columns the ETA stays when the total cannot. */
+TEST(ui_golden_eta)
+{
+	test_ui_eta = true;
+	test_ui_scenario("eta", TEST_UI_LIVE, 24, 80, "", NULL);
+	test_ui_scenario("eta", TEST_UI_LIVE, 40, 120, "", NULL);
+	test_ui_eta = false;
 }

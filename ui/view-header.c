@@ -5,8 +5,9 @@
  * done of planned, the flaky and failing tests apart from the hung runs, a
  * badge when something no list shows went wrong, the machine's shape and
  * the time since the sweep started. On a narrow screen the least needed
- * parts go first: the machine, the total, the bar, the ETA, then the
- * counts and the badge take their short forms.
+ * parts go first: the machine, then the counts and the badge take their
+ * short forms, then the bar, the name, the phase's ETA (the total stays),
+ * the time since the start, the total, the ETA.
  */
 #include "config.h"
 
@@ -113,7 +114,7 @@ view_header_draw(struct view_ctx *c, const struct view_rect *r)
 	}
 	if (!m->finished && m->projected > 0 && m->total_eta_s >= 0) {
 		draw_eta(m->total_eta_s, t, sizeof t);
-		snprintf(p.total, sizeof p.total, _("total ~%s with confirm"), t);
+		snprintf(p.total, sizeof p.total, _("total ~%s"), t);
 	}
 	snprintf(p.counts, sizeof p.counts,
 	         ngettext("%lld flaky %lld failing tests, %lld hung run",
@@ -131,8 +132,9 @@ view_header_draw(struct view_ctx *c, const struct view_rect *r)
 	end = m->finished && m->finished_ms > 0 ? m->finished_ms : c->now_ms;
 	draw_clock(m->started_ms > 0 ? (end - m->started_ms) / 1000 : 0, p.elapsed,
 	           sizeof p.elapsed);
-	/* Too wide: a shorter bar, then no machine, no total, a shorter
-	 * bar still, no bar, no ETA, then short counts and badge. */
+	/* Too wide: a shorter bar, then no machine, short counts and badge,
+	 * a shorter bar still, no bar, no name, the total alone, no elapsed
+	 * time, no total, no ETA. */
 	p.bar = VIEW_HEADER_BAR_MAX;
 	slack = w - view_header_width(c, &p);
 	if (slack < 0)
@@ -140,14 +142,6 @@ view_header_draw(struct view_ctx *c, const struct view_rect *r)
 	slack = w - view_header_width(c, &p);
 	if (slack < 0)
 		p.machine[0] = '\0';
-	if (w - view_header_width(c, &p) < 0)
-		p.total[0] = '\0';
-	slack = w - view_header_width(c, &p);
-	if (slack < 0)
-		p.bar = p.bar + slack >= VIEW_HEADER_BAR_MIN ? p.bar + slack : 0;
-	slack = w - view_header_width(c, &p);
-	if (slack < 0)
-		p.eta[0] = '\0';
 	if (w - view_header_width(c, &p) < 0) {
 		snprintf(p.counts, sizeof p.counts,
 		         ngettext("%lld flaky %lld failing, %lld hung run",
@@ -157,7 +151,23 @@ view_header_draw(struct view_ctx *c, const struct view_rect *r)
 		if (problems > 0)
 			snprintf(p.problems, sizeof p.problems, "!%zu", problems);
 	}
+	slack = w - view_header_width(c, &p);
+	if (slack < 0)
+		p.bar = p.bar + slack >= VIEW_HEADER_BAR_MIN ? p.bar + slack : 0;
 	p.noname = w - view_header_width(c, &p) < 0;
+	/* The whole night's ETA says more than the phase's. */
+	if (w - view_header_width(c, &p) < 0 && p.total[0] != '\0') {
+		p.eta[0] = '\0';
+		draw_eta(m->total_eta_s, t, sizeof t);
+		snprintf(p.total, sizeof p.total, _("ETA ~%s in all"), t);
+	}
+	/* How long is left matters more than how long it ran. */
+	if (w - view_header_width(c, &p) < 0 && (p.total[0] != '\0' || p.eta[0] != '\0'))
+		p.elapsed[0] = '\0';
+	if (w - view_header_width(c, &p) < 0)
+		p.total[0] = '\0';
+	if (w - view_header_width(c, &p) < 0)
+		p.eta[0] = '\0';
 	/* A clock cut short reads as another time: drop it whole. */
 	slack = w - view_header_width(c, &p);
 	if (slack < 0)
@@ -194,7 +204,7 @@ view_header_draw(struct view_ctx *c, const struct view_rect *r)
 		VIEW_HEADER_PUT(p.eta);
 	}
 	if (p.total[0] != '\0') {
-		VIEW_HEADER_PUT(", ");
+		VIEW_HEADER_PUT(p.eta[0] != '\0' ? ", " : "  ");
 		VIEW_HEADER_PUT(p.total);
 	}
 	VIEW_HEADER_PUT(" | ");
