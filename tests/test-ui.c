@@ -1284,3 +1284,21 @@ TEST(ui_golden_eta)
 	test_ui_scenario("eta", TEST_UI_LIVE, 40, 120, "", NULL);
 	test_ui_eta = false;
 }
+
+/* In a live sweep the log starts with what the sweep told while the
+ * dashboard watched, with times: new failures and problems. */
+TEST(ui_golden_log_live)
+{
+	struct test_ui t;
+	struct test_ui_opts o = {0, 1, NULL, NULL, NULL, false, false};
+
+	test_ui_start(&t, TEST_UI_LIVE, 24, 80, &o);
+	model_add_event(ui_model(t.ui), test_ui_now - 42000, false,
+	                "new: example.com/flakesweep-demo::TestCanaryRed failed at cpu 1 load 1 "
+	                "(sweep run 1)");
+	model_add_event(ui_model(t.ui), test_ui_now - 2000, true,
+	                "example.com/broken (unit) failed to build or to list its tests");
+	test_ui_keys(&t, "L");
+	test_ui_golden(&t, "log_live", 24, 80);
+	test_ui_stop(&t);
+}

@@ -68,10 +68,32 @@ model_free_tests(struct model *m)
 }
 
 void
+model_add_event(struct model *m, int64_t ms, bool problem, const char *text)
+{
+	struct model_event *e;
+
+	if (m->nevents == MODEL_EVENTS_MAX) {
+		free(m->events[0].text);
+		memmove(m->events, m->events + 1, sizeof *m->events * (m->nevents - 1));
+		m->nevents--;
+	}
+	m->events = xrealloc(m->events, sizeof *m->events * (m->nevents + 1));
+	e = &m->events[m->nevents++];
+	e->ms = ms;
+	e->problem = problem;
+	e->text = xstrdup(text);
+}
+
+void
 model_free(struct model *m)
 {
+	size_t i;
+
 	if (m == NULL)
 		return;
+	for (i = 0; i < m->nevents; i++)
+		free(m->events[i].text);
+	free(m->events);
 	model_free_lanes(m);
 	model_free_tests(m);
 	decisions_free(m->decisions, m->ndecisions);

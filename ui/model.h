@@ -44,6 +44,16 @@ struct model_test {
 	bool quarantined;     /* the quarantine file has an entry for it */
 };
 
+/* Something that happened while the dashboard watched a live sweep. */
+struct model_event {
+	int64_t ms; /* when, ms since the epoch */
+	bool problem;
+	char *text;
+};
+
+/* The event log keeps this many, the oldest dropped first. */
+#define MODEL_EVENTS_MAX 500
+
 struct model {
 	enum model_source source;
 	const struct results *results; /* borrowed: the sweep's or the replay's */
@@ -94,6 +104,10 @@ struct model {
 	char *quarantine_error;        /* why the file could not be read, or NULL */
 	int64_t quarantine_mtime_ns;
 
+	/* The live sweep's events, oldest first. */
+	struct model_event *events;
+	size_t nevents;
+
 	/* ETA bookkeeping: the current phase's start, and since when the
 	 * estimate is frozen by a pause (0 when not paused). */
 	enum sweep_phase eta_phase;
@@ -110,6 +124,10 @@ struct model {
 struct model *model_new(enum model_source source);
 /* Frees m and what it owns; NULL is a no-op. */
 void model_free(struct model *m);
+
+/* Adds an event at ms (text copied); past MODEL_EVENTS_MAX the oldest
+ * goes. */
+void model_add_event(struct model *m, int64_t ms, bool problem, const char *text);
 
 /* Refreshes everything but the quarantine from a live sweep at now_ms
  * (ms since the epoch). The sweep's results stay borrowed. */

@@ -1169,6 +1169,18 @@ ui_obs_test_failed_first(void *arg, const struct results_test *t, const struct o
 	ui_message(ui, false, _("new: %s %s at cpu %d load %d (%s run %lld)"), t->id,
 	           ot->status == OUTCOME_HANG ? _("hung") : _("failed"), run->cpu, run->load,
 	           run->phase == RESULTS_CONFIRM ? _("confirm") : _("sweep"), (long long)run->id);
+	model_add_event(ui->model, util_now_ms(), false, ui->st.message);
+}
+
+static void
+ui_obs_problem(void *arg, enum observer_problem kind, const char *what, const char *text)
+{
+	struct ui *ui = arg;
+
+	(void)kind;
+	(void)what;
+	model_add_event(ui->model, util_now_ms(), true, text);
+	ui_dirty(ui, VIEW_DIRTY_HEADER | VIEW_DIRTY_OVERLAY | UI_DIRTY_MODEL);
 }
 
 static void
@@ -1211,6 +1223,7 @@ ui_observer(struct ui *ui)
 	ui->obs.run_finished = ui_obs_run_finished;
 	ui->obs.test_failed_first = ui_obs_test_failed_first;
 	ui->obs.message = ui_obs_message;
+	ui->obs.problem = ui_obs_problem;
 	ui->obs.finished = ui_obs_finished;
 	return &ui->obs;
 }

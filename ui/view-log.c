@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * view-log.c: the event log overlay (L): which sweep this is (output
- * directory, commit, start), the problems no test list shows (packages
+ * directory, commit, start), in a live sweep what happened while the
+ * dashboard watched, with times, the problems no test list shows (packages
  * that did not build, runs that failed outside any test or left
  * processes behind, tests that look order-dependent), each test's first
  * failure in run order, and the decisions taken (posts, quarantines,
- * dismissals, confirms) in time order. It is read from the results and
- * decisions, so a view of a finished sweep shows the same log as the live
- * dashboard did.
+ * dismissals, confirms) in time order. All but the session's events are
+ * read from the results and decisions, so a view of a finished sweep
+ * shows them as the live dashboard did.
  */
 #include "config.h"
 
@@ -157,11 +158,36 @@ view_log_decisions(const struct model *m, struct doc *doc)
 	}
 }
 
+/* What the live sweep told while this dashboard watched. */
+static void
+view_log_events(const struct model *m, struct doc *doc)
+{
+	char when[40];
+	size_t i;
+
+	if (m->source != MODEL_LIVE)
+		return;
+	view_log_heading(doc, _("This session, UTC"));
+	for (i = 0; i < m->nevents; i++) {
+		const struct model_event *e = &m->events[i];
+
+		timefmt_format_rfc3339(e->ms, when, sizeof when);
+		doc_line(doc, 10, false);
+		doc_spanf(doc, DRAW_DIM, " %.8s ", when + 11);
+		doc_span(doc, e->problem ? DRAW_BAD : DRAW_NORMAL, e->text);
+	}
+	if (m->nevents == 0) {
+		doc_line(doc, 3, false);
+		doc_span(doc, DRAW_DIM, _(" nothing yet"));
+	}
+}
+
 void
 view_log_doc(const struct view_ctx *c, struct doc *doc)
 {
 	doc_init(doc);
 	view_log_where(c->m, doc);
+	view_log_events(c->m, doc);
 	view_log_problems(c->m, doc);
 	view_log_failures(c->m, doc);
 	view_log_decisions(c->m, doc);

@@ -48,6 +48,21 @@
 #define SWEEP_QUIET_MS 1000
 
 void
+sweep_problem(struct sweep *s, enum observer_problem kind, const char *what, const char *fmt, ...)
+{
+	va_list ap;
+	char *text;
+
+	if (s->obs.problem == NULL)
+		return;
+	va_start(ap, fmt);
+	text = xvasprintf(fmt, ap);
+	va_end(ap);
+	s->obs.problem(s->obs.arg, kind, what, text);
+	free(text);
+}
+
+void
 sweep_message(struct sweep *s, const char *fmt, ...)
 {
 	va_list ap;
@@ -411,6 +426,7 @@ sweep_finish(struct sweep *s, const char *status)
 	struct report_meta m;
 	cJSON *end;
 	char when[40];
+	size_t i;
 
 	if (s->finished)
 		return;
@@ -445,6 +461,16 @@ sweep_finish(struct sweep *s, const char *status)
 		s->exit_status = 2;
 	else
 		s->exit_status = report_exit_status(s->results, &m);
+	for (i = 0; i < s->results->ntests; i++) {
+		const struct results_test *t = &s->results->tests[i];
+
+		if (t->first != NULL && results_order_dependent(t))
+			sweep_problem(
+			    s, OBSERVER_ORDER_DEPENDENT, t->id,
+			    _("%s looks order-dependent: it failed only in shuffled runs of "
+			      "the whole package"),
+			    t->id);
+	}
 	sweep_set_phase(s, SWEEP_PHASE_DONE);
 	if (s->obs.finished != NULL)
 		s->obs.finished(s->obs.arg);
