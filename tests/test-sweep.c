@@ -54,6 +54,8 @@ struct sweep_case {
 	int interrupt_after; /* > 0: interrupt once this many runs finished */
 	bool stop;           /* sweep_stop instead of sweep_interrupt */
 	int finished;
+	int problems[OBSERVER_ORDER_DEPENDENT + 1]; /* observer.problem calls by kind */
+	char *problem;                              /* the last one's text */
 };
 
 static void
@@ -93,6 +95,17 @@ case_run_finished(void *arg, const struct sweep_run *run, const struct outcome *
 	}
 }
 
+static void
+case_problem(void *arg, enum observer_problem kind, const char *what, const char *text)
+{
+	struct sweep_case *c = arg;
+
+	(void)what;
+	c->problems[kind]++;
+	free(c->problem);
+	c->problem = xstrdup(text);
+}
+
 /* Parses "stress ARGS... -o TMP --driver tap -- SELF --child sweep_tap MODE",
  * runs the sweep to its end and returns its exit status. at_ms > 0
  * stalls the loop for c->block_ms at that time. */
@@ -101,7 +114,8 @@ case_run(struct sweep_case *c, const char *args, const char *mode, const char *a
 {
 	char *argv[40], *out = xasprintf("%s/out", check_tmpdir()), *err = NULL;
 	char *words = xstrdup(args), *save = NULL, *w;
-	struct observer obs = {.arg = c, .run_finished = case_run_finished};
+	struct observer obs = {
+	    .arg = c, .run_finished = case_run_finished, .problem = case_problem};
 	int argc = 0, rc;
 
 	argv[argc++] = "stress";
@@ -143,6 +157,7 @@ static void
 case_free(struct sweep_case *c)
 {
 	sweep_free(c->s);
+	free(c->problem);
 	CHECK_INT(uv_loop_close(&c->loop), 0);
 	options_free(&c->o);
 }
@@ -237,6 +252,11 @@ TEST(sweep_exit_status_outside_tests)
 	struct sweep_case c;
 
 	case_expect(&c, &sp);
+	/* One event for the package, not one a run. */
+	CHECK_INT(c.problems[OBSERVER_OUTSIDE_TEST], 1);
+	CHECK_INT(c.problems[OBSERVER_BUILD_FAILED], 0);
+	CHECK(strstr(c.problem, "sweep_tap exit 3: run ") != NULL);
+	CHECK(strstr(c.problem, " failed outside any test (exit status 3)") != NULL);
 	case_free(&c);
 }
 

@@ -20,6 +20,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <curses.h>
+
 #include "action.h"
 #include "board.h"
 #include "ui.h"
@@ -97,6 +99,101 @@ test_ui_copy(const char *from, const char *to, int lines)
 
 /* ---- the fake source ---- */
 
+/* A fake 64-core machine for the lane overview: 0 for the demo's own,
+ * 7 for 7 lanes of 8 (keep 8; cpu 1,2,4,8 x load 1,2,3), 15 for 15 lanes
+ * of 4 (keep 4; cpu 1,2,4 x load 1,2,3). */
+static int test_ui_machine;
+
+/* The fake source gives the model known ETAs. */
+static bool test_ui_eta;
+
+/* The terminal's input bytes, or NULL for none. */
+static const char *test_ui_input;
+
+static const char *const test_ui_pkgs[] = {
+    "example.com/x/cache/lru",
+    "example.com/x/auth/oidc",
+    "example.com/x/storage/raft",
+    "example.com/x/pkg/scheduler",
+    "example.com/x/replication/streaming",
+    "example.com/x/integration/cluster",
+    "example.com/x/api/grpc",
+    "example.com/x/storage/wal",
+    "example.com/x/net/dialer",
+    "example.com/x/cmd/agent",
+    "example.com/x/metrics/export",
+    "example.com/x/index/btree",
+};
+
+/* Lane l of the fake machine runs cpu x load, or is idle (load 0). */
+static void
+test_ui_fake_pair(int l, int *cpu, int *load)
+{
+	static const int cpu7[] = {1, 2, 8, 4, 1, 2, 0}, load7[] = {3, 2, 1, 3, 1, 3, 0};
+	static const int cpus15[] = {1, 2, 4};
+
+	if (test_ui_machine == 7) {
+		*cpu = cpu7[l];
+		*load = load7[l];
+	} else if (l >= 13) {
+		*cpu = *load = 0;
+	} else {
+		*cpu = cpus15[(l % 9) / 3];
+		*load = l % 3 + 1;
+	}
+}
+
+/* Puts the fake machine's lanes, busy as a live sweep keeps them, into m
+ * (--timeout 5m: some runs near it, some past it). */
+static void
+test_ui_fake_machine(struct model *m, int64_t now_ms)
+{
+	struct sweep_status st, old;
+	int width = test_ui_machine == 7 ? 8 : 4, nlanes = test_ui_machine;
+	int cores[64] = {0}, l, i, k, c, n = 0;
+
+	memset(&st, 0, sizeof st);
+	for (i = 0; i < nlanes * width; i++)
+		cores[i] = i;
+	status_set_lanes(&st, nlanes, width, cores);
+	for (l = 0; l < nlanes; l++) {
+		struct status_lane *sl = &st.lanes[l];
+		int cpu, load;
+
+		test_ui_fake_pair(l, &cpu, &load);
+		if (load == 0)
+			continue;
+		sl->load = load;
+		for (k = 0; k < load; k++) {
+			for (i = 0; i + cpu <= width; i += cpu) {
+				const char *pkg = test_ui_pkgs[n % UTIL_ARRAY_LEN(test_ui_pkgs)];
+				int64_t age_s = (n * 53 + l * 31) % 320 + 1;
+
+				/* The last core first, as a scheduler may place them. */
+				status_add_run(&st, l, n, cores + l * width + i, cpu, load,
+				               n % 7 == 3 ? RESULTS_CONFIRM : RESULTS_SWEEP, pkg,
+				               n % 7 == 3 ? "TestLeaderElection2" : NULL,
+				               now_ms - age_s * 1000);
+				for (c = i; c < i + cpu; c++)
+					sl->core_runs[c]++;
+				n++;
+			}
+		}
+	}
+	if (test_ui_machine == 7)
+		status_hold(&st, 6, test_ui_pkgs[2], NULL, 8, 2);
+	memset(&old, 0, sizeof old);
+	old.lanes = m->lanes;
+	old.nlanes = m->nlanes;
+	status_free(&old);
+	m->lanes = st.lanes;
+	m->nlanes = nlanes;
+	m->width = width;
+	m->machine_cores = 64;
+	m->keep = 64 - nlanes * width;
+	m->timeout_ms = 300000;
+}
+
 static void
 test_ui_update(void *arg, struct model *m, int64_t now_ms)
 {
@@ -104,6 +201,18 @@ test_ui_update(void *arg, struct model *m, int64_t now_ms)
 	struct status_lane *l;
 
 	model_update_replay(m, &t->r, t->dir, now_ms);
+	if (test_ui_machine != 0) {
+		test_ui_fake_machine(m, now_ms);
+		return;
+	}
+	if (test_ui_eta) {
+		/* Mid-sweep: 10 minutes of sweep left, 90 with the confirm
+		 * runs the failures so far will get. */
+		m->phase = SWEEP_PHASE_SWEEP;
+		m->eta_s = 600;
+		m->total_eta_s = 5400;
+		m->projected = 160;
+	}
 	if (t->kind != TEST_UI_LIVE)
 		return;
 	/* A live lane: two runs in flight, one of them a confirm run, and a
@@ -237,7 +346,9 @@ test_ui_start(struct test_ui *t, enum test_ui_kind kind, int rows, int cols,
 		unsetenv("NO_COLOR");
 	t->out_path = xstrdup("terminal.out");
 	t->out = fopen(t->out_path, "w");
-	t->in = fopen("/dev/null", "r");
+	if (test_ui_input != NULL)
+		test_ui_write("terminal.in", test_ui_input);
+	t->in = fopen(test_ui_input != NULL ? "terminal.in" : "/dev/null", "r");
 	CHECK(t->out != NULL && t->in != NULL);
 	ui_config_init(&cfg);
 	cfg.out = t->out;
@@ -1165,4 +1276,200 @@ TEST(ui_crash_restores)
 {
 	CHECK_INT(chdir(check_tmpdir()), 0);
 	test_ui_die(true);
+}
+
+/* The lane overview of a 64-core machine: every lane in sight at each
+ * size, runs near and past --timeout marked. */
+static void
+test_ui_machine_golden(int machine, const char *name, int rows, int cols, const char *keys)
+{
+	test_ui_machine = machine;
+	test_ui_scenario(name, TEST_UI_LIVE, rows, cols, keys, NULL);
+	test_ui_machine = 0;
+}
+
+TEST(ui_golden_lanes64x7)
+{
+	test_ui_machine_golden(7, "lanes64x7", 24, 80, "");
+	test_ui_machine_golden(7, "lanes64x7", 40, 120, "");
+	test_ui_machine_golden(7, "lanes64x7", 50, 200, "");
+}
+
+TEST(ui_golden_lanes64x15)
+{
+	test_ui_machine_golden(15, "lanes64x15", 24, 80, "");
+	test_ui_machine_golden(15, "lanes64x15", 40, 120, "");
+	test_ui_machine_golden(15, "lanes64x15", 50, 200, "");
+}
+
+/* Enter on a lane lists its runs by core number (c8 before c10); Esc
+ * goes back to the overview. */
+TEST(ui_golden_lanes_open)
+{
+	test_ui_machine_golden(7, "lanes_open", 40, 120, "<Shift-Tab>j<Enter>");
+	test_ui_machine_golden(7, "lanes_open_back", 24, 80, "<Shift-Tab>jj<Enter><Esc>");
+}
+
+/* L shows the event log: where the sweep is, its problems, first
+ * failures in run order and decisions; any other key closes it. */
+TEST_UI_GOLDEN(log, TEST_UI_VIEW, "L", NULL)
+TEST_UI_GOLDEN(log_closed, TEST_UI_VIEW, "Lj", NULL)
+
+/* Home and End as tmux sends them under TERM=xterm-256color (ESC [1~ and
+ * ESC [4~), and as xterm does (ESC OH, ESC OF), all read as Home and End. */
+TEST(ui_keys_home_end)
+{
+	struct test_ui t;
+	struct test_ui_opts o = {0, 1, NULL, NULL, NULL, false, false};
+	int i, want[] = {KEY_HOME, KEY_END, KEY_HOME, KEY_END, KEY_HOME, KEY_END};
+
+	test_ui_input = "\033[1~\033[4~\033OH\033OF\033[H\033[F";
+	test_ui_start(&t, TEST_UI_VIEW, 24, 80, &o);
+	test_ui_input = NULL;
+	nodelay(stdscr, FALSE);
+	for (i = 0; i < (int)UTIL_ARRAY_LEN(want); i++)
+		CHECK_INT(wgetch(stdscr), want[i]);
+	nodelay(stdscr, TRUE);
+	test_ui_stop(&t);
+}
+
+/* A mouse event at (y, x) as the terminal reports it. */
+static void
+test_ui_mouse(struct test_ui *t, int y, int x, mmask_t bstate)
+{
+	MEVENT ev;
+
+	memset(&ev, 0, sizeof ev);
+	ev.y = y;
+	ev.x = x;
+	ev.bstate = bstate;
+	CHECK_INT(ungetmouse(&ev), OK);
+	ui_key(t->ui, wgetch(stdscr));
+	test_ui_idle(t);
+	ui_draw(t->ui);
+}
+
+/* A click on the list's third row selects its test; the wheel down over
+ * the list moves the selection three down (the last test); a click on
+ * the lanes focuses them. */
+TEST(ui_golden_mouse)
+{
+	struct test_ui t;
+	struct test_ui_opts o = {0, 1, NULL, NULL, NULL, false, false};
+
+	test_ui_start(&t, TEST_UI_VIEW, 40, 120, &o);
+	test_ui_mouse(&t, 5, 10, BUTTON1_CLICKED);
+	test_ui_golden(&t, "mouse", 40, 120);
+	test_ui_mouse(&t, 3, 10, BUTTON1_CLICKED);
+	test_ui_mouse(&t, 8, 10, BUTTON5_PRESSED);
+	test_ui_golden(&t, "mouse_wheel", 40, 120);
+	test_ui_mouse(&t, 1, 10, BUTTON1_PRESSED);
+	test_ui_golden(&t, "mouse_lanes", 40, 120);
+	test_ui_stop(&t);
+}
+
+/* The list follows the filter while it is typed; Esc in the prompt puts
+ * back the filter it had; Esc on the list clears the filter. */
+TEST_UI_GOLDEN(filter_live, TEST_UI_VIEW, "/need", NULL)
+TEST_UI_GOLDEN(filter_cancel, TEST_UI_VIEW, "/hang<Enter>/<BS><BS><BS><BS>s<Esc>", NULL)
+TEST_UI_GOLDEN(filter_esc, TEST_UI_VIEW, "/hang<Enter><Esc>", NULL)
+
+/* Three tests whose orders differ: TestBeta failed most (5, but of 24
+ * runs with its confirm runs), TestZeta at the highest rate (2 of 4),
+ * TestAlpha first by name (1 of 4). */
+static const char test_ui_sort_journal[] =
+    "{\"type\":\"header\",\"schema\":\"flakesweep/journal/v1\",\"started\":\"2026-11-30T02:00:00Z\",\"config\":{\"cpu\":[1],\"load\":[1],\"count\":4,\"confirm\":0,\"timeout_ms\":1000,\"run\":null,\"driver\":\"tap\",\"command\":[\"./t.sh\"]},\"machine\":{\"cores\":1,\"keep\":0,\"lanes\":[[0]]},\"project\":{\"driver\":\"tap\",\"root\":\"/nonexistent\",\"commit\":null}}\n"
+    "{\"type\":\"build\",\"pkg\":0,\"package\":\"./t.sh\",\"level\":\"unit\",\"dir\":\"/nonexistent\",\"ok\":true,\"tests\":[]}\n"
+    "{\"type\":\"set\",\"id\":1,\"pkg\":0,\"order\":[\"PTestAlpha\",\"PTestBeta\",\"PTestZeta\"]}\n"
+    "{\"type\":\"run\",\"run\":1,\"pkg\":0,\"phase\":\"sweep\",\"cpu\":1,\"load\":1,\"lane\":0,\"ms\":5,\"exit\":1,\"set\":1,\"fail\":[\"TestZeta\",\"TestBeta\"]}\n"
+    "{\"type\":\"run\",\"run\":2,\"pkg\":0,\"phase\":\"sweep\",\"cpu\":1,\"load\":1,\"lane\":0,\"ms\":5,\"exit\":1,\"set\":1,\"fail\":[\"TestZeta\",\"TestAlpha\"]}\n"
+    "{\"type\":\"run\",\"run\":3,\"pkg\":0,\"phase\":\"sweep\",\"cpu\":1,\"load\":1,\"lane\":0,\"ms\":5,\"exit\":0,\"set\":1}\n"
+    "{\"type\":\"run\",\"run\":4,\"pkg\":0,\"phase\":\"sweep\",\"cpu\":1,\"load\":1,\"lane\":0,\"ms\":5,\"exit\":0,\"set\":1}\n"
+    "{\"type\":\"set\",\"id\":2,\"pkg\":0,\"order\":[\"PTestBeta\"]}\n"
+    "{\"type\":\"run\",\"run\":5,\"pkg\":0,\"phase\":\"confirm\",\"cpu\":1,\"load\":1,\"lane\":0,\"ms\":5,\"exit\":1,\"set\":2,\"fail\":[\"TestBeta\"],\"test\":\"TestBeta\"}\n"
+    "{\"type\":\"run\",\"run\":6,\"pkg\":0,\"phase\":\"confirm\",\"cpu\":1,\"load\":1,\"lane\":0,\"ms\":5,\"exit\":0,\"set\":2,\"test\":\"TestBeta\"}\n"
+    "{\"type\":\"run\",\"run\":7,\"pkg\":0,\"phase\":\"confirm\",\"cpu\":1,\"load\":1,\"lane\":0,\"ms\":5,\"exit\":0,\"set\":2,\"test\":\"TestBeta\"}\n"
+    "{\"type\":\"run\",\"run\":8,\"pkg\":0,\"phase\":\"confirm\",\"cpu\":1,\"load\":1,\"lane\":0,\"ms\":5,\"exit\":0,\"set\":2,\"test\":\"TestBeta\"}\n"
+    "{\"type\":\"run\",\"run\":9,\"pkg\":0,\"phase\":\"confirm\",\"cpu\":1,\"load\":1,\"lane\":0,\"ms\":5,\"exit\":1,\"set\":2,\"fail\":[\"TestBeta\"],\"test\":\"TestBeta\"}\n"
+    "{\"type\":\"run\",\"run\":10,\"pkg\":0,\"phase\":\"confirm\",\"cpu\":1,\"load\":1,\"lane\":0,\"ms\":5,\"exit\":0,\"set\":2,\"test\":\"TestBeta\"}\n"
+    "{\"type\":\"run\",\"run\":11,\"pkg\":0,\"phase\":\"confirm\",\"cpu\":1,\"load\":1,\"lane\":0,\"ms\":5,\"exit\":0,\"set\":2,\"test\":\"TestBeta\"}\n"
+    "{\"type\":\"run\",\"run\":12,\"pkg\":0,\"phase\":\"confirm\",\"cpu\":1,\"load\":1,\"lane\":0,\"ms\":5,\"exit\":0,\"set\":2,\"test\":\"TestBeta\"}\n"
+    "{\"type\":\"run\",\"run\":13,\"pkg\":0,\"phase\":\"confirm\",\"cpu\":1,\"load\":1,\"lane\":0,\"ms\":5,\"exit\":1,\"set\":2,\"fail\":[\"TestBeta\"],\"test\":\"TestBeta\"}\n"
+    "{\"type\":\"run\",\"run\":14,\"pkg\":0,\"phase\":\"confirm\",\"cpu\":1,\"load\":1,\"lane\":0,\"ms\":5,\"exit\":0,\"set\":2,\"test\":\"TestBeta\"}\n"
+    "{\"type\":\"run\",\"run\":15,\"pkg\":0,\"phase\":\"confirm\",\"cpu\":1,\"load\":1,\"lane\":0,\"ms\":5,\"exit\":0,\"set\":2,\"test\":\"TestBeta\"}\n"
+    "{\"type\":\"run\",\"run\":16,\"pkg\":0,\"phase\":\"confirm\",\"cpu\":1,\"load\":1,\"lane\":0,\"ms\":5,\"exit\":0,\"set\":2,\"test\":\"TestBeta\"}\n"
+    "{\"type\":\"run\",\"run\":17,\"pkg\":0,\"phase\":\"confirm\",\"cpu\":1,\"load\":1,\"lane\":0,\"ms\":5,\"exit\":1,\"set\":2,\"fail\":[\"TestBeta\"],\"test\":\"TestBeta\"}\n"
+    "{\"type\":\"run\",\"run\":18,\"pkg\":0,\"phase\":\"confirm\",\"cpu\":1,\"load\":1,\"lane\":0,\"ms\":5,\"exit\":0,\"set\":2,\"test\":\"TestBeta\"}\n"
+    "{\"type\":\"run\",\"run\":19,\"pkg\":0,\"phase\":\"confirm\",\"cpu\":1,\"load\":1,\"lane\":0,\"ms\":5,\"exit\":0,\"set\":2,\"test\":\"TestBeta\"}\n"
+    "{\"type\":\"run\",\"run\":20,\"pkg\":0,\"phase\":\"confirm\",\"cpu\":1,\"load\":1,\"lane\":0,\"ms\":5,\"exit\":0,\"set\":2,\"test\":\"TestBeta\"}\n"
+    "{\"type\":\"run\",\"run\":21,\"pkg\":0,\"phase\":\"confirm\",\"cpu\":1,\"load\":1,\"lane\":0,\"ms\":5,\"exit\":0,\"set\":2,\"test\":\"TestBeta\"}\n"
+    "{\"type\":\"run\",\"run\":22,\"pkg\":0,\"phase\":\"confirm\",\"cpu\":1,\"load\":1,\"lane\":0,\"ms\":5,\"exit\":0,\"set\":2,\"test\":\"TestBeta\"}\n"
+    "{\"type\":\"run\",\"run\":23,\"pkg\":0,\"phase\":\"confirm\",\"cpu\":1,\"load\":1,\"lane\":0,\"ms\":5,\"exit\":0,\"set\":2,\"test\":\"TestBeta\"}\n"
+    "{\"type\":\"run\",\"run\":24,\"pkg\":0,\"phase\":\"confirm\",\"cpu\":1,\"load\":1,\"lane\":0,\"ms\":5,\"exit\":0,\"set\":2,\"test\":\"TestBeta\"}\n"
+    "{\"type\":\"end\",\"status\":\"complete\",\"finished\":\"2026-11-30T02:00:10Z\"}\n";
+
+/* s sorts by failure rate, then by name, then back as listed; the
+ * selection stays on its test. */
+static void
+test_ui_sort(const char *keys, const char *name)
+{
+	struct test_ui t;
+	struct test_ui_opts o = {0, 1, test_ui_sort_journal, NULL, NULL, false, false};
+
+	test_ui_start(&t, TEST_UI_VIEW, 24, 80, &o);
+	test_ui_keys(&t, keys);
+	test_ui_golden(&t, name, 24, 80);
+	test_ui_stop(&t);
+}
+
+TEST(ui_golden_sort)
+{
+	test_ui_sort("", "sort_listed");
+	test_ui_sort("s", "sort_rate");
+	test_ui_sort("ss", "sort_name");
+	test_ui_sort("jsss", "sort_back");
+}
+
+/* A click on a lane's cell selects it (L5 at 80x24: the third row's
+ * second cell), and Enter lists its runs. */
+TEST(ui_golden_mouse_lane)
+{
+	struct test_ui t;
+	struct test_ui_opts o = {0, 1, NULL, NULL, NULL, false, false};
+
+	test_ui_machine = 7;
+	test_ui_start(&t, TEST_UI_LIVE, 24, 80, &o);
+	test_ui_mouse(&t, 4, 50, BUTTON1_CLICKED);
+	test_ui_keys(&t, "<Enter>");
+	test_ui_golden(&t, "mouse_lane", 24, 80);
+	test_ui_stop(&t);
+	test_ui_machine = 0;
+}
+
+/* The header shows the sweep's ETA and the whole night's, confirm runs
+ * projected; at 80 columns the ETA stays when the total cannot. */
+TEST(ui_golden_eta)
+{
+	test_ui_eta = true;
+	test_ui_scenario("eta", TEST_UI_LIVE, 24, 80, "", NULL);
+	test_ui_scenario("eta", TEST_UI_LIVE, 40, 120, "", NULL);
+	test_ui_eta = false;
+}
+
+/* In a live sweep the log starts with what the sweep told while the
+ * dashboard watched, with times: new failures and problems. */
+TEST(ui_golden_log_live)
+{
+	struct test_ui t;
+	struct test_ui_opts o = {0, 1, NULL, NULL, NULL, false, false};
+
+	test_ui_start(&t, TEST_UI_LIVE, 24, 80, &o);
+	model_add_event(ui_model(t.ui), test_ui_now - 42000, false,
+	                "new: example.com/flakesweep-demo::TestCanaryRed failed at cpu 1 load 1 "
+	                "(sweep run 1)");
+	model_add_event(ui_model(t.ui), test_ui_now - 2000, true,
+	                "example.com/broken (unit) failed to build or to list its tests");
+	test_ui_keys(&t, "L");
+	test_ui_golden(&t, "log_live", 24, 80);
+	test_ui_stop(&t);
 }

@@ -24,12 +24,14 @@ enum action_id {
 	ACTION_DETAILS,
 	ACTION_BACK,
 	ACTION_FILTER,
+	ACTION_SORT,
 	ACTION_CONFIRM,
 	ACTION_QUARANTINE,
 	ACTION_POST,
 	ACTION_DISMISS,
 	ACTION_PAUSE,
 	ACTION_REDRAW,
+	ACTION_LOG,
 	ACTION_HELP,
 	ACTION_QUIT,
 };
@@ -41,12 +43,16 @@ struct action {
 	int keys[ACTION_MAX_KEYS]; /* curses key codes, 0 after the last */
 	const char *names;         /* the keys as written ("j, Down"), untranslated */
 	const char *hint;          /* a short label for the hints line (N_), or NULL */
-	int hint_rank;             /* its place in the hints line, most needed first */
+	int hint_rank;             /* its place in the hints line, most needed first (it
+	                            * shows only the actions that work there) */
 	const char *help;          /* one sentence for the help screen and man page (N_) */
 };
 
 /* The table, in help order; *n gets its length. */
 const struct action *action_table(size_t *n);
+
+/* An action's bit in a set of actions. */
+#define ACTION_BIT(id) (1u << (id))
 
 /* The action bound to a curses key code, or NULL. */
 const struct action *action_for_key(int key);

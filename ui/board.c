@@ -101,7 +101,7 @@ board_add_pairs(struct model *m, const struct results *r)
 static void
 board_draw(struct board *b)
 {
-	struct view_ctx c = {&b->draw, b->pairs, &b->st, util_now_ms(), NULL, 0, NULL, NULL};
+	struct view_ctx c = {&b->draw, b->pairs, &b->st, util_now_ms(), NULL, 0, 0, NULL, NULL};
 	int rows, cols;
 
 	getmaxyx(stdscr, rows, cols);

@@ -24,6 +24,7 @@ model_new(enum model_source source)
 
 	m->source = source;
 	m->eta_s = -1;
+	m->total_eta_s = -1;
 	m->eta_phase = SWEEP_PHASE_DISCOVER;
 	m->tests_failures = -1;
 	return m;
@@ -42,6 +43,16 @@ model_free_lanes(struct model *m)
 }
 
 static void
+model_free_strings(char **v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+static void
 model_free_tests(struct model *m)
 {
 	size_t i;
@@ -57,10 +68,32 @@ model_free_tests(struct model *m)
 }
 
 void
+model_add_event(struct model *m, int64_t ms, bool problem, const char *text)
+{
+	struct model_event *e;
+
+	if (m->nevents == MODEL_EVENTS_MAX) {
+		free(m->events[0].text);
+		memmove(m->events, m->events + 1, sizeof *m->events * (m->nevents - 1));
+		m->nevents--;
+	}
+	m->events = xrealloc(m->events, sizeof *m->events * (m->nevents + 1));
+	e = &m->events[m->nevents++];
+	e->ms = ms;
+	e->problem = problem;
+	e->text = xstrdup(text);
+}
+
+void
 model_free(struct model *m)
 {
+	size_t i;
+
 	if (m == NULL)
 		return;
+	for (i = 0; i < m->nevents; i++)
+		free(m->events[i].text);
+	free(m->events);
 	model_free_lanes(m);
 	model_free_tests(m);
 	decisions_free(m->decisions, m->ndecisions);
@@ -76,6 +109,8 @@ model_free(struct model *m)
 	free(m->status);
 	free(m->outdir);
 	free(m->root);
+	free(m->commit);
+	model_free_strings(m->build_failed, m->nbuild_failed);
 	free(m);
 }
 
@@ -182,29 +217,70 @@ model_update_tests(struct model *m)
 static void
 model_counts(struct model *m)
 {
+	const struct results *r = m->results;
 	int64_t passed;
+	size_t i;
 
-	m->runs = m->results->runs;
-	m->hangs = m->results->hangs;
-	results_counts(m->results, &passed, &m->flaky, &m->failing);
+	m->runs = r->runs;
+	m->hangs = r->hangs;
+	results_counts(r, &passed, &m->flaky, &m->failing);
+	m->outside_runs = m->leaked_runs = 0;
+	for (i = 0; i < r->npkgs; i++) {
+		m->outside_runs += r->pkgs[i].failures_outside_tests;
+		m->leaked_runs += r->pkgs[i].leaked_runs;
+	}
+	m->order_tests = 0;
+	for (i = 0; i < r->ntests; i++)
+		m->order_tests +=
+		    r->tests[i].first != NULL && results_order_dependent(&r->tests[i]);
 }
 
-static void
+/* The confirm runs the tests failed so far in the sweep will get, as the
+ * plan gives them when the sweep ends (plan_confirm). */
+static int64_t
+model_projected(const struct model *m)
+{
+	const struct results *r = m->results;
+	int64_t tests = 0;
+	size_t i;
+
+	if (m->phase >= SWEEP_PHASE_CONFIRM || m->run_only || m->confirm <= 0)
+		return 0;
+	for (i = 0; i < r->ntests; i++)
+		tests += r->tests[i].first != NULL && r->tests[i].first->phase == RESULTS_SWEEP;
+	return tests * m->ncpus * m->nloads * m->confirm;
+}
+
+void
 model_eta(struct model *m, int64_t now_ms)
 {
+	double per_run;
+
+	if (m->paused && !m->finished) {
+		if (m->paused_since_ms == 0)
+			m->paused_since_ms = now_ms;
+		return;
+	}
+	if (m->paused_since_ms != 0) {
+		m->eta_since_ms += now_ms - m->paused_since_ms;
+		m->paused_since_ms = 0;
+	}
 	if (m->phase != m->eta_phase || m->done < m->eta_done0) {
 		m->eta_phase = m->phase;
 		m->eta_since_ms = now_ms;
 		m->eta_done0 = m->done;
 	}
-	if (m->finished || (m->target > 0 && m->done >= m->target))
-		m->eta_s = 0;
-	else if (m->done > m->eta_done0 && now_ms > m->eta_since_ms)
-		m->eta_s =
-		    (int64_t)((double)(m->target - m->done) * (double)(now_ms - m->eta_since_ms) /
-		              (double)(m->done - m->eta_done0) / 1000.0);
-	else
-		m->eta_s = -1;
+	m->projected = m->finished ? 0 : model_projected(m);
+	if (m->finished || (m->target > 0 && m->done >= m->target && m->projected == 0)) {
+		m->eta_s = m->total_eta_s = 0;
+	} else if (m->done > m->eta_done0 && now_ms > m->eta_since_ms) {
+		per_run =
+		    (double)(now_ms - m->eta_since_ms) / (double)(m->done - m->eta_done0) / 1000.0;
+		m->eta_s = (int64_t)((double)(m->target - m->done) * per_run);
+		m->total_eta_s = (int64_t)((double)(m->target - m->done + m->projected) * per_run);
+	} else {
+		m->eta_s = m->total_eta_s = -1;
+	}
 }
 
 static void
@@ -234,6 +310,16 @@ model_apply_status(struct model *m, struct sweep_status *st)
 		model_set_ints(&m->loads, &m->nloads, st->loads, st->nloads);
 	m->count = st->count;
 	m->confirm = st->confirm;
+	m->timeout_ms = st->timeout_ms;
+	m->kill_grace_ms = st->kill_grace_ms;
+	m->run_only = st->run_only;
+	if (m->commit == NULL && st->commit != NULL)
+		m->commit = xstrdup(st->commit);
+	model_free_strings(m->build_failed, m->nbuild_failed);
+	m->build_failed = st->build_failed;
+	m->nbuild_failed = st->nbuild_failed;
+	st->build_failed = NULL;
+	st->nbuild_failed = 0;
 	m->machine_cores = st->machine_cores;
 	m->keep = st->keep;
 	m->nlanes = st->nlanes;

@@ -44,6 +44,16 @@ struct model_test {
 	bool quarantined;     /* the quarantine file has an entry for it */
 };
 
+/* Something that happened while the dashboard watched a live sweep. */
+struct model_event {
+	int64_t ms; /* when, ms since the epoch */
+	bool problem;
+	char *text;
+};
+
+/* The event log keeps this many, the oldest dropped first. */
+#define MODEL_EVENTS_MAX 500
+
 struct model {
 	enum model_source source;
 	const struct results *results; /* borrowed: the sweep's or the replay's */
@@ -56,7 +66,9 @@ struct model {
 	char *status; /* view: "running", "complete" or "interrupted" */
 	bool paused, finished;
 	int64_t done, target; /* runs of the current phase */
-	int64_t eta_s;        /* -1 when unknown */
+	int64_t eta_s;        /* the current phase; -1 when unknown */
+	int64_t total_eta_s;  /* the whole sweep, confirm runs projected; -1 when unknown */
+	int64_t projected;    /* confirm runs projected for the failed tests, not planned yet */
 	int64_t runs;         /* every run counted */
 	int64_t flaky, failing, hangs;
 	int machine_cores, keep, nlanes, width;
@@ -64,6 +76,17 @@ struct model {
 	int *cpus, *loads;
 	int ncpus, nloads;
 	int count, confirm;
+	int64_t timeout_ms, kill_grace_ms;
+	bool run_only; /* --run: no confirm phase */
+	char *commit;  /* the project's commit, or NULL */
+
+	/* Problems: packages that did not build ("name (level)"), and the
+	 * counts of the results that no test list shows. */
+	char **build_failed;
+	size_t nbuild_failed;
+	int64_t outside_runs; /* runs that failed outside any test */
+	int64_t leaked_runs;  /* runs that left processes behind */
+	size_t order_tests;   /* tests that look order-dependent */
 
 	/* The lane grid. */
 	struct status_lane *lanes; /* the lane grid (status.h) */
@@ -81,9 +104,14 @@ struct model {
 	char *quarantine_error;        /* why the file could not be read, or NULL */
 	int64_t quarantine_mtime_ns;
 
-	/* ETA bookkeeping: the current phase's start. */
+	/* The live sweep's events, oldest first. */
+	struct model_event *events;
+	size_t nevents;
+
+	/* ETA bookkeeping: the current phase's start, and since when the
+	 * estimate is frozen by a pause (0 when not paused). */
 	enum sweep_phase eta_phase;
-	int64_t eta_since_ms, eta_done0;
+	int64_t eta_since_ms, eta_done0, paused_since_ms;
 
 	/* view: results.json, for the reproduce commands. */
 	struct results *saved;
@@ -97,9 +125,19 @@ struct model *model_new(enum model_source source);
 /* Frees m and what it owns; NULL is a no-op. */
 void model_free(struct model *m);
 
+/* Adds an event at ms (text copied); past MODEL_EVENTS_MAX the oldest
+ * goes. */
+void model_add_event(struct model *m, int64_t ms, bool problem, const char *text);
+
 /* Refreshes everything but the quarantine from a live sweep at now_ms
  * (ms since the epoch). The sweep's results stay borrowed. */
 void model_update_live(struct model *m, const struct sweep *s, int64_t now_ms);
+
+/* Recomputes the current phase's ETA and the whole sweep's (the confirm
+ * runs of the tests failed so far in the sweep projected) at now_ms, at
+ * the pace of the phase so far. While paused both stay as they were and
+ * the pause does not count in the pace. Every update calls it. */
+void model_eta(struct model *m, int64_t now_ms);
 
 /* Refreshes everything but the quarantine from a replayed journal of the
  * sweep in outdir (both borrowed until the next update). */

@@ -70,6 +70,35 @@ tty_fatal_hook(void)
 	tty_stop();
 }
 
+/* Home and End as terminals send them whatever TERM says: tmux under
+ * TERM=xterm-256color sends ESC [1~ and ESC [4~, which xterm's description
+ * does not read as Home and End. Other keys the description binds are
+ * left alone. */
+static void
+tty_define_keys(void)
+{
+	static const struct {
+		const char *seq;
+		int key;
+	} keys[] = {
+	    {"\033[1~", KEY_HOME}, {"\033[4~", KEY_END}, {"\033[7~", KEY_HOME},
+	    {"\033[8~", KEY_END},  {"\033[H", KEY_HOME}, {"\033[F", KEY_END},
+	    {"\033OH", KEY_HOME},  {"\033OF", KEY_END},
+	};
+	size_t i;
+
+	for (i = 0; i < UTIL_ARRAY_LEN(keys); i++) {
+		int had = key_defined(keys[i].seq);
+
+		/* xterm's description reads ESC [1~ and ESC [4~ as Find and
+		 * Select, which no key of the dashboard uses. */
+		if (had == 0 || had == KEY_FIND || had == KEY_SELECT) {
+			define_key(keys[i].seq, 0);
+			define_key(keys[i].seq, keys[i].key);
+		}
+	}
+}
+
 int
 tty_start(const struct tty_config *cfg, char **err)
 {
@@ -93,6 +122,10 @@ tty_start(const struct tty_config *cfg, char **err)
 	nonl();
 	intrflush(stdscr, FALSE);
 	keypad(stdscr, TRUE);
+	tty_define_keys();
+	/* Clicks and the wheel; the terminal keeps selecting with Shift. */
+	mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
+	mouseinterval(0);
 	nodelay(stdscr, TRUE);
 	set_escdelay(25);
 	curs_set(0);

@@ -13,6 +13,7 @@
 #include "draw.h"
 #include "model.h"
 #include "prompt.h"
+#include "title.h"
 #include "ui.h"
 #include "view.h"
 
@@ -63,6 +64,13 @@ struct ui {
 	char *post_file;
 	bool editing;
 	pid_t editor_pid;
+	/* The filter as it was before / began, back on Esc: the list follows
+	 * the text while it is typed. */
+	bool filtering;
+	char *filter_before;
+	/* The window title: how it is set, and the last text set. */
+	enum title_mode title_mode;
+	char *title_last;
 };
 
 /* decide.c: the actions that decide, each on the selected test. */

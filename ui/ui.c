@@ -103,8 +103,31 @@ ui_busy(const struct ui *ui)
 
 /* ---- the frame ---- */
 
-/* The tests that pass the filter, and the selection kept on the same test
- * when the list changed order. */
+/* Orders two visible tests by the list's sort key, as listed on a tie. */
+static int
+ui_cmp_visible(const void *a, const void *b, void *arg)
+{
+	const struct ui *ui = arg;
+	size_t ia = *(const size_t *)a, ib = *(const size_t *)b;
+	const struct model_test *x = &ui->model->tests[ia], *y = &ui->model->tests[ib];
+	int c = 0;
+
+	if (ui->st.sort == VIEW_SORT_RATE) {
+		/* (fx / rx) > (fy / ry), without dividing. */
+		double l = (double)(x->failures + x->hangs) * (double)(y->runs > 0 ? y->runs : 1);
+		double r = (double)(y->failures + y->hangs) * (double)(x->runs > 0 ? x->runs : 1);
+
+		c = l > r ? -1 : l < r;
+	} else if (ui->st.sort == VIEW_SORT_NAME) {
+		c = strcmp(x->pkg, y->pkg);
+		if (c == 0)
+			c = strcmp(x->name, y->name);
+	}
+	return c != 0 ? c : ia < ib ? -1 : ia > ib;
+}
+
+/* The tests that pass the filter in the list's order, and the selection
+ * kept on the same test when the list changed order. */
 static void
 ui_visible(struct ui *ui)
 {
@@ -119,6 +142,8 @@ ui_visible(struct ui *ui)
 		if (f == NULL || *f == '\0' || strcasestr(m->tests[i].id, f) != NULL)
 			ui->visible[ui->nvisible++] = i;
 	}
+	if (ui->st.sort != VIEW_SORT_LISTED)
+		qsort_r(ui->visible, ui->nvisible, sizeof *ui->visible, ui_cmp_visible, ui);
 	if (ui->st.selected_id != NULL) {
 		for (i = 0; i < ui->nvisible; i++) {
 			if (strcmp(m->tests[ui->visible[i]].id, ui->st.selected_id) == 0) {
@@ -149,6 +174,65 @@ ui_same_layout(const struct view_layout *a, const struct view_layout *b)
 	       ui_same_rect(&a->quarantine, &b->quarantine);
 }
 
+/* The window title follows the progress, set only when it changed. */
+static void
+ui_title(struct ui *ui)
+{
+	char *text;
+
+	if (ui->title_mode == TITLE_NONE)
+		return;
+	text = title_text(ui->model);
+	if (ui->title_last != NULL && strcmp(text, ui->title_last) == 0) {
+		free(text);
+		return;
+	}
+	if (ui->title_last == NULL)
+		title_save(ui->cfg.out, ui->title_mode);
+	title_write(ui->cfg.out, ui->title_mode, text);
+	free(ui->title_last);
+	ui->title_last = text;
+}
+
+/* The actions that do something now, for the hints line. */
+static unsigned
+ui_actions_here(const struct ui *ui, const struct view_layout *l)
+{
+	const struct view_state *st = &ui->st;
+	const struct model *m = ui->model;
+	enum view_pane focus = l->too_small ? VIEW_PANE_TESTS : st->focus;
+	bool test = st->selected < ui->nvisible;
+	unsigned a = ACTION_BIT(ACTION_HELP) | ACTION_BIT(ACTION_REDRAW);
+
+	if (st->overlay == VIEW_OVERLAY_POST)
+		return 0;
+	if (st->overlay != VIEW_OVERLAY_NONE)
+		return a | ACTION_BIT(ACTION_BACK);
+	a |= ACTION_BIT(ACTION_QUIT) | ACTION_BIT(ACTION_LOG);
+	if (!l->too_small)
+		a |= ACTION_BIT(ACTION_NEXT_PANE) | ACTION_BIT(ACTION_PREV_PANE);
+	if (ui->src.pause != NULL && !m->finished)
+		a |= ACTION_BIT(ACTION_PAUSE);
+	if (focus == VIEW_PANE_LANES && m->nlanes > 0 && !m->finished && m->source == MODEL_LIVE)
+		a |= ACTION_BIT(st->lane_open ? ACTION_BACK : ACTION_DETAILS);
+	if (focus == VIEW_PANE_DETAIL && !l->split)
+		a |= ACTION_BIT(ACTION_BACK);
+	if (focus != VIEW_PANE_TESTS && focus != VIEW_PANE_DETAIL)
+		return a;
+	if (m->ntests > 0)
+		a |= ACTION_BIT(ACTION_FILTER);
+	if (ui->nvisible > 1)
+		a |= ACTION_BIT(ACTION_SORT);
+	if (!test)
+		return a;
+	if (focus == VIEW_PANE_TESTS)
+		a |= ACTION_BIT(ACTION_DETAILS);
+	a |= ACTION_BIT(ACTION_QUARANTINE) | ACTION_BIT(ACTION_POST) | ACTION_BIT(ACTION_DISMISS);
+	if (ui->src.confirm != NULL && !m->finished)
+		a |= ACTION_BIT(ACTION_CONFIRM);
+	return a;
+}
+
 void
 ui_draw(struct ui *ui)
 {
@@ -173,6 +257,7 @@ ui_draw(struct ui *ui)
 	ctx.visible = ui->visible;
 	ctx.nvisible = ui->nvisible;
 	view_layout(&ctx, LINES, COLS, &l);
+	ctx.actions = ui_actions_here(ui, &l);
 	mask = ui->dirty & VIEW_DIRTY_ALL;
 	if (!ui_same_layout(&l, &ui->layout)) {
 		mask = VIEW_DIRTY_ALL;
@@ -186,6 +271,7 @@ ui_draw(struct ui *ui)
 	view_draw(&ctx, &l, mask);
 	wnoutrefresh(stdscr);
 	doupdate();
+	ui_title(ui);
 	ui->dirty = 0;
 	ui->last_frame = uv_now(ui->loop);
 }
@@ -270,6 +356,39 @@ ui_scroll(size_t *top, enum action_id a, int rows, size_t lines)
 	view_move(top, a, rows > 1 ? (size_t)rows - 1 : 1, lines);
 }
 
+/* Moves the lane selection: a lane a line, a page of lanes a page. */
+static void
+ui_lane_select(struct ui *ui, enum action_id a)
+{
+	struct view_state *st = &ui->st;
+	int n = ui->model->nlanes, page = st->lanes_rows > 1 ? st->lanes_rows : 1;
+	int to = st->lane_selected;
+
+	switch (a) {
+	case ACTION_DOWN:
+		to++;
+		break;
+	case ACTION_UP:
+		to--;
+		break;
+	case ACTION_PAGE_DOWN:
+		to += page;
+		break;
+	case ACTION_PAGE_UP:
+		to -= page;
+		break;
+	case ACTION_TOP:
+		to = 0;
+		break;
+	case ACTION_BOTTOM:
+		to = n - 1;
+		break;
+	default:
+		break;
+	}
+	st->lane_selected = to < 0 ? 0 : to >= n ? n - 1 : to;
+}
+
 void
 ui_move(struct ui *ui, enum action_id a)
 {
@@ -312,7 +431,10 @@ ui_move(struct ui *ui, enum action_id a)
 		ui_dirty(ui, VIEW_DIRTY_DETAIL);
 		break;
 	case VIEW_PANE_LANES:
-		ui_scroll(&st->lanes_top, a, st->lanes_rows, st->lanes_lines);
+		if (st->lane_open || ui->model->nlanes == 0)
+			ui_scroll(&st->lanes_top, a, st->lanes_rows, st->lanes_lines);
+		else
+			ui_lane_select(ui, a);
 		ui_dirty(ui, VIEW_DIRTY_LANES);
 		break;
 	default:
@@ -322,13 +444,33 @@ ui_move(struct ui *ui, enum action_id a)
 	}
 }
 
+/* Shows the tests whose id contains text (all when it is empty or NULL),
+ * the selection kept on its test while it stays in the list. */
+static void
+ui_filter_apply(struct ui *ui, const char *text)
+{
+	free(ui->st.filter);
+	ui->st.filter = text != NULL && *text != '\0' ? xstrdup(text) : NULL;
+	ui->st.list_top = 0;
+	ui_visible(ui);
+	ui_dirty(ui, VIEW_DIRTY_ALL);
+}
+
 static void
 ui_filter_done(void *arg, const char *answer)
 {
 	struct ui *ui = arg;
 
-	if (answer == NULL)
+	ui->filtering = false;
+	if (answer == NULL) {
+		/* Cancelled: the filter it had before. */
+		ui_filter_apply(ui, ui->filter_before);
+		free(ui->filter_before);
+		ui->filter_before = NULL;
 		return;
+	}
+	free(ui->filter_before);
+	ui->filter_before = NULL;
 	free(ui->st.filter);
 	ui->st.filter = *answer != '\0' ? xstrdup(answer) : NULL;
 	ui->st.selected = 0;
@@ -372,6 +514,13 @@ ui_action(struct ui *ui, const struct action *a)
 		ui_dirty(ui, VIEW_DIRTY_ALL);
 		break;
 	case ACTION_DETAILS:
+		if (st->focus == VIEW_PANE_LANES && !ui->layout.too_small &&
+		    ui->model->nlanes > 0) {
+			st->lane_open = !st->lane_open;
+			st->lanes_top = 0;
+			ui_dirty(ui, VIEW_DIRTY_ALL);
+			break;
+		}
 		if (ui_selected_test(ui) == NULL) {
 			ui_message(ui, false, "%s", _("no flaky test to show yet"));
 			break;
@@ -381,14 +530,34 @@ ui_action(struct ui *ui, const struct action *a)
 		ui_dirty(ui, VIEW_DIRTY_ALL);
 		break;
 	case ACTION_BACK:
-		if (st->focus == VIEW_PANE_DETAIL) {
+		if (st->focus == VIEW_PANE_TESTS && st->filter != NULL) {
+			ui_filter_apply(ui, NULL);
+			ui_message(ui, false, "%s", _("showing every flaky test"));
+		} else if (st->focus == VIEW_PANE_LANES && st->lane_open) {
+			st->lane_open = false;
+			st->lanes_top = 0;
+			ui_dirty(ui, VIEW_DIRTY_ALL);
+		} else if (st->focus == VIEW_PANE_DETAIL) {
 			st->focus = VIEW_PANE_TESTS;
 			ui_dirty(ui, VIEW_DIRTY_ALL);
 		}
 		break;
 	case ACTION_FILTER:
+		free(ui->filter_before);
+		ui->filter_before = st->filter != NULL ? xstrdup(st->filter) : NULL;
+		ui->filtering = true;
 		ui_ask(ui, PROMPT_LINE, _("show the tests whose id contains:"), st->filter,
 		       ui_filter_done);
+		break;
+	case ACTION_SORT:
+		st->sort = (enum view_sort)((st->sort + 1) % VIEW_SORTS);
+		ui_visible(ui);
+		ui_message(ui, false, "%s",
+		           st->sort == VIEW_SORT_RATE ? _("sorted by failure rate, highest first")
+		           : st->sort == VIEW_SORT_NAME
+		               ? _("sorted by package and test name")
+		               : _("sorted as listed: most failures first"));
+		ui_dirty(ui, VIEW_DIRTY_ALL);
 		break;
 	case ACTION_CONFIRM:
 		decide_confirm(ui);
@@ -407,6 +576,11 @@ ui_action(struct ui *ui, const struct action *a)
 		break;
 	case ACTION_REDRAW:
 		clearok(curscr, TRUE);
+		ui_dirty(ui, VIEW_DIRTY_ALL);
+		break;
+	case ACTION_LOG:
+		st->overlay = VIEW_OVERLAY_LOG;
+		st->overlay_top = 0;
 		ui_dirty(ui, VIEW_DIRTY_ALL);
 		break;
 	case ACTION_HELP:
@@ -431,6 +605,62 @@ ui_key_name(int key, char *buf, size_t size)
 	return buf;
 }
 
+static bool
+ui_in_rect(const struct view_rect *r, int y, int x)
+{
+	return r->h > 0 && y >= r->y && y < r->y + r->h && x >= r->x && x < r->x + r->w;
+}
+
+/* A click focuses the pane under it (and selects the test or lane
+ * clicked); the wheel scrolls the pane under it by three lines. */
+static void
+ui_mouse(struct ui *ui)
+{
+	const struct view_layout *l = &ui->layout;
+	struct view_state *st = &ui->st;
+	MEVENT ev;
+	enum view_pane pane;
+	bool wheel;
+	int i;
+
+	if (getmouse(&ev) != OK)
+		return;
+	wheel = (ev.bstate & (BUTTON4_PRESSED | BUTTON5_PRESSED)) != 0;
+	if (st->overlay != VIEW_OVERLAY_NONE) {
+		for (i = 0; wheel && i < 3; i++)
+			ui_move(ui, ev.bstate & BUTTON4_PRESSED ? ACTION_UP : ACTION_DOWN);
+		return;
+	}
+	if (ui_in_rect(&l->lanes, ev.y, ev.x))
+		pane = VIEW_PANE_LANES;
+	else if (ui_in_rect(&l->tests, ev.y, ev.x))
+		pane = VIEW_PANE_TESTS;
+	else if (ui_in_rect(&l->detail, ev.y, ev.x))
+		pane = VIEW_PANE_DETAIL;
+	else if (ui_in_rect(&l->quarantine, ev.y, ev.x))
+		pane = VIEW_PANE_QUARANTINE;
+	else
+		return;
+	if (!l->too_small)
+		st->focus = pane;
+	ui_dirty(ui, VIEW_DIRTY_ALL);
+	if (wheel) {
+		for (i = 0; i < 3; i++)
+			ui_move(ui, ev.bstate & BUTTON4_PRESSED ? ACTION_UP : ACTION_DOWN);
+	} else if (pane == VIEW_PANE_TESTS && ev.y > l->tests.y) {
+		ui_select(ui, (long)st->list_top + (ev.y - l->tests.y - 1));
+	} else if (pane == VIEW_PANE_LANES && ev.y > l->lanes.y && st->lanes_cell_w > 0 &&
+	           !st->lane_open) {
+		/* A cell: " L0 ... | L1 ...", a space first, " | " between. */
+		long row = (long)st->lanes_top + (ev.y - l->lanes.y - 1);
+		long lane =
+		    row * st->lanes_per_row + (ev.x - l->lanes.x - 1) / (st->lanes_cell_w + 3);
+
+		if (lane >= 0 && lane < ui->model->nlanes)
+			st->lane_selected = (int)lane;
+	}
+}
+
 void
 ui_key(struct ui *ui, int key)
 {
@@ -443,8 +673,15 @@ ui_key(struct ui *ui, int key)
 		ui_dirty(ui, VIEW_DIRTY_ALL);
 		return;
 	}
+	if (key == KEY_MOUSE) {
+		if (!ui->prompt.active && ui->st.overlay != VIEW_OVERLAY_POST)
+			ui_mouse(ui);
+		return;
+	}
 	if (ui->prompt.active) {
 		prompt_key(&ui->prompt, key);
+		if (ui->filtering && ui->prompt.active)
+			ui_filter_apply(ui, ui->prompt.text.data);
 		ui_dirty(ui, VIEW_DIRTY_STATUS);
 		return;
 	}
@@ -453,14 +690,14 @@ ui_key(struct ui *ui, int key)
 		return;
 	}
 	a = action_for_key(key);
-	if (ui->st.overlay == VIEW_OVERLAY_HELP) {
+	if (ui->st.overlay == VIEW_OVERLAY_HELP || ui->st.overlay == VIEW_OVERLAY_LOG) {
 		if (a != NULL &&
 		    (a->id == ACTION_DOWN || a->id == ACTION_UP || a->id == ACTION_PAGE_DOWN ||
 		     a->id == ACTION_PAGE_UP || a->id == ACTION_TOP || a->id == ACTION_BOTTOM)) {
 			ui_move(ui, a->id);
 			return;
 		}
-		/* Any other key closes the help. */
+		/* Any other key closes the help or the log. */
 		ui->st.overlay = VIEW_OVERLAY_NONE;
 		ui_dirty(ui, VIEW_DIRTY_ALL);
 		return;
@@ -605,6 +842,8 @@ ui_new(uv_loop_t *loop, const struct ui_config *cfg, enum model_source source, c
 		ui_free(ui);
 		return NULL;
 	}
+	ui->title_mode = title_mode_for(
+	    ui->cfg.out, ui->cfg.term != NULL ? ui->cfg.term : getenv("TERM"), getenv("TMUX"));
 	draw_init_detect(&ui->draw, stdscr, cfg->colors, cfg->utf8);
 	prompt_init(&ui->prompt);
 	ui->st.prompt = &ui->prompt;
@@ -683,6 +922,8 @@ ui_close(struct ui *ui)
 	ui->closing = true;
 	decide_cleanup(ui);
 	prompt_cancel(&ui->prompt);
+	if (ui->title_last != NULL)
+		title_restore(ui->cfg.out, ui->title_mode);
 	tty_stop();
 	ui_close_handle(ui, (uv_handle_t *)&ui->prepare);
 	ui_close_handle(ui, (uv_handle_t *)&ui->frame_timer);
@@ -707,6 +948,8 @@ ui_free_now(struct ui *ui)
 	free(ui->visible);
 	free(ui->st.selected_id);
 	free(ui->st.filter);
+	free(ui->filter_before);
+	free(ui->title_last);
 	free(ui->st.message);
 	free(ui->act_test);
 	free(ui->act_channel);
@@ -836,6 +1079,18 @@ ui_obs_test_failed_first(void *arg, const struct results_test *t, const struct o
 	ui_message(ui, false, _("new: %s %s at cpu %d load %d (%s run %lld)"), t->id,
 	           ot->status == OUTCOME_HANG ? _("hung") : _("failed"), run->cpu, run->load,
 	           run->phase == RESULTS_CONFIRM ? _("confirm") : _("sweep"), (long long)run->id);
+	model_add_event(ui->model, util_now_ms(), false, ui->st.message);
+}
+
+static void
+ui_obs_problem(void *arg, enum observer_problem kind, const char *what, const char *text)
+{
+	struct ui *ui = arg;
+
+	(void)kind;
+	(void)what;
+	model_add_event(ui->model, util_now_ms(), true, text);
+	ui_dirty(ui, VIEW_DIRTY_HEADER | VIEW_DIRTY_OVERLAY | UI_DIRTY_MODEL);
 }
 
 static void
@@ -878,6 +1133,7 @@ ui_observer(struct ui *ui)
 	ui->obs.run_finished = ui_obs_run_finished;
 	ui->obs.test_failed_first = ui_obs_test_failed_first;
 	ui->obs.message = ui_obs_message;
+	ui->obs.problem = ui_obs_problem;
 	ui->obs.finished = ui_obs_finished;
 	return &ui->obs;
 }

@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * view-header.c: the header line: phase, progress bar with percentage and
- * ETA, runs done of planned, the flaky, failing and hang counts, the
- * machine's shape and the time since the sweep started. On a narrow
- * screen the least needed parts go first: the machine, the ETA, the bar.
+ * view-header.c: the header line: phase, progress bar with percentage,
+ * the phase's ETA and the whole sweep's (confirm runs projected), runs
+ * done of planned, the flaky and failing tests apart from the hung runs, a
+ * badge when something no list shows went wrong, the machine's shape and
+ * the time since the sweep started. On a narrow screen the least needed
+ * parts go first: the machine, then the counts and the badge take their
+ * short forms, then the bar, the name, the phase's ETA (the total stays),
+ * the time since the start, the total, the ETA.
  */
 #include "config.h"
 
@@ -40,26 +44,34 @@ struct view_header_parts {
 	char runs[64];
 	char pct[16];
 	char eta[32];
-	char counts[96];
+	char total[64];
+	char counts[128];
+	char problems[64];
 	char machine[96];
 	char elapsed[32];
-	int bar; /* bar width in columns, 0 for none */
+	int bar;     /* bar width in columns, 0 for none */
+	bool noname; /* without "flakesweep" first */
 };
 
 static int
 view_header_width(const struct view_ctx *c, const struct view_header_parts *p)
 {
-	int w = draw_width(c->d, "flakesweep") + 2 + draw_width(c->d, p->phase) + 1 +
-	        draw_width(c->d, p->runs);
+	int w = (p->noname ? 0 : draw_width(c->d, "flakesweep") + 2) + draw_width(c->d, p->phase) +
+	        1 + draw_width(c->d, p->runs);
 
 	if (p->bar > 0)
 		w += 1 + p->bar + 2;
 	w += 1 + draw_width(c->d, p->pct);
 	if (p->eta[0] != '\0')
 		w += 2 + draw_width(c->d, p->eta);
+	if (p->total[0] != '\0')
+		w += 2 + draw_width(c->d, p->total);
 	w += 3 + draw_width(c->d, p->counts);
+	if (p->problems[0] != '\0')
+		w += 3 + draw_width(c->d, p->problems);
 	if (p->machine[0] != '\0')
 		w += 3 + draw_width(c->d, p->machine);
+
 	if (p->elapsed[0] != '\0')
 		w += 3 + draw_width(c->d, p->elapsed);
 	return w;
@@ -72,6 +84,7 @@ view_header_draw(struct view_ctx *c, const struct view_rect *r)
 	struct view_header_parts p;
 	char done[32], target[32], t[32];
 	int64_t end, pct;
+	size_t problems;
 	int x, w = r->w, filled, slack;
 
 	if (r->h <= 0)
@@ -99,10 +112,19 @@ view_header_draw(struct view_ctx *c, const struct view_rect *r)
 		draw_eta(m->eta_s, t, sizeof t);
 		snprintf(p.eta, sizeof p.eta, _("ETA %s"), t);
 	}
+	if (!m->finished && m->projected > 0 && m->total_eta_s >= 0) {
+		draw_eta(m->total_eta_s, t, sizeof t);
+		snprintf(p.total, sizeof p.total, _("total ~%s"), t);
+	}
 	snprintf(p.counts, sizeof p.counts,
-	         ngettext("%lld flaky %lld failing %lld hang", "%lld flaky %lld failing %lld hangs",
-	                  (unsigned long)m->hangs),
+	         ngettext("%lld flaky %lld failing tests, %lld hung run",
+	                  "%lld flaky %lld failing tests, %lld hung runs", (unsigned long)m->hangs),
 	         (long long)m->flaky, (long long)m->failing, (long long)m->hangs);
+	problems = m->nbuild_failed + (m->outside_runs > 0) + (m->leaked_runs > 0) + m->order_tests;
+	if (problems > 0)
+		snprintf(p.problems, sizeof p.problems,
+		         ngettext("! %zu problem: L", "! %zu problems: L", (unsigned long)problems),
+		         problems);
 	snprintf(p.machine, sizeof p.machine,
 	         ngettext("%d cores: keep %d, %d lane x %d", "%d cores: keep %d, %d lanes x %d",
 	                  (unsigned long)m->nlanes),
@@ -110,8 +132,9 @@ view_header_draw(struct view_ctx *c, const struct view_rect *r)
 	end = m->finished && m->finished_ms > 0 ? m->finished_ms : c->now_ms;
 	draw_clock(m->started_ms > 0 ? (end - m->started_ms) / 1000 : 0, p.elapsed,
 	           sizeof p.elapsed);
-	/* Too wide: a shorter bar, then no machine, then a shorter bar
-	 * still, then no bar, then no ETA. */
+	/* Too wide: a shorter bar, then no machine, short counts and badge,
+	 * a shorter bar still, no bar, no name, the total alone, no elapsed
+	 * time, no total, no ETA. */
 	p.bar = VIEW_HEADER_BAR_MAX;
 	slack = w - view_header_width(c, &p);
 	if (slack < 0)
@@ -119,11 +142,31 @@ view_header_draw(struct view_ctx *c, const struct view_rect *r)
 	slack = w - view_header_width(c, &p);
 	if (slack < 0)
 		p.machine[0] = '\0';
+	if (w - view_header_width(c, &p) < 0) {
+		snprintf(p.counts, sizeof p.counts,
+		         ngettext("%lld flaky %lld failing, %lld hung run",
+		                  "%lld flaky %lld failing, %lld hung runs",
+		                  (unsigned long)m->hangs),
+		         (long long)m->flaky, (long long)m->failing, (long long)m->hangs);
+		if (problems > 0)
+			snprintf(p.problems, sizeof p.problems, "!%zu", problems);
+	}
 	slack = w - view_header_width(c, &p);
 	if (slack < 0)
 		p.bar = p.bar + slack >= VIEW_HEADER_BAR_MIN ? p.bar + slack : 0;
-	slack = w - view_header_width(c, &p);
-	if (slack < 0)
+	p.noname = w - view_header_width(c, &p) < 0;
+	/* The whole night's ETA says more than the phase's. */
+	if (w - view_header_width(c, &p) < 0 && p.total[0] != '\0') {
+		p.eta[0] = '\0';
+		draw_eta(m->total_eta_s, t, sizeof t);
+		snprintf(p.total, sizeof p.total, _("ETA ~%s in all"), t);
+	}
+	/* How long is left matters more than how long it ran. */
+	if (w - view_header_width(c, &p) < 0 && (p.total[0] != '\0' || p.eta[0] != '\0'))
+		p.elapsed[0] = '\0';
+	if (w - view_header_width(c, &p) < 0)
+		p.total[0] = '\0';
+	if (w - view_header_width(c, &p) < 0)
 		p.eta[0] = '\0';
 	/* A clock cut short reads as another time: drop it whole. */
 	slack = w - view_header_width(c, &p);
@@ -137,7 +180,8 @@ view_header_draw(struct view_ctx *c, const struct view_rect *r)
 		if (x < r->x + w)                                                                \
 			x += draw_text(c->d, r->y, x, r->x + w - x, (text), DRAW_HEADER, false); \
 	} while (0)
-	VIEW_HEADER_PUT("flakesweep  ");
+	if (!p.noname)
+		VIEW_HEADER_PUT("flakesweep  ");
 	VIEW_HEADER_PUT(p.phase);
 	VIEW_HEADER_PUT(" ");
 	VIEW_HEADER_PUT(p.runs);
@@ -159,12 +203,21 @@ view_header_draw(struct view_ctx *c, const struct view_rect *r)
 		VIEW_HEADER_PUT("  ");
 		VIEW_HEADER_PUT(p.eta);
 	}
+	if (p.total[0] != '\0') {
+		VIEW_HEADER_PUT(p.eta[0] != '\0' ? ", " : "  ");
+		VIEW_HEADER_PUT(p.total);
+	}
 	VIEW_HEADER_PUT(" | ");
 	VIEW_HEADER_PUT(p.counts);
+	if (p.problems[0] != '\0') {
+		VIEW_HEADER_PUT(" | ");
+		VIEW_HEADER_PUT(p.problems);
+	}
 	if (p.machine[0] != '\0') {
 		VIEW_HEADER_PUT(" | ");
 		VIEW_HEADER_PUT(p.machine);
 	}
+
 	if (p.elapsed[0] != '\0') {
 		VIEW_HEADER_PUT(" | ");
 		VIEW_HEADER_PUT(p.elapsed);

@@ -68,21 +68,9 @@ view_help_doc(struct doc *doc)
 void
 view_help_draw(struct view_ctx *c, const struct view_rect *r)
 {
-	struct view_state *st = c->st;
-	struct doc doc, wrapped;
-	int rows = r->h - 1;
+	struct doc doc;
 
 	view_title(c, r->y, r->x, r->w, _("Help (? or Esc closes it)"), true);
 	view_help_doc(&doc);
-	doc_wrap(&doc, c->d, r->w - 1, &wrapped);
-	st->overlay_rows = rows;
-	st->overlay_lines = wrapped.nlines;
-	if (rows > 0) {
-		if (st->overlay_top + (size_t)rows > wrapped.nlines)
-			st->overlay_top =
-			    wrapped.nlines > (size_t)rows ? wrapped.nlines - (size_t)rows : 0;
-		doc_draw(&wrapped, c->d, r->y + 1, r->x, rows, r->w, st->overlay_top);
-	}
-	doc_free(&wrapped);
-	doc_free(&doc);
+	view_overlay_doc(c, r, &doc);
 }

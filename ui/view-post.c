@@ -15,9 +15,8 @@ void
 view_post_draw(struct view_ctx *c, const struct view_rect *r)
 {
 	struct view_state *st = c->st;
-	struct doc doc, wrapped;
+	struct doc doc;
 	char title[256];
-	int rows = r->h - 1;
 
 	snprintf(title, sizeof title, _("Post to %s (y sends it, n or Esc cancels)"),
 	         st->post_repo != NULL ? st->post_repo : _("no repository"));
@@ -32,15 +31,5 @@ view_post_draw(struct view_ctx *c, const struct view_rect *r)
 	doc_span(&doc, DRAW_BOLD, st->post_title != NULL ? st->post_title : "");
 	doc_line(&doc, 0, false);
 	doc_text(&doc, DRAW_NORMAL, 0, st->post_body != NULL ? st->post_body : "");
-	doc_wrap(&doc, c->d, r->w - 1, &wrapped);
-	st->overlay_rows = rows;
-	st->overlay_lines = wrapped.nlines;
-	if (rows > 0) {
-		if (st->overlay_top + (size_t)rows > wrapped.nlines)
-			st->overlay_top =
-			    wrapped.nlines > (size_t)rows ? wrapped.nlines - (size_t)rows : 0;
-		doc_draw(&wrapped, c->d, r->y + 1, r->x, rows, r->w, st->overlay_top);
-	}
-	doc_free(&wrapped);
-	doc_free(&doc);
+	view_overlay_doc(c, r, &doc);
 }

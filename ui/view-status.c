@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * view-status.c: the two bottom lines: the hints (the action table's keys
- * that have a label) and the message line, which shows a question being
- * asked, else the last message, else a note that the terminal is too
- * small.
+ * that have a label and work now, most needed first) and the message line, which shows a question
+ * being asked, else a note that the terminal is too small, else the last message, else which sweep
+ * this is: output directory, commit, start.
  */
 #include "config.h"
 
@@ -13,20 +13,21 @@
 #include <string.h>
 
 #include "action.h"
+#include "base/timefmt.h"
 #include "base/util.h"
 #include "view.h"
 
-/* Whether action id is one of only (all are when only is NULL). */
+/* Whether action id is one of only. */
 static bool
 view_status_shown(int id, const int *only, size_t nonly)
 {
 	size_t i;
 
-	for (i = 0; only != NULL && i < nonly; i++) {
+	for (i = 0; i < nonly; i++) {
 		if (only[i] == id)
 			return true;
 	}
-	return only == NULL;
+	return false;
 }
 
 void
@@ -45,7 +46,8 @@ view_hints_draw(struct view_ctx *c, const struct view_rect *r, const int *only, 
 			int need;
 
 			if (a[i].hint == NULL || a[i].hint_rank != rank ||
-			    !view_status_shown((int)a[i].id, only, nonly))
+			    !(only != NULL ? view_status_shown((int)a[i].id, only, nonly)
+			                   : (c->actions & ACTION_BIT(a[i].id)) != 0))
 				continue;
 			snprintf(key, sizeof key, "%.*s", (int)strcspn(a[i].names, ","),
 			         a[i].names);
@@ -59,6 +61,26 @@ view_hints_draw(struct view_ctx *c, const struct view_rect *r, const int *only, 
 			x += 2;
 		}
 	}
+}
+
+/* Which sweep this is: "results in DIR @COMMIT, started 2026-12-01
+ * 03:00 UTC". */
+static void
+view_status_where(struct view_ctx *c, int y, int x, int w)
+{
+	const struct model *m = c->m;
+	char started[40], *text;
+
+	if (m->outdir == NULL || m->started_ms <= 0)
+		return;
+	timefmt_format_rfc3339(m->started_ms, started, sizeof started);
+	started[10] = ' ';
+	started[16] = '\0';
+	text =
+	    xasprintf(_("results in %s%s%.7s, started %s UTC"), m->outdir,
+	              m->commit != NULL ? " @" : "", m->commit != NULL ? m->commit : "", started);
+	draw_text(c->d, y, x, w, text, DRAW_DIM, true);
+	free(text);
 }
 
 void
@@ -116,4 +138,6 @@ view_status_draw(struct view_ctx *c, const struct view_layout *l)
 	if (st->message != NULL)
 		draw_text(c->d, r->y, x, end - x, st->message,
 		          st->message_error ? DRAW_ERROR : DRAW_MESSAGE, true);
+	else
+		view_status_where(c, r->y, x, end - x);
 }

@@ -60,6 +60,9 @@ view_tests_draw(struct view_ctx *c, const struct view_rect *r, bool focused)
 		         c->nvisible, m->ntests, st->filter);
 	else
 		snprintf(title, sizeof title, _("Flaky tests (%zu)"), m->ntests);
+	if (st->sort != VIEW_SORT_LISTED)
+		snprintf(title + strlen(title), sizeof title - strlen(title), " %s",
+		         st->sort == VIEW_SORT_RATE ? _("by failure rate") : _("by name"));
 	view_title(c, r->y, r->x, r->w - sep, title, focused);
 	if (sep)
 		draw_text(c->d, r->y, r->x + r->w - 1, 1, "+",

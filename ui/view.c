@@ -37,7 +37,7 @@ view_max(int a, int b)
 void
 view_layout(const struct view_ctx *c, int rows, int cols, struct view_layout *out)
 {
-	int body, lanes_h, quar_h, mid_h, y;
+	int body, lanes_h, lanes_max, quar_h, mid_h, y;
 
 	memset(out, 0, sizeof *out);
 	out->rows = rows;
@@ -55,7 +55,10 @@ view_layout(const struct view_ctx *c, int rows, int cols, struct view_layout *ou
 	}
 	out->hints = (struct view_rect){rows - 2, 0, 1, cols};
 	body = rows - 3;
-	lanes_h = 1 + view_min(view_max(view_lanes_rows(c, cols), 1), view_max(body / 5, 1));
+	/* A lane opened to its runs may take half the body. */
+	lanes_max =
+	    view_max(c->st->lane_open && c->st->focus == VIEW_PANE_LANES ? body / 2 : body / 5, 1);
+	lanes_h = 1 + view_min(view_lanes_rows(c, cols, lanes_max), lanes_max);
 	quar_h = view_min(view_quarantine_rows(c), 1 + view_max(body / 6, 1));
 	mid_h = body - lanes_h - quar_h;
 	y = 1;
@@ -99,6 +102,26 @@ view_title(struct view_ctx *c, int y, int x, int w, const char *title, bool focu
 	draw_fill(c->d, y, x + used, w - used, fill, role);
 }
 
+void
+view_overlay_doc(struct view_ctx *c, const struct view_rect *r, struct doc *doc)
+{
+	struct view_state *st = c->st;
+	struct doc wrapped;
+	int rows = r->h - 1;
+
+	doc_wrap(doc, c->d, r->w - 1, &wrapped);
+	st->overlay_rows = rows;
+	st->overlay_lines = wrapped.nlines;
+	if (rows > 0) {
+		if (st->overlay_top + (size_t)rows > wrapped.nlines)
+			st->overlay_top =
+			    wrapped.nlines > (size_t)rows ? wrapped.nlines - (size_t)rows : 0;
+		doc_draw(&wrapped, c->d, r->y + 1, r->x, rows, r->w, st->overlay_top);
+	}
+	doc_free(&wrapped);
+	doc_free(doc);
+}
+
 static void
 view_clear(struct view_ctx *c, const struct view_rect *r)
 {
@@ -122,6 +145,8 @@ view_draw(struct view_ctx *c, const struct view_layout *l, unsigned mask)
 			view_clear(c, &l->overlay);
 			if (st->overlay == VIEW_OVERLAY_HELP)
 				view_help_draw(c, &l->overlay);
+			else if (st->overlay == VIEW_OVERLAY_LOG)
+				view_log_draw(c, &l->overlay);
 			else
 				view_post_draw(c, &l->overlay);
 		}

@@ -40,6 +40,15 @@ enum view_overlay {
 	VIEW_OVERLAY_NONE,
 	VIEW_OVERLAY_HELP,
 	VIEW_OVERLAY_POST,
+	VIEW_OVERLAY_LOG,
+};
+
+/* The order of the list: as the model lists it, or by a key. */
+enum view_sort {
+	VIEW_SORT_LISTED,
+	VIEW_SORT_RATE, /* failed and hung runs of all runs, highest first */
+	VIEW_SORT_NAME, /* package and test name */
+	VIEW_SORTS
 };
 
 struct view_rect {
@@ -59,7 +68,13 @@ struct view_state {
 	size_t selected;   /* into the visible tests */
 	char *selected_id; /* keeps the selection when the list is sorted again */
 	char *filter;      /* or NULL */
+	enum view_sort sort;
 	size_t list_top, detail_top, lanes_top, quarantine_top, overlay_top;
+	int lane_selected; /* the lane j and k move over while the lanes have focus */
+	bool lane_open;    /* the lanes pane lists the selected lane's runs */
+	/* The lane grid of the last frame: cells a row and their width, for
+	 * the mouse (0 when the pane is not a grid of cells). */
+	int lanes_per_row, lanes_cell_w;
 	/* Rows and lines of the last frame, for paging and clamping. */
 	int list_rows, detail_rows, lanes_rows, quarantine_rows, overlay_rows;
 	size_t detail_lines, lanes_lines, quarantine_lines, overlay_lines;
@@ -80,6 +95,8 @@ struct view_ctx {
 	int64_t now_ms;
 	const size_t *visible; /* indexes into m->tests that pass the filter */
 	size_t nvisible;
+	/* The actions that work now (ACTION_BIT of each), for the hints. */
+	unsigned actions;
 	/* The selected test's reproduce commands (borrowed), or NULL. */
 	const char *repro_flakesweep, *repro_direct;
 };
@@ -98,9 +115,11 @@ void view_title(struct view_ctx *c, int y, int x, int w, const char *title, bool
 
 /* The header line: phase, progress, ETA, counts, machine, elapsed. */
 void view_header_draw(struct view_ctx *c, const struct view_rect *r);
-/* The rows the lane grid takes at width w (columns) when nothing is cut. */
-int view_lanes_rows(const struct view_ctx *c, int w);
-/* The lane grid, scrolled by st->lanes_top. */
+/* The rows the lane overview takes at width w (columns) in the richest
+ * form that fits max rows. */
+int view_lanes_rows(const struct view_ctx *c, int w, int max);
+/* The lane overview, or the selected lane's runs, scrolled by
+ * st->lanes_top. */
 void view_lanes_draw(struct view_ctx *c, const struct view_rect *r, bool focused);
 /* The flaky and failing tests that pass the filter, the selection in sight. */
 void view_tests_draw(struct view_ctx *c, const struct view_rect *r, bool focused);
@@ -112,6 +131,13 @@ void view_quarantine_draw(struct view_ctx *c, const struct view_rect *r, bool fo
 int view_quarantine_rows(const struct view_ctx *c);
 /* The help overlay, scrolled by st->overlay_top. */
 void view_help_draw(struct view_ctx *c, const struct view_rect *r);
+/* The event log overlay, scrolled by st->overlay_top. */
+void view_log_draw(struct view_ctx *c, const struct view_rect *r);
+/* Builds the event log (for the overlay and its test). */
+void view_log_doc(const struct view_ctx *c, struct doc *doc);
+/* Draws doc (freed) wrapped in an overlay's rectangle below its title,
+ * scrolled by st->overlay_top. */
+void view_overlay_doc(struct view_ctx *c, const struct view_rect *r, struct doc *doc);
 /* The post preview overlay (st->post_*), scrolled by st->overlay_top. */
 void view_post_draw(struct view_ctx *c, const struct view_rect *r);
 /* The hints line and the message line (prompt, message or size note). */

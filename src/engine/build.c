@@ -75,10 +75,14 @@ build_all_done(struct sweep *s)
 	for (i = 0; i < s->npkgs; i++) {
 		sweep_journal_check(s, journal_write_build(s->journal, (int)i, s->pkgs[i]));
 		results_add_pkg(s->results, s->pkgs[i]->name, s->pkgs[i]->level);
-		if (!s->pkgs[i]->build_ok && !s->pkgs[i]->empty)
+		if (!s->pkgs[i]->build_ok && !s->pkgs[i]->empty) {
 			sweep_message(
 			    s, _("%s (%s) failed to build or to list its tests; the rest goes on"),
 			    s->pkgs[i]->name, s->pkgs[i]->level);
+			sweep_problem(s, OBSERVER_BUILD_FAILED, s->pkgs[i]->name,
+			              _("%s (%s) failed to build or to list its tests"),
+			              s->pkgs[i]->name, s->pkgs[i]->level);
+		}
 	}
 	s->dirty = true;
 	sweep_begin_sweep(s);

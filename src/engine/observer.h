@@ -21,6 +21,14 @@ enum sweep_phase {
 	SWEEP_PHASE_DONE,
 };
 
+/* What went wrong that no test list shows (observer.problem). */
+enum observer_problem {
+	OBSERVER_BUILD_FAILED,    /* a package failed to build or to list its tests */
+	OBSERVER_OUTSIDE_TEST,    /* a run of a package failed outside any test */
+	OBSERVER_LEAKED,          /* a run of a package left processes behind */
+	OBSERVER_ORDER_DEPENDENT, /* a test looks order-dependent */
+};
+
 struct observer {
 	void *arg;
 	/* The sweep entered a phase. */
@@ -33,6 +41,11 @@ struct observer {
 	 * first time, in run. Called after run_finished, once per test. */
 	void (*test_failed_first)(void *arg, const struct results_test *t,
 	                          const struct outcome_test *ot, const struct sweep_run *run);
+	/* A problem no test list shows, once per kind and package (what:
+	 * its name), or per test for order dependence (what: its id), which
+	 * is judged when the sweep is over, before finished. text says it in
+	 * a sentence, translated. */
+	void (*problem)(void *arg, enum observer_problem kind, const char *what, const char *text);
 	/* A message for the status line: a warning or an error that did not
 	 * stop the sweep. */
 	void (*message)(void *arg, const char *text);

@@ -275,6 +275,7 @@ run_on_done(void *arg, const struct proc_exit *ex, bool leaked, int64_t elapsed_
 	char *log = NULL, *mark;
 	size_t i;
 	int fresh;
+	int64_t outside;
 
 	run_forget(s, l);
 	/* A daemon the run started (setsid, double fork) left its group but
@@ -313,15 +314,27 @@ run_on_done(void *arg, const struct proc_exit *ex, bool leaked, int64_t elapsed_
 	if (o.selection_failed && !o.package_failed)
 		sweep_message(s, _("run %lld: the filter for %s selected no test"),
 		              (long long)l->pub.id, l->pub.test ? l->pub.test : "?");
+	outside = s->results->pkgs[l->pub.pkg].failures_outside_tests;
 	fresh = results_add_run(s->results, l->pub.pkg, l->pub.phase, l->pub.cpu, l->pub.load, &o,
 	                        log, l->pub.id);
+	/* The first of a package's runs that failed outside any test. */
+	if (outside == 0 && s->results->pkgs[l->pub.pkg].failures_outside_tests > 0)
+		sweep_problem(s, OBSERVER_OUTSIDE_TEST, s->pkgs[l->pub.pkg]->name,
+		              _("%s: run %lld failed outside any test (%s)"),
+		              s->pkgs[l->pub.pkg]->name, (long long)l->pub.id,
+		              o.package_reason != NULL ? o.package_reason : _("no reason given"));
 	memset(&jr, 0, sizeof jr);
 	run_note_cores(s, l, &o, &jr);
 	run_note_noise(s, l, elapsed_ms, &o, &jr);
 	jr.overlapped = l->overlapped;
 	interference_add_run(s->results, l->pub.pkg, &o, l->overlapped);
-	if (leaked)
+	if (leaked) {
 		results_note_leak(s->results, l->pub.pkg);
+		if (s->results->pkgs[l->pub.pkg].leaked_runs == 1)
+			sweep_problem(s, OBSERVER_LEAKED, s->pkgs[l->pub.pkg]->name,
+			              _("%s: run %lld left processes behind (killed)"),
+			              s->pkgs[l->pub.pkg]->name, (long long)l->pub.id);
+	}
 	jr.run = l->pub.id;
 	jr.pkg = l->pub.pkg;
 	jr.phase = l->pub.phase;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "drivers/driver.h"
 #include "engine/status.h"
 #include "base/util.h"
 
@@ -35,6 +36,27 @@ status_free(struct sweep_status *st)
 	free(st->lanes);
 	st->lanes = NULL;
 	st->nlanes = 0;
+	for (i = 0; i < st->nbuild_failed; i++)
+		free(st->build_failed[i]);
+	free(st->build_failed);
+	st->build_failed = NULL;
+	st->nbuild_failed = 0;
+}
+
+void
+status_build_failed(struct sweep_status *st, struct pkg *const *pkgs, size_t npkgs)
+{
+	size_t i;
+
+	for (i = 0; i < npkgs; i++) {
+		const struct pkg *p = pkgs[i];
+
+		if (p == NULL || p->build_ok || p->empty)
+			continue;
+		st->build_failed =
+		    xrealloc(st->build_failed, sizeof *st->build_failed * (st->nbuild_failed + 1));
+		st->build_failed[st->nbuild_failed++] = xasprintf("%s (%s)", p->name, p->level);
+	}
 }
 
 void
@@ -99,14 +121,26 @@ status_hold(struct sweep_status *st, int l, const char *pkg, const char *test, i
 		    xasprintf(_("waits for %d free cores, %d free now"), cpu, free_cores);
 }
 
-/* "c4", "c8-c11" for consecutive ids, else "c1,c3". */
-static char *
-status_cores_name(const int *cpus, int n)
+static int
+status_cmp_int(const void *a, const void *b)
 {
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* "c4", "c8-c11" for consecutive ids, else "c1,c3": ids ascending. */
+static char *
+status_cores_name(const int *ids, int n)
+{
+	int *cpus = xcalloc((size_t)(n > 0 ? n : 1), sizeof *cpus);
 	struct buf b;
 	int i;
 	bool consecutive = n > 1;
 
+	if (n > 0)
+		memcpy(cpus, ids, sizeof *cpus * (size_t)n);
+	qsort(cpus, (size_t)n, sizeof *cpus, status_cmp_int);
 	for (i = 1; i < n; i++)
 		consecutive = consecutive && cpus[i] == cpus[i - 1] + 1;
 	buf_init(&b);
@@ -116,6 +150,7 @@ status_cores_name(const int *cpus, int n)
 		for (i = 0; i < n; i++)
 			buf_printf(&b, "%sc%d", i > 0 ? "," : "", cpus[i]);
 	}
+	free(cpus);
 	return buf_steal(&b);
 }
 
@@ -125,6 +160,7 @@ status_add_run(struct sweep_status *st, int l, int64_t id, const int *cpus, int 
 {
 	struct status_lane *sl;
 	struct status_run *r;
+	int i;
 
 	if (l < 0 || l >= st->nlanes)
 		return;
@@ -134,6 +170,11 @@ status_add_run(struct sweep_status *st, int l, int64_t id, const int *cpus, int 
 	memset(r, 0, sizeof *r);
 	r->id = id;
 	r->cores = status_cores_name(cpus, cpu);
+	r->first_core = cpu > 0 ? cpus[0] : 0;
+	for (i = 1; i < cpu; i++) {
+		if (cpus[i] < r->first_core)
+			r->first_core = cpus[i];
+	}
 	r->pkg = pkg != NULL ? status_short_pkg(pkg) : xstrdup("?");
 	r->test = test != NULL ? xstrdup(test) : NULL;
 	r->cpu = cpu;

@@ -19,9 +19,10 @@
 /* A run in flight. */
 struct status_run {
 	int64_t id;
-	char *cores; /* "c4" or "c8-c11" */
-	char *pkg;   /* short package name */
-	char *test;  /* confirm: the selected test, else NULL */
+	char *cores;    /* "c4" or "c8-c11", ids ascending */
+	int first_core; /* the lowest CPU id, to sort runs by core */
+	char *pkg;      /* short package name */
+	char *test;     /* confirm: the selected test, else NULL */
 	int cpu, load;
 	enum results_phase phase;
 	int64_t started_ms;
@@ -46,6 +47,11 @@ struct sweep_status {
 	const int *cpus, *loads; /* borrowed from the sweep or the journal */
 	int ncpus, nloads;
 	int count, confirm;
+	int64_t timeout_ms, kill_grace_ms; /* a run's --timeout and --kill-grace */
+	bool run_only;                     /* --run: no confirm phase follows the sweep */
+	const char *commit;                /* the project's commit (borrowed), or NULL */
+	char **build_failed;               /* packages that did not build ("name (level)") */
+	size_t nbuild_failed;
 	int machine_cores, keep, width, nlanes;
 	struct status_lane *lanes;
 	int inflight; /* runs started and not finished, lanes unknown (a journal) */
@@ -66,6 +72,12 @@ void status_hold(struct sweep_status *st, int l, const char *pkg, const char *te
 void status_add_run(struct sweep_status *st, int l, int64_t id, const int *cpus, int cpu, int load,
                     enum results_phase phase, const char *pkg, const char *test,
                     int64_t started_ms);
+
+struct pkg;
+
+/* Lists in st->build_failed the packages of pkgs that failed to build
+ * (not those without tests at their level). */
+void status_build_failed(struct sweep_status *st, struct pkg *const *pkgs, size_t npkgs);
 
 /* The short name of a package: its last two path elements when it has
  * three or more ("grpc/grpchealth"), else its last one. Caller frees. */

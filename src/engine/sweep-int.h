@@ -101,6 +101,9 @@ struct sweep {
  * unless the sweep stops or waits for the journal; the end of a scheduled
  * run; the sweep phase; the check for the next phase; the end. */
 void sweep_message(struct sweep *s, const char *fmt, ...);
+/* Tells the observer of a problem (observer.problem); text from fmt. */
+void sweep_problem(struct sweep *s, enum observer_problem kind, const char *what, const char *fmt,
+                   ...) __attribute__((format(printf, 4, 5)));
 void sweep_journal_check(struct sweep *s, int rc);
 void sweep_dispatch(struct sweep *s);
 void sweep_sched_finish(struct sweep *s, struct sched_run *sr, int64_t ms);

@@ -49,6 +49,21 @@
 #define SWEEP_QUIET_MS 1000
 
 void
+sweep_problem(struct sweep *s, enum observer_problem kind, const char *what, const char *fmt, ...)
+{
+	va_list ap;
+	char *text;
+
+	if (s->obs.problem == NULL)
+		return;
+	va_start(ap, fmt);
+	text = xvasprintf(fmt, ap);
+	va_end(ap);
+	s->obs.problem(s->obs.arg, kind, what, text);
+	free(text);
+}
+
+void
 sweep_message(struct sweep *s, const char *fmt, ...)
 {
 	va_list ap;
@@ -415,6 +430,7 @@ sweep_finish(struct sweep *s, const char *status)
 	struct report_meta m;
 	cJSON *end;
 	char when[40];
+	size_t i;
 
 	if (s->finished)
 		return;
@@ -449,6 +465,16 @@ sweep_finish(struct sweep *s, const char *status)
 		s->exit_status = 2;
 	else
 		s->exit_status = report_exit_status(s->results, &m);
+	for (i = 0; i < s->results->ntests; i++) {
+		const struct results_test *t = &s->results->tests[i];
+
+		if (t->first != NULL && results_order_dependent(t))
+			sweep_problem(
+			    s, OBSERVER_ORDER_DEPENDENT, t->id,
+			    _("%s looks order-dependent: it failed only in shuffled runs of "
+			      "the whole package"),
+			    t->id);
+	}
 	sweep_set_phase(s, SWEEP_PHASE_DONE);
 	if (s->obs.finished != NULL)
 		s->obs.finished(s->obs.arg);
@@ -1016,6 +1042,10 @@ sweep_status(const struct sweep *s, struct sweep_status *st)
 	st->nloads = s->o->nloads;
 	st->count = s->o->count;
 	st->confirm = s->o->confirm;
+	st->timeout_ms = s->o->timeout_ms;
+	st->kill_grace_ms = s->o->kill_grace_ms;
+	st->run_only = s->o->run_re != NULL;
+	st->commit = s->proj.commit;
 	st->machine_cores = s->lanes.ncores;
 	st->keep = s->lanes.keep;
 	for (l = 0; l < s->lanes.nlanes; l++)
@@ -1023,6 +1053,9 @@ sweep_status(const struct sweep *s, struct sweep_status *st)
 		       sizeof *cores * (size_t)s->lanes.width);
 	status_set_lanes(st, s->lanes.nlanes, s->lanes.width, cores);
 	free(cores);
+	/* After the lanes: setting them frees what st holds. */
+	if (s->phase > SWEEP_PHASE_BUILD)
+		status_build_failed(st, s->pkgs, s->npkgs);
 	for (l = 0; s->sched != NULL && l < st->nlanes; l++) {
 		struct status_lane *sl = &st->lanes[l];
 		int held = sched_lane_held(s->sched, l);

@@ -311,9 +311,16 @@ replay_status(const struct replay *r, struct sweep_status *st)
 	st->nloads = c->nloads;
 	st->count = c->count;
 	st->confirm = c->confirm;
+	st->timeout_ms = c->timeout_ms;
+	st->kill_grace_ms = c->kill_grace_ms;
+	st->run_only = c->run_re != NULL;
+	st->commit = r->header.project.commit;
 	st->machine_cores = m->cores;
 	st->keep = m->keep;
 	status_set_lanes(st, m->nlanes, m->width, m->lanes);
+	/* After the lanes: setting them frees what st holds. */
+	if (st->phase > SWEEP_PHASE_BUILD)
+		status_build_failed(st, r->pkgs, r->npkgs);
 	st->inflight = (int)r->nunfinished;
 }
 

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: MIT */
+/* test-model.c: the dashboard model's timeline: the whole sweep's ETA
+ * counts the confirm runs the failures so far will get, a pause freezes
+ * both estimates and does not count in the pace, and the problems no
+ * test list shows are counted. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "model.h"
+#include "results/replay.h"
+#include "base/util.h"
+
+/* The demo journal's first lines lines, replayed into r. */
+static void
+test_model_replay(int lines, struct replay *r)
+{
+	char *from = xasprintf("%s/tests/fixtures/ui/demo/journal.jsonl", check_srcdir());
+	char *to = xasprintf("%s/journal-%d.jsonl", check_tmpdir(), lines);
+	char *text = NULL, *p, *err = NULL;
+	size_t len;
+
+	CHECK_INT(util_read_file(from, (size_t)1 << 24, &text, &len), 0);
+	for (p = text; *p != '\0'; p++) {
+		if (*p == '\n' && --lines == 0) {
+			p[1] = '\0';
+			break;
+		}
+	}
+	CHECK_INT(util_write_file_atomic(to, text, strlen(text)), 0);
+	if (replay_journal(to, r, &err) < 0)
+		check_fail(__FILE__, __LINE__, "replay: %s", err);
+	free(text);
+	free(from);
+	free(to);
+}
+
+TEST(model_eta_projects_confirm)
+{
+	struct model *m = model_new(MODEL_VIEW);
+	struct replay a, b;
+	int64_t t0 = 1796007910000;
+
+	/* Mid-sweep: 3 runs of 40, then 10 s later 14. */
+	test_model_replay(12, &a);
+	test_model_replay(40, &b);
+	model_update_replay(m, &a, "out", t0);
+	CHECK_INT(m->phase, SWEEP_PHASE_SWEEP);
+	CHECK_INT(m->done, 3);
+	model_update_replay(m, &b, "out", t0 + 10000);
+	CHECK_INT(m->done, 14);
+	CHECK_INT(m->target, 40);
+	/* 11 runs in 10 s, 26 left: 23 s. Four tests failed in the sweep so
+	 * far: 4 x 4 pairs x --confirm 10 runs to come, 186 runs: 169 s. */
+	CHECK_INT(m->flaky + m->failing, 4);
+	CHECK_INT(m->eta_s, 23);
+	CHECK_INT(m->projected, 160);
+	CHECK_INT(m->total_eta_s, 169);
+	/* Paused for a minute: both stay. */
+	m->paused = true;
+	model_eta(m, t0 + 10000);
+	model_eta(m, t0 + 70000);
+	CHECK_INT(m->eta_s, 23);
+	CHECK_INT(m->total_eta_s, 169);
+	/* Resumed: the minute paused is not in the pace (else 26 runs at
+	 * 70/11 s each, 165 s). */
+	m->paused = false;
+	model_eta(m, t0 + 70000);
+	CHECK_INT(m->eta_s, 23);
+	CHECK_INT(m->total_eta_s, 169);
+	model_free(m);
+	replay_free(&a);
+	replay_free(&b);
+}
