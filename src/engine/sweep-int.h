@@ -88,8 +88,10 @@ struct sweep {
 	int64_t prior_done, prior_target; /* runs of the phases before this one */
 	uv_timer_t quiet_timer;           /* --quiet: lets held lanes probe */
 	int timers_closing;               /* the four timers closed by sweep_finish */
-	struct control *control;          /* the control socket, or NULL */
-	bool *quiet_waiting;              /* per lane: its last run was noisy */
+	char *reopen_test;                /* confirm runs asked while they close */
+	int reopen_count;
+	struct control *control; /* the control socket, or NULL */
+	bool *quiet_waiting;     /* per lane: its last run was noisy */
 	bool dirty, interrupting, finished, resumed, infra_error;
 	bool stopped;                  /* sweep_stop: the interrupt ends the sweep as complete */
 	bool checked;                  /* the driver checked the options (driver.check) */

@@ -406,12 +406,23 @@ sweep_reap_cb(uv_timer_t *t)
 	proc_reap_orphans(false);
 }
 
+static int sweep_confirm_now(struct sweep *s, const struct results_test *t, int count);
+
+/* The last timer closed: confirm runs asked meanwhile start now. */
 static void
 sweep_timer_closed(uv_handle_t *h)
 {
 	struct sweep *s = h->data;
+	const struct results_test *t;
 
-	s->timers_closing--;
+	if (--s->timers_closing > 0 || s->reopen_test == NULL)
+		return;
+	t = results_find(s->results, s->reopen_test);
+	if (t == NULL || sweep_confirm_now(s, t, s->reopen_count) < 0)
+		sweep_message(s, _("cannot confirm %s now: %s"), s->reopen_test,
+		              sweep_confirm_strerror(-EAGAIN));
+	free(s->reopen_test);
+	s->reopen_test = NULL;
 }
 
 /* Starts the timers of a running sweep (and serves its control socket):
@@ -894,12 +905,12 @@ sweep_reopen(struct sweep *s, const struct results_test *t)
 
 	if (s->end_status == NULL || strcmp(s->end_status, "complete") != 0 || s->journal_blocked)
 		return -EAGAIN;
-	if (s->timers_closing > 0)
-		return -EAGAIN;
-	if (!pkg->build_ok || pkg->empty || pkg->binary == NULL || access(pkg->binary, X_OK) < 0)
+	if (pkg->binary != NULL && access(pkg->binary, X_OK) < 0)
 		return -ENOEXEC;
 	if (s->proj.root != NULL && (stat(s->proj.root, &st) < 0 || !S_ISDIR(st.st_mode)))
 		return -ENOTDIR;
+	if (s->timers_closing > 0)
+		return 0;
 	s->finished = s->interrupting = s->stopped = false;
 	s->end_status = NULL;
 	s->finished_ms = 0;
@@ -922,19 +933,26 @@ sweep_reopen(struct sweep *s, const struct results_test *t)
 	return 0;
 }
 
-int
-sweep_confirm(struct sweep *s, const char *test_id, int count)
+/* Journals the confirm request and plans its runs: the sweep runs. */
+static int
+sweep_confirm_now(struct sweep *s, const struct results_test *t, int count)
 {
-	const struct results_test *t = results_find(s->results, test_id);
 	cJSON *line;
 	int rc;
 
-	if (t == NULL || count <= 0 || t->pkg < 0 || (size_t)t->pkg >= s->npkgs)
-		return -ENOENT;
 	if (s->finished) {
 		rc = sweep_reopen(s, t);
 		if (rc < 0)
 			return rc;
+		if (s->finished) {
+			/* The end's timers are still closing: the last one
+			 * calls back. */
+			if (s->reopen_test != NULL)
+				return -EAGAIN;
+			s->reopen_test = xstrdup(t->id);
+			s->reopen_count = count;
+			return 0;
+		}
 	} else if (s->interrupting) {
 		return -EAGAIN;
 	} else if (s->sched == NULL) {
@@ -942,13 +960,23 @@ sweep_confirm(struct sweep *s, const char *test_id, int count)
 	}
 	line = cJSON_CreateObject();
 	cJSON_AddStringToObject(line, "type", "confirm");
-	cJSON_AddStringToObject(line, "test", test_id);
+	cJSON_AddStringToObject(line, "test", t->id);
 	cJSON_AddNumberToObject(line, "count", count);
 	sweep_journal_check(s, journal_write(s->journal, line));
 	cJSON_Delete(line);
 	plan_confirm_test(&s->plan, t, count, sweep_plan_added, s);
 	sweep_dispatch(s);
 	return 0;
+}
+
+int
+sweep_confirm(struct sweep *s, const char *test_id, int count)
+{
+	const struct results_test *t = results_find(s->results, test_id);
+
+	if (t == NULL || count <= 0 || t->pkg < 0 || (size_t)t->pkg >= s->npkgs)
+		return -ENOENT;
+	return sweep_confirm_now(s, t, count);
 }
 
 const char *
@@ -987,6 +1015,7 @@ sweep_free(struct sweep *s)
 	if (s == NULL)
 		return;
 	control_close(s->control);
+	free(s->reopen_test);
 	for (i = 0; i < s->nlive; i++)
 		run_free(s->live[i]);
 	free(s->live);
