@@ -21,6 +21,7 @@
 
 #include "action.h"
 #include "editor.h"
+#include "engine/sweep.h"
 #include "github/post.h"
 #include "ui-int.h"
 #include "base/util.h"
@@ -93,9 +94,11 @@ decide_confirm_done(void *arg, const char *answer)
 		return;
 	}
 	rc = ui->src.confirm(ui->src.arg, ui->act_test, (int)n);
+	/* -ECANCELED: the source said why itself. */
 	if (rc < 0) {
-		ui_message(ui, true, _("cannot confirm %s now: the sweep is over or never ran it"),
-		           ui->act_test);
+		if (rc != -ECANCELED)
+			ui_message(ui, true, _("cannot confirm %s now: %s"), ui->act_test,
+			           sweep_confirm_strerror(rc));
 		return;
 	}
 	ui_record(ui, ui->act_test, "confirmed", NULL, NULL);
@@ -117,11 +120,6 @@ decide_confirm(struct ui *ui)
 		ui_message(
 		    ui, false, "%s",
 		    _("confirm runs need the sweep itself: this view only reads its journal"));
-		return;
-	}
-	if (ui->model->finished) {
-		ui_message(ui, false, "%s",
-		           _("the sweep is over: confirm runs need a running sweep"));
 		return;
 	}
 	snprintf(def, sizeof def, "%d", ui->model->confirm > 0 ? ui->model->confirm : 100);

@@ -889,7 +889,9 @@ ui_obs_phase(void *arg, enum sweep_phase phase)
 {
 	struct ui *ui = arg;
 
-	(void)phase;
+	/* A sweep that was over runs again (confirm runs): q asks again. */
+	if (phase != SWEEP_PHASE_DONE)
+		ui->finished_seen = false;
 	ui_dirty(ui, VIEW_DIRTY_ALL | UI_DIRTY_MODEL);
 }
 

@@ -125,7 +125,7 @@ view_lanes_build(const struct view_ctx *c, int w, struct doc *doc)
 			view_lanes_chunk(c, doc, &col, w, indent, text, DRAW_WARN);
 			free(text);
 		}
-		if (m->source == MODEL_VIEW && l == 0) {
+		if (m->source == MODEL_VIEW && !m->live && l == 0) {
 			char *text;
 
 			if (m->finished)
