@@ -367,6 +367,43 @@ decide_pause(struct ui *ui)
 	ui_dirty(ui, VIEW_DIRTY_HEADER | UI_DIRTY_MODEL);
 }
 
+/* ---- S: stop ---- */
+
+static void
+decide_stop_done(void *arg, const char *answer)
+{
+	struct ui *ui = arg;
+
+	if (answer == NULL || strcmp(answer, "y") != 0) {
+		ui_message(ui, false, "%s", _("still sweeping"));
+		return;
+	}
+	ui_message(ui, false, "%s", _("stopping the runs in flight..."));
+	if (ui->src.stop != NULL)
+		ui->src.stop(ui->src.arg);
+	else
+		ui->src.interrupt(ui->src.arg);
+}
+
+void
+decide_stop(struct ui *ui)
+{
+	char *q;
+
+	if (ui->src.stop == NULL && ui->src.interrupt == NULL) {
+		ui_message(ui, false, "%s", _("this view only reads the journal: nothing to stop"));
+		return;
+	}
+	if (ui->model->finished) {
+		ui_message(ui, false, "%s", _("the sweep is over: nothing to stop"));
+		return;
+	}
+	q = xasprintf(_("stop the sweep? (flakesweep --resume %s continues it)"),
+	              ui->model->outdir != NULL ? ui->model->outdir : "DIR");
+	ui_ask(ui, PROMPT_YESNO, q, NULL, decide_stop_done);
+	free(q);
+}
+
 static void
 decide_quit_done(void *arg, const char *answer)
 {

@@ -433,6 +433,9 @@ ui_action(struct ui *ui, const struct action *a)
 	case ACTION_PAUSE:
 		decide_pause(ui);
 		break;
+	case ACTION_STOP:
+		decide_stop(ui);
+		break;
 	case ACTION_REDRAW:
 		clearok(curscr, TRUE);
 		ui_dirty(ui, VIEW_DIRTY_ALL);
