@@ -240,6 +240,7 @@ control_command(struct control *c, const cJSON *j)
 	const cJSON *count = cJSON_GetObjectItemCaseSensitive(j, "count");
 	enum sweep_phase phase = sweep_phase(c->s);
 	const char *name;
+	int rc;
 
 	if (!cJSON_IsString(cmd))
 		return xstrdup(_("cmd: expected pause, resume, confirm or stop"));
@@ -259,10 +260,10 @@ control_command(struct control *c, const cJSON *j)
 		    count->valuedouble != (double)(int)count->valuedouble)
 			return xstrdup(_("confirm: count: expected a whole number from 1 to "
 			                 "100000000"));
-		if (sweep_confirm(c->s, test->valuestring, (int)count->valuedouble) < 0)
-			return xasprintf(_("cannot confirm %s now: the sweep is over or never ran "
-			                   "it"),
-			                 test->valuestring);
+		rc = sweep_confirm(c->s, test->valuestring, (int)count->valuedouble);
+		if (rc < 0)
+			return xasprintf(_("cannot confirm %s now: %s"), test->valuestring,
+			                 sweep_confirm_strerror(rc));
 		return NULL;
 	}
 	if (strcmp(name, "stop") == 0) {
