@@ -63,23 +63,32 @@ control_socket_path(const char *dir, int *dirfd, char **err)
 	return xasprintf("/proc/self/fd/%d/%s", *dirfd, CONTROL_SOCKET);
 }
 
+/* One of c's handles closed; c goes with the last one once closing. */
 static void
-control_handle_closed(uv_handle_t *h)
+control_release(struct control *c)
 {
-	struct control *c = h->data;
-
-	if (h != (uv_handle_t *)&c->server && h != (uv_handle_t *)&c->timer) {
-		struct control_conn *k =
-		    (struct control_conn *)((char *)h - offsetof(struct control_conn, pipe));
-
-		buf_free(&k->in);
-		free(k);
-	}
 	if (--c->handles == 0 && c->closing) {
 		free(c->path);
 		free(c->last);
 		free(c);
 	}
+}
+
+static void
+control_handle_closed(uv_handle_t *h)
+{
+	control_release(h->data);
+}
+
+static void
+control_conn_closed(uv_handle_t *h)
+{
+	struct control_conn *k = h->data;
+	struct control *c = k->c;
+
+	buf_free(&k->in);
+	free(k);
+	control_release(c);
 }
 
 static void
@@ -89,7 +98,7 @@ control_shut(uv_shutdown_t *req, int status)
 
 	(void)status;
 	free(req);
-	uv_close((uv_handle_t *)&k->pipe, control_handle_closed);
+	uv_close((uv_handle_t *)&k->pipe, control_conn_closed);
 }
 
 /* Forgets k and closes its pipe: at once, or once what was queued for it
@@ -119,7 +128,7 @@ control_drop(struct control_conn *k, bool flush)
 			return;
 		free(req);
 	}
-	uv_close((uv_handle_t *)&k->pipe, control_handle_closed);
+	uv_close((uv_handle_t *)&k->pipe, control_conn_closed);
 }
 
 static void
@@ -357,7 +366,7 @@ control_connection(uv_stream_t *server, int status)
 	c->handles++;
 	if (uv_accept(server, (uv_stream_t *)&k->pipe) < 0) {
 		k->closing = true;
-		uv_close((uv_handle_t *)&k->pipe, control_handle_closed);
+		uv_close((uv_handle_t *)&k->pipe, control_conn_closed);
 		return;
 	}
 	if (c->conns == NULL)

@@ -27,6 +27,7 @@ trap cleanup EXIT
 
 fail() {
 	echo "FAIL: $*"
+	[ ! -s "$T/sweep.err" ] || { echo "the sweep's stderr:"; head -40 "$T/sweep.err"; }
 	exit 1
 }
 start() {
@@ -64,6 +65,16 @@ grows() {
 		sleep 0.1
 	done
 	fail "the journal of $1 stayed at $2 lines for $3 s"
+}
+# resumed N: until $O's journal has more than N resume lines (the resumed
+# sweep serves its socket before it writes one).
+resumed() {
+	local i
+	for i in $(seq 200); do
+		[ "$(grep -c '"type":"resume"' "$O/journal.jsonl")" -gt "$1" ] && return 0
+		sleep 0.1
+	done
+	fail "the sweep did not resume $O"
 }
 # confirm_runs DIR TEST: the confirm runs results.json counts for TEST.
 confirm_runs() {
@@ -159,12 +170,10 @@ wait_for v3 "EXIT:0"
 
 # --- kill -9 leaves a stale socket: views read the journal, --resume
 # replaces it.
+resumes=$(grep -c '"type":"resume"' "$O/journal.jsonl" || true)
 setsid "$FLAKESWEEP" --resume "$O" --ui none >"$T/resume.out" 2>"$T/resume.err" </dev/null &
 sweep_pid=$!
-for _ in $(seq 100); do
-	[ -S "$O/control.sock" ] && break
-	sleep 0.1
-done
+resumed "$resumes"
 [ -S "$O/control.sock" ] || fail "the resumed sweep serves no control socket"
 kill -9 "$sweep_pid"
 wait "$sweep_pid" 2>/dev/null || true
@@ -179,10 +188,7 @@ wait_for stale "EXIT:0"
 resumes=$(grep -c '"type":"resume"' "$O/journal.jsonl")
 setsid "$FLAKESWEEP" --resume "$O" --ui none >"$T/resume.out" 2>"$T/resume.err" </dev/null &
 sweep_pid=$!
-for _ in $(seq 100); do
-	[ "$(grep -c '"type":"resume"' "$O/journal.jsonl")" -gt "$resumes" ] && break
-	sleep 0.1
-done
+resumed "$resumes"
 start again "$FLAKESWEEP view $O"
 wait_for again "view: sweep, live" 20
 tm send-keys -t again S
