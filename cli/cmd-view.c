@@ -124,14 +124,23 @@ cmd_view(int argc, char **argv)
 	dir = argv[c.first];
 	f = follow_new(dir, &ev);
 	uv_loop_init(&loop);
+	/* A sweep alive elsewhere is attached to; without one (or with a
+	 * stale socket, its sweep killed) the journal alone is followed. */
+	if (follow_connect(f, &loop, &err) < 0) {
+		free(err);
+		err = NULL;
+	}
 	fw = follower_new(&loop, dir, &ev, &err);
 	if (fw == NULL) {
 		sanitize_fprintf(stderr, "flakesweep: %s\n", err);
+		follow_close(f);
+		uv_run(&loop, UV_RUN_DEFAULT);
 		uv_loop_close(&loop);
 		rc = 2;
 		goto out;
 	}
 	if (!ui_usable(1, &why)) {
+		follow_close(f);
 		follower_stop(fw);
 		uv_run(&loop, UV_RUN_DEFAULT);
 		uv_loop_close(&loop);
@@ -151,6 +160,7 @@ cmd_view(int argc, char **argv)
 	ui = ui_new(&loop, &cfg, MODEL_VIEW, &err);
 	if (ui == NULL) {
 		sanitize_fprintf(stderr, "flakesweep: %s\n", err);
+		follow_close(f);
 		follower_stop(fw);
 		uv_run(&loop, UV_RUN_DEFAULT);
 		uv_loop_close(&loop);

@@ -21,6 +21,7 @@
 
 #include "action.h"
 #include "editor.h"
+#include "engine/sweep.h"
 #include "github/post.h"
 #include "ui-int.h"
 #include "base/util.h"
@@ -93,9 +94,11 @@ decide_confirm_done(void *arg, const char *answer)
 		return;
 	}
 	rc = ui->src.confirm(ui->src.arg, ui->act_test, (int)n);
+	/* -ECANCELED: the source said why itself. */
 	if (rc < 0) {
-		ui_message(ui, true, _("cannot confirm %s now: the sweep is over or never ran it"),
-		           ui->act_test);
+		if (rc != -ECANCELED)
+			ui_message(ui, true, _("cannot confirm %s now: %s"), ui->act_test,
+			           sweep_confirm_strerror(rc));
 		return;
 	}
 	ui_record(ui, ui->act_test, "confirmed", NULL, NULL);
@@ -117,11 +120,6 @@ decide_confirm(struct ui *ui)
 		ui_message(
 		    ui, false, "%s",
 		    _("confirm runs need the sweep itself: this view only reads its journal"));
-		return;
-	}
-	if (ui->model->finished) {
-		ui_message(ui, false, "%s",
-		           _("the sweep is over: confirm runs need a running sweep"));
 		return;
 	}
 	snprintf(def, sizeof def, "%d", ui->model->confirm > 0 ? ui->model->confirm : 100);
@@ -367,6 +365,43 @@ decide_pause(struct ui *ui)
 	else
 		ui_message(ui, false, "%s", _("resumed"));
 	ui_dirty(ui, VIEW_DIRTY_HEADER | UI_DIRTY_MODEL);
+}
+
+/* ---- S: stop ---- */
+
+static void
+decide_stop_done(void *arg, const char *answer)
+{
+	struct ui *ui = arg;
+
+	if (answer == NULL || strcmp(answer, "y") != 0) {
+		ui_message(ui, false, "%s", _("still sweeping"));
+		return;
+	}
+	ui_message(ui, false, "%s", _("stopping the runs in flight..."));
+	if (ui->src.stop != NULL)
+		ui->src.stop(ui->src.arg);
+	else
+		ui->src.interrupt(ui->src.arg);
+}
+
+void
+decide_stop(struct ui *ui)
+{
+	char *q;
+
+	if (ui->src.stop == NULL && ui->src.interrupt == NULL) {
+		ui_message(ui, false, "%s", _("this view only reads the journal: nothing to stop"));
+		return;
+	}
+	if (ui->model->finished) {
+		ui_message(ui, false, "%s", _("the sweep is over: nothing to stop"));
+		return;
+	}
+	q = xasprintf(_("stop the sweep? (flakesweep --resume %s continues it)"),
+	              ui->model->outdir != NULL ? ui->model->outdir : "DIR");
+	ui_ask(ui, PROMPT_YESNO, q, NULL, decide_stop_done);
+	free(q);
 }
 
 static void

@@ -337,6 +337,7 @@ model_update_live(struct model *m, const struct sweep *s, int64_t now_ms)
 
 	m->results = sweep_results(s);
 	m->sweep = s;
+	m->live = true;
 	if (m->outdir == NULL)
 		m->outdir = xstrdup(sweep_outdir(s));
 	memset(&st, 0, sizeof st);
@@ -358,26 +359,49 @@ model_update_live(struct model *m, const struct sweep *s, int64_t now_ms)
 	model_update_tests(m);
 }
 
-void
-model_update_replay(struct model *m, const struct replay *r, const char *outdir, int64_t now_ms)
+/* The replay's results with the status st: the replay's own, or the one a
+ * sweep running elsewhere pushed (whose lanes move to m). */
+static void
+model_update_from(struct model *m, const struct replay *r, struct sweep_status *st,
+                  const char *status, const char *outdir, int64_t now_ms)
 {
-	struct sweep_status st;
-
 	m->results = r->results;
 	if (m->outdir == NULL)
 		m->outdir = xstrdup(outdir);
 	if (m->root == NULL && r->header.project.root != NULL)
 		m->root = xstrdup(r->header.project.root);
-	memset(&st, 0, sizeof st);
-	replay_status(r, &st);
-	model_apply_status(m, &st);
-	status_free(&st);
+	model_apply_status(m, st);
 	free(m->status);
-	m->status = xstrdup(r->end_status != NULL ? r->end_status : "running");
+	m->status = xstrdup(status);
 	m->finished_ms = r->finished_ms;
 	model_counts(m);
 	model_eta(m, now_ms);
 	model_list_tests(m);
+}
+
+void
+model_update_replay(struct model *m, const struct replay *r, const char *outdir, int64_t now_ms)
+{
+	struct sweep_status st;
+
+	memset(&st, 0, sizeof st);
+	replay_status(r, &st);
+	model_update_from(m, r, &st, r->end_status != NULL ? r->end_status : "running", outdir,
+	                  now_ms);
+	m->live = false;
+	status_free(&st);
+}
+
+void
+model_update_attached(struct model *m, const struct replay *r, const struct sweep_status *st,
+                      const char *end_status, const char *outdir, int64_t now_ms)
+{
+	struct sweep_status copy;
+
+	status_copy(&copy, st);
+	model_update_from(m, r, &copy, end_status != NULL ? end_status : "running", outdir, now_ms);
+	m->live = true;
+	status_free(&copy);
 }
 
 int

@@ -65,6 +65,7 @@ struct model {
 	enum sweep_phase phase;
 	char *status; /* view: "running", "complete" or "interrupted" */
 	bool paused, finished;
+	bool live;            /* the lanes are a sweep's own: in this process, or attached */
 	int64_t done, target; /* runs of the current phase */
 	int64_t eta_s;        /* the current phase; -1 when unknown */
 	int64_t total_eta_s;  /* the whole sweep, confirm runs projected; -1 when unknown */
@@ -143,6 +144,12 @@ void model_eta(struct model *m, int64_t now_ms);
  * sweep in outdir (both borrowed until the next update). */
 void model_update_replay(struct model *m, const struct replay *r, const char *outdir,
                          int64_t now_ms);
+
+/* Like model_update_replay, but the header and the lanes are st's, the
+ * status a sweep running elsewhere pushed on its control socket
+ * (end_status: how it ended, or NULL while it runs). */
+void model_update_attached(struct model *m, const struct replay *r, const struct sweep_status *st,
+                           const char *end_status, const char *outdir, int64_t now_ms);
 
 /* Rebuilds the list of flaky and failing tests from the results (every
  * update does it when a test failed for the first time; call it after the

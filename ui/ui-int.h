@@ -80,6 +80,7 @@ void decide_dismiss(struct ui *ui);
 void decide_post(struct ui *ui);
 void decide_post_key(struct ui *ui, int key);
 void decide_pause(struct ui *ui);
+void decide_stop(struct ui *ui);
 void decide_quit(struct ui *ui);
 /* Drops a post in preparation and cancels one in flight. */
 void decide_cleanup(struct ui *ui);

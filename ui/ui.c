@@ -213,6 +213,8 @@ ui_actions_here(const struct ui *ui, const struct view_layout *l)
 		a |= ACTION_BIT(ACTION_NEXT_PANE) | ACTION_BIT(ACTION_PREV_PANE);
 	if (ui->src.pause != NULL && !m->finished)
 		a |= ACTION_BIT(ACTION_PAUSE);
+	if ((ui->src.stop != NULL || ui->src.interrupt != NULL) && !m->finished)
+		a |= ACTION_BIT(ACTION_STOP);
 	if (focus == VIEW_PANE_LANES && m->nlanes > 0 && !m->finished && m->source == MODEL_LIVE)
 		a |= ACTION_BIT(st->lane_open ? ACTION_BACK : ACTION_DETAILS);
 	if (focus == VIEW_PANE_DETAIL && !l->split)
@@ -228,7 +230,8 @@ ui_actions_here(const struct ui *ui, const struct view_layout *l)
 	if (focus == VIEW_PANE_TESTS)
 		a |= ACTION_BIT(ACTION_DETAILS);
 	a |= ACTION_BIT(ACTION_QUARANTINE) | ACTION_BIT(ACTION_POST) | ACTION_BIT(ACTION_DISMISS);
-	if (ui->src.confirm != NULL && !m->finished)
+	/* Confirm runs also after the end: the sweep runs again for them. */
+	if (ui->src.confirm != NULL)
 		a |= ACTION_BIT(ACTION_CONFIRM);
 	return a;
 }
@@ -573,6 +576,9 @@ ui_action(struct ui *ui, const struct action *a)
 		break;
 	case ACTION_PAUSE:
 		decide_pause(ui);
+		break;
+	case ACTION_STOP:
+		decide_stop(ui);
 		break;
 	case ACTION_REDRAW:
 		clearok(curscr, TRUE);
@@ -1042,7 +1048,9 @@ ui_obs_phase(void *arg, enum sweep_phase phase)
 {
 	struct ui *ui = arg;
 
-	(void)phase;
+	/* A sweep that was over runs again (confirm runs): q asks again. */
+	if (phase != SWEEP_PHASE_DONE)
+		ui->finished_seen = false;
 	ui_dirty(ui, VIEW_DIRTY_ALL | UI_DIRTY_MODEL);
 }
 

@@ -34,6 +34,8 @@ struct ui_source {
 	int (*pause)(void *arg, bool paused);
 	/* Stops the sweep; it reports its end later through ui_finished(). */
 	void (*interrupt)(void *arg);
+	/* Stops a sweep running elsewhere (S); quitting never does. */
+	void (*stop)(void *arg);
 	/* The reproduce commands of m->tests[i], borrowed until the next call. */
 	void (*reproduce)(void *arg, struct model *m, size_t i, const char **flakesweep,
 	                  const char **direct);

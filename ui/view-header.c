@@ -94,6 +94,12 @@ view_header_draw(struct view_ctx *c, const struct view_rect *r)
 		snprintf(p.phase, sizeof p.phase, "%s: %s", c->st->mode,
 		         m->status != NULL ? view_header_status(m->status)
 		                           : sweep_phase_label(m->phase));
+	else if (c->st->mode != NULL && m->live && m->paused)
+		snprintf(p.phase, sizeof p.phase, _("%s: %s (paused), live"), c->st->mode,
+		         sweep_phase_label(m->phase));
+	else if (c->st->mode != NULL && m->live)
+		snprintf(p.phase, sizeof p.phase, _("%s: %s, live"), c->st->mode,
+		         sweep_phase_label(m->phase));
 	else if (c->st->mode != NULL)
 		snprintf(p.phase, sizeof p.phase, _("%s: %s, running elsewhere"), c->st->mode,
 		         sweep_phase_label(m->phase));

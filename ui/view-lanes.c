@@ -288,7 +288,7 @@ view_lanes_runs(const struct view_ctx *c, struct doc *doc, int l, int indent)
 static bool
 view_lanes_collapsed(const struct model *m)
 {
-	return m->nlanes > 0 && (m->finished || m->source == MODEL_VIEW);
+	return m->nlanes > 0 && (m->finished || (m->source == MODEL_VIEW && !m->live));
 }
 
 /* The collapsed pane's title: the lanes' shape and why nothing shows. */

@@ -60,6 +60,42 @@ status_build_failed(struct sweep_status *st, struct pkg *const *pkgs, size_t npk
 }
 
 void
+status_copy(struct sweep_status *dst, const struct sweep_status *src)
+{
+	int l;
+	size_t i;
+
+	*dst = *src;
+	dst->lanes = xcalloc((size_t)(src->nlanes > 0 ? src->nlanes : 1), sizeof *dst->lanes);
+	dst->nlanes = src->nlanes;
+	for (l = 0; l < src->nlanes; l++) {
+		const struct status_lane *a = &src->lanes[l];
+		struct status_lane *b = &dst->lanes[l];
+		size_t n = (size_t)(a->ncores > 0 ? a->ncores : 1);
+
+		b->ncores = a->ncores;
+		b->load = a->load;
+		b->cores = xcalloc(n, sizeof *b->cores);
+		b->core_runs = xcalloc(n, sizeof *b->core_runs);
+		if (a->ncores > 0) {
+			memcpy(b->cores, a->cores, sizeof *b->cores * (size_t)a->ncores);
+			memcpy(b->core_runs, a->core_runs,
+			       sizeof *b->core_runs * (size_t)a->ncores);
+		}
+		b->held = a->held != NULL ? xstrdup(a->held) : NULL;
+		b->held_why = a->held_why != NULL ? xstrdup(a->held_why) : NULL;
+		b->runs = xcalloc(a->nruns + 1, sizeof *b->runs);
+		b->nruns = a->nruns;
+		for (i = 0; i < a->nruns; i++) {
+			b->runs[i] = a->runs[i];
+			b->runs[i].cores = xstrdup(a->runs[i].cores);
+			b->runs[i].pkg = xstrdup(a->runs[i].pkg);
+			b->runs[i].test = a->runs[i].test != NULL ? xstrdup(a->runs[i].test) : NULL;
+		}
+	}
+}
+
+void
 status_set_lanes(struct sweep_status *st, int nlanes, int width, const int *cores)
 {
 	int l;

@@ -60,6 +60,10 @@ struct sweep_status {
 /* Frees the lanes and their runs; st can be filled again. */
 void status_free(struct sweep_status *st);
 
+/* Fills dst with a copy of src; its lanes are dst's own, its cpus and
+ * loads stay borrowed from src's owner. Free with status_free. */
+void status_copy(struct sweep_status *dst, const struct sweep_status *src);
+
 /* Sets the lanes: nlanes of width cores each, cores[lane * width + i]. */
 void status_set_lanes(struct sweep_status *st, int nlanes, int width, const int *cores);
 

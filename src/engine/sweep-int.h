@@ -13,6 +13,7 @@
 #include <uv.h>
 
 #include "decisions/quarantine.h"
+#include "engine/control.h"
 #include "drivers/project.h"
 #include "engine/lanes.h"
 #include "engine/noise.h"
@@ -86,7 +87,11 @@ struct sweep {
 	const char *end_status;           /* set by sweep_finish */
 	int64_t prior_done, prior_target; /* runs of the phases before this one */
 	uv_timer_t quiet_timer;           /* --quiet: lets held lanes probe */
-	bool *quiet_waiting;              /* per lane: its last run was noisy */
+	int timers_closing;               /* the four timers closed by sweep_finish */
+	char *reopen_test;                /* confirm runs asked while they close */
+	int reopen_count;
+	struct control *control; /* the control socket, or NULL */
+	bool *quiet_waiting;     /* per lane: its last run was noisy */
 	bool dirty, interrupting, finished, resumed, infra_error;
 	bool stopped;                  /* sweep_stop: the interrupt ends the sweep as complete */
 	bool checked;                  /* the driver checked the options (driver.check) */

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "results/journal.h"
+#include "engine/control.h"
 #include "engine/lanes.h"
 #include "engine/noise.h"
 #include "engine/plan.h"
@@ -424,6 +425,42 @@ sweep_reap_cb(uv_timer_t *t)
 	proc_reap_orphans(false);
 }
 
+static int sweep_confirm_now(struct sweep *s, const struct results_test *t, int count);
+
+/* The last timer closed: confirm runs asked meanwhile start now. */
+static void
+sweep_timer_closed(uv_handle_t *h)
+{
+	struct sweep *s = h->data;
+	const struct results_test *t;
+
+	if (--s->timers_closing > 0 || s->reopen_test == NULL)
+		return;
+	t = results_find(s->results, s->reopen_test);
+	if (t == NULL || sweep_confirm_now(s, t, s->reopen_count) < 0)
+		sweep_message(s, _("cannot confirm %s now: %s"), s->reopen_test,
+		              sweep_confirm_strerror(-EAGAIN));
+	free(s->reopen_test);
+	s->reopen_test = NULL;
+}
+
+/* Starts the timers of a running sweep (and serves its control socket):
+ * at the start, and again when a finished sweep takes confirm runs. */
+static void
+sweep_start_timers(struct sweep *s)
+{
+	char *err = NULL;
+
+	uv_timer_start(&s->flush_timer, sweep_flush_cb, SWEEP_FLUSH_MS, SWEEP_FLUSH_MS);
+	uv_timer_start(&s->reap_timer, sweep_reap_cb, 1000, 1000);
+	if (s->o->quiet > 0)
+		uv_timer_start(&s->quiet_timer, sweep_quiet_cb, SWEEP_QUIET_MS, SWEEP_QUIET_MS);
+	s->control = control_new(s->loop, s, s->outdir, &err);
+	if (s->control == NULL)
+		sweep_message(s, "%s", err);
+	free(err);
+}
+
 void
 sweep_finish(struct sweep *s, const char *status)
 {
@@ -453,10 +490,11 @@ sweep_finish(struct sweep *s, const char *status)
 	uv_timer_stop(&s->reap_timer);
 	uv_timer_stop(&s->journal_timer);
 	uv_timer_stop(&s->quiet_timer);
-	uv_close((uv_handle_t *)&s->flush_timer, NULL);
-	uv_close((uv_handle_t *)&s->reap_timer, NULL);
-	uv_close((uv_handle_t *)&s->journal_timer, NULL);
-	uv_close((uv_handle_t *)&s->quiet_timer, NULL);
+	s->timers_closing = 4;
+	uv_close((uv_handle_t *)&s->flush_timer, sweep_timer_closed);
+	uv_close((uv_handle_t *)&s->reap_timer, sweep_timer_closed);
+	uv_close((uv_handle_t *)&s->journal_timer, sweep_timer_closed);
+	uv_close((uv_handle_t *)&s->quiet_timer, sweep_timer_closed);
 	proc_reap_orphans(true);
 	sweep_meta(s, &m, status);
 	if (strcmp(status, "interrupted") == 0)
@@ -476,6 +514,8 @@ sweep_finish(struct sweep *s, const char *status)
 			    t->id);
 	}
 	sweep_set_phase(s, SWEEP_PHASE_DONE);
+	control_close(s->control);
+	s->control = NULL;
 	if (s->obs.finished != NULL)
 		s->obs.finished(s->obs.arg);
 }
@@ -842,10 +882,7 @@ sweep_start(struct sweep *s, char **err)
 
 	*err = NULL;
 	proc_become_subreaper();
-	uv_timer_start(&s->flush_timer, sweep_flush_cb, SWEEP_FLUSH_MS, SWEEP_FLUSH_MS);
-	uv_timer_start(&s->reap_timer, sweep_reap_cb, 1000, 1000);
-	if (s->o->quiet > 0)
-		uv_timer_start(&s->quiet_timer, sweep_quiet_cb, SWEEP_QUIET_MS, SWEEP_QUIET_MS);
+	sweep_start_timers(s);
 	rc = s->resumed ? sweep_start_resumed(s, err) : sweep_start_fresh(s, err);
 	if (rc < 0 && proc_interrupted() != 0) {
 		/* A signal stopped discovery: interrupted, not an error. */
@@ -911,23 +948,112 @@ sweep_paused(const struct sweep *s)
 	return s->sched != NULL && sched_paused(s->sched);
 }
 
-int
-sweep_confirm(struct sweep *s, const char *test_id, int count)
+/* A finished sweep runs again for confirm runs of t: its timers and
+ * control socket come back, the journal says it resumed, and a confirm
+ * phase starts with none of the earlier runs counted in its plan. */
+static int
+sweep_reopen(struct sweep *s, const struct results_test *t)
 {
-	const struct results_test *t = results_find(s->results, test_id);
+	const struct pkg *pkg = s->pkgs[t->pkg];
+	struct stat st;
 	cJSON *line;
 
-	if (t == NULL || s->sched == NULL || s->finished || count <= 0)
+	if (s->end_status == NULL || strcmp(s->end_status, "complete") != 0 || s->journal_blocked)
+		return -EAGAIN;
+	if (pkg->binary != NULL && access(pkg->binary, X_OK) < 0)
+		return -ENOEXEC;
+	if (s->proj.root != NULL && (stat(s->proj.root, &st) < 0 || !S_ISDIR(st.st_mode)))
+		return -ENOTDIR;
+	if (s->timers_closing > 0)
+		return 0;
+	s->finished = s->interrupting = s->stopped = false;
+	s->end_status = NULL;
+	s->finished_ms = 0;
+	s->exit_status = 0;
+	uv_timer_init(s->loop, &s->flush_timer);
+	uv_timer_init(s->loop, &s->reap_timer);
+	uv_timer_init(s->loop, &s->journal_timer);
+	uv_timer_init(s->loop, &s->quiet_timer);
+	s->flush_timer.data = s->reap_timer.data = s->journal_timer.data = s->quiet_timer.data = s;
+	sweep_start_timers(s);
+	line = cJSON_CreateObject();
+	cJSON_AddStringToObject(line, "type", "resume");
+	cJSON_AddNumberToObject(line, "after_run", (double)s->next_run);
+	sweep_journal_check(s, journal_write(s->journal, line));
+	cJSON_Delete(line);
+	/* The new pairs start empty: what --resume read back is counted. */
+	plan_free(&s->replay.runs);
+	sweep_new_plan(s);
+	sweep_set_phase(s, SWEEP_PHASE_CONFIRM);
+	return 0;
+}
+
+/* Journals the confirm request and plans its runs: the sweep runs. */
+static int
+sweep_confirm_now(struct sweep *s, const struct results_test *t, int count)
+{
+	cJSON *line;
+	int rc;
+
+	if (s->finished) {
+		rc = sweep_reopen(s, t);
+		if (rc < 0)
+			return rc;
+		if (s->finished) {
+			/* The end's timers are still closing: the last one
+			 * calls back. */
+			if (s->reopen_test != NULL)
+				return -EAGAIN;
+			s->reopen_test = xstrdup(t->id);
+			s->reopen_count = count;
+			return 0;
+		}
+	} else if (s->interrupting) {
+		return -EAGAIN;
+	} else if (s->sched == NULL) {
 		return -ENOENT;
+	}
 	line = cJSON_CreateObject();
 	cJSON_AddStringToObject(line, "type", "confirm");
-	cJSON_AddStringToObject(line, "test", test_id);
+	cJSON_AddStringToObject(line, "test", t->id);
 	cJSON_AddNumberToObject(line, "count", count);
 	sweep_journal_check(s, journal_write(s->journal, line));
 	cJSON_Delete(line);
 	plan_confirm_test(&s->plan, t, count, sweep_plan_added, s);
 	sweep_dispatch(s);
 	return 0;
+}
+
+int
+sweep_confirm(struct sweep *s, const char *test_id, int count)
+{
+	const struct results_test *t = results_find(s->results, test_id);
+
+	if (t == NULL || count <= 0 || t->pkg < 0 || (size_t)t->pkg >= s->npkgs)
+		return -ENOENT;
+	return sweep_confirm_now(s, t, count);
+}
+
+const char *
+sweep_confirm_strerror(int rc)
+{
+	switch (rc) {
+	case -EAGAIN:
+		return _("the sweep did not complete (or is ending): flakesweep --resume DIR "
+		         "continues it first");
+	case -ENOEXEC:
+		return _("its test binary is not on this machine any more");
+	case -ENOTDIR:
+		return _("the project's directory is not on this machine any more");
+	default:
+		return _("the sweep never ran it (or has not begun its runs)");
+	}
+}
+
+const char *
+sweep_end_status(const struct sweep *s)
+{
+	return s->end_status;
 }
 
 int
@@ -943,6 +1069,8 @@ sweep_free(struct sweep *s)
 
 	if (s == NULL)
 		return;
+	control_close(s->control);
+	free(s->reopen_test);
 	for (i = 0; i < s->nlive; i++)
 		run_free(s->live[i]);
 	free(s->live);

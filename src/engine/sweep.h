@@ -60,8 +60,18 @@ void sweep_pause(struct sweep *s, bool paused);
 bool sweep_paused(const struct sweep *s);
 
 /* Queues count confirm runs of the test with this id at every pair, now.
- * Returns 0, or -ENOENT when no such test ran. */
+ * A sweep that completed runs again for them: a confirm phase of just
+ * those runs, journaled after a resume line, then it finishes again.
+ * Returns 0, or -ENOENT when no such test ran (or the sweep has no runs
+ * yet), -EAGAIN when the sweep was interrupted or is ending, -ENOEXEC
+ * when the test's binary is gone, -ENOTDIR when the project is. */
 int sweep_confirm(struct sweep *s, const char *test_id, int count);
+
+/* Why sweep_confirm returned rc, for people (static, translated). */
+const char *sweep_confirm_strerror(int rc);
+
+/* How the sweep ended ("complete", "interrupted"), or NULL while it runs. */
+const char *sweep_end_status(const struct sweep *s);
 
 /* The status DESIGN section 10 gives: 0, 1, 2 or 130. Valid once
  * finished. */

@@ -108,8 +108,12 @@ tm send-keys -t view / C-u Enter
 wait_for view "Flaky tests (4)"
 tm send-keys -t view P
 wait_for view "this view only reads the journal: nothing to pause"
+# c on a sweep that is over would run it here: its binaries are not.
 tm send-keys -t view c
-wait_for view "confirm runs need the sweep itself"
+wait_for view "confirm TestCanaryRed: runs at each of 4 pairs: 10"
+tm send-keys -t view Enter
+wait_for view "cannot confirm example.com/flakesweep-demo::TestCanaryRed here: its test binary"
+cmp -s "$FX/demo/journal.jsonl" "$T/demo/journal.jsonl" || fail "view: c wrote to the journal"
 # Resize: the 80-column layout, then too small, then back.
 tm resize-window -t view -x 80 -y 24
 wait_for view "= Flaky tests (4) =============================================================="

@@ -1,0 +1,301 @@
+/* SPDX-License-Identifier: MIT */
+/* test-control.c: the control socket's status message round-trips and
+ * rejects what is out of range; a client on the socket of a sweep in this
+ * process gets the hello and status, pauses, resumes and is refused with
+ * a reason; a completed sweep takes confirm runs again. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "check.h"
+#include "engine/control-client.h"
+#include "engine/status-json.h"
+#include "engine/sweep.h"
+#include "results/replay.h"
+#include "base/util.h"
+
+static char *
+test_control_text(const struct sweep_status *st, const char *end)
+{
+	cJSON *j = status_json_encode(st, end);
+	char *text = cJSON_PrintUnformatted(j);
+
+	cJSON_Delete(j);
+	return text;
+}
+
+TEST(control_status_round_trip)
+{
+	static const int cores[] = {4, 5, 6, 7}, cpus[] = {1, 2}, loads[] = {1, 2};
+	static const int run_cpus[] = {4, 5};
+	struct sweep_status st, back;
+	char *text, *again, *end = NULL, *err = NULL;
+	int *ints = NULL;
+	cJSON *j;
+
+	memset(&st, 0, sizeof st);
+	memset(&back, 0, sizeof back);
+	st.phase = SWEEP_PHASE_CONFIRM;
+	st.paused = true;
+	st.done = 7;
+	st.target = 12;
+	st.started_ms = 1796144528817;
+	st.cpus = cpus;
+	st.ncpus = 2;
+	st.loads = loads;
+	st.nloads = 2;
+	st.count = 50;
+	st.confirm = 100;
+	st.machine_cores = 8;
+	st.keep = 1;
+	status_set_lanes(&st, 2, 2, cores);
+	st.lanes[0].core_runs[0] = 1;
+	st.lanes[0].core_runs[1] = 1;
+	st.lanes[0].load = 1;
+	status_add_run(&st, 0, 41, run_cpus, 2, 1, RESULTS_CONFIRM, "example.com/m/pkg/x", "TestX",
+	               1796144529000);
+	status_hold(&st, 1, "example.com/m/pkg/y", NULL, 2, 2);
+	text = test_control_text(&st, NULL);
+	j = cJSON_Parse(text);
+	CHECK_INT(status_json_decode(j, &back, &ints, &end, &err), 0);
+	CHECK(end == NULL);
+	again = test_control_text(&back, NULL);
+	CHECK_STR(again, text);
+	CHECK_INT(back.nlanes, 2);
+	CHECK_INT(back.lanes[0].nruns, 1);
+	CHECK_STR(back.lanes[0].runs[0].cores, "c4-c5");
+	CHECK_STR(back.lanes[0].runs[0].pkg, "pkg/x");
+	CHECK_STR(back.lanes[0].runs[0].test, "TestX");
+	CHECK_INT(back.lanes[0].runs[0].phase, RESULTS_CONFIRM);
+	CHECK_STR(back.lanes[1].held, "pkg/y cpu 2 load 2");
+	CHECK_INT(back.cpus[1], 2);
+	CHECK_INT(back.loads[1], 2);
+	free(again);
+	cJSON_Delete(j);
+
+	/* A lane whose cores do not match the width, a negative count, an
+	 * unknown phase: each is named. */
+	j = cJSON_Parse(text);
+	cJSON_ReplaceItemInObject(j, "width", cJSON_CreateNumber(3));
+	CHECK_INT(status_json_decode(j, &back, &ints, &end, &err), -EINVAL);
+	CHECK_STR(err, "status: cores: expected an array of the lane's width");
+	CHECK_INT(back.nlanes, 0);
+	free(err);
+	err = NULL;
+	cJSON_ReplaceItemInObject(j, "width", cJSON_CreateNumber(2));
+	cJSON_ReplaceItemInObject(j, "count", cJSON_CreateNumber(-1));
+	CHECK_INT(status_json_decode(j, &back, &ints, &end, &err), -EINVAL);
+	CHECK_STR(err, "status: count: expected a whole number from 0 to 2147483647");
+	free(err);
+	err = NULL;
+	cJSON_ReplaceItemInObject(j, "count", cJSON_CreateNumber(5));
+	cJSON_ReplaceItemInObject(j, "phase", cJSON_CreateString("later"));
+	CHECK_INT(status_json_decode(j, &back, &ints, &end, &err), -EINVAL);
+	CHECK_STR(err, "status: phase: expected discover, build, sweep, confirm or done");
+	free(err);
+	cJSON_Delete(j);
+	free(text);
+	free(ints);
+	status_free(&st);
+	status_free(&back);
+}
+
+/* A sweep of a TAP script in dir (beta fails in runs 3 and 6), count runs,
+ * confirm 2, into dir/out, or into outdir when given. */
+static struct sweep *
+test_control_sweep(uv_loop_t *loop, struct options *o, const char *dir, int count,
+                   const char *outdir)
+{
+	char *script = xasprintf("%s/t.sh", dir), *err = NULL;
+	FILE *f = fopen(script, "w");
+	struct sweep *s;
+
+	fputs("#!/bin/sh\necho 1..2\necho 'ok 1 - alpha'\n"
+	      "if [ $((FLAKESWEEP_RUN % 3)) = 0 ]; then echo 'not ok 2 - beta';"
+	      " else echo 'ok 2 - beta'; fi\n",
+	      f);
+	fclose(f);
+	chmod(script, 0755);
+	options_init(o);
+	free(o->driver);
+	o->driver = xstrdup("tap");
+	util_strv_add(&o->command, &(size_t){0}, script);
+	o->ncommand = 1;
+	o->cpus = xcalloc(1, sizeof *o->cpus);
+	o->cpus[0] = 1;
+	o->ncpus = 1;
+	o->nloads = 1;
+	o->count = count;
+	o->confirm = 2;
+	o->outdir = outdir != NULL ? xstrdup(outdir) : xasprintf("%s/out", dir);
+	s = sweep_new(loop, o, NULL, &err);
+	CHECK(s != NULL);
+	if (s == NULL)
+		fprintf(stderr, "%s\n", err);
+	free(err);
+	free(script);
+	return s;
+}
+
+static int64_t
+test_control_confirm_runs(const struct sweep *s, const char *test)
+{
+	const struct results *r = sweep_results(s);
+	const struct results_test *t = NULL;
+	int64_t n = 0;
+	size_t i;
+
+	for (i = 0; i < r->ntests && t == NULL; i++)
+		if (strcmp(r->tests[i].test, test) == 0)
+			t = &r->tests[i];
+	for (i = 0; t != NULL && i < (size_t)t->ncells; i++)
+		if (t->cells[i].phase == RESULTS_CONFIRM)
+			n += t->cells[i].runs;
+	return n;
+}
+
+TEST(control_confirm_after_the_end)
+{
+	const char *dir = check_tmpdir();
+	char *err = NULL, *id = xasprintf("%s/t.sh::beta", dir);
+	char *journal = xasprintf("%s/out/journal.jsonl", dir);
+	struct options o;
+	struct replay r;
+	struct sweep *s;
+	uv_loop_t loop;
+
+	uv_loop_init(&loop);
+	s = test_control_sweep(&loop, &o, dir, 6, NULL);
+	if (s == NULL)
+		return;
+	CHECK_INT(sweep_start(s, &err), 0);
+	uv_run(&loop, UV_RUN_DEFAULT);
+	CHECK_STR(sweep_end_status(s), "complete");
+	CHECK_INT(test_control_confirm_runs(s, "beta"), 2);
+	CHECK_INT(sweep_confirm(s, "nosuch", 3), -ENOENT);
+	/* The sweep runs again for 3 more runs of beta, and ends again. */
+	CHECK_INT(sweep_confirm(s, id, 3), 0);
+	CHECK(sweep_end_status(s) == NULL);
+	CHECK_INT(sweep_phase(s), SWEEP_PHASE_CONFIRM);
+	uv_run(&loop, UV_RUN_DEFAULT);
+	CHECK_STR(sweep_end_status(s), "complete");
+	CHECK_INT(sweep_phase(s), SWEEP_PHASE_DONE);
+	CHECK_INT(test_control_confirm_runs(s, "beta"), 5);
+	CHECK_INT(sweep_exit_status(s), 1);
+	sweep_free(s);
+	CHECK_INT(uv_loop_close(&loop), 0);
+	/* Read back, the journal has all 11 runs, the request and its end. */
+	CHECK_INT(replay_journal(journal, &r, &err), 0);
+	CHECK_INT(r.results->runs, 11);
+	CHECK_INT(r.nconfirms, 1);
+	CHECK_INT(r.confirm_counts[0], 3);
+	CHECK_STR(r.end_status, "complete");
+	replay_free(&r);
+	options_free(&o);
+	free(journal);
+	free(id);
+	free(err);
+}
+
+struct test_control_client {
+	struct sweep *s;
+	struct control_client *c;
+	int statuses, replies, closed;
+	bool paused_seen;
+	char *errors;
+};
+
+static void
+test_control_status(void *arg, const struct sweep_status *st, const char *end)
+{
+	struct test_control_client *t = arg;
+
+	if (t->statuses++ == 0) {
+		CHECK(!st->paused);
+		CHECK_INT(control_client_send(t->c, "pause", NULL, 0), 0);
+	}
+	if (st->paused && !t->paused_seen) {
+		t->paused_seen = true;
+		CHECK(sweep_paused(t->s));
+		CHECK_INT(control_client_send(t->c, "jump", NULL, 0), 0);
+		CHECK_INT(control_client_send(t->c, "confirm", "nosuch", 2), 0);
+		CHECK_INT(control_client_send(t->c, "resume", NULL, 0), 0);
+	}
+	if (st->finished)
+		CHECK_STR(end, "complete");
+}
+
+static void
+test_control_reply(void *arg, const char *error)
+{
+	struct test_control_client *t = arg;
+	char *all;
+
+	t->replies++;
+	all = xasprintf("%s%s|", t->errors != NULL ? t->errors : "", error != NULL ? error : "ok");
+	free(t->errors);
+	t->errors = all;
+}
+
+static void
+test_control_closed(void *arg, const char *why)
+{
+	struct test_control_client *t = arg;
+
+	CHECK(why == NULL);
+	t->closed++;
+}
+
+TEST(control_client_steers_a_sweep)
+{
+	const char *dir = check_tmpdir();
+	struct test_control_client t;
+	struct control_client_events ev = {&t, test_control_status, test_control_reply,
+	                                   test_control_closed};
+	/* Too long for a socket address: bound and reached through a
+	 * descriptor of the directory. */
+	char *out = xasprintf("%s/%0120d/out", dir, 0);
+	char *err = NULL, *sock = xasprintf("%s/control.sock", out);
+	struct options o;
+	struct stat st;
+	uv_loop_t loop;
+	int rc = 0;
+
+	memset(&t, 0, sizeof t);
+	uv_loop_init(&loop);
+	/* No sweep: no socket. */
+	CHECK(control_client_new(&loop, dir, &ev, &rc, &err) == NULL);
+	CHECK_INT(rc, -ENOENT);
+	free(err);
+	err = NULL;
+	CHECK(strlen(sock) > 108);
+	CHECK_INT(util_mkdir_p(out), 0);
+	t.s = test_control_sweep(&loop, &o, dir, 30, out);
+	if (t.s == NULL)
+		return;
+	CHECK_INT(sweep_start(t.s, &err), 0);
+	CHECK_INT(stat(sock, &st), 0);
+	CHECK_INT(st.st_mode & 0777, 0600);
+	t.c = control_client_new(&loop, sweep_outdir(t.s), &ev, &rc, &err);
+	CHECK(t.c != NULL);
+	uv_run(&loop, UV_RUN_DEFAULT);
+	CHECK(t.paused_seen);
+	CHECK_INT(t.replies, 4);
+	CHECK_STR(t.errors, "ok|cmd: unknown command jump (expected pause, resume, confirm or "
+	                    "stop)|cannot confirm nosuch now: the sweep never ran it (or has not "
+	                    "begun its runs)|ok|");
+	CHECK_INT(t.closed, 1);
+	CHECK_STR(sweep_end_status(t.s), "complete");
+	/* The socket goes with the sweep. */
+	CHECK_INT(stat(sock, &st), -1);
+	sweep_free(t.s);
+	CHECK_INT(uv_loop_close(&loop), 0);
+	options_free(&o);
+	free(t.errors);
+	free(sock);
+	free(out);
+	free(err);
+}
