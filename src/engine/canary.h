@@ -25,8 +25,10 @@ enum canary_kind {
 	CANARY_NKINDS,
 };
 
-/* How long the cores canary spins on each of its cores (ms). */
+/* How long the cores canary spins on each of its cores (ms), and the
+ * shortest time limit a canary run gets (ms; --timeout when longer). */
 #define CANARY_SPIN_MS 40
+#define CANARY_TIMEOUT_MIN_MS 10000
 
 /* What the canary program is asked to check. */
 struct canary_args {
