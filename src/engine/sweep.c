@@ -987,6 +987,16 @@ sweep_report(struct sweep *s, bool json)
 	return text;
 }
 
+/* The name front ends show for a run's package: the canaries' own
+ * synthetic one, or NULL when unknown. */
+static const char *
+sweep_pkg_name(const struct sweep *s, int pkg)
+{
+	if (pkg == PLAN_CANARY)
+		return "flakesweep:canary";
+	return pkg >= 0 && (size_t)pkg < s->npkgs ? s->pkgs[pkg]->name : NULL;
+}
+
 void
 sweep_status(const struct sweep *s, struct sweep_status *st)
 {
@@ -1028,19 +1038,14 @@ sweep_status(const struct sweep *s, struct sweep_status *st)
 		if (held >= 0) {
 			const struct plan_pair *p = sched_pair_data(s->sched, held);
 
-			status_hold(st, l,
-			            p->pkg >= 0 && (size_t)p->pkg < s->npkgs ? s->pkgs[p->pkg]->name
-			                                                     : NULL,
-			            p->test, p->cpu, p->load);
+			status_hold(st, l, sweep_pkg_name(s, p->pkg), p->test, p->cpu, p->load);
 		}
 	}
 	for (i = 0; i < s->nlive; i++) {
 		const struct sweep_run *r = &s->live[i]->pub;
 
 		status_add_run(st, r->lane, r->id, r->cpus, r->cpu, r->load, r->phase,
-		               r->pkg >= 0 && (size_t)r->pkg < s->npkgs ? s->pkgs[r->pkg]->name
-		                                                        : NULL,
-		               r->test, r->started_ms);
+		               sweep_pkg_name(s, r->pkg), r->test, r->started_ms);
 	}
 }
 
