@@ -143,8 +143,8 @@ canary_cores(const struct canary_args *a, FILE *out, bool faulty)
 	canary_list(&d, a->cores, a->ncores);
 	fprintf(out, "1..4\n");
 	{
-		char *detail = xasprintf("pinned to %d core(s) %s; the lane assigned %d: %s", got,
-		                         b.data ? b.data : "", want, d.data ? d.data : "");
+		char *detail = xasprintf(_("pinned to %d core(s) %s; the lane assigned %d: %s"),
+		                         got, b.data ? b.data : "", want, d.data ? d.data : "");
 		bool ok = got == want && same && a->ncores == want;
 
 		canary_point(out, 1, ok, "affinity", detail);
@@ -154,8 +154,8 @@ canary_cores(const struct canary_args *a, FILE *out, bool faulty)
 	{
 		long sc = sysconf(_SC_NPROCESSORS_ONLN);
 		int np = get_nprocs();
-		char *detail =
-		    xasprintf("sysconf answers %ld and get_nprocs %d, expected %d", sc, np, want);
+		char *detail = xasprintf(_("sysconf answers %ld and get_nprocs %d, expected %d"),
+		                         sc, np, want);
 		bool ok = !a->shim || (sc == want && np == want);
 
 		canary_point(out, 2, ok, "count", detail);
@@ -164,7 +164,7 @@ canary_cores(const struct canary_args *a, FILE *out, bool faulty)
 	}
 	{
 		char *detail =
-		    xasprintf("FLAKESWEEP_CPU is %s, expected %d", env ? env : "unset", want);
+		    xasprintf(_("FLAKESWEEP_CPU is %s, expected %d"), env ? env : _("unset"), want);
 		bool ok = env != NULL && atoi(env) == want;
 
 		canary_point(out, 3, ok, "cpu", detail);
@@ -175,7 +175,7 @@ canary_cores(const struct canary_args *a, FILE *out, bool faulty)
 		char *detail;
 
 		share = canary_share(got > 0 ? got : 1);
-		detail = xasprintf("got %.2f of %d core(s) at load %d, less than %.2f", share,
+		detail = xasprintf(_("got %.2f of %d core(s) at load %d, less than %.2f"), share,
 		                   a->cpu, a->load, floor);
 		canary_point(out, 4, share >= floor, "share", detail);
 		bad += share < floor;
@@ -195,12 +195,12 @@ canary_run(const struct canary_args *a, FILE *out)
 	switch (a->kind) {
 	case CANARY_GREEN:
 		fprintf(out, "1..1\n");
-		canary_point(out, 1, !faulty, "green", "asked to fail");
+		canary_point(out, 1, !faulty, "green", _("asked to fail"));
 		rc = faulty;
 		break;
 	case CANARY_RED:
 		fprintf(out, "1..1\n");
-		canary_point(out, 1, faulty, "red", "fails by design");
+		canary_point(out, 1, faulty, "red", _("fails by design"));
 		rc = !faulty;
 		break;
 	default:
