@@ -16,6 +16,7 @@
 #include "cmd.h"
 #include "engine/options.h"
 #include "engine/sweep.h"
+#include "results/replay.h"
 #include "base/util.h"
 
 /* A fake TAP package: `sweep_tap MODE [MS]`.
@@ -237,6 +238,10 @@ TEST(sweep_canaries_at_every_pair)
 	                                    .runs = 12};
 	struct sweep_case c;
 	const struct harness *h;
+	struct replay r;
+	enum sweep_phase phase;
+	int64_t done, target;
+	char *path, *err = NULL;
 	int k, load;
 
 	case_expect(&c, &sp);
@@ -253,6 +258,17 @@ TEST(sweep_canaries_at_every_pair)
 	}
 	CHECK(harness_clean(h));
 	CHECK_INT(sweep_results(c.s)->ntests, 2);
+	/* Read back, the journal has the same harness, and its progress
+	 * counts the project's runs only, as the live sweep's does. */
+	path = xasprintf("%s/journal.jsonl", sweep_outdir(c.s));
+	CHECK_INT(replay_journal(path, &r, &err), 0);
+	replay_progress(&r, &phase, &done, &target);
+	CHECK_INT(done, 12);
+	CHECK_INT(target, 12);
+	CHECK_INT(r.results->harness.ncells, 6);
+	CHECK_INT(r.max_canary, 6);
+	replay_free(&r);
+	free(path);
 	case_free(&c);
 }
 

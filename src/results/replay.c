@@ -262,6 +262,8 @@ replay_progress(const struct replay *r, enum sweep_phase *phase, int64_t *done, 
 		for (i = 0; i < r->runs.npairs; i++) {
 			const struct plan_pair *x = r->runs.pairs[i];
 
+			if (x->pkg == PLAN_CANARY)
+				continue;
 			*done +=
 			    x->phase == RESULTS_SWEEP && x->runs > c->count ? c->count : x->runs;
 		}
