@@ -45,6 +45,7 @@ static const struct cli_option cmd_stress_options[] = {
     {"cover", false, OPTIONS_COVER},
     {"isolate-net", false, OPTIONS_ISOLATE_NET},
     {"quiet", true, OPTIONS_QUIET},
+    {"canaries", true, OPTIONS_CANARIES},
     {"o", true, OPTIONS_OUTDIR},
     {"resume", true, OPTIONS_RESUME},
     {"force", false, OPTIONS_FORCE},
@@ -100,6 +101,7 @@ cmd_stress_usage(FILE *f)
 	        "  --cover            build with coverage (go test -c -cover), as CI may\n"
 	        "  --isolate-net      give each run its own network namespace (root)\n"
 	        "  --quiet PERCENT    hold a lane while others take over PERCENT of it\n"
+	        "  --canaries PERCENT canary runs that check flakesweep itself (1%, 0: off)\n"
 	        "  -o DIR             output directory (default ./flakesweep-out/TIMESTAMP)\n"
 	        "  --resume DIR       continue the sweep recorded in DIR\n"
 	        "  --force            resume even if the configuration or commit changed\n"

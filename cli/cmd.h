@@ -26,6 +26,8 @@ extern const struct cmd_entry cmd_compare_entry;
 extern const struct cmd_entry cmd_verify_entry;
 extern const struct cmd_entry cmd_bisect_entry;
 extern const struct cmd_entry cmd_merge_entry;
+/* Hidden from the usage text: the program a sweep runs as its canaries. */
+extern const struct cmd_entry cmd_canary_entry;
 
 /* The stress command line into o (options_init'ed by the caller).
  * Returns 0; 1 when --help was asked for (usage printed to stdout); or -1

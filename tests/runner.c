@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "cmd.h"
 #include "base/util.h"
 
 #define CHECK_EXIT_SKIP 77
@@ -250,6 +251,10 @@ main(int argc, char **argv)
 	struct dirent *de;
 
 	self_path = realpath("/proc/self/exe", NULL);
+	/* A sweep runs its own program as its canaries: in the in-process
+	 * sweep tests that program is this one. */
+	if (argc >= 2 && strcmp(argv[1], "canary") == 0)
+		return cmd_canary_entry.run(argc - 1, argv + 1);
 	if (argc >= 3 && strcmp(argv[1], "--child") == 0) {
 		for (t = tests; t != NULL; t = t->next) {
 			if (t->child != NULL && strcmp(t->name, argv[2]) == 0)

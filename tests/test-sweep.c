@@ -16,6 +16,7 @@
 #include "cmd.h"
 #include "engine/options.h"
 #include "engine/sweep.h"
+#include "results/replay.h"
 #include "base/util.h"
 
 /* A fake TAP package: `sweep_tap MODE [MS]`.
@@ -222,6 +223,134 @@ TEST(sweep_counts_exact)
 	CHECK_INT(failures, 4);
 	results_test_totals(case_test(&c, "steady"), &runs, &failures, &hangs);
 	CHECK_INT(failures, 0);
+	case_free(&c);
+}
+
+/* The canary cell of kind at (cpu, load); fails the test when absent. */
+static const struct harness_cell *
+case_canary(const struct sweep_case *c, const char *kind, int cpu, int load)
+{
+	const struct harness *h = &sweep_results(c->s)->harness;
+	size_t i;
+
+	for (i = 0; i < h->ncells; i++) {
+		if (strcmp(h->cells[i].kind, kind) == 0 && h->cells[i].cpu == cpu &&
+		    h->cells[i].load == load)
+			return &h->cells[i];
+	}
+	check_fail(__FILE__, __LINE__, "no %s canary at cpu %d load %d", kind, cpu, load);
+}
+
+/* Every pair gets its canaries: 6 runs a pair at the default 1% is under
+ * the floor of three a pair, one of each kind. They count in the harness
+ * only: the project's runs and tests are as without them. */
+TEST(sweep_canaries_at_every_pair)
+{
+	static const char *const kinds[] = {"green", "red", "cores"};
+	static const struct case_spec sp = {.args = "--cpu 1 --load 1,2 --count 6 --confirm 0",
+	                                    .mode = "flaky3",
+	                                    .status = 1,
+	                                    .runs = 12};
+	struct sweep_case c;
+	const struct harness *h;
+	struct replay r;
+	enum sweep_phase phase;
+	int64_t done, target;
+	char *path, *err = NULL;
+	int k, load;
+
+	case_expect(&c, &sp);
+	h = &sweep_results(c.s)->harness;
+	CHECK(h->on);
+	CHECK_INT(h->ncells, 6);
+	for (k = 0; k < 3; k++) {
+		for (load = 1; load <= 2; load++) {
+			const struct harness_cell *x = case_canary(&c, kinds[k], 1, load);
+
+			CHECK_INT(x->runs, 1);
+			CHECK_INT(x->unexpected, 0);
+		}
+	}
+	CHECK(harness_clean(h));
+	CHECK_INT(sweep_results(c.s)->ntests, 2);
+	/* Read back, the journal has the same harness, and its progress
+	 * counts the project's runs only, as the live sweep's does. */
+	path = xasprintf("%s/journal.jsonl", sweep_outdir(c.s));
+	CHECK_INT(replay_journal(path, &r, &err), 0);
+	replay_progress(&r, &phase, &done, &target);
+	CHECK_INT(done, 12);
+	CHECK_INT(target, 12);
+	CHECK_INT(r.results->harness.ncells, 6);
+	CHECK_INT(r.max_canary, 6);
+	replay_free(&r);
+	free(path);
+	case_free(&c);
+}
+
+/* --canaries 25%: 20 runs at the pair give 5 canaries, shared out in
+ * turn. */
+TEST(sweep_canaries_budget)
+{
+	static const struct case_spec sp = {
+	    .args = "--cpu 1 --load 1 --count 20 --confirm 0 --canaries 25%",
+	    .mode = "exit",
+	    .arg = "0",
+	    .runs = 20};
+	struct sweep_case c;
+
+	case_expect(&c, &sp);
+	CHECK_INT(case_canary(&c, "green", 1, 1)->runs, 2);
+	CHECK_INT(case_canary(&c, "red", 1, 1)->runs, 2);
+	CHECK_INT(case_canary(&c, "cores", 1, 1)->runs, 1);
+	CHECK_INT(sweep_results(c.s)->harness.ncells, 3);
+	case_free(&c);
+}
+
+/* --canaries 0: none run, and the harness says so. */
+TEST(sweep_canaries_off)
+{
+	static const struct case_spec sp = {
+	    .args = "--cpu 1 --load 1 --count 3 --confirm 0 --canaries 0",
+	    .mode = "exit",
+	    .arg = "0",
+	    .runs = 3};
+	struct sweep_case c;
+
+	case_expect(&c, &sp);
+	CHECK(sweep_results(c.s)->harness.on);
+	CHECK_INT(sweep_results(c.s)->harness.ncells, 0);
+	case_free(&c);
+}
+
+/* A red canary that passes (the tests' fault list) makes the harness
+ * unclean: exit status 2, the reason names it, report.txt leads with it,
+ * and the project's counts are untouched. */
+TEST(sweep_canary_unexpected)
+{
+	static const struct case_spec sp = {.args = "--cpu 1 --load 1 --count 6 --confirm 0",
+	                                    .mode = "flaky3",
+	                                    .status = 2,
+	                                    .runs = 6};
+	struct sweep_case c;
+	const struct harness *h;
+	char *path, *text = NULL;
+	size_t len;
+
+	setenv("FLAKESWEEP_CANARY_FAULT", "red", 1);
+	case_expect(&c, &sp);
+	h = &sweep_results(c.s)->harness;
+	CHECK_INT(case_canary(&c, "red", 1, 1)->unexpected, 1);
+	CHECK_INT(case_canary(&c, "green", 1, 1)->unexpected, 0);
+	CHECK(!harness_clean(h));
+	CHECK_INT(h->nreasons, 1);
+	CHECK_STR(h->reasons[0],
+	          "red canary at cpu 1 load 1 (canary run 2): passed; it must fail every run");
+	CHECK_INT(sweep_results(c.s)->failures, 2);
+	path = xasprintf("%s/report.txt", sweep_outdir(c.s));
+	CHECK_INT(util_read_file(path, 1 << 20, &text, &len), 0);
+	CHECK(strncmp(text, "HARNESS NOT CLEAN: ", 19) == 0);
+	free(text);
+	free(path);
 	case_free(&c);
 }
 

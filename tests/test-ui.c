@@ -808,6 +808,38 @@ static const char test_ui_hostile[] =
     "\"ms\":5,\"exit\":0,\"set\":2}\n"
     "{\"type\":\"end\",\"status\":\"complete\",\"finished\":\"2026-11-30T02:00:10Z\"}\n";
 
+/* A journal whose red canary passed: the header line leads with that. */
+static const char test_ui_unclean[] =
+    "{\"type\":\"header\",\"schema\":\"flakesweep/journal/v1\",\"started\":\"2026-11-30T02:00:00Z\","
+    "\"config\":{\"cpu\":[1],\"load\":[1],\"count\":1,\"confirm\":0,\"timeout_ms\":1000,"
+    "\"run\":null,\"driver\":\"tap\",\"command\":[\"./t.sh\"]},"
+    "\"machine\":{\"cores\":1,\"keep\":0,\"lanes\":[[0]]},"
+    "\"project\":{\"driver\":\"tap\",\"root\":\"/nonexistent\",\"commit\":null}}\n"
+    "{\"type\":\"build\",\"pkg\":0,\"package\":\"./t.sh\",\"level\":\"unit\","
+    "\"dir\":\"/nonexistent\",\"ok\":true,\"tests\":[]}\n"
+    "{\"type\":\"set\",\"id\":1,\"pkg\":0,\"order\":[\"Pok\"]}\n"
+    "{\"type\":\"run\",\"run\":1,\"pkg\":0,\"phase\":\"sweep\",\"cpu\":1,\"load\":1,\"lane\":0,"
+    "\"ms\":5,\"exit\":0,\"set\":1}\n"
+    "{\"type\":\"canary\",\"canary\":1,\"kind\":\"red\",\"cpu\":1,\"load\":1,\"lane\":0,"
+    "\"ms\":4,\"exit\":0,\"unexpected\":true,\"why\":\"passed; it must fail every run\"}\n"
+    "{\"type\":\"end\",\"status\":\"complete\",\"finished\":\"2026-11-30T02:00:10Z\"}\n";
+
+TEST(ui_header_harness_not_clean)
+{
+	struct test_ui t;
+	struct test_ui_opts o = {0, 1, test_ui_unclean, NULL, NULL, false, false};
+	char *screen;
+
+	test_ui_start(&t, TEST_UI_VIEW, 24, 80, &o);
+	screen = ui_screen_text(t.ui, false);
+	CHECK(strncmp(screen,
+	              "HARNESS NOT CLEAN (1 unexpected canary runs): red canary at cpu 1 load 1 "
+	              "(canary",
+	              80) == 0);
+	free(screen);
+	test_ui_stop(&t);
+}
+
 TEST(ui_golden_escapes)
 {
 	struct test_ui t;

@@ -8,6 +8,8 @@
  * parts go first: the machine, then the counts and the badge take their
  * short forms, then the bar, the name, the phase's ETA (the total stays),
  * the time since the start, the total, the ETA.
+ * When the harness is not clean (a canary misbehaved) the line says that
+ * instead, with the first reason: no count below it can be trusted.
  */
 #include "config.h"
 
@@ -77,6 +79,18 @@ view_header_width(const struct view_ctx *c, const struct view_header_parts *p)
 	return w;
 }
 
+/* The header of a sweep whose harness failed its canaries. */
+static void
+view_header_unclean(struct view_ctx *c, const struct view_rect *r, const struct harness *h)
+{
+	char *text = xasprintf(_("HARNESS NOT CLEAN (%lld unexpected canary runs): %s"),
+	                       (long long)h->unexpected, h->nreasons > 0 ? h->reasons[0] : "?");
+
+	draw_fill(c->d, r->y, r->x, r->w, ' ', DRAW_BAD);
+	draw_text(c->d, r->y, r->x, r->w, text, DRAW_BAD, false);
+	free(text);
+}
+
 void
 view_header_draw(struct view_ctx *c, const struct view_rect *r)
 {
@@ -89,6 +103,10 @@ view_header_draw(struct view_ctx *c, const struct view_rect *r)
 
 	if (r->h <= 0)
 		return;
+	if (m->results != NULL && !harness_clean(&m->results->harness)) {
+		view_header_unclean(c, r, &m->results->harness);
+		return;
+	}
 	memset(&p, 0, sizeof p);
 	if (c->st->mode != NULL && m->finished)
 		snprintf(p.phase, sizeof p.phase, "%s: %s", c->st->mode,

@@ -31,6 +31,7 @@ options_init(struct options *o)
 	o->kill_grace_ms = 30000;
 	o->keep = -1;
 	o->race = true;
+	o->canaries = OPTIONS_CANARIES_DEFAULT;
 	o->driver = xstrdup("go");
 	o->tap_select = xstrdup("arg");
 	o->pytest_unit = xstrdup("file");
@@ -75,6 +76,14 @@ options_check_quiet(long long v)
 {
 	if (v < 0 || v > 99)
 		return _("a whole percentage from 1 to 99");
+	return NULL;
+}
+
+const char *
+options_check_canaries(double v)
+{
+	if (!(v >= 0 && v <= 100))
+		return _("a percentage from 0 to 100");
 	return NULL;
 }
 
@@ -185,6 +194,25 @@ options_parse_quiet(const char *value, int *out, const char **expected)
 	if (*expected != NULL)
 		return -EINVAL;
 	*out = (int)v;
+	return 0;
+}
+
+/* --canaries: "N%" or "N", a decimal from 0 to 100. */
+static int
+options_parse_canaries(const char *value, double *out, const char **expected)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(value, &end);
+	if (*end == '%')
+		end++;
+	*expected = errno != 0 || *end != '\0' || end == value ? options_check_canaries(-1)
+	                                                       : options_check_canaries(v);
+	if (*expected != NULL)
+		return -EINVAL;
+	*out = v;
 	return 0;
 }
 
@@ -326,6 +354,9 @@ options_set(struct options *o, enum options_key key, const char *value, const ch
 		return 0;
 	case OPTIONS_QUIET:
 		return options_parse_quiet(value, &o->quiet, expected);
+	case OPTIONS_CANARIES:
+		o->given |= OPTIONS_GIVEN_CANARIES;
+		return options_parse_canaries(value, &o->canaries, expected);
 	case OPTIONS_NO_RACE:
 		o->given |= OPTIONS_GIVEN_RACE;
 		o->race = false;

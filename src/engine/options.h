@@ -34,6 +34,7 @@ enum options_given {
 	OPTIONS_GIVEN_DRIVER = 1 << 11,
 	OPTIONS_GIVEN_PACKAGES = 1 << 12,
 	OPTIONS_GIVEN_SHARD = 1 << 13,
+	OPTIONS_GIVEN_CANARIES = 1 << 14,
 };
 
 /* The largest --count and --confirm, --load, and --timeout with the go
@@ -62,6 +63,7 @@ struct options {
 	bool cover;       /* --cover: builds with -cover, as CI's go test -cover */
 	bool isolate_net; /* --isolate-net: a network namespace per run */
 	int quiet;        /* --quiet N%: hold a lane while its noise is above N; 0: off */
+	double canaries;  /* --canaries N%: canary runs, percent of the sweep's; 0: off */
 	char *build_tags; /* --build-tags: added to every build, not levels ("a,b") */
 	char *outdir;     /* -o; NULL = ./flakesweep-out/<timestamp> */
 	char *resume;     /* --resume DIR */
@@ -98,6 +100,9 @@ struct options {
 const char *options_check_count(long long v, int min);
 /* --quiet: a whole percentage from 1 to 99, or 0 (off). */
 const char *options_check_quiet(long long v);
+/* --canaries: a percentage from 0 (off) to 100. */
+#define OPTIONS_CANARIES_DEFAULT 1.0
+const char *options_check_canaries(double v);
 const char *options_check_list(const int *v, int n);
 const char *options_check_loads(const int *v, int n);
 /* Above zero, and within Go's time.Duration with the go driver (NULL: any
@@ -134,6 +139,7 @@ enum options_key {
 	OPTIONS_COVER,
 	OPTIONS_ISOLATE_NET,
 	OPTIONS_QUIET,
+	OPTIONS_CANARIES,
 	OPTIONS_OUTDIR,
 	OPTIONS_RESUME,
 	OPTIONS_FORCE,

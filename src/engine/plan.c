@@ -6,6 +6,7 @@
  */
 #include "config.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -116,6 +117,40 @@ plan_sweep(struct plan *p, struct pkg *const *pkgs, size_t npkgs, plan_added_cb 
 }
 
 void
+plan_canaries(struct plan *p, double percent, const char *const *names, int nkinds,
+              plan_added_cb cb, void *arg)
+{
+	const struct plan_grid *g = &p->grid;
+	int c, l, k;
+	size_t i;
+
+	if (percent <= 0 || nkinds <= 0)
+		return;
+	for (c = 0; c < g->ncpus; c++) {
+		for (l = 0; l < g->nloads; l++) {
+			int64_t runs = 0, n;
+
+			for (i = 0; i < p->npairs; i++) {
+				const struct plan_pair *x = p->pairs[i];
+
+				if (x->pkg != PLAN_CANARY && x->cpu == g->cpus[c] &&
+				    x->load == g->loads[l])
+					runs += x->target;
+			}
+			if (runs == 0)
+				continue;
+			n = (int64_t)ceil((double)runs * percent / 100.0);
+			if (n < 3)
+				n = 3;
+			for (k = 0; k < nkinds; k++)
+				plan_add(p, RESULTS_SWEEP, PLAN_CANARY, names[k], g->cpus[c],
+				         g->loads[l], (int)(n / nkinds + (k < n % nkinds)), cb,
+				         arg);
+		}
+	}
+}
+
+void
 plan_confirm_test(struct plan *p, const struct results_test *t, int count, plan_added_cb cb,
                   void *arg)
 {
@@ -161,6 +196,8 @@ plan_progress(const struct plan *p, int64_t *done, int64_t *target)
 	for (i = 0; i < p->npairs; i++) {
 		const struct plan_pair *x = p->pairs[i];
 
+		if (x->pkg == PLAN_CANARY)
+			continue;
 		*done += x->runs < x->target ? x->runs : x->target;
 		*target += x->target;
 	}

@@ -19,10 +19,14 @@
 #include "drivers/driver.h"
 #include "results/results.h"
 
+/* The pkg of a canary pair (engine/canary.h); its test is the kind. */
+#define PLAN_CANARY (-1)
+
 struct plan_pair {
 	enum results_phase phase;
-	int pkg;
-	char *test; /* confirm: the selected test's full name; NULL for a package */
+	int pkg; /* or PLAN_CANARY */
+	char
+	    *test; /* confirm: the selected test's full name; a canary's kind; NULL for a package */
 	int cpu, load;
 	int target; /* runs planned */
 	int runs;   /* runs finished */
@@ -70,6 +74,12 @@ bool plan_pkg_runs(const struct pkg *pkg);
  * cb may be NULL. */
 void plan_sweep(struct plan *p, struct pkg *const *pkgs, size_t npkgs, plan_added_cb cb, void *arg);
 
+/* The canaries of the sweep phase, after plan_sweep: at each (cpu, load),
+ * percent of the runs the plan has there, at least three, shared out
+ * among the kinds (names[0..nkinds)) in turn; none when percent is 0. */
+void plan_canaries(struct plan *p, double percent, const char *const *names, int nkinds,
+                   plan_added_cb cb, void *arg);
+
 /* count more runs of test t alone at every pair. */
 void plan_confirm_test(struct plan *p, const struct results_test *t, int count, plan_added_cb cb,
                        void *arg);
@@ -80,7 +90,8 @@ void plan_confirm_test(struct plan *p, const struct results_test *t, int count, 
 void plan_confirm(struct plan *p, const struct results *r, struct pkg *const *pkgs,
                   char *const *tests, const int *counts, size_t n, plan_added_cb cb, void *arg);
 
-/* Runs done (each pair's up to its target) and planned. */
+/* Runs done (each pair's up to its target) and planned; canaries are not
+ * counted. */
 void plan_progress(const struct plan *p, int64_t *done, int64_t *target);
 
 #endif

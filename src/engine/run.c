@@ -18,7 +18,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/sanitize.h"
+#include "engine/canary.h"
 #include "engine/cpu-shim.h"
+#include "results/journal-canary.h"
 #include "results/interference.h"
 #include "engine/sweep-int.h"
 
@@ -32,10 +35,14 @@ run_environ(struct sweep *s, const struct sweep_live *l, const struct driver_run
 {
 	char **env = NULL, **extra, *v;
 	size_t n = 0, i, j;
-	const struct pkg *pkg = s->pkgs[l->pub.pkg];
 
-	extra = s->driver->run_env(s->o, pkg, dr);
+	/* A canary gets no driver's settings, and the tests' fault list. */
+	extra = l->canary < 0 ? s->driver->run_env(s->o, s->pkgs[l->pub.pkg], dr) : NULL;
 	for (i = 0; environ[i] != NULL; i++) {
+		if (l->canary >= 0 && strncmp(environ[i], "FLAKESWEEP_CANARY_FAULT=", 24) == 0) {
+			util_strv_add(&env, &n, environ[i]);
+			continue;
+		}
 		if (strncmp(environ[i], "TMPDIR=", 7) == 0 ||
 		    strncmp(environ[i], "FLAKESWEEP_", 11) == 0 ||
 		    (s->o->cpu_shim_path != NULL &&
@@ -68,9 +75,11 @@ run_environ(struct sweep *s, const struct sweep_live *l, const struct driver_run
 	v = xasprintf("TMPDIR=%s", l->tmpdir);
 	util_strv_add(&env, &n, v);
 	free(v);
-	v = xasprintf("FLAKESWEEP_RUN=%lld", (long long)l->pub.id);
-	util_strv_add(&env, &n, v);
-	free(v);
+	if (l->canary < 0) {
+		v = xasprintf("FLAKESWEEP_RUN=%lld", (long long)l->pub.id);
+		util_strv_add(&env, &n, v);
+		free(v);
+	}
 	v = xasprintf("FLAKESWEEP_PORT_BASE=%d",
 	              SWEEP_PORT_FIRST + l->port_slot * SWEEP_PORT_WINDOW);
 	util_strv_add(&env, &n, v);
@@ -78,7 +87,7 @@ run_environ(struct sweep *s, const struct sweep_live *l, const struct driver_run
 	v = xasprintf("FLAKESWEEP_CPU=%d", l->pub.cpu);
 	util_strv_add(&env, &n, v);
 	free(v);
-	if (s->driver->report_pipe) {
+	if (s->driver->report_pipe && l->canary < 0) {
 		v = xasprintf("FLAKESWEEP_REPORT_FD=%d", PROC_REPORT_FD);
 		util_strv_add(&env, &n, v);
 		free(v);
@@ -141,7 +150,8 @@ run_on_report(void *arg, const char *data, size_t len)
 static char *
 run_keep_log(struct sweep *s, struct sweep_live *l)
 {
-	char *rel = xasprintf("runs/%lld.log", (long long)l->pub.id);
+	char *rel = l->canary >= 0 ? xasprintf("runs/canary-%lld.log", (long long)l->pub.id)
+	                           : xasprintf("runs/%lld.log", (long long)l->pub.id);
 	char *path = xasprintf("%s/%s", s->outdir, rel);
 	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	struct buf b;
@@ -265,6 +275,50 @@ run_note_noise(struct sweep *s, struct sweep_live *l, int64_t elapsed_ms, const 
 	                  other_ms, (double)elapsed_ms * l->pub.cpu);
 }
 
+/* Judges a finished canary run, counts it in the harness (never in the
+ * project's results) and journals it; keeps its output when it misbehaved. */
+static void
+run_canary_end(struct sweep *s, struct sweep_live *l, const struct proc_exit *ex,
+               const struct outcome *o, int64_t elapsed_ms)
+{
+	struct harness *h = &s->results->harness;
+	struct journal_canary jc;
+	enum canary_verdict v;
+	char *why = NULL, *clean = NULL, *log;
+	double other_ms;
+	int i;
+
+	memset(&jc, 0, sizeof jc);
+	jc.noise = noise_end(s->noise, l->noise, uv_now(s->loop), proc_cpu_us(l->proc), &other_ms);
+	l->noise = NULL;
+	jc.has_noise = jc.noise >= 0;
+	v = canary_judge((enum canary_kind)l->canary, o, ex, jc.noise, &why);
+	if (why != NULL)
+		clean = sanitize_text(why, strlen(why));
+	log = v == CANARY_UNEXPECTED ? run_keep_log(s, l) : NULL;
+	run_remove_tmpdir(s, l);
+	jc.canary = l->pub.id;
+	jc.kind = canary_kind_name((enum canary_kind)l->canary);
+	jc.cpu = l->pub.cpu;
+	jc.load = l->pub.load;
+	jc.lane = l->pub.lane;
+	jc.ms = elapsed_ms;
+	jc.exit = *ex;
+	for (i = 0; l->pub.cpus != NULL && i < l->pub.cpu && i < JOURNAL_CORES_MAX; i++)
+		jc.cores[jc.ncores++] = l->pub.cpus[i];
+	jc.unexpected = v == CANARY_UNEXPECTED;
+	jc.noisy = v == CANARY_NOISY;
+	jc.why = clean;
+	harness_add_run(h, jc.kind, jc.cpu, jc.load, jc.unexpected, jc.noisy, clean, jc.canary);
+	if (jc.unexpected && h->unexpected == 1)
+		sweep_message(s, _("the harness is not clean: %s"), h->reasons[0]);
+	sweep_journal_check(s, journal_canary_write(s->journal, &jc));
+	s->dirty = true;
+	free(why);
+	free(clean);
+	free(log);
+}
+
 static void
 run_on_done(void *arg, const struct proc_exit *ex, bool leaked, int64_t elapsed_ms)
 {
@@ -296,6 +350,16 @@ run_on_done(void *arg, const struct proc_exit *ex, bool leaked, int64_t elapsed_
 	}
 	memset(&o, 0, sizeof o);
 	l->parser->finish(l->parser, ex, &o);
+	if (l->canary >= 0) {
+		run_canary_end(s, l, ex, &o, elapsed_ms);
+		outcome_free(&o);
+		sweep_sched_finish(s, l->sr, elapsed_ms);
+		run_free(l);
+		sweep_check_phase(s);
+		if (!s->finished)
+			sweep_dispatch(s);
+		return;
+	}
 	if (o.unreliable && !o.package_failed && (ex->status != 0 || ex->signal != 0)) {
 		/* No test can be blamed, but the run failed: a test printing a
 		 * fake result line must not turn a failing package green. */
@@ -386,7 +450,7 @@ run_start(void *arg, struct sched_run *sr)
 {
 	struct sweep *s = arg;
 	const struct plan_pair *pair = sched_pair_data(s->sched, sr->pair);
-	const struct pkg *pkg = s->pkgs[pair->pkg];
+	const struct pkg *pkg = pair->pkg != PLAN_CANARY ? s->pkgs[pair->pkg] : NULL;
 	struct sweep_live *l = xcalloc(1, sizeof *l);
 	struct driver_run dr;
 	struct proc_spec spec;
@@ -396,7 +460,8 @@ run_start(void *arg, struct sched_run *sr)
 
 	l->s = s;
 	l->sr = sr;
-	l->pub.id = ++s->next_run;
+	l->canary = pkg == NULL ? canary_kind_find(pair->test) : -1;
+	l->pub.id = pkg == NULL ? ++s->next_canary : ++s->next_run;
 	l->pub.pkg = pair->pkg;
 	l->pub.phase = pair->phase;
 	l->pub.cpu = pair->cpu;
@@ -407,11 +472,16 @@ run_start(void *arg, struct sched_run *sr)
 	l->pub.started_ms = util_now_ms();
 	l->port_slot = run_port_slot(s);
 	buf_init(&l->head);
-	l->tmpdir = xasprintf("%s/tmp/%lld", s->outdir, (long long)l->pub.id);
+	l->tmpdir = pkg == NULL ? xasprintf("%s/tmp/canary-%lld", s->outdir, (long long)l->pub.id)
+	                        : xasprintf("%s/tmp/%lld", s->outdir, (long long)l->pub.id);
 	util_mkdir_p(l->tmpdir);
 	memset(&dr, 0, sizeof dr);
 	dr.cpu = pair->cpu;
 	dr.timeout_ms = s->o->timeout_ms;
+	/* A canary does milliseconds of work: a --timeout cut for the
+	 * project's tests must not starve it on a loaded host. */
+	if (pkg == NULL && dr.timeout_ms < CANARY_TIMEOUT_MIN_MS)
+		dr.timeout_ms = CANARY_TIMEOUT_MIN_MS;
 	dr.test = pair->test;
 	dr.run_re = s->o->run_re;
 	dr.skip_re = s->o->skip_re;
@@ -422,28 +492,34 @@ run_start(void *arg, struct sched_run *sr)
 		             1000000000000LL);
 		dr.seed = seed;
 	}
-	argv = s->driver->run_argv(s->o, pkg, &dr);
+	if (pkg == NULL) {
+		argv = canary_argv(s->canary_program, (enum canary_kind)l->canary, pair->cpu,
+		                   pair->load, sr->cpus, sr->ncpus, s->o->cpu_shim_path != NULL);
+		l->parser = driver_find("tap")->parser_new(NULL, NULL);
+	} else {
+		argv = s->driver->run_argv(s->o, pkg, &dr);
+		l->parser = s->driver->parser_new(pkg, pair->test);
+	}
 	env = run_environ(s, l, &dr);
-	l->parser = s->driver->parser_new(pkg, pair->test);
 	CPU_ZERO(&set);
 	for (i = 0; i < sr->ncpus; i++)
 		CPU_SET(sr->cpus[i], &set);
 	memset(&spec, 0, sizeof spec);
 	spec.argv = argv;
 	spec.envp = env;
-	spec.cwd = pkg->dir;
+	spec.cwd = pkg != NULL ? pkg->dir : s->outdir;
 	spec.cpus = &set;
-	if (!s->driver->own_timeout)
-		spec.term_after_ms = s->o->timeout_ms;
-	spec.kill_after_ms = s->o->timeout_ms + s->o->kill_grace_ms;
+	if (pkg == NULL || !s->driver->own_timeout)
+		spec.term_after_ms = dr.timeout_ms;
+	spec.kill_after_ms = dr.timeout_ms + s->o->kill_grace_ms;
 	spec.drain_ms = 200;
 	spec.isolate_net = s->o->isolate_net;
-	if (s->driver->report_pipe)
+	if (s->driver->report_pipe && pkg != NULL)
 		spec.report_cb = run_on_report;
 	rc = proc_spawn(s->loop, &spec, run_on_output, run_on_done, l, &l->proc);
 	util_strv_free(argv);
 	util_strv_free(env);
-	for (i = 0; i < (int)s->nlive; i++)
+	for (i = 0; pkg != NULL && i < (int)s->nlive; i++)
 		if (s->live[i]->pub.pkg == l->pub.pkg)
 			s->live[i]->overlapped = l->overlapped = true;
 	s->live = xrealloc(s->live, sizeof *s->live * (s->nlive + 1));
@@ -451,7 +527,10 @@ run_start(void *arg, struct sched_run *sr)
 	if (rc < 0) {
 		/* The binary is gone or cannot run: an infrastructure error. The
 		 * sweep stops rather than count a failure per run. */
-		sweep_message(s, _("cannot start %s: %s"), pkg->binary ? pkg->binary : pkg->name,
+		sweep_message(s, _("cannot start %s: %s"),
+		              pkg == NULL   ? s->canary_program
+		              : pkg->binary ? pkg->binary
+		                            : pkg->name,
 		              strerror(-rc));
 		s->infra_error = true;
 		run_forget(s, l);
@@ -463,9 +542,13 @@ run_start(void *arg, struct sched_run *sr)
 		sweep_check_phase(s);
 		return;
 	}
+	l->noise = noise_begin(s->noise, uv_now(s->loop), proc_pid(l->proc), sr->cpus, sr->ncpus);
+	/* A canary is no run of the project's: no spawn line (its TMPDIR
+	 * names it for a resume's kill), nothing for the front ends. */
+	if (pkg == NULL)
+		return;
 	sweep_journal_check(s, journal_write_spawn(s->journal, l->pub.id, proc_pid(l->proc),
 	                                           proc_start_ticks(proc_pid(l->proc))));
-	l->noise = noise_begin(s->noise, uv_now(s->loop), proc_pid(l->proc), sr->cpus, sr->ncpus);
 	if (s->obs.run_started != NULL)
 		s->obs.run_started(s->obs.arg, &l->pub);
 }

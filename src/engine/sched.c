@@ -16,6 +16,7 @@
 
 struct sched_pair {
 	int cpu, load, target, started, done;
+	bool spread; /* sched_spread_pair */
 	int64_t total_ms;
 	void *data;
 };
@@ -86,6 +87,12 @@ sched_add_pair(struct sched *s, int cpu, int load, int target, void *data)
 }
 
 void
+sched_spread_pair(struct sched *s, int pair)
+{
+	s->pairs[pair].spread = true;
+}
+
+void
 sched_add_runs(struct sched *s, int pair, int extra)
 {
 	s->pairs[pair].target += extra;
@@ -100,13 +107,15 @@ sched_mark_done(struct sched *s, int pair, int n, int64_t total_ms)
 }
 
 /* True when pair a is further behind its target than pair b: the smaller
- * started/target, compared without division; ties to the longest mean
- * duration, then the lowest id, so the order is reproducible. */
+ * started/target (a spread pair's (started + 1/2)/target), compared
+ * without division; ties to the longest mean duration, then the lowest
+ * id, so the order is reproducible. */
 static bool
 sched_behind(const struct sched *s, int a, int b)
 {
 	const struct sched_pair *p = &s->pairs[a], *q = &s->pairs[b];
-	int64_t lhs = (int64_t)p->started * q->target, rhs = (int64_t)q->started * p->target;
+	int64_t lhs = (2 * (int64_t)p->started + p->spread) * q->target;
+	int64_t rhs = (2 * (int64_t)q->started + q->spread) * p->target;
 	double pm, qm;
 
 	if (lhs != rhs)

@@ -40,6 +40,11 @@ void sched_free(struct sched *s);
  * the caller's. Returns the pair id (0, 1, ...). */
 int sched_add_pair(struct sched *s, int cpu, int load, int target, void *data);
 
+/* Spreads a pair's runs over the phase: its i-th run is due when the
+ * other pairs are (i + 1/2) / target of the way, not at the start
+ * (canaries, interleaved with the runs they vouch for). */
+void sched_spread_pair(struct sched *s, int pair);
+
 /* Raises a pair's target by extra runs (confirm on demand). */
 void sched_add_runs(struct sched *s, int pair, int extra);
 

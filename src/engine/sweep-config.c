@@ -68,6 +68,7 @@ sweep_config_from_options(struct sweep_config *c, const struct options *o,
 	c->cover = o->cover;
 	c->isolate_net = o->isolate_net;
 	c->quiet = o->quiet;
+	c->canaries = o->canaries;
 	c->run_re = sweep_config_dup(o->run_re);
 	c->skip_re = sweep_config_dup(o->skip_re);
 	c->levels = sweep_config_strv_dup(levels, nlevels);
@@ -124,6 +125,7 @@ sweep_config_to_options(const struct sweep_config *c, struct options *o)
 	/* A --quiet given to --resume wins: it changes no measurement. */
 	if (o->quiet == 0)
 		o->quiet = c->quiet;
+	o->canaries = c->canaries;
 	sweep_config_set_str(&o->build_tags, c->build_tags);
 	if (o->quarantine == NULL)
 		o->quarantine = sweep_config_dup(c->quarantine);
@@ -177,6 +179,8 @@ sweep_config_diff(const struct options *o, const struct sweep_config *c)
 		buf_printf(&b, " --no-race");
 	if ((o->given & OPTIONS_GIVEN_RACE) && o->cover != c->cover)
 		buf_printf(&b, " --cover");
+	if ((o->given & OPTIONS_GIVEN_CANARIES) && o->canaries != c->canaries)
+		buf_printf(&b, " --canaries");
 	if (o->given & (OPTIONS_GIVEN_RUN | OPTIONS_GIVEN_SKIP | OPTIONS_GIVEN_TAGS |
 	                OPTIONS_GIVEN_DRIVER | OPTIONS_GIVEN_PACKAGES | OPTIONS_GIVEN_KEEP))
 		buf_printf(&b, " %s", _("(packages, --run, --skip, --tags, --keep or --driver)"));
@@ -261,6 +265,8 @@ sweep_config_json(const struct sweep_config *c)
 		cJSON_AddTrueToObject(o, "cover");
 	if (c->quiet > 0)
 		cJSON_AddNumberToObject(o, "quiet", c->quiet);
+	if (c->canaries != OPTIONS_CANARIES_DEFAULT)
+		cJSON_AddNumberToObject(o, "canaries", c->canaries);
 	cJSON_AddStringToObject(o, "tap_select", c->tap_select != NULL ? c->tap_select : "arg");
 	env = cJSON_AddObjectToObject(o, "env");
 	for (i = 0; i < c->nenv; i++)
@@ -534,6 +540,7 @@ sweep_config_shard(struct sweep_config_in *in, const cJSON *v, struct sweep_conf
 static int
 sweep_config_decode(struct sweep_config_in *in, const cJSON *o, struct sweep_config *c)
 {
+	const cJSON *v;
 	double d;
 	const char *expected;
 	int rc;
@@ -542,6 +549,7 @@ sweep_config_decode(struct sweep_config_in *in, const cJSON *o, struct sweep_con
 	c->timeout_ms = 120000;
 	c->kill_grace_ms = 30000;
 	c->race = true;
+	c->canaries = OPTIONS_CANARIES_DEFAULT;
 	rc = sweep_config_list(in, o, "cpu", &c->cpus, &c->ncpus);
 	if (rc == 0)
 		rc = sweep_config_list(in, o, "load", &c->loads, &c->nloads);
@@ -571,6 +579,12 @@ sweep_config_decode(struct sweep_config_in *in, const cJSON *o, struct sweep_con
 		if ((expected = options_check_quiet((long long)d)) != NULL)
 			rc = sweep_config_bad(in, "quiet", expected);
 		c->quiet = (int)d;
+	}
+	if (rc == 0 && (v = cJSON_GetObjectItemCaseSensitive(o, "canaries")) != NULL) {
+		if (!cJSON_IsNumber(v) || options_check_canaries(v->valuedouble) != NULL)
+			rc = sweep_config_bad(in, "canaries", options_check_canaries(-1));
+		else
+			c->canaries = v->valuedouble;
 	}
 	if (rc == 0)
 		rc = sweep_config_str(in, o, "run", true, &c->run_re);

@@ -44,6 +44,7 @@ struct sweep_live {
 	int port_slot;
 	struct noise_run *noise;
 	bool overlapped; /* another run of its package was alive meanwhile */
+	int canary;      /* a canary run's kind (engine/canary.h), else -1 */
 };
 
 struct sweep_build {
@@ -75,6 +76,8 @@ struct sweep {
 	size_t nlive;
 	bool port_used[SWEEP_PORT_SLOTS];
 	int64_t next_run;
+	int64_t next_canary;  /* canary runs number on their own */
+	char *canary_program; /* flakesweep's own executable, run as the canaries */
 	int64_t started_ms, finished_ms;
 	size_t next_build, builds_running, builds_done;
 	struct sweep_build *builds; /* in flight, for the interrupt */

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "results/journal.h"
+#include "engine/canary.h"
 #include "engine/control.h"
 #include "engine/lanes.h"
 #include "engine/noise.h"
@@ -261,6 +262,8 @@ sweep_plan_added(void *arg, struct plan_pair *p, int extra)
 		return;
 	}
 	id = sched_add_pair(s->sched, p->cpu, p->load, p->target, p);
+	if (p->pkg == PLAN_CANARY)
+		sched_spread_pair(s->sched, id);
 	done = plan_find(&s->replay.runs, p->phase, p->pkg, p->test, p->cpu, p->load);
 	if (done != NULL) {
 		p->runs = done->runs < p->target ? done->runs : p->target;
@@ -288,11 +291,26 @@ sweep_new_plan(struct sweep *s)
 	plan_init(&s->plan, &g);
 }
 
+/* The results record the harness from the sweep phase on. */
+static void
+sweep_harness_on(struct sweep *s)
+{
+	s->results->harness.on = true;
+	s->results->harness.budget = s->o->canaries;
+}
+
 void
 sweep_begin_sweep(struct sweep *s)
 {
+	const char *kinds[CANARY_NKINDS];
+	int k;
+
+	for (k = 0; k < CANARY_NKINDS; k++)
+		kinds[k] = canary_kind_name((enum canary_kind)k);
+	sweep_harness_on(s);
 	sweep_new_plan(s);
 	plan_sweep(&s->plan, s->pkgs, s->npkgs, sweep_plan_added, s);
+	plan_canaries(&s->plan, s->o->canaries, kinds, CANARY_NKINDS, sweep_plan_added, s);
 	sweep_set_phase(s, SWEEP_PHASE_SWEEP);
 	sweep_dispatch(s);
 	sweep_check_phase(s);
@@ -663,6 +681,9 @@ sweep_new(uv_loop_t *loop, struct options *o, const struct observer *obs, char *
 	s->results = results_new();
 	s->started_ms = util_now_ms();
 	s->noise = noise_new(NULL);
+	s->canary_program = realpath("/proc/self/exe", NULL);
+	if (s->canary_program == NULL)
+		s->canary_program = xstrdup("/proc/self/exe");
 	sweep_scrub_environ(o);
 	if (o->resume != NULL) {
 		const struct journal_header *h;
@@ -784,6 +805,7 @@ sweep_start_fresh(struct sweep *s, char **err)
 	if (s->o->shard_count > 0 && sweep_shard(s, err) < 0)
 		return -1;
 	s->header = journal_header_encode(&s->hdr);
+	sweep_harness_on(s);
 	if (journal_write(s->journal, s->header) < 0) {
 		*err = xasprintf(_("cannot write the journal in %s"), s->outdir);
 		return -1;
@@ -838,6 +860,7 @@ sweep_start_resumed(struct sweep *s, char **err)
 	s->results = s->replay.results;
 	s->replay.results = NULL;
 	s->next_run = s->replay.max_run;
+	s->next_canary = s->replay.max_canary;
 	line = cJSON_CreateObject();
 	cJSON_AddStringToObject(line, "type", "resume");
 	cJSON_AddNumberToObject(line, "after_run", (double)s->next_run);
@@ -1079,6 +1102,7 @@ sweep_free(struct sweep *s)
 	quarantine_free(s->quarantine);
 	noise_free(s->noise);
 	free(s->quiet_waiting);
+	free(s->canary_program);
 	cJSON_Delete(s->header);
 	journal_header_free(&s->hdr);
 	driver_free_pkgs(s->pkgs, s->npkgs);
@@ -1146,6 +1170,16 @@ sweep_report(struct sweep *s, bool json)
 	return text;
 }
 
+/* The name front ends show for a run's package: the canaries' own
+ * synthetic one, or NULL when unknown. */
+static const char *
+sweep_pkg_name(const struct sweep *s, int pkg)
+{
+	if (pkg == PLAN_CANARY)
+		return "flakesweep:canary";
+	return pkg >= 0 && (size_t)pkg < s->npkgs ? s->pkgs[pkg]->name : NULL;
+}
+
 void
 sweep_status(const struct sweep *s, struct sweep_status *st)
 {
@@ -1194,19 +1228,14 @@ sweep_status(const struct sweep *s, struct sweep_status *st)
 		if (held >= 0) {
 			const struct plan_pair *p = sched_pair_data(s->sched, held);
 
-			status_hold(st, l,
-			            p->pkg >= 0 && (size_t)p->pkg < s->npkgs ? s->pkgs[p->pkg]->name
-			                                                     : NULL,
-			            p->test, p->cpu, p->load);
+			status_hold(st, l, sweep_pkg_name(s, p->pkg), p->test, p->cpu, p->load);
 		}
 	}
 	for (i = 0; i < s->nlive; i++) {
 		const struct sweep_run *r = &s->live[i]->pub;
 
 		status_add_run(st, r->lane, r->id, r->cpus, r->cpu, r->load, r->phase,
-		               r->pkg >= 0 && (size_t)r->pkg < s->npkgs ? s->pkgs[r->pkg]->name
-		                                                        : NULL,
-		               r->test, r->started_ms);
+		               sweep_pkg_name(s, r->pkg), r->test, r->started_ms);
 	}
 }
 

@@ -782,6 +782,15 @@ post_draft_new(const struct post_input *in, struct post_draft **out, char **err)
 	rc = results_load(in->results_path, &r, &m, err);
 	if (rc < 0)
 		goto out;
+	if (!harness_clean(&r->harness)) {
+		/* A harness that failed its own canaries measured nothing anyone
+		 * should be asked to fix. */
+		*err = xasprintf(
+		    _("%s: the harness is not clean, so its results are not posted: %s"),
+		    in->results_path, r->harness.nreasons > 0 ? r->harness.reasons[0] : "?");
+		rc = -EINVAL;
+		goto out;
+	}
 	t = results_find(r, in->test_id);
 	if (t == NULL) {
 		*err = xasprintf(_("%s is not in %s"), shown, in->results_path);

@@ -27,7 +27,8 @@ struct post_draft;
 
 /* Reads the results, checks that the test may be reported and renders the
  * report. Refuses (returns -EINVAL with *err set to one line, caller
- * frees): a test not in the results, one that passed every run, one that
+ * frees): results whose harness is not clean (a canary misbehaved, the
+ * first reason named), a test not in the results, one that passed every run, one that
  * is failing (every run at some pair failed), an empty description or
  * notes, or one with a Markdown heading. Other errors: a negative errno
  * for the results file, -EBADMSG when it is not a flakesweep results

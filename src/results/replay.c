@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "results/interference.h"
+#include "results/journal-canary.h"
 #include "results/journal.h"
 #include "results/replay.h"
 #include "base/util.h"
@@ -81,6 +82,8 @@ replay_line(void *arg, struct journal_reader *reader, const cJSON *line, int lin
 			return -EINVAL;
 		r->has_header = true;
 		r->started_ms = r->header.started_ms;
+		r->results->harness.on = true;
+		r->results->harness.budget = r->header.config.canaries;
 		return 0;
 	}
 	if (!r->has_header)
@@ -151,6 +154,18 @@ replay_line(void *arg, struct journal_reader *reader, const cJSON *line, int lin
 			r->max_run = jr.run;
 		replay_forget_spawn(r, jr.run);
 		outcome_free(&o);
+	} else if (strcmp(type, "canary") == 0) {
+		struct journal_canary jc;
+		char *why = NULL;
+
+		if (journal_canary_decode(line, &jc, &why) < 0)
+			return replay_bad_why(c, lineno, why);
+		harness_add_run(&r->results->harness, jc.kind, jc.cpu, jc.load, jc.unexpected,
+		                jc.noisy, jc.why, jc.canary);
+		plan_count_run(&r->runs, RESULTS_SWEEP, PLAN_CANARY, jc.kind, jc.cpu, jc.load,
+		               jc.ms);
+		if (jc.canary > r->max_canary)
+			r->max_canary = jc.canary;
 	} else if (strcmp(type, "confirm") == 0) {
 		const cJSON *test = cJSON_GetObjectItemCaseSensitive(line, "test");
 		int64_t count = 0;
@@ -264,6 +279,8 @@ replay_progress(const struct replay *r, enum sweep_phase *phase, int64_t *done, 
 		for (i = 0; i < r->runs.npairs; i++) {
 			const struct plan_pair *x = r->runs.pairs[i];
 
+			if (x->pkg == PLAN_CANARY)
+				continue;
 			*done +=
 			    x->phase == RESULTS_SWEEP && x->runs > c->count ? c->count : x->runs;
 		}

@@ -38,9 +38,10 @@ struct replay {
 	int *confirm_counts;  /* ... and how many */
 	size_t nconfirms;
 	int64_t max_run;
-	bool torn;        /* the last line was torn and skipped */
-	char *end_status; /* from an end line, or NULL */
-	cJSON *parts;     /* a merged journal's part lines, or NULL */
+	int64_t max_canary; /* the last canary run's number */
+	bool torn;          /* the last line was torn and skipped */
+	char *end_status;   /* from an end line, or NULL */
+	cJSON *parts;       /* a merged journal's part lines, or NULL */
 	int64_t started_ms, finished_ms;
 };
 

@@ -236,6 +236,13 @@ report_text(const struct results *r, const struct report_meta *m)
 
 	buf_init(&b);
 	results_counts(r, &passed, &flaky, &failing);
+	text = harness_reasons_text(&r->harness, "  ");
+	if (text != NULL)
+		buf_printf(&b,
+		           _("HARNESS NOT CLEAN: flakesweep's own canaries misbehaved, so nothing "
+		             "below can be trusted:\n%s\n"),
+		           text);
+	free(text);
 	buf_printf(&b, _("flakesweep report (%s)\n"), m->status);
 	buf_printf(&b,
 	           _("%lld runs, %zu tests: %lld passed, %lld flaky, %lld failing; %lld failures, "
@@ -345,6 +352,9 @@ report_exit_status(const struct results *r, const struct report_meta *m)
 {
 	size_t i;
 
+	/* The harness failed its own canaries: no verdict stands. */
+	if (!harness_clean(&r->harness))
+		return 2;
 	if (r->failures > 0 || r->hangs > 0)
 		return 1;
 	for (i = 0; i < r->npkgs; i++) {

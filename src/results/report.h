@@ -51,9 +51,9 @@ char *report_text(const struct results *r, const struct report_meta *m);
  * negative errno with *err set (caller frees). */
 int report_write(const char *dir, const struct results *r, const struct report_meta *m, char **err);
 
-/* The exit status DESIGN section 10 gives a finished sweep: 1 when a test
- * failed or hung or a package failed outside its tests or to build, else
- * 0. */
+/* The exit status DESIGN section 10 gives a finished sweep: 2 when the
+ * harness is not clean (a canary misbehaved), 1 when a test failed or hung
+ * or a package failed outside its tests or to build, else 0. */
 int report_exit_status(const struct results *r, const struct report_meta *m);
 
 #endif

@@ -279,6 +279,8 @@ results_to_json(const struct results *r, const struct report_meta *m)
 	cJSON_AddNumberToObject(sum, "failing", (double)failing);
 	cJSON_AddNumberToObject(sum, "failures", (double)r->failures);
 	cJSON_AddNumberToObject(sum, "hangs", (double)r->hangs);
+	if (r->harness.on)
+		cJSON_AddItemToObject(doc, "harness", harness_to_json(&r->harness));
 	return doc;
 }
 
@@ -1028,6 +1030,20 @@ results_json_read(struct results_json_in *in, const cJSON *root, struct results 
 	rc = results_json_cascades(in, r, m);
 	if (rc < 0)
 		return rc;
+	x = cJSON_GetObjectItemCaseSensitive(root, "harness");
+	if (x != NULL) {
+		const char *field;
+		char *what;
+
+		results_json_push(in, "harness", 0);
+		rc = harness_from_json(&r->harness, x, &field, &what);
+		if (rc < 0)
+			results_json_fail(in, field, what);
+		results_json_pop(in);
+		free(what);
+		if (rc < 0)
+			return rc;
+	}
 	for (i = 0; i < r->npkgs; i++) {
 		if (m->pkgs[i].build_output == NULL) {
 			m->pkgs[i].build_ok = true;

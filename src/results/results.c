@@ -44,6 +44,7 @@ results_free(struct results *r)
 
 	if (r == NULL)
 		return;
+	harness_free(&r->harness);
 	for (i = 0; i < r->ntests; i++) {
 		free(r->tests[i].id);
 		free(r->tests[i].test);

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "drivers/outcome.h"
+#include "results/harness.h"
 
 enum results_phase {
 	RESULTS_SWEEP,
@@ -109,6 +110,7 @@ struct results {
 	int64_t hangs;
 	double noise_ms, noise_core_ms; /* over every measured run, as in a cell */
 	struct strmap *index;
+	struct harness harness; /* the canaries: never in the counts above */
 };
 
 struct results *results_new(void);

@@ -52,6 +52,11 @@ for load in (1, 2):
     c = [c for c in t["TestPass"]["cells"] if c["load"] == load and c["phase"] == "sweep"][0]
     check(c["runs"] == 12, "12 runs at load %d, got %d" % (load, c["runs"]))
 check(d["summary"]["runs"] == 24, "summary runs")
+# One canary of each kind at each pair, whether before or after the kill.
+canaries = [json.loads(l) for l in open(os.path.join(out, "journal.jsonl")) if '"type":"canary"' in l]
+check(len(canaries) == 6 and len({c["canary"] for c in canaries}) == 6, "6 canaries, ids unique")
+got = sorted((c["kind"], c["load"], c["runs"]) for c in d["harness"]["canaries"])
+check(got == [(k, l, 1) for k in ("cores", "green", "red") for l in (1, 2)], "canaries: %s" % got)
 print("ok: resumed from %d of 24 runs" % before)
 PY
 # The same journal rebuilds the same results.
@@ -62,7 +67,7 @@ rc=0
 python3 - "$CHECK_TMPDIR/before.json" "$out/results.json" <<'PY'
 import json, sys
 a, b = (json.load(open(p)) for p in sys.argv[1:])
-for k in ("summary", "tests", "packages", "config", "status"):
+for k in ("summary", "tests", "packages", "config", "status", "harness"):
     if a[k] != b[k]:
         if k == "tests":
             for x, y in zip(a[k], b[k]):

@@ -99,6 +99,18 @@ failed = {r["run"] for r in runs if r.get("fail") or r.get("hang")}
 check(set(int(x) for x in os.listdir(os.path.join(out, "tmp"))) == failed, "tmp dirs of failed runs only")
 check(set(int(x[:-4]) for x in os.listdir(os.path.join(out, "runs"))) == failed, "logs of failed runs only")
 check(all(r["ms"] >= 0 and r["exit"] in (0, 1) for r in runs), "exit codes")
-print("ok: 40 runs, exact counts")
+# Canaries: 5 runs a pair at the default 1% is under the floor of 3 a pair,
+# one of each kind at each pair; none is a run or a test of the project's.
+h = d["harness"]
+check(h["clean"] is True and h["reasons"] == [] and h["budget"] == 1, "harness clean")
+got = sorted((c["kind"], c["cpu"], c["load"], c["runs"], c["unexpected"]) for c in h["canaries"])
+check(got == [(k, 1, l, 1, 0) for k in ("cores", "green", "red") for l in (1, 2)],
+      "one canary of each kind at each pair: %s" % got)
+lines = [json.loads(l) for l in open(os.path.join(out, "journal.jsonl"))]
+kinds = [l["type"] for l in lines if l["type"] in ("run", "canary")]
+check(kinds.count("canary") == 6, "6 canary lines")
+# Interleaved with the sweep's runs, not all at the start.
+check(kinds.index("canary") > 0 and "run" in kinds[kinds.index("canary"):], "interleaved: %s" % kinds)
+print("ok: 40 runs, exact counts, 6 canaries")
 PY
 done
