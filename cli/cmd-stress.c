@@ -42,6 +42,7 @@ static const struct cli_option cmd_stress_options[] = {
     {"skip", true, OPTIONS_SKIP},
     {"no-race", false, OPTIONS_NO_RACE},
     {"isolate-net", false, OPTIONS_ISOLATE_NET},
+    {"private-workdir", false, OPTIONS_PRIVATE_WORKDIR},
     {"quiet", true, OPTIONS_QUIET},
     {"o", true, OPTIONS_OUTDIR},
     {"resume", true, OPTIONS_RESUME},
@@ -92,6 +93,7 @@ cmd_stress_usage(FILE *f)
 	        "  --build-tags LIST  build tags added to every build (not levels)\n"
 	        "  --no-race          build without the race detector\n"
 	        "  --isolate-net      give each run its own network namespace (root)\n"
+	        "  --private-workdir  run each run in its own copy of its package's directory\n"
 	        "  --quiet PERCENT    hold a lane while others take over PERCENT of it\n"
 	        "  -o DIR             output directory (default ./flakesweep-out/TIMESTAMP)\n"
 	        "  --resume DIR       continue the sweep recorded in DIR\n"

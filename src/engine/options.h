@@ -59,6 +59,8 @@ struct options {
 	char *skip_re;    /* --skip: tests not run */
 	bool race;        /* false with --no-race */
 	bool isolate_net; /* --isolate-net: a network namespace per run */
+	/* --private-workdir: each run in its own copy of its package's directory */
+	bool private_workdir;
 	int quiet;        /* --quiet N%: hold a lane while its noise is above N; 0: off */
 	char *build_tags; /* --build-tags: added to every build, not levels ("a,b") */
 	char *outdir;     /* -o; NULL = ./flakesweep-out/<timestamp> */
@@ -127,6 +129,7 @@ enum options_key {
 	OPTIONS_SKIP,
 	OPTIONS_NO_RACE,
 	OPTIONS_ISOLATE_NET,
+	OPTIONS_PRIVATE_WORKDIR,
 	OPTIONS_QUIET,
 	OPTIONS_OUTDIR,
 	OPTIONS_RESUME,

@@ -65,6 +65,7 @@ sweep_config_from_options(struct sweep_config *c, const struct options *o,
 	c->shuffle = o->shuffle;
 	c->race = o->race;
 	c->isolate_net = o->isolate_net;
+	c->private_workdir = o->private_workdir;
 	c->quiet = o->quiet;
 	c->run_re = sweep_config_dup(o->run_re);
 	c->skip_re = sweep_config_dup(o->skip_re);
@@ -116,6 +117,7 @@ sweep_config_to_options(const struct sweep_config *c, struct options *o)
 	o->shuffle = c->shuffle;
 	o->race = c->race;
 	o->isolate_net = c->isolate_net;
+	o->private_workdir = c->private_workdir;
 	/* A --quiet given to --resume wins: it changes no measurement. */
 	if (o->quiet == 0)
 		o->quiet = c->quiet;
@@ -243,6 +245,8 @@ sweep_config_json(const struct sweep_config *c)
 		cJSON_AddNullToObject(o, "tags");
 	cJSON_AddBoolToObject(o, "race", c->race);
 	cJSON_AddBoolToObject(o, "isolate_net", c->isolate_net);
+	if (c->private_workdir)
+		cJSON_AddTrueToObject(o, "private_workdir");
 	if (c->quiet > 0)
 		cJSON_AddNumberToObject(o, "quiet", c->quiet);
 	cJSON_AddStringToObject(o, "tap_select", c->tap_select != NULL ? c->tap_select : "arg");
@@ -479,6 +483,8 @@ sweep_config_decode(struct sweep_config_in *in, const cJSON *o, struct sweep_con
 		rc = sweep_config_bool(in, o, "race", &c->race);
 	if (rc == 0)
 		rc = sweep_config_bool(in, o, "isolate_net", &c->isolate_net);
+	if (rc == 0)
+		rc = sweep_config_bool(in, o, "private_workdir", &c->private_workdir);
 	d = 0;
 	if (rc == 0 && (rc = sweep_config_num(in, o, "quiet", -1e12, 1e12, &d)) == 0) {
 		if ((expected = options_check_quiet((long long)d)) != NULL)

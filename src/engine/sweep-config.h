@@ -23,6 +23,7 @@ struct sweep_config {
 	int count, confirm;
 	int64_t timeout_ms, kill_grace_ms;
 	bool shuffle, race, isolate_net;
+	bool private_workdir;   /* absent from the header when off */
 	int quiet;              /* --quiet N%, 0 when off (then absent from the header) */
 	char *run_re, *skip_re; /* or NULL */
 	char **levels;          /* the levels the sweep found */
