@@ -272,7 +272,9 @@ run_note_noise(struct sweep *s, struct sweep_live *l, int64_t elapsed_ms, const 
 static char *
 run_workdir(struct sweep *s, struct sweep_live *l, const struct pkg *pkg)
 {
-	char *dir, *err = NULL;
+	char *dir, *err = NULL, *skip;
+	const char *slash;
+	int rc;
 
 	if (s->watch == NULL)
 		s->watch = xcalloc(s->npkgs, sizeof *s->watch);
@@ -282,7 +284,16 @@ run_workdir(struct sweep *s, struct sweep_live *l, const struct pkg *pkg)
 	if (!s->o->private_workdir)
 		return xstrdup(pkg->dir);
 	dir = xasprintf("%s/work", l->tmpdir);
-	if (workdir_copy(pkg->dir, dir, s->outdir, &err) < 0) {
+	/* The output directory stays out of the copy; in the default layout
+	 * (flakesweep-out/TIMESTAMP) the earlier sweeps' beside it too. */
+	skip = xstrdup(s->outdir);
+	slash = strrchr(skip, '/');
+	if (slash != NULL && slash - skip >= 14 && strncmp(slash - 14, "flakesweep-out", 14) == 0 &&
+	    (slash - skip == 14 || slash[-15] == '/'))
+		skip[slash - skip] = '\0';
+	rc = workdir_copy(pkg->dir, dir, skip, &err);
+	free(skip);
+	if (rc < 0) {
 		sweep_message(s, _("run %lld: no private working directory: %s"),
 		              (long long)l->pub.id, err);
 		free(err);
