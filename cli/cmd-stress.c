@@ -44,6 +44,7 @@ static const struct cli_option cmd_stress_options[] = {
     {"no-race", false, OPTIONS_NO_RACE},
     {"cover", false, OPTIONS_COVER},
     {"isolate-net", false, OPTIONS_ISOLATE_NET},
+    {"private-workdir", false, OPTIONS_PRIVATE_WORKDIR},
     {"quiet", true, OPTIONS_QUIET},
     {"canaries", true, OPTIONS_CANARIES},
     {"o", true, OPTIONS_OUTDIR},
@@ -100,6 +101,7 @@ cmd_stress_usage(FILE *f)
 	        "  --no-race          build without the race detector\n"
 	        "  --cover            build with coverage (go test -c -cover), as CI may\n"
 	        "  --isolate-net      give each run its own network namespace (root)\n"
+	        "  --private-workdir  run each run in its own copy of its package's directory\n"
 	        "  --quiet PERCENT    hold a lane while others take over PERCENT of it\n"
 	        "  --canaries PERCENT canary runs that check flakesweep itself (1%, 0: off)\n"
 	        "  -o DIR             output directory (default ./flakesweep-out/TIMESTAMP)\n"

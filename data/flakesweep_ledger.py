@@ -285,8 +285,10 @@ def pytest_addoption(parser):
         "--flakesweep-tap",
         action="store_true",
         default=False,
-        help="print one TAP 13 test point per test on standard output, so "
-        "flakesweep --driver tap can sweep pytest tests (use with -p no:terminal)",
+        help="print one TAP 13 test point per test on standard output, each "
+        "named by a '# Subtest: NODEID' line before it runs and followed by its "
+        "failure as comments, so flakesweep --driver tap can sweep pytest tests "
+        "(use with -p no:terminal)",
     )
     group.addoption(
         "--flakesweep-report-fd",
@@ -316,7 +318,9 @@ def pytest_addoption(parser):
     )
 class _Tap:
     """TAP 13 on the process's standard output: one point per test, named by
-    its node id, failing when any phase failed."""
+    its node id, failing when any phase failed. "# Subtest: NODEID" names
+    the test before it runs, so a run killed while it hangs charges the hang
+    to it; the failure's text follows its "not ok" as comment lines."""
 
     def __init__(self):
         self.n = 0
@@ -324,17 +328,24 @@ class _Tap:
         self.skipped = {}
         os.write(1, b"TAP version 13\n")
 
+    def announce(self, nodeid):
+        os.write(1, ("# Subtest: %s\n" % nodeid).encode("utf-8", "replace"))
+
     def report(self, report):
         if report.failed:
-            self.failed[report.nodeid] = True
+            old = self.failed.get(report.nodeid, "")
+            self.failed[report.nodeid] = (old + report.longreprtext + "\n")[:_LINES_CAP]
         elif report.skipped:
             self.skipped[report.nodeid] = True
 
     def point(self, nodeid):
         self.n += 1
         name = nodeid.replace("\\", "\\\\").replace("#", "\\#")
-        if self.failed.pop(nodeid, False):
+        failure = self.failed.pop(nodeid, None)
+        if failure is not None:
             line = "not ok %d - %s" % (self.n, name)
+            for text in failure.splitlines():
+                line += "\n# " + text
         elif self.skipped.pop(nodeid, False):
             line = "ok %d - %s # SKIP" % (self.n, name)
         else:
@@ -369,6 +380,9 @@ _CONFIGS = []
 
 def pytest_configure(config):
     _CONFIGS.append(config)
+    if not hasattr(config.option, "verbose"):
+        # -p no:terminal drops the option that assertion messages read.
+        config.option.verbose = 0
     path = config.getoption("--flakesweep-ledger") or os.environ.get("FLAKESWEEP_LEDGER")
     fd = config.getoption("--flakesweep-report-fd")
     if fd is None and os.environ.get("FLAKESWEEP_REPORT_FD", "").isdigit():
@@ -459,6 +473,9 @@ def pytest_runtest_protocol(item, nextitem):
     report = item.config.stash.get(_REPORT, None)
     if report is not None:
         report.event(event="start", test=item.nodeid)
+    tap = item.config.stash.get(_TAP, None)
+    if tap is not None:
+        tap.announce(item.nodeid)
     yield
     tracker = item.config.stash.get(_TRACKER, None)
     if tracker is not None:
@@ -471,6 +488,5 @@ def pytest_runtest_protocol(item, nextitem):
             if lines is not None:
                 fields["lines"] = lines
             report.event(event="result", test=item.nodeid, **fields)
-    tap = item.config.stash.get(_TAP, None)
     if tap is not None:
         tap.point(item.nodeid)

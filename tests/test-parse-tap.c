@@ -437,3 +437,52 @@ TEST(parse_tap_one_selected_test_without_plan)
 	CHECK(strstr(need_test(&o, "alpha")->lines, "alpha: connection reset") != NULL);
 	outcome_free(&o);
 }
+
+/* A producer that names each test before it runs ("# Subtest: NAME", as
+ * Node's and flakesweep_ledger's --flakesweep-tap print): what the test
+ * prints while it runs is its own, so a hang killed at the time limit is
+ * charged to it with its last words, and a failure's lines start with
+ * what the test printed before its "not ok". */
+TEST(parse_tap_announced_test_owns_its_output)
+{
+	static const char hang[] = "TAP version 13\n"
+	                           "# Subtest: t.py::test_a\n"
+	                           "ok 1 - t.py::test_a\n"
+	                           "# Subtest: t.py::test_hang\n"
+	                           "waiting for the lock\n"
+	                           "# Timeout (0:00:02)!\n";
+	static const char fail[] = "TAP version 13\n"
+	                           "# Subtest: t.py::test_a\n"
+	                           "printed by a\n"
+	                           "not ok 1 - t.py::test_a\n"
+	                           "# assert 1 == 2\n"
+	                           "# Subtest: t.py::test_b\n"
+	                           "printed by b\n"
+	                           "ok 2 - t.py::test_b\n"
+	                           "1..2\n";
+	static const char nested[] = "# Subtest: outer\n"
+	                             "    # Subtest: inner\n"
+	                             "    inner talks\n"
+	                             "outer talks\n";
+	struct proc_exit killed = {-1, 9, true}, one = {1, 0, false};
+	struct outcome o;
+
+	CHECK_TAP("announced hang", hang, &killed,
+	          "PASS t.py::test_a\n"
+	          "HANG t.py::test_hang (still running when the run was stopped at its time "
+	          "limit)\n");
+	parse(hang, sizeof hang - 1, NULL, &killed, 5, &o);
+	CHECK_STR(need_test(&o, "t.py::test_hang")->lines,
+	          "waiting for the lock\n# Timeout (0:00:02)!\n");
+	CHECK(o.package_lines == NULL);
+	outcome_free(&o);
+	CHECK_TAP("announced failure", fail, &one, "FAIL t.py::test_a\nPASS t.py::test_b\n");
+	parse(fail, sizeof fail - 1, NULL, &one, 5, &o);
+	CHECK_STR(need_test(&o, "t.py::test_a")->lines, "printed by a\n# assert 1 == 2\n");
+	CHECK(o.package_lines == NULL);
+	outcome_free(&o);
+	parse(nested, sizeof nested - 1, NULL, &killed, 5, &o);
+	CHECK_STR(need_test(&o, "outer/inner")->lines, "    inner talks\nouter talks\n");
+	CHECK_STR(need_test(&o, "outer")->lines, "");
+	outcome_free(&o);
+}

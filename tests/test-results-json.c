@@ -129,6 +129,26 @@ TEST(results_json_round_trip_is_byte_identical)
 	free(path);
 }
 
+/* The debris runs left in the package's directory comes back as written. */
+TEST(results_json_round_trip_keeps_debris)
+{
+	char *path = xasprintf("%s/tests/fixtures/results/debris.json", check_srcdir());
+	struct results *r = NULL;
+	struct results_meta m;
+	char *err = NULL;
+
+	rt_check(path);
+	CHECK_INT(results_load(path, &r, &m, &err), 0);
+	CHECK_INT(r->npkgs, 1);
+	CHECK_INT(r->pkgs[0].ndebris, 1);
+	CHECK_STR(r->pkgs[0].debris[0].path, "made-by-test");
+	CHECK_INT(r->pkgs[0].debris[0].run, 1);
+	CHECK_INT(r->pkgs[0].runs_after_debris, 4);
+	results_free(r);
+	results_meta_free(&m);
+	free(path);
+}
+
 /* A results.json written before cores and cascades were recorded. */
 TEST(results_json_reads_an_older_file)
 {

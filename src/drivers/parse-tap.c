@@ -35,6 +35,8 @@ struct parse_tap_test {
 struct parse_tap_level {
 	int first, last; /* its points, in order, linked by next_sibling */
 	char *announce;  /* "# Subtest: NAME" seen at this level */
+	struct buf said; /* what that test printed since, at any level */
+	uint64_t said_cut;
 	long npoints;
 	int nplans;
 	long plan;
@@ -88,6 +90,7 @@ parse_tap_new(const char *selected)
 	buf_init(&p->line);
 	buf_init(&p->orphan);
 	for (i = 0; i <= PARSE_TAP_MAX_DEPTH; i++) {
+		buf_init(&p->levels[i].said);
 		p->levels[i].first = p->levels[i].last = -1;
 		p->levels[i].bad_id = -1;
 	}
@@ -108,8 +111,10 @@ parse_tap_free(struct parse_tap *p)
 		buf_free(&p->tests[i].lines);
 	}
 	free(p->tests);
-	for (k = 0; k <= PARSE_TAP_MAX_DEPTH; k++)
+	for (k = 0; k <= PARSE_TAP_MAX_DEPTH; k++) {
 		free(p->levels[k].announce);
+		buf_free(&p->levels[k].said);
+	}
 	free(p->selected);
 	free(p->last_name);
 	free(p->bail_reason);
@@ -149,6 +154,25 @@ parse_tap_append(struct parse_tap *p, int k, int i)
 	l->last = i;
 }
 
+/* Ends the announcement of level k: what the announced test printed
+ * becomes the first lines of test t when t keeps lines (t < 0: none). */
+static void
+parse_tap_unannounce(struct parse_tap *p, int k, int t)
+{
+	struct parse_tap_level *l = &p->levels[k];
+
+	if (t >= 0 && p->tests[t].keep_lines && l->said.len > 0) {
+		buf_free(&p->tests[t].lines);
+		p->tests[t].lines = l->said;
+		p->tests[t].cut = l->said_cut;
+		buf_init(&l->said);
+	}
+	buf_free(&l->said);
+	l->said_cut = 0;
+	free(l->announce);
+	l->announce = NULL;
+}
+
 /* Moves the points of level k under test parent and empties the level. */
 static void
 parse_tap_adopt(struct parse_tap *p, int k, int parent)
@@ -160,8 +184,9 @@ parse_tap_adopt(struct parse_tap *p, int k, int parent)
 		p->tests[c].parent = parent;
 	p->tests[parent].first_child = l->first;
 	p->tests[parent].last_child = l->last;
-	free(l->announce);
+	parse_tap_unannounce(p, k, -1);
 	memset(l, 0, sizeof *l);
+	buf_init(&l->said);
 	l->first = l->last = -1;
 	l->bad_id = -1;
 }
@@ -175,25 +200,40 @@ parse_tap_close(struct parse_tap *p, int status, const char *reason)
 	struct parse_tap_level *up = &p->levels[p->depth - 1];
 	int t = parse_tap_add(p, xstrdup(up->announce != NULL ? up->announce : "subtest"), status);
 
-	free(up->announce);
-	up->announce = NULL;
+	p->tests[t].keep_lines = status >= 0;
+	parse_tap_unannounce(p, p->depth - 1, t);
 	p->tests[t].reason = reason;
 	parse_tap_adopt(p, p->depth, t);
 	parse_tap_append(p, p->depth - 1, t);
 	p->depth--;
 }
 
+/* A line that is not TAP: the failing point's diagnostics, else what the
+ * innermost announced test prints while it runs, else the package's. */
 static void
 parse_tap_diag(struct parse_tap *p, const char *s, size_t n)
 {
-	if (p->diag >= 0) {
-		struct parse_tap_test *t = &p->tests[p->diag];
+	struct buf *b = NULL;
+	uint64_t *cut = NULL;
+	int k;
 
-		outcome_keep(&t->lines, &t->cut, s, n);
-		outcome_keep(&t->lines, &t->cut, "\n", 1);
-	} else if (p->depth == 0) {
-		outcome_keep(&p->orphan, &p->orphan_cut, s, n);
-		outcome_keep(&p->orphan, &p->orphan_cut, "\n", 1);
+	if (p->diag >= 0) {
+		b = &p->tests[p->diag].lines;
+		cut = &p->tests[p->diag].cut;
+	}
+	for (k = p->depth; b == NULL && k >= 0; k--) {
+		if (p->levels[k].announce != NULL) {
+			b = &p->levels[k].said;
+			cut = &p->levels[k].said_cut;
+		}
+	}
+	if (b == NULL && p->depth == 0) {
+		b = &p->orphan;
+		cut = &p->orphan_cut;
+	}
+	if (b != NULL) {
+		outcome_keep(b, cut, s, n);
+		outcome_keep(b, cut, "\n", 1);
 	}
 }
 
@@ -327,10 +367,9 @@ parse_tap_point(struct parse_tap *p, int lvl, const char *t, size_t n)
 	if (p->depth == lvl + 1)
 		parse_tap_adopt(p, lvl + 1, ti);
 	p->depth = lvl;
-	free(l->announce);
-	l->announce = NULL;
 	parse_tap_append(p, lvl, ti);
 	p->tests[ti].keep_lines = status == OUTCOME_FAIL;
+	parse_tap_unannounce(p, lvl, ti);
 	p->diag = status == OUTCOME_FAIL ? ti : -1;
 	p->yaml_cand = ti;
 	p->yaml_indent = (size_t)lvl * 4 + 2;
@@ -450,7 +489,7 @@ parse_tap_line(struct parse_tap *p, const char *s, size_t n)
 			name++;
 			nn--;
 		}
-		free(p->levels[lvl].announce);
+		parse_tap_unannounce(p, lvl, -1);
 		p->levels[lvl].announce = parse_tap_trimmed(name, nn);
 		if (p->levels[lvl].announce[0] == '\0') {
 			free(p->levels[lvl].announce);
@@ -600,11 +639,11 @@ parse_tap_finish(struct parse_tap *p, const struct proc_exit *ex, struct outcome
 			    xasprintf("process exited with status %d while running", ex->status);
 		if (p->levels[p->depth].announce != NULL) {
 			struct parse_tap_level *l = &p->levels[p->depth];
-			int t = parse_tap_add(p, l->announce, st);
+			int t = parse_tap_add(p, xstrdup(l->announce), st);
 
-			l->announce = NULL;
 			p->tests[t].reason = reason;
 			p->tests[t].keep_lines = true;
+			parse_tap_unannounce(p, p->depth, t);
 			parse_tap_append(p, p->depth, t);
 			p->in_progress = true;
 		}

@@ -23,8 +23,13 @@
  *   that closes it at the parent's level; its tests are named
  *   "parent/child". "# Subtest: NAME" announces one.
  * - The YAML block after a failing point (indented 2 more, from "---" to
- *   "...") and the comment lines after it, up to the next point, become the
- *   test's lines (raw, a NUL as the text \x00, capped at OUTCOME_LINES_CAP).
+ *   "...") and the comment lines after it, up to the next point or
+ *   announcement, become the test's lines (raw, a NUL as the text \x00,
+ *   capped at OUTCOME_LINES_CAP).
+ * - Lines that are not TAP between "# Subtest: NAME" and the point that
+ *   ends it are what that test printed while it ran: they come first in
+ *   its lines when it fails or hangs (the innermost announcement owns
+ *   them).
  * - "Bail out!" at any level fails the package with that line as the
  *   reason; what follows is ignored.
  * - At the top level, a missing plan, more than one plan, a plan that does

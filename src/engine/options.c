@@ -352,6 +352,9 @@ options_set(struct options *o, enum options_key key, const char *value, const ch
 	case OPTIONS_ISOLATE_NET:
 		o->isolate_net = true;
 		return 0;
+	case OPTIONS_PRIVATE_WORKDIR:
+		o->private_workdir = true;
+		return 0;
 	case OPTIONS_QUIET:
 		return options_parse_quiet(value, &o->quiet, expected);
 	case OPTIONS_CANARIES:

@@ -62,6 +62,8 @@ struct options {
 	bool race;        /* false with --no-race */
 	bool cover;       /* --cover: builds with -cover, as CI's go test -cover */
 	bool isolate_net; /* --isolate-net: a network namespace per run */
+	/* --private-workdir: each run in its own copy of its package's directory */
+	bool private_workdir;
 	int quiet;        /* --quiet N%: hold a lane while its noise is above N; 0: off */
 	double canaries;  /* --canaries N%: canary runs, percent of the sweep's; 0: off */
 	char *build_tags; /* --build-tags: added to every build, not levels ("a,b") */
@@ -138,6 +140,7 @@ enum options_key {
 	OPTIONS_NO_RACE,
 	OPTIONS_COVER,
 	OPTIONS_ISOLATE_NET,
+	OPTIONS_PRIVATE_WORKDIR,
 	OPTIONS_QUIET,
 	OPTIONS_CANARIES,
 	OPTIONS_OUTDIR,

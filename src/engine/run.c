@@ -319,6 +319,74 @@ run_canary_end(struct sweep *s, struct sweep_live *l, const struct proc_exit *ex
 	free(log);
 }
 
+/* The package's directory as the run finds it: the debris watch lists it
+ * before the package's first run, and with --private-workdir the run gets
+ * its own copy in its TMPDIR. Returns the directory the run starts in
+ * (caller frees), or NULL when the copy failed (a message said why). */
+static char *
+run_workdir(struct sweep *s, struct sweep_live *l, const struct pkg *pkg)
+{
+	char *dir, *err = NULL, *skip;
+	const char *slash;
+	int rc;
+
+	if (s->watch == NULL)
+		s->watch = xcalloc(s->npkgs, sizeof *s->watch);
+	if (s->watch[l->pub.pkg] == NULL)
+		s->watch[l->pub.pkg] = workdir_watch_new(pkg->dir);
+	l->after_debris = workdir_watch_dirty(s->watch[l->pub.pkg]);
+	if (!s->o->private_workdir)
+		return xstrdup(pkg->dir);
+	dir = xasprintf("%s/work", l->tmpdir);
+	/* The output directory stays out of the copy; in the default layout
+	 * (flakesweep-out/TIMESTAMP) the earlier sweeps' beside it too. */
+	skip = xstrdup(s->outdir);
+	slash = strrchr(skip, '/');
+	if (slash != NULL && slash - skip >= 14 && strncmp(slash - 14, "flakesweep-out", 14) == 0 &&
+	    (slash - skip == 14 || slash[-15] == '/'))
+		skip[slash - skip] = '\0';
+	rc = workdir_copy(pkg->dir, dir, skip, &err);
+	free(skip);
+	if (rc < 0) {
+		sweep_message(s, _("run %lld: no private working directory: %s"),
+		              (long long)l->pub.id, err);
+		free(err);
+		free(dir);
+		return NULL;
+	}
+	return dir;
+}
+
+/* Lists the package's directory after the run: debris that outlived the
+ * runs that may have made it goes to the results and the journal line
+ * (jr points at *d's paths: the caller frees *d after the write). */
+static void
+run_note_debris(struct sweep *s, const struct sweep_live *l, struct journal_run *jr,
+                struct workdir_debris **d, size_t *n)
+{
+	struct results_pkg *p = &s->results->pkgs[l->pub.pkg];
+	int64_t live_min = INT64_MAX;
+	size_t i;
+
+	*d = NULL;
+	*n = 0;
+	jr->after_debris = l->after_debris;
+	if (l->after_debris)
+		results_note_after_debris(s->results, l->pub.pkg);
+	if (s->watch == NULL || s->watch[l->pub.pkg] == NULL)
+		return;
+	for (i = 0; i < s->nlive; i++)
+		if (s->live[i]->pub.pkg == l->pub.pkg && s->live[i]->pub.id < live_min)
+			live_min = s->live[i]->pub.id;
+	*d = workdir_watch_scan(s->watch[l->pub.pkg], l->pub.id, live_min, s->next_run, n);
+	/* The first JOURNAL_DEBRIS_MAX of a package are enough to name. */
+	for (i = 0; i < *n && p->ndebris < JOURNAL_DEBRIS_MAX; i++) {
+		results_add_debris(s->results, l->pub.pkg, (*d)[i].path, (*d)[i].run);
+		jr->debris[jr->ndebris] = (*d)[i].path;
+		jr->debris_run[jr->ndebris++] = (*d)[i].run;
+	}
+}
+
 static void
 run_on_done(void *arg, const struct proc_exit *ex, bool leaked, int64_t elapsed_ms)
 {
@@ -326,8 +394,9 @@ run_on_done(void *arg, const struct proc_exit *ex, bool leaked, int64_t elapsed_
 	struct sweep *s = l->s;
 	struct outcome o;
 	struct journal_run jr;
+	struct workdir_debris *debris;
 	char *log = NULL, *mark;
-	size_t i;
+	size_t i, ndebris;
 	int fresh;
 	int64_t outside;
 
@@ -390,6 +459,7 @@ run_on_done(void *arg, const struct proc_exit *ex, bool leaked, int64_t elapsed_
 	memset(&jr, 0, sizeof jr);
 	run_note_cores(s, l, &o, &jr);
 	run_note_noise(s, l, elapsed_ms, &o, &jr);
+	run_note_debris(s, l, &jr, &debris, &ndebris);
 	jr.overlapped = l->overlapped;
 	interference_add_run(s->results, l->pub.pkg, &o, l->overlapped);
 	if (leaked) {
@@ -412,6 +482,7 @@ run_on_done(void *arg, const struct proc_exit *ex, bool leaked, int64_t elapsed_
 	jr.selected = l->pub.test;
 	jr.leaked = leaked;
 	sweep_journal_check(s, journal_write_run(s->journal, &jr, &o));
+	workdir_debris_free(debris, ndebris);
 	s->dirty = true;
 	if (s->obs.run_finished != NULL)
 		s->obs.run_finished(s->obs.arg, &l->pub, &o);
@@ -455,7 +526,8 @@ run_start(void *arg, struct sched_run *sr)
 	struct driver_run dr;
 	struct proc_spec spec;
 	cpu_set_t set;
-	char **argv, **env, seed[32];
+	char **argv, **env, seed[32], *cwd;
+	bool workdir_ok;
 	int i, rc;
 
 	l->s = s;
@@ -475,6 +547,7 @@ run_start(void *arg, struct sched_run *sr)
 	l->tmpdir = pkg == NULL ? xasprintf("%s/tmp/canary-%lld", s->outdir, (long long)l->pub.id)
 	                        : xasprintf("%s/tmp/%lld", s->outdir, (long long)l->pub.id);
 	util_mkdir_p(l->tmpdir);
+	cwd = pkg != NULL ? run_workdir(s, l, pkg) : xstrdup(s->outdir);
 	memset(&dr, 0, sizeof dr);
 	dr.cpu = pair->cpu;
 	dr.timeout_ms = s->o->timeout_ms;
@@ -507,7 +580,7 @@ run_start(void *arg, struct sched_run *sr)
 	memset(&spec, 0, sizeof spec);
 	spec.argv = argv;
 	spec.envp = env;
-	spec.cwd = pkg != NULL ? pkg->dir : s->outdir;
+	spec.cwd = cwd;
 	spec.cpus = &set;
 	if (pkg == NULL || !s->driver->own_timeout)
 		spec.term_after_ms = dr.timeout_ms;
@@ -516,9 +589,12 @@ run_start(void *arg, struct sched_run *sr)
 	spec.isolate_net = s->o->isolate_net;
 	if (s->driver->report_pipe && pkg != NULL)
 		spec.report_cb = run_on_report;
-	rc = proc_spawn(s->loop, &spec, run_on_output, run_on_done, l, &l->proc);
+	workdir_ok = cwd != NULL;
+	rc =
+	    workdir_ok ? proc_spawn(s->loop, &spec, run_on_output, run_on_done, l, &l->proc) : -EIO;
 	util_strv_free(argv);
 	util_strv_free(env);
+	free(cwd);
 	for (i = 0; pkg != NULL && i < (int)s->nlive; i++)
 		if (s->live[i]->pub.pkg == l->pub.pkg)
 			s->live[i]->overlapped = l->overlapped = true;
@@ -527,11 +603,12 @@ run_start(void *arg, struct sched_run *sr)
 	if (rc < 0) {
 		/* The binary is gone or cannot run: an infrastructure error. The
 		 * sweep stops rather than count a failure per run. */
-		sweep_message(s, _("cannot start %s: %s"),
-		              pkg == NULL   ? s->canary_program
-		              : pkg->binary ? pkg->binary
-		                            : pkg->name,
-		              strerror(-rc));
+		if (workdir_ok)
+			sweep_message(s, _("cannot start %s: %s"),
+			              pkg == NULL   ? s->canary_program
+			              : pkg->binary ? pkg->binary
+			                            : pkg->name,
+			              strerror(-rc));
 		s->infra_error = true;
 		run_forget(s, l);
 		sched_pause(s->sched, true);

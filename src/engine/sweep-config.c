@@ -67,6 +67,7 @@ sweep_config_from_options(struct sweep_config *c, const struct options *o,
 	c->race = o->race;
 	c->cover = o->cover;
 	c->isolate_net = o->isolate_net;
+	c->private_workdir = o->private_workdir;
 	c->quiet = o->quiet;
 	c->canaries = o->canaries;
 	c->run_re = sweep_config_dup(o->run_re);
@@ -122,6 +123,7 @@ sweep_config_to_options(const struct sweep_config *c, struct options *o)
 	o->race = c->race;
 	o->cover = c->cover;
 	o->isolate_net = c->isolate_net;
+	o->private_workdir = c->private_workdir;
 	/* A --quiet given to --resume wins: it changes no measurement. */
 	if (o->quiet == 0)
 		o->quiet = c->quiet;
@@ -263,6 +265,8 @@ sweep_config_json(const struct sweep_config *c)
 	cJSON_AddBoolToObject(o, "isolate_net", c->isolate_net);
 	if (c->cover)
 		cJSON_AddTrueToObject(o, "cover");
+	if (c->private_workdir)
+		cJSON_AddTrueToObject(o, "private_workdir");
 	if (c->quiet > 0)
 		cJSON_AddNumberToObject(o, "quiet", c->quiet);
 	if (c->canaries != OPTIONS_CANARIES_DEFAULT)
@@ -574,6 +578,8 @@ sweep_config_decode(struct sweep_config_in *in, const cJSON *o, struct sweep_con
 		rc = sweep_config_bool(in, o, "isolate_net", &c->isolate_net);
 	if (rc == 0)
 		rc = sweep_config_bool(in, o, "cover", &c->cover);
+	if (rc == 0)
+		rc = sweep_config_bool(in, o, "private_workdir", &c->private_workdir);
 	d = 0;
 	if (rc == 0 && (rc = sweep_config_num(in, o, "quiet", -1e12, 1e12, &d)) == 0) {
 		if ((expected = options_check_quiet((long long)d)) != NULL)

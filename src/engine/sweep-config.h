@@ -23,6 +23,7 @@ struct sweep_config {
 	int count, confirm;
 	int64_t timeout_ms, kill_grace_ms;
 	bool shuffle, race, isolate_net, cover;
+	bool private_workdir;   /* absent from the header when off */
 	int quiet;              /* --quiet N%, 0 when off (then absent from the header) */
 	double canaries;        /* --canaries N% (absent from the header at the default) */
 	char *run_re, *skip_re; /* or NULL */

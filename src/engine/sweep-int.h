@@ -22,6 +22,7 @@
 #include "engine/sched.h"
 #include "engine/sweep-config.h"
 #include "engine/sweep.h"
+#include "engine/workdir.h"
 #include "results/journal.h"
 #include "results/replay.h"
 #include "base/util.h"
@@ -45,6 +46,8 @@ struct sweep_live {
 	struct noise_run *noise;
 	bool overlapped; /* another run of its package was alive meanwhile */
 	int canary;      /* a canary run's kind (engine/canary.h), else -1 */
+	/* It started with debris in its package's directory. */
+	bool after_debris;
 };
 
 struct sweep_build {
@@ -101,6 +104,7 @@ struct sweep {
 	struct replay replay;          /* what --resume read back */
 	struct quarantine *quarantine; /* the quarantine file, or NULL */
 	struct noise *noise;           /* host noise on the lanes' cores */
+	struct workdir_watch **watch;  /* per package, from its first run on */
 	int exit_status;
 };
 

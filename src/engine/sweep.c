@@ -1101,6 +1101,9 @@ sweep_free(struct sweep *s)
 	journal_close(s->journal);
 	quarantine_free(s->quarantine);
 	noise_free(s->noise);
+	for (i = 0; s->watch != NULL && i < s->npkgs; i++)
+		workdir_watch_free(s->watch[i]);
+	free(s->watch);
 	free(s->quiet_waiting);
 	free(s->canary_program);
 	cJSON_Delete(s->header);
@@ -1348,6 +1351,8 @@ sweep_repro_commands(const struct sweep_repro *s, const struct results_test *t,
 		buf_adds(&extra, " --isolate-net");
 	if (s->o->cover)
 		buf_adds(&extra, " --cover");
+	if (s->o->private_workdir)
+		buf_adds(&extra, " --private-workdir");
 	if (s->o->build_tags != NULL) {
 		char *q = util_shell_quote(s->o->build_tags);
 

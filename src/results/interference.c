@@ -89,7 +89,7 @@ interference_text(struct buf *b, const struct results_test *t)
 	           _("  fails when runs of its package overlap: %lld of %lld overlapped runs "
 	             "against %lld of %lld alone (Fisher exact p=%.2g); runs share a fixed "
 	             "port, path or directory: bind to FLAKESWEEP_PORT_BASE's window, write "
-	             "under the run's own TMPDIR, or try --isolate-net\n"),
+	             "under the run's own TMPDIR, or try --isolate-net or --private-workdir\n"),
 	           (long long)t->overlapped_bad, (long long)t->overlapped_runs,
 	           (long long)t->alone_bad, (long long)t->alone_runs, p);
 }

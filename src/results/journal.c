@@ -391,6 +391,19 @@ journal_write_run(struct journal *j, const struct journal_run *jr, const struct 
 		cJSON_AddItemToObject(line, "cores", cJSON_CreateIntArray(jr->cores, jr->ncores));
 	if (jr->overlapped)
 		cJSON_AddTrueToObject(line, "overlapped");
+	if (jr->after_debris)
+		cJSON_AddTrueToObject(line, "after_debris");
+	if (jr->ndebris > 0) {
+		cJSON *d = cJSON_AddArrayToObject(line, "debris");
+
+		for (k = 0; k < (size_t)jr->ndebris; k++) {
+			cJSON *e = cJSON_CreateObject();
+
+			cJSON_AddStringToObject(e, "path", jr->debris[k]);
+			cJSON_AddNumberToObject(e, "run", (double)jr->debris_run[k]);
+			cJSON_AddItemToArray(d, e);
+		}
+	}
 	if (jr->has_noise) {
 		cJSON_AddNumberToObject(line, "noise", round(jr->noise * 1000) / 1000);
 		cJSON_AddNumberToObject(line, "noise_ms", round(jr->noise_ms * 10) / 10);
@@ -644,6 +657,23 @@ journal_decode_run(struct journal_reader *reader, const cJSON *line, struct jour
 	jr->exit.timed_out = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(line, "timed_out"));
 	jr->leaked = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(line, "leaked"));
 	jr->overlapped = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(line, "overlapped"));
+	jr->after_debris = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(line, "after_debris"));
+	cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(line, "debris"))
+	{
+		const char *path = journal_str(v, "path");
+		double first;
+
+		if (path == NULL || !journal_num(v, "run", &first) || first < 1 ||
+		    first > JOURNAL_NUM_MAX) {
+			*why = xstrdup(_("run line: debris: expected objects with \"path\" and "
+			                 "\"run\""));
+			return -EINVAL;
+		}
+		if (jr->ndebris < JOURNAL_DEBRIS_MAX) {
+			jr->debris[jr->ndebris] = path;
+			jr->debris_run[jr->ndebris++] = (int64_t)first;
+		}
+	}
 	jr->has_noise =
 	    journal_num(line, "noise", &jr->noise) && journal_num(line, "noise_ms", &jr->noise_ms);
 	jr->log = journal_str(line, "log");

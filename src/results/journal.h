@@ -24,6 +24,8 @@
 struct journal;
 
 #define JOURNAL_CORES_MAX 256
+/* Debris entries one run line names, at most. */
+#define JOURNAL_DEBRIS_MAX 16
 
 /* What the journal records of one finished run besides its outcome. */
 struct journal_run {
@@ -45,6 +47,13 @@ struct journal_run {
 	bool has_noise;
 	double noise, noise_ms;
 	bool overlapped; /* another run of its package was alive while it ran */
+	/* Debris in the package's shared directory found when it ended (the
+	 * path and the run after which each was first seen), and whether it
+	 * started with debris there (workdir.h). */
+	const char *debris[JOURNAL_DEBRIS_MAX];
+	int64_t debris_run[JOURNAL_DEBRIS_MAX];
+	int ndebris;
+	bool after_debris;
 };
 
 /* Opens path for appending (created if missing); the set lines already in

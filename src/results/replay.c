@@ -130,6 +130,7 @@ replay_line(void *arg, struct journal_reader *reader, const cJSON *line, int lin
 		struct journal_run jr;
 		struct outcome o;
 		char *why = NULL;
+		int i;
 
 		memset(&o, 0, sizeof o);
 		if (journal_decode_run(reader, line, &jr, &o, &why) == 0 &&
@@ -149,6 +150,10 @@ replay_line(void *arg, struct journal_reader *reader, const cJSON *line, int lin
 			                  jr.noise_ms, (double)jr.ms * jr.cpu);
 		if (jr.leaked)
 			results_note_leak(r->results, jr.pkg);
+		if (jr.after_debris)
+			results_note_after_debris(r->results, jr.pkg);
+		for (i = 0; i < jr.ndebris; i++)
+			results_add_debris(r->results, jr.pkg, jr.debris[i], jr.debris_run[i]);
 		plan_count_run(&r->runs, jr.phase, jr.pkg, jr.selected, jr.cpu, jr.load, jr.ms);
 		if (jr.run > r->max_run)
 			r->max_run = jr.run;

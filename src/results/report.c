@@ -136,6 +136,29 @@ report_text_cascades(struct buf *b, const struct results *r, const struct result
 	}
 }
 
+/* The entries runs left in the package's shared directory, which later
+ * runs (and later sweeps) start with, and the option that avoids them. */
+static void
+report_debris(struct buf *b, const struct results_pkg *p)
+{
+	size_t i, shown = p->ndebris < 5 ? p->ndebris : 5;
+
+	if (p->runs_after_debris > 0)
+		buf_printf(b,
+		           _("\n%s (%s): %lld of %lld runs started with debris earlier runs left "
+		             "in the package's directory: "),
+		           p->name, p->level, (long long)p->runs_after_debris, (long long)p->runs);
+	else
+		buf_printf(b, _("\n%s (%s): runs left debris in the package's directory: "),
+		           p->name, p->level);
+	for (i = 0; i < shown; i++)
+		buf_printf(b, _("%s%s (first after run %lld)"), i > 0 ? ", " : "",
+		           p->debris[i].path, (long long)p->debris[i].run);
+	if (p->ndebris > shown)
+		buf_printf(b, _(" and %zu more"), p->ndebris - shown);
+	buf_adds(b, _("; try --private-workdir\n"));
+}
+
 static void
 report_text_test(struct buf *b, const struct results *r, const struct results_test *t,
                  const struct report_meta *m, const struct causes *causes)
@@ -279,6 +302,8 @@ report_text(const struct results *r, const struct report_meta *m)
 			    _("\n%s (%s): %lld runs left processes behind; flakesweep killed "
 			      "them\n"),
 			    p->name, p->level, (long long)p->leaked_runs);
+		if (p->ndebris > 0)
+			report_debris(&b, p);
 		if (p->unreliable_runs > 0)
 			buf_printf(&b,
 			           _("\n%s (%s): %lld runs had contradictory results and were "

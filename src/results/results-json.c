@@ -23,6 +23,24 @@
 
 /* ---- Writing ---- */
 
+/* The package's debris, each entry's path and the run after which it was
+ * first seen, and the runs that started with debris there. */
+static void
+results_json_debris(cJSON *o, const struct results_pkg *p)
+{
+	cJSON *a = cJSON_AddArrayToObject(o, "debris");
+	size_t i;
+
+	for (i = 0; i < p->ndebris; i++) {
+		cJSON *d = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(d, "path", p->debris[i].path);
+		cJSON_AddNumberToObject(d, "run", (double)p->debris[i].run);
+		cJSON_AddItemToArray(a, d);
+	}
+	cJSON_AddNumberToObject(o, "runs_after_debris", (double)p->runs_after_debris);
+}
+
 static cJSON *
 results_json_failure(const struct results_failure *f)
 {
@@ -244,6 +262,8 @@ results_to_json(const struct results *r, const struct report_meta *m)
 		cJSON_AddNumberToObject(o, "unreliable_runs", (double)p->unreliable_runs);
 		cJSON_AddNumberToObject(o, "leaked_runs", (double)p->leaked_runs);
 		cJSON_AddNumberToObject(o, "ms", (double)p->ms);
+		if (p->ndebris > 0)
+			results_json_debris(o, p);
 		if (p->first_outside != NULL)
 			cJSON_AddItemToObject(o, "first_failure_outside_tests",
 			                      results_json_failure(p->first_outside));
@@ -592,6 +612,40 @@ results_json_read_failure(struct results_json_in *in, const cJSON *obj, const ch
 	return 0;
 }
 
+/* "debris": the entries runs left in the package's directory, as
+ * results_json_debris writes them. */
+static int
+results_json_read_debris(struct results_json_in *in, const cJSON *p, struct results *r, int pkg)
+{
+	const cJSON *debris = cJSON_GetObjectItemCaseSensitive(p, "debris"), *d;
+	int rc = 0, i = 0;
+
+	if (debris == NULL)
+		return 0;
+	if (!cJSON_IsArray(debris))
+		return results_json_fail(in, "debris", _("expected an array"));
+	results_json_push(in, "debris", 0);
+	cJSON_ArrayForEach(d, debris)
+	{
+		const char *path = NULL;
+		int64_t run = 0;
+
+		results_json_push(in, NULL, i++);
+		if (!cJSON_IsObject(d))
+			rc = results_json_fail(in, NULL, _("expected an object"));
+		if (rc == 0)
+			rc = results_json_str(in, d, "path", true, &path);
+		if (rc == 0)
+			rc = results_json_int(in, d, "run", true, 1, RESULTS_JSON_COUNT_MAX, &run);
+		results_json_pop(in);
+		if (rc < 0)
+			break;
+		results_add_debris(r, pkg, path, run);
+	}
+	results_json_pop(in);
+	return rc;
+}
+
 static int
 results_json_read_pkg(struct results_json_in *in, const cJSON *p, struct results *r,
                       struct results_meta_pkg *mp)
@@ -621,6 +675,11 @@ results_json_read_pkg(struct results_json_in *in, const cJSON *p, struct results
 		rc = results_json_int(in, p, "leaked_runs", false, 0, rp->runs, &rp->leaked_runs);
 	if (rc == 0)
 		rc = results_json_int(in, p, "ms", false, 0, RESULTS_JSON_COUNT_MAX, &rp->ms);
+	if (rc == 0)
+		rc = results_json_read_debris(in, p, r, i);
+	if (rc == 0)
+		rc = results_json_int(in, p, "runs_after_debris", false, 0, rp->runs,
+		                      &rp->runs_after_debris);
 	if (rc == 0)
 		rc = results_json_read_failure(in, p, "first_failure_outside_tests",
 		                               &rp->first_outside);

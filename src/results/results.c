@@ -40,7 +40,7 @@ results_failure_free(struct results_failure *f)
 void
 results_free(struct results *r)
 {
-	size_t i;
+	size_t i, j;
 
 	if (r == NULL)
 		return;
@@ -57,6 +57,9 @@ results_free(struct results *r)
 		free(r->pkgs[i].name);
 		free(r->pkgs[i].level);
 		results_failure_free(r->pkgs[i].first_outside);
+		for (j = 0; j < r->pkgs[i].ndebris; j++)
+			free(r->pkgs[i].debris[j].path);
+		free(r->pkgs[i].debris);
 	}
 	free(r->tests);
 	free(r->pkgs);
@@ -87,6 +90,22 @@ void
 results_note_leak(struct results *r, int pkg)
 {
 	r->pkgs[pkg].leaked_runs++;
+}
+
+void
+results_add_debris(struct results *r, int pkg, const char *path, int64_t run)
+{
+	struct results_pkg *p = &r->pkgs[pkg];
+
+	p->debris = xrealloc(p->debris, sizeof *p->debris * (p->ndebris + 1));
+	p->debris[p->ndebris].path = xstrdup(path);
+	p->debris[p->ndebris++].run = run;
+}
+
+void
+results_note_after_debris(struct results *r, int pkg)
+{
+	r->pkgs[pkg].runs_after_debris++;
 }
 
 bool

@@ -89,6 +89,12 @@ struct results_test {
 	char **channels;
 };
 
+/* An entry runs left in the package's shared directory (workdir.h). */
+struct results_debris {
+	char *path;  /* relative to the package's directory */
+	int64_t run; /* the run after which it was first seen */
+};
+
 struct results_pkg {
 	char *name;
 	char *level;
@@ -98,6 +104,11 @@ struct results_pkg {
 	int64_t leaked_runs;                   /* runs that left processes behind (killed) */
 	int64_t ms;                            /* the wall time of its runs */
 	struct results_failure *first_outside; /* NULL if none */
+	/* The entries runs left in its directory, in the order found, and the
+	 * runs that started with them there. */
+	struct results_debris *debris;
+	size_t ndebris;
+	int64_t runs_after_debris;
 };
 
 struct results {
@@ -191,6 +202,13 @@ void results_add_noise(struct results *r, int pkg, enum results_phase phase, int
 /* Counts a run of package pkg that left processes behind when its leader
  * exited (they were killed). */
 void results_note_leak(struct results *r, int pkg);
+
+/* Records that path (copied) appeared in package pkg's shared directory
+ * after run `run` and outlived the runs that may have made it. */
+void results_add_debris(struct results *r, int pkg, const char *path, int64_t run);
+
+/* Counts a run of package pkg that started with debris in its directory. */
+void results_note_after_debris(struct results *r, int pkg);
 
 /* True when a test looks order-dependent: it failed only in shuffled sweep
  * runs of the whole package and never in confirm runs of it alone. */

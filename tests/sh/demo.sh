@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: MIT
 # timeout: 900
 # The demo sweep end to end: every verdict in data/demo/EXPECTED.md, and the
-# order-dependent test found only with --shuffle, seed kept.
+# order-dependent test found only with --shuffle, seed kept; the failing
+# line first, core concentration and cascades in the report and, with tmux,
+# in the dashboard's details.
 set -eu
 command -v go >/dev/null || { echo "SKIP go is not installed"; exit 77; }
 demo=$CHECK_TMPDIR/demo
@@ -78,6 +80,9 @@ check(tests["TestServerRestart"]["cascades"] == ["TestServerEcho"], "cascades")
 report = open(os.path.join(out, "..", "report")).read()
 check("cascade: TestServerEcho failed" in report, "cascade in the text report")
 check("failures concentrate on core" in report, "core concentration in the text report")
+chatty = report.split("TestChattyChecksum  [")[-1].split("\n\n")[0]
+check(0 <= chatty.find("checksum mismatch") < chatty.find("[... the output in order ..."),
+      "the assertion first in the text report")
 j = [json.loads(l) for l in open(os.path.join(out, "journal.jsonl"))]
 check(all(len(l.get("cores", [])) == l["cpu"] for l in j if l.get("type") == "run"),
       "every run line has its cores")
@@ -95,3 +100,42 @@ if bad:
     print("FAIL:\n  " + "\n  ".join(bad)); sys.exit(1)
 print("ok: every verdict of EXPECTED.md")
 PY
+# The same on the dashboard: `view` of the sweep shows the details of the
+# core-sensitive test, both ends of the cascade and the chatty test (its
+# assertion before the output in order).
+if command -v tmux >/dev/null 2>&1; then
+	sock="fs-demo-$$"
+	tm() { tmux -L "$sock" -f /dev/null "$@"; }
+	trap 'tm kill-server >/dev/null 2>&1 || true' EXIT
+	# details TEST TEXT...: TEST's details show every TEXT.
+	details() {
+		local test=$1 text i screen=
+		shift
+		tm new-session -d -s "$test" -x 200 -y 60 \
+			"LANG=C.UTF-8 LC_ALL=C.UTF-8 TZ=UTC $FLAKESWEEP view $CHECK_TMPDIR/out; sleep 60"
+		tm set-option -t "$test" status off >/dev/null
+		for i in $(seq 100); do
+			tm capture-pane -p -t "$test" | grep -qF "view: complete" && break
+			sleep 0.1
+		done
+		tm send-keys -t "$test" / "$test" Enter Enter
+		for text in "$@"; do
+			for i in $(seq 100); do
+				screen=$(tm capture-pane -p -t "$test")
+				grep -qF -- "$text" <<<"$screen" && continue 2
+				sleep 0.1
+			done
+			echo "FAIL: the details of $test do not show \"$text\":" >&2
+			echo "$screen" >&2
+			exit 1
+		done
+		echo "$screen"
+	}
+	details TestPinnedCore "failures concentrate on core" >/dev/null
+	details TestServerRestart "cascade: TestServerEcho fails only after this test failed" >/dev/null
+	details TestServerEcho "cascade of TestServerRestart: fails only after it failed" >/dev/null
+	details TestChattyChecksum "checksum mismatch" "[... the output in order ...]" |
+		awk '/checksum mismatch/ { m = NR } /the output in order/ { o = NR }
+			END { if (!(m && o && m < o)) { print "FAIL: the assertion is not first"; exit 1 } }'
+	echo "ok: core concentration, cascade and the failing line first on the dashboard"
+fi

@@ -33,7 +33,7 @@ assert i["overlapped"]["runs"] == len(over) and i["overlapped"]["failures"] >= 8
 assert i["p"] < 0.01, i
 assert "fails when runs of its package overlap: %d of %d overlapped runs against 0 of %d alone" \
     % (i["overlapped"]["failures"], len(over), len(alone)) in text, text
-assert "--isolate-net" in text and "TMPDIR" in text, text
+assert "or try --isolate-net or --private-workdir\n" in text and "TMPDIR" in text, text
 print("interference: overlapped %d/%d failed, alone 0/%d, p=%g"
       % (i["overlapped"]["failures"], len(over), len(alone), i["p"]))
 PY
