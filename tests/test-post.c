@@ -693,3 +693,85 @@ TEST(decisions_record_dismiss_reason)
 	decisions_free(v, n);
 	free(path);
 }
+
+TEST(decisions_history_and_undo)
+{
+	char *path = xasprintf("%s/decisions.json", check_tmpdir()), *text;
+	struct decision *v = NULL, d, undone;
+	size_t n = 0;
+
+	memset(&d, 0, sizeof d);
+	d.test = "p::TestA";
+	d.decision = "dismissed";
+	d.reason = "canary";
+	CHECK_INT(decisions_record_one(path, &d, 1764468840000LL), 0);
+	d.decision = "quarantined";
+	d.reason = NULL;
+	d.channel = "cpu=2,load=1";
+	CHECK_INT(decisions_record_one(path, &d, 1764468900000LL), 0);
+	text = slurp(path);
+	CHECK_STR(text, "{\n"
+	                "\t\"schema\":\t\"flakesweep/decisions/v1\",\n"
+	                "\t\"tests\":\t{\n"
+	                "\t\t\"p::TestA\":\t{\n"
+	                "\t\t\t\"decision\":\t\"quarantined\",\n"
+	                "\t\t\t\"channel\":\t\"cpu=2,load=1\",\n"
+	                "\t\t\t\"time\":\t\"2025-11-30T02:15:00Z\",\n"
+	                "\t\t\t\"history\":\t[{\n"
+	                "\t\t\t\t\t\"decision\":\t\"dismissed\",\n"
+	                "\t\t\t\t\t\"reason\":\t\"canary\",\n"
+	                "\t\t\t\t\t\"time\":\t\"2025-11-30T02:14:00Z\"\n"
+	                "\t\t\t\t}]\n"
+	                "\t\t}\n"
+	                "\t}\n"
+	                "}\n");
+	free(text);
+	CHECK_INT(decisions_load(path, &v, &n), 0);
+	CHECK_INT(n, 1);
+	CHECK_STR(v[0].channel, "cpu=2,load=1");
+	CHECK_INT(v[0].nhistory, 1);
+	CHECK_STR(v[0].history[0].decision, "dismissed");
+	CHECK_STR(v[0].history[0].reason, "canary");
+	decisions_free(v, n);
+	/* Undo: the quarantine goes, the dismissal is back; then nothing. */
+	CHECK_INT(decisions_undo(path, "p::TestA", &undone), 0);
+	CHECK_STR(undone.decision, "quarantined");
+	CHECK_STR(undone.channel, "cpu=2,load=1");
+	decision_clear(&undone);
+	CHECK_INT(decisions_load(path, &v, &n), 0);
+	CHECK_INT(n, 1);
+	CHECK_STR(v[0].decision, "dismissed");
+	CHECK_STR(v[0].reason, "canary");
+	CHECK(v[0].channel == NULL);
+	CHECK_INT(v[0].nhistory, 0);
+	decisions_free(v, n);
+	CHECK_INT(decisions_undo(path, "p::TestA", NULL), 0);
+	CHECK_INT(decisions_undo(path, "p::TestA", NULL), -ENOENT);
+	text = slurp(path);
+	CHECK_STR(text, "{\n\t\"schema\":\t\"flakesweep/decisions/v1\",\n\t\"tests\":\t{\n\t}\n}\n");
+	free(text);
+	check_decisions_refused("{\"tests\": {\"p::T\": {\"decision\": \"posted\", \"history\": "
+	                        "[{\"decision\": \"gone\"}]}}}",
+	                        ": tests: \"p::T\": history[0]: decision: \"gone\" is not posted, "
+	                        "confirmed, quarantined or dismissed");
+	free(path);
+}
+
+TEST(decisions_load_both_project_over_sweep)
+{
+	char *a = xasprintf("%s/sweep.json", check_tmpdir());
+	char *b = xasprintf("%s/project.json", check_tmpdir());
+	struct decision *v = NULL;
+	size_t n = 0;
+
+	CHECK_INT(decisions_record(a, "p::TestA", "posted", "https://x/1", NULL, 0), 0);
+	CHECK_INT(decisions_record(a, "p::TestB", "confirmed", NULL, NULL, 0), 0);
+	CHECK_INT(decisions_record(b, "p::TestB", "dismissed", NULL, "canary", 0), 0);
+	CHECK_INT(decisions_load_both(a, b, &v, &n), 0);
+	CHECK_INT(n, 2);
+	CHECK_STR(decisions_find(v, n, "p::TestA")->decision, "posted");
+	CHECK_STR(decisions_find(v, n, "p::TestB")->decision, "dismissed");
+	decisions_free(v, n);
+	free(a);
+	free(b);
+}
