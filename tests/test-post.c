@@ -748,7 +748,8 @@ TEST(decisions_history_and_undo)
 	CHECK_INT(decisions_undo(path, "p::TestA", NULL), 0);
 	CHECK_INT(decisions_undo(path, "p::TestA", NULL), -ENOENT);
 	text = slurp(path);
-	CHECK_STR(text, "{\n\t\"schema\":\t\"flakesweep/decisions/v1\",\n\t\"tests\":\t{\n\t}\n}\n");
+	CHECK_STR(text,
+	          "{\n\t\"schema\":\t\"flakesweep/decisions/v1\",\n\t\"tests\":\t{\n\t}\n}\n");
 	free(text);
 	check_decisions_refused("{\"tests\": {\"p::T\": {\"decision\": \"posted\", \"history\": "
 	                        "[{\"decision\": \"gone\"}]}}}",

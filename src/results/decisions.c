@@ -340,7 +340,8 @@ decisions_change_record(cJSON *tests, const char *test, void *arg)
 		/* The decision replaced goes to the history. */
 		old = cJSON_CreateObject();
 		for (i = 0; i < UTIL_ARRAY_LEN(decisions_members); i++) {
-			const cJSON *v = cJSON_GetObjectItemCaseSensitive(entry, decisions_members[i]);
+			const cJSON *v =
+			    cJSON_GetObjectItemCaseSensitive(entry, decisions_members[i]);
 
 			if (cJSON_IsString(v))
 				cJSON_AddStringToObject(old, decisions_members[i], v->valuestring);
