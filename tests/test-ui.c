@@ -403,9 +403,10 @@ test_ui_scenario(const char *name, enum test_ui_kind kind, int rows, int cols, c
 static char *
 test_ui_decisions(struct test_ui *t)
 {
-	char *path = xasprintf("%s/%s", t->dir, DECISIONS_FILE), *text = test_ui_read(path);
+	/* The project's file, beside the quarantine file. */
+	char *text = test_ui_read(DECISIONS_FILE);
 
-	free(path);
+	(void)t;
 	return text != NULL ? text : xstrdup("");
 }
 
@@ -416,8 +417,9 @@ test_ui_check_confirm(struct test_ui *t)
 
 	CHECK_INT(t->confirms, 1);
 	CHECK_INT(t->confirm_count, 25);
-	CHECK_STR(t->confirm_test, "example.com/flakesweep-demo::TestCanaryRed");
-	CHECK(strstr(d, "\"decision\":\t\"confirmed\"") != NULL);
+	CHECK_STR(t->confirm_test, "example.com/flakesweep-demo::TestLoadSensitive");
+	/* Queued, not run: not confirmed yet. */
+	CHECK(strstr(d, "confirmed") == NULL);
 	free(d);
 }
 
@@ -446,6 +448,31 @@ test_ui_check_dismiss(struct test_ui *t)
 
 	CHECK(strstr(d, "\"decision\":\t\"dismissed\"") != NULL);
 	CHECK(strstr(d, "TestSometimesHangs") != NULL);
+	free(d);
+}
+
+static void
+test_ui_check_quarantine_undone(struct test_ui *t)
+{
+	char *src = xasprintf("%s/tests/fixtures/ui/quarantine.json", check_srcdir());
+	char *want = test_ui_read(src), *q = test_ui_read(t->qpath), *d = test_ui_decisions(t);
+
+	/* The quarantine file is back byte for byte; no decision is left. */
+	CHECK_STR(q, want);
+	CHECK(strstr(d, "TestNeedsTwoCPUs") == NULL);
+	free(src);
+	free(want);
+	free(q);
+	free(d);
+}
+
+static void
+test_ui_check_dismiss_undone(struct test_ui *t)
+{
+	char *d = test_ui_decisions(t);
+
+	CHECK(strstr(d, "dismissed") == NULL);
+	CHECK(strstr(d, "TestSometimesHangs") == NULL);
 	free(d);
 }
 
@@ -517,15 +544,20 @@ TEST_UI_GOLDEN(confirm, TEST_UI_LIVE, "c<BS><BS>25<Enter>", test_ui_check_confir
 TEST_UI_GOLDEN(confirm_cancel, TEST_UI_LIVE, "c<Esc>", test_ui_check_no_confirm)
 TEST_UI_GOLDEN(confirm_bad, TEST_UI_LIVE, "c<BS><BS>x<Enter>", test_ui_check_no_confirm)
 TEST_UI_GOLDEN(confirm_view, TEST_UI_VIEW, "c", NULL)
-TEST_UI_GOLDEN(quarantine_prompt, TEST_UI_VIEW, "jjQ", NULL)
-TEST_UI_GOLDEN(quarantine, TEST_UI_VIEW, "jjQ<Enter>alice<Enter>#77<Enter><Enter>",
+TEST_UI_GOLDEN(quarantine_prompt, TEST_UI_VIEW, "jjjQ", NULL)
+TEST_UI_GOLDEN(quarantine, TEST_UI_VIEW, "jjjQ<Enter>alice<Enter>#77<Enter><Enter>",
                test_ui_check_quarantine)
-TEST_UI_GOLDEN(quarantine_empty_owner, TEST_UI_VIEW, "jjQ<Enter><Enter>", NULL)
-TEST_UI_GOLDEN(quarantine_cancel, TEST_UI_VIEW, "jjQ<Enter>alice<Esc>", NULL)
-TEST_UI_GOLDEN(quarantine_bad_channel, TEST_UI_VIEW, "jjQ<BS><BS><BS><BS><BS>loud=3<Enter>", NULL)
-TEST_UI_GOLDEN(dismiss_prompt, TEST_UI_VIEW, "jjjd", NULL)
-TEST_UI_GOLDEN(dismiss, TEST_UI_VIEW, "jjjd<Enter>known: waits on a real network<Enter>",
+TEST_UI_GOLDEN(quarantine_undo, TEST_UI_VIEW, "jjjQ<Enter>alice<Enter>#77<Enter><Enter>u",
+               test_ui_check_quarantine_undone)
+TEST_UI_GOLDEN(quarantine_empty_owner, TEST_UI_VIEW, "jjjQ<Enter><Enter>", NULL)
+TEST_UI_GOLDEN(quarantine_cancel, TEST_UI_VIEW, "jjjQ<Enter>alice<Esc>", NULL)
+TEST_UI_GOLDEN(quarantine_bad_channel, TEST_UI_VIEW, "jjjQ<BS><BS><BS><BS><BS>loud=3<Enter>", NULL)
+TEST_UI_GOLDEN(quarantine_duplicate, TEST_UI_VIEW, "jQ<Enter>", NULL)
+TEST_UI_GOLDEN(dismiss_prompt, TEST_UI_VIEW, "jd", NULL)
+TEST_UI_GOLDEN(dismiss, TEST_UI_VIEW, "jd<Enter>known: waits on a real network<Enter>",
                test_ui_check_dismiss)
+TEST_UI_GOLDEN(dismiss_undo, TEST_UI_VIEW, "jd<Enter>known: waits on a real network<Enter>u",
+               test_ui_check_dismiss_undone)
 TEST_UI_GOLDEN(pause, TEST_UI_LIVE, "P", test_ui_check_paused)
 TEST_UI_GOLDEN(resume, TEST_UI_LIVE, "PP", test_ui_check_resumed)
 TEST_UI_GOLDEN(pause_view, TEST_UI_VIEW, "P", NULL)
@@ -876,7 +908,7 @@ TEST(ui_post_preview)
 
 	test_ui_editor("It misses its deadline when another run shares the core.");
 	test_ui_start(&t, TEST_UI_VIEW, 40, 120, &o);
-	test_ui_keys(&t, "jp");
+	test_ui_keys(&t, "p");
 	screen = ui_screen_text(t.ui, false);
 	if (strstr(screen, "Post to demo/widgets") == NULL ||
 	    strstr(screen, "example.com/flakesweep-demo: TestLoadSensitive fails intermittently") ==

@@ -82,6 +82,13 @@ static const struct action action_rows[] = {
      N_("Post a bug report: edit a description in $EDITOR, review the post, then send it to "
         "the project's GitHub Discussions.")},
     {ACTION_DISMISS, {'d'}, "d", N_("dismiss"), 6, N_("Dismiss the selected test with a reason.")},
+    {ACTION_UNDO,
+     {'u'},
+     "u",
+     NULL,
+     0,
+     N_("Take back the last decision taken here (the quarantine entry it added too); the "
+        "test's decision before it comes back.")},
     {ACTION_PAUSE,
      {'P'},
      "P",

@@ -162,8 +162,10 @@ ui_draw(struct ui *ui)
 
 	if (ui->closing || ui->suspended || ui->dirty == 0)
 		return;
-	if ((ui->dirty & UI_DIRTY_MODEL) && ui->src.update != NULL)
+	if ((ui->dirty & UI_DIRTY_MODEL) && ui->src.update != NULL) {
 		ui->src.update(ui->src.arg, ui->model, now);
+		decide_check_confirms(ui);
+	}
 	if (ui->dirty & (UI_DIRTY_JUDGE | UI_DIRTY_MODEL))
 		model_judge_quarantine(ui->model, now);
 	ui_visible(ui);
@@ -230,7 +232,10 @@ ui_tick_cb(uv_timer_t *t)
 		ui_dirty(ui, VIEW_DIRTY_TESTS | VIEW_DIRTY_DETAIL);
 	if (m->outdir != NULL) {
 		char *path = xasprintf("%s/%s", m->outdir, DECISIONS_FILE);
-		int64_t mt = util_file_signature(path);
+		const char *project = model_decisions_path(m);
+		/* Either file changed: read both again. */
+		int64_t mt = util_file_signature(path) * 31 +
+		             (project != NULL ? util_file_signature(project) : 0);
 
 		if (mt != ui->decisions_mtime) {
 			ui->decisions_mtime = mt;
@@ -243,6 +248,24 @@ ui_tick_cb(uv_timer_t *t)
 }
 
 /* ---- keys ---- */
+
+void
+ui_select_undecided(struct ui *ui)
+{
+	size_t i;
+
+	ui_visible(ui);
+	for (i = 0; i < ui->nvisible; i++) {
+		if (ui->model->tests[ui->visible[i]].undecided) {
+			ui->st.selected = i;
+			ui->st.detail_top = 0;
+			free(ui->st.selected_id);
+			ui->st.selected_id = xstrdup(ui->model->tests[ui->visible[i]].id);
+			break;
+		}
+	}
+	ui_dirty(ui, VIEW_DIRTY_TESTS | VIEW_DIRTY_DETAIL);
+}
 
 static void
 ui_select(struct ui *ui, long to)
@@ -429,6 +452,9 @@ ui_action(struct ui *ui, const struct action *a)
 		break;
 	case ACTION_DISMISS:
 		decide_dismiss(ui);
+		break;
+	case ACTION_UNDO:
+		decide_undo(ui);
 		break;
 	case ACTION_PAUSE:
 		decide_pause(ui);
@@ -802,6 +828,7 @@ ui_free_now(struct ui *ui)
 	free(ui->act_channel);
 	free(ui->act_owner);
 	free(ui->act_issue);
+	decide_free(ui);
 	free(ui->post_file);
 	free((char *)ui->cfg.term);
 	free((char *)ui->cfg.mode);

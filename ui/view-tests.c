@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * view-tests.c: the flaky tests pane: every flaky or failing test, most
- * failures first, with its package, name, failures of runs, mini heatmap,
- * verdict and decision. Columns drop out from the least needed when the
- * pane is narrow; the name takes what is left.
+ * view-tests.c: the flaky tests pane: every flaky or failing test in the
+ * model's order (those that need a decision, those decided, the failing;
+ * each most severe first), with its package, name, failures of runs, mini
+ * heatmap, verdict and decision; the title counts those that need one. Columns drop out from the
+ * least needed when the pane is narrow; the name takes what is left.
  */
 #include "config.h"
 
@@ -60,6 +61,14 @@ view_tests_draw(struct view_ctx *c, const struct view_rect *r, bool focused)
 		         c->nvisible, m->ntests, st->filter);
 	else
 		snprintf(title, sizeof title, _("Flaky tests (%zu)"), m->ntests);
+	if (m->undecided > 0) {
+		size_t n = strlen(title);
+
+		snprintf(title + n, sizeof title - n,
+		         ngettext(" %zu needs a decision", " %zu need a decision",
+		                  (unsigned long)m->undecided),
+		         m->undecided);
+	}
 	view_title(c, r->y, r->x, r->w - sep, title, focused);
 	if (sep)
 		draw_text(c->d, r->y, r->x + r->w - 1, 1, "+",
