@@ -423,6 +423,22 @@ test_ui_check_confirm(struct test_ui *t)
 	free(d);
 }
 
+/* Typing replaces the default (10): 5, not 105. */
+static void
+test_ui_check_confirm_typed(struct test_ui *t)
+{
+	CHECK_INT(t->confirms, 1);
+	CHECK_INT(t->confirm_count, 5);
+}
+
+/* A cursor key keeps the default and edits it: 1, 7, 0. */
+static void
+test_ui_check_confirm_edited(struct test_ui *t)
+{
+	CHECK_INT(t->confirms, 1);
+	CHECK_INT(t->confirm_count, 170);
+}
+
 static void
 test_ui_check_quarantine(struct test_ui *t)
 {
@@ -541,6 +557,8 @@ TEST_UI_GOLDEN(filter_none, TEST_UI_VIEW, "/nothing<Enter>", NULL)
 TEST_UI_GOLDEN(filter_clear, TEST_UI_VIEW, "/hang<Enter>/<Ctrl-L><BS><BS><BS><BS><Enter>", NULL)
 TEST_UI_GOLDEN(confirm_prompt, TEST_UI_LIVE, "c", NULL)
 TEST_UI_GOLDEN(confirm, TEST_UI_LIVE, "c<BS><BS>25<Enter>", test_ui_check_confirm)
+TEST_UI_GOLDEN(confirm_typed, TEST_UI_LIVE, "c5<Enter>", test_ui_check_confirm_typed)
+TEST_UI_GOLDEN(confirm_edited, TEST_UI_LIVE, "c<Left>7<Enter>", test_ui_check_confirm_edited)
 TEST_UI_GOLDEN(confirm_cancel, TEST_UI_LIVE, "c<Esc>", test_ui_check_no_confirm)
 TEST_UI_GOLDEN(confirm_bad, TEST_UI_LIVE, "c<BS><BS>x<Enter>", test_ui_check_no_confirm)
 TEST_UI_GOLDEN(confirm_view, TEST_UI_VIEW, "c", NULL)

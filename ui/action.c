@@ -136,6 +136,8 @@ static const struct {
 } action_key_names[] = {
     {"Down", KEY_DOWN},
     {"Up", KEY_UP},
+    {"Left", KEY_LEFT},
+    {"Right", KEY_RIGHT},
     {"PgDn", KEY_NPAGE},
     {"PgUp", KEY_PPAGE},
     {"Home", KEY_HOME},

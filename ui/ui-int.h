@@ -67,6 +67,7 @@ struct ui {
 	bool finished_seen;
 	int64_t announced_run;   /* the run whose first new failure the status line told */
 	int64_t decisions_mtime; /* decisions.json as last read, to see other writers */
+	bool error_now;          /* an error was shown since the last key */
 
 	struct prompt prompt;
 	/* The decision being taken, between prompts. */

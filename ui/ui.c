@@ -60,6 +60,7 @@ ui_message(struct ui *ui, bool error, const char *fmt, ...)
 	free(ui->st.message);
 	ui->st.message = s;
 	ui->st.message_error = error;
+	ui->error_now = error;
 	ui_dirty(ui, VIEW_DIRTY_STATUS);
 }
 
@@ -68,7 +69,10 @@ ui_ask(struct ui *ui, enum prompt_kind kind, const char *question, const char *d
        prompt_done_cb done)
 {
 	prompt_start(&ui->prompt, kind, question, def, done, ui);
-	ui_dirty(ui, VIEW_DIRTY_STATUS);
+	/* Asked again after an error: the error stays beside the question. */
+	if (ui->error_now && ui->st.message != NULL)
+		prompt_set_error(&ui->prompt, ui->st.message);
+	ui_dirty(ui, VIEW_DIRTY_ALL);
 }
 
 const struct model_test *
@@ -493,13 +497,15 @@ ui_key(struct ui *ui, int key)
 
 	if (ui->closing || ui->suspended)
 		return;
+	ui->error_now = false;
 	if (key == KEY_RESIZE) {
 		ui_dirty(ui, VIEW_DIRTY_ALL);
 		return;
 	}
 	if (ui->prompt.active) {
 		prompt_key(&ui->prompt, key);
-		ui_dirty(ui, VIEW_DIRTY_STATUS);
+		/* The hints line comes back when the prompt ends. */
+		ui_dirty(ui, ui->prompt.active ? VIEW_DIRTY_STATUS : VIEW_DIRTY_ALL);
 		return;
 	}
 	if (ui->st.overlay == VIEW_OVERLAY_POST) {
