@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "action.h"
+#include "clipboard.h"
 #include "ui.h"
 #include "check.h"
 #include "results/decisions.h"
@@ -557,6 +558,8 @@ TEST_UI_GOLDEN(filter_none, TEST_UI_VIEW, "/nothing<Enter>", NULL)
 TEST_UI_GOLDEN(filter_clear, TEST_UI_VIEW, "/hang<Enter>/<Ctrl-L><BS><BS><BS><BS><Enter>", NULL)
 TEST_UI_GOLDEN(confirm_prompt, TEST_UI_LIVE, "c", NULL)
 TEST_UI_GOLDEN(confirm, TEST_UI_LIVE, "c<BS><BS>25<Enter>", test_ui_check_confirm)
+TEST_UI_GOLDEN(slide, TEST_UI_VIEW, ">>>>", NULL)
+TEST_UI_GOLDEN(slide_back, TEST_UI_VIEW, ">>>><<", NULL)
 TEST_UI_GOLDEN(confirm_typed, TEST_UI_LIVE, "c5<Enter>", test_ui_check_confirm_typed)
 TEST_UI_GOLDEN(confirm_edited, TEST_UI_LIVE, "c<Left>7<Enter>", test_ui_check_confirm_edited)
 TEST_UI_GOLDEN(confirm_cancel, TEST_UI_LIVE, "c<Esc>", test_ui_check_no_confirm)
@@ -1044,4 +1047,121 @@ TEST(ui_crash_restores)
 {
 	CHECK_INT(chdir(check_tmpdir()), 0);
 	test_ui_die(true);
+}
+
+TEST(ui_clipboard_osc52_bytes)
+{
+	static const char *const vectors[][2] = {
+	    {"", ""},
+	    {"f", "Zg=="},
+	    {"fo", "Zm8="},
+	    {"foo", "Zm9v"},
+	    {"foob", "Zm9vYg=="},
+	    {"fooba", "Zm9vYmE="},
+	    {"foobar", "Zm9vYmFy"},
+	};
+	char *b, *seq;
+	size_t i, esc = 0;
+
+	for (i = 0; i < sizeof vectors / sizeof vectors[0]; i++) {
+		b = clipboard_base64(vectors[i][0], strlen(vectors[i][0]));
+		CHECK_STR(b, vectors[i][1]);
+		free(b);
+	}
+	seq = clipboard_osc52("hi", false);
+	CHECK_STR(seq, "\033]52;c;aGk=\a");
+	free(seq);
+	seq = clipboard_osc52("hi", true);
+	CHECK_STR(seq, "\033]52;c;aGk=\a\033Ptmux;\033\033]52;c;aGk=\a\033\\");
+	free(seq);
+	/* A text holding escapes reaches the terminal only as base64. */
+	seq = clipboard_osc52("\033]2;owned\a\033[2J", false);
+	for (i = 0; seq[i] != '\0'; i++)
+		esc += seq[i] == '\033' || seq[i] == '\a';
+	CHECK_INT(esc, 2);
+	free(seq);
+}
+
+/* Everything written to the dashboard's terminal so far. */
+static char *
+test_ui_terminal(struct test_ui *t)
+{
+	char *text = NULL;
+	size_t len = 0;
+
+	fflush(t->out);
+	CHECK_INT(util_read_file(t->out_path, 64u << 20, &text, &len), 0);
+	return text;
+}
+
+/* Whether the terminal got the OSC 52 sequence for text. */
+static bool
+test_ui_copied(struct test_ui *t, const char *text)
+{
+	char *term = test_ui_terminal(t), *seq = clipboard_osc52(text, false);
+	bool found = memmem(term, strlen(term), seq, strlen(seq)) != NULL;
+
+	free(seq);
+	free(term);
+	return found;
+}
+
+TEST(ui_yank_copies_with_osc52)
+{
+	struct test_ui t;
+	struct test_ui_opts o = {0, 1, NULL, NULL, NULL, false, false};
+	char *screen;
+
+	unsetenv("TMUX");
+	test_ui_start(&t, TEST_UI_VIEW, 40, 120, &o);
+	test_ui_keys(&t, "y");
+	CHECK(test_ui_copied(&t,
+	                     "cd /work/main/data/demo && flakesweep stress --cpu 2 --load 1 "
+	                     "--count 10 --run '^TestLoadSensitive$' example.com/flakesweep-demo"));
+	screen = ui_screen_text(t.ui, false);
+	CHECK(strstr(screen, "copied the reproduce command to the clipboard (OSC 52); y again "
+	                     "copies the direct command") != NULL);
+	free(screen);
+	test_ui_keys(&t, "yy");
+	CHECK(test_ui_copied(&t, "cd /work/main/data/demo && taskset -c 0,1 "
+	                         "/tmp/flakesweep-demo/bin/example.com_flakesweep-demo.unit.test "
+	                         "-test.v -test.paniconexit0 -test.run '^TestLoadSensitive$' "
+	                         "-test.cpu 2 -test.count 10 -test.timeout 3000ms"));
+	/* No post: after the direct command comes the id. */
+	CHECK(test_ui_copied(&t, "example.com/flakesweep-demo::TestLoadSensitive"));
+	screen = ui_screen_text(t.ui, false);
+	CHECK(strstr(screen, "copied the test id to the clipboard (OSC 52); y again copies the "
+	                     "reproduce command") != NULL);
+	free(screen);
+	test_ui_stop(&t);
+}
+
+TEST(ui_open_log_in_pager)
+{
+	struct test_ui t;
+	struct test_ui_opts o = {0, 1, NULL, NULL, NULL, false, false};
+	char *pager = xasprintf("%s/pager.sh", check_tmpdir()), *script, *paged, *screen;
+
+	script = xasprintf("#!/bin/sh\ncp \"$1\" '%s/paged.txt'\n", check_tmpdir());
+	test_ui_write(pager, script);
+	chmod(pager, 0755);
+	setenv("PAGER", pager, 1);
+	test_ui_start(&t, TEST_UI_VIEW, 40, 120, &o);
+	util_mkdir_p("out/runs");
+	test_ui_write("out/runs/3.log",
+	              "=== RUN   TestLoadSensitive\n--- FAIL: TestLoadSensitive\n");
+	test_ui_keys(&t, "o");
+	paged = test_ui_read("paged.txt");
+	CHECK(paged != NULL);
+	CHECK_STR(paged, "=== RUN   TestLoadSensitive\n--- FAIL: TestLoadSensitive\n");
+	free(paged);
+	/* A log not kept says so. */
+	test_ui_keys(&t, "jjo");
+	screen = ui_screen_text(t.ui, false);
+	CHECK(strstr(screen, "cannot open out/runs/1.log") != NULL);
+	free(screen);
+	test_ui_stop(&t);
+	unsetenv("PAGER");
+	free(script);
+	free(pager);
 }

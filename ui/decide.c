@@ -37,9 +37,15 @@ ui_record_decision(struct ui *ui, const struct decision *d)
 	char *path;
 	int rc;
 
-	if (project != NULL)
+	if (project != NULL) {
+		char *dir;
+
 		path = xstrdup(project);
-	else if (ui->model->outdir != NULL)
+		/* .flakesweep/ may not be there yet. */
+		dir = xstrndup(path, (size_t)(strrchr(path, '/') - path));
+		util_mkdir_p(dir);
+		free(dir);
+	} else if (ui->model->outdir != NULL)
 		path = xasprintf("%s/%s", ui->model->outdir, DECISIONS_FILE);
 	else
 		return -ENOENT;

@@ -80,6 +80,9 @@ struct ui {
 	 * they have. */
 	struct ui_confirm *confirms;
 	size_t nconfirms;
+	/* y: the test copied last and what y copies next for it. */
+	char *yank_test;
+	int yank_next;
 	/* The post in preparation or in flight. */
 	struct post_draft *draft;
 	struct post *post;
@@ -96,6 +99,11 @@ void decide_post(struct ui *ui);
 void decide_post_key(struct ui *ui, int key);
 void decide_pause(struct ui *ui);
 void decide_quit(struct ui *ui);
+/* yank.c: y copies the selected test's next fact (OSC 52), o opens its
+ * first failure's log in $PAGER. */
+void yank_copy(struct ui *ui);
+void yank_open_log(struct ui *ui);
+
 /* Drops a post in preparation and cancels one in flight. */
 void decide_cleanup(struct ui *ui);
 

@@ -28,6 +28,7 @@
 
 #define UI_FRAME_MS 40
 #define UI_TICK_MS 1000
+#define UI_SLIDE_COLS 16 /* columns < and > slide the commands by */
 
 static void ui_handle_closed(uv_handle_t *h);
 
@@ -460,6 +461,22 @@ ui_action(struct ui *ui, const struct action *a)
 	case ACTION_UNDO:
 		decide_undo(ui);
 		break;
+	case ACTION_YANK:
+		yank_copy(ui);
+		break;
+	case ACTION_OPEN_LOG:
+		yank_open_log(ui);
+		break;
+	case ACTION_SLIDE_LEFT:
+		st->detail_left =
+		    st->detail_left > UI_SLIDE_COLS ? st->detail_left - UI_SLIDE_COLS : 0;
+		ui_dirty(ui, VIEW_DIRTY_DETAIL);
+		break;
+	case ACTION_SLIDE_RIGHT:
+		if (st->detail_more_right)
+			st->detail_left += UI_SLIDE_COLS;
+		ui_dirty(ui, VIEW_DIRTY_DETAIL);
+		break;
 	case ACTION_PAUSE:
 		decide_pause(ui);
 		break;
@@ -835,6 +852,7 @@ ui_free_now(struct ui *ui)
 	free(ui->act_owner);
 	free(ui->act_issue);
 	decide_free(ui);
+	free(ui->yank_test);
 	free(ui->post_file);
 	free((char *)ui->cfg.term);
 	free((char *)ui->cfg.mode);

@@ -57,6 +57,8 @@ struct view_state {
 	char *selected_id; /* keeps the selection when the list is sorted again */
 	char *filter;      /* or NULL */
 	size_t list_top, detail_top, lanes_top, quarantine_top, overlay_top;
+	size_t detail_left;     /* columns the detail's commands are slid left */
+	bool detail_more_right; /* a command goes on past the right edge */
 	/* Rows and lines of the last frame, for paging and clamping. */
 	int list_rows, detail_rows, lanes_rows, quarantine_rows, overlay_rows;
 	size_t detail_lines, lanes_lines, quarantine_lines, overlay_lines;
