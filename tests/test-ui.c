@@ -921,6 +921,14 @@ test_ui_editor(const char *text)
 	free(path);
 }
 
+static bool
+test_ui_exists(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0;
+}
+
 TEST(ui_post_preview)
 {
 	struct test_ui t;
@@ -928,6 +936,7 @@ TEST(ui_post_preview)
 	char *screen;
 
 	test_ui_editor("It misses its deadline when another run shares the core.");
+	setenv("GH_TOKEN", "ghp_notUsedHere0123456789", 1);
 	test_ui_start(&t, TEST_UI_VIEW, 40, 120, &o);
 	test_ui_keys(&t, "p");
 	screen = ui_screen_text(t.ui, false);
@@ -945,7 +954,7 @@ TEST(ui_post_preview)
 	test_ui_stop(&t);
 }
 
-/* p then y without a token: the post does not start and says why. */
+/* p without a token: refused before the editor opens, saying why. */
 TEST(ui_post_no_token)
 {
 	struct test_ui t;
@@ -958,11 +967,13 @@ TEST(ui_post_no_token)
 	unsetenv("GH_HOST");
 	test_ui_editor("It misses its deadline.");
 	test_ui_start(&t, TEST_UI_VIEW, 24, 80, &o);
-	test_ui_keys(&t, "jpy");
+	test_ui_keys(&t, "p");
 	screen = ui_screen_text(t.ui, false);
-	if (strstr(screen, "not posted:") == NULL)
+	if (strstr(screen, "not posted: no GitHub token: set GH_TOKEN or GITHUB_TOKEN") == NULL)
 		check_fail(__FILE__, __LINE__, "no refusal:\n%s", screen);
 	free(screen);
+	/* The editor never ran: no description file. */
+	CHECK(!test_ui_exists("out/posts"));
 	test_ui_stop(&t);
 }
 
@@ -974,6 +985,7 @@ TEST(ui_post_empty)
 	char *screen;
 
 	test_ui_editor("# only a comment");
+	setenv("GH_TOKEN", "ghp_notUsedHere0123456789", 1);
 	test_ui_start(&t, TEST_UI_VIEW, 24, 80, &o);
 	test_ui_keys(&t, "jp");
 	screen = ui_screen_text(t.ui, false);

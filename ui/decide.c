@@ -22,6 +22,9 @@
 
 #include "action.h"
 #include "editor.h"
+#include "drivers/project.h"
+#include "github/github.h"
+#include "github/post-draft.h"
 #include "github/post.h"
 #include "ui-int.h"
 #include "base/util.h"
@@ -841,6 +844,42 @@ decide_editor_done(void *arg, int status)
 	ui_dirty(ui, VIEW_DIRTY_ALL);
 }
 
+/* Whether the post can go anywhere, said before the editor opens: a
+ * token, a repository, and no post already recorded for mt. */
+static bool
+decide_post_target(struct ui *ui, const struct model_test *mt)
+{
+	const struct decision *d =
+	    decisions_find(ui->model->decisions, ui->model->ndecisions, mt->id);
+	struct project_git g = {NULL, NULL, NULL};
+	char *err = NULL, *repo = NULL;
+	bool ok;
+
+	if (d != NULL && d->url != NULL && d->decision != NULL &&
+	    strcmp(d->decision, "posted") == 0) {
+		ui_message(ui, false, _("%s is already posted: %s"), mt->name, d->url);
+		return false;
+	}
+	if (github_check_token(&err) < 0) {
+		ui_message(ui, true, _("not posted: %s"), err);
+		free(err);
+		return false;
+	}
+	if (ui->cfg.repo != NULL)
+		return true;
+	if (ui->model->root != NULL && project_git_find(ui->model->root, &g) == 0 &&
+	    g.origin != NULL)
+		post_draft_parse_remote(g.origin, &repo);
+	project_git_free(&g);
+	ok = repo != NULL;
+	free(repo);
+	if (!ok)
+		ui_message(ui, true, "%s",
+		           _("no repository to post to: the project has no GitHub origin remote "
+		             "(flakesweep view DIR --repo OWNER/NAME names one)"));
+	return ok;
+}
+
 void
 decide_post(struct ui *ui)
 {
@@ -863,7 +902,7 @@ decide_post(struct ui *ui)
 		ui_message(ui, false, "%s", _("a post is in flight: wait for it"));
 		return;
 	}
-	if (ui->model->outdir == NULL)
+	if (ui->model->outdir == NULL || !decide_post_target(ui, mt))
 		return;
 	results = xasprintf("%s/results.json", ui->model->outdir);
 	rc = stat(results, &st);
