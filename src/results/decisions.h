@@ -21,12 +21,12 @@
 #define DECISIONS_FILE "decisions.json"
 
 struct decision {
-	char *test;     /* "PACKAGE::TEST" */
-	char *decision; /* "posted", "confirmed", "quarantined", "dismissed" */
-	char *url;      /* the post's URL, or NULL */
-	char *reason;   /* why it was dismissed, or NULL */
-	char *channel;  /* the quarantine entry's channel, or NULL */
-	char *time;     /* RFC 3339, UTC */
+	char *test;               /* "PACKAGE::TEST" */
+	char *decision;           /* "posted", "confirmed", "quarantined", "dismissed" */
+	char *url;                /* the post's URL, or NULL */
+	char *reason;             /* why it was dismissed, or NULL */
+	char *channel;            /* the quarantine entry's channel, or NULL */
+	char *time;               /* RFC 3339, UTC */
 	struct decision *history; /* the decisions taken before, oldest first */
 	size_t nhistory;          /* (their own history is empty) */
 };
