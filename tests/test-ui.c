@@ -1013,6 +1013,52 @@ TEST(ui_model_names)
 	free(s);
 }
 
+/* The channel offered for a quarantine: any when it failed at every cpu
+ * and load, load=L when at every cpu only at load L, else the worst pair. */
+static char *
+test_ui_channel(const int (*fails)[2], int n)
+{
+	struct results_cell cells[4];
+	struct results_test t;
+	int i;
+
+	memset(&t, 0, sizeof t);
+	memset(cells, 0, sizeof cells);
+	for (i = 0; i < n; i++) {
+		cells[i].cpu = 1 + i / 2;
+		cells[i].load = 1 + i % 2;
+		cells[i].runs = 100;
+		cells[i].failures = fails[i][0];
+		cells[i].hangs = fails[i][1];
+	}
+	t.cells = cells;
+	t.ncells = n;
+	return model_worst_channel(&t);
+}
+
+TEST(ui_model_default_channel)
+{
+	/* (cpu 1, load 1), (1, 2), (2, 1), (2, 2) */
+	static const int everywhere[4][2] = {{3, 0}, {1, 0}, {0, 2}, {5, 0}};
+	static const int load2[4][2] = {{0, 0}, {4, 0}, {0, 0}, {2, 1}};
+	static const int one_cpu[4][2] = {{3, 0}, {7, 0}, {0, 0}, {0, 0}};
+	static const int none[4][2] = {{0, 0}, {0, 0}, {0, 0}, {0, 0}};
+	char *s;
+
+	s = test_ui_channel(everywhere, 4);
+	CHECK_STR(s, "any");
+	free(s);
+	s = test_ui_channel(load2, 4);
+	CHECK_STR(s, "load=2");
+	free(s);
+	s = test_ui_channel(one_cpu, 4);
+	CHECK_STR(s, "cpu=1,load=2");
+	free(s);
+	s = test_ui_channel(none, 4);
+	CHECK_STR(s, "any");
+	free(s);
+}
+
 /* A fatal error and a crash give the terminal back: curses' exit sequence
  * (rmcup leaves the alternate screen) is the last thing written. */
 static void
