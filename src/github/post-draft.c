@@ -800,6 +800,8 @@ post_draft_relative(struct post_draft *d, const struct results_meta *m,
 	for (i = 0; i < d->ff_nlines; i++) {
 		if (d->top != NULL)
 			post_draft_strip(&d->ff_lines[i], d->top);
+		if (m->root != NULL)
+			post_draft_strip(&d->ff_lines[i], m->root);
 		post_draft_strip(&d->ff_lines[i], outdir);
 	}
 }
