@@ -5,8 +5,8 @@
 # dismissed in one sweep's view is still dismissed in the next sweep of the
 # same project (the decision lives in the project's .flakesweep/), u after
 # Q gives the quarantine file back byte for byte (and removes a file Q
-# created), and Q asks before creating a quarantine file outside the
-# sweep's project.
+# created), Q asks before creating a quarantine file outside the sweep's
+# project, and y reaches tmux's buffer through OSC 52.
 set -eu
 
 command -v tmux >/dev/null 2>&1 || { echo "SKIP tmux is not installed"; exit 77; }
@@ -92,6 +92,12 @@ tm send-keys -t two j j
 wait_for two "> TestCanaryRed      80/80 ██ ██ failing dismissed"
 wait_for two "decision: dismissed at"
 wait_for two ": red on purpose"
+# y copies the reproduce command through tmux (set-clipboard on takes OSC 52).
+tm set-option -g set-clipboard on
+tm send-keys -t two g y
+wait_for two "copied the reproduce command to the clipboard (OSC 52)"
+want="cd $P && flakesweep stress --cpu 2 --load 1 --count 10 --run '^TestLoadSensitive\$' example.com/flakesweep-demo"
+[ "$(tm show-buffer)" = "$want" ] || fail "y: the tmux buffer holds \"$(tm show-buffer)\", not \"$want\""
 tm send-keys -t two q
 wait_for two "EXIT:0"
 
