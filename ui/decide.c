@@ -122,7 +122,13 @@ decide_undo_quarantine(struct ui *ui, const struct ui_undo *u, const char *chann
 	rc = quarantine_load(u->qpath, &q, &err);
 	if (rc == 0)
 		rc = quarantine_remove(q, u->test, channel, NULL, &err);
-	if (rc == 0 && u->qcreated && q->nentries == 0 && unlink(u->qpath) < 0)
+	/* Already taken out by hand (or the file with it): nothing to do. */
+	if (rc == -ENOENT) {
+		free(err);
+		err = NULL;
+		rc = 0;
+	}
+	if (rc == 0 && q != NULL && u->qcreated && q->nentries == 0 && unlink(u->qpath) < 0)
 		rc = -errno;
 	if (rc < 0)
 		ui_message(ui, true, _("the quarantine entry stays: %s"),
