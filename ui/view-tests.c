@@ -32,7 +32,9 @@ view_tests_decision(const struct model_test *mt)
 			return _("dismissed");
 		return mt->decision;
 	}
-	return mt->quarantined ? _("quarantined") : "-";
+	if (mt->quarantined)
+		return _("quarantined");
+	return mt->undecided ? _("to decide") : "-";
 }
 
 static const char *
@@ -170,10 +172,11 @@ view_tests_draw(struct view_ctx *c, const struct view_rect *r, bool focused)
 		draw_text(c->d, y, x, verdict_w, view_tests_verdict(mt), vrole, false);
 		x += verdict_w + 1;
 		if (decision_w > 0)
-			draw_text(
-			    c->d, y, x, decision_w, view_tests_decision(mt),
-			    sel ? role
-			        : (mt->decision != NULL || mt->quarantined ? DRAW_OK : DRAW_DIM),
-			    false);
+			draw_text(c->d, y, x, decision_w, view_tests_decision(mt),
+			          sel                                       ? role
+			          : mt->decision != NULL || mt->quarantined ? DRAW_OK
+			          : mt->undecided                           ? DRAW_WARN
+			                                                    : DRAW_DIM,
+			          false);
 	}
 }

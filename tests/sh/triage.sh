@@ -107,6 +107,7 @@ mkdir -p "$P2"
 sweep "$T/night3" "$P2"
 start three "$FLAKESWEEP view $T/night3"
 wait_for three "Flaky tests (4) 2 need a decision"
+wait_for three "> TestLoadSensitive    43/79 ██ ██ flaky   to decide"
 tm send-keys -t three Q
 wait_for three "channel: any"
 tm send-keys -t three Enter
