@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * cmd-quarantine.c: `flakesweep quarantine list|check|add|export`. It
+ * cmd-quarantine.c: `flakesweep quarantine list|check|add|remove|export`. It
  * loads the quarantine file and the evidence named on the command line,
  * lets quarantine.c judge the entries and prints them as a table, JSON,
  * check lines or a skip list.
@@ -63,21 +63,22 @@ static const char *const cmd_quarantine_opt_names[] = {
 static const struct {
 	const char *name;
 	unsigned opts;
-	int nargs;
+	int nargs, max_args; /* arguments: at least nargs, at most max_args */
 } cmd_quarantine_commands[] = {
     {"list",
      QBIT(QOPT_FILE) | QBIT(QOPT_RESULTS) | QBIT(QOPT_LEDGER) | QBIT(QOPT_MIN_RUNS) |
          QBIT(QOPT_NOW) | QBIT(QOPT_JSON),
-     0},
+     0, 0},
     {"check",
      QBIT(QOPT_FILE) | QBIT(QOPT_RESULTS) | QBIT(QOPT_LEDGER) | QBIT(QOPT_MIN_RUNS) |
          QBIT(QOPT_NOW),
-     0},
+     0, 0},
     {"add",
      QBIT(QOPT_FILE) | QBIT(QOPT_NOW) | QBIT(QOPT_OWNER) | QBIT(QOPT_ISSUE) | QBIT(QOPT_EXPIRES) |
          QBIT(QOPT_REASON),
-     2},
-    {"export", QBIT(QOPT_FILE) | QBIT(QOPT_FORMAT) | QBIT(QOPT_PACKAGE), 0},
+     2, 2},
+    {"remove", QBIT(QOPT_FILE), 1, 2},
+    {"export", QBIT(QOPT_FILE) | QBIT(QOPT_FORMAT) | QBIT(QOPT_PACKAGE), 0, 0},
 };
 
 struct cmd_quarantine_args {
@@ -104,6 +105,7 @@ cmd_quarantine_usage(FILE *f)
 	      "                                   [--min-runs N] [--now TIME]\n"
 	      "       flakesweep quarantine add TEST CHANNEL --owner NAME --issue REF\n"
 	      "                                 --expires YYYY-MM-DD [--reason TEXT] [--file FILE]\n"
+	      "       flakesweep quarantine remove TEST [CHANNEL] [--file FILE]\n"
 	      "       flakesweep quarantine export --format go-skip|pytest-deselect\n"
 	      "                                    [--package PACKAGE] [--file FILE]\n"
 	      "\n"
@@ -111,7 +113,8 @@ cmd_quarantine_usage(FILE *f)
 	      "load=L, cpu=C,load=L, any, clock, rng, net or env:NAME. Its status comes\n"
 	      "from the evidence given: active (the cause is still seen), stale (the\n"
 	      "evidence shows it gone: remove the entry), overdue (expired and not shown\n"
-	      "stale) or unproven (no evidence yet).\n"
+	      "stale) or unproven (no evidence yet). remove takes out the test's entries\n"
+	      "(only the one for CHANNEL when given), keeping the rest of the file as it is.\n"
 	      "\n"
 	      "Options:\n"
 	      "  --file FILE, --quarantine FILE  the quarantine file (default\n"
@@ -227,7 +230,7 @@ cmd_quarantine_parse_args(struct cmd_quarantine_args *c, int argc, char **argv)
 	if (optind >= argc)
 		return cmd_quarantine_usage_error("%s",
 		                                  _("quarantine: missing subcommand (list, check, "
-		                                    "add or export)"));
+		                                    "add, remove or export)"));
 	for (i = 0; i < UTIL_ARRAY_LEN(cmd_quarantine_commands); i++) {
 		if (strcmp(argv[optind], cmd_quarantine_commands[i].name) == 0)
 			c->cmd = (int)i;
@@ -246,10 +249,15 @@ cmd_quarantine_parse_args(struct cmd_quarantine_args *c, int argc, char **argv)
 	}
 	c->args = argv + optind + 1;
 	c->nargs = argc - optind - 1;
-	if (c->nargs != cmd_quarantine_commands[c->cmd].nargs) {
-		if (cmd_quarantine_commands[c->cmd].nargs == 0)
+	if (c->nargs < cmd_quarantine_commands[c->cmd].nargs ||
+	    c->nargs > cmd_quarantine_commands[c->cmd].max_args) {
+		if (c->nargs > cmd_quarantine_commands[c->cmd].max_args)
 			return cmd_quarantine_usage_error(
-			    _("quarantine: unexpected argument \"%s\""), c->args[0]);
+			    _("quarantine: unexpected argument \"%s\""),
+			    c->args[cmd_quarantine_commands[c->cmd].max_args]);
+		if (strcmp(cmd_quarantine_commands[c->cmd].name, "remove") == 0)
+			return cmd_quarantine_usage_error(
+			    "%s", _("quarantine remove: expected TEST and maybe CHANNEL"));
 		return cmd_quarantine_usage_error(
 		    "%s", _("quarantine add: expected TEST and CHANNEL, then options"));
 	}
@@ -484,6 +492,28 @@ cmd_quarantine_add(const struct cmd_quarantine_args *c, struct quarantine *q)
 }
 
 static int
+cmd_quarantine_remove(const struct cmd_quarantine_args *c, struct quarantine *q)
+{
+	const char *channel = c->nargs > 1 ? c->args[1] : NULL;
+	char *err = NULL;
+	int rc, removed = 0;
+
+	if (cmd_quarantine_problems(q))
+		return 2;
+	rc = quarantine_remove(q, c->args[0], channel, &removed, &err);
+	if (rc < 0) {
+		sanitize_fprintf(stderr, _("flakesweep: quarantine remove: %s\n"), err);
+		free(err);
+		return 2;
+	}
+	sanitize_fprintf(stdout,
+	                 ngettext("%s: removed %d entry of %s\n", "%s: removed %d entries of %s\n",
+	                          (unsigned long)removed),
+	                 q->path, removed, c->args[0]);
+	return 0;
+}
+
+static int
 cmd_quarantine_export(const struct cmd_quarantine_args *c, struct quarantine *q)
 {
 	const struct driver *drv;
@@ -539,6 +569,8 @@ cmd_quarantine(int argc, char **argv)
 		rc = cmd_quarantine_check(&c, q);
 	else if (strcmp(cmd, "add") == 0)
 		rc = cmd_quarantine_add(&c, q);
+	else if (strcmp(cmd, "remove") == 0)
+		rc = cmd_quarantine_remove(&c, q);
 	else
 		rc = cmd_quarantine_export(&c, q);
 out:

@@ -74,7 +74,7 @@ cmd_stress_usage(FILE *f)
 	        "       flakesweep view DIR\n"
 	        "       flakesweep report --results FILE --test ID --description FILE [OPTIONS]\n"
 	        "       flakesweep report --rebuild DIR\n"
-	        "       flakesweep quarantine list|check|add|export [OPTIONS]\n"
+	        "       flakesweep quarantine list|check|add|remove|export [OPTIONS]\n"
 	        "       flakesweep gate BASE HEAD [--control HEAD2] [--probe]\n"
 	        "       flakesweep compare BEFORE AFTER [--test ID]... [--json]\n"
 	        "       flakesweep verify --test ID --results BEFORE [OPTIONS]\n"

@@ -16,6 +16,7 @@
 #include "check.h"
 #include "results/decisions.h"
 #include "github/markdown.h"
+#include "github/post-repro.h"
 #include "github/post.h"
 #include "base/util.h"
 
@@ -91,12 +92,14 @@ demo_setup(const char *origin)
 	}
 	root = xasprintf("%s/project", tmp);
 	text = fixture("demo/results.json");
-	at = strstr(text, "@ROOT@");
-	CHECK(at != NULL);
+	CHECK(strstr(text, "@ROOT@") != NULL);
 	buf_init(&b);
-	buf_add(&b, text, (size_t)(at - text));
-	buf_adds(&b, root);
-	buf_adds(&b, at + 6);
+	/* Every @ROOT@: the project's root and the reproduce commands. */
+	for (p = text; (at = strstr(p, "@ROOT@")) != NULL; p = at + 6) {
+		buf_add(&b, p, (size_t)(at - p));
+		buf_adds(&b, root);
+	}
+	buf_adds(&b, p);
 	results = xasprintf("%s/out/results.json", tmp);
 	put(results, b.data);
 	buf_free(&b);
@@ -175,6 +178,16 @@ TEST(post_golden_demo_flaky)
 	    "example.com/widgets/cache: TestCache/evicts_under_pressure fails intermittently");
 	CHECK_STR(post_draft_marker(d), "flakesweep:id=39f57fb92e50b991");
 	check_golden(d, "demo-flaky.md");
+	/* No path of this machine; the commit and the test's line at it. */
+	CHECK(strstr(post_draft_body(d), check_tmpdir()) == NULL);
+	CHECK(strstr(post_draft_body(d), "(https://github.com/demo/widgets/commit/"
+	                                 "4f2a9c1e7b3d5a6f8e9d0c1b2a3f4e5d6c7b8a90)") != NULL);
+	CHECK(strstr(post_draft_body(d), "https://github.com/demo/widgets/blob/"
+	                                 "4f2a9c1e7b3d5a6f8e9d0c1b2a3f4e5d6c7b8a90/cache/"
+	                                 "cache_test.go#L11") != NULL);
+	CHECK(strstr(post_draft_body(d), "\ncd cache && taskset -c 4,5,6,7 go test -race -v -run "
+	                                 "'^TestCache$/^evicts_under_pressure$' -cpu 4 -count 1000 "
+	                                 "-timeout 120000000ms\n") != NULL);
 	/* An earlier, closed report goes into References. */
 	post_draft_set_closed_report(d, "https://github.com/demo/widgets/discussions/7");
 	CHECK(strstr(
@@ -692,4 +705,133 @@ TEST(decisions_record_dismiss_reason)
 	CHECK(v[0].url == NULL);
 	decisions_free(v, n);
 	free(path);
+}
+
+TEST(decisions_history_and_undo)
+{
+	char *path = xasprintf("%s/decisions.json", check_tmpdir()), *text;
+	struct decision *v = NULL, d, undone;
+	size_t n = 0;
+
+	memset(&d, 0, sizeof d);
+	d.test = "p::TestA";
+	d.decision = "dismissed";
+	d.reason = "canary";
+	CHECK_INT(decisions_record_one(path, &d, 1764468840000LL), 0);
+	d.decision = "quarantined";
+	d.reason = NULL;
+	d.channel = "cpu=2,load=1";
+	CHECK_INT(decisions_record_one(path, &d, 1764468900000LL), 0);
+	text = slurp(path);
+	CHECK_STR(text, "{\n"
+	                "\t\"schema\":\t\"flakesweep/decisions/v1\",\n"
+	                "\t\"tests\":\t{\n"
+	                "\t\t\"p::TestA\":\t{\n"
+	                "\t\t\t\"decision\":\t\"quarantined\",\n"
+	                "\t\t\t\"channel\":\t\"cpu=2,load=1\",\n"
+	                "\t\t\t\"time\":\t\"2025-11-30T02:15:00Z\",\n"
+	                "\t\t\t\"history\":\t[{\n"
+	                "\t\t\t\t\t\"decision\":\t\"dismissed\",\n"
+	                "\t\t\t\t\t\"reason\":\t\"canary\",\n"
+	                "\t\t\t\t\t\"time\":\t\"2025-11-30T02:14:00Z\"\n"
+	                "\t\t\t\t}]\n"
+	                "\t\t}\n"
+	                "\t}\n"
+	                "}\n");
+	free(text);
+	CHECK_INT(decisions_load(path, &v, &n), 0);
+	CHECK_INT(n, 1);
+	CHECK_STR(v[0].channel, "cpu=2,load=1");
+	CHECK_INT(v[0].nhistory, 1);
+	CHECK_STR(v[0].history[0].decision, "dismissed");
+	CHECK_STR(v[0].history[0].reason, "canary");
+	decisions_free(v, n);
+	/* Undo: the quarantine goes, the dismissal is back; then nothing. */
+	CHECK_INT(decisions_undo(path, "p::TestA", &undone), 0);
+	CHECK_STR(undone.decision, "quarantined");
+	CHECK_STR(undone.channel, "cpu=2,load=1");
+	decision_clear(&undone);
+	CHECK_INT(decisions_load(path, &v, &n), 0);
+	CHECK_INT(n, 1);
+	CHECK_STR(v[0].decision, "dismissed");
+	CHECK_STR(v[0].reason, "canary");
+	CHECK(v[0].channel == NULL);
+	CHECK_INT(v[0].nhistory, 0);
+	decisions_free(v, n);
+	CHECK_INT(decisions_undo(path, "p::TestA", NULL), 0);
+	CHECK_INT(decisions_undo(path, "p::TestA", NULL), -ENOENT);
+	text = slurp(path);
+	CHECK_STR(text,
+	          "{\n\t\"schema\":\t\"flakesweep/decisions/v1\",\n\t\"tests\":\t{\n\t}\n}\n");
+	free(text);
+	check_decisions_refused("{\"tests\": {\"p::T\": {\"decision\": \"posted\", \"history\": "
+	                        "[{\"decision\": \"gone\"}]}}}",
+	                        ": tests: \"p::T\": history[0]: decision: \"gone\" is not posted, "
+	                        "confirmed, quarantined or dismissed");
+	free(path);
+}
+
+TEST(decisions_load_both_project_over_sweep)
+{
+	char *a = xasprintf("%s/sweep.json", check_tmpdir());
+	char *b = xasprintf("%s/project.json", check_tmpdir());
+	struct decision *v = NULL;
+	size_t n = 0;
+
+	CHECK_INT(decisions_record(a, "p::TestA", "posted", "https://x/1", NULL, 0), 0);
+	CHECK_INT(decisions_record(a, "p::TestB", "confirmed", NULL, NULL, 0), 0);
+	CHECK_INT(decisions_record(b, "p::TestB", "dismissed", NULL, "canary", 0), 0);
+	CHECK_INT(decisions_load_both(a, b, &v, &n), 0);
+	CHECK_INT(n, 2);
+	CHECK_STR(decisions_find(v, n, "p::TestA")->decision, "posted");
+	CHECK_STR(decisions_find(v, n, "p::TestB")->decision, "dismissed");
+	decisions_free(v, n);
+	free(a);
+	free(b);
+}
+
+TEST(post_repro_relative_to_the_root)
+{
+	const char *tmp = check_tmpdir();
+	char *top = xasprintf("%s/repo", tmp), *sub = xasprintf("%s/repo/mod/pkg", tmp), *line,
+	     *got, *real;
+	struct post_repro_build race = {true, NULL}, tags = {false, "integration e2e"};
+
+	CHECK_INT(util_mkdir_p(sub), 0);
+	real = realpath(top, NULL);
+	CHECK(real != NULL);
+	/* The flakesweep line from the root: no cd at all. */
+	line = xasprintf("cd %s && flakesweep stress --cpu 2 --load 1 --count 10 --run '^TestX$' "
+	                 "example.com/m/pkg",
+	                 top);
+	got = post_repro_relative(line, real, NULL, &race);
+	CHECK_STR(got, "flakesweep stress --cpu 2 --load 1 --count 10 --run '^TestX$' "
+	               "example.com/m/pkg");
+	free(got);
+	free(line);
+	/* The Go binary becomes go test in the package's directory. */
+	line = xasprintf("export TZ=UTC && cd %s && taskset -c 0,1 %s/out/bin/x.test -test.v "
+	                 "-test.paniconexit0 -test.run '^TestX$' -test.cpu 2 -test.count 10 "
+	                 "-test.shuffle 42 -test.timeout 30000ms",
+	                 sub, tmp);
+	got = post_repro_relative(line, real, "go", &tags);
+	CHECK_STR(got, "export TZ=UTC && cd mod/pkg && taskset -c 0,1 go test -tags 'integration "
+	               "e2e' -v -run '^TestX$' -cpu 2 -count 10 -shuffle 42 -timeout 30000ms");
+	free(got);
+	/* Another driver's binary in the output directory: left out. */
+	CHECK(post_repro_relative(line, real, "tap", &race) == NULL);
+	free(line);
+	/* A directory outside the checkout: left out. */
+	line = xasprintf("cd %s && flakesweep stress ./...", tmp);
+	CHECK(post_repro_relative(line, real, NULL, &race) == NULL);
+	free(line);
+	/* No cd: kept, unless it holds an absolute path. */
+	got = post_repro_relative("flakesweep --cpu 1 ./cache", real, NULL, &race);
+	CHECK_STR(got, "flakesweep --cpu 1 ./cache");
+	free(got);
+	CHECK(post_repro_relative("taskset -c 0 /home/me/x.test -test.v", real, "go", &race) ==
+	      NULL);
+	free(real);
+	free(top);
+	free(sub);
 }

@@ -504,6 +504,7 @@ check_add(const char *name, const char *expected, const struct quarantine_new_en
 	char *text = NULL, *want = NULL, *err = NULL;
 	struct quarantine *q = NULL;
 	size_t len;
+	int removed = 0;
 
 	CHECK_INT(util_read_file(src, 1 << 20, &text, &len), 0);
 	CHECK_INT(util_write_file_atomic(dst, text, len), 0);
@@ -516,6 +517,15 @@ check_add(const char *name, const char *expected, const struct quarantine_new_en
 	CHECK(q->entries[q->nentries - 1].valid);
 	CHECK_INT(util_read_file(dst, 1 << 20, &text, &len), 0);
 	want = read_fixture(expected, NULL);
+	CHECK_STR(text, want);
+	free(text);
+	free(want);
+	/* Removing it gives the file back byte for byte. */
+	CHECK_INT(quarantine_remove(q, ne->test, ne->channel, &removed, &err), 0);
+	CHECK(err == NULL);
+	CHECK_INT(removed, 1);
+	CHECK_INT(util_read_file(dst, 1 << 20, &text, &len), 0);
+	want = read_fixture(name, NULL);
 	CHECK_STR(text, want);
 	free(text);
 	free(want);
@@ -763,4 +773,41 @@ TEST(quarantine_default_path_walks_up)
 	free(root);
 	free(sub);
 	free(marker);
+}
+
+TEST(quarantine_remove_entries)
+{
+	char *src = fixture_path("valid.json"), *dst = xasprintf("%s/remove.json", check_tmpdir());
+	char *text = NULL, *err = NULL;
+	struct quarantine *q = NULL;
+	size_t len, n0;
+	int removed = 0;
+
+	CHECK_INT(util_read_file(src, 1 << 20, &text, &len), 0);
+	CHECK_INT(util_write_file_atomic(dst, text, len), 0);
+	free(text);
+	CHECK_INT(quarantine_load(dst, &q, &err), 0);
+	n0 = q->nentries;
+	CHECK(n0 >= 2);
+	text = xstrdup(q->entries[0].test);
+	CHECK_INT(quarantine_remove(q, "example.com/nope::TestNope", NULL, &removed, &err),
+	          -ENOENT);
+	CHECK(strstr(err, "no entry quarantines example.com/nope::TestNope") != NULL);
+	free(err);
+	CHECK_INT(quarantine_remove(q, text, "no-such-channel", &removed, &err), -ENOENT);
+	free(err);
+	/* The first entry goes with the separator after it. */
+	CHECK_INT(quarantine_remove(q, text, NULL, &removed, &err), 0);
+	CHECK(removed >= 1);
+	CHECK_INT(q->nentries, n0 - (size_t)removed);
+	CHECK_INT(q->nerrors, 0);
+	CHECK(!quarantine_has_test(q, text));
+	quarantine_free(q);
+	q = NULL;
+	CHECK_INT(quarantine_load(dst, &q, &err), 0);
+	CHECK_INT(q->nentries, n0 - (size_t)removed);
+	quarantine_free(q);
+	free(text);
+	free(src);
+	free(dst);
 }

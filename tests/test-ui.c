@@ -24,6 +24,7 @@
 
 #include "action.h"
 #include "board.h"
+#include "clipboard.h"
 #include "ui.h"
 #include "check.h"
 #include "results/compare.h"
@@ -517,9 +518,10 @@ test_ui_scenario(const char *name, enum test_ui_kind kind, int rows, int cols, c
 static char *
 test_ui_decisions(struct test_ui *t)
 {
-	char *path = xasprintf("%s/%s", t->dir, DECISIONS_FILE), *text = test_ui_read(path);
+	/* The project's file, beside the quarantine file. */
+	char *text = test_ui_read(DECISIONS_FILE);
 
-	free(path);
+	(void)t;
 	return text != NULL ? text : xstrdup("");
 }
 
@@ -530,9 +532,26 @@ test_ui_check_confirm(struct test_ui *t)
 
 	CHECK_INT(t->confirms, 1);
 	CHECK_INT(t->confirm_count, 25);
-	CHECK_STR(t->confirm_test, "example.com/flakesweep-demo::TestCanaryRed");
-	CHECK(strstr(d, "\"decision\":\t\"confirmed\"") != NULL);
+	CHECK_STR(t->confirm_test, "example.com/flakesweep-demo::TestLoadSensitive");
+	/* Queued, not run: not confirmed yet. */
+	CHECK(strstr(d, "confirmed") == NULL);
 	free(d);
+}
+
+/* Typing replaces the default (10): 5, not 105. */
+static void
+test_ui_check_confirm_typed(struct test_ui *t)
+{
+	CHECK_INT(t->confirms, 1);
+	CHECK_INT(t->confirm_count, 5);
+}
+
+/* A cursor key keeps the default and edits it: 1, 7, 0. */
+static void
+test_ui_check_confirm_edited(struct test_ui *t)
+{
+	CHECK_INT(t->confirms, 1);
+	CHECK_INT(t->confirm_count, 170);
 }
 
 static void
@@ -560,6 +579,31 @@ test_ui_check_dismiss(struct test_ui *t)
 
 	CHECK(strstr(d, "\"decision\":\t\"dismissed\"") != NULL);
 	CHECK(strstr(d, "TestSometimesHangs") != NULL);
+	free(d);
+}
+
+static void
+test_ui_check_quarantine_undone(struct test_ui *t)
+{
+	char *src = xasprintf("%s/tests/fixtures/ui/quarantine.json", check_srcdir());
+	char *want = test_ui_read(src), *q = test_ui_read(t->qpath), *d = test_ui_decisions(t);
+
+	/* The quarantine file is back byte for byte; no decision is left. */
+	CHECK_STR(q, want);
+	CHECK(strstr(d, "TestNeedsTwoCPUs") == NULL);
+	free(src);
+	free(want);
+	free(q);
+	free(d);
+}
+
+static void
+test_ui_check_dismiss_undone(struct test_ui *t)
+{
+	char *d = test_ui_decisions(t);
+
+	CHECK(strstr(d, "dismissed") == NULL);
+	CHECK(strstr(d, "TestSometimesHangs") == NULL);
 	free(d);
 }
 
@@ -628,18 +672,27 @@ TEST_UI_GOLDEN(filter_none, TEST_UI_VIEW, "/nothing<Enter>", NULL)
 TEST_UI_GOLDEN(filter_clear, TEST_UI_VIEW, "/hang<Enter>/<Ctrl-L><BS><BS><BS><BS><Enter>", NULL)
 TEST_UI_GOLDEN(confirm_prompt, TEST_UI_LIVE, "c", NULL)
 TEST_UI_GOLDEN(confirm, TEST_UI_LIVE, "c<BS><BS>25<Enter>", test_ui_check_confirm)
+TEST_UI_GOLDEN(slide, TEST_UI_VIEW, ">>>>", NULL)
+TEST_UI_GOLDEN(slide_back, TEST_UI_VIEW, ">>>><<", NULL)
+TEST_UI_GOLDEN(confirm_typed, TEST_UI_LIVE, "c5<Enter>", test_ui_check_confirm_typed)
+TEST_UI_GOLDEN(confirm_edited, TEST_UI_LIVE, "c<Left>7<Enter>", test_ui_check_confirm_edited)
 TEST_UI_GOLDEN(confirm_cancel, TEST_UI_LIVE, "c<Esc>", test_ui_check_no_confirm)
 TEST_UI_GOLDEN(confirm_bad, TEST_UI_LIVE, "c<BS><BS>x<Enter>", test_ui_check_no_confirm)
 TEST_UI_GOLDEN(confirm_view, TEST_UI_VIEW, "c", NULL)
-TEST_UI_GOLDEN(quarantine_prompt, TEST_UI_VIEW, "jjQ", NULL)
-TEST_UI_GOLDEN(quarantine, TEST_UI_VIEW, "jjQ<Enter>alice<Enter>#77<Enter><Enter>",
+TEST_UI_GOLDEN(quarantine_prompt, TEST_UI_VIEW, "jjjQ", NULL)
+TEST_UI_GOLDEN(quarantine, TEST_UI_VIEW, "jjjQ<Enter>alice<Enter>#77<Enter><Enter>",
                test_ui_check_quarantine)
-TEST_UI_GOLDEN(quarantine_empty_owner, TEST_UI_VIEW, "jjQ<Enter><Enter>", NULL)
-TEST_UI_GOLDEN(quarantine_cancel, TEST_UI_VIEW, "jjQ<Enter>alice<Esc>", NULL)
-TEST_UI_GOLDEN(quarantine_bad_channel, TEST_UI_VIEW, "jjQ<BS><BS><BS><BS><BS>loud=3<Enter>", NULL)
-TEST_UI_GOLDEN(dismiss_prompt, TEST_UI_VIEW, "jjjd", NULL)
-TEST_UI_GOLDEN(dismiss, TEST_UI_VIEW, "jjjd<Enter>known: waits on a real network<Enter>",
+TEST_UI_GOLDEN(quarantine_undo, TEST_UI_VIEW, "jjjQ<Enter>alice<Enter>#77<Enter><Enter>u",
+               test_ui_check_quarantine_undone)
+TEST_UI_GOLDEN(quarantine_empty_owner, TEST_UI_VIEW, "jjjQ<Enter><Enter>", NULL)
+TEST_UI_GOLDEN(quarantine_cancel, TEST_UI_VIEW, "jjjQ<Enter>alice<Esc>", NULL)
+TEST_UI_GOLDEN(quarantine_bad_channel, TEST_UI_VIEW, "jjjQ<BS><BS><BS><BS><BS>loud=3<Enter>", NULL)
+TEST_UI_GOLDEN(quarantine_duplicate, TEST_UI_VIEW, "jQ<Enter>", NULL)
+TEST_UI_GOLDEN(dismiss_prompt, TEST_UI_VIEW, "jd", NULL)
+TEST_UI_GOLDEN(dismiss, TEST_UI_VIEW, "jd<Enter>known: waits on a real network<Enter>",
                test_ui_check_dismiss)
+TEST_UI_GOLDEN(dismiss_undo, TEST_UI_VIEW, "jd<Enter>known: waits on a real network<Enter>u",
+               test_ui_check_dismiss_undone)
 TEST_UI_GOLDEN(pause, TEST_UI_LIVE, "P", test_ui_check_paused)
 TEST_UI_GOLDEN(resume, TEST_UI_LIVE, "PP", test_ui_check_resumed)
 TEST_UI_GOLDEN(pause_view, TEST_UI_VIEW, "P", NULL)
@@ -1014,6 +1067,14 @@ test_ui_editor(const char *text)
 	free(path);
 }
 
+static bool
+test_ui_exists(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0;
+}
+
 TEST(ui_post_preview)
 {
 	struct test_ui t;
@@ -1021,8 +1082,9 @@ TEST(ui_post_preview)
 	char *screen;
 
 	test_ui_editor("It misses its deadline when another run shares the core.");
+	setenv("GH_TOKEN", "ghp_notUsedHere0123456789", 1);
 	test_ui_start(&t, TEST_UI_VIEW, 40, 120, &o);
-	test_ui_keys(&t, "jp");
+	test_ui_keys(&t, "p");
 	screen = ui_screen_text(t.ui, false);
 	if (strstr(screen, "Post to demo/widgets") == NULL ||
 	    strstr(screen, "example.com/flakesweep-demo: TestLoadSensitive fails intermittently") ==
@@ -1038,7 +1100,7 @@ TEST(ui_post_preview)
 	test_ui_stop(&t);
 }
 
-/* p then y without a token: the post does not start and says why. */
+/* p without a token: refused before the editor opens, saying why. */
 TEST(ui_post_no_token)
 {
 	struct test_ui t;
@@ -1051,11 +1113,13 @@ TEST(ui_post_no_token)
 	unsetenv("GH_HOST");
 	test_ui_editor("It misses its deadline.");
 	test_ui_start(&t, TEST_UI_VIEW, 24, 80, &o);
-	test_ui_keys(&t, "jpy");
+	test_ui_keys(&t, "p");
 	screen = ui_screen_text(t.ui, false);
-	if (strstr(screen, "not posted:") == NULL)
+	if (strstr(screen, "not posted: no GitHub token: set GH_TOKEN or GITHUB_TOKEN") == NULL)
 		check_fail(__FILE__, __LINE__, "no refusal:\n%s", screen);
 	free(screen);
+	/* The editor never ran: no description file. */
+	CHECK(!test_ui_exists("out/posts"));
 	test_ui_stop(&t);
 }
 
@@ -1067,6 +1131,7 @@ TEST(ui_post_empty)
 	char *screen;
 
 	test_ui_editor("# only a comment");
+	setenv("GH_TOKEN", "ghp_notUsedHere0123456789", 1);
 	test_ui_start(&t, TEST_UI_VIEW, 24, 80, &o);
 	test_ui_keys(&t, "jp");
 	screen = ui_screen_text(t.ui, false);
@@ -1258,6 +1323,52 @@ TEST(ui_model_names)
 	CHECK_STR(s, "evil.sh");
 	free(s);
 	s = model_worst_channel(NULL);
+	CHECK_STR(s, "any");
+	free(s);
+}
+
+/* The channel offered for a quarantine: any when it failed at every cpu
+ * and load, load=L when at every cpu only at load L, else the worst pair. */
+static char *
+test_ui_channel(const int (*fails)[2], int n)
+{
+	struct results_cell cells[4];
+	struct results_test t;
+	int i;
+
+	memset(&t, 0, sizeof t);
+	memset(cells, 0, sizeof cells);
+	for (i = 0; i < n; i++) {
+		cells[i].cpu = 1 + i / 2;
+		cells[i].load = 1 + i % 2;
+		cells[i].runs = 100;
+		cells[i].failures = fails[i][0];
+		cells[i].hangs = fails[i][1];
+	}
+	t.cells = cells;
+	t.ncells = n;
+	return model_worst_channel(&t);
+}
+
+TEST(ui_model_default_channel)
+{
+	/* (cpu 1, load 1), (1, 2), (2, 1), (2, 2) */
+	static const int everywhere[4][2] = {{3, 0}, {1, 0}, {0, 2}, {5, 0}};
+	static const int load2[4][2] = {{0, 0}, {4, 0}, {0, 0}, {2, 1}};
+	static const int one_cpu[4][2] = {{3, 0}, {7, 0}, {0, 0}, {0, 0}};
+	static const int none[4][2] = {{0, 0}, {0, 0}, {0, 0}, {0, 0}};
+	char *s;
+
+	s = test_ui_channel(everywhere, 4);
+	CHECK_STR(s, "any");
+	free(s);
+	s = test_ui_channel(load2, 4);
+	CHECK_STR(s, "load=2");
+	free(s);
+	s = test_ui_channel(one_cpu, 4);
+	CHECK_STR(s, "cpu=1,load=2");
+	free(s);
+	s = test_ui_channel(none, 4);
 	CHECK_STR(s, "any");
 	free(s);
 }
@@ -1504,4 +1615,121 @@ TEST(ui_golden_log_live)
 	test_ui_keys(&t, "L");
 	test_ui_golden(&t, "log_live", 24, 80);
 	test_ui_stop(&t);
+}
+
+TEST(ui_clipboard_osc52_bytes)
+{
+	static const char *const vectors[][2] = {
+	    {"", ""},
+	    {"f", "Zg=="},
+	    {"fo", "Zm8="},
+	    {"foo", "Zm9v"},
+	    {"foob", "Zm9vYg=="},
+	    {"fooba", "Zm9vYmE="},
+	    {"foobar", "Zm9vYmFy"},
+	};
+	char *b, *seq;
+	size_t i, esc = 0;
+
+	for (i = 0; i < sizeof vectors / sizeof vectors[0]; i++) {
+		b = clipboard_base64(vectors[i][0], strlen(vectors[i][0]));
+		CHECK_STR(b, vectors[i][1]);
+		free(b);
+	}
+	seq = clipboard_osc52("hi", false);
+	CHECK_STR(seq, "\033]52;c;aGk=\a");
+	free(seq);
+	seq = clipboard_osc52("hi", true);
+	CHECK_STR(seq, "\033]52;c;aGk=\a\033Ptmux;\033\033]52;c;aGk=\a\033\\");
+	free(seq);
+	/* A text holding escapes reaches the terminal only as base64. */
+	seq = clipboard_osc52("\033]2;owned\a\033[2J", false);
+	for (i = 0; seq[i] != '\0'; i++)
+		esc += seq[i] == '\033' || seq[i] == '\a';
+	CHECK_INT(esc, 2);
+	free(seq);
+}
+
+/* Everything written to the dashboard's terminal so far. */
+static char *
+test_ui_terminal(struct test_ui *t)
+{
+	char *text = NULL;
+	size_t len = 0;
+
+	fflush(t->out);
+	CHECK_INT(util_read_file(t->out_path, 64u << 20, &text, &len), 0);
+	return text;
+}
+
+/* Whether the terminal got the OSC 52 sequence for text. */
+static bool
+test_ui_copied(struct test_ui *t, const char *text)
+{
+	char *term = test_ui_terminal(t), *seq = clipboard_osc52(text, false);
+	bool found = memmem(term, strlen(term), seq, strlen(seq)) != NULL;
+
+	free(seq);
+	free(term);
+	return found;
+}
+
+TEST(ui_yank_copies_with_osc52)
+{
+	struct test_ui t;
+	struct test_ui_opts o = {0, 1, NULL, NULL, NULL, false, false};
+	char *screen;
+
+	unsetenv("TMUX");
+	test_ui_start(&t, TEST_UI_VIEW, 40, 120, &o);
+	test_ui_keys(&t, "y");
+	CHECK(test_ui_copied(&t,
+	                     "cd /work/main/data/demo && flakesweep stress --cpu 2 --load 1 "
+	                     "--count 10 --run '^TestLoadSensitive$' example.com/flakesweep-demo"));
+	screen = ui_screen_text(t.ui, false);
+	CHECK(strstr(screen, "copied the reproduce command to the clipboard (OSC 52); y again "
+	                     "copies the direct command") != NULL);
+	free(screen);
+	test_ui_keys(&t, "yy");
+	CHECK(test_ui_copied(&t, "cd /work/main/data/demo && taskset -c 0,1 "
+	                         "/tmp/flakesweep-demo/bin/example.com_flakesweep-demo.unit.test "
+	                         "-test.v -test.paniconexit0 -test.run '^TestLoadSensitive$' "
+	                         "-test.cpu 2 -test.count 10 -test.timeout 3000ms"));
+	/* No post: after the direct command comes the id. */
+	CHECK(test_ui_copied(&t, "example.com/flakesweep-demo::TestLoadSensitive"));
+	screen = ui_screen_text(t.ui, false);
+	CHECK(strstr(screen, "copied the test id to the clipboard (OSC 52); y again copies the "
+	                     "reproduce command") != NULL);
+	free(screen);
+	test_ui_stop(&t);
+}
+
+TEST(ui_open_log_in_pager)
+{
+	struct test_ui t;
+	struct test_ui_opts o = {0, 1, NULL, NULL, NULL, false, false};
+	char *pager = xasprintf("%s/pager.sh", check_tmpdir()), *script, *paged, *screen;
+
+	script = xasprintf("#!/bin/sh\ncp \"$1\" '%s/paged.txt'\n", check_tmpdir());
+	test_ui_write(pager, script);
+	chmod(pager, 0755);
+	setenv("PAGER", pager, 1);
+	test_ui_start(&t, TEST_UI_VIEW, 40, 120, &o);
+	util_mkdir_p("out/runs");
+	test_ui_write("out/runs/3.log",
+	              "=== RUN   TestLoadSensitive\n--- FAIL: TestLoadSensitive\n");
+	test_ui_keys(&t, "o");
+	paged = test_ui_read("paged.txt");
+	CHECK(paged != NULL);
+	CHECK_STR(paged, "=== RUN   TestLoadSensitive\n--- FAIL: TestLoadSensitive\n");
+	free(paged);
+	/* A log not kept says so. */
+	test_ui_keys(&t, "jjo");
+	screen = ui_screen_text(t.ui, false);
+	CHECK(strstr(screen, "cannot open out/runs/1.log") != NULL);
+	free(screen);
+	test_ui_stop(&t);
+	unsetenv("PAGER");
+	free(script);
+	free(pager);
 }

@@ -2,11 +2,11 @@
 /*
  * decide.c: the keys that decide, one per test: confirm it now (c),
  * quarantine it (Q), post a bug report (p), dismiss it (d), and the keys
- * that steer the sweep: pause (P) and quit (q). Each asks its questions on
- * the message line, then calls the core (sweep commands through the
- * source, quarantine_add, post_start) and records the decision in
- * decisions.json. Nothing here blocks the loop: the editor and the post
- * run beside it.
+ * that steer the sweep: pause (P) and quit (q), and u, which takes the
+ * last decision back. Each asks its questions on the message line, then
+ * calls the core (sweep commands through the source, quarantine_add,
+ * post_start) and records the decision in the project's decisions file.
+ * Nothing here blocks the loop: the editor and the post run beside it.
  */
 #include "config.h"
 
@@ -18,9 +18,13 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "action.h"
 #include "editor.h"
+#include "drivers/project.h"
+#include "github/github.h"
+#include "github/post-draft.h"
 #include "engine/sweep.h"
 #include "github/post.h"
 #include "ui-int.h"
@@ -30,23 +34,195 @@
 #define DECIDE_CONFIRM_MAX 1000000
 
 int
-ui_record(struct ui *ui, const char *test, const char *decision, const char *url,
-          const char *reason)
+ui_record_decision(struct ui *ui, const struct decision *d)
 {
+	const char *project = model_decisions_path(ui->model);
+	struct ui_undo *u;
 	char *path;
 	int rc;
 
-	if (ui->model->outdir == NULL)
+	if (project != NULL) {
+		char *dir;
+
+		path = xstrdup(project);
+		/* .flakesweep/ may not be there yet. */
+		dir = xstrndup(path, (size_t)(strrchr(path, '/') - path));
+		util_mkdir_p(dir);
+		free(dir);
+	} else if (ui->model->outdir != NULL)
+		path = xasprintf("%s/%s", ui->model->outdir, DECISIONS_FILE);
+	else
 		return -ENOENT;
-	path = xasprintf("%s/%s", ui->model->outdir, DECISIONS_FILE);
-	rc = decisions_record(path, test, decision, url, reason, util_now_ms());
-	if (rc < 0)
+	rc = decisions_record_one(path, d, util_now_ms());
+	if (rc < 0) {
 		ui_message(ui, true, _("cannot record the decision in %s: %s"), path,
 		           strerror(-rc));
-	free(path);
+		free(path);
+	} else {
+		ui->undo = xrealloc(ui->undo, sizeof *ui->undo * (ui->nundo + 1));
+		u = &ui->undo[ui->nundo++];
+		memset(u, 0, sizeof *u);
+		u->test = xstrdup(d->test);
+		u->path = path;
+	}
 	model_load_decisions(ui->model);
 	ui_dirty(ui, VIEW_DIRTY_TESTS | VIEW_DIRTY_DETAIL);
 	return rc;
+}
+
+int
+ui_record(struct ui *ui, const char *test, const char *decision, const char *url,
+          const char *reason)
+{
+	struct decision d;
+
+	memset(&d, 0, sizeof d);
+	d.test = (char *)test;
+	d.decision = (char *)decision;
+	d.url = (char *)url;
+	d.reason = (char *)reason;
+	return ui_record_decision(ui, &d);
+}
+
+static void
+decide_undo_free(struct ui_undo *u)
+{
+	free(u->test);
+	free(u->path);
+	free(u->qpath);
+}
+
+void
+decide_free(struct ui *ui)
+{
+	size_t i;
+
+	for (i = 0; i < ui->nundo; i++)
+		decide_undo_free(&ui->undo[i]);
+	free(ui->undo);
+	ui->undo = NULL;
+	ui->nundo = 0;
+	for (i = 0; i < ui->nconfirms; i++)
+		free(ui->confirms[i].test);
+	free(ui->confirms);
+	ui->confirms = NULL;
+	ui->nconfirms = 0;
+}
+
+/* Takes back the quarantine entry the decision u added for channel;
+ * removes the file when that entry created it and it is left empty.
+ * Returns 0 or a negative errno with a message shown. */
+static int
+decide_undo_quarantine(struct ui *ui, const struct ui_undo *u, const char *channel)
+{
+	struct model *m = ui->model;
+	struct quarantine *q = NULL;
+	char *err = NULL;
+	int rc;
+
+	rc = quarantine_load(u->qpath, &q, &err);
+	if (rc == 0)
+		rc = quarantine_remove(q, u->test, channel, NULL, &err);
+	/* Already taken out by hand (or the file with it): nothing to do. */
+	if (rc == -ENOENT) {
+		free(err);
+		err = NULL;
+		rc = 0;
+	}
+	if (rc == 0 && q != NULL && u->qcreated && q->nentries == 0 && unlink(u->qpath) < 0)
+		rc = -errno;
+	if (rc < 0)
+		ui_message(ui, true, _("the quarantine entry stays: %s"),
+		           err != NULL ? err : strerror(-rc));
+	quarantine_free(q);
+	free(err);
+	if (m->quarantine != NULL && strcmp(m->quarantine->path, u->qpath) == 0) {
+		char *path = xstrdup(u->qpath);
+
+		model_load_quarantine(m, path, true);
+		free(path);
+	}
+	ui_dirty(ui, VIEW_DIRTY_ALL | UI_DIRTY_JUDGE);
+	return rc;
+}
+
+void
+decide_undo(struct ui *ui)
+{
+	struct ui_undo u;
+	struct decision undone;
+	const struct decision *now;
+	int rc;
+
+	if (ui->nundo == 0) {
+		ui_message(ui, false, "%s", _("nothing to take back: no decision was taken here"));
+		return;
+	}
+	u = ui->undo[--ui->nundo];
+	rc = decisions_undo(u.path, u.test, &undone);
+	if (rc < 0) {
+		ui_message(ui, true, _("cannot take back the decision on %s in %s: %s"), u.test,
+		           u.path, strerror(-rc));
+		goto out;
+	}
+	if (u.qpath != NULL && undone.decision != NULL &&
+	    strcmp(undone.decision, "quarantined") == 0 &&
+	    decide_undo_quarantine(ui, &u, undone.channel) < 0)
+		goto out;
+	model_load_decisions(ui->model);
+	now = decisions_find(ui->model->decisions, ui->model->ndecisions, u.test);
+	if (undone.url != NULL)
+		ui_message(ui, false, _("took back %s on %s (the discussion stays: %s)"),
+		           undone.decision, u.test, undone.url);
+	else if (now != NULL)
+		ui_message(ui, false, _("took back %s on %s: it is %s again"), undone.decision,
+		           u.test, now->decision);
+	else
+		ui_message(ui, false, _("took back %s on %s: it needs a decision again"),
+		           undone.decision, u.test);
+	free(ui->st.selected_id);
+	ui->st.selected_id = xstrdup(u.test);
+	ui_dirty(ui, VIEW_DIRTY_ALL);
+out:
+	decision_clear(&undone);
+	decide_undo_free(&u);
+}
+
+void
+decide_check_confirms(struct ui *ui)
+{
+	const struct results *r = ui->model->results;
+	size_t i = 0;
+
+	while (i < ui->nconfirms) {
+		struct ui_confirm *c = &ui->confirms[i];
+		const struct results_test *t = r != NULL ? results_find(r, c->test) : NULL;
+		int64_t runs = 0;
+		int k;
+
+		for (k = 0; t != NULL && k < t->ncells; k++) {
+			if (t->cells[k].phase == RESULTS_CONFIRM)
+				runs += t->cells[k].runs;
+		}
+		if (runs < c->runs && !ui->model->finished) {
+			i++;
+			continue;
+		}
+		if (runs >= c->runs) {
+			ui_record(ui, c->test, "confirmed", NULL, NULL);
+			ui_message(ui, false, _("confirmed %s: its confirm runs have run"),
+			           c->test);
+		} else {
+			ui_message(
+			    ui, false,
+			    _("the confirm runs of %s did not all run: it is not recorded as "
+			      "confirmed"),
+			    c->test);
+		}
+		free(c->test);
+		memmove(c, c + 1, sizeof *c * (ui->nconfirms - i - 1));
+		ui->nconfirms--;
+	}
 }
 
 /* The selected test, remembered for the questions that follow; NULL with a
@@ -79,9 +255,11 @@ static void
 decide_confirm_done(void *arg, const char *answer)
 {
 	struct ui *ui = arg;
+	const struct results_test *t;
+	int64_t before = 0;
 	char *end;
 	long n;
-	int rc, pairs = ui->model->ncpus * ui->model->nloads;
+	int rc, k, pairs = ui->model->ncpus * ui->model->nloads;
 
 	if (answer == NULL) {
 		ui_message(ui, false, "%s", _("confirm cancelled"));
@@ -93,6 +271,11 @@ decide_confirm_done(void *arg, const char *answer)
 		           DECIDE_CONFIRM_MAX);
 		return;
 	}
+	t = decide_results_test(ui);
+	for (k = 0; t != NULL && k < t->ncells; k++) {
+		if (t->cells[k].phase == RESULTS_CONFIRM)
+			before += t->cells[k].runs;
+	}
 	rc = ui->src.confirm(ui->src.arg, ui->act_test, (int)n);
 	/* -ECANCELED: the source said why itself. */
 	if (rc < 0) {
@@ -101,7 +284,11 @@ decide_confirm_done(void *arg, const char *answer)
 			           sweep_confirm_strerror(rc));
 		return;
 	}
-	ui_record(ui, ui->act_test, "confirmed", NULL, NULL);
+	/* Recorded as confirmed once they have run, not now. */
+	ui->confirms = xrealloc(ui->confirms, sizeof *ui->confirms * (ui->nconfirms + 1));
+	ui->confirms[ui->nconfirms].test = xstrdup(ui->act_test);
+	ui->confirms[ui->nconfirms].runs = before + (int64_t)n * pairs;
+	ui->nconfirms++;
 	ui_message(ui, false, _("queued %ld runs of %s alone at each of %d pairs"), n, ui->act_test,
 	           pairs);
 	ui_dirty(ui, VIEW_DIRTY_ALL | UI_DIRTY_MODEL);
@@ -143,8 +330,10 @@ decide_expiry_done(void *arg, const char *answer)
 	const struct results_test *t = decide_results_test(ui);
 	const struct results_cell *worst = t != NULL ? results_worst_cell(t) : NULL;
 	struct quarantine_new_entry ne;
+	struct decision d;
 	int64_t runs = 0, failures = 0, hangs = 0;
 	char *reason, *err = NULL, *path;
+	bool created;
 	int rc;
 
 	if (answer == NULL) {
@@ -160,6 +349,7 @@ decide_expiry_done(void *arg, const char *answer)
 		    (long long)(failures + hangs), (long long)runs, worst->cpu, worst->load);
 	else
 		reason = xstrdup(_("flakesweep: quarantined from the dashboard"));
+	created = m->quarantine->text == NULL;
 	memset(&ne, 0, sizeof ne);
 	ne.test = ui->act_test;
 	ne.channel = ui->act_channel;
@@ -179,10 +369,19 @@ decide_expiry_done(void *arg, const char *answer)
 	}
 	path = xstrdup(m->quarantine->path);
 	model_load_quarantine(m, path, true);
-	ui_record(ui, ui->act_test, "quarantined", NULL, NULL);
-	ui_message(ui, false, _("quarantined %s (%s) until %s in %s"), ui->act_test,
-	           ui->act_channel, answer, path);
+	memset(&d, 0, sizeof d);
+	d.test = ui->act_test;
+	d.decision = "quarantined";
+	d.channel = ui->act_channel;
+	if (ui_record_decision(ui, &d) == 0) {
+		/* u takes the entry back too. */
+		ui->undo[ui->nundo - 1].qpath = xstrdup(path);
+		ui->undo[ui->nundo - 1].qcreated = created;
+	}
+	ui_message(ui, false, _("quarantined %s (%s) until %s in %s; u takes it back"),
+	           ui->act_test, ui->act_channel, answer, path);
 	free(path);
+	ui_select_undecided(ui);
 	ui_dirty(ui, VIEW_DIRTY_ALL | UI_DIRTY_JUDGE);
 }
 
@@ -252,7 +451,9 @@ static void
 decide_channel_done(void *arg, const char *answer)
 {
 	struct ui *ui = arg;
+	const struct quarantine *q = ui->model->quarantine;
 	struct quarantine_channel ch;
+	size_t i;
 
 	if (answer == NULL) {
 		ui_message(ui, false, "%s", _("quarantine cancelled"));
@@ -266,6 +467,18 @@ decide_channel_done(void *arg, const char *answer)
 		    answer);
 		decide_ask_channel(ui, answer);
 		return;
+	}
+	/* Already there: say so now, not after three more answers. */
+	for (i = 0; q != NULL && i < q->nentries; i++) {
+		const struct quarantine_entry *e = &q->entries[i];
+
+		if (e->test != NULL && e->channel != NULL && strcmp(e->test, ui->act_test) == 0 &&
+		    strcmp(e->channel, answer) == 0) {
+			ui_message(ui, true, _("entry %d (line %d) already quarantines it for %s"),
+			           e->index, e->line, answer);
+			decide_ask_channel(ui, answer);
+			return;
+		}
 	}
 	free(ui->act_channel);
 	ui->act_channel = xstrdup(answer);
@@ -281,6 +494,24 @@ decide_ask_channel(struct ui *ui, const char *def)
 	free(q);
 }
 
+static void
+decide_outside_done(void *arg, const char *answer)
+{
+	struct ui *ui = arg;
+	char *channel;
+
+	if (answer == NULL || strcmp(answer, "y") != 0) {
+		ui_message(
+		    ui, false, "%s",
+		    _("quarantine cancelled: flakesweep view DIR --quarantine FILE names the "
+		      "project's file"));
+		return;
+	}
+	channel = model_worst_channel(decide_results_test(ui));
+	decide_ask_channel(ui, channel);
+	free(channel);
+}
+
 void
 decide_quarantine(struct ui *ui)
 {
@@ -294,6 +525,15 @@ decide_quarantine(struct ui *ui)
 		ui_message(ui, true,
 		           _("%s has errors: fix them first (flakesweep quarantine check)"),
 		           q != NULL ? q->path : "?");
+		return;
+	}
+	if (!model_quarantine_in_project(ui->model)) {
+		char *question = xasprintf(
+		    _("%s does not exist and is not in the sweep's project (%s): create it?"),
+		    q->path, ui->model->root != NULL ? ui->model->root : _("not on this machine"));
+
+		ui_ask(ui, PROMPT_YESNO, question, NULL, decide_outside_done);
+		free(question);
 		return;
 	}
 	channel = model_worst_channel(decide_results_test(ui));
@@ -320,8 +560,10 @@ decide_dismiss_done(void *arg, const char *answer)
 		free(q);
 		return;
 	}
-	if (ui_record(ui, ui->act_test, "dismissed", NULL, answer) == 0)
-		ui_message(ui, false, _("dismissed %s: %s"), ui->act_test, answer);
+	if (ui_record(ui, ui->act_test, "dismissed", NULL, answer) == 0) {
+		ui_message(ui, false, _("dismissed %s: %s; u takes it back"), ui->act_test, answer);
+		ui_select_undecided(ui);
+	}
 }
 
 void
@@ -465,7 +707,9 @@ decide_post_done(const struct post_result *r, void *data)
 		return;
 	switch (r->status) {
 	case POST_POSTED:
-		if (!r->recorded)
+		/* The post recorded itself in the output directory; the
+		 * project's file keeps it for the next sweeps. */
+		if (!r->recorded || model_decisions_path(ui->model) != NULL)
 			ui_record(ui, ui->act_test != NULL ? ui->act_test : "", "posted", r->url,
 			          NULL);
 		else
@@ -641,6 +885,42 @@ decide_editor_done(void *arg, int status)
 	ui_dirty(ui, VIEW_DIRTY_ALL);
 }
 
+/* Whether the post can go anywhere, said before the editor opens: a
+ * token, a repository, and no post already recorded for mt. */
+static bool
+decide_post_target(struct ui *ui, const struct model_test *mt)
+{
+	const struct decision *d =
+	    decisions_find(ui->model->decisions, ui->model->ndecisions, mt->id);
+	struct project_git g = {NULL, NULL, NULL};
+	char *err = NULL, *repo = NULL;
+	bool ok;
+
+	if (d != NULL && d->url != NULL && d->decision != NULL &&
+	    strcmp(d->decision, "posted") == 0) {
+		ui_message(ui, false, _("%s is already posted: %s"), mt->name, d->url);
+		return false;
+	}
+	if (github_check_token(&err) < 0) {
+		ui_message(ui, true, _("not posted: %s"), err);
+		free(err);
+		return false;
+	}
+	if (ui->cfg.repo != NULL)
+		return true;
+	if (ui->model->root != NULL && project_git_find(ui->model->root, &g) == 0 &&
+	    g.origin != NULL)
+		post_draft_parse_remote(g.origin, &repo);
+	project_git_free(&g);
+	ok = repo != NULL;
+	free(repo);
+	if (!ok)
+		ui_message(ui, true, "%s",
+		           _("no repository to post to: the project has no GitHub origin remote "
+		             "(flakesweep view DIR --repo OWNER/NAME names one)"));
+	return ok;
+}
+
 void
 decide_post(struct ui *ui)
 {
@@ -663,7 +943,7 @@ decide_post(struct ui *ui)
 		ui_message(ui, false, "%s", _("a post is in flight: wait for it"));
 		return;
 	}
-	if (ui->model->outdir == NULL)
+	if (ui->model->outdir == NULL || !decide_post_target(ui, mt))
 		return;
 	results = xasprintf("%s/results.json", ui->model->outdir);
 	rc = stat(results, &st);

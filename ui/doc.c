@@ -47,6 +47,13 @@ doc_line(struct doc *doc, int indent, bool nowrap)
 	l->nowrap = nowrap;
 }
 
+void
+doc_line_slide(struct doc *doc, int indent)
+{
+	doc_line(doc, indent, true);
+	doc->lines[doc->nlines - 1].slide = true;
+}
+
 static void
 doc_span_take(struct doc *doc, enum draw_role role, char *text)
 {
@@ -129,6 +136,46 @@ doc_emit(struct doc *out, const struct doc_line *l, const struct doc_unit *u, si
 	}
 }
 
+/* Emits slide line l of units u[0, nu): its indent, then what is left
+ * after moving left columns, cut at width; sets out->slid_right when it
+ * goes on. */
+static void
+doc_emit_slide(struct doc *out, const struct doc_line *l, const struct doc_unit *u, size_t nu,
+               size_t left, int width)
+{
+	size_t a = 0, b, c;
+	int cols = 0, skip = 0;
+
+	while (a < nu && cols < l->indent)
+		cols += u[a++].cols;
+	b = a;
+	while (b < nu && (size_t)skip < left)
+		skip += u[b++].cols;
+	c = b;
+	while (c < nu && cols + u[c].cols <= width - 1)
+		cols += u[c++].cols;
+	if (c + 1 == nu && cols + u[c].cols <= width)
+		c++;
+	doc_emit(out, l, u, 0, a, 0);
+	if (b > a)
+		doc_span(out, DRAW_DIM, "<");
+	if (b > a && b < c)
+		b++; /* the mark takes a column */
+	if (b < c) {
+		struct doc tail;
+
+		doc_init(&tail);
+		doc_emit(&tail, l, u, b, c, 0);
+		for (size_t k = 0; k < tail.lines[0].nspans; k++)
+			doc_span(out, tail.lines[0].spans[k].role, tail.lines[0].spans[k].text);
+		doc_free(&tail);
+	}
+	if (c < nu) {
+		doc_span(out, DRAW_DIM, ">");
+		out->slid_right = true;
+	}
+}
+
 void
 doc_wrap(const struct doc *doc, const struct draw *d, int width, struct doc *out)
 {
@@ -169,6 +216,10 @@ doc_wrap(const struct doc *doc, const struct draw *d, int width, struct doc *out
 		if (nu == 0)
 			doc_line(out, 0, true);
 		j = 0;
+		if (l->slide && nu > 0) {
+			doc_emit_slide(out, l, u, nu, doc->left, width);
+			j = start = nu;
+		}
 		while (j < nu) {
 			int avail = width - (first ? 0 : indent);
 			size_t cut = j, k;

@@ -23,11 +23,14 @@ struct doc_line {
 	size_t nspans;
 	int indent;  /* columns of indentation of wrapped continuation rows */
 	bool nowrap; /* cut at the width instead of wrapping (tables) */
+	bool slide;  /* one row that slides sideways by the doc's left */
 };
 
 struct doc {
 	struct doc_line *lines;
 	size_t nlines;
+	size_t left;     /* columns the slide lines are moved left by */
+	bool slid_right; /* after doc_wrap: some slide line goes on to the right */
 };
 
 void doc_init(struct doc *doc);
@@ -35,6 +38,11 @@ void doc_free(struct doc *doc);
 
 /* Starts a new line; later spans go to it. indent: see doc_line. */
 void doc_line(struct doc *doc, int indent, bool nowrap);
+
+/* Starts a line that stays one row whatever its length (a command to
+ * copy): doc_wrap keeps its first indent columns, moves the rest left by
+ * the doc's left and marks with '<' and '>' where it goes on. */
+void doc_line_slide(struct doc *doc, int indent);
 
 /* Appends a span (text copied) to the last line, starting one if none. */
 void doc_span(struct doc *doc, enum draw_role role, const char *text);

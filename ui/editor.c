@@ -91,8 +91,10 @@ editor_timer_cb(uv_timer_t *t)
 	}
 }
 
-int
-editor_start(uv_loop_t *loop, const char *path, editor_done_cb done, void *arg, pid_t *pid)
+/* Runs `sh -c script sh path` on the terminal (see editor_start). */
+static int
+editor_run(uv_loop_t *loop, const char *script, const char *path, editor_done_cb done, void *arg,
+           pid_t *pid)
 {
 	struct editor *e = xcalloc(1, sizeof *e);
 	int sig;
@@ -117,7 +119,7 @@ editor_start(uv_loop_t *loop, const char *path, editor_done_cb done, void *arg, 
 			signal(sig, SIG_DFL);
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
-		execl("/bin/sh", "sh", "-c", "exec ${EDITOR:-vi} \"$1\"", "sh", path, (char *)NULL);
+		execl("/bin/sh", "sh", "-c", script, "sh", path, (char *)NULL);
 		_exit(127);
 	}
 	*pid = e->pid;
@@ -136,4 +138,16 @@ editor_start(uv_loop_t *loop, const char *path, editor_done_cb done, void *arg, 
 		uv_timer_start(&e->h.timer, editor_timer_cb, EDITOR_POLL_MS, EDITOR_POLL_MS);
 	}
 	return 0;
+}
+
+int
+editor_start(uv_loop_t *loop, const char *path, editor_done_cb done, void *arg, pid_t *pid)
+{
+	return editor_run(loop, "exec ${EDITOR:-vi} \"$1\"", path, done, arg, pid);
+}
+
+int
+editor_start_pager(uv_loop_t *loop, const char *path, editor_done_cb done, void *arg, pid_t *pid)
+{
+	return editor_run(loop, "exec ${PAGER:-less} \"$1\"", path, done, arg, pid);
 }

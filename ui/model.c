@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "model.h"
 #include "engine/sweep.h"
@@ -111,16 +112,62 @@ model_free(struct model *m)
 	free(m->root);
 	free(m->commit);
 	model_free_strings(m->build_failed, m->nbuild_failed);
+	free(m->decisions_path);
 	free(m);
+}
+
+/* Whether t failed or hung at cpu (0: any) and load (0: any), in either
+ * phase. */
+static bool
+model_failed_at(const struct results_test *t, int cpu, int load)
+{
+	int i;
+
+	for (i = 0; i < t->ncells; i++) {
+		const struct results_cell *c = &t->cells[i];
+
+		if ((cpu == 0 || c->cpu == cpu) && (load == 0 || c->load == load) &&
+		    c->failures + c->hangs > 0)
+			return true;
+	}
+	return false;
+}
+
+/* Whether t failed at every cpu it ran at, at load (0: any). */
+static bool
+model_failed_at_every_cpu(const struct results_test *t, int load)
+{
+	int i;
+
+	for (i = 0; i < t->ncells; i++) {
+		if (!model_failed_at(t, t->cells[i].cpu, load))
+			return false;
+	}
+	return true;
 }
 
 char *
 model_worst_channel(const struct results_test *t)
 {
 	const struct results_cell *c = t != NULL ? results_worst_cell(t) : NULL;
+	int i, load = 0;
 
-	if (c == NULL)
+	if (c == NULL || !model_failed_at(t, 0, 0))
 		return xstrdup("any");
+	if (model_failed_at_every_cpu(t, 0)) {
+		/* One load with failures at every cpu, none at the others: that
+		 * load; failures at every load: any. */
+		for (i = 0; i < t->ncells; i++) {
+			int l = t->cells[i].load;
+
+			if (model_failed_at(t, 0, l) && l != load) {
+				if (load != 0 || !model_failed_at_every_cpu(t, l))
+					return xstrdup("any");
+				load = l;
+			}
+		}
+		return load > 0 ? xasprintf("load=%d", load) : xstrdup("any");
+	}
 	return xasprintf("cpu=%d,load=%d", c->cpu, c->load);
 }
 
@@ -140,15 +187,53 @@ model_provisional(const struct model *m, const struct results_test *t)
 	return m->status == NULL || strcmp(m->status, "complete") != 0;
 }
 
+/* The group of a test in the list: 0 needs a decision, 1 decided, 2
+ * failing. */
+static int
+model_group(const struct model_test *mt)
+{
+	if (mt->verdict == RESULTS_FAILING)
+		return 2;
+	return mt->undecided ? 0 : 1;
+}
+
 static int
 model_cmp_tests(const void *a, const void *b)
 {
 	const struct model_test *x = a, *y = b;
-	int64_t bx = x->failures + x->hangs, by = y->failures + y->hangs;
+	int gx = model_group(x), gy = model_group(y);
 
-	if (bx != by)
-		return bx > by ? -1 : 1;
+	if (gx != gy)
+		return gx < gy ? -1 : 1;
+	if (x->severity != y->severity)
+		return x->severity > y->severity ? -1 : 1;
 	return strcmp(x->id, y->id);
+}
+
+/* The highest lower 95% bound of t's failure rate over its pairs, sweep
+ * and confirm runs together: a rate that many runs back ranks above the
+ * same rate seen in a few. */
+static double
+model_severity(const struct results_test *t)
+{
+	double best = 0, lo, hi;
+	int i, j;
+
+	for (i = 0; i < t->ncells; i++) {
+		int64_t runs = 0, bad = 0;
+
+		for (j = 0; j < t->ncells; j++) {
+			if (t->cells[j].cpu == t->cells[i].cpu &&
+			    t->cells[j].load == t->cells[i].load) {
+				runs += t->cells[j].runs;
+				bad += t->cells[j].failures + t->cells[j].hangs;
+			}
+		}
+		results_wilson(bad, runs, &lo, &hi);
+		if (lo > best)
+			best = lo;
+	}
+	return best;
 }
 
 static void
@@ -160,6 +245,8 @@ model_test_fill(struct model *m, struct model_test *mt, const struct results_tes
 	mt->verdict = results_verdict(t);
 	mt->decision = d != NULL ? d->decision : NULL;
 	mt->quarantined = m->quarantine != NULL && quarantine_has_test(m->quarantine, t->id);
+	mt->undecided = mt->verdict != RESULTS_FAILING && mt->decision == NULL && !mt->quarantined;
+	mt->severity = model_severity(t);
 }
 
 void
@@ -169,6 +256,7 @@ model_list_tests(struct model *m)
 	size_t i;
 
 	model_free_tests(m);
+	m->undecided = 0;
 	if (r == NULL)
 		return;
 	for (i = 0; i < r->ntests; i++) {
@@ -187,6 +275,7 @@ model_list_tests(struct model *m)
 		              : xstrdup("?");
 		mt->name = xstrdup(t->test);
 		model_test_fill(m, mt, t);
+		m->undecided += mt->undecided;
 	}
 	if (m->ntests > 1)
 		qsort(m->tests, m->ntests, sizeof *m->tests, model_cmp_tests);
@@ -340,6 +429,8 @@ model_update_live(struct model *m, const struct sweep *s, int64_t now_ms)
 	m->live = true;
 	if (m->outdir == NULL)
 		m->outdir = xstrdup(sweep_outdir(s));
+	if (m->root == NULL && sweep_root(s) != NULL)
+		m->root = xstrdup(sweep_root(s));
 	memset(&st, 0, sizeof st);
 	sweep_status(s, &st);
 	model_apply_status(m, &st);
@@ -415,7 +506,8 @@ model_load_decisions(struct model *m)
 	if (m->outdir == NULL)
 		return -ENOENT;
 	path = xasprintf("%s/%s", m->outdir, DECISIONS_FILE);
-	rc = decisions_load(path, &v, &n);
+	model_decisions_path(m);
+	rc = decisions_load_both(path, m->decisions_path, &v, &n);
 	free(path);
 	if (rc < 0)
 		return rc;
@@ -424,6 +516,65 @@ model_load_decisions(struct model *m)
 	m->ndecisions = n;
 	model_list_tests(m);
 	return 0;
+}
+
+/* Whether path lies inside directory root. */
+static bool
+model_inside(const char *path, const char *root)
+{
+	char *rp = realpath(root, NULL);
+	size_t n = rp != NULL ? strlen(rp) : 0;
+	bool in = rp != NULL && strncmp(path, rp, n) == 0 && (path[n] == '/' || path[n] == '\0');
+
+	free(rp);
+	return in;
+}
+
+bool
+model_quarantine_in_project(const struct model *m)
+{
+	const struct quarantine *q = m->quarantine;
+	char *abs, *cwd;
+	bool in;
+
+	if (q == NULL || q->text != NULL)
+		return q != NULL;
+	if (m->root == NULL)
+		return false;
+	cwd = q->path[0] == '/' ? NULL : getcwd(NULL, 0);
+	abs = cwd != NULL ? xasprintf("%s/%s", cwd, q->path) : xstrdup(q->path);
+	in = model_inside(abs, m->root);
+	free(abs);
+	free(cwd);
+	return in;
+}
+
+const char *
+model_decisions_path(struct model *m)
+{
+	const char *q = m->quarantine != NULL ? m->quarantine->path : NULL;
+	const char *slash = q != NULL ? strrchr(q, '/') : NULL;
+	char *dir, *abs = NULL;
+	struct stat st;
+
+	free(m->decisions_path);
+	m->decisions_path = NULL;
+	if (q == NULL)
+		return NULL;
+	dir = slash != NULL ? xstrndup(q, (size_t)(slash - q) + (slash == q)) : xstrdup(".");
+	if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode)) {
+		m->decisions_path = xasprintf("%s/%s", dir, DECISIONS_FILE);
+	} else if (m->root != NULL) {
+		char *cwd = getcwd(NULL, 0);
+
+		abs = dir[0] == '/' || cwd == NULL ? xstrdup(dir) : xasprintf("%s/%s", cwd, dir);
+		free(cwd);
+		if (model_inside(abs, m->root))
+			m->decisions_path = xasprintf("%s/%s", dir, DECISIONS_FILE);
+	}
+	free(abs);
+	free(dir);
+	return m->decisions_path;
 }
 
 void

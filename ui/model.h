@@ -42,6 +42,8 @@ struct model_test {
 	enum results_verdict verdict;
 	const char *decision; /* "confirmed", "quarantined", "posted", "dismissed" or NULL */
 	bool quarantined;     /* the quarantine file has an entry for it */
+	bool undecided;       /* flaky, neither decided nor quarantined */
+	double severity;      /* the worst pair's lower 95% bound of its failure rate */
 };
 
 /* Something that happened while the dashboard watched a live sweep. */
@@ -93,13 +95,17 @@ struct model {
 	struct status_lane *lanes; /* the lane grid (status.h) */
 	int inflight;              /* view: runs started and not finished, elsewhere */
 
-	/* Flaky and failing tests, most failures first. */
+	/* Flaky and failing tests: those that need a decision, those decided,
+	 * then the failing ones, each group most severe first. */
 	struct model_test *tests;
 	size_t ntests;
+	size_t undecided;       /* tests that need a decision */
 	int64_t tests_failures; /* r->failures + r->hangs when tests were listed */
 
 	struct decision *decisions;
 	size_t ndecisions;
+	/* The project's decisions file, or NULL to use the output directory's. */
+	char *decisions_path;
 
 	struct quarantine *quarantine; /* never NULL once loaded */
 	char *quarantine_error;        /* why the file could not be read, or NULL */
@@ -156,9 +162,20 @@ void model_update_attached(struct model *m, const struct replay *r, const struct
  * decisions or the quarantine changed). */
 void model_list_tests(struct model *m);
 
-/* Reads decisions.json from the output directory again. Returns 0 or a
- * negative errno (the decisions are kept as they were). */
+/* Reads decisions.json from the output directory and the project's
+ * decisions file again. Returns 0 or a negative errno (the decisions are
+ * kept as they were). */
 int model_load_decisions(struct model *m);
+
+/* Whether the quarantine file exists, or would be created inside the
+ * sweep's project (its root on this machine). */
+bool model_quarantine_in_project(const struct model *m);
+
+/* The project's decisions file: beside the quarantine file when its
+ * directory exists or lies inside the sweep's project; else NULL, and
+ * decisions go to decisions.json in the output directory. Borrowed from m
+ * until the next call. */
+const char *model_decisions_path(struct model *m);
 
 /* Reads the quarantine file at path (copied into the quarantine); a
  * missing file is an empty list. Sets quarantine_error on other errors.
@@ -183,8 +200,10 @@ bool model_provisional(const struct model *m, const struct results_test *t);
 void model_reproduce(struct model *m, const struct sweep *s, size_t i, const char **flakesweep,
                      const char **direct);
 
-/* The worst pair of a test, as a quarantine channel ("cpu=2,load=1"), or
- * "any" when it never failed. Caller frees. */
+/* The channel to offer when quarantining t: "any" when it failed at every
+ * cpu and every load, "load=L" when it failed at every cpu only at load L,
+ * else its worst pair ("cpu=2,load=1"); "any" when it never failed.
+ * Caller frees. */
 char *model_worst_channel(const struct results_test *t);
 
 #endif

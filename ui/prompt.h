@@ -25,7 +25,10 @@ struct prompt {
 	bool active;
 	enum prompt_kind kind;
 	char *question;
+	char *error; /* why the question is asked again, or NULL */
 	struct buf text;
+	size_t cursor; /* byte offset into text, at a character's start */
+	bool fresh;    /* text is the default, untouched: typing replaces it */
 	prompt_done_cb done;
 	void *arg;
 };
@@ -33,13 +36,20 @@ struct prompt {
 void prompt_init(struct prompt *p);
 void prompt_free(struct prompt *p);
 
-/* Asks question (copied) with the answer preset to def (NULL: empty). */
+/* Asks question (copied) with the answer preset to def (NULL: empty),
+ * the cursor after it; the first character typed replaces a default, an
+ * editing key keeps it. */
 void prompt_start(struct prompt *p, enum prompt_kind kind, const char *question, const char *def,
                   prompt_done_cb done, void *arg);
 
+/* Shows error (copied; NULL: none) beside the question until it ends. */
+void prompt_set_error(struct prompt *p, const char *error);
+
 /* Takes one key (a curses key code; UTF-8 text arrives a byte at a time).
- * Enter or y/n ends the prompt and calls done; Esc or Ctrl-G cancels it;
- * Backspace deletes a character, Ctrl-U the whole answer. */
+ * Enter or y/n ends the prompt and calls done; Esc or Ctrl-G cancels it.
+ * Left, Right, Home, End, Ctrl-A and Ctrl-E move the cursor; Backspace
+ * and Delete delete a character, Ctrl-W the word before the cursor,
+ * Ctrl-K the rest of the line, Ctrl-U the whole answer. */
 void prompt_key(struct prompt *p, int key);
 
 /* Ends the prompt without calling done. */

@@ -20,6 +20,21 @@
 struct post;
 struct post_draft;
 
+/* A decision u can take back. */
+struct ui_undo {
+	char *test;
+	char *path;    /* the decisions file it went to */
+	char *qpath;   /* Q: the quarantine file the entry went to, else NULL */
+	bool qcreated; /* Q: the entry created that file */
+};
+
+/* Confirm runs queued for test: recorded once its confirm runs reach
+ * runs. */
+struct ui_confirm {
+	char *test;
+	int64_t runs;
+};
+
 /* Dirty bits beyond the views': the model must be refreshed. */
 #define UI_DIRTY_MODEL (1u << 8)
 #define UI_DIRTY_JUDGE (1u << 9) /* quarantine statuses, from the results */
@@ -53,11 +68,22 @@ struct ui {
 	bool finished_seen;
 	int64_t announced_run;   /* the run whose first new failure the status line told */
 	int64_t decisions_mtime; /* decisions.json as last read, to see other writers */
+	bool error_now;          /* an error was shown since the last key */
 
 	struct prompt prompt;
 	/* The decision being taken, between prompts. */
 	char *act_test;
 	char *act_channel, *act_owner, *act_issue;
+	/* The decisions taken here, last on top, for u. */
+	struct ui_undo *undo;
+	size_t nundo;
+	/* Confirm runs queued and not yet run: recorded as confirmed once
+	 * they have. */
+	struct ui_confirm *confirms;
+	size_t nconfirms;
+	/* y: the test copied last and what y copies next for it. */
+	char *yank_test;
+	int yank_next;
 	/* The post in preparation or in flight. */
 	struct post_draft *draft;
 	struct post *post;
@@ -82,6 +108,11 @@ void decide_post_key(struct ui *ui, int key);
 void decide_pause(struct ui *ui);
 void decide_stop(struct ui *ui);
 void decide_quit(struct ui *ui);
+/* yank.c: y copies the selected test's next fact (OSC 52), o opens its
+ * first failure's log in $PAGER. */
+void yank_copy(struct ui *ui);
+void yank_open_log(struct ui *ui);
+
 /* Drops a post in preparation and cancels one in flight. */
 void decide_cleanup(struct ui *ui);
 
@@ -90,9 +121,22 @@ const struct model_test *ui_selected_test(struct ui *ui);
 void ui_dirty(struct ui *ui, unsigned mask);
 void ui_ask(struct ui *ui, enum prompt_kind kind, const char *question, const char *def,
             prompt_done_cb done);
-/* Records a decision in decisions.json and shows it. */
+/* Records a decision in the decisions file (model_decisions_path, else
+ * the output directory's), remembers it for u and shows it. */
 int ui_record(struct ui *ui, const char *test, const char *decision, const char *url,
               const char *reason);
+/* ui_record with a channel (a quarantine). */
+int ui_record_decision(struct ui *ui, const struct decision *d);
+/* u: takes back the last decision recorded here, and the quarantine entry
+ * it added. */
+void decide_undo(struct ui *ui);
+/* Records confirmed for the tests whose queued confirm runs have run
+ * (called after each model update). */
+void decide_check_confirms(struct ui *ui);
+/* Selects the first test that needs a decision, if any. */
+void ui_select_undecided(struct ui *ui);
+/* Frees the undo stack and the queued confirms. */
+void decide_free(struct ui *ui);
 /* Moves the selection or scrolls the focused pane (or the overlay). */
 void ui_move(struct ui *ui, enum action_id a);
 /* Starts closing: interrupts a running sweep first. */

@@ -26,6 +26,7 @@
 
 #define UI_FRAME_MS 40
 #define UI_TICK_MS 1000
+#define UI_SLIDE_COLS 16 /* columns < and > slide the commands by */
 
 static void ui_handle_closed(uv_handle_t *h);
 
@@ -58,6 +59,7 @@ ui_message(struct ui *ui, bool error, const char *fmt, ...)
 	free(ui->st.message);
 	ui->st.message = s;
 	ui->st.message_error = error;
+	ui->error_now = error;
 	ui_dirty(ui, VIEW_DIRTY_STATUS);
 }
 
@@ -66,7 +68,10 @@ ui_ask(struct ui *ui, enum prompt_kind kind, const char *question, const char *d
        prompt_done_cb done)
 {
 	prompt_start(&ui->prompt, kind, question, def, done, ui);
-	ui_dirty(ui, VIEW_DIRTY_STATUS);
+	/* Asked again after an error: the error stays beside the question. */
+	if (ui->error_now && ui->st.message != NULL)
+		prompt_set_error(&ui->prompt, ui->st.message);
+	ui_dirty(ui, VIEW_DIRTY_ALL);
 }
 
 const struct model_test *
@@ -247,8 +252,10 @@ ui_draw(struct ui *ui)
 
 	if (ui->closing || ui->suspended || ui->dirty == 0)
 		return;
-	if ((ui->dirty & UI_DIRTY_MODEL) && ui->src.update != NULL)
+	if ((ui->dirty & UI_DIRTY_MODEL) && ui->src.update != NULL) {
 		ui->src.update(ui->src.arg, ui->model, now);
+		decide_check_confirms(ui);
+	}
 	if (ui->dirty & (UI_DIRTY_JUDGE | UI_DIRTY_MODEL))
 		model_judge_quarantine(ui->model, now);
 	ui_visible(ui);
@@ -317,7 +324,10 @@ ui_tick_cb(uv_timer_t *t)
 		ui_dirty(ui, VIEW_DIRTY_TESTS | VIEW_DIRTY_DETAIL);
 	if (m->outdir != NULL) {
 		char *path = xasprintf("%s/%s", m->outdir, DECISIONS_FILE);
-		int64_t mt = util_file_signature(path);
+		const char *project = model_decisions_path(m);
+		/* Either file changed: read both again. */
+		int64_t mt = util_file_signature(path) * 31 +
+		             (project != NULL ? util_file_signature(project) : 0);
 
 		if (mt != ui->decisions_mtime) {
 			ui->decisions_mtime = mt;
@@ -330,6 +340,24 @@ ui_tick_cb(uv_timer_t *t)
 }
 
 /* ---- keys ---- */
+
+void
+ui_select_undecided(struct ui *ui)
+{
+	size_t i;
+
+	ui_visible(ui);
+	for (i = 0; i < ui->nvisible; i++) {
+		if (ui->model->tests[ui->visible[i]].undecided) {
+			ui->st.selected = i;
+			ui->st.detail_top = 0;
+			free(ui->st.selected_id);
+			ui->st.selected_id = xstrdup(ui->model->tests[ui->visible[i]].id);
+			break;
+		}
+	}
+	ui_dirty(ui, VIEW_DIRTY_TESTS | VIEW_DIRTY_DETAIL);
+}
 
 static void
 ui_select(struct ui *ui, long to)
@@ -574,6 +602,25 @@ ui_action(struct ui *ui, const struct action *a)
 	case ACTION_DISMISS:
 		decide_dismiss(ui);
 		break;
+	case ACTION_UNDO:
+		decide_undo(ui);
+		break;
+	case ACTION_YANK:
+		yank_copy(ui);
+		break;
+	case ACTION_OPEN_LOG:
+		yank_open_log(ui);
+		break;
+	case ACTION_SLIDE_LEFT:
+		st->detail_left =
+		    st->detail_left > UI_SLIDE_COLS ? st->detail_left - UI_SLIDE_COLS : 0;
+		ui_dirty(ui, VIEW_DIRTY_DETAIL);
+		break;
+	case ACTION_SLIDE_RIGHT:
+		if (st->detail_more_right)
+			st->detail_left += UI_SLIDE_COLS;
+		ui_dirty(ui, VIEW_DIRTY_DETAIL);
+		break;
 	case ACTION_PAUSE:
 		decide_pause(ui);
 		break;
@@ -675,6 +722,7 @@ ui_key(struct ui *ui, int key)
 
 	if (ui->closing || ui->suspended)
 		return;
+	ui->error_now = false;
 	if (key == KEY_RESIZE) {
 		ui_dirty(ui, VIEW_DIRTY_ALL);
 		return;
@@ -688,7 +736,8 @@ ui_key(struct ui *ui, int key)
 		prompt_key(&ui->prompt, key);
 		if (ui->filtering && ui->prompt.active)
 			ui_filter_apply(ui, ui->prompt.text.data);
-		ui_dirty(ui, VIEW_DIRTY_STATUS);
+		/* The hints line comes back when the prompt ends. */
+		ui_dirty(ui, ui->prompt.active ? VIEW_DIRTY_STATUS : VIEW_DIRTY_ALL);
 		return;
 	}
 	if (ui->st.overlay == VIEW_OVERLAY_POST) {
@@ -961,6 +1010,8 @@ ui_free_now(struct ui *ui)
 	free(ui->act_channel);
 	free(ui->act_owner);
 	free(ui->act_issue);
+	decide_free(ui);
+	free(ui->yank_test);
 	free(ui->post_file);
 	free((char *)ui->cfg.term);
 	free((char *)ui->cfg.mode);

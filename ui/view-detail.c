@@ -140,12 +140,31 @@ view_detail_build(const struct view_ctx *c, long sel, int width, struct doc *doc
 		         _(" (provisional: not every pair has had its planned runs)"));
 	dec = decisions_find(m->decisions, m->ndecisions, t->id);
 	if (dec != NULL) {
+		size_t k;
+
 		doc_line(doc, 2, false);
 		doc_spanf(doc, DRAW_OK, _("decision: %s"), dec->decision ? dec->decision : "?");
+		if (dec->channel != NULL)
+			doc_spanf(doc, DRAW_NORMAL, " (%s)", dec->channel);
 		if (dec->time != NULL)
 			doc_spanf(doc, DRAW_DIM, _(" at %s"), dec->time);
-		if (dec->url != NULL)
-			doc_spanf(doc, DRAW_NORMAL, " %s", dec->url);
+		if (dec->reason != NULL)
+			doc_spanf(doc, DRAW_NORMAL, ": %s", dec->reason);
+		/* A URL stays whole on its own row, to copy. */
+		if (dec->url != NULL) {
+			doc_line_slide(doc, 2);
+			doc_spanf(doc, DRAW_KEY, "  %s", dec->url);
+		}
+		for (k = dec->nhistory; k-- > 0;) {
+			const struct decision *h = &dec->history[k];
+
+			doc_line(doc, 4, false);
+			doc_spanf(doc, DRAW_DIM, _("before: %s"), h->decision ? h->decision : "?");
+			if (h->time != NULL)
+				doc_spanf(doc, DRAW_DIM, _(" at %s"), h->time);
+			if (h->reason != NULL)
+				doc_spanf(doc, DRAW_DIM, ": %s", h->reason);
+		}
 	}
 	while (m->quarantine != NULL &&
 	       (e = quarantine_next_for_test(m->quarantine, t->id, e)) != NULL) {
@@ -193,13 +212,13 @@ view_detail_build(const struct view_ctx *c, long sel, int width, struct doc *doc
 		doc_line(doc, 0, true);
 		doc_line(doc, 2, false);
 		doc_span(doc, DRAW_BOLD, _("reproduce:"));
-		doc_line(doc, 4, false);
+		doc_line_slide(doc, 2);
 		doc_spanf(doc, DRAW_KEY, "  %s", c->repro_flakesweep);
 	}
 	if (c->repro_direct != NULL && *c->repro_direct != '\0') {
 		doc_line(doc, 2, false);
 		doc_span(doc, DRAW_BOLD, _("directly:"));
-		doc_line(doc, 4, false);
+		doc_line_slide(doc, 2);
 		doc_spanf(doc, DRAW_KEY, "  %s", c->repro_direct);
 	}
 }
@@ -230,7 +249,9 @@ view_detail_draw(struct view_ctx *c, const struct view_rect *r, bool focused)
 	} else {
 		view_detail_build(c, sel, w - 1, &doc);
 	}
+	doc.left = st->detail_left;
 	doc_wrap(&doc, c->d, w - 1, &wrapped);
+	st->detail_more_right = wrapped.slid_right;
 	st->detail_lines = wrapped.nlines;
 	if (st->detail_top + (size_t)rows > wrapped.nlines)
 		st->detail_top = wrapped.nlines > (size_t)rows ? wrapped.nlines - (size_t)rows : 0;

@@ -61,8 +61,11 @@ view_help_doc(struct doc *doc)
 	doc_line(doc, 2, false);
 	doc_span(doc, DRAW_BOLD, _("Decisions"));
 	doc_text(doc, DRAW_NORMAL, 2,
-	         _("c, Q, p and d record their decision in decisions.json in the output "
-	           "directory; flakesweep view DIR shows them."));
+	         _("Q, p and d record their decision in the project's .flakesweep/decisions.json, "
+	           "so the next sweeps show it; c records confirmed once its runs have run; u "
+	           "takes the last one back. Tests that need a decision come first, most severe "
+	           "first. In a question, typing replaces the answer offered; Left, Right, Home "
+	           "and End move, Ctrl-W and Ctrl-U delete, Esc cancels."));
 }
 
 void

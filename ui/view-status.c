@@ -83,6 +83,40 @@ view_status_where(struct view_ctx *c, int y, int x, int w)
 	free(text);
 }
 
+/* The question and the answer being edited from column x: the text before
+ * the cursor, the cursor (a cell in reverse video), the rest; a default
+ * not yet touched shows dim, as typing replaces it. An error that has no
+ * hints line to go to follows the answer. */
+static void
+view_status_answer(struct view_ctx *c, const struct view_rect *r, int x, const struct prompt *pr,
+                   bool error_above)
+{
+	const char *answer = pr->text.data != NULL ? pr->text.data : "";
+	size_t cur = pr->cursor <= pr->text.len ? pr->cursor : pr->text.len, n;
+	int end = r->x + r->w;
+	char *before = xstrndup(answer, cur), *at;
+	enum draw_role role = pr->fresh ? DRAW_DIM : DRAW_NORMAL;
+
+	x += draw_text(c->d, r->y, x, end - x, pr->question, DRAW_PROMPT, false);
+	x += draw_text(c->d, r->y, x, end - x, " ", DRAW_NORMAL, false);
+	/* Keep the cursor in sight: an answer too long shows its end. */
+	x += draw_text(c->d, r->y, x, end - x - 1, before, role, false);
+	free(before);
+	n = 1;
+	while (cur + n < pr->text.len && ((unsigned char)answer[cur + n] & 0xc0) == 0x80)
+		n++;
+	at = cur < pr->text.len ? xstrndup(answer + cur, n) : xstrdup(" ");
+	if (x < end)
+		x += draw_text(c->d, r->y, x, 1, at, DRAW_SELECTED, false);
+	free(at);
+	if (cur < pr->text.len && x < end)
+		x += draw_text(c->d, r->y, x, end - x, answer + cur + n, role, true);
+	if (pr->error != NULL && !error_above && x + 3 < end) {
+		x += draw_text(c->d, r->y, x, end - x, "  ", DRAW_NORMAL, false);
+		draw_text(c->d, r->y, x, end - x, pr->error, DRAW_ERROR, true);
+	}
+}
+
 void
 view_status_draw(struct view_ctx *c, const struct view_layout *l)
 {
@@ -90,14 +124,21 @@ view_status_draw(struct view_ctx *c, const struct view_layout *l)
 	const struct view_rect *r = &l->message;
 	int x = r->x, end = r->x + r->w;
 
-	if (l->hints.h > 0)
+	const struct prompt *pr = st->prompt;
+	bool error_above = pr != NULL && pr->active && pr->error != NULL && l->hints.h > 0;
+
+	/* An error beside a question asked again takes the hints line. */
+	if (error_above) {
+		draw_fill(c->d, l->hints.y, l->hints.x, l->hints.w, ' ', DRAW_NORMAL);
+		draw_text(c->d, l->hints.y, l->hints.x + 1, l->hints.w - 1, pr->error, DRAW_ERROR,
+		          true);
+	} else if (l->hints.h > 0) {
 		view_hints_draw(c, &l->hints, NULL, 0);
+	}
 	if (r->h <= 0)
 		return;
 	draw_fill(c->d, r->y, r->x, r->w, ' ', DRAW_NORMAL);
 	if (st->prompt != NULL && st->prompt->active) {
-		const char *answer = st->prompt->text.data != NULL ? st->prompt->text.data : "";
-
 		if (st->prompt->kind == PROMPT_YESNO) {
 			/* The answer keys always show: the question gives way. */
 			const char *keys = _(" (y/n)");
@@ -110,13 +151,7 @@ view_status_draw(struct view_ctx *c, const struct view_layout *l)
 			               DRAW_PROMPT, false);
 			x += draw_text(c->d, r->y, x, end - x, keys, DRAW_PROMPT, false);
 		} else {
-			x += draw_text(c->d, r->y, x, end - x, st->prompt->question, DRAW_PROMPT,
-			               false);
-			x += draw_text(c->d, r->y, x, end - x, " ", DRAW_NORMAL, false);
-			x += draw_text(c->d, r->y, x, end - x, answer, DRAW_NORMAL, false);
-			/* The cursor: a cell in reverse video after the answer. */
-			if (x < end)
-				draw_text(c->d, r->y, x, 1, " ", DRAW_SELECTED, false);
+			view_status_answer(c, r, x, pr, error_above);
 		}
 		return;
 	}

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * view-tests.c: the flaky tests pane: every flaky or failing test, most
- * failures first, with its package, name, failures of runs, mini heatmap,
- * verdict and decision. Columns drop out from the least needed when the
- * pane is narrow; the name takes what is left.
+ * view-tests.c: the flaky tests pane: every flaky or failing test in the
+ * model's order (those that need a decision, those decided, the failing;
+ * each most severe first), with its package, name, failures of runs, mini
+ * heatmap, verdict and decision; the title counts those that need one. Columns drop out from the
+ * least needed when the pane is narrow; the name takes what is left.
  */
 #include "config.h"
 
@@ -31,7 +32,9 @@ view_tests_decision(const struct model_test *mt)
 			return _("dismissed");
 		return mt->decision;
 	}
-	return mt->quarantined ? _("quarantined") : "-";
+	if (mt->quarantined)
+		return _("quarantined");
+	return mt->undecided ? _("to decide") : "-";
 }
 
 static const char *
@@ -60,6 +63,14 @@ view_tests_draw(struct view_ctx *c, const struct view_rect *r, bool focused)
 		         c->nvisible, m->ntests, st->filter);
 	else
 		snprintf(title, sizeof title, _("Flaky tests (%zu)"), m->ntests);
+	if (m->undecided > 0) {
+		size_t n = strlen(title);
+
+		snprintf(title + n, sizeof title - n,
+		         ngettext(" %zu needs a decision", " %zu need a decision",
+		                  (unsigned long)m->undecided),
+		         m->undecided);
+	}
 	if (st->sort != VIEW_SORT_LISTED)
 		snprintf(title + strlen(title), sizeof title - strlen(title), " %s",
 		         st->sort == VIEW_SORT_RATE ? _("by failure rate") : _("by name"));
@@ -164,10 +175,11 @@ view_tests_draw(struct view_ctx *c, const struct view_rect *r, bool focused)
 		draw_text(c->d, y, x, verdict_w, view_tests_verdict(mt), vrole, false);
 		x += verdict_w + 1;
 		if (decision_w > 0)
-			draw_text(
-			    c->d, y, x, decision_w, view_tests_decision(mt),
-			    sel ? role
-			        : (mt->decision != NULL || mt->quarantined ? DRAW_OK : DRAW_DIM),
-			    false);
+			draw_text(c->d, y, x, decision_w, view_tests_decision(mt),
+			          sel                                       ? role
+			          : mt->decision != NULL || mt->quarantined ? DRAW_OK
+			          : mt->undecided                           ? DRAW_WARN
+			                                                    : DRAW_DIM,
+			          false);
 	}
 }

@@ -75,6 +75,8 @@ struct view_state {
 	/* The lane grid of the last frame: cells a row and their width, for
 	 * the mouse (0 when the pane is not a grid of cells). */
 	int lanes_per_row, lanes_cell_w;
+	size_t detail_left;     /* columns the detail's commands are slid left */
+	bool detail_more_right; /* a command goes on past the right edge */
 	/* Rows and lines of the last frame, for paging and clamping. */
 	int list_rows, detail_rows, lanes_rows, quarantine_rows, overlay_rows;
 	size_t detail_lines, lanes_lines, quarantine_lines, overlay_lines;

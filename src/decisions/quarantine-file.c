@@ -357,3 +357,36 @@ quarantine_file_splice(const struct quarantine *q, const char *values[], struct 
 	quarantine_file_pos_free(&pos);
 	return 0;
 }
+
+int
+quarantine_file_cut(const struct quarantine *q, size_t index, struct buf *out)
+{
+	struct quarantine_file_pos pos;
+	size_t from, to;
+
+	memset(&pos, 0, sizeof pos);
+	if (q->text == NULL || quarantine_file_scan(q->text, q->len, &pos) < 0)
+		return -EINVAL;
+	if (index >= pos.nelems) {
+		quarantine_file_pos_free(&pos);
+		return -EINVAL;
+	}
+	buf_reset(out);
+	if (pos.nelems == 1) {
+		buf_add(out, q->text, pos.open + 1);
+		buf_add(out, q->text + pos.close, q->len - pos.close);
+		quarantine_file_pos_free(&pos);
+		return 0;
+	}
+	if (index > 0) {
+		from = pos.elems[index - 1].end;
+		to = pos.elems[index].end;
+	} else {
+		from = pos.elems[0].start;
+		to = pos.elems[1].start;
+	}
+	buf_add(out, q->text, from);
+	buf_add(out, q->text + to, q->len - to);
+	quarantine_file_pos_free(&pos);
+	return 0;
+}

@@ -3,7 +3,7 @@
  * quarantine-file.h: the text of a quarantine file, byte by byte. A small
  * scanner finds where each entry and member of the (already valid) JSON
  * lies, for line numbers in messages; the splice adds an entry in the
- * file's own style without reprinting the rest. Entries, channels and
+ * file's own style without reprinting the rest, the cut takes one out. Entries, channels and
  * statuses are quarantine.h's business.
  */
 #ifndef FLAKESWEEP_QUARANTINE_FILE_H
@@ -83,5 +83,12 @@ int quarantine_file_cursor_line(struct quarantine_file_cursor *c, size_t off);
  * in the style of the first. Returns 0, or -EINVAL when the text has no
  * place for it. */
 int quarantine_file_splice(const struct quarantine *q, const char *values[], struct buf *out);
+
+/* Writes into out the text of q without its index-th (0-based) element:
+ * the element and the separator before it (after it, for the first), so
+ * cutting the entry quarantine_file_splice added last gives back the text
+ * it was added to; the only element leaves "[]". Returns 0, or -EINVAL when the text cannot be
+ * scanned or has no such element. */
+int quarantine_file_cut(const struct quarantine *q, size_t index, struct buf *out);
 
 #endif

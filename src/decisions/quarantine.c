@@ -911,6 +911,106 @@ quarantine_add(struct quarantine *q, const struct quarantine_new_entry *ne, int6
 	return rc;
 }
 
+/* Cuts the matching entries out of q, a fresh read of the file under the
+ * lock, last first so the offsets of the others hold. */
+static int
+quarantine_remove_locked(struct quarantine *q, const char *test, const char *channel, int *removed,
+                         char **err)
+{
+	struct quarantine *nq = NULL;
+	struct buf text;
+	size_t i, left = q->nentries;
+	int rc = 0, n = 0;
+
+	buf_init(&text);
+	buf_add(&text, q->text != NULL ? q->text : "", q->len);
+	for (i = q->nentries; i-- > 0;) {
+		const struct quarantine_entry *e = &q->entries[i];
+		struct quarantine cur;
+		struct buf cut;
+
+		if (e->test == NULL || strcmp(e->test, test) != 0 ||
+		    (channel != NULL && (e->channel == NULL || strcmp(e->channel, channel) != 0)))
+			continue;
+		memset(&cur, 0, sizeof cur);
+		cur.text = text.data;
+		cur.len = text.len;
+		buf_init(&cut);
+		if (quarantine_file_cut(&cur, i, &cut) < 0) {
+			buf_free(&cut);
+			*err =
+			    xasprintf(_("%s: cannot find where entry %d ends"), q->path, e->index);
+			rc = -EINVAL;
+			goto out;
+		}
+		buf_free(&text);
+		text = cut;
+		left--;
+		n++;
+	}
+	if (n == 0) {
+		*err = channel != NULL ? xasprintf(_("%s: no entry quarantines %s for channel %s"),
+		                                   q->path, test, channel)
+		                       : xasprintf(_("%s: no entry quarantines %s"), q->path, test);
+		rc = -ENOENT;
+		goto out;
+	}
+	/* The text must read back as the other entries. */
+	nq = quarantine_parse(q->path, text.data, text.len);
+	if (nq->nerrors > q->nerrors || nq->nentries != left) {
+		*err = xasprintf(_("%s: removing the entry would break the file"), q->path);
+		rc = -EINVAL;
+		goto out;
+	}
+	rc = util_write_file_atomic(q->path, text.data, text.len);
+	if (rc < 0) {
+		*err = xasprintf("%s: %s", q->path, strerror(-rc));
+		goto out;
+	}
+	{
+		struct quarantine tmp = *q;
+
+		*q = *nq;
+		*nq = tmp;
+	}
+	if (removed != NULL)
+		*removed = n;
+out:
+	quarantine_free(nq);
+	buf_free(&text);
+	return rc;
+}
+
+int
+quarantine_remove(struct quarantine *q, const char *test, const char *channel, int *removed,
+                  char **err)
+{
+	struct quarantine *fresh = NULL;
+	int rc, lock;
+
+	*err = NULL;
+	if (removed != NULL)
+		*removed = 0;
+	lock = util_lock_dir_of(q->path);
+	if (lock < 0) {
+		*err = xasprintf(_("%s: cannot lock its directory: %s"), q->path, strerror(-lock));
+		return lock;
+	}
+	rc = quarantine_load(q->path, &fresh, err);
+	if (rc == 0) {
+		rc = quarantine_remove_locked(fresh, test, channel, removed, err);
+		if (rc == 0) {
+			struct quarantine tmp = *q;
+
+			*q = *fresh;
+			*fresh = tmp;
+		}
+	}
+	quarantine_free(fresh);
+	close(lock); /* also releases the lock */
+	return rc;
+}
+
 /* Export. */
 
 /* A test of the export, with its package's length and its position. */

@@ -214,6 +214,15 @@ struct quarantine_new_entry {
 int quarantine_add(struct quarantine *q, const struct quarantine_new_entry *ne, int64_t now_ms,
                    char **err);
 
+/* Removes from q's file (and q) every entry of test, or only the one for
+ * channel when it is not NULL, locked and atomic like quarantine_add and
+ * on the file as it is now; the rest of the text is kept byte for byte.
+ * *removed (may be NULL) gets how many went. Returns 0, -ENOENT when no
+ * entry matches, or another negative errno, with *err (caller frees)
+ * saying why. */
+int quarantine_remove(struct quarantine *q, const char *test, const char *channel, int *removed,
+                      char **err);
+
 /* The export text of q's valid entries that drv owns, each test once, in
  * file order of their packages' first test: drv->skip_args once per
  * package (bare when package is given, which keeps only the tests whose id

@@ -1153,6 +1153,12 @@ sweep_outdir(const struct sweep *s)
 	return s->outdir;
 }
 
+const char *
+sweep_root(const struct sweep *s)
+{
+	return s->proj.root;
+}
+
 char *
 sweep_report(struct sweep *s, bool json)
 {

@@ -85,6 +85,8 @@ enum sweep_phase sweep_phase(const struct sweep *s);
 const char *sweep_phase_label(enum sweep_phase phase);
 const struct results *sweep_results(const struct sweep *s);
 const char *sweep_outdir(const struct sweep *s);
+/* The project's root directory, or NULL when not known yet. */
+const char *sweep_root(const struct sweep *s);
 
 /* The output directory of a sweep not given -o: flakesweep-out/ and the
  * local time to the second. Caller frees. */

@@ -365,6 +365,18 @@ github_read_token(bool enterprise, char **token, const char **source, char **err
 	return -EINVAL;
 }
 
+int
+github_check_token(char **err)
+{
+	char *h = github_host_env(), *token = NULL;
+	const char *source;
+	int rc = github_read_token(h != NULL && !github_host_is_ghe_com(h), &token, &source, err);
+
+	free(token);
+	free(h);
+	return rc;
+}
+
 void
 github_mask(const struct github *gh, char *s)
 {

@@ -134,6 +134,11 @@ bool github_web_url_ok(const struct github *gh, const char *url);
  * shown or sent. s may be NULL. */
 bool github_env_token_in(const char *s);
 
+/* Whether a token for the endpoint's host (GH_HOST) is set and usable, as
+ * github_new would read it, before anything is written: 0, or -EINVAL
+ * with *err (caller frees) saying which variables to set. */
+int github_check_token(char **err);
+
 /* One finished HTTP exchange, as the client saw it. */
 struct github_exchange {
 	int curl_code;            /* a CURLcode: 0 when a reply came */

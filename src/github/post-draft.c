@@ -20,6 +20,7 @@
 #include "base/hash.h"
 #include "github/markdown.h"
 #include "github/post-draft.h"
+#include "github/post-repro.h"
 #include "drivers/project.h"
 #include "results/results-json.h"
 #include "results/results.h"
@@ -57,6 +58,7 @@ struct post_draft {
 	char *repo;     /* where it is posted, or NULL */
 	char *src_repo; /* where the source is, for links, or NULL */
 	char *web_base;
+	char *top;         /* the checkout's top directory, or NULL */
 	char *source_path; /* relative to the repository's top, or NULL */
 	int source_line;   /* 0: source_path is the package's directory */
 	char *closed_url;
@@ -505,7 +507,8 @@ post_draft_render_body(const struct post_draft *d, size_t budget)
 		buf_adds(&b, "\n\n");
 	}
 	if (d->repro_flakesweep != NULL) {
-		buf_adds(&b, "Reproduce it at the pair where it failed most, with the same load:");
+		buf_adds(&b, "Reproduce it at the pair where it failed most, with the same load, "
+		             "from the repository's root:");
 		buf_adds(&b, "\n\n");
 		markdown_fence(&b, "sh", d->repro_flakesweep);
 		buf_addc(&b, '\n');
@@ -609,6 +612,7 @@ post_draft_free(struct post_draft *d)
 	free(d->src_repo);
 	free(d->web_base);
 	free(d->source_path);
+	free(d->top);
 	free(d->closed_url);
 	free(d->marker);
 	free(d->decisions_path);
@@ -746,11 +750,60 @@ post_draft_repos(struct post_draft *d, const char *proot, const char *repo, char
 		d->src_repo = xstrdup(origin_repo);
 	else if (origin == NULL && d->repo != NULL)
 		d->src_repo = xstrdup(d->repo);
-	if (g.top != NULL)
+	if (g.top != NULL) {
 		post_draft_locate(d, proot, g.top);
+		d->top = xstrdup(g.top);
+	}
 	project_git_free(&g);
 	free(origin_repo);
 	return 0;
+}
+
+/* Replaces every "PREFIX/" in *s by nothing: paths under the checkout or
+ * the output directory, made relative. */
+static void
+post_draft_strip(char **s, const char *prefix)
+{
+	char *with = xasprintf("%s/", prefix), *at;
+	size_t n = strlen(with);
+
+	while (*s != NULL && strcmp(prefix, "/") != 0 && (at = strstr(*s, with)) != NULL)
+		memmove(at, at + n, strlen(at + n) + 1);
+	free(with);
+}
+
+/* The reproduce commands relative to the repository's root, and no path
+ * of this machine in the first failure's lines (see post-repro.h). A
+ * command that cannot be made so is left out. */
+static void
+post_draft_relative(struct post_draft *d, const struct results_meta *m,
+                    const struct results_meta_test *mt, const char *outdir)
+{
+	const cJSON *race = cJSON_GetObjectItemCaseSensitive(m->config, "race");
+	const cJSON *tags = cJSON_GetObjectItemCaseSensitive(m->config, "tags");
+	struct post_repro_build b = {!cJSON_IsFalse(race),
+	                             cJSON_IsString(tags) ? tags->valuestring : NULL};
+	const char *raw[2] = {mt->reproduce_flakesweep, mt->reproduce_direct};
+	char **out[2] = {&d->repro_flakesweep, &d->repro_direct};
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		char *rel;
+
+		if (raw[i] == NULL)
+			continue;
+		rel = post_repro_relative(raw[i], d->top, i == 0 ? NULL : m->driver, &b);
+		free(*out[i]);
+		*out[i] = rel != NULL ? markdown_clean_line(rel, strlen(rel), false) : NULL;
+		free(rel);
+	}
+	for (i = 0; i < d->ff_nlines; i++) {
+		if (d->top != NULL)
+			post_draft_strip(&d->ff_lines[i], d->top);
+		if (m->root != NULL)
+			post_draft_strip(&d->ff_lines[i], m->root);
+		post_draft_strip(&d->ff_lines[i], outdir);
+	}
 }
 
 bool
@@ -828,6 +881,12 @@ post_draft_new(const struct post_input *in, struct post_draft **out, char **err)
 	rc = post_draft_repos(d, m.root, in->repo, err);
 	if (rc < 0)
 		goto out;
+	{
+		char *dir = post_draft_results_dir(in->results_path);
+
+		post_draft_relative(d, &m, &m.tests[t - r->tests], dir);
+		free(dir);
+	}
 	rc = post_draft_render(d);
 	if (rc < 0) {
 		*err = xasprintf(_("the description and notes are too long: the report must stay "

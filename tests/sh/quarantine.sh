@@ -138,6 +138,16 @@ add invalid-file 'example.com/demo/retry::TestBackoff' cpu=2 --owner x --issue y
 cmp -s demo.json demo-before.json || { echo "FAIL: a refused add changed demo.json"; bad=1; }
 cmp -s invalid.json "$fix/invalid.json" || { echo "FAIL: a refused add changed invalid.json"; bad=1; }
 
+# remove: taking out what add appended gives the file back byte for byte.
+cp valid.json valid-added.json
+run remove-added remove 'example.com/demo/retry::TestJitter' rng --file valid.json
+cmp -s valid.json "$fix/valid.json" || { diff -u "$fix/valid.json" valid.json; echo "FAIL: remove after add"; bad=1; }
+run remove-added-only remove 'tests/test_new.py::test_it' --file single.json
+cmp -s single.json "$fix/single.json" || { diff -u "$fix/single.json" single.json; echo "FAIL: remove after add (single)"; bad=1; }
+run remove-missing remove 'example.com/demo/retry::TestNope' --file valid.json
+run remove-wrong-channel remove 'example.com/demo/retry::TestJitter' cpu=9 --file valid-added.json
+run usage-remove-no-test remove --file valid.json
+
 # The default file is found from a subdirectory of the project.
 mkdir -p proj/sub/dir
 touch proj/go.mod

@@ -37,7 +37,7 @@ mkdir -p "$T/project/cache" "$T/project/.git" "$T/bodies"
 cp "$fx/demo/project/go.mod" "$T/project/"
 cp "$fx/demo/project/cache/cache_test.go" "$T/project/cache/"
 printf '[remote "origin"]\n\turl = git@github.com:demo/widgets.git\n' >"$T/project/.git/config"
-sed "s|@ROOT@|$T/project|" "$fx/demo/results.json" >"$T/results.json"
+sed "s|@ROOT@|$T/project|g" "$fx/demo/results.json" >"$T/results.json"
 
 # A private CA and a certificate for 127.0.0.1, for the stand-in's TLS port.
 tls=()
@@ -134,6 +134,13 @@ expect ok 0 "$D/40" ""
 expect_ops ok "RepoAndCategories:200 FindReports:200 CreateDiscussion:200"
 cmp -s "$T/bodies/ok-40.md" "$golden/demo-flaky.md" ||
 	{ echo "FAIL ok: the posted report differs from the golden one"; fail=1; }
+# No path of this machine (the project's root, the output directory);
+# the commit and the test's source line at it are linked.
+grep -qF "$T" "$T/bodies/ok-40.md" && { echo "FAIL ok: the posted report holds a local path"; fail=1; }
+grep -qF "(https://github.com/demo/widgets/commit/4f2a9c1e7b3d5a6f8e9d0c1b2a3f4e5d6c7b8a90)" \
+	"$T/bodies/ok-40.md" || { echo "FAIL ok: no commit link"; fail=1; }
+grep -qF "https://github.com/demo/widgets/blob/4f2a9c1e7b3d5a6f8e9d0c1b2a3f4e5d6c7b8a90/cache/cache_test.go#L11" \
+	"$T/bodies/ok-40.md" || { echo "FAIL ok: no link to the test's source line"; fail=1; }
 recorded ok "$D/40"
 
 # Never twice: the same test again finds the first post.
@@ -165,7 +172,7 @@ expect usage 2 "" "flakesweep: option --test needs a value"
 	--notes "$fx/demo/notes.md" --dry-run <"$fx/demo/description.md" >"$T/stdin.out" 2>&1 &&
 	cmp -s "$T/stdin.out" "$golden/demo-flaky.md" ||
 	{ echo "FAIL stdin: --description - did not give the golden report"; fail=1; }
-sed "s|$T/project|/nonexistent/project|" "$T/results.json" >"$T/elsewhere.json"
+sed "s|$T/project|/nonexistent/project|g" "$T/results.json" >"$T/elsewhere.json"
 set +e
 "$FLAKESWEEP" report --results "$T/elsewhere.json" --test "$ID" --description "$fx/demo/description.md" \
 	--api-url "http://127.0.0.1:$port/refusal/graphql" >"$T/no-origin.out" 2>"$T/no-origin.err"
@@ -184,7 +191,7 @@ cp -r "$T/project" "$T/fifo4"
 rm "$T/fifo3/go.mod" "$T/fifo4/cache/cache_test.go"
 mkfifo "$T/fifo3/go.mod" "$T/fifo4/cache/cache_test.go"
 for f in fifo1 fifo2 fifo3 fifo4; do
-	sed "s|$T/project|$T/$f|" "$T/results.json" >"$T/$f.json"
+	sed "s|$T/project|$T/$f|g" "$T/results.json" >"$T/$f.json"
 	set +e
 	timeout 10 "$FLAKESWEEP" report --results "$T/$f.json" --test "$ID" \
 		--description "$fx/demo/description.md" --dry-run >"$T/$f.out" 2>"$T/$f.err"
