@@ -214,7 +214,8 @@ tm send-keys -t done c
 wait_for done "confirm beta: runs at each of 1 pairs: 2"
 tm send-keys -t done BSpace 3 0 Enter
 wait_for done "queued 30 runs of $T/t.sh::beta"
-wait_for done "the sweep is complete: results in" 30
+# The sweep ends again, and the confirm decision is recorded once its runs ran.
+wait_for done "confirmed $T/t.sh::beta: its confirm runs have run" 30
 [ "$(confirm_runs "$F" beta)" = 32 ] ||
 	fail "after c 30 in the view, results.json has $(confirm_runs "$F" beta) confirm runs of beta, expected 32"
 [ "$(runs "$F")" = $((before + 30)) ] || fail "the journal has $(runs "$F") runs, expected $((before + 30))"
@@ -252,7 +253,7 @@ tm send-keys -t live c
 wait_for live "confirm beta: runs at each of 1 pairs: 2"
 tm send-keys -t live BSpace 2 0 Enter
 wait_for live "queued 20 runs of $T/t.sh::beta"
-wait_for live "the sweep is complete: results in" 30
+wait_for live "confirmed $T/t.sh::beta: its confirm runs have run" 30
 [ "$(confirm_runs "$L" beta)" = 22 ] ||
 	fail "after c 20 in the live dashboard, results.json has $(confirm_runs "$L" beta) confirm runs of beta, expected 22"
 tm send-keys -t live q

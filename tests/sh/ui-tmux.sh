@@ -81,7 +81,7 @@ for want in "flakesweep  view: complete 200/200 runs" "2 flaky 2 failing" \
 	"- Lanes: 1 lane x 2, idle: the sweep is over" "> TestLoadSensitive" \
 	"example.com/flakesweep-demo::TestLoadSensitive" \
 	"first failure (sweep, cpu 2, load 1" "reproduce:" "Quarantine (3," "expires in" \
-	"overdue" "Enter details  Tab pane  Q quarantine  p post bug"; do
+	"overdue" "Enter details  Tab pane  c confirm  Q quarantine  p post bug"; do
 	grep -qF -- "$want" <<<"$s" || { echo "$s"; fail "view: no \"$want\""; }
 done
 tm send-keys -t view j
@@ -110,9 +110,9 @@ tm send-keys -t view P
 wait_for view "this view only reads the journal: nothing to pause"
 # c on a sweep that is over would run it here: its binaries are not.
 tm send-keys -t view c
-wait_for view "confirm TestCanaryRed: runs at each of 4 pairs: 10"
+wait_for view "confirm TestLoadSensitive: runs at each of 4 pairs: 10"
 tm send-keys -t view Enter
-wait_for view "cannot confirm example.com/flakesweep-demo::TestCanaryRed here: its test binary"
+wait_for view "cannot confirm example.com/flakesweep-demo::TestLoadSensitive here: its test binary"
 cmp -s "$FX/demo/journal.jsonl" "$T/demo/journal.jsonl" || fail "view: c wrote to the journal"
 # Resize: the 80-column layout, then too small, then back.
 tm resize-window -t view -x 80 -y 24
