@@ -18,6 +18,8 @@
 #include "engine/status.h"
 #include "engine/sweep-config.h"
 
+struct replay_shape;
+
 /* A run that was spawned and never recorded as finished. */
 struct replay_spawn {
 	int64_t run;
@@ -41,7 +43,12 @@ struct replay {
 	bool torn;        /* the last line was torn and skipped */
 	char *end_status; /* from an end line, or NULL */
 	int64_t started_ms, finished_ms;
+	struct replay_shape *shapes; /* REPLAY_SHAPES, by set id modulo */
 };
+
+/* How many set lines' shapes replay keeps at once (a journal of unshuffled
+ * runs has a few sets; an old shuffled one, one a run). */
+#define REPLAY_SHAPES 64
 
 /* Reads path into r (zeroed by the function). Returns 0, or a negative
  * errno with *err (caller frees) naming the file and line. */
