@@ -4,8 +4,9 @@
 # tests, as a sweep at --cpu 1,2 --load 1,2 on 16 cores writes it: a
 # spawn line and a run line per run, one set line for the passing runs,
 # and one run in FAILEVERY failing one test (a second set). With
-# --shuffle, every run has its own test order: old journals (v1) get a
-# set line per run, --shuffle=seed writes the order as a seed.
+# --shuffle, every run has its own test order, as journals written before
+# shuffled runs shared sets had it (a set line per run); --shuffle=seed
+# writes it as now: the run's seed, and the set of the same tests.
 # Usage: genjournal.py OUT RUNS [TESTS [FAILEVERY]] [--shuffle|--shuffle=seed]
 import json, random, sys
 
@@ -63,12 +64,13 @@ with open(out, "w") as f:
             line["overlapped"] = True
         line["noise"] = round(rnd.random() * 0.05, 3)
         line["noise_ms"] = round(rnd.random() * 5, 1)
-        if seeded:
-            line["order"] = rnd.randrange(1 << 62)
         if fail:
             line["exit"] = 1
             line["fail"] = ["TestName007"]
             line["lines"] = {"TestName007": "    bench_test.go:7: failed on purpose\n"}
+        if seeded:
+            line["seed"] = str(rnd.randrange(1 << 62))
+        if fail:
             line["log"] = "runs/%d.log" % run
         w(dump(line) + "\n")
     w(dump({"type": "end", "status": "complete", "finished": "2026-11-30T04:05:03Z"}) + "\n")

@@ -30,7 +30,8 @@ timed() {
 	local name=$1
 	shift
 	/usr/bin/time -f "$name %e %U %S %M" -o "$work/time" "$@" >/dev/null 2>&1 || true
-	awk '{ printf "%s %.2f %.2f %d\n", $1, $2, $3 + $4, $5 }' "$work/time"
+	# The last line: a failing command gets a line about its status first.
+	tail -n 1 "$work/time" | awk '{ printf "%s %.2f %.2f %d\n", $1, $2, $3 + $4, $5 }'
 }
 parse=$(timed parse "$work/jsonparse" "$work/out/journal.jsonl")
 rebuild=$(timed rebuild "$fs" report --rebuild "$work/out")

@@ -427,3 +427,78 @@ TEST(journal_fast_lines_checked_like_parsed_ones)
 	check_refused("{\"type\":\"spawn\",\"run\":1,\"pid\":0,\"start\":1}\n",
 	              "3: spawn line: pid: expected a whole number from 1 to 2147483647");
 }
+
+static int
+count_sets(void *arg, struct journal_reader *jr, const cJSON *line, int lineno)
+{
+	(void)jr;
+	(void)lineno;
+	*(int *)arg += strcmp(journal_line_type(line), "set") == 0;
+	return 0;
+}
+
+TEST(journal_shuffled_runs_share_a_set)
+{
+	static const char *const names[] = {"TestA", "TestB", "TestC", "TestD"};
+	char *path = xasprintf("%s/journal.jsonl", check_tmpdir()), *err = NULL, *text;
+	struct journal *j = journal_started(path);
+	struct journal_run jr;
+	struct outcome o;
+	struct replay rp;
+	size_t len, before;
+	int i, k, sets = 0;
+	bool torn;
+
+	CHECK_INT(util_read_file(path, 1 << 20, &text, &len), 0);
+	free(text);
+	before = len;
+	for (i = 0; i < 40; i++) {
+		memset(&o, 0, sizeof o);
+		/* A new order each run, the seed that gives it, and one test
+		 * skipped in runs 20 to 39. */
+		for (k = 0; k < 4; k++) {
+			int t = i % 2 == 0 ? (i + k) % 4 : (i + 4 - k) % 4;
+
+			outcome_add(&o, xstrdup(names[t]),
+			            i >= 20 && t == 2 ? OUTCOME_SKIP : OUTCOME_PASS, NULL);
+		}
+		o.seed = xasprintf("%d", 1000000007 + i);
+		memset(&jr, 0, sizeof jr);
+		jr.run = i + 1;
+		jr.cpu = 1;
+		jr.load = 1;
+		jr.ms = 12;
+		CHECK_INT(journal_write_run(j, &jr, &o), 0);
+		outcome_free(&o);
+	}
+	journal_close(j);
+	/* One set while all passed, one with TestC skipped. */
+	CHECK_INT(journal_read(path, count_sets, &sets, &torn, &err), 0);
+	CHECK_INT(sets, 2);
+	CHECK_INT(util_read_file(path, 1 << 20, &text, &len), 0);
+	CHECK((len - before) / 40 < 150);
+	free(text);
+	/* A resumed sweep reuses them too. */
+	j = journal_open(path, &err);
+	CHECK(j != NULL);
+	memset(&o, 0, sizeof o);
+	outcome_add(&o, xstrdup("TestD"), OUTCOME_PASS, NULL);
+	outcome_add(&o, xstrdup("TestB"), OUTCOME_PASS, NULL);
+	outcome_add(&o, xstrdup("TestC"), OUTCOME_SKIP, NULL);
+	outcome_add(&o, xstrdup("TestA"), OUTCOME_PASS, NULL);
+	o.seed = xstrdup("5");
+	jr.run = 41;
+	CHECK_INT(journal_write_run(j, &jr, &o), 0);
+	outcome_free(&o);
+	journal_close(j);
+	sets = 0;
+	CHECK_INT(journal_read(path, count_sets, &sets, &torn, &err), 0);
+	CHECK_INT(sets, 2);
+	CHECK_INT(replay_journal(path, &rp, &err), 0);
+	CHECK_INT(rp.results->runs, 41);
+	CHECK_INT(rp.results->ntests, 4);
+	CHECK_INT(results_find(rp.results, "example.com/m::TestC")->cells[0].runs, 20);
+	CHECK_INT(results_find(rp.results, "example.com/m::TestA")->cells[0].runs, 41);
+	replay_free(&rp);
+	free(path);
+}

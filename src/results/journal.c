@@ -111,55 +111,93 @@ journal_line_type(const cJSON *line)
 	return t != NULL ? t : "";
 }
 
-/* A set's key: its package and its tests with their statuses, in order. */
-static char *
-journal_set_key(int pkg, const struct outcome *o)
+static int
+journal_cmp_str(const void *a, const void *b)
 {
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A set's key: its package and its entries ("P" or "S" and the test's name)
+ * in order; for a run whose seed gives its order (a shuffled run), sorted
+ * after an "s", so that every order of the same tests shares one set. */
+static char *
+journal_set_key_of(int pkg, char *const *entries, size_t n, bool seeded)
+{
+	char **sorted = NULL;
 	struct buf b;
 	size_t i;
 
+	if (seeded && n > 0) {
+		sorted = xmalloc(sizeof *sorted * n);
+		memcpy(sorted, entries, sizeof *sorted * n);
+		qsort(sorted, n, sizeof *sorted, journal_cmp_str);
+		entries = sorted;
+	}
 	buf_init(&b);
-	buf_printf(&b, "%d", pkg);
+	buf_printf(&b, "%s%d", seeded ? "s" : "", pkg);
+	for (i = 0; i < n; i++)
+		buf_printf(&b, "\n%s", entries[i]);
+	free(sorted);
+	return buf_steal(&b);
+}
+
+/* The entries of the tests of o that passed or were skipped, in order. */
+static char **
+journal_set_entries(const struct outcome *o, size_t *n)
+{
+	char **v = xmalloc(sizeof *v * (o->ntests + 1));
+	size_t i;
+
+	*n = 0;
 	for (i = 0; i < o->ntests; i++) {
 		const struct outcome_test *t = &o->tests[i];
 
 		if (t->status == OUTCOME_PASS || t->status == OUTCOME_SKIP)
-			buf_printf(&b, "\n%c%s", t->status == OUTCOME_PASS ? 'P' : 'S', t->name);
+			v[(*n)++] =
+			    xasprintf("%c%s", t->status == OUTCOME_PASS ? 'P' : 'S', t->name);
 	}
-	return buf_steal(&b);
+	v[*n] = NULL;
+	return v;
 }
 
-static char *
-journal_set_key_from_line(const cJSON *line)
+/* A set line's entries. */
+static char **
+journal_set_entries_of_line(const cJSON *line, size_t *n)
 {
-	struct buf b;
 	const cJSON *v;
-	double pkg = 0;
+	char **e = NULL;
 
-	buf_init(&b);
-	journal_num(line, "pkg", &pkg);
-	buf_printf(&b, "%d", (int)pkg);
+	*n = 0;
 	cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(line, "order"))
 	{
 		if (cJSON_IsString(v))
-			buf_printf(&b, "\n%s", v->valuestring);
+			util_strv_add(&e, n, v->valuestring);
 	}
-	return buf_steal(&b);
+	return e;
 }
 
 static int
 journal_seed_sets(void *arg, struct journal_reader *reader, const cJSON *line, int lineno)
 {
 	struct journal *j = arg;
-	double id;
+	double id, pkg = 0;
+	char **e, *key;
+	size_t n;
+	int seeded;
 
 	(void)reader;
 	(void)lineno;
 	if (strcmp(journal_line_type(line), "set") == 0 && journal_num(line, "id", &id)) {
-		char *key = journal_set_key_from_line(line);
-
-		strmap_set(j->sets, key, (long)id);
-		free(key);
+		journal_num(line, "pkg", &pkg);
+		/* In its order first: sorting comes second. */
+		e = journal_set_entries_of_line(line, &n);
+		for (seeded = 0; seeded <= 1; seeded++) {
+			key = journal_set_key_of((int)pkg, e, n, seeded);
+			if (strmap_get(j->sets, key) < 0 || !seeded)
+				strmap_set(j->sets, key, (long)id);
+			free(key);
+		}
+		util_strv_free(e);
 		if ((long)id >= j->next_set)
 			j->next_set = (long)id + 1;
 	}
@@ -343,34 +381,26 @@ journal_names(const struct outcome *o, enum outcome_status status)
 static long
 journal_set_for(struct journal *j, int pkg, const struct outcome *o, int *rc)
 {
-	char *key = journal_set_key(pkg, o);
+	size_t n, i;
+	char **e = journal_set_entries(o, &n);
+	char *key = journal_set_key_of(pkg, e, n, o->seed != NULL);
 	long id = strmap_get(j->sets, key);
 	cJSON *line, *order;
-	size_t i;
 
-	if (id >= 0) {
-		free(key);
-		return id;
+	if (id < 0) {
+		id = j->next_set++;
+		line = cJSON_CreateObject();
+		cJSON_AddStringToObject(line, "type", "set");
+		cJSON_AddNumberToObject(line, "id", (double)id);
+		cJSON_AddNumberToObject(line, "pkg", pkg);
+		order = cJSON_AddArrayToObject(line, "order");
+		for (i = 0; i < n; i++)
+			cJSON_AddItemToArray(order, cJSON_CreateString(e[i]));
+		*rc = journal_write(j, line);
+		cJSON_Delete(line);
+		strmap_set(j->sets, key, id);
 	}
-	id = j->next_set++;
-	line = cJSON_CreateObject();
-	cJSON_AddStringToObject(line, "type", "set");
-	cJSON_AddNumberToObject(line, "id", (double)id);
-	cJSON_AddNumberToObject(line, "pkg", pkg);
-	order = cJSON_AddArrayToObject(line, "order");
-	for (i = 0; i < o->ntests; i++) {
-		const struct outcome_test *t = &o->tests[i];
-		char *item;
-
-		if (t->status != OUTCOME_PASS && t->status != OUTCOME_SKIP)
-			continue;
-		item = xasprintf("%c%s", t->status == OUTCOME_PASS ? 'P' : 'S', t->name);
-		cJSON_AddItemToArray(order, cJSON_CreateString(item));
-		free(item);
-	}
-	*rc = journal_write(j, line);
-	cJSON_Delete(line);
-	strmap_set(j->sets, key, id);
+	util_strv_free(e);
 	free(key);
 	return id;
 }
