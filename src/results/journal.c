@@ -813,84 +813,141 @@ journal_read(const char *path, journal_line_cb line_cb, void *arg, bool *torn, c
 	return journal_read_fast(path, line_cb, NULL, arg, torn, err);
 }
 
+struct journal_tail {
+	char *path;
+	off_t offset; /* where the lines not read yet start */
+	int lineno;   /* the lines read */
+	struct journal_reader reader;
+};
+
+struct journal_tail *
+journal_tail_new(const char *path)
+{
+	struct journal_tail *t = xcalloc(1, sizeof *t);
+
+	t->path = xstrdup(path);
+	return t;
+}
+
+void
+journal_tail_free(struct journal_tail *t)
+{
+	size_t i;
+
+	if (t == NULL)
+		return;
+	for (i = 0; i < t->reader.nsets; i++)
+		util_strv_free(t->reader.sets[i].order);
+	free(t->reader.sets);
+	free(t->path);
+	free(t);
+}
+
+off_t
+journal_tail_offset(const struct journal_tail *t)
+{
+	return t->offset;
+}
+
+/* One whole line of t, at its offset: parsed and given to the callbacks. */
+static int
+journal_tail_line(struct journal_tail *t, char *line, size_t len, journal_line_cb line_cb,
+                  journal_fast_cb fast_cb, void *arg, char **err)
+{
+	const char *path = t->path;
+	int lineno = t->lineno + 1, rc;
+	cJSON *obj;
+
+	if (len > JOURNAL_LINE_MAX) {
+		*err = xasprintf(_("%s:%d: line longer than %d bytes"), path, lineno,
+		                 JOURNAL_LINE_MAX);
+		return -EINVAL;
+	}
+	rc = journal_try_fast(&t->reader, line, len, fast_cb, arg, lineno);
+	if (rc != 0)
+		return rc < 0 ? rc : 0;
+	obj = cJSON_ParseWithLength(line, len);
+	if (obj == NULL) {
+		size_t off = 0;
+		const char *why = json_why(line, len, cJSON_GetErrorPtr(), &off);
+		int l, col;
+
+		json_pos(line, len, off, &l, &col);
+		*err = xasprintf(_("%s:%d:%d: invalid JSON (%s)"), path, lineno, col, why);
+		return -EINVAL;
+	}
+	if (!cJSON_IsObject(obj)) {
+		cJSON_Delete(obj);
+		*err = xasprintf(_("%s:%d: expected a JSON object on each line"), path, lineno);
+		return -EINVAL;
+	}
+	if (strcmp(journal_line_type(obj), "set") == 0 &&
+	    journal_reader_add_set(&t->reader, obj, lineno, &t->reader.why) < 0) {
+		cJSON_Delete(obj);
+		*err = xasprintf("%s:%d: %s", path, lineno, t->reader.why);
+		free(t->reader.why);
+		t->reader.why = NULL;
+		return -EINVAL;
+	}
+	rc = line_cb(arg, &t->reader, obj, lineno);
+	cJSON_Delete(obj);
+	return rc;
+}
+
+int
+journal_tail_read(struct journal_tail *t, journal_line_cb line_cb, journal_fast_cb fast_cb,
+                  void *arg, size_t max_bytes, bool *torn, bool *more, char **err)
+{
+	FILE *f;
+	char *line = NULL;
+	size_t cap = 0, done = 0;
+	ssize_t len;
+	int rc = 0;
+
+	*torn = false;
+	*err = NULL;
+	if (more != NULL)
+		*more = false;
+	f = fopen(t->path, "re");
+	if (f == NULL || fseeko(f, t->offset, SEEK_SET) < 0) {
+		rc = -errno;
+		*err = xasprintf("%s: %s", t->path, strerror(errno));
+		if (f != NULL)
+			fclose(f);
+		return rc;
+	}
+	while ((len = getline(&line, &cap, f)) >= 0) {
+		if (len == 0 || line[len - 1] != '\n') {
+			/* Being written, or written by a sweep that died
+			 * mid-line: read again from its start next time. */
+			*torn = true;
+			break;
+		}
+		rc = journal_tail_line(t, line, (size_t)len, line_cb, fast_cb, arg, err);
+		if (rc < 0)
+			break;
+		t->lineno++;
+		t->offset += len;
+		done += (size_t)len;
+		if (max_bytes > 0 && done >= max_bytes) {
+			if (more != NULL)
+				*more = true;
+			break;
+		}
+	}
+	free(line);
+	fclose(f);
+	return rc;
+}
+
 int
 journal_read_fast(const char *path, journal_line_cb line_cb, journal_fast_cb fast_cb, void *arg,
                   bool *torn, char **err)
 {
-	struct journal_reader reader;
-	FILE *f;
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t len;
-	int lineno = 0, rc = 0;
-	size_t i;
+	struct journal_tail *t = journal_tail_new(path);
+	int rc = journal_tail_read(t, line_cb, fast_cb, arg, 0, torn, NULL, err);
 
-	*torn = false;
-	*err = NULL;
-	f = fopen(path, "re");
-	if (f == NULL) {
-		*err = xasprintf("%s: %s", path, strerror(errno));
-		return -errno;
-	}
-	memset(&reader, 0, sizeof reader);
-	while ((len = getline(&line, &cap, f)) >= 0) {
-		cJSON *obj;
-
-		lineno++;
-		if (len == 0 || line[len - 1] != '\n') {
-			/* Written by a sweep that died mid-line. */
-			*torn = true;
-			break;
-		}
-		if (len > JOURNAL_LINE_MAX) {
-			*err = xasprintf(_("%s:%d: line longer than %d bytes"), path, lineno,
-			                 JOURNAL_LINE_MAX);
-			rc = -EINVAL;
-			break;
-		}
-		rc = journal_try_fast(&reader, line, (size_t)len, fast_cb, arg, lineno);
-		if (rc < 0)
-			break;
-		if (rc > 0) {
-			rc = 0;
-			continue;
-		}
-		obj = cJSON_ParseWithLength(line, (size_t)len);
-		if (obj == NULL) {
-			size_t off = 0;
-			const char *why = json_why(line, (size_t)len, cJSON_GetErrorPtr(), &off);
-			int l, col;
-
-			json_pos(line, (size_t)len, off, &l, &col);
-			*err = xasprintf(_("%s:%d:%d: invalid JSON (%s)"), path, lineno, col, why);
-			rc = -EINVAL;
-			break;
-		}
-		if (!cJSON_IsObject(obj)) {
-			cJSON_Delete(obj);
-			*err = xasprintf(_("%s:%d: expected a JSON object on each line"), path,
-			                 lineno);
-			rc = -EINVAL;
-			break;
-		}
-		if (strcmp(journal_line_type(obj), "set") == 0 &&
-		    journal_reader_add_set(&reader, obj, lineno, &reader.why) < 0) {
-			cJSON_Delete(obj);
-			*err = xasprintf("%s:%d: %s", path, lineno, reader.why);
-			free(reader.why);
-			rc = -EINVAL;
-			break;
-		}
-		rc = line_cb(arg, &reader, obj, lineno);
-		cJSON_Delete(obj);
-		if (rc < 0)
-			break;
-	}
-	free(line);
-	fclose(f);
-	for (i = 0; i < reader.nsets; i++)
-		util_strv_free(reader.sets[i].order);
-	free(reader.sets);
+	journal_tail_free(t);
 	return rc;
 }
 

@@ -147,6 +147,27 @@ typedef int (*journal_fast_cb)(void *arg, struct journal_reader *reader,
 int journal_read_fast(const char *path, journal_line_cb line_cb, journal_fast_cb fast_cb, void *arg,
                       bool *torn, char **err);
 
+/* A journal read up to some line, to be read on from there as it grows
+ * (view follows a running sweep's journal this way). */
+struct journal_tail;
+
+struct journal_tail *journal_tail_new(const char *path);
+
+/* Frees t. NULL is a no-op. */
+void journal_tail_free(struct journal_tail *t);
+
+/* Where the lines t has not read start. */
+off_t journal_tail_offset(const struct journal_tail *t);
+
+/* Reads the whole lines of t's journal after its offset, as
+ * journal_read_fast, and moves the offset past each line taken. An
+ * unfinished last line sets *torn and is read again next time. With
+ * max_bytes > 0 it stops after the line that passes it and sets *more
+ * (when not NULL). Returns 0 or < 0; the offset stays at the line that
+ * failed. */
+int journal_tail_read(struct journal_tail *t, journal_line_cb line_cb, journal_fast_cb fast_cb,
+                      void *arg, size_t max_bytes, bool *torn, bool *more, char **err);
+
 /* Adds the tests of the set of fast run line l (passed or skipped, in
  * start order) to o (zeroed by the caller). */
 void journal_fast_outcome(struct journal_reader *reader, const struct journal_fast *l,

@@ -261,18 +261,19 @@ replay_line(void *arg, struct journal_reader *reader, const cJSON *line, int lin
 }
 
 int
-replay_journal(const char *path, struct replay *r, char **err)
+replay_update(struct replay *r, size_t max_bytes, bool *more, char **err)
 {
-	struct replay_ctx c = {r, path, NULL};
+	struct replay_ctx c = {r, r->path, NULL};
 	char *rerr = NULL;
 	size_t i;
 	int rc;
 
-	memset(r, 0, sizeof *r);
-	r->results = results_new();
-	rc = journal_read_fast(path, replay_line, replay_fast, &c, &r->torn, &rerr);
-	for (i = 0; r->shapes != NULL && i < REPLAY_SHAPES; i++)
-		replay_drop_shape(r, &r->shapes[i]);
+	rc = journal_tail_read(r->tail, replay_line, replay_fast, &c, max_bytes, &r->torn, more,
+	                       &rerr);
+	for (i = 0; r->shapes != NULL && i < REPLAY_SHAPES; i++) {
+		if (r->shapes[i].shape != NULL)
+			results_shape_flush(r->results, r->shapes[i].shape);
+	}
 	if (rc < 0) {
 		*err = c.err != NULL ? c.err : rerr;
 		if (c.err != NULL)
@@ -280,6 +281,21 @@ replay_journal(const char *path, struct replay *r, char **err)
 		return rc;
 	}
 	free(rerr);
+	return 0;
+}
+
+int
+replay_journal(const char *path, struct replay *r, char **err)
+{
+	int rc;
+
+	memset(r, 0, sizeof *r);
+	r->results = results_new();
+	r->path = xstrdup(path);
+	r->tail = journal_tail_new(path);
+	rc = replay_update(r, 0, NULL, err);
+	if (rc < 0)
+		return rc;
 	if (!r->has_header) {
 		*err = xasprintf(_("%s: no header line: not a flakesweep journal"), path);
 		return -EINVAL;
@@ -399,5 +415,7 @@ replay_free(struct replay *r)
 	for (i = 0; r->shapes != NULL && i < REPLAY_SHAPES; i++)
 		results_shape_free(r->shapes[i].shape);
 	free(r->shapes);
+	journal_tail_free(r->tail);
+	free(r->path);
 	memset(r, 0, sizeof *r);
 }
