@@ -6,12 +6,15 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "check.h"
 #include "results/journal.h"
 #include "base/json.h"
 #include "results/replay.h"
+#include "results/report.h"
+#include "results/results-json.h"
 #include "base/util.h"
 
 /* A disk with room for journal_room more bytes: a write past it is cut
@@ -315,4 +318,187 @@ TEST(journal_bad_line_names_file_and_line)
 {
 	check_journal_error(HEADER_LINE "{\"type\":\"run\"}\n",
 	                    "2: run line: run: expected a whole number from 1 to 9007199254740992");
+}
+
+/* The results of replaying path, as results.json text (caller frees). */
+static char *
+replayed_json(const char *path, int64_t *max_run, size_t *unfinished)
+{
+	struct report_meta m;
+	struct replay rp;
+	char *err = NULL, *text;
+	cJSON *doc;
+
+	CHECK_INT(replay_journal(path, &rp, &err), 0);
+	memset(&m, 0, sizeof m);
+	m.status = "complete";
+	doc = results_to_json(rp.results, &m);
+	text = cJSON_Print(doc);
+	cJSON_Delete(doc);
+	*max_run = rp.max_run;
+	*unfinished = rp.nunfinished;
+	replay_free(&rp);
+	return text;
+}
+
+TEST(journal_fast_lines_count_as_parsed_ones)
+{
+	char *path = xasprintf("%s/journal.jsonl", check_tmpdir());
+	char *slow = xasprintf("%s/slow.jsonl", check_tmpdir()), *text, *a, *b, *p;
+	struct journal *j = journal_started(path);
+	struct journal_run jr;
+	struct outcome o;
+	int64_t max_a, max_b;
+	size_t len, left_a, left_b;
+	int i;
+	FILE *f;
+
+	for (i = 0; i < 60; i++) {
+		memset(&o, 0, sizeof o);
+		outcome_add(&o, xstrdup("TestA"), OUTCOME_PASS, NULL);
+		outcome_add(&o, xstrdup("TestB"), i % 5 == 0 ? OUTCOME_SKIP : OUTCOME_PASS, NULL);
+		outcome_add(&o, xstrdup(i < 30 ? "TestC" : "TestD"),
+		            i % 17 == 3 ? OUTCOME_FAIL : OUTCOME_PASS, NULL);
+		if (i % 7 == 0)
+			o.seed = xstrdup("123");
+		memset(&jr, 0, sizeof jr);
+		jr.run = i + 1;
+		jr.phase = i > 50 ? RESULTS_CONFIRM : RESULTS_SWEEP;
+		jr.selected = i > 50 ? "TestA" : NULL;
+		jr.cpu = 1 + i % 2;
+		jr.load = 1 + i % 3;
+		jr.lane = i % 4;
+		jr.ms = 10 + i;
+		jr.ncores = jr.cpu;
+		jr.cores[0] = 2 * (i % 4);
+		jr.cores[1] = 2 * (i % 4) + 1;
+		jr.overlapped = i % 3 == 0;
+		jr.leaked = i == 9;
+		jr.has_noise = i % 4 != 1;
+		jr.noise = 0.001 * i;
+		jr.noise_ms = 0.1 * i + 0.05 * (i % 3);
+		jr.exit.timed_out = i == 11;
+		CHECK_INT(journal_write_spawn(j, jr.run, 4242 + i, 99), 0);
+		if (i != 59)
+			CHECK_INT(journal_write_run(j, &jr, &o), 0);
+		outcome_free(&o);
+	}
+	journal_close(j);
+	/* The same lines with a blank after each brace: JSON that means the
+	 * same, which only the parser takes. */
+	CHECK_INT(util_read_file(path, 1 << 20, &text, &len), 0);
+	f = fopen(slow, "w");
+	for (p = text; *p != '\0'; p++) {
+		fputc(*p, f);
+		if (*p == '{')
+			fputc(' ', f);
+	}
+	fclose(f);
+	free(text);
+	a = replayed_json(path, &max_a, &left_a);
+	b = replayed_json(slow, &max_b, &left_b);
+	CHECK_STR(a, b);
+	CHECK_INT(max_a, 60);
+	CHECK_INT(max_b, 60);
+	CHECK_INT(left_a, 1);
+	CHECK_INT(left_b, 1);
+	/* Real values, not two empty documents. */
+	CHECK(strstr(a, "\"id\":\t\"example.com/m::TestD\"") != NULL);
+	free(a);
+	free(b);
+	free(slow);
+	free(path);
+}
+
+TEST(journal_fast_lines_checked_like_parsed_ones)
+{
+	/* Out of bounds in a line the fast path would take: the parser
+	 * names the field. */
+	check_refused("{\"type\":\"set\",\"id\":1,\"pkg\":0,\"order\":[\"PTestA\"]}\n" RUN_LINE(
+	                  "\"cpu\":0,\"load\":1,\"set\":1"),
+	              "4: run line: cpu: expected a whole number from 1 to 1048576");
+	check_refused("{\"type\":\"set\",\"id\":1,\"pkg\":0,\"order\":[\"PTestA\"]}\n" RUN_LINE(
+	                  "\"cpu\":1,\"load\":1,\"set\":2"),
+	              "4: run line: set: no set line with id 2 before it");
+	check_refused("{\"type\":\"set\",\"id\":1,\"pkg\":0,\"order\":[\"PTestA\"]}\n"
+	              "{\"type\":\"run\",\"run\":1,\"pkg\":4,\"phase\":\"sweep\",\"cpu\":1,"
+	              "\"load\":1,\"set\":1}\n",
+	              "4: run line: pkg: no build line for package 4");
+	check_refused("{\"type\":\"spawn\",\"run\":1,\"pid\":0,\"start\":1}\n",
+	              "3: spawn line: pid: expected a whole number from 1 to 2147483647");
+}
+
+static int
+count_sets(void *arg, struct journal_reader *jr, const cJSON *line, int lineno)
+{
+	(void)jr;
+	(void)lineno;
+	*(int *)arg += strcmp(journal_line_type(line), "set") == 0;
+	return 0;
+}
+
+TEST(journal_shuffled_runs_share_a_set)
+{
+	static const char *const names[] = {"TestA", "TestB", "TestC", "TestD"};
+	char *path = xasprintf("%s/journal.jsonl", check_tmpdir()), *err = NULL, *text;
+	struct journal *j = journal_started(path);
+	struct journal_run jr;
+	struct outcome o;
+	struct replay rp;
+	size_t len, before;
+	int i, k, sets = 0;
+	bool torn;
+
+	CHECK_INT(util_read_file(path, 1 << 20, &text, &len), 0);
+	free(text);
+	before = len;
+	for (i = 0; i < 40; i++) {
+		memset(&o, 0, sizeof o);
+		/* A new order each run, the seed that gives it, and one test
+		 * skipped in runs 20 to 39. */
+		for (k = 0; k < 4; k++) {
+			int t = i % 2 == 0 ? (i + k) % 4 : (i + 4 - k) % 4;
+
+			outcome_add(&o, xstrdup(names[t]),
+			            i >= 20 && t == 2 ? OUTCOME_SKIP : OUTCOME_PASS, NULL);
+		}
+		o.seed = xasprintf("%d", 1000000007 + i);
+		memset(&jr, 0, sizeof jr);
+		jr.run = i + 1;
+		jr.cpu = 1;
+		jr.load = 1;
+		jr.ms = 12;
+		CHECK_INT(journal_write_run(j, &jr, &o), 0);
+		outcome_free(&o);
+	}
+	journal_close(j);
+	/* One set while all passed, one with TestC skipped. */
+	CHECK_INT(journal_read(path, count_sets, &sets, &torn, &err), 0);
+	CHECK_INT(sets, 2);
+	CHECK_INT(util_read_file(path, 1 << 20, &text, &len), 0);
+	CHECK((len - before) / 40 < 150);
+	free(text);
+	/* A resumed sweep reuses them too. */
+	j = journal_open(path, &err);
+	CHECK(j != NULL);
+	memset(&o, 0, sizeof o);
+	outcome_add(&o, xstrdup("TestD"), OUTCOME_PASS, NULL);
+	outcome_add(&o, xstrdup("TestB"), OUTCOME_PASS, NULL);
+	outcome_add(&o, xstrdup("TestC"), OUTCOME_SKIP, NULL);
+	outcome_add(&o, xstrdup("TestA"), OUTCOME_PASS, NULL);
+	o.seed = xstrdup("5");
+	jr.run = 41;
+	CHECK_INT(journal_write_run(j, &jr, &o), 0);
+	outcome_free(&o);
+	journal_close(j);
+	sets = 0;
+	CHECK_INT(journal_read(path, count_sets, &sets, &torn, &err), 0);
+	CHECK_INT(sets, 2);
+	CHECK_INT(replay_journal(path, &rp, &err), 0);
+	CHECK_INT(rp.results->runs, 41);
+	CHECK_INT(rp.results->ntests, 4);
+	CHECK_INT(results_find(rp.results, "example.com/m::TestC")->cells[0].runs, 20);
+	CHECK_INT(results_find(rp.results, "example.com/m::TestA")->cells[0].runs, 41);
+	replay_free(&rp);
+	free(path);
 }

@@ -406,9 +406,14 @@ util_file_signature(const char *path)
 int
 util_mkdir_p(const char *dir)
 {
-	char *p = xstrdup(dir), *s;
+	char *p, *s;
 	int rc = 0;
 
+	/* Usually only the last component is missing (a run's TMPDIR): one
+	 * mkdir, not one for each component. */
+	if (mkdir(dir, 0755) == 0 || errno == EEXIST)
+		return 0;
+	p = xstrdup(dir);
 	for (s = p + 1; *s != '\0'; s++) {
 		if (*s != '/')
 			continue;

@@ -21,6 +21,7 @@
 #include "decisions/quarantine-file.h"
 #include "decisions/quarantine.h"
 #include "base/sanitize.h"
+#include "base/strmap.h"
 #include "base/timefmt.h"
 #include "base/util.h"
 
@@ -303,6 +304,26 @@ quarantine_new(const char *path)
 	return q;
 }
 
+/* The valid entries of each test, chained in file order, so that finding
+ * a test's entries costs one lookup, not a look at every entry. */
+static void
+quarantine_index(struct quarantine *q)
+{
+	size_t i = q->nentries;
+
+	q->by_test = strmap_new();
+	/* From the last, so each first entry ends up in the map. */
+	while (i-- > 0) {
+		struct quarantine_entry *e = &q->entries[i];
+
+		e->next_same = -1;
+		if (!e->valid)
+			continue;
+		e->next_same = strmap_get(q->by_test, e->test);
+		strmap_set(q->by_test, e->test, (long)i);
+	}
+}
+
 struct quarantine *
 quarantine_parse(const char *path, const char *text, size_t len)
 {
@@ -398,6 +419,7 @@ quarantine_parse(const char *path, const char *text, size_t len)
 		e->status = QUARANTINE_INVALID;
 	}
 	free(order);
+	quarantine_index(q);
 	quarantine_sort_problems(q);
 	quarantine_file_pos_free(&pos);
 	cJSON_Delete(root);
@@ -444,6 +466,7 @@ quarantine_free(struct quarantine *q)
 	for (i = 0; i < q->nproblems; i++)
 		free(q->problems[i].message);
 	free(q->entries);
+	strmap_free(q->by_test);
 	free(q->problems);
 	free(q->text);
 	free(q->path);
@@ -619,13 +642,13 @@ const struct quarantine_entry *
 quarantine_next_for_test(const struct quarantine *q, const char *test,
                          const struct quarantine_entry *prev)
 {
-	size_t i = prev == NULL ? 0 : (size_t)(prev - q->entries) + 1;
+	long i;
 
-	for (; i < q->nentries; i++) {
-		if (q->entries[i].valid && strcmp(q->entries[i].test, test) == 0)
-			return &q->entries[i];
-	}
-	return NULL;
+	if (prev != NULL)
+		i = prev->next_same;
+	else
+		i = q->by_test != NULL ? strmap_get(q->by_test, test) : -1;
+	return i >= 0 ? &q->entries[i] : NULL;
 }
 
 bool

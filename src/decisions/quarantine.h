@@ -78,6 +78,7 @@ struct quarantine_entry {
 	/* Set by quarantine_evaluate(); UNPROVEN (or INVALID) before it. */
 	enum quarantine_status status;
 	struct quarantine_evidence ev;
+	long next_same; /* the next valid entry of the same test, or -1 */
 };
 
 /* One line of validation output. */
@@ -88,12 +89,15 @@ struct quarantine_problem {
 	char *message; /* "PATH:LINE: entry N: FIELD: what is wrong" */
 };
 
+struct strmap;
+
 struct quarantine {
 	char *path; /* as given; names the file in every message */
 	char *text; /* the file's bytes (NUL-terminated), or NULL if it does not exist */
 	size_t len;
 	struct quarantine_entry *entries; /* in file order */
 	size_t nentries;
+	struct strmap *by_test;              /* test -> its first valid entry, NULL with none */
 	struct quarantine_problem *problems; /* in file order */
 	size_t nproblems;
 	int nerrors; /* problems that are not warnings */

@@ -14,6 +14,10 @@
 #include "engine/sched.h"
 #include "base/util.h"
 
+/* How far ahead of the queue's head a pair that fits a busy lane may go,
+ * in lanes' worth of its runs (sched_pick_for_lane). */
+#define SCHED_AHEAD_LANES 2
+
 struct sched_pair {
 	int cpu, load, target, started, done;
 	bool spread; /* sched_spread_pair */
@@ -153,27 +157,29 @@ sched_free_slots(const struct sched *s, const struct sched_lane *l)
 	return n;
 }
 
-/* The lane's next task. Usually the queue's head; but when the head needs
- * the busy lane at another load, a pair at the lane's load that fits now
- * goes first, as long as it is at most one lane's worth of runs ahead of
- * the head. Otherwise a lane alternating between loads would drain before
- * every run, and runs labelled load 2 would seldom share a core; the slack
- * keeps every pair's share within a lane of the others'. */
+/* The lane's next task. Usually the queue's head; but when the head does
+ * not fit the busy lane now (it needs another load, or more free cores),
+ * a pair that fits now goes first, as long as it is at most
+ * SCHED_AHEAD_LANES lanes' worth of its runs ahead of the head. Otherwise
+ * a lane would drain before every run of another load or width. The
+ * bound keeps every pair within that many lanes' worth of the others,
+ * and a pair that falls further behind is held for until it fits. */
 static int
 sched_pick_for_lane(const struct sched *s, const struct sched_lane *l)
 {
-	int head = sched_pick(s), best = -1, i;
+	int head = sched_pick(s), best = -1, i, free_slots = sched_free_slots(s, l);
 	const struct sched_pair *h;
 
-	if (head < 0 || l->running == 0 || s->pairs[head].load == l->load)
+	if (head < 0 || l->running == 0)
 		return head;
 	h = &s->pairs[head];
+	if (h->load == l->load && free_slots >= h->cpu)
+		return head;
 	for (i = 0; i < s->npairs; i++) {
 		const struct sched_pair *p = &s->pairs[i];
-		int64_t cap = (int64_t)s->lanes->width * p->load / p->cpu;
+		int64_t cap = (int64_t)SCHED_AHEAD_LANES * s->lanes->width * p->load / p->cpu;
 
-		if (p->load != l->load || p->started >= p->target ||
-		    sched_free_slots(s, l) < p->cpu)
+		if (p->load != l->load || p->started >= p->target || free_slots < p->cpu)
 			continue;
 		if ((int64_t)p->started * h->target >
 		    (int64_t)p->target * h->started + cap * h->target)

@@ -43,6 +43,7 @@
 #include "base/util.h"
 
 #define SWEEP_FLUSH_MS 2000
+#define SWEEP_FLUSH_SHARE 20
 /* A journal that cannot be written (a full disk) is retried this often,
  * and the sweep stops with what it measured after waiting this long. */
 #define SWEEP_JOURNAL_RETRY_MS 5000
@@ -401,6 +402,7 @@ sweep_write_results(struct sweep *s, const char *status)
 {
 	struct report_meta m;
 	char *err = NULL;
+	int64_t t0 = util_mono_ms(), cost;
 
 	sweep_meta(s, &m, status);
 	if (report_write(s->outdir, s->results, &m, &err) < 0) {
@@ -411,6 +413,12 @@ sweep_write_results(struct sweep *s, const char *status)
 	}
 	free(err);
 	s->dirty = false;
+	/* Many tests make a rewrite long: it may take at most a twentieth of
+	 * the loop's time. */
+	cost = util_mono_ms() - t0;
+	uv_timer_set_repeat(&s->flush_timer, (uint64_t)(cost * SWEEP_FLUSH_SHARE > SWEEP_FLUSH_MS
+	                                                    ? cost * SWEEP_FLUSH_SHARE
+	                                                    : SWEEP_FLUSH_MS));
 }
 
 static void

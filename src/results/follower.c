@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * follower.c: re-reads a growing journal on a timer. Lines are appended
- * whole, so a read sees whole lines and at most a torn last one, which
- * replay skips. The journal's mtime and size say whether it changed.
+ * follower.c: follows a growing journal on a timer, reading only the lines
+ * appended since the last look (replay_update), a bounded chunk per tick
+ * so the loop never waits on a long read. Lines are appended whole, so a
+ * read sees whole lines and at most an unfinished last one, read again
+ * when it is whole. A journal that shrank or was replaced is read anew.
  */
 #include "config.h"
 
@@ -11,41 +13,30 @@
 #include <sys/stat.h>
 
 #include "results/follower.h"
+#include "results/journal.h"
 #include "base/util.h"
 
-#define FOLLOWER_MIN_MS 1000
+/* How often it looks, and the most it reads in one go. */
+#define FOLLOWER_MS 500
+#define FOLLOWER_CHUNK (4 << 20)
 
 struct follower {
 	uv_timer_t timer;
 	char *journal;
 	struct replay r;
 	struct follower_events ev;
-	int64_t signature; /* the journal's mtime and size when read */
+	off_t size;  /* the journal's size when last read */
+	ino_t inode; /* and its inode */
 	bool stopped;
 };
 
-static int64_t
-follower_signature(const char *path)
-{
-	struct stat st;
-
-	if (stat(path, &st) < 0)
-		return -1;
-	return (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec + st.st_size * 7919;
-}
-
+/* Reads the journal anew into f->r, after it shrank or was replaced. */
 static void
-follower_timer_cb(uv_timer_t *t)
+follower_reread(struct follower *f)
 {
-	struct follower *f = t->data;
 	struct replay nr;
 	char *err = NULL;
-	int64_t sig = follower_signature(f->journal), t0, cost;
 
-	if (sig == f->signature)
-		return;
-	t0 = util_mono_ms();
-	f->signature = sig;
 	if (replay_journal(f->journal, &nr, &err) < 0) {
 		if (f->ev.error != NULL)
 			f->ev.error(f->ev.arg, err != NULL ? err : f->journal);
@@ -57,19 +48,51 @@ follower_timer_cb(uv_timer_t *t)
 		f->ev.changed(f->ev.arg, &nr);
 	replay_free(&f->r);
 	f->r = nr;
-	cost = util_mono_ms() - t0;
-	uv_timer_set_repeat(t,
-	                    (uint64_t)(cost * 10 > FOLLOWER_MIN_MS ? cost * 10 : FOLLOWER_MIN_MS));
+}
+
+static void
+follower_timer_cb(uv_timer_t *t)
+{
+	struct follower *f = t->data;
+	struct stat st;
+	char *err = NULL;
+	off_t before = journal_tail_offset(f->r.tail);
+	bool more = false;
+
+	if (stat(f->journal, &st) < 0 || (st.st_size == f->size && st.st_ino == f->inode))
+		return;
+	if (st.st_ino != f->inode || st.st_size < before) {
+		f->size = st.st_size;
+		f->inode = st.st_ino;
+		follower_reread(f);
+		return;
+	}
+	if (replay_update(&f->r, FOLLOWER_CHUNK, &more, &err) < 0) {
+		if (f->ev.error != NULL)
+			f->ev.error(f->ev.arg, err != NULL ? err : f->journal);
+		free(err);
+	} else if (journal_tail_offset(f->r.tail) != before && f->ev.changed != NULL) {
+		f->ev.changed(f->ev.arg, &f->r);
+	}
+	/* With more to read, the rest comes in the next turns of the loop. */
+	if (more)
+		uv_timer_start(t, follower_timer_cb, 0, FOLLOWER_MS);
+	else
+		f->size = st.st_size;
 }
 
 struct follower *
 follower_new(uv_loop_t *loop, const char *dir, const struct follower_events *ev, char **err)
 {
 	struct follower *f = xcalloc(1, sizeof *f);
+	struct stat st;
 
 	f->journal = xasprintf("%s/journal.jsonl", dir);
 	f->ev = *ev;
-	f->signature = follower_signature(f->journal);
+	if (stat(f->journal, &st) == 0) {
+		f->size = st.st_size;
+		f->inode = st.st_ino;
+	}
 	if (replay_journal(f->journal, &f->r, err) < 0) {
 		f->stopped = true;
 		follower_free(f);
@@ -77,7 +100,7 @@ follower_new(uv_loop_t *loop, const char *dir, const struct follower_events *ev,
 	}
 	uv_timer_init(loop, &f->timer);
 	f->timer.data = f;
-	uv_timer_start(&f->timer, follower_timer_cb, FOLLOWER_MIN_MS, FOLLOWER_MIN_MS);
+	uv_timer_start(&f->timer, follower_timer_cb, FOLLOWER_MS, FOLLOWER_MS);
 	return f;
 }
 

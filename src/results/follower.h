@@ -2,9 +2,8 @@
 /*
  * follower.h: follows a sweep's journal as it grows, for `flakesweep view
  * DIR` on a sweep finished or running elsewhere. It replays the journal
- * once, then again each time it changed, and hands each new replay to its
- * owner. A big journal is read back less often: reading never takes more
- * than a tenth of the time.
+ * once, then reads on from where it stopped each time the journal grew,
+ * never the whole journal again, and tells its owner.
  */
 #ifndef FLAKESWEEP_FOLLOWER_H
 #define FLAKESWEEP_FOLLOWER_H
@@ -17,9 +16,10 @@ struct follower;
 
 struct follower_events {
 	void *arg;
-	/* The journal changed and was read again into next, which becomes
-	 * follower_replay() when this returns (the previous one is freed
-	 * then: refresh what borrows from it here). */
+	/* The journal changed and next holds what it says now; next is
+	 * follower_replay() when this returns (a replay it replaces, when
+	 * the journal was replaced, is freed then: refresh what borrows
+	 * from it here). */
 	void (*changed)(void *arg, const struct replay *next);
 	/* The journal changed and could not be read: the previous replay
 	 * stays. */

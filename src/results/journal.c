@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "results/journal.h"
+#include "base/flatjson.h"
 #include "base/json.h"
 #include "base/sanitize.h"
 #include "base/strmap.h"
@@ -40,6 +41,7 @@ struct journal_set {
 	int pkg;
 	char **order; /* "P" or "S" then the test name, in start order */
 	size_t n;
+	int lineno; /* the line that defined it */
 };
 
 struct journal_reader {
@@ -109,59 +111,109 @@ journal_line_type(const cJSON *line)
 	return t != NULL ? t : "";
 }
 
-/* A set's key: its package and its tests with their statuses, in order. */
-static char *
-journal_set_key(int pkg, const struct outcome *o)
+static int
+journal_cmp_str(const void *a, const void *b)
 {
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A set's key: its package and its entries ("P" or "S" and the test's name)
+ * in order; for a run whose seed gives its order (a shuffled run), sorted
+ * after an "s", so that every order of the same tests shares one set. */
+static char *
+journal_set_key_of(int pkg, char *const *entries, size_t n, bool seeded)
+{
+	char **sorted = NULL;
 	struct buf b;
 	size_t i;
 
+	if (seeded && n > 0) {
+		sorted = xmalloc(sizeof *sorted * n);
+		memcpy(sorted, entries, sizeof *sorted * n);
+		qsort(sorted, n, sizeof *sorted, journal_cmp_str);
+		entries = sorted;
+	}
 	buf_init(&b);
-	buf_printf(&b, "%d", pkg);
+	buf_printf(&b, "%s%d", seeded ? "s" : "", pkg);
+	for (i = 0; i < n; i++)
+		buf_printf(&b, "\n%s", entries[i]);
+	free(sorted);
+	return buf_steal(&b);
+}
+
+/* The entries of the tests of o that passed or were skipped, in order. */
+static char **
+journal_set_entries(const struct outcome *o, size_t *n)
+{
+	char **v = xmalloc(sizeof *v * (o->ntests + 1));
+	size_t i;
+
+	*n = 0;
 	for (i = 0; i < o->ntests; i++) {
 		const struct outcome_test *t = &o->tests[i];
 
 		if (t->status == OUTCOME_PASS || t->status == OUTCOME_SKIP)
-			buf_printf(&b, "\n%c%s", t->status == OUTCOME_PASS ? 'P' : 'S', t->name);
+			v[(*n)++] =
+			    xasprintf("%c%s", t->status == OUTCOME_PASS ? 'P' : 'S', t->name);
 	}
-	return buf_steal(&b);
+	v[*n] = NULL;
+	return v;
 }
 
-static char *
-journal_set_key_from_line(const cJSON *line)
+/* A set line's entries. */
+static char **
+journal_set_entries_of_line(const cJSON *line, size_t *n)
 {
-	struct buf b;
 	const cJSON *v;
-	double pkg = 0;
+	char **e = NULL;
 
-	buf_init(&b);
-	journal_num(line, "pkg", &pkg);
-	buf_printf(&b, "%d", (int)pkg);
+	*n = 0;
 	cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(line, "order"))
 	{
 		if (cJSON_IsString(v))
-			buf_printf(&b, "\n%s", v->valuestring);
+			util_strv_add(&e, n, v->valuestring);
 	}
-	return buf_steal(&b);
+	return e;
 }
 
 static int
 journal_seed_sets(void *arg, struct journal_reader *reader, const cJSON *line, int lineno)
 {
 	struct journal *j = arg;
-	double id;
+	double id, pkg = 0;
+	char **e, *key;
+	size_t n;
+	int seeded;
 
 	(void)reader;
 	(void)lineno;
 	if (strcmp(journal_line_type(line), "set") == 0 && journal_num(line, "id", &id)) {
-		char *key = journal_set_key_from_line(line);
-
-		strmap_set(j->sets, key, (long)id);
-		free(key);
+		journal_num(line, "pkg", &pkg);
+		/* In its order first: sorting comes second. */
+		e = journal_set_entries_of_line(line, &n);
+		for (seeded = 0; seeded <= 1; seeded++) {
+			key = journal_set_key_of((int)pkg, e, n, seeded);
+			if (strmap_get(j->sets, key) < 0 || !seeded)
+				strmap_set(j->sets, key, (long)id);
+			free(key);
+		}
+		util_strv_free(e);
 		if ((long)id >= j->next_set)
 			j->next_set = (long)id + 1;
 	}
 	return 0;
+}
+
+/* Spawn and passing run lines name no set: skipped unparsed. */
+static int
+journal_seed_skip(void *arg, struct journal_reader *reader, const struct journal_fast *line,
+                  int lineno)
+{
+	(void)arg;
+	(void)reader;
+	(void)line;
+	(void)lineno;
+	return 1;
 }
 
 /* Cuts a torn last line (a sweep killed mid-write) so appended lines start
@@ -215,7 +267,7 @@ journal_open(const char *path, char **err)
 	buf_init(&j->pending);
 	j->sets = strmap_new();
 	j->next_set = 1;
-	if (journal_read(path, journal_seed_sets, j, &torn, err) < 0) {
+	if (journal_read_fast(path, journal_seed_sets, journal_seed_skip, j, &torn, err) < 0) {
 		journal_close(j);
 		return NULL;
 	}
@@ -329,34 +381,26 @@ journal_names(const struct outcome *o, enum outcome_status status)
 static long
 journal_set_for(struct journal *j, int pkg, const struct outcome *o, int *rc)
 {
-	char *key = journal_set_key(pkg, o);
+	size_t n, i;
+	char **e = journal_set_entries(o, &n);
+	char *key = journal_set_key_of(pkg, e, n, o->seed != NULL);
 	long id = strmap_get(j->sets, key);
 	cJSON *line, *order;
-	size_t i;
 
-	if (id >= 0) {
-		free(key);
-		return id;
+	if (id < 0) {
+		id = j->next_set++;
+		line = cJSON_CreateObject();
+		cJSON_AddStringToObject(line, "type", "set");
+		cJSON_AddNumberToObject(line, "id", (double)id);
+		cJSON_AddNumberToObject(line, "pkg", pkg);
+		order = cJSON_AddArrayToObject(line, "order");
+		for (i = 0; i < n; i++)
+			cJSON_AddItemToArray(order, cJSON_CreateString(e[i]));
+		*rc = journal_write(j, line);
+		cJSON_Delete(line);
+		strmap_set(j->sets, key, id);
 	}
-	id = j->next_set++;
-	line = cJSON_CreateObject();
-	cJSON_AddStringToObject(line, "type", "set");
-	cJSON_AddNumberToObject(line, "id", (double)id);
-	cJSON_AddNumberToObject(line, "pkg", pkg);
-	order = cJSON_AddArrayToObject(line, "order");
-	for (i = 0; i < o->ntests; i++) {
-		const struct outcome_test *t = &o->tests[i];
-		char *item;
-
-		if (t->status != OUTCOME_PASS && t->status != OUTCOME_SKIP)
-			continue;
-		item = xasprintf("%c%s", t->status == OUTCOME_PASS ? 'P' : 'S', t->name);
-		cJSON_AddItemToArray(order, cJSON_CreateString(item));
-		free(item);
-	}
-	*rc = journal_write(j, line);
-	cJSON_Delete(line);
-	strmap_set(j->sets, key, id);
+	util_strv_free(e);
 	free(key);
 	return id;
 }
@@ -478,7 +522,7 @@ journal_write_run(struct journal *j, const struct journal_run *jr, const struct 
  * far past the last would cost memory for every id between, so it is
  * refused. Returns 0 or -EINVAL with *why (caller frees). */
 static int
-journal_reader_add_set(struct journal_reader *r, const cJSON *line, char **why)
+journal_reader_add_set(struct journal_reader *r, const cJSON *line, int lineno, char **why)
 {
 	struct journal_set *s;
 	int64_t id = 0, pkg = 0;
@@ -504,6 +548,7 @@ journal_reader_add_set(struct journal_reader *r, const cJSON *line, char **why)
 	s->order = NULL;
 	s->n = 0;
 	s->pkg = (int)pkg;
+	s->lineno = lineno;
 	cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(line, "order"))
 	{
 		if (!cJSON_IsString(v) || (v->valuestring[0] != 'P' && v->valuestring[0] != 'S')) {
@@ -519,76 +564,403 @@ journal_reader_add_set(struct journal_reader *r, const cJSON *line, char **why)
 	return 0;
 }
 
+/* The members a fast line may have, in the order journal_write_run and
+ * journal_write_spawn write them. */
+enum journal_key {
+	JOURNAL_KEY_RUN,
+	JOURNAL_KEY_PKG,
+	JOURNAL_KEY_PHASE,
+	JOURNAL_KEY_CPU,
+	JOURNAL_KEY_LOAD,
+	JOURNAL_KEY_LANE,
+	JOURNAL_KEY_MS,
+	JOURNAL_KEY_EXIT,
+	JOURNAL_KEY_SET,
+	JOURNAL_KEY_SIGNAL,
+	JOURNAL_KEY_TIMED_OUT,
+	JOURNAL_KEY_LEAKED,
+	JOURNAL_KEY_CORES,
+	JOURNAL_KEY_OVERLAPPED,
+	JOURNAL_KEY_NOISE,
+	JOURNAL_KEY_NOISE_MS,
+	JOURNAL_KEY_SEED,
+	JOURNAL_KEY_TEST,
+	JOURNAL_KEY_LOG,
+	JOURNAL_KEY_PID,
+	JOURNAL_KEY_START,
+	JOURNAL_KEYS,
+};
+
+static const char *const journal_keys[JOURNAL_KEYS] = {
+    "run",   "pkg",      "phase",  "cpu",       "load",   "lane",  "ms",
+    "exit",  "set",      "signal", "timed_out", "leaked", "cores", "overlapped",
+    "noise", "noise_ms", "seed",   "test",      "log",    "pid",   "start",
+};
+
+/* The key of member m, trying the one after the last first; -1 if it is
+ * none of them. */
+static int
+journal_key_of(const struct flatjson_member *m, int *next)
+{
+	int k;
+
+	if (*next < JOURNAL_KEYS && flatjson_is(m, journal_keys[*next]))
+		return (*next)++;
+	for (k = 0; k < JOURNAL_KEYS; k++) {
+		if (flatjson_is(m, journal_keys[k])) {
+			*next = k + 1;
+			return k;
+		}
+	}
+	return -1;
+}
+
+/* The cores of a run line, "3,4", into jr. */
+static bool
+journal_fast_cores(const struct flatjson_member *m, struct journal_run *jr)
+{
+	const char *p = m->val, *end = m->val + m->vlen, *comma;
+	int64_t core;
+
+	while (p < end) {
+		comma = memchr(p, ',', (size_t)(end - p));
+		if (!flatjson_int(p, (size_t)((comma != NULL ? comma : end) - p), 0, INT32_MAX,
+		                  &core))
+			return false;
+		if (jr->ncores < JOURNAL_CORES_MAX)
+			jr->cores[jr->ncores++] = (int)core;
+		if (comma == NULL)
+			break;
+		p = comma + 1;
+		/* "[1,]" */
+		if (p == end)
+			return false;
+	}
+	return true;
+}
+
+/* A string member, NUL-terminated in place at its closing quote (noted in
+ * ends, for journal_read_fast to put back). */
+static const char *
+journal_fast_str(char *line, const struct flatjson_member *m, size_t *ends, size_t *nends)
+{
+	size_t at = (size_t)(m->val - line) + m->vlen;
+
+	ends[(*nends)++] = at;
+	line[at] = '\0';
+	return line + (size_t)(m->val - line);
+}
+
+/* Decodes a member of a run or spawn line into f; false when the value is
+ * not one the fast path takes (the slow path then reads, or refuses, it). */
+static bool
+journal_fast_member(char *line, const struct flatjson_member *m, int key, struct journal_fast *f,
+                    size_t *ends, size_t *nends)
+{
+	struct journal_run *jr = &f->run;
+	int64_t v = 0;
+	bool num = m->kind == FLATJSON_NUMBER, yes = m->kind == FLATJSON_TRUE;
+
+	switch (key) {
+	case JOURNAL_KEY_RUN:
+		return num && flatjson_int(m->val, m->vlen, 1, JOURNAL_NUM_MAX, &jr->run);
+	case JOURNAL_KEY_PKG:
+		if (!num || !flatjson_int(m->val, m->vlen, 0, JOURNAL_PKG_MAX, &v))
+			return false;
+		jr->pkg = (int)v;
+		return true;
+	case JOURNAL_KEY_PHASE:
+		if (m->kind != FLATJSON_STRING)
+			return false;
+		if (m->vlen == 5 && memcmp(m->val, "sweep", 5) == 0)
+			jr->phase = RESULTS_SWEEP;
+		else if (m->vlen == 7 && memcmp(m->val, "confirm", 7) == 0)
+			jr->phase = RESULTS_CONFIRM;
+		else
+			return false;
+		return true;
+	case JOURNAL_KEY_CPU:
+	case JOURNAL_KEY_LOAD:
+	case JOURNAL_KEY_LANE:
+		if (!num || !flatjson_int(m->val, m->vlen, key == JOURNAL_KEY_LANE ? 0 : 1,
+		                          UTIL_LIST_MAX, &v))
+			return false;
+		*(key == JOURNAL_KEY_CPU    ? &jr->cpu
+		  : key == JOURNAL_KEY_LOAD ? &jr->load
+		                            : &jr->lane) = (int)v;
+		return true;
+	case JOURNAL_KEY_MS:
+		return num && flatjson_int(m->val, m->vlen, 0, JOURNAL_NUM_MAX, &jr->ms);
+	case JOURNAL_KEY_EXIT:
+		if (!num || !flatjson_int(m->val, m->vlen, INT32_MIN, INT32_MAX, &v))
+			return false;
+		jr->exit.status = (int)v;
+		return true;
+	case JOURNAL_KEY_SIGNAL:
+		if (!num || !flatjson_int(m->val, m->vlen, 0, 255, &v))
+			return false;
+		jr->exit.signal = (int)v;
+		return true;
+	case JOURNAL_KEY_SET:
+		return num && flatjson_int(m->val, m->vlen, 1, JOURNAL_NUM_MAX, &f->set);
+	case JOURNAL_KEY_TIMED_OUT:
+		return (jr->exit.timed_out = yes);
+	case JOURNAL_KEY_LEAKED:
+		return (jr->leaked = yes);
+	case JOURNAL_KEY_OVERLAPPED:
+		return (jr->overlapped = yes);
+	case JOURNAL_KEY_CORES:
+		return m->kind == FLATJSON_ARRAY && journal_fast_cores(m, jr);
+	case JOURNAL_KEY_NOISE:
+		return num && flatjson_double(m->val, m->vlen, &jr->noise);
+	case JOURNAL_KEY_NOISE_MS:
+		return num && flatjson_double(m->val, m->vlen, &jr->noise_ms);
+	case JOURNAL_KEY_SEED:
+		/* It matters only with a failure, which a fast line has not. */
+		return m->kind == FLATJSON_STRING;
+	case JOURNAL_KEY_TEST:
+	case JOURNAL_KEY_LOG:
+		if (m->kind != FLATJSON_STRING)
+			return false;
+		*(key == JOURNAL_KEY_TEST ? &jr->selected : &jr->log) =
+		    journal_fast_str(line, m, ends, nends);
+		return true;
+	case JOURNAL_KEY_PID:
+		if (!num || !flatjson_int(m->val, m->vlen, 1, INT32_MAX, &v))
+			return false;
+		f->pid = (int)v;
+		return true;
+	case JOURNAL_KEY_START:
+		if (!num || !flatjson_int(m->val, m->vlen, 0, JOURNAL_NUM_MAX, &v))
+			return false;
+		f->start_ticks = (uint64_t)v;
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* The members each kind of fast line needs, and those it may have. */
+#define JOURNAL_BIT(k) (UINT32_C(1) << (k))
+#define JOURNAL_SPAWN_KEYS                                             \
+	(JOURNAL_BIT(JOURNAL_KEY_RUN) | JOURNAL_BIT(JOURNAL_KEY_PID) | \
+	 JOURNAL_BIT(JOURNAL_KEY_START))
+#define JOURNAL_RUN_NEEDS                                                \
+	(JOURNAL_BIT(JOURNAL_KEY_RUN) | JOURNAL_BIT(JOURNAL_KEY_PKG) |   \
+	 JOURNAL_BIT(JOURNAL_KEY_PHASE) | JOURNAL_BIT(JOURNAL_KEY_CPU) | \
+	 JOURNAL_BIT(JOURNAL_KEY_LOAD) | JOURNAL_BIT(JOURNAL_KEY_SET))
+#define JOURNAL_RUN_KEYS (JOURNAL_BIT(JOURNAL_KEY_PID) - 1)
+
+/* Decodes a spawn line or a passing run line, split into n members, into
+ * f. False for any other line, or a value out of bounds: the slow path
+ * then reads it and names what is wrong. */
+static bool
+journal_fast_decode(struct journal_reader *reader, char *line, const struct flatjson_member *m,
+                    int n, struct journal_fast *f, size_t *ends, size_t *nends)
+{
+	uint32_t seen = 0, allowed, needed;
+	int i, key, next = 0;
+
+	memset(f, 0, sizeof *f);
+	if (n < 1 || !flatjson_is(&m[0], "type") || m[0].kind != FLATJSON_STRING)
+		return false;
+	if (m[0].vlen == 5 && memcmp(m[0].val, "spawn", 5) == 0) {
+		f->kind = JOURNAL_FAST_SPAWN;
+		allowed = needed = JOURNAL_SPAWN_KEYS;
+	} else if (m[0].vlen == 3 && memcmp(m[0].val, "run", 3) == 0) {
+		f->kind = JOURNAL_FAST_RUN;
+		allowed = JOURNAL_RUN_KEYS;
+		needed = JOURNAL_RUN_NEEDS;
+	} else {
+		return false;
+	}
+	for (i = 1; i < n; i++) {
+		key = journal_key_of(&m[i], &next);
+		/* cJSON takes the first of two members with one name. */
+		if (key < 0 || !(allowed & JOURNAL_BIT(key)) || (seen & JOURNAL_BIT(key)) ||
+		    !journal_fast_member(line, &m[i], key, f, ends, nends))
+			return false;
+		seen |= JOURNAL_BIT(key);
+	}
+	if ((seen & needed) != needed)
+		return false;
+	f->run.has_noise =
+	    (seen & JOURNAL_BIT(JOURNAL_KEY_NOISE)) && (seen & JOURNAL_BIT(JOURNAL_KEY_NOISE_MS));
+	if (f->kind == JOURNAL_FAST_RUN) {
+		if ((uint64_t)f->set >= reader->nsets || reader->sets[f->set].order == NULL)
+			return false;
+		f->set_line = reader->sets[f->set].lineno;
+	}
+	return true;
+}
+
+/* Offers line to cb if it is a fast line: 1 when cb took it, 0 when it
+ * is to be parsed, < 0 to stop. */
+static int
+journal_try_fast(struct journal_reader *reader, char *line, size_t len, journal_fast_cb cb,
+                 void *arg, int lineno)
+{
+	struct flatjson_member m[FLATJSON_MAX];
+	struct journal_fast f;
+	size_t ends[2], nends = 0, i;
+	int n, rc;
+
+	if (cb == NULL || len < 12 || memcmp(line, "{\"type\":\"", 9) != 0 ||
+	    (line[9] != 'r' && line[9] != 's'))
+		return 0;
+	n = flatjson_split(line, len, m);
+	if (n < 0 || !journal_fast_decode(reader, line, m, n, &f, ends, &nends)) {
+		for (i = 0; i < nends; i++)
+			line[ends[i]] = '"';
+		return 0;
+	}
+	rc = cb(arg, reader, &f, lineno);
+	for (i = 0; i < nends; i++)
+		line[ends[i]] = '"';
+	return rc;
+}
+
 int
 journal_read(const char *path, journal_line_cb line_cb, void *arg, bool *torn, char **err)
 {
+	return journal_read_fast(path, line_cb, NULL, arg, torn, err);
+}
+
+struct journal_tail {
+	char *path;
+	off_t offset; /* where the lines not read yet start */
+	int lineno;   /* the lines read */
 	struct journal_reader reader;
+};
+
+struct journal_tail *
+journal_tail_new(const char *path)
+{
+	struct journal_tail *t = xcalloc(1, sizeof *t);
+
+	t->path = xstrdup(path);
+	return t;
+}
+
+void
+journal_tail_free(struct journal_tail *t)
+{
+	size_t i;
+
+	if (t == NULL)
+		return;
+	for (i = 0; i < t->reader.nsets; i++)
+		util_strv_free(t->reader.sets[i].order);
+	free(t->reader.sets);
+	free(t->path);
+	free(t);
+}
+
+off_t
+journal_tail_offset(const struct journal_tail *t)
+{
+	return t->offset;
+}
+
+/* One whole line of t, at its offset: parsed and given to the callbacks. */
+static int
+journal_tail_line(struct journal_tail *t, char *line, size_t len, journal_line_cb line_cb,
+                  journal_fast_cb fast_cb, void *arg, char **err)
+{
+	const char *path = t->path;
+	int lineno = t->lineno + 1, rc;
+	cJSON *obj;
+
+	if (len > JOURNAL_LINE_MAX) {
+		*err = xasprintf(_("%s:%d: line longer than %d bytes"), path, lineno,
+		                 JOURNAL_LINE_MAX);
+		return -EINVAL;
+	}
+	rc = journal_try_fast(&t->reader, line, len, fast_cb, arg, lineno);
+	if (rc != 0)
+		return rc < 0 ? rc : 0;
+	obj = cJSON_ParseWithLength(line, len);
+	if (obj == NULL) {
+		size_t off = 0;
+		const char *why = json_why(line, len, cJSON_GetErrorPtr(), &off);
+		int l, col;
+
+		json_pos(line, len, off, &l, &col);
+		*err = xasprintf(_("%s:%d:%d: invalid JSON (%s)"), path, lineno, col, why);
+		return -EINVAL;
+	}
+	if (!cJSON_IsObject(obj)) {
+		cJSON_Delete(obj);
+		*err = xasprintf(_("%s:%d: expected a JSON object on each line"), path, lineno);
+		return -EINVAL;
+	}
+	if (strcmp(journal_line_type(obj), "set") == 0 &&
+	    journal_reader_add_set(&t->reader, obj, lineno, &t->reader.why) < 0) {
+		cJSON_Delete(obj);
+		*err = xasprintf("%s:%d: %s", path, lineno, t->reader.why);
+		free(t->reader.why);
+		t->reader.why = NULL;
+		return -EINVAL;
+	}
+	rc = line_cb(arg, &t->reader, obj, lineno);
+	cJSON_Delete(obj);
+	return rc;
+}
+
+int
+journal_tail_read(struct journal_tail *t, journal_line_cb line_cb, journal_fast_cb fast_cb,
+                  void *arg, size_t max_bytes, bool *torn, bool *more, char **err)
+{
 	FILE *f;
 	char *line = NULL;
-	size_t cap = 0;
+	size_t cap = 0, done = 0;
 	ssize_t len;
-	int lineno = 0, rc = 0;
-	size_t i;
+	int rc = 0;
 
 	*torn = false;
 	*err = NULL;
-	f = fopen(path, "re");
-	if (f == NULL) {
-		*err = xasprintf("%s: %s", path, strerror(errno));
-		return -errno;
+	if (more != NULL)
+		*more = false;
+	f = fopen(t->path, "re");
+	if (f == NULL || fseeko(f, t->offset, SEEK_SET) < 0) {
+		rc = -errno;
+		*err = xasprintf("%s: %s", t->path, strerror(errno));
+		if (f != NULL)
+			fclose(f);
+		return rc;
 	}
-	memset(&reader, 0, sizeof reader);
 	while ((len = getline(&line, &cap, f)) >= 0) {
-		cJSON *obj;
-
-		lineno++;
 		if (len == 0 || line[len - 1] != '\n') {
-			/* Written by a sweep that died mid-line. */
+			/* Being written, or written by a sweep that died
+			 * mid-line: read again from its start next time. */
 			*torn = true;
 			break;
 		}
-		if (len > JOURNAL_LINE_MAX) {
-			*err = xasprintf(_("%s:%d: line longer than %d bytes"), path, lineno,
-			                 JOURNAL_LINE_MAX);
-			rc = -EINVAL;
-			break;
-		}
-		obj = cJSON_ParseWithLength(line, (size_t)len);
-		if (obj == NULL) {
-			size_t off = 0;
-			const char *why = json_why(line, (size_t)len, cJSON_GetErrorPtr(), &off);
-			int l, col;
-
-			json_pos(line, (size_t)len, off, &l, &col);
-			*err = xasprintf(_("%s:%d:%d: invalid JSON (%s)"), path, lineno, col, why);
-			rc = -EINVAL;
-			break;
-		}
-		if (!cJSON_IsObject(obj)) {
-			cJSON_Delete(obj);
-			*err = xasprintf(_("%s:%d: expected a JSON object on each line"), path,
-			                 lineno);
-			rc = -EINVAL;
-			break;
-		}
-		if (strcmp(journal_line_type(obj), "set") == 0 &&
-		    journal_reader_add_set(&reader, obj, &reader.why) < 0) {
-			cJSON_Delete(obj);
-			*err = xasprintf("%s:%d: %s", path, lineno, reader.why);
-			free(reader.why);
-			rc = -EINVAL;
-			break;
-		}
-		rc = line_cb(arg, &reader, obj, lineno);
-		cJSON_Delete(obj);
+		rc = journal_tail_line(t, line, (size_t)len, line_cb, fast_cb, arg, err);
 		if (rc < 0)
 			break;
+		t->lineno++;
+		t->offset += len;
+		done += (size_t)len;
+		if (max_bytes > 0 && done >= max_bytes) {
+			if (more != NULL)
+				*more = true;
+			break;
+		}
 	}
 	free(line);
 	fclose(f);
-	for (i = 0; i < reader.nsets; i++)
-		util_strv_free(reader.sets[i].order);
-	free(reader.sets);
+	return rc;
+}
+
+int
+journal_read_fast(const char *path, journal_line_cb line_cb, journal_fast_cb fast_cb, void *arg,
+                  bool *torn, char **err)
+{
+	struct journal_tail *t = journal_tail_new(path);
+	int rc = journal_tail_read(t, line_cb, fast_cb, arg, 0, torn, NULL, err);
+
+	journal_tail_free(t);
 	return rc;
 }
 
@@ -618,6 +990,23 @@ journal_add_names(struct outcome *o, const cJSON *line, const char *key, enum ou
 	}
 }
 
+/* Adds the tests of set s, passed or skipped, to o. */
+static void
+journal_set_outcome(const struct journal_set *s, struct outcome *o)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		outcome_add(o, xstrdup(s->order[i] + 1),
+		            s->order[i][0] == 'P' ? OUTCOME_PASS : OUTCOME_SKIP, NULL);
+}
+
+void
+journal_fast_outcome(struct journal_reader *reader, const struct journal_fast *l, struct outcome *o)
+{
+	journal_set_outcome(&reader->sets[(size_t)l->set], o);
+}
+
 int
 journal_decode_run(struct journal_reader *reader, const cJSON *line, struct journal_run *jr,
                    struct outcome *o, char **why)
@@ -625,7 +1014,6 @@ journal_decode_run(struct journal_reader *reader, const cJSON *line, struct jour
 	const char *phase = journal_str(line, "phase");
 	int64_t run = 0, pkg = 0, cpu = 0, load = 0, lane = 0, ms = 0, ex = 0, sig = 0, set = 0;
 	const cJSON *v;
-	size_t i;
 
 	memset(jr, 0, sizeof *jr);
 	*why = NULL;
@@ -686,17 +1074,12 @@ journal_decode_run(struct journal_reader *reader, const cJSON *line, struct jour
 			jr->cores[jr->ncores++] = v->valueint;
 	}
 	if (set > 0) {
-		const struct journal_set *s;
-
 		if ((size_t)set >= reader->nsets || reader->sets[(size_t)set].order == NULL) {
 			*why = xasprintf(_("run line: set: no set line with id %lld before it"),
 			                 (long long)set);
 			return -EINVAL;
 		}
-		s = &reader->sets[(size_t)set];
-		for (i = 0; i < s->n; i++)
-			outcome_add(o, xstrdup(s->order[i] + 1),
-			            s->order[i][0] == 'P' ? OUTCOME_PASS : OUTCOME_SKIP, NULL);
+		journal_set_outcome(&reader->sets[(size_t)set], o);
 	}
 	journal_add_names(o, line, "fail", OUTCOME_FAIL);
 	journal_add_names(o, line, "hang", OUTCOME_HANG);

@@ -127,6 +127,61 @@ struct journal_reader;
 typedef int (*journal_line_cb)(void *arg, struct journal_reader *jr, const cJSON *line, int lineno);
 int journal_read(const char *path, journal_line_cb line_cb, void *arg, bool *torn, char **err);
 
+/* A spawn line or a run line every test of which passed or was skipped
+ * (no fail, hang, lines, reasons, channels, package or reliability note),
+ * read without a cJSON tree: a journal has millions of them. */
+enum journal_fast_kind {
+	JOURNAL_FAST_SPAWN,
+	JOURNAL_FAST_RUN,
+};
+
+struct journal_fast {
+	enum journal_fast_kind kind;
+	struct journal_run run; /* spawn lines: run.run only; strings borrowed */
+	int pid;                /* spawn lines */
+	uint64_t start_ticks;   /* spawn lines */
+	int64_t set;            /* run lines: the set id, > 0 */
+	int set_line;           /* the line that defined that set: a set id
+	                         * defined again names another set */
+};
+
+/* Called for each fast line before any tree is built. Returns 1 when it
+ * took the line, 0 to have it parsed and given to line_cb like any other,
+ * or < 0 to stop the read with that value. */
+typedef int (*journal_fast_cb)(void *arg, struct journal_reader *reader,
+                               const struct journal_fast *line, int lineno);
+
+/* journal_read, offering spawn lines and passing run lines to fast_cb
+ * first. */
+int journal_read_fast(const char *path, journal_line_cb line_cb, journal_fast_cb fast_cb, void *arg,
+                      bool *torn, char **err);
+
+/* A journal read up to some line, to be read on from there as it grows
+ * (view follows a running sweep's journal this way). */
+struct journal_tail;
+
+struct journal_tail *journal_tail_new(const char *path);
+
+/* Frees t. NULL is a no-op. */
+void journal_tail_free(struct journal_tail *t);
+
+/* Where the lines t has not read start. */
+off_t journal_tail_offset(const struct journal_tail *t);
+
+/* Reads the whole lines of t's journal after its offset, as
+ * journal_read_fast, and moves the offset past each line taken. An
+ * unfinished last line sets *torn and is read again next time. With
+ * max_bytes > 0 it stops after the line that passes it and sets *more
+ * (when not NULL). Returns 0 or < 0; the offset stays at the line that
+ * failed. */
+int journal_tail_read(struct journal_tail *t, journal_line_cb line_cb, journal_fast_cb fast_cb,
+                      void *arg, size_t max_bytes, bool *torn, bool *more, char **err);
+
+/* Adds the tests of the set of fast run line l (passed or skipped, in
+ * start order) to o (zeroed by the caller). */
+void journal_fast_outcome(struct journal_reader *reader, const struct journal_fast *l,
+                          struct outcome *o);
+
 /* The kind of a line: "header", "build", "spawn", "set", "run", "confirm",
  * "end". */
 const char *journal_line_type(const cJSON *line);

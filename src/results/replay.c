@@ -24,6 +24,13 @@ struct replay_ctx {
 	char *err;
 };
 
+/* The shape of the runs of a set line and a package. */
+struct replay_shape {
+	int64_t set;
+	int set_line, pkg;
+	struct results_shape *shape;
+};
+
 static void
 replay_forget_spawn(struct replay *r, int64_t run)
 {
@@ -35,6 +42,97 @@ replay_forget_spawn(struct replay *r, int64_t run)
 			return;
 		}
 	}
+}
+
+static void
+replay_add_spawn(struct replay *r, int64_t run, int pid, uint64_t start_ticks)
+{
+	struct replay_spawn *s;
+
+	r->unfinished = xrealloc(r->unfinished, sizeof *r->unfinished * (r->nunfinished + 1));
+	s = &r->unfinished[r->nunfinished++];
+	s->run = run;
+	if (s->run > r->max_run)
+		r->max_run = s->run;
+	s->pid = pid;
+	s->start_ticks = start_ticks;
+}
+
+/* What a finished run adds besides its tests' counts. */
+static void
+replay_count_run(struct replay *r, const struct journal_run *jr)
+{
+	int i;
+
+	results_add_time(r->results, jr->pkg, jr->ms);
+	if (jr->leaked)
+		results_note_leak(r->results, jr->pkg);
+	if (jr->after_debris)
+		results_note_after_debris(r->results, jr->pkg);
+	for (i = 0; i < jr->ndebris; i++)
+		results_add_debris(r->results, jr->pkg, jr->debris[i], jr->debris_run[i]);
+	plan_count_run(&r->runs, jr->phase, jr->pkg, jr->selected, jr->cpu, jr->load, jr->ms);
+	if (jr->run > r->max_run)
+		r->max_run = jr->run;
+	replay_forget_spawn(r, jr->run);
+}
+
+static void
+replay_drop_shape(struct replay *r, struct replay_shape *x)
+{
+	if (x->shape != NULL) {
+		results_shape_flush(r->results, x->shape);
+		results_shape_free(x->shape);
+		x->shape = NULL;
+	}
+}
+
+/* The shape of fast run line l's set, made once per set line. */
+static struct results_shape *
+replay_shape(struct replay *r, struct journal_reader *reader, const struct journal_fast *l)
+{
+	struct replay_shape *x;
+	struct outcome o;
+
+	if (r->shapes == NULL)
+		r->shapes = xcalloc(REPLAY_SHAPES, sizeof *r->shapes);
+	x = &r->shapes[l->set % REPLAY_SHAPES];
+	if (x->shape != NULL && x->set == l->set && x->set_line == l->set_line &&
+	    x->pkg == l->run.pkg)
+		return x->shape;
+	replay_drop_shape(r, x);
+	memset(&o, 0, sizeof o);
+	journal_fast_outcome(reader, l, &o);
+	x->set = l->set;
+	x->set_line = l->set_line;
+	x->pkg = l->run.pkg;
+	x->shape = results_shape_new(r->results, l->run.pkg, &o);
+	outcome_free(&o);
+	return x->shape;
+}
+
+/* A spawn line or a run line of passing tests, counted as replay_line
+ * would, without a cJSON tree or a test looked up by name. */
+static int
+replay_fast(void *arg, struct journal_reader *reader, const struct journal_fast *l, int lineno)
+{
+	struct replay_ctx *c = arg;
+	struct replay *r = c->r;
+	const struct journal_run *jr = &l->run;
+	double noise[2] = {jr->noise_ms, (double)jr->ms * jr->cpu};
+
+	(void)lineno;
+	/* The slow path names what is wrong. */
+	if (!r->has_header || (l->kind == JOURNAL_FAST_RUN && (size_t)jr->pkg >= r->npkgs))
+		return 0;
+	if (l->kind == JOURNAL_FAST_SPAWN) {
+		replay_add_spawn(r, jr->run, l->pid, l->start_ticks);
+		return 1;
+	}
+	results_add_shaped(r->results, replay_shape(r, reader, l), jr->phase, jr->cpu, jr->load,
+	                   jr->cores, jr->ncores, jr->overlapped, jr->has_noise ? noise : NULL);
+	replay_count_run(r, jr);
+	return 1;
 }
 
 static int64_t
@@ -111,26 +209,17 @@ replay_line(void *arg, struct journal_reader *reader, const cJSON *line, int lin
 		results_add_pkg(r->results, p->name, p->level);
 	} else if (strcmp(type, "spawn") == 0) {
 		int64_t run = 0, pid = 0, start = 0;
-		struct replay_spawn *s;
 		char *why = NULL;
 
 		if (journal_decode_int(line, "run", 1, JOURNAL_NUM_MAX, true, &run, &why) < 0 ||
 		    journal_decode_int(line, "pid", 1, INT32_MAX, true, &pid, &why) < 0 ||
 		    journal_decode_int(line, "start", 0, JOURNAL_NUM_MAX, true, &start, &why) < 0)
 			return replay_bad_why(c, lineno, why);
-		r->unfinished =
-		    xrealloc(r->unfinished, sizeof *r->unfinished * (r->nunfinished + 1));
-		s = &r->unfinished[r->nunfinished++];
-		s->run = run;
-		if (s->run > r->max_run)
-			r->max_run = s->run;
-		s->pid = (int)pid;
-		s->start_ticks = (uint64_t)start;
+		replay_add_spawn(r, run, (int)pid, (uint64_t)start);
 	} else if (strcmp(type, "run") == 0) {
 		struct journal_run jr;
 		struct outcome o;
 		char *why = NULL;
-		int i;
 
 		memset(&o, 0, sizeof o);
 		if (journal_decode_run(reader, line, &jr, &o, &why) == 0 &&
@@ -141,23 +230,13 @@ replay_line(void *arg, struct journal_reader *reader, const cJSON *line, int lin
 			return replay_bad_why(c, lineno, why);
 		}
 		results_add_run(r->results, jr.pkg, jr.phase, jr.cpu, jr.load, &o, jr.log, jr.run);
-		results_add_time(r->results, jr.pkg, jr.ms);
 		results_add_cores(r->results, jr.pkg, &o, jr.cores, jr.ncores);
 		results_add_order(r->results, jr.pkg, jr.phase, &o);
 		interference_add_run(r->results, jr.pkg, &o, jr.overlapped);
 		if (jr.has_noise)
 			results_add_noise(r->results, jr.pkg, jr.phase, jr.cpu, jr.load, &o,
 			                  jr.noise_ms, (double)jr.ms * jr.cpu);
-		if (jr.leaked)
-			results_note_leak(r->results, jr.pkg);
-		if (jr.after_debris)
-			results_note_after_debris(r->results, jr.pkg);
-		for (i = 0; i < jr.ndebris; i++)
-			results_add_debris(r->results, jr.pkg, jr.debris[i], jr.debris_run[i]);
-		plan_count_run(&r->runs, jr.phase, jr.pkg, jr.selected, jr.cpu, jr.load, jr.ms);
-		if (jr.run > r->max_run)
-			r->max_run = jr.run;
-		replay_forget_spawn(r, jr.run);
+		replay_count_run(r, &jr);
 		outcome_free(&o);
 	} else if (strcmp(type, "canary") == 0) {
 		struct journal_canary jc;
@@ -220,15 +299,19 @@ replay_line(void *arg, struct journal_reader *reader, const cJSON *line, int lin
 }
 
 int
-replay_journal(const char *path, struct replay *r, char **err)
+replay_update(struct replay *r, size_t max_bytes, bool *more, char **err)
 {
-	struct replay_ctx c = {r, path, NULL};
+	struct replay_ctx c = {r, r->path, NULL};
 	char *rerr = NULL;
+	size_t i;
 	int rc;
 
-	memset(r, 0, sizeof *r);
-	r->results = results_new();
-	rc = journal_read(path, replay_line, &c, &r->torn, &rerr);
+	rc = journal_tail_read(r->tail, replay_line, replay_fast, &c, max_bytes, &r->torn, more,
+	                       &rerr);
+	for (i = 0; r->shapes != NULL && i < REPLAY_SHAPES; i++) {
+		if (r->shapes[i].shape != NULL)
+			results_shape_flush(r->results, r->shapes[i].shape);
+	}
 	if (rc < 0) {
 		*err = c.err != NULL ? c.err : rerr;
 		if (c.err != NULL)
@@ -236,6 +319,21 @@ replay_journal(const char *path, struct replay *r, char **err)
 		return rc;
 	}
 	free(rerr);
+	return 0;
+}
+
+int
+replay_journal(const char *path, struct replay *r, char **err)
+{
+	int rc;
+
+	memset(r, 0, sizeof *r);
+	r->results = results_new();
+	r->path = xstrdup(path);
+	r->tail = journal_tail_new(path);
+	rc = replay_update(r, 0, NULL, err);
+	if (rc < 0)
+		return rc;
 	if (!r->has_header) {
 		*err = xasprintf(_("%s: no header line: not a flakesweep journal"), path);
 		return -EINVAL;
@@ -362,5 +460,10 @@ replay_free(struct replay *r)
 	free(r->confirm_counts);
 	free(r->end_status);
 	cJSON_Delete(r->parts);
+	for (i = 0; r->shapes != NULL && i < REPLAY_SHAPES; i++)
+		results_shape_free(r->shapes[i].shape);
+	free(r->shapes);
+	journal_tail_free(r->tail);
+	free(r->path);
 	memset(r, 0, sizeof *r);
 }

@@ -18,6 +18,9 @@
 #include "engine/status.h"
 #include "engine/sweep-config.h"
 
+struct replay_shape;
+struct journal_tail;
+
 /* A run that was spawned and never recorded as finished. */
 struct replay_spawn {
 	int64_t run;
@@ -43,11 +46,25 @@ struct replay {
 	char *end_status;   /* from an end line, or NULL */
 	cJSON *parts;       /* a merged journal's part lines, or NULL */
 	int64_t started_ms, finished_ms;
+	struct replay_shape *shapes; /* REPLAY_SHAPES, by set id modulo */
+	char *path;                  /* the journal */
+	struct journal_tail *tail;   /* where the lines not read yet start */
 };
+
+/* How many set lines' shapes replay keeps at once (a journal of unshuffled
+ * runs has a few sets; an old shuffled one, one a run). */
+#define REPLAY_SHAPES 64
 
 /* Reads path into r (zeroed by the function). Returns 0, or a negative
  * errno with *err (caller frees) naming the file and line. */
 int replay_journal(const char *path, struct replay *r, char **err);
+
+/* Reads the lines appended to r's journal since replay_journal or the
+ * last call, on from where those stopped: at most about max_bytes of them
+ * when max_bytes > 0 (then *more says whether some are left). Returns 0,
+ * or a negative errno with *err (caller frees) naming the file and line;
+ * the lines before that one are counted in r. */
+int replay_update(struct replay *r, size_t max_bytes, bool *more, char **err);
 
 /* Where the sweep of the journal stands, as the live sweep counts it:
  * its phase, and the runs done and planned in that phase. */

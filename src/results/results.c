@@ -421,6 +421,173 @@ results_add_cores(struct results *r, int pkg, const struct outcome *o, const int
 	}
 }
 
+/* The cells of a shape's tests at one (phase, cpu, load), by index: cells
+ * are only ever appended, so an index stays good. */
+struct results_shape_pair {
+	enum results_phase phase;
+	int cpu, load;
+	int *cells;
+};
+
+/* Runs of a shape pinned to the same cores, not counted yet. */
+struct results_shape_cores {
+	int *cores;
+	int ncores;
+	int64_t runs;
+};
+
+struct results_shape {
+	int pkg;
+	long *tests; /* the entries of its tests that ran */
+	size_t ntests;
+	struct results_shape_pair *pairs;
+	size_t npairs, last_pair;
+	struct results_shape_cores *cores;
+	size_t ncores, last_cores;
+};
+
+struct results_shape *
+results_shape_new(struct results *r, int pkg, const struct outcome *o)
+{
+	struct results_shape *s = xcalloc(1, sizeof *s);
+	size_t i;
+
+	s->pkg = pkg;
+	s->tests = xmalloc(sizeof *s->tests * (o->ntests + 1));
+	for (i = 0; i < o->ntests; i++) {
+		struct results_test *t = results_get_test(r, pkg, o->tests[i].name);
+
+		if (o->tests[i].status != OUTCOME_SKIP)
+			s->tests[s->ntests++] = t - r->tests;
+	}
+	return s;
+}
+
+void
+results_shape_free(struct results_shape *s)
+{
+	size_t i;
+
+	if (s == NULL)
+		return;
+	for (i = 0; i < s->npairs; i++)
+		free(s->pairs[i].cells);
+	for (i = 0; i < s->ncores; i++)
+		free(s->cores[i].cores);
+	free(s->pairs);
+	free(s->cores);
+	free(s->tests);
+	free(s);
+}
+
+int
+results_shape_pkg(const struct results_shape *s)
+{
+	return s->pkg;
+}
+
+static struct results_shape_pair *
+results_shape_pair(struct results *r, struct results_shape *s, enum results_phase phase, int cpu,
+                   int load)
+{
+	struct results_shape_pair *x;
+	size_t i;
+
+	for (i = 0; i < s->npairs; i++) {
+		x = &s->pairs[(s->last_pair + i) % s->npairs];
+		if (x->phase == phase && x->cpu == cpu && x->load == load) {
+			s->last_pair = (s->last_pair + i) % s->npairs;
+			return x;
+		}
+	}
+	s->pairs = xrealloc(s->pairs, sizeof *s->pairs * (s->npairs + 1));
+	x = &s->pairs[s->npairs];
+	x->phase = phase;
+	x->cpu = cpu;
+	x->load = load;
+	x->cells = xmalloc(sizeof *x->cells * (s->ntests + 1));
+	for (i = 0; i < s->ntests; i++) {
+		struct results_test *t = &r->tests[s->tests[i]];
+
+		x->cells[i] = (int)(results_get_cell(t, phase, cpu, load) - t->cells);
+	}
+	s->last_pair = s->npairs++;
+	return x;
+}
+
+static void
+results_shape_count_cores(struct results_shape *s, const int *cores, int ncores)
+{
+	struct results_shape_cores *c;
+	size_t i;
+
+	for (i = 0; i < s->ncores; i++) {
+		c = &s->cores[(s->last_cores + i) % s->ncores];
+		if (c->ncores == ncores && memcmp(c->cores, cores, sizeof *cores * ncores) == 0) {
+			c->runs++;
+			s->last_cores = (s->last_cores + i) % s->ncores;
+			return;
+		}
+	}
+	s->cores = xrealloc(s->cores, sizeof *s->cores * (s->ncores + 1));
+	c = &s->cores[s->ncores];
+	c->cores = xmalloc(sizeof *cores * (size_t)ncores);
+	memcpy(c->cores, cores, sizeof *cores * (size_t)ncores);
+	c->ncores = ncores;
+	c->runs = 1;
+	s->last_cores = s->ncores++;
+}
+
+void
+results_add_shaped(struct results *r, struct results_shape *s, enum results_phase phase, int cpu,
+                   int load, const int *cores, int ncores, bool overlapped, const double *noise)
+{
+	const struct results_shape_pair *x = results_shape_pair(r, s, phase, cpu, load);
+	size_t i;
+
+	r->runs++;
+	r->pkgs[s->pkg].runs++;
+	for (i = 0; i < s->ntests; i++) {
+		struct results_test *t = &r->tests[s->tests[i]];
+
+		t->cells[x->cells[i]].runs++;
+		if (overlapped)
+			t->overlapped_runs++;
+		else
+			t->alone_runs++;
+	}
+	if (ncores > 0)
+		results_shape_count_cores(s, cores, ncores);
+	if (noise == NULL)
+		return;
+	r->noise_ms += noise[0];
+	r->noise_core_ms += noise[1];
+	for (i = 0; i < s->ntests; i++) {
+		struct results_cell *c = &r->tests[s->tests[i]].cells[x->cells[i]];
+
+		c->noise_ms += noise[0];
+		c->noise_core_ms += noise[1];
+	}
+}
+
+void
+results_shape_flush(struct results *r, struct results_shape *s)
+{
+	size_t i, j;
+	int k;
+
+	for (j = 0; j < s->ncores; j++) {
+		struct results_shape_cores *c = &s->cores[j];
+
+		for (i = 0; c->runs > 0 && i < s->ntests; i++) {
+			for (k = 0; k < c->ncores; k++)
+				results_get_core(&r->tests[s->tests[i]], c->ncores, c->cores[k])
+				    ->runs += c->runs;
+		}
+		c->runs = 0;
+	}
+}
+
 /* True when name is a subtest (at any depth) of parent. */
 static bool
 results_is_below(const char *name, const char *parent)

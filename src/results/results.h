@@ -151,6 +151,32 @@ void results_absorb(struct results *dst, const struct results *src);
 int results_add_run(struct results *r, int pkg, enum results_phase phase, int cpu, int load,
                     const struct outcome *o, const char *log, int64_t run);
 
+/* The tests of a run of package pkg in which none failed or hung (a
+ * journal's set line), resolved once to their entries, so that each run of
+ * that shape counts without looking a test up by name. */
+struct results_shape;
+
+/* A shape for outcome o, whose tests passed or were skipped; adds the
+ * tests that are new as results_add_run would. */
+struct results_shape *results_shape_new(struct results *r, int pkg, const struct outcome *o);
+
+/* Frees s after results_shape_flush. NULL is a no-op. */
+void results_shape_free(struct results_shape *s);
+
+/* The package of shape s. */
+int results_shape_pkg(const struct results_shape *s);
+
+/* Counts a run of shape s exactly as results_add_run, results_add_cores,
+ * interference_add_run and (when noise is not NULL: other_ms, core_ms)
+ * results_add_noise would for its outcome, in the same order of sums. The
+ * counts by core wait in s for results_shape_flush. */
+void results_add_shaped(struct results *r, struct results_shape *s, enum results_phase phase,
+                        int cpu, int load, const int *cores, int ncores, bool overlapped,
+                        const double *noise);
+
+/* Adds the counts by core s holds to its tests. */
+void results_shape_flush(struct results *r, struct results_shape *s);
+
 /* Counts the cores (ncores of them) that a run of package pkg was pinned to
  * for each test of outcome o that ran: results_add_run first. */
 void results_add_cores(struct results *r, int pkg, const struct outcome *o, const int *cores,

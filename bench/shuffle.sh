@@ -1,0 +1,34 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Shuffle cost benchmark (DESIGN section 11): journals of RUNS shuffled
+# runs of a 100-test package written as before (a set line per order) and
+# as now (the run's seed, and one set for the same tests in any order), by
+# bench/genjournal.py in the writer's format. Prints each one's bytes per
+# run (spawn lines apart) and the peak RSS of `report --rebuild` of each,
+# at RUNS and at 4 x RUNS runs: memory that does not grow with runs.
+#
+# Usage: bench/shuffle.sh [RUNS] (from a build directory; default 50000)
+# Target: at most 150 bytes per passing run; memory independent of runs.
+set -eu
+runs=${1:-50000}
+here=$(cd "$(dirname "$0")" && pwd)
+build=${BUILD:-$PWD}
+fs=$build/flakesweep
+[ -x "$fs" ] || { echo "run from the build directory (no ./flakesweep)" >&2; exit 2; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# one NAME FLAG N: "NAME N runs: B bytes a run, rebuild R MiB"
+one() {
+	local dir=$work/$1-$3
+	mkdir "$dir"
+	python3 "$here/genjournal.py" "$dir/journal.jsonl" "$3" "$2"
+	grep -v '^{"type":"spawn"' "$dir/journal.jsonl" >"$dir/runs"
+	/usr/bin/time -f "%M" -o "$dir/time" "$fs" report --rebuild "$dir" >/dev/null 2>&1 || true
+	printf '%-7s %8d runs: %5d bytes a run (spawn lines apart), rebuild %6.1f MiB\n' "$1" "$3" \
+		$(($(stat -c %s "$dir/runs") / $3)) "$(tail -n 1 "$dir/time" | awk '{ print $1 / 1024 }')"
+}
+one before --shuffle "$runs"
+one before --shuffle $((runs * 4))
+one after --shuffle=seed "$runs"
+one after --shuffle=seed $((runs * 4))
