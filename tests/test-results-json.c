@@ -244,7 +244,7 @@ TEST(results_json_refuses_malformed_files_naming_line_and_field)
 	bad(DOC(CELL("1", "2.5", "0", "0")),
 	    "7: tests[0].cells[1].runs: expected a whole number from 0 to 9000000000000000");
 	bad(DOC("{\"phase\": \"warmup\"}"),
-	    "7: tests[0].cells[1].phase: expected \"sweep\" or \"confirm\"");
+	    "7: tests[0].cells[1].phase: expected \"sweep\", \"confirm\" or \"alone\"");
 	bad(DOC("7"), "7: tests[0].cells[1]: expected an object");
 	bad(DOC("{\"phase\": \"sweep\", \"cpu\": 2, \"load\": 1, \"runs\": 1, \"failures\": 0, "
 	        "\"hangs\": 0, \"noise\": 1.5}"),

@@ -70,12 +70,15 @@ bool plan_pkg_runs(const struct pkg *pkg);
  * cb may be NULL. */
 void plan_sweep(struct plan *p, struct pkg *const *pkgs, size_t npkgs, plan_added_cb cb, void *arg);
 
-/* count more runs of test t alone at every pair. */
-void plan_confirm_test(struct plan *p, const struct results_test *t, int count, plan_added_cb cb,
-                       void *arg);
+/* count more runs of test t alone at every pair, in phase RESULTS_CONFIRM
+ * (no other test of its package in the run) or RESULTS_ALONE (no other run
+ * of its package on the machine either). */
+void plan_confirm_test(struct plan *p, const struct results_test *t, enum results_phase phase,
+                       int count, plan_added_cb cb, void *arg);
 
 /* The confirm phase: --confirm runs of each test whose first failure was
- * in the sweep (none with --run), then the n confirms asked for on demand
+ * in the sweep (none with --run), as many again in RESULTS_ALONE for those
+ * interference_suspect() names, then the n confirms asked for on demand
  * (test ids and counts; ids not in r are skipped). */
 void plan_confirm(struct plan *p, const struct results *r, struct pkg *const *pkgs,
                   char *const *tests, const int *counts, size_t n, plan_added_cb cb, void *arg);

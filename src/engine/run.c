@@ -319,7 +319,8 @@ run_on_done(void *arg, const struct proc_exit *ex, bool leaked, int64_t elapsed_
 	run_note_cores(s, l, &o, &jr);
 	run_note_noise(s, l, elapsed_ms, &o, &jr);
 	jr.overlapped = l->overlapped;
-	interference_add_run(s->results, l->pub.pkg, &o, l->overlapped);
+	interference_add_run(s->results, l->pub.pkg, l->pub.phase, l->pub.cpu, l->pub.load, &o,
+	                     l->overlapped);
 	if (leaked)
 		results_note_leak(s->results, l->pub.pkg);
 	jr.run = l->pub.id;

@@ -241,6 +241,7 @@ sweep_plan_added(void *arg, struct plan_pair *p, int extra)
 		return;
 	}
 	id = sched_add_pair(s->sched, p->cpu, p->load, p->target, p);
+	sched_pair_group(s->sched, id, p->pkg, p->phase == RESULTS_ALONE);
 	done = plan_find(&s->replay.runs, p->phase, p->pkg, p->test, p->cpu, p->load);
 	if (done != NULL) {
 		p->runs = done->runs < p->target ? done->runs : p->target;
@@ -870,7 +871,7 @@ sweep_confirm(struct sweep *s, const char *test_id, int count)
 	cJSON_AddNumberToObject(line, "count", count);
 	sweep_journal_check(s, journal_write(s->journal, line));
 	cJSON_Delete(line);
-	plan_confirm_test(&s->plan, t, count, sweep_plan_added, s);
+	plan_confirm_test(&s->plan, t, RESULTS_CONFIRM, count, sweep_plan_added, s);
 	sweep_dispatch(s);
 	return 0;
 }

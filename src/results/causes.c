@@ -121,6 +121,7 @@ causes_new(const struct results *r)
 	for (i = 0; i < r->ntests; i++) {
 		const struct results_test *t = &r->tests[i];
 		struct causes_test *ct = &c->t[i];
+		struct stats_table sum;
 		int64_t runs, fails, hangs;
 
 		/* A test that failed every run has no flaky cause to find. */
@@ -132,12 +133,13 @@ causes_new(const struct results *r)
 		causes_dimension(t, 1, ct);
 		causes_noise(t, ct);
 		ct->p[CAUSES_INTERFERENCE] = -1;
-		if (t->overlapped_runs > 0 && t->alone_runs > 0) {
+		interference_totals(t, &sum);
+		if (sum.n1 > 0 && sum.n2 > 0) {
 			ct->p[CAUSES_INTERFERENCE] = interference_p(t);
-			ct->k1[CAUSES_INTERFERENCE] = t->overlapped_bad;
-			ct->n1[CAUSES_INTERFERENCE] = t->overlapped_runs;
-			ct->k2[CAUSES_INTERFERENCE] = t->alone_bad;
-			ct->n2[CAUSES_INTERFERENCE] = t->alone_runs;
+			ct->k1[CAUSES_INTERFERENCE] = sum.k2;
+			ct->n1[CAUSES_INTERFERENCE] = sum.n2;
+			ct->k2[CAUSES_INTERFERENCE] = sum.k1;
+			ct->n2[CAUSES_INTERFERENCE] = sum.n1;
 		}
 		for (k = 0; k < CAUSES_TESTED; k++)
 			if (ct->p[k] >= 0)

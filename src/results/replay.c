@@ -139,7 +139,8 @@ replay_line(void *arg, struct journal_reader *reader, const cJSON *line, int lin
 		results_add_run(r->results, jr.pkg, jr.phase, jr.cpu, jr.load, &o, jr.log, jr.run);
 		results_add_cores(r->results, jr.pkg, &o, jr.cores, jr.ncores);
 		results_add_order(r->results, jr.pkg, jr.phase, &o);
-		interference_add_run(r->results, jr.pkg, &o, jr.overlapped);
+		interference_add_run(r->results, jr.pkg, jr.phase, jr.cpu, jr.load, &o,
+		                     jr.overlapped);
 		if (jr.has_noise)
 			results_add_noise(r->results, jr.pkg, jr.phase, jr.cpu, jr.load, &o,
 			                  jr.noise_ms, (double)jr.ms * jr.cpu);

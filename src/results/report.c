@@ -99,7 +99,7 @@ report_text_cascades(struct buf *b, const struct results *r, const struct result
 		    strcmp(results_cascade_root(c), t->test) != 0)
 			continue;
 		for (k = 0; k < c->ncells; k++)
-			if (c->cells[k].phase == RESULTS_CONFIRM)
+			if (c->cells[k].phase != RESULTS_SWEEP)
 				alone += c->cells[k].runs;
 		buf_printf(b,
 		           _("  cascade: %s failed %lld times, each time after this test had "

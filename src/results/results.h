@@ -17,6 +17,10 @@
 enum results_phase {
 	RESULTS_SWEEP,
 	RESULTS_CONFIRM,
+	/* Confirm runs of a test whose failures pile up where runs of its
+	 * package overlap, each with no other run of its package anywhere on
+	 * the machine (interference.h): its alone cells. */
+	RESULTS_ALONE,
 };
 
 enum results_verdict {
@@ -40,6 +44,9 @@ struct results_cell {
 	/* Host noise over its measured runs (noise.h): the time other processes
 	 * took on their cores and those cores' whole time, both in ms. */
 	double noise_ms, noise_core_ms;
+	/* Its runs that overlapped another run of the package, and their
+	 * failures and hangs (interference.h); the rest ran alone. */
+	int64_t overlapped_runs, overlapped_bad;
 };
 
 struct results_failure {
@@ -79,9 +86,6 @@ struct results_test {
 	int64_t sweep_bad;
 	long candidates[RESULTS_CANDIDATES];
 	int ncandidates;
-	/* Runs in which it ran that overlapped another run of its package, and
-	 * those that did not, with their failures and hangs (interference.h). */
-	int64_t overlapped_runs, overlapped_bad, alone_runs, alone_bad;
 	const struct results *owner;
 	/* The ambient channels any of its runs read, sorted, NULL-terminated;
 	 * NULL when the framework reported none. */
@@ -121,6 +125,10 @@ int results_add_pkg(struct results *r, const char *name, const char *level);
  * copied), with no cells yet; results_load builds results with it. */
 struct results_test *results_add_test(struct results *r, int pkg, const char *id, const char *name);
 
+/* The cell of t at (phase, cpu, load), made empty when it has none. */
+struct results_cell *results_get_cell(struct results_test *t, enum results_phase phase, int cpu,
+                                      int load);
+
 /* Counts one finished run of package pkg at (phase, cpu, load) from its
  * outcome; log is where its output was kept (NULL if not kept). Returns
  * the number of tests whose first failure this run is (a new flaky or
@@ -141,10 +149,12 @@ void results_add_order(struct results *r, int pkg, enum results_phase phase,
 
 /* The test whose failures t's failures followed (a test name), or NULL:
  * every sweep failure of t came after that test had failed or hung earlier
- * in the same process, and that is not chance: with that test failing or
- * hanging in m of its n sweep runs, the probability that all k of t's
- * failures land in those runs, C(m,k)/C(n,k) (a one-sided Fisher exact
- * test), is below RESULTS_CASCADE_ALPHA. */
+ * in the same process, and that is not chance within each (cpu, load)
+ * pair: with that test failing or hanging in m of the n sweep runs at a
+ * pair where t failed k times, the probability that all k land in those
+ * runs is C(m,k)/C(n,k), and the product over the pairs (the exact
+ * stratified test, stats.h) is below RESULTS_CASCADE_ALPHA. A test that
+ * fails every run at some pair explains nothing there. */
 const char *results_cascade_root(const struct results_test *t);
 
 /* True when t is a cascade: it has a cascade root, and alone (confirm) it
@@ -198,7 +208,12 @@ struct results_test *results_find(const struct results *r, const char *id);
  * it had failed or hung; flaky when it failed or hung otherwise; passed when never. */
 enum results_verdict results_verdict(const struct results_test *t);
 const char *results_verdict_name(enum results_verdict v);
+/* "sweep", "confirm" or "alone", as files write it. */
 const char *results_phase_name(enum results_phase p);
+/* The same, translated for people. */
+const char *results_phase_label(enum results_phase p);
+/* The phase named name, or -1. */
+int results_phase_parse(const char *name);
 
 /* The cell with the highest failure rate (failures + hangs over runs),
  * confirm cells first on ties; NULL when the test never failed. */
