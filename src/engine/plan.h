@@ -27,6 +27,11 @@ struct plan_pair {
 	int target; /* runs planned */
 	int runs;   /* runs finished */
 	int64_t ms; /* their total wall time */
+	/* A polluter probe (in no plan; engine/order.c owns it): its run gets
+	 * this shuffle seed and this filter (NULL: the whole package) and
+	 * counts in no cell. NULL for every planned pair. */
+	const char *seed;
+	char *run_re;
 };
 
 /* The settings a plan follows. */

@@ -270,6 +270,7 @@ run_on_done(void *arg, const struct proc_exit *ex, bool leaked, int64_t elapsed_
 {
 	struct sweep_live *l = arg;
 	struct sweep *s = l->s;
+	const struct plan_pair *pair = sched_pair_data(s->sched, l->sr->pair);
 	struct outcome o;
 	struct journal_run jr;
 	char *log = NULL, *mark;
@@ -305,6 +306,20 @@ run_on_done(void *arg, const struct proc_exit *ex, bool leaked, int64_t elapsed_
 		                    ex->signal, o.unreliable_reason ? o.unreliable_reason : "")
 		        : xasprintf(_("exit status %d; its results contradict themselves: %s"),
 		                    ex->status, o.unreliable_reason ? o.unreliable_reason : "");
+	}
+	if (pair->seed != NULL) {
+		/* A polluter probe: what it showed steers the search and
+		 * counts in no cell. */
+		run_note_noise(s, l, elapsed_ms, NULL, &jr);
+		order_feed(s, pair, l->pub.cpus, &o);
+		run_remove_tmpdir(s, l);
+		outcome_free(&o);
+		sweep_sched_finish(s, l->sr, elapsed_ms);
+		run_free(l);
+		sweep_check_phase(s);
+		if (!s->finished)
+			sweep_dispatch(s);
+		return;
 	}
 	if (outcome_failed(&o) || o.unreliable || o.selection_failed)
 		log = run_keep_log(s, l);
@@ -400,9 +415,11 @@ run_start(void *arg, struct sched_run *sr)
 	dr.cpu = pair->cpu;
 	dr.timeout_ms = s->o->timeout_ms;
 	dr.test = pair->test;
-	dr.run_re = s->o->run_re;
-	dr.skip_re = s->o->skip_re;
-	if (s->o->shuffle) {
+	dr.run_re = pair->run_re != NULL ? pair->run_re : s->o->run_re;
+	dr.skip_re = pair->run_re != NULL ? NULL : s->o->skip_re;
+	if (pair->seed != NULL) {
+		dr.seed = pair->seed;
+	} else if (s->o->shuffle) {
 		/* One seed per run, kept with its result. */
 		snprintf(seed, sizeof seed, "%lld",
 		         (long long)((uint64_t)util_now_ms() * 2654435761u + (uint64_t)l->pub.id) %

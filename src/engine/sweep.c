@@ -305,7 +305,7 @@ sweep_check_phase(struct sweep *s)
 		return;
 	if (s->phase == SWEEP_PHASE_SWEEP)
 		sweep_begin_confirm(s);
-	else if (s->phase == SWEEP_PHASE_CONFIRM)
+	else if (s->phase == SWEEP_PHASE_CONFIRM && !order_next(s))
 		sweep_finish(s, "complete");
 }
 
@@ -893,6 +893,7 @@ sweep_free(struct sweep *s)
 		run_free(s->live[i]);
 	free(s->live);
 	sweep_free_sched(s);
+	order_free(s);
 	journal_close(s->journal);
 	quarantine_free(s->quarantine);
 	noise_free(s->noise);

@@ -6,8 +6,8 @@
  * values (Bonferroni), stands for the dimension; noise tests the cells
  * above NOISE_NOISY against the rest; interference takes interference_p.
  * Those p-values, over every test of the sweep, get Benjamini-Hochberg
- * q-values. Order comes from results_order_dependent; timing is named when
- * nothing else is. It never reads or writes files.
+ * q-values. Order comes from results_order_dependent, with the polluter
+ * when its search found one; timing is named when nothing else is. It never reads or writes files.
  */
 #include "config.h"
 
@@ -37,6 +37,7 @@ struct causes_test {
 	double p[CAUSES_TESTED], q[CAUSES_TESTED]; /* p < 0: not testable */
 	int value[2];                              /* the worst cpu and load */
 	int64_t k1[CAUSES_TESTED], n1[CAUSES_TESTED], k2[CAUSES_TESTED], n2[CAUSES_TESTED];
+	const struct results_polluter *polluter; /* the test's, or NULL */
 };
 
 struct causes {
@@ -129,6 +130,7 @@ causes_new(const struct results *r)
 		ct->failed = fails + hangs > 0 && fails + hangs < runs;
 		if (!ct->failed)
 			continue;
+		ct->polluter = t->polluter;
 		causes_dimension(t, 0, ct);
 		causes_dimension(t, 1, ct);
 		causes_noise(t, ct);
@@ -198,6 +200,11 @@ causes_evidence(const struct causes_test *ct, int k)
 		                   "against %lld/%lld alone"),
 		                 k1, n1, k2, n2);
 	case CAUSES_ORDER:
+		if (ct->polluter != NULL && ct->polluter->test != NULL)
+			return xasprintf(_("fails after %s: under seed %s the two fail together, "
+			                   "alone it passes (%lld runs to find it)"),
+			                 ct->polluter->test, ct->polluter->seed,
+			                 (long long)ct->polluter->runs);
 		return xstrdup(_("fails only after other tests of its package in shuffled runs, "
 		                 "never alone"));
 	default:

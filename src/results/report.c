@@ -108,6 +108,28 @@ report_text_cascades(struct buf *b, const struct results *r, const struct result
 	}
 }
 
+/* What the polluter search found for t, with the command for the pair. */
+static void
+report_text_polluter(struct buf *b, const struct results_test *t)
+{
+	const struct results_polluter *p = t->polluter;
+
+	if (p == NULL)
+		return;
+	if (p->test == NULL) {
+		buf_printf(b,
+		           _("  no single test breaks it: %lld runs under seed %s found no "
+		             "polluter\n"),
+		           (long long)p->runs, p->seed);
+		return;
+	}
+	buf_printf(b,
+	           _("  %s fails after %s: under seed %s the pair fails, found in %lld runs; "
+	             "reproduce with: %s\n"),
+	           t->test, p->test, p->seed, (long long)p->runs,
+	           p->command != NULL ? p->command : "");
+}
+
 static void
 report_text_test(struct buf *b, const struct results *r, const struct results_test *t,
                  const struct report_meta *m, const struct causes *causes)
@@ -188,6 +210,7 @@ report_text_test(struct buf *b, const struct results *r, const struct results_te
 			    b,
 			    _("  order-dependent: it failed only in shuffled runs of the whole "
 			      "package and never alone; replay the seed on the whole package\n"));
+		report_text_polluter(b, t);
 		buf_printf(b, _("  reproduce: %s\n"), fs != NULL ? fs : "");
 		buf_printf(b, _("  directly:  %s\n"), direct != NULL ? direct : "");
 		free(fs);

@@ -110,6 +110,16 @@ results_json_cascade(cJSON *o, const struct results *r, const struct results_tes
 	}
 }
 
+/* key: s, or null when s is NULL. */
+static void
+results_json_str_or_null(cJSON *o, const char *key, const char *s)
+{
+	if (s != NULL)
+		cJSON_AddStringToObject(o, key, s);
+	else
+		cJSON_AddNullToObject(o, key);
+}
+
 /* "noise": the share of the cores' time other processes took, or null
  * when no run was measured (an old journal). */
 static void
@@ -191,6 +201,14 @@ results_json_test(const struct results *r, const struct results_test *t,
 		cJSON_AddItemToObject(o, "causes", inter);
 	results_json_cores(o, t);
 	results_json_cascade(o, r, t);
+	if (t->polluter != NULL) {
+		cJSON *po = cJSON_AddObjectToObject(o, "polluter");
+
+		results_json_str_or_null(po, "test", t->polluter->test);
+		cJSON_AddStringToObject(po, "seed", t->polluter->seed);
+		cJSON_AddNumberToObject(po, "runs", (double)t->polluter->runs);
+		results_json_str_or_null(po, "reproduce", t->polluter->command);
+	}
 	if (t->channels != NULL) {
 		cJSON *ch = cJSON_AddArrayToObject(o, "channels");
 
@@ -760,6 +778,32 @@ results_json_read_cores(struct results_json_in *in, const cJSON *cores, struct r
 	return rc;
 }
 
+/* tests[].polluter: what the polluter search found; absent is none made. */
+static int
+results_json_read_polluter(struct results_json_in *in, const cJSON *o, struct results_test *t)
+{
+	const char *test = NULL, *seed = NULL, *command = NULL;
+	int64_t runs = 0;
+	int rc;
+
+	if (o == NULL)
+		return 0;
+	if (!cJSON_IsObject(o))
+		return results_json_fail(in, "polluter", _("expected an object"));
+	results_json_push(in, "polluter", 0);
+	rc = results_json_str(in, o, "test", false, &test);
+	if (rc == 0)
+		rc = results_json_str(in, o, "seed", true, &seed);
+	if (rc == 0)
+		rc = results_json_int(in, o, "runs", true, 0, RESULTS_JSON_COUNT_MAX, &runs);
+	if (rc == 0)
+		rc = results_json_str(in, o, "reproduce", false, &command);
+	results_json_pop(in);
+	if (rc == 0)
+		results_set_polluter(t, test, seed, command, runs);
+	return rc;
+}
+
 /* tests[].channels: the ambient channels its runs read; absent is none. */
 static int
 results_json_read_channels(struct results_json_in *in, const cJSON *channels,
@@ -900,6 +944,9 @@ results_json_read_test(struct results_json_in *in, const cJSON *t, struct result
 	mt->provisional = cJSON_IsTrue(prov);
 	if (rc == 0)
 		rc = results_json_read_cores(in, cJSON_GetObjectItemCaseSensitive(t, "cores"), x);
+	if (rc == 0)
+		rc = results_json_read_polluter(in, cJSON_GetObjectItemCaseSensitive(t, "polluter"),
+		                                x);
 	if (rc == 0)
 		rc = results_json_read_channels(in, cJSON_GetObjectItemCaseSensitive(t, "channels"),
 		                                x);

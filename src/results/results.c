@@ -38,6 +38,31 @@ results_failure_free(struct results_failure *f)
 	free(f);
 }
 
+static void
+results_polluter_free(struct results_polluter *p)
+{
+	if (p == NULL)
+		return;
+	free(p->test);
+	free(p->seed);
+	free(p->command);
+	free(p);
+}
+
+void
+results_set_polluter(struct results_test *t, const char *test, const char *seed,
+                     const char *command, int64_t runs)
+{
+	struct results_polluter *p = xcalloc(1, sizeof *p);
+
+	p->test = test != NULL ? xstrdup(test) : NULL;
+	p->seed = xstrdup(seed);
+	p->command = command != NULL ? xstrdup(command) : NULL;
+	p->runs = runs;
+	results_polluter_free(t->polluter);
+	t->polluter = p;
+}
+
 void
 results_free(struct results *r)
 {
@@ -52,6 +77,7 @@ results_free(struct results *r)
 		free(r->tests[i].cores);
 		util_strv_free(r->tests[i].channels);
 		results_failure_free(r->tests[i].first);
+		results_polluter_free(r->tests[i].polluter);
 	}
 	for (i = 0; i < r->npkgs; i++) {
 		free(r->pkgs[i].name);

@@ -69,6 +69,15 @@ struct results_core {
 
 #define RESULTS_CANDIDATES 4
 
+/* What the search for an order-dependent test's polluter found
+ * (engine/polluter.h). */
+struct results_polluter {
+	char *test;    /* the polluter, a top-level test, or NULL: none found */
+	char *seed;    /* the failing seed it replayed */
+	char *command; /* reproduces the pair directly, or NULL */
+	int64_t runs;  /* the runs the search took */
+};
+
 struct results;
 
 struct results_test {
@@ -90,6 +99,8 @@ struct results_test {
 	/* The ambient channels any of its runs read, sorted, NULL-terminated;
 	 * NULL when the framework reported none. */
 	char **channels;
+	/* NULL until its polluter was searched for. */
+	struct results_polluter *polluter;
 };
 
 struct results_pkg {
@@ -199,6 +210,11 @@ bool results_order_dependent(const struct results_test *t);
  * it. */
 const struct results_test *results_first_failed_in(const struct results *r, int pkg,
                                                    const struct outcome_test *ot, int64_t run);
+
+/* Records what the polluter search for t found (strings copied; test and
+ * command may be NULL), replacing what t had. */
+void results_set_polluter(struct results_test *t, const char *test, const char *seed,
+                          const char *command, int64_t runs);
 
 /* The test with this id, or NULL. */
 struct results_test *results_find(const struct results *r, const char *id);
