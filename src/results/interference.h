@@ -36,10 +36,10 @@ void interference_totals(const struct results_test *t, struct stats_table *sum);
  * stratified test over the pairs; 1 when no pair has runs of both kinds. */
 double interference_p(const struct results_test *t);
 
-/* True when t's sweep failures pile up in overlapped runs, the pairs
- * pooled (one-sided Fisher exact test below INTERFERENCE_ALPHA): the
- * confirm phase then measures it alone (RESULTS_ALONE) at every pair, so
- * that each pair has runs of both kinds. */
+/* True when t failed in overlapped sweep runs more often than in the
+ * others, the pairs pooled, or the sweep ran it only overlapped: the
+ * confirm phase then measures it alone (RESULTS_ALONE), so that the pairs
+ * have runs of both kinds. */
 bool interference_suspect(const struct results_test *t);
 
 /* results.json tests[].interference: {"overlapped": {"runs", "failures"},
