@@ -312,6 +312,8 @@ run_on_done(void *arg, const struct proc_exit *ex, bool leaked, int64_t elapsed_
 		 * counts in no cell. */
 		run_note_noise(s, l, elapsed_ms, NULL, &jr);
 		order_feed(s, pair, l->pub.cpus, &o);
+		if (s->obs.run_finished != NULL)
+			s->obs.run_finished(s->obs.arg, &l->pub, &o);
 		run_remove_tmpdir(s, l);
 		outcome_free(&o);
 		sweep_sched_finish(s, l->sr, elapsed_ms);
