@@ -137,7 +137,11 @@ causes_new(const struct results *r)
 		ct->p[CAUSES_INTERFERENCE] = -1;
 		interference_totals(t, &sum);
 		if (sum.n1 > 0 && sum.n2 > 0) {
-			ct->p[CAUSES_INTERFERENCE] = interference_p(t);
+			double named;
+
+			/* 1 when not named (failures on one core), so that
+			 * its q is never below CAUSES_ALPHA. */
+			ct->p[CAUSES_INTERFERENCE] = interference_named(t, &named) ? named : 1;
 			ct->k1[CAUSES_INTERFERENCE] = sum.k2;
 			ct->n1[CAUSES_INTERFERENCE] = sum.n2;
 			ct->k2[CAUSES_INTERFERENCE] = sum.k1;

@@ -131,6 +131,17 @@ interference_json(const struct results_test *t)
 	return o;
 }
 
+bool
+interference_named(const struct results_test *t, double *p)
+{
+	const struct results_core *c;
+	int64_t runs, bad;
+	double core_p;
+
+	*p = interference_p(t);
+	return *p < INTERFERENCE_ALPHA && !results_core_concentration(t, &c, &runs, &bad, &core_p);
+}
+
 void
 interference_text(struct buf *b, const struct results_test *t)
 {
@@ -138,7 +149,7 @@ interference_text(struct buf *b, const struct results_test *t)
 	double p;
 
 	interference_totals(t, &sum);
-	if (sum.k1 + sum.k2 == 0 || (p = interference_p(t)) >= INTERFERENCE_ALPHA)
+	if (sum.k1 + sum.k2 == 0 || !interference_named(t, &p))
 		return;
 	buf_printf(b,
 	           _("  fails when runs of its package overlap: %lld of %lld overlapped runs "

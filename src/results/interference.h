@@ -42,12 +42,18 @@ double interference_p(const struct results_test *t);
  * have runs of both kinds. */
 bool interference_suspect(const struct results_test *t);
 
+/* True when interference is t's cause: *p (interference_p) is below
+ * INTERFERENCE_ALPHA and t's failures do not concentrate on one core
+ * (results_core_concentration): a run alone takes its lane's first free
+ * core, so a test that fails on another core fails overlapped only. */
+bool interference_named(const struct results_test *t, double *p);
+
 /* results.json tests[].interference: {"overlapped": {"runs", "failures"},
  * "alone": {...}, "p"}, or NULL when t never failed (failures count hangs
  * too) or none of its runs overlapped another. */
 cJSON *interference_json(const struct results_test *t);
 
-/* The report's line for t when p < INTERFERENCE_ALPHA, with the remedies;
+/* The report's line for t when interference_named, with the remedies;
  * nothing otherwise. */
 void interference_text(struct buf *b, const struct results_test *t);
 
