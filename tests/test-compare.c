@@ -41,6 +41,42 @@ TEST(stats_fisher_matches_known_values)
 	CHECK(less > 0.01 && less < 0.02);
 }
 
+TEST(stats_strata_sums_hypergeometrics_by_convolution)
+{
+	/* Stratum A: 0/2 against 1/2, X_A in {0, 1} with 1/2 each. Stratum B:
+	 * 0/1 against 2/2, X_B in {1, 2} with 2/3 and 1/3. P(X_A + X_B >= 3) =
+	 * 1/2 * 1/3; with A at 0 instead, P(X_A + X_B >= 2) = 1/6 + 1/3 + 1/6. */
+	struct stats_table t[] = {{0, 2, 1, 2}, {0, 1, 2, 2}};
+	double greater;
+
+	CHECK_NEAR(stats_strata_greater(t, 2), 1.0 / 6, 1e-12);
+	t[0].k2 = 0;
+	t[0].k1 = 1;
+	CHECK_NEAR(stats_strata_greater(t, 2), 2.0 / 3, 1e-12);
+	/* One stratum is Fisher's test. */
+	stats_fisher(15, 20, 14, 20, NULL, &greater);
+	t[0] = (struct stats_table){15, 20, 14, 20};
+	CHECK_NEAR(stats_strata_greater(t, 1), greater, 1e-12);
+	/* An empty side holds its stratum fixed; no stratum says nothing. */
+	t[1] = (struct stats_table){0, 0, 5, 9};
+	CHECK_NEAR(stats_strata_greater(t, 2), greater, 1e-12);
+	CHECK(stats_strata_greater(t, 0) == 1);
+}
+
+TEST(stats_strata_clear_a_test_that_fails_every_run_at_one_pair)
+{
+	/* The demo's TestNeedsTwoCPUs: every cpu-1 run fails, and runs overlap
+	 * more at cpu 1, so pooled over the pairs 31/49 overlapped runs failed
+	 * against 9/30 alone (p < 0.01); within each pair the failures fall
+	 * without regard to overlap. */
+	struct stats_table t[] = {{6, 6, 20, 20}, {3, 3, 11, 11}, {0, 12, 0, 9}, {0, 9, 0, 9}};
+	double greater;
+
+	stats_fisher(9, 30, 31, 49, NULL, &greater);
+	CHECK(greater < 0.01);
+	CHECK(stats_strata_greater(t, 4) == 1);
+}
+
 TEST(stats_bh_matches_p_adjust)
 {
 	/* Sorted 0.005 0.01 0.03 0.04: times 4/1, 4/2, 4/3, 4/4, then the

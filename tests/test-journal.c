@@ -207,7 +207,7 @@ TEST(journal_run_values_checked_like_the_command_line)
 	              "3: run line: pkg: no build line for package 3");
 	check_refused("{\"type\":\"run\",\"run\":1,\"pkg\":0,\"phase\":\"later\",\"cpu\":1,"
 	              "\"load\":1}\n",
-	              "3: run line: phase: expected \"sweep\" or \"confirm\"");
+	              "3: run line: phase: expected \"sweep\", \"confirm\" or \"alone\"");
 	check_refused("{\"type\":\"spawn\",\"run\":1,\"pid\":-5,\"start\":1}\n",
 	              "3: spawn line: pid: expected a whole number from 1 to 2147483647");
 	check_refused("{\"type\":\"confirm\",\"test\":\"m::TestA\",\"count\":0}\n",

@@ -1047,6 +1047,22 @@ TEST(parse_go_run_pattern_quotes_like_go)
 	}
 }
 
+/* The polluter search's selection: one anchored alternation of top-level
+ * tests, each quoted, in the order given. */
+TEST(parse_go_run_alternation_selects_top_level_tests)
+{
+	char *one[] = {"TestVictim", NULL};
+	char *two[] = {"TestSet.Verbose", "TestQuiet", NULL};
+	char *p;
+
+	p = parse_go_run_alternation(one);
+	CHECK_STR(p, "^(TestVictim)$");
+	free(p);
+	p = parse_go_run_alternation(two);
+	CHECK_STR(p, "^(TestSet\\.Verbose|TestQuiet)$");
+	free(p);
+}
+
 TEST(parse_go_case13_naive_pattern_is_selection_failed)
 {
 	struct proc_exit ex = {0, 0, false};

@@ -86,7 +86,7 @@ TEST(plan_sweep_and_confirm_targets)
 	CHECK_INT(target, 6 * 4 + 6 * 3);
 	CHECK_INT(a.extra, 42);
 	/* Asked again: the same pairs, more runs. */
-	plan_confirm_test(&p, results_find(r, "a::TestA"), 5, test_plan_added, &a);
+	plan_confirm_test(&p, results_find(r, "a::TestA"), RESULTS_CONFIRM, 5, test_plan_added, &a);
 	CHECK_INT(p.npairs, 12);
 	CHECK_INT(a.fresh, 12);
 	CHECK_INT(a.calls, 18);

@@ -103,6 +103,31 @@ rt_check(const char *path)
 	free(orig);
 }
 
+/* A shuffled Go sweep of case 06 whose victim's polluter was found: the
+ * polluter comes back and is written again byte for byte. */
+TEST(results_json_round_trip_keeps_the_polluter)
+{
+	char *path = xasprintf("%s/tests/fixtures/results/order.json", check_srcdir());
+	struct results *r = NULL;
+	struct results_meta m;
+	const struct results_test *t;
+	char *err = NULL;
+
+	rt_check(path);
+	CHECK_INT(results_load(path, &r, &m, &err), 0);
+	t = results_find(r, "example.com/case06::TestOutputQuietByDefault");
+	CHECK(t != NULL && t->polluter != NULL);
+	CHECK_STR(t->polluter->test, "TestSetVerbose");
+	CHECK_STR(t->polluter->seed, "46678304503");
+	CHECK_INT(t->polluter->runs, 2);
+	CHECK(strstr(t->polluter->command,
+	             "-test.run '^(TestSetVerbose|TestOutputQuietByDefault)$'") != NULL);
+	CHECK(results_find(r, "example.com/case06::TestSetVerbose")->polluter == NULL);
+	results_free(r);
+	results_meta_free(&m);
+	free(path);
+}
+
 TEST(results_json_round_trip_is_byte_identical)
 {
 	char *path = xasprintf("%s/tests/fixtures/results/cascade.json", check_srcdir());
@@ -264,7 +289,7 @@ TEST(results_json_refuses_malformed_files_naming_line_and_field)
 	bad(DOC(CELL("1", "2.5", "0", "0")),
 	    "7: tests[0].cells[1].runs: expected a whole number from 0 to 9000000000000000");
 	bad(DOC("{\"phase\": \"warmup\"}"),
-	    "7: tests[0].cells[1].phase: expected \"sweep\" or \"confirm\"");
+	    "7: tests[0].cells[1].phase: expected \"sweep\", \"confirm\" or \"alone\"");
 	bad(DOC("7"), "7: tests[0].cells[1]: expected an object");
 	bad(DOC("{\"phase\": \"sweep\", \"cpu\": 2, \"load\": 1, \"runs\": 1, \"failures\": 0, "
 	        "\"hangs\": 0, \"noise\": 1.5}"),

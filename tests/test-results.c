@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "results/interference.h"
 #include "results/journal.h"
 #include "results/replay.h"
 #include "results/report.h"
@@ -253,10 +254,11 @@ TEST(results_first_failed_in_names_new_failures)
 	results_free(r);
 }
 
-/* Writes one run line of package 0 with the given outcome and cores. */
+/* Writes one run line of package 0 at (phase, cpu, load 1) with the given
+ * outcome and cores, overlapped or not. */
 static void
-journal_run_of(struct journal *j, int64_t run, enum results_phase phase, int cpu, const int *cores,
-               struct outcome *o)
+journal_run_over(struct journal *j, int64_t run, enum results_phase phase, int cpu,
+                 const int *cores, bool overlapped, struct outcome *o)
 {
 	struct journal_run jr;
 
@@ -267,8 +269,17 @@ journal_run_of(struct journal *j, int64_t run, enum results_phase phase, int cpu
 	jr.load = 1;
 	memcpy(jr.cores, cores, sizeof *cores * (size_t)cpu);
 	jr.ncores = cpu;
+	jr.overlapped = overlapped;
 	CHECK_INT(journal_write_run(j, &jr, o), 0);
 	outcome_free(o);
+}
+
+/* The same, never overlapped. */
+static void
+journal_run_of(struct journal *j, int64_t run, enum results_phase phase, int cpu, const int *cores,
+               struct outcome *o)
+{
+	journal_run_over(j, run, phase, cpu, cores, false, o);
 }
 
 static struct replay *
@@ -417,6 +428,65 @@ TEST(results_cascade_from_the_journal)
 	/* TestAfterRed fails now and then after TestRed, which fails every
 	 * run: no evidence of a cascade (p = 1), so it stays flaky. */
 	t = results_find(rp->results, "m::TestAfterRed");
+	CHECK_INT(t->ncandidates, 1);
+	CHECK(results_cascade_root(t) == NULL);
+	CHECK_STR(results_verdict_name(results_verdict(t)), "flaky");
+	replay_free(rp);
+	free(rp);
+	free(path);
+}
+
+/* The demo's TestNeedsTwoCPUs: it fails every cpu-1 run, and runs overlap
+ * more at cpu 1 (31 of 40) than at cpu 2 (18 of 39), so pooled over the
+ * pairs 31/49 overlapped runs failed against 9/30 alone (Fisher p =
+ * 0.0039): suspect enough to be measured alone, but within each pair its
+ * failures fall without regard to overlap, so no interference (p = 1) and
+ * no interference cause. TestAfter fails in 10 of the cpu-1 runs, always
+ * after it: pooled that is C(40,10)/C(79,10) = 0.0005, within the pairs
+ * C(40,10)/C(40,10) = 1 at cpu 1 and nothing at cpu 2: not a cascade,
+ * even when it passes alone. */
+TEST(results_interference_and_cascades_compare_within_a_pair)
+{
+	char *path = xasprintf("%s/journal.jsonl", check_tmpdir());
+	struct journal *j = journal_with_pkg(path);
+	struct replay *rp;
+	struct outcome o;
+	const struct results_test *t;
+	struct stats_table sum;
+	struct buf b;
+	int cores[2] = {0, 1}, i;
+
+	for (i = 0; i < 79; i++) {
+		int cpu = i < 40 ? 1 : 2;
+
+		memset(&o, 0, sizeof o);
+		outcome_add(&o, xstrdup("TestNeedsTwoCPUs"), cpu == 1 ? OUTCOME_FAIL : OUTCOME_PASS,
+		            NULL);
+		outcome_add(&o, xstrdup("TestAfter"),
+		            cpu == 1 && i % 4 == 0 ? OUTCOME_FAIL : OUTCOME_PASS, NULL);
+		journal_run_over(j, i + 1, RESULTS_SWEEP, cpu, cores, cpu == 1 ? i < 31 : i < 58,
+		                 &o);
+	}
+	for (i = 0; i < 6; i++) {
+		memset(&o, 0, sizeof o);
+		outcome_add(&o, xstrdup("TestAfter"), OUTCOME_PASS, NULL);
+		journal_run_of(j, 100 + i, RESULTS_CONFIRM, 1 + i % 2, cores, &o);
+	}
+	rp = journal_replayed(path, j);
+	t = results_find(rp->results, "m::TestNeedsTwoCPUs");
+	interference_totals(t, &sum);
+	CHECK_INT(sum.k2, 31);
+	CHECK_INT(sum.n2, 49);
+	CHECK_INT(sum.k1, 9);
+	CHECK_INT(sum.n1, 30);
+	CHECK(interference_suspect(t));
+	CHECK(interference_p(t) == 1);
+	buf_init(&b);
+	interference_text(&b, t);
+	CHECK_STR(b.data != NULL ? b.data : "", "");
+	buf_free(&b);
+	t = results_find(rp->results, "m::TestAfter");
+	CHECK_INT(t->sweep_bad, 10);
 	CHECK_INT(t->ncandidates, 1);
 	CHECK(results_cascade_root(t) == NULL);
 	CHECK_STR(results_verdict_name(results_verdict(t)), "flaky");

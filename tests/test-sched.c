@@ -155,6 +155,66 @@ TEST(sched_properties_random_configs)
 	}
 }
 
+/* Package 0 has ordinary pairs and alone pairs (at loads 1 and 2),
+ * package 1 ordinary ones, on two 2-core lanes, finished in random order:
+ * while an alone run of package 0 is in flight no other run of package 0
+ * is, package 1's runs go on beside it, and every pair runs its target
+ * (nothing waits forever). */
+TEST(sched_alone_pairs_have_their_package_to_themselves)
+{
+	int iter;
+
+	srand(777);
+	for (iter = 0; iter < 50; iter++) {
+		struct lanes l;
+		struct fake f;
+		int steps = 0, beside = 0, pair, k;
+		static const bool alone[] = {false, true, true, false};
+
+		make_lanes(&l, 2, 2);
+		memset(&f, 0, sizeof f);
+		f.lanes = &l;
+		f.s = sched_new(&l, fake_start, &f);
+		sched_pair_group(f.s, sched_add_pair(f.s, 1, 1, 30, NULL), 0, false);
+		sched_pair_group(f.s, sched_add_pair(f.s, 1, 1, 8, NULL), 0, true);
+		sched_pair_group(f.s, sched_add_pair(f.s, 1, 2, 8, NULL), 0, true);
+		sched_pair_group(f.s, sched_add_pair(f.s, 1, 1, 20, NULL), 1, false);
+		f.starts = xcalloc(4, sizeof *f.starts);
+		sched_dispatch(f.s);
+		do {
+			int pkg0 = 0, alone0 = 0, pkg1 = 0;
+
+			for (k = 0; k < f.ninflight; k++) {
+				pair = f.inflight[k]->pair;
+				pkg0 += pair < 3;
+				alone0 += alone[pair];
+				pkg1 += pair == 3;
+			}
+			CHECK(alone0 == 0 || pkg0 == 1);
+			beside += alone0 > 0 && pkg1 > 0;
+			if (f.ninflight == 0)
+				break;
+			k = rand() % f.ninflight;
+			sched_finish(f.s, f.inflight[k], 1 + rand() % 50);
+			f.inflight[k] = f.inflight[--f.ninflight];
+			sched_dispatch(f.s);
+			CHECK(++steps < 10000);
+		} while (true);
+		CHECK(sched_complete(f.s));
+		CHECK(beside > 0);
+		for (pair = 0; pair < 4; pair++) {
+			int target, done;
+
+			sched_pair_counts(f.s, pair, NULL, NULL, &target, NULL, &done);
+			CHECK_INT(done, target);
+		}
+		sched_free(f.s);
+		free(f.starts);
+		free(f.inflight);
+		lanes_free(&l);
+	}
+}
+
 TEST(sched_load_packing)
 {
 	struct lanes l;

@@ -1137,7 +1137,7 @@ ui_obs_test_failed_first(void *arg, const struct results_test *t, const struct o
 	ui->announced_run = run->id;
 	ui_message(ui, false, _("new: %s %s at cpu %d load %d (%s run %lld)"), t->id,
 	           ot->status == OUTCOME_HANG ? _("hung") : _("failed"), run->cpu, run->load,
-	           run->phase == RESULTS_CONFIRM ? _("confirm") : _("sweep"), (long long)run->id);
+	           results_phase_label(run->phase), (long long)run->id);
 	model_add_event(ui->model, util_now_ms(), false, ui->st.message);
 }
 

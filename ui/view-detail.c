@@ -37,8 +37,7 @@ view_detail_noise(const struct results_test *t, struct doc *doc)
 			any = true;
 		}
 		doc_spanf(doc, DRAW_WARN, _(" %s cpu %d load %d (%.0f%%)"),
-		          cell->phase == RESULTS_CONFIRM ? _("confirm") : _("sweep"), cell->cpu,
-		          cell->load, 100.0 * share);
+		          results_phase_label(cell->phase), cell->cpu, cell->load, 100.0 * share);
 	}
 }
 
@@ -187,8 +186,8 @@ view_detail_build(const struct view_ctx *c, long sel, int width, struct doc *doc
 		doc_line(doc, 2, false);
 		doc_spanf(doc, DRAW_NORMAL,
 		          _("worst pair: %s cpu %d load %d: %lld of %lld runs, %s (95%% CI %s-%s)"),
-		          worst->phase == RESULTS_CONFIRM ? _("confirm") : _("sweep"), worst->cpu,
-		          worst->load, (long long)bad, (long long)worst->runs, rate, lo_s, hi_s);
+		          results_phase_label(worst->phase), worst->cpu, worst->load,
+		          (long long)bad, (long long)worst->runs, rate, lo_s, hi_s);
 	}
 	if (t->first != NULL) {
 		const struct results_failure *f = t->first;
@@ -196,9 +195,8 @@ view_detail_build(const struct view_ctx *c, long sel, int width, struct doc *doc
 		doc_line(doc, 0, true);
 		doc_line(doc, 2, false);
 		doc_spanf(doc, DRAW_BOLD, _("first failure (%s, cpu %d, load %d, run %lld%s%s):"),
-		          f->phase == RESULTS_CONFIRM ? _("confirm") : _("sweep"), f->cpu, f->load,
-		          (long long)f->run, f->log != NULL ? ", " : "",
-		          f->log != NULL ? f->log : "");
+		          results_phase_label(f->phase), f->cpu, f->load, (long long)f->run,
+		          f->log != NULL ? ", " : "", f->log != NULL ? f->log : "");
 		if (f->seed != NULL) {
 			doc_line(doc, 2, false);
 			doc_spanf(doc, DRAW_DIM, _("seed %s"), f->seed);

@@ -740,8 +740,8 @@ driver_go_reproduce(const struct pkg *pkg, const struct driver_run *r, const int
 		buf_printf(&b, " -test.run %s", q);
 		free(q);
 		free(pat);
-	} else if (pkg->run_filter != NULL) {
-		q = util_shell_quote(pkg->run_filter);
+	} else if (r->run_re != NULL || pkg->run_filter != NULL) {
+		q = util_shell_quote(r->run_re != NULL ? r->run_re : pkg->run_filter);
 		buf_printf(&b, " -test.run %s", q);
 		free(q);
 	}
@@ -908,6 +908,7 @@ const struct driver driver_go = {
     .run_env = driver_go_run_env,
     .parser_new = driver_go_parser_new,
     .filter = parse_go_run_pattern,
+    .select_in_order = parse_go_run_alternation,
     .package_args = driver_go_package_args,
     .reproduce = driver_go_reproduce,
     .locate_test = driver_go_locate_test,

@@ -107,9 +107,15 @@ struct driver {
 	/* The filter that selects exactly this test (Go: -test.run with each
 	 * level quoted and anchored). Caller frees. */
 	char *(*filter)(const char *test);
+	/* A filter (driver_run.run_re) that selects exactly these top-level
+	 * tests (NULL-terminated) and, under a shuffle seed, runs them in the
+	 * order the whole package ran them with that seed (Go shuffles every
+	 * test, then filters). NULL when the framework cannot: no polluter
+	 * search then. Caller frees. */
+	char *(*select_in_order)(char *const *tests);
 	/* The command that reproduces runs directly: r->test (the whole
-	 * package when NULL) count times, pinned with taskset to cpus (r->cpu
-	 * ids), with r's seed and time limit. Caller frees. */
+	 * package, or what r->run_re selects, when NULL) count times, pinned with taskset to cpus
+	 * (r->cpu ids), with r's seed and time limit. Caller frees. */
 	char *(*reproduce)(const struct pkg *pkg, const struct driver_run *r, const int *cpus,
 	                   int count);
 	/* Where test of package (as results.json names them) is defined in

@@ -1141,6 +1141,34 @@ parse_go_finish(struct parse_go *p, const struct proc_exit *ex, struct outcome *
 	free(hang_reason);
 }
 
+/* Appends s up to end with the regexp's special characters escaped. */
+static void
+parse_go_quote(struct buf *b, const char *s, const char *end)
+{
+	for (; s < end; s++) {
+		if (strchr("\\.+*?()|[]{}^$", *s) != NULL)
+			buf_addc(b, '\\');
+		buf_addc(b, *s);
+	}
+}
+
+char *
+parse_go_run_alternation(char *const *tests)
+{
+	struct buf b;
+	size_t i;
+
+	buf_init(&b);
+	buf_adds(&b, "^(");
+	for (i = 0; tests[i] != NULL; i++) {
+		if (i > 0)
+			buf_addc(&b, '|');
+		parse_go_quote(&b, tests[i], tests[i] + strlen(tests[i]));
+	}
+	buf_adds(&b, ")$");
+	return buf_steal(&b);
+}
+
 char *
 parse_go_run_pattern(const char *full_name)
 {
@@ -1154,11 +1182,8 @@ parse_go_run_pattern(const char *full_name)
 		const char *end = slash != NULL ? slash : s + strlen(s);
 
 		buf_addc(&b, '^');
-		for (; s < end; s++) {
-			if (strchr("\\.+*?()|[]{}^$", *s) != NULL)
-				buf_addc(&b, '\\');
-			buf_addc(&b, *s);
-		}
+		parse_go_quote(&b, s, end);
+		s = end;
 		buf_addc(&b, '$');
 		if (slash == NULL)
 			break;

@@ -100,4 +100,7 @@ void parse_go_free(struct parse_go *p);
  * frees. */
 char *parse_go_run_pattern(const char *full_name);
 
+/* "^(A|B)$" for top-level tests A and B (NULL-terminated), each quoted. */
+char *parse_go_run_alternation(char *const *tests);
+
 #endif

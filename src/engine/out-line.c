@@ -72,7 +72,7 @@ out_line_test_failed_first(void *arg, const struct results_test *t, const struct
 	if (!ol->progress)
 		return;
 	sanitize_fprintf(ol->f, _("%s: %s %s at cpu %d load %d (run %lld)\n"),
-	                 run->phase == RESULTS_CONFIRM ? _("confirm") : _("sweep"), t->id,
+	                 results_phase_label(run->phase), t->id,
 	                 ot->status == OUTCOME_HANG ? _("hung") : _("failed"), run->cpu, run->load,
 	                 (long long)run->id);
 	fflush(ol->f);

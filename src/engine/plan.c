@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "engine/plan.h"
+#include "results/interference.h"
 #include "base/util.h"
 
 void
@@ -151,16 +152,16 @@ plan_canaries(struct plan *p, double percent, const char *const *names, int nkin
 }
 
 void
-plan_confirm_test(struct plan *p, const struct results_test *t, int count, plan_added_cb cb,
-                  void *arg)
+plan_confirm_test(struct plan *p, const struct results_test *t, enum results_phase phase, int count,
+                  plan_added_cb cb, void *arg)
 {
 	const struct plan_grid *g = &p->grid;
 	int c, l;
 
 	for (c = 0; c < g->ncpus; c++) {
 		for (l = 0; l < g->nloads; l++)
-			plan_add(p, RESULTS_CONFIRM, t->pkg, t->test, g->cpus[c], g->loads[l],
-			         count, cb, arg);
+			plan_add(p, phase, t->pkg, t->test, g->cpus[c], g->loads[l], count, cb,
+			         arg);
 	}
 }
 
@@ -174,16 +175,19 @@ plan_confirm(struct plan *p, const struct results *r, struct pkg *const *pkgs, c
 		for (i = 0; i < r->ntests; i++) {
 			const struct results_test *t = &r->tests[i];
 
-			if (t->first != NULL && t->first->phase == RESULTS_SWEEP &&
-			    pkgs[t->pkg]->build_ok)
-				plan_confirm_test(p, t, p->grid.confirm, cb, arg);
+			if (t->first == NULL || t->first->phase != RESULTS_SWEEP ||
+			    !pkgs[t->pkg]->build_ok)
+				continue;
+			plan_confirm_test(p, t, RESULTS_CONFIRM, p->grid.confirm, cb, arg);
+			if (interference_suspect(t))
+				plan_confirm_test(p, t, RESULTS_ALONE, p->grid.confirm, cb, arg);
 		}
 	}
 	for (i = 0; i < n; i++) {
 		const struct results_test *t = results_find(r, tests[i]);
 
 		if (t != NULL)
-			plan_confirm_test(p, t, counts[i], cb, arg);
+			plan_confirm_test(p, t, RESULTS_CONFIRM, counts[i], cb, arg);
 	}
 }
 

@@ -31,6 +31,11 @@ struct plan_pair {
 	int target; /* runs planned */
 	int runs;   /* runs finished */
 	int64_t ms; /* their total wall time */
+	/* A polluter probe (in no plan; engine/order.c owns it): its run gets
+	 * this shuffle seed and this filter (NULL: the whole package) and
+	 * counts in no cell. NULL for every planned pair. */
+	const char *seed;
+	char *run_re;
 };
 
 /* The settings a plan follows. */
@@ -80,12 +85,15 @@ void plan_sweep(struct plan *p, struct pkg *const *pkgs, size_t npkgs, plan_adde
 void plan_canaries(struct plan *p, double percent, const char *const *names, int nkinds,
                    plan_added_cb cb, void *arg);
 
-/* count more runs of test t alone at every pair. */
-void plan_confirm_test(struct plan *p, const struct results_test *t, int count, plan_added_cb cb,
-                       void *arg);
+/* count more runs of test t alone at every pair, in phase RESULTS_CONFIRM
+ * (no other test of its package in the run) or RESULTS_ALONE (no other run
+ * of its package on the machine either). */
+void plan_confirm_test(struct plan *p, const struct results_test *t, enum results_phase phase,
+                       int count, plan_added_cb cb, void *arg);
 
 /* The confirm phase: --confirm runs of each test whose first failure was
- * in the sweep (none with --run), then the n confirms asked for on demand
+ * in the sweep (none with --run), as many again in RESULTS_ALONE for those
+ * interference_suspect() names, then the n confirms asked for on demand
  * (test ids and counts; ids not in r are skipped). */
 void plan_confirm(struct plan *p, const struct results *r, struct pkg *const *pkgs,
                   char *const *tests, const int *counts, size_t n, plan_added_cb cb, void *arg);

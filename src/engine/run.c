@@ -392,6 +392,7 @@ run_on_done(void *arg, const struct proc_exit *ex, bool leaked, int64_t elapsed_
 {
 	struct sweep_live *l = arg;
 	struct sweep *s = l->s;
+	const struct plan_pair *pair = sched_pair_data(s->sched, l->sr->pair);
 	struct outcome o;
 	struct journal_run jr;
 	struct workdir_debris *debris;
@@ -440,6 +441,22 @@ run_on_done(void *arg, const struct proc_exit *ex, bool leaked, int64_t elapsed_
 		        : xasprintf(_("exit status %d; its results contradict themselves: %s"),
 		                    ex->status, o.unreliable_reason ? o.unreliable_reason : "");
 	}
+	if (pair->seed != NULL) {
+		/* A polluter probe: what it showed steers the search and
+		 * counts in no cell. */
+		run_note_noise(s, l, elapsed_ms, NULL, &jr);
+		order_feed(s, pair, l->pub.cpus, &o);
+		if (s->obs.run_finished != NULL)
+			s->obs.run_finished(s->obs.arg, &l->pub, &o);
+		run_remove_tmpdir(s, l);
+		outcome_free(&o);
+		sweep_sched_finish(s, l->sr, elapsed_ms);
+		run_free(l);
+		sweep_check_phase(s);
+		if (!s->finished)
+			sweep_dispatch(s);
+		return;
+	}
 	if (outcome_failed(&o) || o.unreliable || o.selection_failed)
 		log = run_keep_log(s, l);
 	else
@@ -461,7 +478,8 @@ run_on_done(void *arg, const struct proc_exit *ex, bool leaked, int64_t elapsed_
 	run_note_noise(s, l, elapsed_ms, &o, &jr);
 	run_note_debris(s, l, &jr, &debris, &ndebris);
 	jr.overlapped = l->overlapped;
-	interference_add_run(s->results, l->pub.pkg, &o, l->overlapped);
+	interference_add_run(s->results, l->pub.pkg, l->pub.phase, l->pub.cpu, l->pub.load, &o,
+	                     l->overlapped);
 	if (leaked) {
 		results_note_leak(s->results, l->pub.pkg);
 		if (s->results->pkgs[l->pub.pkg].leaked_runs == 1)
@@ -556,9 +574,11 @@ run_start(void *arg, struct sched_run *sr)
 	if (pkg == NULL && dr.timeout_ms < CANARY_TIMEOUT_MIN_MS)
 		dr.timeout_ms = CANARY_TIMEOUT_MIN_MS;
 	dr.test = pair->test;
-	dr.run_re = s->o->run_re;
-	dr.skip_re = s->o->skip_re;
-	if (s->o->shuffle) {
+	dr.run_re = pair->run_re != NULL ? pair->run_re : s->o->run_re;
+	dr.skip_re = pair->run_re != NULL ? NULL : s->o->skip_re;
+	if (pair->seed != NULL) {
+		dr.seed = pair->seed;
+	} else if (s->o->shuffle) {
 		/* One seed per run, kept with its result. */
 		snprintf(seed, sizeof seed, "%lld",
 		         (long long)((uint64_t)util_now_ms() * 2654435761u + (uint64_t)l->pub.id) %

@@ -23,6 +23,13 @@ struct sched_pair {
 	bool spread; /* sched_spread_pair */
 	int64_t total_ms;
 	void *data;
+	int group;  /* its package, or -1 */
+	bool alone; /* runs with no other run of its group anywhere */
+};
+
+/* Runs of one group in flight, and how many of them run alone. */
+struct sched_group {
+	int running, alone;
 };
 
 struct sched_lane {
@@ -38,6 +45,8 @@ struct sched {
 	struct sched_lane *lane;
 	struct sched_pair *pairs;
 	int npairs;
+	struct sched_group *groups;
+	int ngroups;
 	int running;
 	bool paused;
 	sched_start_cb start;
@@ -72,6 +81,7 @@ sched_free(struct sched *s)
 		free(s->lane[i].count);
 	free(s->lane);
 	free(s->pairs);
+	free(s->groups);
 	free(s);
 }
 
@@ -87,6 +97,7 @@ sched_add_pair(struct sched *s, int cpu, int load, int target, void *data)
 	p->load = load;
 	p->target = target;
 	p->data = data;
+	p->group = -1;
 	return s->npairs++;
 }
 
@@ -94,6 +105,44 @@ void
 sched_spread_pair(struct sched *s, int pair)
 {
 	s->pairs[pair].spread = true;
+}
+
+void
+sched_pair_group(struct sched *s, int pair, int group, bool alone)
+{
+	if (group >= s->ngroups) {
+		s->groups = xrealloc(s->groups, sizeof *s->groups * (size_t)(group + 1));
+		memset(&s->groups[s->ngroups], 0,
+		       sizeof *s->groups * (size_t)(group + 1 - s->ngroups));
+		s->ngroups = group + 1;
+	}
+	s->pairs[pair].group = group;
+	s->pairs[pair].alone = alone;
+}
+
+/* False while pair's group keeps it out: an alone run of the group is in
+ * flight, or pair runs alone and another run of the group is, or a lane
+ * holds an alone pair of the group (it waits for the group to drain and
+ * no new run may overtake it). */
+static bool
+sched_group_lets(const struct sched *s, int pair)
+{
+	const struct sched_pair *p = &s->pairs[pair];
+	const struct sched_group *g;
+	int i;
+
+	if (p->group < 0)
+		return true;
+	g = &s->groups[p->group];
+	if (g->alone > 0 || (p->alone && g->running > 0))
+		return false;
+	for (i = 0; !p->alone && i < s->lanes->nlanes; i++) {
+		int h = s->lane[i].held;
+
+		if (h >= 0 && s->pairs[h].alone && s->pairs[h].group == p->group)
+			return false;
+	}
+	return true;
 }
 
 void
@@ -216,7 +265,7 @@ sched_try_place(struct sched *s, int lane, int pair)
 	int width = s->lanes->width, picked = 0, level, i;
 	int *slots;
 
-	if (l->running > 0 && l->load != p->load)
+	if ((l->running > 0 && l->load != p->load) || !sched_group_lets(s, pair))
 		return false;
 	slots = xmalloc(sizeof *slots * (size_t)p->cpu);
 	for (level = 0; level < p->load && picked < p->cpu; level++) {
@@ -232,6 +281,10 @@ sched_try_place(struct sched *s, int lane, int pair)
 	l->load = p->load;
 	l->running++;
 	s->running++;
+	if (p->group >= 0) {
+		s->groups[p->group].running++;
+		s->groups[p->group].alone += p->alone;
+	}
 	run = xcalloc(1, sizeof *run);
 	run->pair = pair;
 	run->lane = lane;
@@ -288,8 +341,13 @@ static void
 sched_release(struct sched *s, struct sched_run *run)
 {
 	struct sched_lane *l = &s->lane[run->lane];
+	const struct sched_pair *p = &s->pairs[run->pair];
 	int i;
 
+	if (p->group >= 0) {
+		s->groups[p->group].running--;
+		s->groups[p->group].alone -= p->alone;
+	}
 	for (i = 0; i < run->ncpus; i++)
 		l->count[run->slots[i]]--;
 	l->running--;

@@ -45,6 +45,12 @@ int sched_add_pair(struct sched *s, int cpu, int load, int target, void *data);
  * (canaries, interleaved with the runs they vouch for). */
 void sched_spread_pair(struct sched *s, int pair);
 
+/* Puts a pair in group (a package, 0 and up): when alone, none of its
+ * runs shares the machine with another run of the group, and the group's
+ * other runs wait while one runs. A pair in no group (the default) is
+ * never held back. */
+void sched_pair_group(struct sched *s, int pair, int group, bool alone);
+
 /* Raises a pair's target by extra runs (confirm on demand). */
 void sched_add_runs(struct sched *s, int pair, int extra);
 

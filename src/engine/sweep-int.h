@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * sweep-int.h: the state one sweep shares among its own files: sweep.c
- * (the phases and the commands), run.c (one run) and build.c (the build
- * phase). It is not installed and nothing outside those three files
- * includes it; everyone else sees the sweep through sweep.h.
+ * (the phases and the commands), run.c (one run), build.c (the build
+ * phase) and order.c (the polluter searches). It is not installed and
+ * nothing outside those files includes it; everyone else sees the sweep
+ * through sweep.h.
  */
 #ifndef FLAKESWEEP_SWEEP_INT_H
 #define FLAKESWEEP_SWEEP_INT_H
@@ -18,6 +19,7 @@
 #include "engine/lanes.h"
 #include "engine/noise.h"
 #include "engine/plan.h"
+#include "engine/polluter.h"
 #include "engine/proc.h"
 #include "engine/sched.h"
 #include "engine/sweep-config.h"
@@ -48,6 +50,18 @@ struct sweep_live {
 	int canary;      /* a canary run's kind (engine/canary.h), else -1 */
 	/* It started with debris in its package's directory. */
 	bool after_debris;
+};
+
+/* The polluter searches of the confirm phase's end (order.c): one at a
+ * time, one probe run at a time. */
+struct sweep_order {
+	struct polluter *search; /* the current one, or NULL */
+	size_t next;             /* the next test to consider */
+	size_t test;             /* the current one's test */
+	char *seed;              /* its failing seed */
+	char *command;           /* the last probe's direct command, or NULL */
+	struct plan_pair **probes;
+	size_t nprobes;
 };
 
 struct sweep_build {
@@ -105,6 +119,7 @@ struct sweep {
 	struct quarantine *quarantine; /* the quarantine file, or NULL */
 	struct noise *noise;           /* host noise on the lanes' cores */
 	struct workdir_watch **watch;  /* per package, from its first run on */
+	struct sweep_order order;      /* polluter searches */
 	int exit_status;
 };
 
@@ -132,5 +147,16 @@ void run_free(struct sweep_live *l);
  * are done, splits the levels, journals the builds and begins the sweep
  * phase. */
 void build_next(struct sweep *s);
+
+/* order.c: schedules the next probe of the polluter searches (each test
+ * that looks order-dependent once the confirm phase is done, one at a
+ * time), recording each search that ends in results and the journal;
+ * false when none is left. order_feed takes a probe's outcome, its run's
+ * cores (cpu of them) for the reproduce command; order_free frees the
+ * searches and their probe pairs. */
+bool order_next(struct sweep *s);
+void order_feed(struct sweep *s, const struct plan_pair *probe, const int *cpus,
+                const struct outcome *o);
+void order_free(struct sweep *s);
 
 #endif

@@ -265,6 +265,8 @@ sweep_plan_added(void *arg, struct plan_pair *p, int extra)
 	id = sched_add_pair(s->sched, p->cpu, p->load, p->target, p);
 	if (p->pkg == PLAN_CANARY)
 		sched_spread_pair(s->sched, id);
+	else
+		sched_pair_group(s->sched, id, p->pkg, p->phase == RESULTS_ALONE);
 	done = plan_find(&s->replay.runs, p->phase, p->pkg, p->test, p->cpu, p->load);
 	if (done != NULL) {
 		p->runs = done->runs < p->target ? done->runs : p->target;
@@ -343,7 +345,7 @@ sweep_check_phase(struct sweep *s)
 		return;
 	if (s->phase == SWEEP_PHASE_SWEEP)
 		sweep_begin_confirm(s);
-	else if (s->phase == SWEEP_PHASE_CONFIRM)
+	else if (s->phase == SWEEP_PHASE_CONFIRM && !order_next(s))
 		sweep_finish(s, "complete");
 }
 
@@ -1050,7 +1052,7 @@ sweep_confirm_now(struct sweep *s, const struct results_test *t, int count)
 	cJSON_AddNumberToObject(line, "count", count);
 	sweep_journal_check(s, journal_write(s->journal, line));
 	cJSON_Delete(line);
-	plan_confirm_test(&s->plan, t, count, sweep_plan_added, s);
+	plan_confirm_test(&s->plan, t, RESULTS_CONFIRM, count, sweep_plan_added, s);
 	sweep_dispatch(s);
 	return 0;
 }
@@ -1106,6 +1108,7 @@ sweep_free(struct sweep *s)
 		run_free(s->live[i]);
 	free(s->live);
 	sweep_free_sched(s);
+	order_free(s);
 	journal_close(s->journal);
 	quarantine_free(s->quarantine);
 	noise_free(s->noise);

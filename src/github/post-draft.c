@@ -202,7 +202,7 @@ post_draft_parse_remote(const char *url, char **repo)
 static void
 post_draft_add_pair(struct post_draft *d, const struct results_cell *c)
 {
-	int ph = c->phase == RESULTS_CONFIRM;
+	int ph = c->phase != RESULTS_SWEEP;
 	size_t i;
 
 	d->runs[ph] += c->runs;

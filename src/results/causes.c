@@ -6,8 +6,8 @@
  * values (Bonferroni), stands for the dimension; noise tests the cells
  * above NOISE_NOISY against the rest; interference takes interference_p.
  * Those p-values, over every test of the sweep, get Benjamini-Hochberg
- * q-values. Order comes from results_order_dependent; timing is named when
- * nothing else is. It never reads or writes files.
+ * q-values. Order comes from results_order_dependent, with the polluter
+ * when its search found one; timing is named when nothing else is. It never reads or writes files.
  */
 #include "config.h"
 
@@ -37,6 +37,7 @@ struct causes_test {
 	double p[CAUSES_TESTED], q[CAUSES_TESTED]; /* p < 0: not testable */
 	int value[2];                              /* the worst cpu and load */
 	int64_t k1[CAUSES_TESTED], n1[CAUSES_TESTED], k2[CAUSES_TESTED], n2[CAUSES_TESTED];
+	const struct results_polluter *polluter; /* the test's, or NULL */
 };
 
 struct causes {
@@ -121,6 +122,7 @@ causes_new(const struct results *r)
 	for (i = 0; i < r->ntests; i++) {
 		const struct results_test *t = &r->tests[i];
 		struct causes_test *ct = &c->t[i];
+		struct stats_table sum;
 		int64_t runs, fails, hangs;
 
 		/* A test that failed every run has no flaky cause to find. */
@@ -128,16 +130,22 @@ causes_new(const struct results *r)
 		ct->failed = fails + hangs > 0 && fails + hangs < runs;
 		if (!ct->failed)
 			continue;
+		ct->polluter = t->polluter;
 		causes_dimension(t, 0, ct);
 		causes_dimension(t, 1, ct);
 		causes_noise(t, ct);
 		ct->p[CAUSES_INTERFERENCE] = -1;
-		if (t->overlapped_runs > 0 && t->alone_runs > 0) {
-			ct->p[CAUSES_INTERFERENCE] = interference_p(t);
-			ct->k1[CAUSES_INTERFERENCE] = t->overlapped_bad;
-			ct->n1[CAUSES_INTERFERENCE] = t->overlapped_runs;
-			ct->k2[CAUSES_INTERFERENCE] = t->alone_bad;
-			ct->n2[CAUSES_INTERFERENCE] = t->alone_runs;
+		interference_totals(t, &sum);
+		if (sum.n1 > 0 && sum.n2 > 0) {
+			double named;
+
+			/* 1 when not named (failures on one core), so that
+			 * its q is never below CAUSES_ALPHA. */
+			ct->p[CAUSES_INTERFERENCE] = interference_named(t, &named) ? named : 1;
+			ct->k1[CAUSES_INTERFERENCE] = sum.k2;
+			ct->n1[CAUSES_INTERFERENCE] = sum.n2;
+			ct->k2[CAUSES_INTERFERENCE] = sum.k1;
+			ct->n2[CAUSES_INTERFERENCE] = sum.n1;
 		}
 		for (k = 0; k < CAUSES_TESTED; k++)
 			if (ct->p[k] >= 0)
@@ -196,6 +204,11 @@ causes_evidence(const struct causes_test *ct, int k)
 		                   "against %lld/%lld alone"),
 		                 k1, n1, k2, n2);
 	case CAUSES_ORDER:
+		if (ct->polluter != NULL && ct->polluter->test != NULL)
+			return xasprintf(_("fails after %s: under seed %s the two fail together, "
+			                   "alone it passes (%lld runs to find it)"),
+			                 ct->polluter->test, ct->polluter->seed,
+			                 (long long)ct->polluter->runs);
 		return xstrdup(_("fails only after other tests of its package in shuffled runs, "
 		                 "never alone"));
 	default:

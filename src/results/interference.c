@@ -5,26 +5,31 @@
  * moment of its life, on any cores (the sweep marks both at the later
  * one's spawn and journals the mark). A test whose failures pile up in
  * overlapped runs shares something between runs: a fixed port, a fixed
- * path, the working directory. It never reads or writes files.
+ * path, the working directory. Runs overlap more at some (cpu, load) pairs
+ * than at others, so the test compares within each pair and combines the
+ * pairs exactly (stats_strata_greater): a test that fails every run at
+ * one pair is no evidence. It never reads or writes files.
  */
 #include "config.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "results/interference.h"
 #include "results/stats.h"
 #include "base/util.h"
 
 void
-interference_add_run(struct results *r, int pkg, const struct outcome *o, bool overlapped)
+interference_add_run(struct results *r, int pkg, enum results_phase phase, int cpu, int load,
+                     const struct outcome *o, bool overlapped)
 {
 	size_t i;
 
-	for (i = 0; !o->unreliable && i < o->ntests; i++) {
+	for (i = 0; overlapped && !o->unreliable && i < o->ntests; i++) {
 		const struct outcome_test *ot = &o->tests[i];
 		char *id;
 		struct results_test *t;
-		bool bad = ot->status == OUTCOME_FAIL || ot->status == OUTCOME_HANG;
+		struct results_cell *c;
 
 		if (ot->status == OUTCOME_SKIP)
 			continue;
@@ -33,24 +38,71 @@ interference_add_run(struct results *r, int pkg, const struct outcome *o, bool o
 		free(id);
 		if (t == NULL)
 			continue;
-		if (overlapped) {
-			t->overlapped_runs++;
-			t->overlapped_bad += bad;
-		} else {
-			t->alone_runs++;
-			t->alone_bad += bad;
-		}
+		c = results_get_cell(t, phase, cpu, load);
+		c->overlapped_runs++;
+		c->overlapped_bad += ot->status == OUTCOME_FAIL || ot->status == OUTCOME_HANG;
 	}
+}
+
+/* Adds the counts of cell c to table x: alone on side 1, overlapped on 2. */
+static void
+interference_add_cell(struct stats_table *x, const struct results_cell *c)
+{
+	x->k1 += c->failures + c->hangs - c->overlapped_bad;
+	x->n1 += c->runs - c->overlapped_runs;
+	x->k2 += c->overlapped_bad;
+	x->n2 += c->overlapped_runs;
+}
+
+void
+interference_totals(const struct results_test *t, struct stats_table *sum)
+{
+	int i;
+
+	memset(sum, 0, sizeof *sum);
+	for (i = 0; i < t->ncells; i++)
+		interference_add_cell(sum, &t->cells[i]);
 }
 
 double
 interference_p(const struct results_test *t)
 {
-	double greater;
+	struct stats_table *strata = xcalloc((size_t)t->ncells + 1, sizeof *strata);
+	int i, j, n = 0;
+	double p;
 
-	stats_fisher(t->alone_bad, t->alone_runs, t->overlapped_bad, t->overlapped_runs, NULL,
-	             &greater);
-	return greater;
+	/* One table per (cpu, load) pair, its phases together, made at the
+	 * pair's first cell. */
+	for (i = 0; i < t->ncells; i++) {
+		const struct results_cell *c = &t->cells[i];
+
+		for (j = 0; j < i && (t->cells[j].cpu != c->cpu || t->cells[j].load != c->load);
+		     j++)
+			;
+		if (j < i)
+			continue;
+		for (j = i; j < t->ncells; j++)
+			if (t->cells[j].cpu == c->cpu && t->cells[j].load == c->load)
+				interference_add_cell(&strata[n], &t->cells[j]);
+		n++;
+	}
+	p = stats_strata_greater(strata, (size_t)n);
+	free(strata);
+	return p;
+}
+
+bool
+interference_suspect(const struct results_test *t)
+{
+	struct stats_table sum;
+	int i;
+
+	memset(&sum, 0, sizeof sum);
+	for (i = 0; i < t->ncells; i++)
+		if (t->cells[i].phase == RESULTS_SWEEP)
+			interference_add_cell(&sum, &t->cells[i]);
+	/* k2 / n2 > k1 / n1, or no run alone to compare with. */
+	return sum.k2 > 0 && (sum.n1 == 0 || sum.k2 * sum.n1 > sum.k1 * sum.n2);
 }
 
 static cJSON *
@@ -66,30 +118,44 @@ interference_side(int64_t runs, int64_t failures)
 cJSON *
 interference_json(const struct results_test *t)
 {
+	struct stats_table sum;
 	cJSON *o;
 
-	if (t->overlapped_bad + t->alone_bad == 0)
+	interference_totals(t, &sum);
+	if (sum.k1 + sum.k2 == 0 || sum.n2 == 0)
 		return NULL;
 	o = cJSON_CreateObject();
-	cJSON_AddItemToObject(o, "overlapped",
-	                      interference_side(t->overlapped_runs, t->overlapped_bad));
-	cJSON_AddItemToObject(o, "alone", interference_side(t->alone_runs, t->alone_bad));
+	cJSON_AddItemToObject(o, "overlapped", interference_side(sum.n2, sum.k2));
+	cJSON_AddItemToObject(o, "alone", interference_side(sum.n1, sum.k1));
 	cJSON_AddNumberToObject(o, "p", util_round3(interference_p(t)));
 	return o;
+}
+
+bool
+interference_named(const struct results_test *t, double *p)
+{
+	const struct results_core *c;
+	int64_t runs, bad;
+	double core_p;
+
+	*p = interference_p(t);
+	return *p < INTERFERENCE_ALPHA && !results_core_concentration(t, &c, &runs, &bad, &core_p);
 }
 
 void
 interference_text(struct buf *b, const struct results_test *t)
 {
-	double p = interference_p(t);
+	struct stats_table sum;
+	double p;
 
-	if (t->overlapped_bad + t->alone_bad == 0 || p >= INTERFERENCE_ALPHA)
+	interference_totals(t, &sum);
+	if (sum.k1 + sum.k2 == 0 || !interference_named(t, &p))
 		return;
 	buf_printf(b,
 	           _("  fails when runs of its package overlap: %lld of %lld overlapped runs "
-	             "against %lld of %lld alone (Fisher exact p=%.2g); runs share a fixed "
-	             "port, path or directory: bind to FLAKESWEEP_PORT_BASE's window, write "
-	             "under the run's own TMPDIR, or try --isolate-net or --private-workdir\n"),
-	           (long long)t->overlapped_bad, (long long)t->overlapped_runs,
-	           (long long)t->alone_bad, (long long)t->alone_runs, p);
+	             "against %lld of %lld alone (exact test stratified by pair, p=%.2g); runs "
+	             "share a fixed port, path or directory: bind to FLAKESWEEP_PORT_BASE's "
+	             "window, write under the run's own TMPDIR, or try --isolate-net or "
+	             "--private-workdir\n"),
+	           (long long)sum.k2, (long long)sum.n2, (long long)sum.k1, (long long)sum.n1, p);
 }

@@ -1029,13 +1029,13 @@ journal_decode_run(struct journal_reader *reader, const cJSON *line, struct jour
 	    journal_decode_int(line, "signal", 0, 255, false, &sig, why) < 0 ||
 	    journal_decode_int(line, "set", 0, JOURNAL_NUM_MAX, false, &set, why) < 0)
 		return -EINVAL;
-	if (phase == NULL || (strcmp(phase, "sweep") != 0 && strcmp(phase, "confirm") != 0)) {
-		*why = xstrdup(_("run line: phase: expected \"sweep\" or \"confirm\""));
+	if (phase == NULL || results_phase_parse(phase) < 0) {
+		*why = xstrdup(_("run line: phase: expected \"sweep\", \"confirm\" or \"alone\""));
 		return -EINVAL;
 	}
 	jr->run = run;
 	jr->pkg = (int)pkg;
-	jr->phase = strcmp(phase, "confirm") == 0 ? RESULTS_CONFIRM : RESULTS_SWEEP;
+	jr->phase = results_phase_parse(phase);
 	jr->cpu = (int)cpu;
 	jr->load = (int)load;
 	jr->lane = (int)lane;

@@ -149,6 +149,13 @@ replay_parse_time(const cJSON *line, const char *key)
 	return (int64_t)timegm(&tm) * 1000;
 }
 
+/* The string member key of line, or NULL. */
+static const char *
+replay_str(const cJSON *line, const char *key)
+{
+	return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(line, key));
+}
+
 static int
 replay_bad(struct replay_ctx *c, int lineno, const char *what)
 {
@@ -232,7 +239,8 @@ replay_line(void *arg, struct journal_reader *reader, const cJSON *line, int lin
 		results_add_run(r->results, jr.pkg, jr.phase, jr.cpu, jr.load, &o, jr.log, jr.run);
 		results_add_cores(r->results, jr.pkg, &o, jr.cores, jr.ncores);
 		results_add_order(r->results, jr.pkg, jr.phase, &o);
-		interference_add_run(r->results, jr.pkg, &o, jr.overlapped);
+		interference_add_run(r->results, jr.pkg, jr.phase, jr.cpu, jr.load, &o,
+		                     jr.overlapped);
 		if (jr.has_noise)
 			results_add_noise(r->results, jr.pkg, jr.phase, jr.cpu, jr.load, &o,
 			                  jr.noise_ms, (double)jr.ms * jr.cpu);
@@ -266,6 +274,20 @@ replay_line(void *arg, struct journal_reader *reader, const cJSON *line, int lin
 		    xrealloc(r->confirm_counts, sizeof *r->confirm_counts * (r->nconfirms + 1));
 		r->confirm_tests[r->nconfirms] = xstrdup(test->valuestring);
 		r->confirm_counts[r->nconfirms++] = (int)count;
+	} else if (strcmp(type, "polluter") == 0) {
+		const char *id = replay_str(line, "test"), *seed = replay_str(line, "seed");
+		struct results_test *t = id != NULL ? results_find(r->results, id) : NULL;
+		int64_t runs = 0;
+		char *why = NULL;
+
+		if (journal_decode_int(line, "runs", 0, 1000000, true, &runs, &why) < 0)
+			return replay_bad_why(c, lineno, why);
+		if (t == NULL || seed == NULL)
+			return replay_bad(c, lineno,
+			                  t == NULL ? _("polluter line: test: expected a test's id")
+			                            : _("polluter line: seed: expected a string"));
+		results_set_polluter(t, replay_str(line, "polluter"), seed,
+		                     replay_str(line, "command"), runs);
 	} else if (strcmp(type, "end") == 0) {
 		const cJSON *st = cJSON_GetObjectItemCaseSensitive(line, "status");
 

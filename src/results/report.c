@@ -127,7 +127,7 @@ report_text_cascades(struct buf *b, const struct results *r, const struct result
 		    strcmp(results_cascade_root(c), t->test) != 0)
 			continue;
 		for (k = 0; k < c->ncells; k++)
-			if (c->cells[k].phase == RESULTS_CONFIRM)
+			if (c->cells[k].phase != RESULTS_SWEEP)
 				alone += c->cells[k].runs;
 		buf_printf(b,
 		           _("  cascade: %s failed %lld times, each time after this test had "
@@ -157,6 +157,28 @@ report_debris(struct buf *b, const struct results_pkg *p)
 	if (p->ndebris > shown)
 		buf_printf(b, _(" and %zu more"), p->ndebris - shown);
 	buf_adds(b, _("; try --private-workdir\n"));
+}
+
+/* What the polluter search found for t, with the command for the pair. */
+static void
+report_text_polluter(struct buf *b, const struct results_test *t)
+{
+	const struct results_polluter *p = t->polluter;
+
+	if (p == NULL)
+		return;
+	if (p->test == NULL) {
+		buf_printf(b,
+		           _("  no single test breaks it: %lld runs under seed %s found no "
+		             "polluter\n"),
+		           (long long)p->runs, p->seed);
+		return;
+	}
+	buf_printf(b,
+	           _("  %s fails after %s: under seed %s the pair fails, found in %lld runs; "
+	             "reproduce with: %s\n"),
+	           t->test, p->test, p->seed, (long long)p->runs,
+	           p->command != NULL ? p->command : "");
 }
 
 static void
@@ -239,6 +261,7 @@ report_text_test(struct buf *b, const struct results *r, const struct results_te
 			    b,
 			    _("  order-dependent: it failed only in shuffled runs of the whole "
 			      "package and never alone; replay the seed on the whole package\n"));
+		report_text_polluter(b, t);
 		buf_printf(b, _("  reproduce: %s\n"), fs != NULL ? fs : "");
 		buf_printf(b, _("  directly:  %s\n"), direct != NULL ? direct : "");
 		free(fs);

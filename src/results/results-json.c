@@ -128,6 +128,16 @@ results_json_cascade(cJSON *o, const struct results *r, const struct results_tes
 	}
 }
 
+/* key: s, or null when s is NULL. */
+static void
+results_json_str_or_null(cJSON *o, const char *key, const char *s)
+{
+	if (s != NULL)
+		cJSON_AddStringToObject(o, key, s);
+	else
+		cJSON_AddNullToObject(o, key);
+}
+
 /* "noise": the share of the cores' time other processes took, or null
  * when no run was measured (an old journal). */
 static void
@@ -172,6 +182,12 @@ results_json_test(const struct results *r, const struct results_test *t,
 		cJSON_AddNumberToObject(co, "rate_low", round(lo * 1e6) / 1e6);
 		cJSON_AddNumberToObject(co, "rate_high", round(hi * 1e6) / 1e6);
 		results_json_noise(co, c->noise_ms, c->noise_core_ms);
+		if (c->overlapped_runs > 0) {
+			cJSON *ov = cJSON_AddObjectToObject(co, "overlapped");
+
+			cJSON_AddNumberToObject(ov, "runs", (double)c->overlapped_runs);
+			cJSON_AddNumberToObject(ov, "failures", (double)c->overlapped_bad);
+		}
 		cJSON_AddItemToArray(cells, co);
 	}
 	if (t->first != NULL)
@@ -203,6 +219,14 @@ results_json_test(const struct results *r, const struct results_test *t,
 		cJSON_AddItemToObject(o, "causes", inter);
 	results_json_cores(o, t);
 	results_json_cascade(o, r, t);
+	if (t->polluter != NULL) {
+		cJSON *po = cJSON_AddObjectToObject(o, "polluter");
+
+		results_json_str_or_null(po, "test", t->polluter->test);
+		cJSON_AddStringToObject(po, "seed", t->polluter->seed);
+		cJSON_AddNumberToObject(po, "runs", (double)t->polluter->runs);
+		results_json_str_or_null(po, "reproduce", t->polluter->command);
+	}
 	if (t->channels != NULL) {
 		cJSON *ch = cJSON_AddArrayToObject(o, "channels");
 
@@ -516,6 +540,30 @@ results_json_noise_in(struct results_json_in *in, const cJSON *obj, double *othe
 	return 0;
 }
 
+/* A cell's "overlapped": {"runs", "failures"}, its runs that overlapped
+ * another run of the package; absent is none. */
+static int
+results_json_overlapped_in(struct results_json_in *in, const cJSON *cell, struct results_cell *x)
+{
+	const cJSON *o = cJSON_GetObjectItemCaseSensitive(cell, "overlapped");
+	int rc;
+
+	if (o == NULL)
+		return 0;
+	if (!cJSON_IsObject(o))
+		return results_json_fail(in, "overlapped", _("expected an object"));
+	results_json_push(in, "overlapped", 0);
+	rc = results_json_int(in, o, "runs", true, 0, x->runs, &x->overlapped_runs);
+	if (rc == 0)
+		rc = results_json_int(in, o, "failures", true, 0,
+		                      x->overlapped_runs < x->failures + x->hangs
+		                          ? x->overlapped_runs
+		                          : x->failures + x->hangs,
+		                      &x->overlapped_bad);
+	results_json_pop(in);
+	return rc;
+}
+
 static int
 results_json_phase(struct results_json_in *in, const cJSON *obj, enum results_phase *phase)
 {
@@ -524,12 +572,10 @@ results_json_phase(struct results_json_in *in, const cJSON *obj, enum results_ph
 
 	if (rc < 0)
 		return rc;
-	if (strcmp(s, "sweep") == 0)
-		*phase = RESULTS_SWEEP;
-	else if (strcmp(s, "confirm") == 0)
-		*phase = RESULTS_CONFIRM;
-	else
-		return results_json_fail(in, "phase", _("expected \"sweep\" or \"confirm\""));
+	if (results_phase_parse(s) < 0)
+		return results_json_fail(in, "phase",
+		                         _("expected \"sweep\", \"confirm\" or \"alone\""));
+	*phase = results_phase_parse(s);
 	return 0;
 }
 
@@ -744,6 +790,8 @@ results_json_read_cells(struct results_json_in *in, const cJSON *cells, struct r
 			                      &x->hangs);
 		if (rc == 0)
 			rc = results_json_noise_in(in, c, &x->noise_ms, &x->noise_core_ms);
+		if (rc == 0)
+			rc = results_json_overlapped_in(in, c, x);
 		results_json_pop(in);
 		if (rc < 0)
 			break;
@@ -796,35 +844,29 @@ results_json_read_cores(struct results_json_in *in, const cJSON *cores, struct r
 	return rc;
 }
 
-/* tests[].interference: its runs that overlapped another run of its
- * package and those alone, with their failures and hangs; absent is none. */
+/* tests[].polluter: what the polluter search found; absent is none made. */
 static int
-results_json_read_interference(struct results_json_in *in, const cJSON *o, struct results_test *t)
+results_json_read_polluter(struct results_json_in *in, const cJSON *o, struct results_test *t)
 {
-	static const char *const sides[] = {"overlapped", "alone"};
-	int64_t *runs[] = {&t->overlapped_runs, &t->alone_runs};
-	int64_t *bad[] = {&t->overlapped_bad, &t->alone_bad};
-	int rc = 0, i;
+	const char *test = NULL, *seed = NULL, *command = NULL;
+	int64_t runs = 0;
+	int rc;
 
 	if (o == NULL)
 		return 0;
 	if (!cJSON_IsObject(o))
-		return results_json_fail(in, "interference", _("expected an object"));
-	results_json_push(in, "interference", 0);
-	for (i = 0; rc == 0 && i < 2; i++) {
-		const cJSON *side = cJSON_GetObjectItemCaseSensitive(o, sides[i]);
-
-		if (!cJSON_IsObject(side)) {
-			rc = results_json_fail(in, sides[i], _("expected an object"));
-			break;
-		}
-		results_json_push(in, sides[i], 0);
-		rc = results_json_int(in, side, "runs", true, 0, RESULTS_JSON_COUNT_MAX, runs[i]);
-		if (rc == 0)
-			rc = results_json_int(in, side, "failures", true, 0, *runs[i], bad[i]);
-		results_json_pop(in);
-	}
+		return results_json_fail(in, "polluter", _("expected an object"));
+	results_json_push(in, "polluter", 0);
+	rc = results_json_str(in, o, "test", false, &test);
+	if (rc == 0)
+		rc = results_json_str(in, o, "seed", true, &seed);
+	if (rc == 0)
+		rc = results_json_int(in, o, "runs", true, 0, RESULTS_JSON_COUNT_MAX, &runs);
+	if (rc == 0)
+		rc = results_json_str(in, o, "reproduce", false, &command);
 	results_json_pop(in);
+	if (rc == 0)
+		results_set_polluter(t, test, seed, command, runs);
 	return rc;
 }
 
@@ -967,10 +1009,10 @@ results_json_read_test(struct results_json_in *in, const cJSON *t, struct result
 		rc = results_json_fail(in, "provisional", _("expected true or false"));
 	mt->provisional = cJSON_IsTrue(prov);
 	if (rc == 0)
-		rc = results_json_read_interference(
-		    in, cJSON_GetObjectItemCaseSensitive(t, "interference"), x);
-	if (rc == 0)
 		rc = results_json_read_cores(in, cJSON_GetObjectItemCaseSensitive(t, "cores"), x);
+	if (rc == 0)
+		rc = results_json_read_polluter(in, cJSON_GetObjectItemCaseSensitive(t, "polluter"),
+		                                x);
 	if (rc == 0)
 		rc = results_json_read_channels(in, cJSON_GetObjectItemCaseSensitive(t, "channels"),
 		                                x);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "results/results.h"
+#include "results/stats.h"
 #include "base/sanitize.h"
 #include "base/strmap.h"
 #include "base/util.h"
@@ -37,6 +38,31 @@ results_failure_free(struct results_failure *f)
 	free(f);
 }
 
+static void
+results_polluter_free(struct results_polluter *p)
+{
+	if (p == NULL)
+		return;
+	free(p->test);
+	free(p->seed);
+	free(p->command);
+	free(p);
+}
+
+void
+results_set_polluter(struct results_test *t, const char *test, const char *seed,
+                     const char *command, int64_t runs)
+{
+	struct results_polluter *p = xcalloc(1, sizeof *p);
+
+	p->test = test != NULL ? xstrdup(test) : NULL;
+	p->seed = xstrdup(seed);
+	p->command = command != NULL ? xstrdup(command) : NULL;
+	p->runs = runs;
+	results_polluter_free(t->polluter);
+	t->polluter = p;
+}
+
 void
 results_free(struct results *r)
 {
@@ -52,6 +78,7 @@ results_free(struct results *r)
 		free(r->tests[i].cores);
 		util_strv_free(r->tests[i].channels);
 		results_failure_free(r->tests[i].first);
+		results_polluter_free(r->tests[i].polluter);
 	}
 	for (i = 0; i < r->npkgs; i++) {
 		free(r->pkgs[i].name);
@@ -181,7 +208,7 @@ results_get_test(struct results *r, int pkg, const char *name)
 	return t;
 }
 
-static struct results_cell *
+struct results_cell *
 results_get_cell(struct results_test *t, enum results_phase phase, int cpu, int load)
 {
 	struct results_cell *c;
@@ -551,10 +578,10 @@ results_add_shaped(struct results *r, struct results_shape *s, enum results_phas
 		struct results_test *t = &r->tests[s->tests[i]];
 
 		t->cells[x->cells[i]].runs++;
+		/* The cell's overlapped runs, as interference_add_run counts
+		 * them (the alone ones are the rest). */
 		if (overlapped)
-			t->overlapped_runs++;
-		else
-			t->alone_runs++;
+			t->cells[x->cells[i]].overlapped_runs++;
 	}
 	if (ncores > 0)
 		results_shape_count_cores(s, cores, ncores);
@@ -649,24 +676,42 @@ results_add_order(struct results *r, int pkg, enum results_phase phase, const st
 	}
 }
 
-/* P(X >= a) for X hypergeometric: n draws from N items of which K are
- * marked. The one-sided Fisher exact test of a 2x2 table. */
-static double results_fisher_upper(int64_t a, int64_t n, int64_t K, int64_t N);
-
-/* The runs of t in one phase and how many of them failed or hung. */
-static void
-results_phase_totals(const struct results_test *t, enum results_phase phase, int64_t *runs,
-                     int64_t *bad)
+/* The p-value that all of t's sweep failures land, pair by pair, in sweep
+ * runs where c failed or hung: at each (cpu, load) pair with k of t's
+ * failures and m of c's in n runs, C(m,k)/C(n,k), and their product over
+ * the pairs (the exact stratified test at its extreme). 1 when at some
+ * pair t failed more often than c. */
+static double
+results_cascade_p(const struct results_test *t, const struct results_test *c)
 {
-	int i;
+	struct stats_table *strata = xcalloc((size_t)t->ncells + 1, sizeof *strata);
+	size_t n = 0;
+	double p = 1;
+	int i, j;
 
-	*runs = *bad = 0;
 	for (i = 0; i < t->ncells; i++) {
-		if (t->cells[i].phase != phase)
+		const struct results_cell *x = &t->cells[i];
+		int64_t k = x->failures + x->hangs, runs = 0, m = 0;
+
+		if (x->phase != RESULTS_SWEEP || k == 0)
 			continue;
-		*runs += t->cells[i].runs;
-		*bad += t->cells[i].failures + t->cells[i].hangs;
+		for (j = 0; j < c->ncells; j++) {
+			const struct results_cell *y = &c->cells[j];
+
+			if (y->phase == RESULTS_SWEEP && y->cpu == x->cpu && y->load == x->load) {
+				runs = y->runs;
+				m = y->failures + y->hangs;
+			}
+		}
+		if (k > m)
+			goto out;
+		/* k of t's failures among c's m, none among the other runs. */
+		strata[n++] = (struct stats_table){0, runs - m, k, m};
 	}
+	p = stats_strata_greater(strata, n);
+out:
+	free(strata);
+	return p;
 }
 
 const char *
@@ -678,14 +723,8 @@ results_cascade_root(const struct results_test *t)
 
 	for (k = 0; t->owner != NULL && k < t->ncandidates; k++) {
 		const struct results_test *c = &t->owner->tests[t->candidates[k]];
-		int64_t n, m;
-		double p;
+		double p = results_cascade_p(t, c);
 
-		results_phase_totals(c, RESULTS_SWEEP, &n, &m);
-		if (n == 0 || t->sweep_bad > m)
-			continue;
-		/* All k of its failures among the m runs where c failed. */
-		p = results_fisher_upper(t->sweep_bad, t->sweep_bad, m, n);
 		if (p < best_p) {
 			best_p = p;
 			best = c;
@@ -697,11 +736,17 @@ results_cascade_root(const struct results_test *t)
 bool
 results_cascade(const struct results_test *t)
 {
-	int64_t confirm_runs, confirm_bad;
+	int64_t confirm_runs = 0, confirm_bad = 0;
+	int i;
 
 	if (t->sweep_bad == 0 || t->ncandidates == 0 || results_cascade_root(t) == NULL)
 		return false;
-	results_phase_totals(t, RESULTS_CONFIRM, &confirm_runs, &confirm_bad);
+	for (i = 0; i < t->ncells; i++) {
+		if (t->cells[i].phase == RESULTS_SWEEP)
+			continue;
+		confirm_runs += t->cells[i].runs;
+		confirm_bad += t->cells[i].failures + t->cells[i].hangs;
+	}
 	return confirm_runs > 0 && confirm_bad == 0;
 }
 
@@ -732,6 +777,8 @@ results_lchoose(int64_t n, int64_t k)
 	return lgamma((double)n + 1) - lgamma((double)k + 1) - lgamma((double)(n - k) + 1);
 }
 
+/* P(X >= a) for X hypergeometric: n draws from N items of which K are
+ * marked. The one-sided Fisher exact test of a 2x2 table. */
 static double
 results_fisher_upper(int64_t a, int64_t n, int64_t K, int64_t N)
 {
@@ -865,7 +912,24 @@ results_verdict_name(enum results_verdict v)
 const char *
 results_phase_name(enum results_phase p)
 {
-	return p == RESULTS_CONFIRM ? "confirm" : "sweep";
+	return p == RESULTS_ALONE ? "alone" : p == RESULTS_CONFIRM ? "confirm" : "sweep";
+}
+
+const char *
+results_phase_label(enum results_phase p)
+{
+	return p == RESULTS_ALONE ? _("alone") : p == RESULTS_CONFIRM ? _("confirm") : _("sweep");
+}
+
+int
+results_phase_parse(const char *name)
+{
+	int p;
+
+	for (p = RESULTS_SWEEP; p <= RESULTS_ALONE; p++)
+		if (strcmp(name, results_phase_name(p)) == 0)
+			return p;
+	return -1;
 }
 
 const struct results_cell *
@@ -883,7 +947,7 @@ results_worst_cell(const struct results_test *t)
 			continue;
 		rate = (double)(c->failures + c->hangs) / (double)c->runs;
 		if (best == NULL || rate > best_rate ||
-		    (rate == best_rate && c->phase == RESULTS_CONFIRM &&
+		    (rate == best_rate && c->phase != RESULTS_SWEEP &&
 		     best->phase == RESULTS_SWEEP)) {
 			best = c;
 			best_rate = rate;

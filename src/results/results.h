@@ -18,6 +18,10 @@
 enum results_phase {
 	RESULTS_SWEEP,
 	RESULTS_CONFIRM,
+	/* Confirm runs of a test whose failures pile up where runs of its
+	 * package overlap, each with no other run of its package anywhere on
+	 * the machine (interference.h): its alone cells. */
+	RESULTS_ALONE,
 };
 
 enum results_verdict {
@@ -41,6 +45,9 @@ struct results_cell {
 	/* Host noise over its measured runs (noise.h): the time other processes
 	 * took on their cores and those cores' whole time, both in ms. */
 	double noise_ms, noise_core_ms;
+	/* Its runs that overlapped another run of the package, and their
+	 * failures and hangs (interference.h); the rest ran alone. */
+	int64_t overlapped_runs, overlapped_bad;
 };
 
 struct results_failure {
@@ -63,6 +70,15 @@ struct results_core {
 
 #define RESULTS_CANDIDATES 4
 
+/* What the search for an order-dependent test's polluter found
+ * (engine/polluter.h). */
+struct results_polluter {
+	char *test;    /* the polluter, a top-level test, or NULL: none found */
+	char *seed;    /* the failing seed it replayed */
+	char *command; /* reproduces the pair directly, or NULL */
+	int64_t runs;  /* the runs the search took */
+};
+
 struct results;
 
 struct results_test {
@@ -80,13 +96,12 @@ struct results_test {
 	int64_t sweep_bad;
 	long candidates[RESULTS_CANDIDATES];
 	int ncandidates;
-	/* Runs in which it ran that overlapped another run of its package, and
-	 * those that did not, with their failures and hangs (interference.h). */
-	int64_t overlapped_runs, overlapped_bad, alone_runs, alone_bad;
 	const struct results *owner;
 	/* The ambient channels any of its runs read, sorted, NULL-terminated;
 	 * NULL when the framework reported none. */
 	char **channels;
+	/* NULL until its polluter was searched for. */
+	struct results_polluter *polluter;
 };
 
 /* An entry runs left in the package's shared directory (workdir.h). */
@@ -144,6 +159,10 @@ struct results_test *results_add_test(struct results *r, int pkg, const char *id
  * verify adds up the sweeps of its pairs with it. */
 void results_absorb(struct results *dst, const struct results *src);
 
+/* The cell of t at (phase, cpu, load), made empty when it has none. */
+struct results_cell *results_get_cell(struct results_test *t, enum results_phase phase, int cpu,
+                                      int load);
+
 /* Counts one finished run of package pkg at (phase, cpu, load) from its
  * outcome; log is where its output was kept (NULL if not kept). Returns
  * the number of tests whose first failure this run is (a new flaky or
@@ -190,10 +209,12 @@ void results_add_order(struct results *r, int pkg, enum results_phase phase,
 
 /* The test whose failures t's failures followed (a test name), or NULL:
  * every sweep failure of t came after that test had failed or hung earlier
- * in the same process, and that is not chance: with that test failing or
- * hanging in m of its n sweep runs, the probability that all k of t's
- * failures land in those runs, C(m,k)/C(n,k) (a one-sided Fisher exact
- * test), is below RESULTS_CASCADE_ALPHA. */
+ * in the same process, and that is not chance within each (cpu, load)
+ * pair: with that test failing or hanging in m of the n sweep runs at a
+ * pair where t failed k times, the probability that all k land in those
+ * runs is C(m,k)/C(n,k), and the product over the pairs (the exact
+ * stratified test, stats.h) is below RESULTS_CASCADE_ALPHA. A test that
+ * fails every run at some pair explains nothing there. */
 const char *results_cascade_root(const struct results_test *t);
 
 /* True when t is a cascade: it has a cascade root, and alone (confirm) it
@@ -246,6 +267,11 @@ bool results_order_dependent(const struct results_test *t);
 const struct results_test *results_first_failed_in(const struct results *r, int pkg,
                                                    const struct outcome_test *ot, int64_t run);
 
+/* Records what the polluter search for t found (strings copied; test and
+ * command may be NULL), replacing what t had. */
+void results_set_polluter(struct results_test *t, const char *test, const char *seed,
+                          const char *command, int64_t runs);
+
 /* The test with this id, or NULL. */
 struct results_test *results_find(const struct results *r, const char *id);
 
@@ -254,7 +280,12 @@ struct results_test *results_find(const struct results *r, const char *id);
  * it had failed or hung; flaky when it failed or hung otherwise; passed when never. */
 enum results_verdict results_verdict(const struct results_test *t);
 const char *results_verdict_name(enum results_verdict v);
+/* "sweep", "confirm" or "alone", as files write it. */
 const char *results_phase_name(enum results_phase p);
+/* The same, translated for people. */
+const char *results_phase_label(enum results_phase p);
+/* The phase named name, or -1. */
+int results_phase_parse(const char *name);
 
 /* The cell with the highest failure rate (failures + hangs over runs),
  * confirm cells first on ties; NULL when the test never failed. */

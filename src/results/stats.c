@@ -67,6 +67,43 @@ stats_fisher(int64_t k1, int64_t n1, int64_t k2, int64_t n2, double *less, doubl
 		*greater = stats_tail(k2, hi, n, k, n2);
 }
 
+double
+stats_strata_greater(const struct stats_table *t, size_t n)
+{
+	double *dist = xcalloc(1, sizeof *dist), *next, p = 0;
+	int64_t lo = 0, width = 1, observed = 0, x, y;
+	size_t i;
+
+	/* dist[x] is the probability that the sum so far is lo + x. */
+	dist[0] = 1;
+	for (i = 0; i < n; i++) {
+		int64_t nn = t[i].n1 + t[i].n2, k = t[i].k1 + t[i].k2, a, b;
+
+		observed += t[i].k2;
+		if (t[i].n1 <= 0 || t[i].n2 <= 0) {
+			lo += t[i].k2;
+			continue;
+		}
+		a = t[i].n2 - (nn - k) > 0 ? t[i].n2 - (nn - k) : 0;
+		b = k < t[i].n2 ? k : t[i].n2;
+		next = xcalloc((size_t)(width + b - a), sizeof *next);
+		for (y = a; y <= b; y++) {
+			double py = exp(stats_lhyper(y, nn, k, t[i].n2));
+
+			for (x = 0; x < width; x++)
+				next[x + y - a] += dist[x] * py;
+		}
+		free(dist);
+		dist = next;
+		lo += a;
+		width += b - a;
+	}
+	for (x = observed - lo < 0 ? 0 : observed - lo; x < width; x++)
+		p += dist[x];
+	free(dist);
+	return p > 1 ? 1 : p;
+}
+
 struct stats_rank {
 	double p;
 	size_t i;

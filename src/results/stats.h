@@ -20,6 +20,22 @@
  * higher). Either pointer may be NULL. Both are 1 when a side has no run. */
 void stats_fisher(int64_t k1, int64_t n1, int64_t k2, int64_t n2, double *less, double *greater);
 
+/* One 2x2 table of a stratified test, as stats_fisher takes it: k1
+ * failures in n1 runs on one side, k2 in n2 on the other. */
+struct stats_table {
+	int64_t k1, n1, k2, n2;
+};
+
+/* The exact conditional test of a common effect across strata (the exact
+ * stratified test behind Mantel-Haenszel, as Zelen and Mehta give it): the
+ * one-sided p-value that the second sides' failures, summed over the n
+ * tables, are at least what they are when in each table the failures fall
+ * without regard to side, each table's margins fixed. Under that null each
+ * table's count is hypergeometric and the sum's distribution is their
+ * convolution. A table with an empty side holds its count fixed and adds
+ * nothing. With one table it is stats_fisher's *greater; 1 when n is 0. */
+double stats_strata_greater(const struct stats_table *t, size_t n);
+
 /* Benjamini-Hochberg adjusted p-values (q-values) of p[0..n-1] into q
  * (which may be p itself): rejecting every q < alpha keeps the expected
  * share of false discoveries among the rejections at most alpha. */

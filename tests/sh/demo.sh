@@ -45,6 +45,12 @@ check(all(c["failures"] == c["runs"] > 0 for c in cells("TestCanaryRed")), "red 
 check(total("TestCanaryGreen", "failures") + total("TestCanaryGreen", "hangs") == 0, "green canary")
 check(all(c["failures"] == c["runs"] for c in cells("TestNeedsTwoCPUs") if c["cpu"] == 1), "cpu 1 fails")
 check(total("TestNeedsTwoCPUs", "failures", lambda c: c["cpu"] == 2) == 0, "cpu 2 passes")
+# It fails every cpu-1 run and runs overlap more at some pairs: within a
+# pair that is no interference.
+ntc = tests["TestNeedsTwoCPUs"]
+check(ntc.get("interference", {}).get("p", 1) >= 0.01, "no interference: %s" % ntc.get("interference"))
+check("interference" not in [c["cause"] for c in ntc.get("causes") or []],
+      "no interference cause: %s" % ntc.get("causes"))
 rep = tests["TestNeedsTwoCPUs"]["reproduce"]["direct"]
 check(re.search(r"taskset -c \d+ ", rep) is not None, "one-core taskset: " + rep)
 check("-test.cpu 1" in rep, "cpu 1 in " + rep)
@@ -73,6 +79,10 @@ check(cc is not None and cc["cpu"] == 1 and cc["failures"] == cc["runs"] > 0
 if cc is not None:
     check(re.search(r"taskset -c %d " % cc["core"], pc["reproduce"]["direct"]) is not None,
           "pinned to core %d: %s" % (cc["core"], pc["reproduce"]["direct"]))
+# Runs alone take the lane's first core: failures on one core are no
+# interference.
+check("interference" not in [c["cause"] for c in pc.get("causes") or []],
+      "no interference cause for the pinned core: %s" % pc.get("causes"))
 check(all("cores" in t for t in d["tests"]), "per-core counts for every test")
 # The cascade is reported under the test that started it.
 check(tests["TestServerEcho"]["cascade_of"] == "TestServerRestart", "cascade_of")

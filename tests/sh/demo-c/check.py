@@ -25,13 +25,8 @@ for name, verdict in expected.items():
         check(name not in tests, name + " is skipped")
         continue
     check(name in tests, name + " is listed")
-    # The order-dependent victim fails only shuffled after Order.SetsVerbose;
-    # when its few failures all fall in cpu-1 runs, after Demo.NeedsTwoCPUs
-    # (which fails every cpu-1 run), the cascade rule takes it for a cascade
-    # of that test: the rule does not yet compare within a pair.
-    allowed = {verdict} | ({"cascade"} if name == "Order.QuietByDefault" else set())
     if name in tests:
-        check(tests[name]["verdict"] in allowed,
+        check(tests[name]["verdict"] == verdict,
               "%s: %s, expected %s" % (name, tests[name]["verdict"], verdict))
 if bad:
     print("\n".join(bad))

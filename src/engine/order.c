@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * order.c: the polluter searches at the end of the confirm phase. A test
+ * that failed only in shuffled sweep runs and passed alone gets a search
+ * (polluter.h) under its first failure's seed, when the driver can select
+ * tests in a shuffled order; each probe is one run of its package, alone
+ * on the machine at the failure's cpu count and load 1, that counts in no
+ * cell. The result goes into the test's results and a journal line, so a
+ * resumed or rebuilt sweep has it without searching again.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/sweep-int.h"
+#include "results/journal.h"
+#include "base/util.h"
+
+/* True when t gets a search that has not been made. */
+static bool
+order_wants(const struct sweep *s, const struct results_test *t)
+{
+	return s->driver->select_in_order != NULL && t->polluter == NULL &&
+	       results_order_dependent(t) && s->pkgs[t->pkg]->build_ok;
+}
+
+/* Schedules one probe run of t's package: the whole package when tests is
+ * NULL, else those tests in their shuffled order. */
+static void
+order_probe(struct sweep *s, const struct results_test *t, char *const *tests)
+{
+	struct sweep_order *q = &s->order;
+	struct plan_pair *p = xcalloc(1, sizeof *p);
+	int id;
+
+	p->phase = RESULTS_CONFIRM;
+	p->pkg = t->pkg;
+	p->cpu = t->first->cpu;
+	p->load = 1;
+	p->target = 1;
+	p->seed = q->seed;
+	p->run_re = tests != NULL ? s->driver->select_in_order(tests) : NULL;
+	q->probes = xrealloc(q->probes, sizeof *q->probes * (q->nprobes + 1));
+	q->probes[q->nprobes++] = p;
+	id = sched_add_pair(s->sched, p->cpu, p->load, 1, p);
+	sched_pair_group(s->sched, id, p->pkg, true);
+	sweep_dispatch(s);
+}
+
+/* Records the ended search of test t in the results and the journal. */
+static void
+order_record(struct sweep *s, struct results_test *t)
+{
+	struct sweep_order *q = &s->order;
+	const char *found = polluter_found(q->search);
+	cJSON *line = cJSON_CreateObject();
+
+	results_set_polluter(t, found, q->seed, found != NULL ? q->command : NULL,
+	                     polluter_runs(q->search));
+	cJSON_AddStringToObject(line, "type", "polluter");
+	cJSON_AddStringToObject(line, "test", t->id);
+	if (found != NULL)
+		cJSON_AddStringToObject(line, "polluter", found);
+	else
+		cJSON_AddNullToObject(line, "polluter");
+	cJSON_AddStringToObject(line, "seed", q->seed);
+	cJSON_AddNumberToObject(line, "runs", (double)polluter_runs(q->search));
+	if (found != NULL && q->command != NULL)
+		cJSON_AddStringToObject(line, "command", q->command);
+	sweep_journal_check(s, journal_write(s->journal, line));
+	cJSON_Delete(line);
+	if (found != NULL)
+		sweep_message(s, _("%s fails after %s under seed %s (%lld runs to find it)"), t->id,
+		              found, q->seed, (long long)polluter_runs(q->search));
+}
+
+bool
+order_next(struct sweep *s)
+{
+	struct sweep_order *q = &s->order;
+	char *const *tests;
+
+	for (;;) {
+		struct results_test *t;
+
+		if (q->search == NULL) {
+			while (q->next < s->results->ntests &&
+			       !order_wants(s, &s->results->tests[q->next]))
+				q->next++;
+			if (q->next >= s->results->ntests)
+				return false;
+			q->test = q->next++;
+			t = &s->results->tests[q->test];
+			free(q->seed);
+			q->seed = xstrdup(t->first->seed);
+			q->search = polluter_new(t->test, q->seed);
+		}
+		t = &s->results->tests[q->test];
+		if (polluter_next(q->search, &tests)) {
+			order_probe(s, t, tests);
+			return true;
+		}
+		order_record(s, t);
+		polluter_free(q->search);
+		q->search = NULL;
+	}
+}
+
+void
+order_feed(struct sweep *s, const struct plan_pair *probe, const int *cpus, const struct outcome *o)
+{
+	struct sweep_order *q = &s->order;
+	struct driver_run dr;
+
+	if (q->search == NULL)
+		return;
+	polluter_feed(q->search, o);
+	free(q->command);
+	q->command = NULL;
+	if (probe->run_re == NULL)
+		return;
+	memset(&dr, 0, sizeof dr);
+	dr.cpu = probe->cpu;
+	dr.timeout_ms = s->o->timeout_ms;
+	dr.seed = probe->seed;
+	dr.run_re = probe->run_re;
+	q->command = s->driver->reproduce(s->pkgs[probe->pkg], &dr, cpus, 1);
+}
+
+void
+order_free(struct sweep *s)
+{
+	struct sweep_order *q = &s->order;
+	size_t i;
+
+	polluter_free(q->search);
+	for (i = 0; i < q->nprobes; i++) {
+		free(q->probes[i]->run_re);
+		free(q->probes[i]);
+	}
+	free(q->probes);
+	free(q->seed);
+	free(q->command);
+	memset(q, 0, sizeof *q);
+}
