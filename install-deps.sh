@@ -3,7 +3,7 @@
 # Installs the Debian 12 packages flakesweep needs to build and run; with
 # the argument "test", also what its test suite needs (Go 1.23 from
 # bookworm-backports, mandoc, tmux, clang-format, pytest, Node.js, CMake and
-# GoogleTest for the C demo suite). libxml2-dev: the ctest driver reads
+# GoogleTest for the C demo suite, docker.io for container levels). libxml2-dev: the ctest driver reads
 # ctest's JUnit reports with libxml2. Run as
 # root.
 set -e
@@ -20,7 +20,7 @@ Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 SRC
 	fi
 	pkgs="$pkgs golang-1.23-go mandoc groff-base clang clang-format tmux python3 python3-pytest
-valgrind golang-golang-x-tools procps tzdata cmake libgtest-dev"
+valgrind golang-golang-x-tools procps tzdata cmake libgtest-dev docker.io"
 	command -v node >/dev/null || pkgs="$pkgs nodejs"
 	command -v npm >/dev/null || pkgs="$pkgs npm"
 fi

@@ -18,6 +18,7 @@ struct sched_pair {
 	int cpu, load, target, started, done;
 	int64_t total_ms;
 	void *data;
+	bool capped; /* counts against the cap: sched_cap_pair */
 };
 
 struct sched_lane {
@@ -34,6 +35,8 @@ struct sched {
 	struct sched_pair *pairs;
 	int npairs;
 	int running;
+	int cap;            /* capped runs at once (sched_set_cap) */
+	int capped_running; /* capped runs in flight */
 	bool paused;
 	sched_start_cb start;
 	void *arg;
@@ -86,6 +89,18 @@ sched_add_pair(struct sched *s, int cpu, int load, int target, void *data)
 }
 
 void
+sched_set_cap(struct sched *s, int cap)
+{
+	s->cap = cap;
+}
+
+void
+sched_cap_pair(struct sched *s, int pair)
+{
+	s->pairs[pair].capped = true;
+}
+
+void
 sched_add_runs(struct sched *s, int pair, int extra)
 {
 	s->pairs[pair].target += extra;
@@ -118,6 +133,13 @@ sched_behind(const struct sched *s, int a, int b)
 	return a < b;
 }
 
+/* The pair may start a run now: the cap leaves room for it. */
+static bool
+sched_cap_room(const struct sched *s, int pair)
+{
+	return !s->pairs[pair].capped || s->capped_running < s->cap;
+}
+
 /* The pair furthest behind its target, or -1 when every pair started
  * all its runs. */
 static int
@@ -126,7 +148,7 @@ sched_pick(const struct sched *s)
 	int best = -1, i;
 
 	for (i = 0; i < s->npairs; i++) {
-		if (s->pairs[i].started < s->pairs[i].target &&
+		if (s->pairs[i].started < s->pairs[i].target && sched_cap_room(s, i) &&
 		    (best < 0 || sched_behind(s, i, best)))
 			best = i;
 	}
@@ -163,7 +185,7 @@ sched_pick_for_lane(const struct sched *s, const struct sched_lane *l)
 		const struct sched_pair *p = &s->pairs[i];
 		int64_t cap = (int64_t)s->lanes->width * p->load / p->cpu;
 
-		if (p->load != l->load || p->started >= p->target ||
+		if (p->load != l->load || p->started >= p->target || !sched_cap_room(s, i) ||
 		    sched_free_slots(s, l) < p->cpu)
 			continue;
 		if ((int64_t)p->started * h->target >
@@ -201,7 +223,7 @@ sched_try_place(struct sched *s, int lane, int pair)
 	int width = s->lanes->width, picked = 0, level, i;
 	int *slots;
 
-	if (l->running > 0 && l->load != p->load)
+	if ((l->running > 0 && l->load != p->load) || !sched_cap_room(s, pair))
 		return false;
 	slots = xmalloc(sizeof *slots * (size_t)p->cpu);
 	for (level = 0; level < p->load && picked < p->cpu; level++) {
@@ -217,6 +239,7 @@ sched_try_place(struct sched *s, int lane, int pair)
 	l->load = p->load;
 	l->running++;
 	s->running++;
+	s->capped_running += p->capped;
 	run = xcalloc(1, sizeof *run);
 	run->pair = pair;
 	run->lane = lane;
@@ -281,6 +304,7 @@ sched_release(struct sched *s, struct sched_run *run)
 	if (l->running == 0)
 		l->load = 0;
 	s->running--;
+	s->capped_running -= s->pairs[run->pair].capped;
 	free(run->slots);
 	free(run->cpus);
 	free(run);

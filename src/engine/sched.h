@@ -40,6 +40,10 @@ void sched_free(struct sched *s);
  * the caller's. Returns the pair id (0, 1, ...). */
 int sched_add_pair(struct sched *s, int cpu, int load, int target, void *data);
 
+/* At most cap runs of capped pairs run at once (--containers). */
+void sched_set_cap(struct sched *s, int cap);
+void sched_cap_pair(struct sched *s, int pair);
+
 /* Raises a pair's target by extra runs (confirm on demand). */
 void sched_add_runs(struct sched *s, int pair, int extra);
 
