@@ -18,17 +18,17 @@
 
 #include "base/gettext.h"
 #include "base/util.h"
+#include "drivers/driver.h"
 #include "engine/containers.h"
 #include "engine/sweep-int.h"
 
-/* The level whose tests start containers, and their label. */
-#define SWEEP_CONTAINERS_LEVEL "testcontainers"
+/* The label of the containers to pin. */
 #define SWEEP_CONTAINERS_LABEL "org.testcontainers=true"
 
 bool
 sweep_containers_level(const struct pkg *p)
 {
-	return strcmp(p->level, SWEEP_CONTAINERS_LEVEL) == 0;
+	return strcmp(driver_level_kind(p->level), "containers") == 0;
 }
 
 static void
@@ -36,7 +36,8 @@ sweep_containers_pinned(void *arg, const char *id, const char *cpuset, int64_t l
                         const char *error)
 {
 	struct sweep *s = arg;
-	cJSON *line;
+	cJSON *line, *pkgs;
+	size_t i, j;
 
 	if (id == NULL) {
 		if (!s->finished)
@@ -51,6 +52,19 @@ sweep_containers_pinned(void *arg, const char *id, const char *cpuset, int64_t l
 	if (error != NULL) {
 		cJSON_AddStringToObject(line, "error", error);
 		sweep_message(s, _("cannot pin container %.12s: %s"), id, error);
+	}
+	/* The engine does not say which run started it: every container
+	 * level with a run alive counts it (one, with --containers 1). */
+	pkgs = cJSON_AddArrayToObject(line, "pkgs");
+	for (i = 0; i < s->nlive; i++) {
+		int pkg = s->live[i]->pub.pkg;
+
+		for (j = 0; j < i && s->live[j]->pub.pkg != pkg; j++)
+			;
+		if (j < i || !sweep_containers_level(s->pkgs[pkg]))
+			continue;
+		cJSON_AddItemToArray(pkgs, cJSON_CreateNumber(pkg));
+		results_note_pin(s->results, pkg, cpuset, latency_ms, error == NULL);
 	}
 	sweep_journal_check(s, journal_write(s->journal, line));
 	cJSON_Delete(line);

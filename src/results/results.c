@@ -56,6 +56,7 @@ results_free(struct results *r)
 		free(r->pkgs[i].name);
 		free(r->pkgs[i].level);
 		results_failure_free(r->pkgs[i].first_outside);
+		free(r->pkgs[i].cpuset);
 	}
 	free(r->tests);
 	free(r->pkgs);
@@ -80,6 +81,22 @@ void
 results_note_leak(struct results *r, int pkg)
 {
 	r->pkgs[pkg].leaked_runs++;
+}
+
+void
+results_note_pin(struct results *r, int pkg, const char *cpuset, int64_t latency_ms, bool ok)
+{
+	struct results_pkg *p = &r->pkgs[pkg];
+
+	if (!ok) {
+		p->pin_failed++;
+		return;
+	}
+	p->pinned++;
+	if (latency_ms > p->pin_max_ms)
+		p->pin_max_ms = latency_ms;
+	free(p->cpuset);
+	p->cpuset = xstrdup(cpuset);
 }
 
 bool

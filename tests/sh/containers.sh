@@ -121,11 +121,31 @@ for p in pins:
         bad.append("pin %s" % p)
 if len(runs) != 6 or any(r["exit"] != 0 for r in runs):
     bad.append("runs: %s" % sorted((r["pkg"], r["exit"]) for r in runs))
+res = json.load(open(os.path.join(out, "results.json")))
+kinds = sorted((p["package"], p["level"], p["kind"], json.dumps(p.get("pinning"), sort_keys=True))
+               for p in res["packages"])
+names = {l["pkg"]: l["package"] for l in lines if l["type"] == "build" and l["level"] != "unit"}
+def pinning(name):
+    ms = [p["latency_ms"] for p in pins if [names.get(k) for k in p["pkgs"]] == [name]]
+    return json.dumps({"containers": len(ms), "cpuset": kept, "failed": 0,
+                       "max_latency_ms": max(ms or [0])}, sort_keys=True)
+pin, pin2 = pinning("example.com/c/ctr"), pinning("example.com/c/ctr2")
+want = sorted([("example.com/c/ctr", "testcontainers", "containers", pin),
+               ("example.com/c/ctr2", "testcontainers", "containers", pin2),
+               ("example.com/c/unit", "unit", "unit", "null")])
+if kinds != want:
+    bad.append("packages %s, expected %s" % (kinds, want))
 if bad:
     print("FAIL:", "; ".join(bad))
     sys.exit(1)
 print("pinning latency (ms):", ", ".join(str(p["latency_ms"]) for p in pins))
 PY
+# The journal rebuilds the same packages, pinning included.
+cp "$CHECK_TMPDIR/out/results.json" "$CHECK_TMPDIR/before.json"
+"$FLAKESWEEP" report --rebuild "$CHECK_TMPDIR/out" >/dev/null
+cmp -s <(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["packages"])' "$CHECK_TMPDIR/before.json") \
+	<(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["packages"])' "$CHECK_TMPDIR/out/results.json") ||
+	fail "the rebuilt results.json has other packages"
 
 # --containers 1: at load 2 the lane's core could hold both container
 # packages' runs at once; the cap lets one run at a time.
