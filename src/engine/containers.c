@@ -51,13 +51,18 @@ struct containers {
 };
 
 char *
-containers_socket(void)
+containers_socket(char **err)
 {
 	const char *host = getenv("DOCKER_HOST");
 
-	if (host != NULL && strncmp(host, "unix://", 7) == 0 && host[7] != '\0')
+	if (host == NULL || host[0] == '\0')
+		return xstrdup("/var/run/docker.sock");
+	if (strncmp(host, "unix://", 7) == 0 && host[7] != '\0')
 		return xstrdup(host + 7);
-	return xstrdup("/var/run/docker.sock");
+	*err = xasprintf(_("cannot reach Docker at %s: only a unix socket (unix://PATH) is "
+	                   "supported"),
+	                 host);
+	return NULL;
 }
 
 static CURL *

@@ -23,8 +23,9 @@ typedef void (*containers_pin_cb)(void *arg, const char *id, const char *cpuset,
                                   const char *error);
 
 /* The engine's socket: DOCKER_HOST when it is unix://PATH, else
- * /var/run/docker.sock. Caller frees. */
-char *containers_socket(void);
+ * /var/run/docker.sock when it is unset or empty. Caller frees. NULL with
+ * *err (caller frees) when DOCKER_HOST names another kind of address. */
+char *containers_socket(char **err);
 
 /* Checks that the engine at sock answers, then follows its start events of
  * containers labelled label ("key=value") on loop and pins each to cpuset

@@ -74,7 +74,7 @@ void
 sweep_watch_containers(struct sweep *s)
 {
 	struct buf cpuset;
-	char *err = NULL, *sock;
+	char *err = NULL, *sock = NULL;
 	size_t i;
 	int k;
 
@@ -87,11 +87,10 @@ sweep_watch_containers(struct sweep *s)
 	buf_init(&cpuset);
 	for (k = 0; k < s->lanes.keep; k++)
 		buf_printf(&cpuset, "%s%d", k > 0 ? "," : "", s->lanes.kept[k]);
-	sock = containers_socket();
 	if (s->lanes.keep == 0)
 		err = xstrdup(_("a container level needs a core kept back for its containers "
 		                "(--keep 1 or more)"));
-	else
+	else if ((sock = containers_socket(&err)) != NULL)
 		containers_watch(s->loop, sock, SWEEP_CONTAINERS_LABEL, cpuset.data,
 		                 sweep_containers_pinned, s, &s->containers, &err);
 	free(sock);
