@@ -5,7 +5,7 @@
 # bookworm-backports, mandoc, tmux, clang-format, pytest, Node.js, CMake and
 # GoogleTest for the C demo suite, a single-node Slurm with munge for the
 # sharded sweep's array job, PyYAML for the Kubernetes and GitHub Actions
-# examples). libxml2-dev: the ctest driver reads
+# examples, docker.io for container levels). libxml2-dev: the ctest driver reads
 # ctest's JUnit reports with libxml2. Run as
 # root.
 set -e
@@ -22,7 +22,8 @@ Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 SRC
 	fi
 	pkgs="$pkgs golang-1.23-go mandoc groff-base clang clang-format tmux python3 python3-pytest
-valgrind golang-golang-x-tools procps tzdata cmake libgtest-dev slurm-wlm munge python3-yaml"
+valgrind golang-golang-x-tools procps tzdata cmake libgtest-dev slurm-wlm munge python3-yaml
+docker.io"
 	command -v node >/dev/null || pkgs="$pkgs nodejs"
 	command -v npm >/dev/null || pkgs="$pkgs npm"
 fi

@@ -36,6 +36,7 @@ static const struct cli_option cmd_stress_options[] = {
     {"timeout", true, OPTIONS_TIMEOUT},
     {"kill-grace", true, OPTIONS_KILL_GRACE},
     {"keep", true, OPTIONS_KEEP},
+    {"containers", true, OPTIONS_CONTAINERS},
     {"tags", true, OPTIONS_TAGS},
     {"build-tags", true, OPTIONS_BUILD_TAGS},
     {"shuffle", false, OPTIONS_SHUFFLE},
@@ -93,6 +94,7 @@ cmd_stress_usage(FILE *f)
 	        "  --timeout DUR      time limit of one run (default 2m)\n"
 	        "  --kill-grace DUR   time after the limit before SIGKILL (default 30s)\n"
 	        "  --keep N           cores left to the system (default by machine size)\n"
+	        "  --containers N     runs of container levels at once (default 4)\n"
 	        "  --tags LIST        build-tag levels to run (default: every level found)\n"
 	        "  --shuffle          shuffle test order, one seed per run\n"
 	        "  --run RE           skip the sweep; run the matching tests --count times\n"

@@ -327,6 +327,51 @@ TEST(sched_pause_stops_placing)
 	lanes_free(&l);
 }
 
+/* --containers: capped pairs never run more than the cap at once, the
+ * other pairs fill the lanes meanwhile, and every run still happens. */
+TEST(sched_cap_limits_capped_pairs)
+{
+	struct lanes l;
+	struct fake f;
+	int a, b, k, capped, peak = 0, others = 0, finished = 0;
+
+	make_lanes(&l, 4, 1);
+	memset(&f, 0, sizeof f);
+	f.lanes = &l;
+	f.starts = xcalloc(2, sizeof *f.starts);
+	f.s = sched_new(&l, fake_start, &f);
+	sched_set_cap(f.s, 1);
+	a = sched_add_pair(f.s, 1, 1, 6, NULL);
+	b = sched_add_pair(f.s, 1, 1, 6, NULL);
+	sched_cap_pair(f.s, a);
+	sched_dispatch(f.s);
+	CHECK_INT(f.ninflight, 4);
+	while (f.ninflight > 0) {
+		struct sched_run *run = f.inflight[0];
+
+		for (capped = 0, k = 0; k < f.ninflight; k++)
+			capped += f.inflight[k]->pair == a;
+		if (capped > peak)
+			peak = capped;
+		if (f.ninflight == 4)
+			others = f.ninflight - capped > others ? f.ninflight - capped : others;
+		memmove(f.inflight, f.inflight + 1, sizeof *f.inflight * (size_t)--f.ninflight);
+		sched_finish(f.s, run, 10);
+		finished++;
+		sched_dispatch(f.s);
+	}
+	CHECK_INT(peak, 1);
+	CHECK_INT(others, 3);
+	CHECK_INT(finished, 12);
+	CHECK_INT(f.starts[a], 6);
+	CHECK_INT(f.starts[b], 6);
+	CHECK(sched_complete(f.s));
+	sched_free(f.s);
+	free(f.inflight);
+	free(f.starts);
+	lanes_free(&l);
+}
+
 TEST(lanes_plan_and_errors)
 {
 	cpu_set_t set;

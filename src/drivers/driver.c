@@ -25,6 +25,12 @@ driver_find(const char *name)
 	return NULL;
 }
 
+const char *
+driver_level_kind(const char *level)
+{
+	return strcmp(level, "testcontainers") == 0 ? "containers" : "unit";
+}
+
 void
 driver_free_pkg(struct pkg *p)
 {

@@ -137,6 +137,10 @@ struct driver {
 /* The driver named name ("go", "tap", "pytest", "gtest", "ctest"), or NULL. */
 const struct driver *driver_find(const char *name);
 
+/* What a level's tests need: "containers" for the testcontainers level
+ * (its tests start containers), else "unit". */
+const char *driver_level_kind(const char *level);
+
 extern const struct driver driver_go;
 extern const struct driver driver_tap;
 extern const struct driver driver_pytest;

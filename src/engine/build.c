@@ -72,6 +72,7 @@ build_all_done(struct sweep *s)
 	size_t i;
 
 	build_split_levels(s);
+	sweep_watch_containers(s);
 	for (i = 0; i < s->npkgs; i++) {
 		sweep_journal_check(s, journal_write_build(s->journal, (int)i, s->pkgs[i]));
 		results_add_pkg(s->results, s->pkgs[i]->name, s->pkgs[i]->level);

@@ -30,6 +30,7 @@ options_init(struct options *o)
 	o->timeout_ms = 120000;
 	o->kill_grace_ms = 30000;
 	o->keep = -1;
+	o->containers = 4;
 	o->race = true;
 	o->canaries = OPTIONS_CANARIES_DEFAULT;
 	o->driver = xstrdup("go");
@@ -329,6 +330,8 @@ options_set(struct options *o, enum options_key key, const char *value, const ch
 	case OPTIONS_KEEP:
 		o->given |= OPTIONS_GIVEN_KEEP;
 		return options_parse_count(value, &o->keep, 0, expected);
+	case OPTIONS_CONTAINERS:
+		return options_parse_count(value, &o->containers, 1, expected);
 	case OPTIONS_BUILD_TAGS:
 		o->given |= OPTIONS_GIVEN_TAGS;
 		options_set_str(&o->build_tags, value);

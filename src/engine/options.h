@@ -54,6 +54,7 @@ struct options {
 	int64_t timeout_ms;    /* --timeout */
 	int64_t kill_grace_ms; /* --kill-grace */
 	int keep;              /* --keep cores; -1 = by machine size */
+	int containers;        /* --containers: runs of container levels at once */
 	char **tags;           /* --tags: the levels to run; NULL = every level found */
 	int ntags;
 	bool shuffle;
@@ -132,6 +133,7 @@ enum options_key {
 	OPTIONS_TIMEOUT,
 	OPTIONS_KILL_GRACE,
 	OPTIONS_KEEP,
+	OPTIONS_CONTAINERS,
 	OPTIONS_TAGS,
 	OPTIONS_BUILD_TAGS,
 	OPTIONS_SHUFFLE,

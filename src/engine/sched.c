@@ -23,6 +23,7 @@ struct sched_pair {
 	bool spread; /* sched_spread_pair */
 	int64_t total_ms;
 	void *data;
+	bool capped; /* counts against the cap: sched_cap_pair */
 	int group;  /* its package, or -1 */
 	bool alone; /* runs with no other run of its group anywhere */
 };
@@ -48,6 +49,8 @@ struct sched {
 	struct sched_group *groups;
 	int ngroups;
 	int running;
+	int cap;            /* capped runs at once (sched_set_cap) */
+	int capped_running; /* capped runs in flight */
 	bool paused;
 	sched_start_cb start;
 	void *arg;
@@ -146,6 +149,18 @@ sched_group_lets(const struct sched *s, int pair)
 }
 
 void
+sched_set_cap(struct sched *s, int cap)
+{
+	s->cap = cap;
+}
+
+void
+sched_cap_pair(struct sched *s, int pair)
+{
+	s->pairs[pair].capped = true;
+}
+
+void
 sched_add_runs(struct sched *s, int pair, int extra)
 {
 	s->pairs[pair].target += extra;
@@ -180,6 +195,13 @@ sched_behind(const struct sched *s, int a, int b)
 	return a < b;
 }
 
+/* The pair may start a run now: the cap leaves room for it. */
+static bool
+sched_cap_room(const struct sched *s, int pair)
+{
+	return !s->pairs[pair].capped || s->capped_running < s->cap;
+}
+
 /* The pair furthest behind its target, or -1 when every pair started
  * all its runs. */
 static int
@@ -188,7 +210,7 @@ sched_pick(const struct sched *s)
 	int best = -1, i;
 
 	for (i = 0; i < s->npairs; i++) {
-		if (s->pairs[i].started < s->pairs[i].target &&
+		if (s->pairs[i].started < s->pairs[i].target && sched_cap_room(s, i) &&
 		    (best < 0 || sched_behind(s, i, best)))
 			best = i;
 	}
@@ -228,7 +250,8 @@ sched_pick_for_lane(const struct sched *s, const struct sched_lane *l)
 		const struct sched_pair *p = &s->pairs[i];
 		int64_t cap = (int64_t)SCHED_AHEAD_LANES * s->lanes->width * p->load / p->cpu;
 
-		if (p->load != l->load || p->started >= p->target || free_slots < p->cpu)
+		if (p->load != l->load || p->started >= p->target || !sched_cap_room(s, i) ||
+		    free_slots < p->cpu)
 			continue;
 		if ((int64_t)p->started * h->target >
 		    (int64_t)p->target * h->started + cap * h->target)
@@ -265,7 +288,8 @@ sched_try_place(struct sched *s, int lane, int pair)
 	int width = s->lanes->width, picked = 0, level, i;
 	int *slots;
 
-	if ((l->running > 0 && l->load != p->load) || !sched_group_lets(s, pair))
+	if ((l->running > 0 && l->load != p->load) || !sched_group_lets(s, pair) ||
+	    !sched_cap_room(s, pair))
 		return false;
 	slots = xmalloc(sizeof *slots * (size_t)p->cpu);
 	for (level = 0; level < p->load && picked < p->cpu; level++) {
@@ -285,6 +309,7 @@ sched_try_place(struct sched *s, int lane, int pair)
 		s->groups[p->group].running++;
 		s->groups[p->group].alone += p->alone;
 	}
+	s->capped_running += p->capped;
 	run = xcalloc(1, sizeof *run);
 	run->pair = pair;
 	run->lane = lane;
@@ -354,6 +379,7 @@ sched_release(struct sched *s, struct sched_run *run)
 	if (l->running == 0)
 		l->load = 0;
 	s->running--;
+	s->capped_running -= s->pairs[run->pair].capped;
 	free(run->slots);
 	free(run->cpus);
 	free(run);

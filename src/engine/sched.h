@@ -51,6 +51,10 @@ void sched_spread_pair(struct sched *s, int pair);
  * never held back. */
 void sched_pair_group(struct sched *s, int pair, int group, bool alone);
 
+/* At most cap runs of capped pairs run at once (--containers). */
+void sched_set_cap(struct sched *s, int cap);
+void sched_cap_pair(struct sched *s, int pair);
+
 /* Raises a pair's target by extra runs (confirm on demand). */
 void sched_add_runs(struct sched *s, int pair, int extra);
 

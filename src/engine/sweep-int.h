@@ -2,9 +2,9 @@
 /*
  * sweep-int.h: the state one sweep shares among its own files: sweep.c
  * (the phases and the commands), run.c (one run), build.c (the build
- * phase) and order.c (the polluter searches). It is not installed and
- * nothing outside those files includes it; everyone else sees the sweep
- * through sweep.h.
+ * phase), order.c (the polluter searches) and sweep-containers.c. It is not
+ * installed and nothing outside those files includes it; everyone else sees
+ * the sweep through sweep.h.
  */
 #ifndef FLAKESWEEP_SWEEP_INT_H
 #define FLAKESWEEP_SWEEP_INT_H
@@ -16,6 +16,7 @@
 #include "decisions/quarantine.h"
 #include "engine/control.h"
 #include "drivers/project.h"
+#include "engine/containers.h"
 #include "engine/lanes.h"
 #include "engine/noise.h"
 #include "engine/plan.h"
@@ -120,6 +121,7 @@ struct sweep {
 	struct noise *noise;           /* host noise on the lanes' cores */
 	struct workdir_watch **watch;  /* per package, from its first run on */
 	struct sweep_order order;      /* polluter searches */
+	struct containers *containers; /* pins container levels' containers, or NULL */
 	int exit_status;
 };
 
@@ -137,6 +139,14 @@ void sweep_sched_finish(struct sweep *s, struct sched_run *sr, int64_t ms);
 void sweep_begin_sweep(struct sweep *s);
 void sweep_check_phase(struct sweep *s);
 void sweep_finish(struct sweep *s, const char *status);
+
+/* sweep-containers.c: when a package to run is at a container level, follows the
+ * engine and pins its containers to the kept-back cores; without an engine
+ * those packages fail with the reason, as a build does. */
+void sweep_watch_containers(struct sweep *s);
+/* The package is at a container level: its runs count against
+ * --containers. */
+bool sweep_containers_level(const struct pkg *p);
 
 /* run.c: starts one run of the scheduler's (a sched_start_cb); frees one
  * run that is over or never started. */

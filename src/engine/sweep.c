@@ -267,6 +267,8 @@ sweep_plan_added(void *arg, struct plan_pair *p, int extra)
 		sched_spread_pair(s->sched, id);
 	else
 		sched_pair_group(s->sched, id, p->pkg, p->phase == RESULTS_ALONE);
+	if (p->pkg != PLAN_CANARY && sweep_containers_level(s->pkgs[p->pkg]))
+		sched_cap_pair(s->sched, id);
 	done = plan_find(&s->replay.runs, p->phase, p->pkg, p->test, p->cpu, p->load);
 	if (done != NULL) {
 		p->runs = done->runs < p->target ? done->runs : p->target;
@@ -291,6 +293,7 @@ sweep_new_plan(struct sweep *s)
 
 	sweep_free_sched(s);
 	s->sched = sched_new(&s->lanes, run_start, s);
+	sched_set_cap(s->sched, s->o->containers);
 	plan_init(&s->plan, &g);
 }
 
@@ -514,6 +517,8 @@ sweep_finish(struct sweep *s, const char *status)
 		              _("the journal ends before the runs it could not hold: the report "
 		                "printed at the end has every run measured"));
 	cJSON_Delete(end);
+	containers_close(s->containers);
+	s->containers = NULL;
 	uv_timer_stop(&s->flush_timer);
 	uv_timer_stop(&s->reap_timer);
 	uv_timer_stop(&s->journal_timer);
@@ -904,6 +909,7 @@ sweep_start_resumed(struct sweep *s, char **err)
 			return -1;
 		}
 	}
+	sweep_watch_containers(s);
 	sweep_begin_sweep(s);
 	return 0;
 }

@@ -21,7 +21,7 @@
 #include <curl/curl.h>
 
 #include "github/github.h"
-#include "github/http-uv.h"
+#include "base/http-uv.h"
 #include "base/sanitize.h"
 #include "base/timefmt.h"
 #include "base/util.h"

@@ -258,6 +258,30 @@ replay_line(void *arg, struct journal_reader *reader, const cJSON *line, int lin
 		               jc.ms);
 		if (jc.canary > r->max_canary)
 			r->max_canary = jc.canary;
+	} else if (strcmp(type, "pin") == 0) {
+		const cJSON *pkgs = cJSON_GetObjectItemCaseSensitive(line, "pkgs"), *p;
+		const char *cpuset =
+		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(line, "cpuset"));
+		bool ok = cJSON_GetObjectItemCaseSensitive(line, "error") == NULL;
+		int64_t ms = 0;
+		char *why = NULL;
+
+		if (journal_decode_int(line, "latency_ms", INT32_MIN, JOURNAL_NUM_MAX, true, &ms,
+		                       &why) < 0)
+			return replay_bad_why(c, lineno, why);
+		if (cpuset == NULL || !cJSON_IsArray(pkgs))
+			return replay_bad_why(c, lineno,
+			                      xstrdup(_("pin line: expected \"cpuset\" and "
+			                                "\"pkgs\"")));
+		cJSON_ArrayForEach(p, pkgs)
+		{
+			if (!cJSON_IsNumber(p) || p->valuedouble < 0 ||
+			    p->valuedouble >= (double)r->npkgs)
+				return replay_bad_why(
+				    c, lineno,
+				    xstrdup(_("pin line: pkgs: expected package indexes")));
+			results_note_pin(r->results, (int)p->valuedouble, cpuset, ms, ok);
+		}
 	} else if (strcmp(type, "confirm") == 0) {
 		const cJSON *test = cJSON_GetObjectItemCaseSensitive(line, "test");
 		int64_t count = 0;

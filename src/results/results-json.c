@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "drivers/driver.h"
 #include "engine/noise.h"
 #include "results/causes.h"
 #include "results/interference.h"
@@ -276,6 +277,15 @@ results_to_json(const struct results *r, const struct report_meta *m)
 		o = cJSON_CreateObject();
 		cJSON_AddStringToObject(o, "package", p->name);
 		cJSON_AddStringToObject(o, "level", p->level);
+		cJSON_AddStringToObject(o, "kind", driver_level_kind(p->level));
+		if (p->pinned + p->pin_failed > 0) {
+			cJSON *pin = cJSON_AddObjectToObject(o, "pinning");
+
+			cJSON_AddStringToObject(pin, "cpuset", p->cpuset != NULL ? p->cpuset : "");
+			cJSON_AddNumberToObject(pin, "containers", (double)p->pinned);
+			cJSON_AddNumberToObject(pin, "failed", (double)p->pin_failed);
+			cJSON_AddNumberToObject(pin, "max_latency_ms", (double)p->pin_max_ms);
+		}
 		b = cJSON_AddObjectToObject(o, "build");
 		cJSON_AddBoolToObject(b, "ok", dp == NULL || dp->build_ok);
 		cJSON_AddStringToObject(b, "output",
@@ -696,7 +706,7 @@ static int
 results_json_read_pkg(struct results_json_in *in, const cJSON *p, struct results *r,
                       struct results_meta_pkg *mp)
 {
-	const cJSON *build = cJSON_GetObjectItemCaseSensitive(p, "build"), *ok;
+	const cJSON *build = cJSON_GetObjectItemCaseSensitive(p, "build"), *ok, *pin;
 	const char *name, *level, *s;
 	struct results_pkg *rp;
 	int rc, i;
@@ -743,6 +753,24 @@ results_json_read_pkg(struct results_json_in *in, const cJSON *p, struct results
 	}
 	if (rc == 0 && (rc = results_json_str(in, p, "toolchain", false, &s)) == 0)
 		mp->toolchain = results_json_dup(s);
+	if (rc == 0 && (pin = cJSON_GetObjectItemCaseSensitive(p, "pinning")) != NULL) {
+		if (!cJSON_IsObject(pin))
+			return results_json_fail(in, "pinning", _("expected an object"));
+		results_json_push(in, "pinning", 0);
+		rc = results_json_str(in, pin, "cpuset", true, &s);
+		if (rc == 0)
+			rc = results_json_int(in, pin, "containers", true, 0,
+			                      RESULTS_JSON_COUNT_MAX, &rp->pinned);
+		if (rc == 0)
+			rc = results_json_int(in, pin, "failed", true, 0, RESULTS_JSON_COUNT_MAX,
+			                      &rp->pin_failed);
+		if (rc == 0)
+			rc = results_json_int(in, pin, "max_latency_ms", true, INT32_MIN,
+			                      RESULTS_JSON_COUNT_MAX, &rp->pin_max_ms);
+		if (rc == 0)
+			rp->cpuset = xstrdup(s);
+		results_json_pop(in);
+	}
 	return rc;
 }
 

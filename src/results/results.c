@@ -87,6 +87,7 @@ results_free(struct results *r)
 		for (j = 0; j < r->pkgs[i].ndebris; j++)
 			free(r->pkgs[i].debris[j].path);
 		free(r->pkgs[i].debris);
+		free(r->pkgs[i].cpuset);
 	}
 	free(r->tests);
 	free(r->pkgs);
@@ -133,6 +134,22 @@ void
 results_note_after_debris(struct results *r, int pkg)
 {
 	r->pkgs[pkg].runs_after_debris++;
+}
+
+void
+results_note_pin(struct results *r, int pkg, const char *cpuset, int64_t latency_ms, bool ok)
+{
+	struct results_pkg *p = &r->pkgs[pkg];
+
+	if (!ok) {
+		p->pin_failed++;
+		return;
+	}
+	p->pinned++;
+	if (latency_ms > p->pin_max_ms)
+		p->pin_max_ms = latency_ms;
+	free(p->cpuset);
+	p->cpuset = xstrdup(cpuset);
 }
 
 bool

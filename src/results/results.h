@@ -118,6 +118,9 @@ struct results_pkg {
 	int64_t unreliable_runs;
 	int64_t leaked_runs;                   /* runs that left processes behind (killed) */
 	int64_t ms;                            /* the wall time of its runs */
+	int64_t pinned, pin_failed;            /* its containers pinned, and not */
+	int64_t pin_max_ms;                    /* the longest pinning latency */
+	char *cpuset;                          /* the cores its containers got, or NULL */
 	struct results_failure *first_outside; /* NULL if none */
 	/* The entries runs left in its directory, in the order found, and the
 	 * runs that started with them there. */
@@ -249,6 +252,9 @@ void results_add_noise(struct results *r, int pkg, enum results_phase phase, int
 /* Counts a run of package pkg that left processes behind when its leader
  * exited (they were killed). */
 void results_note_leak(struct results *r, int pkg);
+/* A container of pkg was pinned to cpuset latency_ms after it started, or
+ * could not be (ok false). */
+void results_note_pin(struct results *r, int pkg, const char *cpuset, int64_t latency_ms, bool ok);
 
 /* Records that path (copied) appeared in package pkg's shared directory
  * after run `run` and outlived the runs that may have made it. */

@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
-#include "github/http-uv.h"
+#include "base/http-uv.h"
 #include "base/util.h"
 
 struct http_uv_sock {
@@ -31,7 +31,10 @@ struct http_uv {
 	uv_timer_t timer; /* libcurl's own timeout */
 	struct http_uv_sock *socks;
 	int open_handles;
-	int depth; /* >0 while libcurl or a done callback is on the stack */
+	int depth;      /* >0 while libcurl or a done callback is on the stack */
+	bool in_curl;   /* inside curl_multi_socket_action: adds wait */
+	CURL **pending; /* added from libcurl's own callbacks */
+	size_t npending;
 	bool closing;
 	http_uv_done_cb done;
 	void *data;
@@ -85,9 +88,15 @@ static void
 http_uv_action(struct http_uv *h, curl_socket_t fd, int flags)
 {
 	int running;
+	size_t i;
 
 	h->depth++;
+	h->in_curl = true;
 	curl_multi_socket_action(h->multi, fd, flags, &running);
+	h->in_curl = false;
+	for (i = 0; i < h->npending; i++)
+		curl_multi_add_handle(h->multi, h->pending[i]);
+	h->npending = 0;
 	http_uv_check_done(h);
 	h->depth--;
 	http_uv_maybe_destroy(h);
@@ -203,12 +212,24 @@ http_uv_new(uv_loop_t *loop, http_uv_done_cb done, void *data)
 void
 http_uv_add(struct http_uv *h, CURL *easy)
 {
-	curl_multi_add_handle(h->multi, easy);
+	if (!h->in_curl) {
+		curl_multi_add_handle(h->multi, easy);
+		return;
+	}
+	/* libcurl refuses a handle added from its own write callback. */
+	h->pending = xgrow(h->pending, h->npending, sizeof *h->pending);
+	h->pending[h->npending++] = easy;
 }
 
 void
 http_uv_remove(struct http_uv *h, CURL *easy)
 {
+	size_t i;
+
+	for (i = 0; i < h->npending; i++) {
+		if (h->pending[i] == easy)
+			h->pending[i] = h->pending[--h->npending];
+	}
 	curl_multi_remove_handle(h->multi, easy);
 }
 
@@ -238,6 +259,7 @@ http_uv_maybe_destroy(struct http_uv *h)
 		return;
 	closed = h->closed;
 	data = h->closed_data;
+	free(h->pending);
 	free(h);
 	if (closed != NULL)
 		closed(data);

@@ -6,7 +6,7 @@
  * owns the multi handle and those libuv handles, and reports each
  * transfer that ends. It never sets an option on a transfer and never
  * reads a reply: what is sent, to whom and how a reply is judged belong
- * to the caller (github.c).
+ * to the caller (github.c, engine/containers.c).
  */
 #ifndef FLAKESWEEP_HTTP_UV_H
 #define FLAKESWEEP_HTTP_UV_H
@@ -26,7 +26,8 @@ typedef void (*http_uv_closed_cb)(void *data);
 /* A new multi handle on loop; done reports each transfer that ends. */
 struct http_uv *http_uv_new(uv_loop_t *loop, http_uv_done_cb done, void *data);
 
-/* Starts easy (set up by the caller, still owned by it) on the loop. */
+/* Starts easy (set up by the caller, still owned by it) on the loop; from
+ * inside a transfer's own callback, once libcurl's call returns. */
 void http_uv_add(struct http_uv *h, CURL *easy);
 
 /* Stops easy, ended or not, without a done report; the caller then
