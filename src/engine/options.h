@@ -92,8 +92,8 @@ struct options {
 	int shard_index, shard_count; /* --shard I/N; 0/0 when not sharded */
 	char *durations;              /* --durations FILE: weighs the shards */
 	bool shard_plan;              /* --shard-plan: print the plan and stop */
-	char *dir; /* where discovery runs; NULL = the current directory
-	            * (--resume sets the journal's project root) */
+	char *dir;                    /* where discovery runs; NULL = the current directory
+	                               * (--resume sets the journal's project root) */
 };
 
 /* The rules of the sweep settings, shared by the command line and the

@@ -24,8 +24,8 @@ struct sched_pair {
 	int64_t total_ms;
 	void *data;
 	bool capped; /* counts against the cap: sched_cap_pair */
-	int group;  /* its package, or -1 */
-	bool alone; /* runs with no other run of its group anywhere */
+	int group;   /* its package, or -1 */
+	bool alone;  /* runs with no other run of its group anywhere */
 };
 
 /* Runs of one group in flight, and how many of them run alone. */
