@@ -17,7 +17,7 @@ out=$CHECK_TMPDIR/out
 sweep() { # NAME [OPTIONS...]
 	local name=$1 rc=0
 	shift
-	"$FLAKESWEEP" --cpu 1,2 --load 1 --count 2 --confirm 2 --no-race --keep 0 --ui none \
+	"$FLAKESWEEP" --cpu 1,2 --load 1 --count 1 --confirm 2 --no-race --keep 0 --ui none \
 		-o "$out/$name" "$@" ./... >"$out/$name.txt" 2>&1 || rc=$?
 	[ "$rc" = 1 ] || { cat "$out/$name.txt"; echo "sweep $name: exit $rc, expected 1"; exit 1; }
 }
@@ -49,11 +49,13 @@ def cells(r):
     return {(t["id"], c["phase"], c["cpu"], c["load"]): (c["runs"], c["failures"], c["hangs"])
             for t in r["tests"] for c in t["cells"]}
 whole = load("all")
-# 5 packages x 2 pairs x 2 runs; 3 failed tests x 2 pairs x 2 confirm runs.
-check(whole["summary"]["runs"] == 32, "whole: 32 runs, got %d" % whole["summary"]["runs"])
+# 5 packages x 2 pairs x 1 run; 3 failed tests x 2 pairs x 2 confirm runs.
+# One sweep run a package and pair: no run overlaps another of its package,
+# so no test gets alone cells (those depend on the machine's timing).
+check(whole["summary"]["runs"] == 22, "whole: 22 runs, got %d" % whole["summary"]["runs"])
 check((whole["summary"]["flaky"], whole["summary"]["failing"]) == (2, 1), "whole verdicts")
 want = cells(whole)
-check(want[("example.com/shards/bravo::TestNeedsTwoCPUs", "sweep", 1, 1)] == (2, 2, 0),
+check(want[("example.com/shards/bravo::TestNeedsTwoCPUs", "sweep", 1, 1)] == (1, 1, 0),
       "bravo fails at cpu 1")
 check(want[("example.com/shards/bravo::TestNeedsTwoCPUs", "confirm", 2, 1)] == (2, 0, 0),
       "bravo passes at cpu 2")
