@@ -11,48 +11,17 @@
 # results.json counts them.
 set -eu
 
-command -v tmux >/dev/null 2>&1 || { echo "SKIP tmux is not installed"; exit 77; }
+. "$CHECK_SRCDIR/tests/lib/tmux.sh"
 T="$CHECK_TMPDIR"
-SOCK="fs-attach-$$"
-export LANG=C.UTF-8 LC_ALL=C.UTF-8 TZ=UTC
-unset NO_COLOR GH_TOKEN GITHUB_TOKEN || true
-
-tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
 sweep_pid=
 cleanup() {
-	tm kill-server >/dev/null 2>&1 || true
+	tmux_cleanup
 	[ -z "$sweep_pid" ] || kill -9 "$sweep_pid" 2>/dev/null || true
 }
 trap cleanup EXIT
-
 fail() {
 	echo "FAIL: $*"
 	[ ! -s "$T/sweep.err" ] || { echo "the sweep's stderr:"; head -40 "$T/sweep.err"; }
-	exit 1
-}
-start() {
-	tm new-session -d -s "$1" -x 120 -y 40 "$2; echo EXIT:\$?; sleep 120"
-	tm set-option -t "$1" status off >/dev/null
-}
-screen() { tm capture-pane -p -t "$1"; }
-wait_for() {
-	local i
-	for i in $(seq $((${3:-10} * 10))); do
-		screen "$1" | grep -qF -- "$2" && return 0
-		sleep 0.1
-	done
-	echo "FAIL: \"$2\" never showed in $1:"
-	screen "$1"
-	exit 1
-}
-wait_gone() {
-	local i
-	for i in $(seq 100); do
-		screen "$1" | grep -qF -- "$2" || return 0
-		sleep 0.1
-	done
-	echo "FAIL: \"$2\" stays in $1:"
-	screen "$1"
 	exit 1
 }
 lines() { wc -l <"$1/journal.jsonl"; }
@@ -115,9 +84,9 @@ done
 [ "$(stat -c %a "$O/control.sock")" = 600 ] ||
 	fail "control.sock has mode $(stat -c %a "$O/control.sock"), expected 600"
 
-start v1 "$FLAKESWEEP view $O"
-start v2 "$FLAKESWEEP view $O"
-start v3 "$FLAKESWEEP view $O"
+start v1 120 40 "$FLAKESWEEP view $O"
+start v2 120 40 "$FLAKESWEEP view $O"
+start v3 120 40 "$FLAKESWEEP view $O"
 for v in v1 v2 v3; do
 	wait_for $v "view: sweep, live"
 done
@@ -179,7 +148,7 @@ kill -9 "$sweep_pid"
 wait "$sweep_pid" 2>/dev/null || true
 sweep_pid=
 [ -S "$O/control.sock" ] || fail "kill -9 removed the socket (the test needs a stale one)"
-start stale "$FLAKESWEEP view $O"
+start stale 120 40 "$FLAKESWEEP view $O"
 wait_for stale "view: sweep, running elsewhere"
 tm send-keys -t stale P
 wait_for stale "this view only reads the journal: nothing to pause"
@@ -189,7 +158,7 @@ resumes=$(grep -c '"type":"resume"' "$O/journal.jsonl")
 setsid "$FLAKESWEEP" --resume "$O" --ui none >"$T/resume.out" 2>"$T/resume.err" </dev/null &
 sweep_pid=$!
 resumed "$resumes"
-start again "$FLAKESWEEP view $O"
+start again 120 40 "$FLAKESWEEP view $O"
 wait_for again "view: sweep, live" 20
 tm send-keys -t again S
 wait_for again "stop the sweep?"
@@ -207,7 +176,7 @@ F="$T/done"
 	-- "$T/t.sh" >"$T/done.out" 2>"$T/done.err" || [ $? = 1 ] || fail "the small sweep failed"
 [ "$(confirm_runs "$F" beta)" = 2 ] || fail "the small sweep has $(confirm_runs "$F" beta) confirm runs of beta, expected 2"
 before=$(runs "$F")
-start done "$FLAKESWEEP view $F"
+start done 120 40 "$FLAKESWEEP view $F"
 wait_for done "view: complete"
 wait_for done "> beta"
 tm send-keys -t done c
@@ -234,7 +203,7 @@ cp "$T/t.sh" "$T/proj/g.sh"
 	-o "$G" -- "$T/proj/g.sh" >/dev/null 2>&1) || [ $? = 1 ] || fail "the sweep of g.sh failed"
 rm -r "$T/proj"
 before=$(lines "$G")
-start gone "$FLAKESWEEP view $G"
+start gone 120 40 "$FLAKESWEEP view $G"
 wait_for gone "> beta"
 tm send-keys -t gone c
 wait_for gone "confirm beta"
@@ -246,7 +215,7 @@ wait_for gone "EXIT:0"
 
 # --- after the end in the live dashboard: c runs again in the same sweep.
 L="$T/live"
-start live "$FLAKESWEEP --ui full --driver tap --cpu 1 --load 1 --count 20 --confirm 2 -o $L -- $T/t.sh"
+start live 120 40 "$FLAKESWEEP --ui full --driver tap --cpu 1 --load 1 --count 20 --confirm 2 -o $L -- $T/t.sh"
 wait_for live "the sweep is complete: results in" 60
 wait_for live "> beta"
 tm send-keys -t live c

@@ -9,34 +9,10 @@
 # project, and y reaches tmux's buffer through OSC 52.
 set -eu
 
-command -v tmux >/dev/null 2>&1 || { echo "SKIP tmux is not installed"; exit 77; }
+. "$CHECK_SRCDIR/tests/lib/tmux.sh"
 T="$CHECK_TMPDIR"
 FX="$CHECK_SRCDIR/tests/fixtures/ui"
-SOCK="fs-triage-$$"
-export LANG=C.UTF-8 LC_ALL=C.UTF-8 TZ=UTC
-unset NO_COLOR GH_TOKEN GITHUB_TOKEN TMUX || true
 
-tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
-trap 'tm kill-server >/dev/null 2>&1 || true' EXIT
-fail() {
-	echo "FAIL: $*"
-	exit 1
-}
-start() {
-	tm new-session -d -s "$1" -x 120 -y 40 "$2; echo EXIT:\$?; sleep 120"
-	tm set-option -t "$1" status off >/dev/null
-}
-screen() { tm capture-pane -p -t "$1"; }
-wait_for() {
-	local i
-	for i in $(seq 100); do
-		screen "$1" | grep -qF -- "$2" && return 0
-		sleep 0.1
-	done
-	echo "FAIL: \"$2\" never showed in $1:"
-	screen "$1"
-	exit 1
-}
 # sweep DIR ROOT: a copy of the demo sweep whose project root is ROOT.
 sweep() {
 	mkdir -p "$1"
@@ -52,7 +28,7 @@ sweep "$T/night1" "$P"
 sweep "$T/night2" "$P"
 
 # --- night 1: dismiss the red canary, quarantine a test, take it back.
-start one "$FLAKESWEEP view $T/night1"
+start one 120 40 "$FLAKESWEEP view $T/night1"
 wait_for one "Flaky tests (4)"
 tm send-keys -t one j j d
 wait_for one "dismiss TestCanaryRed: reason:"
@@ -86,7 +62,7 @@ grep -q TestNeedsTwoCPUs "$d" && fail "the quarantine taken back is still in $d"
 [ -e "$T/night1/decisions.json" ] && fail "night1/decisions.json written: decisions belong to the project"
 
 # --- night 2, same project: the canary is still dismissed, with its reason.
-start two "$FLAKESWEEP view $T/night2"
+start two 120 40 "$FLAKESWEEP view $T/night2"
 wait_for two "Flaky tests (4)"
 tm send-keys -t two j j
 wait_for two "> TestCanaryRed      80/80 ██ ██ failing dismissed"
@@ -105,7 +81,7 @@ wait_for two "EXIT:0"
 P2="$T/project2"
 mkdir -p "$P2"
 sweep "$T/night3" "$P2"
-start three "$FLAKESWEEP view $T/night3"
+start three 120 40 "$FLAKESWEEP view $T/night3"
 wait_for three "Flaky tests (4) 2 need a decision"
 wait_for three "> TestLoadSensitive    43/79 ██ ██ flaky   to decide"
 tm send-keys -t three Q
@@ -131,7 +107,7 @@ wait_for three "EXIT:0"
 # Q asks before creating ./.flakesweep/quarantine.json.
 sweep "$T/night4" /nonexistent/project
 mkdir -p "$T/elsewhere"
-start four "cd $T/elsewhere && $FLAKESWEEP view $T/night4"
+start four 120 40 "cd $T/elsewhere && $FLAKESWEEP view $T/night4"
 wait_for four "Flaky tests (4)"
 tm send-keys -t four Q
 wait_for four "does not exist and is not in the sweep's project (/nonexistent/project): create it? (y/n)"

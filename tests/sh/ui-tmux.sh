@@ -11,49 +11,10 @@
 # and of a live bisect --ui full.
 set -eu
 
-command -v tmux >/dev/null 2>&1 || { echo "SKIP tmux is not installed"; exit 77; }
+. "$CHECK_SRCDIR/tests/lib/tmux.sh"
 T="$CHECK_TMPDIR"
 FX="$CHECK_SRCDIR/tests/fixtures/ui"
-SOCK="fs-ui-$$"
-export LANG=C.UTF-8 LC_ALL=C.UTF-8 TZ=UTC
-unset NO_COLOR GH_TOKEN GITHUB_TOKEN || true
 
-tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
-trap 'tm kill-server >/dev/null 2>&1 || true' EXIT
-
-fail() {
-	echo "FAIL: $*"
-	exit 1
-}
-# start NAME COLS ROWS COMMAND: COMMAND in a new session; its exit status
-# is printed as EXIT:N and the pane stays.
-start() {
-	tm new-session -d -s "$1" -x "$2" -y "$3" "$4; echo EXIT:\$?; sleep 120"
-	tm set-option -t "$1" status off >/dev/null
-}
-screen() { tm capture-pane -p -t "$1"; }
-# wait_for NAME TEXT [SECONDS]: until the screen shows TEXT.
-wait_for() {
-	local i
-	for i in $(seq $((${3:-10} * 10))); do
-		screen "$1" | grep -qF -- "$2" && return 0
-		sleep 0.1
-	done
-	echo "FAIL: \"$2\" never showed in $1:"
-	screen "$1"
-	exit 1
-}
-# wait_gone NAME TEXT: until the screen no longer shows TEXT.
-wait_gone() {
-	local i
-	for i in $(seq 100); do
-		screen "$1" | grep -qF -- "$2" || return 0
-		sleep 0.1
-	done
-	echo "FAIL: \"$2\" stays in $1:"
-	screen "$1"
-	exit 1
-}
 # restored NAME: the program left the alternate screen and showed the cursor.
 restored() {
 	local alt cur
@@ -162,7 +123,7 @@ if command -v node >/dev/null 2>&1 && [ -d "$srv/node_modules/@octokit/graphql-s
 		--test "example.com/flakesweep-demo::TestLoadSensitive" --lifetime 200 --idle 150 \
 		>"$T/standin.out" 2>&1 &
 	standin=$!
-	trap 'kill $standin 2>/dev/null || true; tm kill-server >/dev/null 2>&1 || true' EXIT
+	trap 'kill $standin 2>/dev/null || true; tmux_cleanup' EXIT
 	for _ in $(seq 100); do [ -s "$T/port" ] && break; sleep 0.1; done
 	[ -s "$T/port" ] || { cat "$T/standin.out"; fail "the stand-in did not start"; }
 	printf '#!/bin/sh\nprintf "%%s\\n" "It misses its deadline when another run shares its core." >>"$1"\n' \
