@@ -1063,8 +1063,12 @@ results_json_read_doc(struct results_json_in *in, const cJSON *root, struct resu
 	if (!cJSON_IsObject(root))
 		return results_json_fail(in, NULL, _("expected a JSON object"));
 	rc = results_json_str(in, root, "schema", true, &s);
-	if (rc == 0 && strcmp(s, RESULTS_JSON_SCHEMA) != 0)
-		rc = results_json_fail(in, "schema", _("expected \"" RESULTS_JSON_SCHEMA "\""));
+	if (rc == 0 && strcmp(s, RESULTS_JSON_SCHEMA) != 0) {
+		char *what = xasprintf(_("expected \"%s\""), RESULTS_JSON_SCHEMA);
+
+		rc = results_json_fail(in, "schema", what);
+		free(what);
+	}
 	if (rc == 0 && (rc = results_json_str(in, root, "status", false, &s)) == 0)
 		m->status = results_json_dup(s);
 	if (rc == 0 && (rc = results_json_str(in, root, "started", false, &s)) == 0 && s != NULL &&
