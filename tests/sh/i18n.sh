@@ -5,12 +5,12 @@
 # tree under CHECK_TMPDIR that FLAKESWEEP_LOCALEDIR names, since nothing is
 # installed during make check; then --help, the subcommands' help and an
 # error message must come out in German and not in English. First, every
-# source file with translatable strings must be listed in po/POTFILES.in.
+# source or header file with translatable strings must be listed in po/POTFILES.in.
 set -eu
 
 # A file missing from po/POTFILES.in never reaches the catalogue.
 bad=0
-for f in "$CHECK_SRCDIR"/cli/*.c "$CHECK_SRCDIR"/src/*/*.c "$CHECK_SRCDIR"/ui/*.c; do
+for f in "$CHECK_SRCDIR"/cli/*.[ch] "$CHECK_SRCDIR"/src/*/*.[ch] "$CHECK_SRCDIR"/ui/*.[ch]; do
 	rel=${f#"$CHECK_SRCDIR"/}
 	if grep -qE '(^|[^A-Za-z0-9_])N?_\("' "$f" && ! grep -qxF "$rel" "$CHECK_SRCDIR/po/POTFILES.in"; then
 		echo "$rel has translatable strings but is not in po/POTFILES.in"
