@@ -186,6 +186,9 @@ follow_shards_open(struct follow_shards *f, size_t i, char **err)
 	struct follower_events ev;
 	int rc;
 
+	s->logdir = realpath(s->dir, NULL);
+	if (s->logdir == NULL)
+		s->logdir = xstrdup(s->dir);
 	memset(&ev, 0, sizeof ev);
 	ev.arg = s;
 	ev.changed = follow_shards_changed;
@@ -243,11 +246,8 @@ follow_shards_new(uv_loop_t *loop, char *const *dirs, int n)
 	f->n = (size_t)n;
 	f->v = xcalloc(f->n + 1, sizeof *f->v);
 	for (i = 0; i < f->n; i++) {
-		char *abs = realpath(dirs[i], NULL);
-
 		f->v[i].owner = f;
 		f->v[i].dir = xstrdup(dirs[i]);
-		f->v[i].logdir = abs != NULL ? abs : xstrdup(dirs[i]);
 	}
 	uv_timer_init(loop, &f->wait);
 	f->wait.data = f;
