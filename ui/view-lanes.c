@@ -346,6 +346,27 @@ struct view_lanes_shape {
 	int per_row, cell_w;
 };
 
+/* The richest form whose cells fit width w and whose lines fit max rows:
+ * lines with the runs under their lanes, else the extra lines and the
+ * cells, as many a row as fit; the tiniest when none does. */
+static enum view_lanes_form
+view_lanes_form(const struct view_ctx *c, int w, int max, int lines, int extra, int cells)
+{
+	struct view_lanes_widths lw;
+	enum view_lanes_form form;
+	int per_row;
+
+	for (form = VIEW_LANES_WIDE; form < VIEW_LANES_TINY; form++) {
+		view_lanes_widths(c, form, &lw);
+		if (lw.cell + 1 > w)
+			continue;
+		per_row = view_lanes_per_row(&lw, w);
+		if (lines <= max || extra + (cells + per_row - 1) / per_row <= max)
+			break;
+	}
+	return form;
+}
+
 /* A shard's line in a view of several: its host, shard and state. */
 static void
 view_lanes_shard_line(const struct view_ctx *c, struct doc *doc, const struct model_shard *s)
@@ -397,14 +418,7 @@ view_lanes_build_shards(const struct view_ctx *c, int w, int max, struct doc *do
 		for (l = s->first_lane; l < s->first_lane + s->nlanes; l++)
 			lines += 1 + (int)m->lanes[l].nruns + (m->lanes[l].held != NULL);
 	}
-	for (form = VIEW_LANES_WIDE; form < VIEW_LANES_TINY; form++) {
-		view_lanes_widths(c, form, &lw);
-		if (lw.cell + 1 > w)
-			continue;
-		per_row = view_lanes_per_row(&lw, w);
-		if (lines <= max || rows + (cells + per_row - 1) / per_row <= max)
-			break;
-	}
+	form = view_lanes_form(c, w, max, lines, rows, cells);
 	view_lanes_widths(c, form, &lw);
 	shape->marks = form >= VIEW_LANES_NARROW && lw.marks > 0;
 	per_row = lines <= max ? 1 : view_lanes_per_row(&lw, w);
@@ -463,14 +477,7 @@ view_lanes_build(const struct view_ctx *c, int w, int max, struct doc *doc,
 	/* Runs under their lanes when every one fits. */
 	for (l = 0; l < m->nlanes; l++)
 		lines += 1 + (int)m->lanes[l].nruns + (m->lanes[l].held != NULL);
-	for (form = VIEW_LANES_WIDE; form < VIEW_LANES_TINY; form++) {
-		view_lanes_widths(c, form, &lw);
-		if (lw.cell + 1 > w)
-			continue;
-		per_row = view_lanes_per_row(&lw, w);
-		if (lines <= max || (m->nlanes + per_row - 1) / per_row <= max)
-			break;
-	}
+	form = view_lanes_form(c, w, max, lines, 0, m->nlanes);
 	view_lanes_widths(c, form, &lw);
 	shape->marks = form >= VIEW_LANES_NARROW && lw.marks > 0;
 	/* As few cells a row as the rows allow: lanes read down. */
