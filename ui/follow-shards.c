@@ -102,26 +102,6 @@ follow_shards_check(struct follow_shards *f, size_t i, char **err)
 }
 
 static void
-follow_shards_changed(void *arg, const struct replay *next)
-{
-	struct follow_shard *s = arg;
-
-	(void)next;
-	s->owner->dirty = true;
-	if (s->owner->ui != NULL)
-		ui_changed(s->owner->ui);
-}
-
-static void
-follow_shards_error(void *arg, const char *text)
-{
-	struct follow_shard *s = arg;
-
-	if (s->owner->ui != NULL)
-		ui_message(s->owner->ui, true, "%s", text);
-}
-
-static void
 follow_shards_remote_status(void *arg, const struct sweep_status *st, const char *end)
 {
 	struct follow_shard *s = arg;
@@ -175,6 +155,28 @@ follow_shards_connect(struct follow_shards *f, struct follow_shard *s)
 	ev.closed = follow_shards_remote_closed;
 	s->remote = control_client_new(f->loop, s->dir, &ev, &rc, &err);
 	free(err);
+}
+
+static void
+follow_shards_changed(void *arg, const struct replay *next)
+{
+	struct follow_shard *s = arg;
+
+	s->owner->dirty = true;
+	/* A sweep resumed in the directory serves its socket again. */
+	if (s->remote == NULL && next->end_status == NULL)
+		follow_shards_connect(s->owner, s);
+	if (s->owner->ui != NULL)
+		ui_changed(s->owner->ui);
+}
+
+static void
+follow_shards_error(void *arg, const char *text)
+{
+	struct follow_shard *s = arg;
+
+	if (s->owner->ui != NULL)
+		ui_message(s->owner->ui, true, "%s", text);
 }
 
 /* Follows shard i's journal, there now: replays it, checks it against
