@@ -71,14 +71,23 @@ follow_shards_has_header(const char *dir)
 	return ch == '\n';
 }
 
+/* The shards dir's journal holds: those it merged, or its own. */
+static const int *
+follow_shards_indexes(const struct sweep_config *c, int *n)
+{
+	*n = c->shard_merged != NULL ? c->nshard_merged : 1;
+	return c->shard_merged != NULL ? c->shard_merged : &c->shard_index;
+}
+
 /* Whether shard i may join the others that have journals. */
 static int
 follow_shards_check(struct follow_shards *f, size_t i, char **err)
 {
 	const struct follow_shard *s = &f->v[i];
 	const struct sweep_config *c = &follower_replay(s->follower)->header.config;
+	const int *oi, *si;
+	int rc = 0, a, b, on, sn;
 	size_t j;
-	int rc = 0;
 
 	if (c->shard_count == 0) {
 		*err = xasprintf(_("%s/journal.jsonl: not a shard: its sweep had no --shard I/N "
@@ -94,9 +103,12 @@ follow_shards_check(struct follow_shards *f, size_t i, char **err)
 			continue;
 		oc = &follower_replay(o->follower)->header.config;
 		rc = shardset_check_headers(o->dir, o->header, s->dir, s->header, err);
-		if (rc == 0)
-			rc = shardset_check_index(o->dir, oc->shard_index, oc->shard_count, s->dir,
-			                          c->shard_index, c->shard_count, err);
+		oi = follow_shards_indexes(oc, &on);
+		si = follow_shards_indexes(c, &sn);
+		for (a = 0; a < on && rc == 0; a++)
+			for (b = 0; b < sn && rc == 0; b++)
+				rc = shardset_check_index(o->dir, oi[a], oc->shard_count, s->dir,
+				                          si[b], c->shard_count, err);
 	}
 	return rc;
 }

@@ -7,7 +7,8 @@
 # view) show under a line per host with their own lanes; P in the view of
 # both is refused; resumed, both finish and the view's counts are those of
 # `flakesweep merge`'s results.json. Two directories of different
-# configurations are refused, naming both and the field.
+# configurations are refused, naming both and the field, and so are a
+# shard given twice and a merge given with one of its shards.
 set -eu
 command -v go >/dev/null || { echo "SKIP no go"; exit 77; }
 command -v tmux >/dev/null 2>&1 || { echo "SKIP tmux is not installed"; exit 77; }
@@ -127,4 +128,10 @@ rc=0
 "$FLAKESWEEP" view s1 other 2>err.txt || rc=$?
 [ "$rc" = 2 ] || fail "view of another configuration: exit $rc"
 grep -q "s1 and other differ in config.count" err.txt || { cat err.txt; fail "refusal"; }
+# A shard twice, or inside a merge given with it.
+for args in "s1 s1:shard 1/2 is in both s1 and s1" "m s2:shard 2/2 is in both m and s2"; do
+	rc=0
+	"$FLAKESWEEP" view ${args%%:*} 2>err.txt || rc=$?
+	[ "$rc" = 2 ] && grep -qF "${args#*:}" err.txt || { cat err.txt; fail "view ${args%%:*}: exit $rc"; }
+done
 echo ok
