@@ -5,10 +5,11 @@
 # tests/fixtures/shards, black-box in a private tmux server: shard 2 not
 # started yet is waited for; both live (each held paused from its own
 # view) show under a line per host with their own lanes; P in the view of
-# both is refused; resumed, both finish and the view's counts are those of
-# `flakesweep merge`'s results.json. Two directories of different
-# configurations are refused, naming both and the field, and so are a
-# shard given twice and a merge given with one of its shards.
+# both is refused; resumed, both finish and the view's counts are those
+# of `flakesweep merge`'s results.json; c then names the shard's own
+# view. Two directories of different configurations are refused, naming
+# both and the field, and so are a shard given twice and a merge given
+# with one of its shards.
 set -eu
 command -v go >/dev/null || { echo "SKIP no go"; exit 77; }
 command -v tmux >/dev/null 2>&1 || { echo "SKIP tmux is not installed"; exit 77; }
@@ -118,6 +119,11 @@ for t in r["tests"]:
     listed += 1
 check(listed == 3, "3 failed tests, got %d" % listed)
 PY
+# c on a test of a shard that is over: refused, naming its own view.
+tm send-keys -t v c
+wait_for v "runs at each of"
+tm send-keys -t v Enter
+wait_for v "is not live here: confirm it in flakesweep view s"
 tm send-keys -t v q
 wait_for v "EXIT:0"
 
