@@ -72,7 +72,7 @@ cmd_stress_usage(FILE *f)
 	        "       flakesweep [stress] --driver tap [OPTIONS] -- COMMAND [ARGS...]\n"
 	        "       flakesweep [stress] --driver gtest [OPTIONS] -- BINARY...\n"
 	        "       flakesweep [stress] --driver ctest [OPTIONS] [BUILD_DIR]\n"
-	        "       flakesweep view DIR\n"
+	        "       flakesweep view DIR...\n"
 	        "       flakesweep report --results FILE --test ID --description FILE [OPTIONS]\n"
 	        "       flakesweep report --rebuild DIR\n"
 	        "       flakesweep quarantine list|check|add|remove|export [OPTIONS]\n"

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * cmd-view.c: `flakesweep view DIR`: the dashboard on the journal of a
- * sweep, finished or running elsewhere. Without a usable terminal it
- * prints DIR/report.txt instead.
+ * cmd-view.c: `flakesweep view DIR...`: the dashboard on the journal of a
+ * sweep, finished or running elsewhere, or on the journals of several
+ * shards of one sweep at once. Without a usable terminal it prints each
+ * DIR/report.txt instead.
  */
 #include "config.h"
 
@@ -17,6 +18,7 @@
 #include "cli.h"
 #include "cmd.h"
 #include "follow.h"
+#include "follow-shards.h"
 #include "results/follower.h"
 #include "decisions/quarantine.h"
 #include "results/replay.h"
@@ -43,9 +45,10 @@ static void
 cmd_view_usage(FILE *out)
 {
 	fprintf(out, "%s",
-	        _("usage: flakesweep view DIR [--quarantine FILE] [--repo OWNER/NAME]\n"
-	          "                            [--category NAME] [--api-url URL]\n"
-	          "Shows the dashboard of the sweep in DIR, finished or running elsewhere.\n"));
+	        _("usage: flakesweep view DIR... [--quarantine FILE] [--repo OWNER/NAME]\n"
+	          "                               [--category NAME] [--api-url URL]\n"
+	          "Shows the dashboard of the sweep in DIR, finished or running elsewhere;\n"
+	          "of several DIRs, the shards of one sweep merged, lanes by host.\n"));
 }
 
 static int
@@ -56,19 +59,6 @@ cmd_view_set(void *arg, int id, const char *value)
 	if (!cli_github_set(&a->gh, id, value))
 		a->quarantine = value;
 	return 0;
-}
-
-/* The quarantine file of the sweep's project when it is on this machine,
- * else the default one from here. Caller frees. */
-static char *
-cmd_view_quarantine_path(const struct replay *r)
-{
-	const char *root = r->header.project.root;
-	struct stat st;
-
-	if (root != NULL && stat(root, &st) == 0 && S_ISDIR(st.st_mode))
-		return xasprintf("%s/%s", root, QUARANTINE_DEFAULT_FILE);
-	return quarantine_default_path();
 }
 
 /* Without a terminal: the text report, if the sweep wrote one. */
@@ -84,6 +74,82 @@ cmd_view_print_report(const char *dir, const char *why)
 		rc = 2;
 	}
 	free(path);
+	return rc;
+}
+
+/* The quarantine file: --quarantine, else the project's or the default. */
+static char *
+cmd_view_quarantine(const struct cmd_view_args *a, const char *root)
+{
+	struct stat st;
+
+	if (a->quarantine != NULL)
+		return xstrdup(a->quarantine);
+	if (root != NULL && stat(root, &st) == 0 && S_ISDIR(st.st_mode))
+		return xasprintf("%s/%s", root, QUARANTINE_DEFAULT_FILE);
+	return quarantine_default_path();
+}
+
+/* The dashboard's settings for a view of dir. */
+static void
+cmd_view_config(struct ui_config *cfg, const struct cmd_view_args *a, const char *dir,
+                const char *qpath)
+{
+	ui_config_init(cfg);
+	cfg->repo = a->gh.repo;
+	cfg->category = a->gh.category;
+	cfg->api_url = a->gh.api_url;
+	cfg->mode = _("view");
+	cfg->outdir = dir;
+	cfg->quarantine = qpath;
+}
+
+/* `view DIR DIR...`: the shards of one sweep in one dashboard. */
+static int
+cmd_view_shards(const struct cmd_view_args *a, char *const *dirs, int n)
+{
+	struct follow_shards *f;
+	struct ui_config cfg;
+	struct ui *ui = NULL;
+	const char *why = NULL;
+	char *err = NULL, *qpath = NULL;
+	uv_loop_t loop;
+	int i, rc = 0;
+
+	uv_loop_init(&loop);
+	f = follow_shards_new(&loop, dirs, n);
+	if (follow_shards_start(f, &err) < 0) {
+		sanitize_fprintf(stderr, "flakesweep: %s\n", err);
+		rc = 2;
+		goto close;
+	}
+	if (!ui_usable(1, &why)) {
+		for (i = 0; i < n; i++)
+			rc |= cmd_view_print_report(dirs[i], why);
+		goto close;
+	}
+	qpath = cmd_view_quarantine(a, follow_shards_root(f));
+	cmd_view_config(&cfg, a, dirs[0], qpath);
+	signal(SIGPIPE, SIG_IGN);
+	ui = ui_new(&loop, &cfg, MODEL_VIEW, &err);
+	if (ui == NULL) {
+		sanitize_fprintf(stderr, "flakesweep: %s\n", err);
+		rc = 2;
+		goto close;
+	}
+	follow_shards_attach(f, ui);
+	uv_run(&loop, UV_RUN_DEFAULT);
+	ui_free(ui);
+	goto out;
+close:
+	follow_shards_close(f);
+out:
+	uv_run(&loop, UV_RUN_DEFAULT);
+	if (uv_loop_close(&loop) != 0)
+		fprintf(stderr, "flakesweep: %s\n", _("handles left open at exit"));
+	follow_shards_free(f);
+	free(err);
+	free(qpath);
 	return rc;
 }
 
@@ -117,10 +183,12 @@ cmd_view(int argc, char **argv)
 		        c.bad);
 		return 2;
 	}
-	if (c.first != argc - 1) {
+	if (c.first > argc - 1) {
 		cmd_view_usage(stderr);
 		return 2;
 	}
+	if (c.first < argc - 1)
+		return cmd_view_shards(&a, argv + c.first, argc - c.first);
 	dir = argv[c.first];
 	f = follow_new(dir, &ev);
 	uv_loop_init(&loop);
@@ -147,15 +215,8 @@ cmd_view(int argc, char **argv)
 		rc = cmd_view_print_report(dir, why);
 		goto out;
 	}
-	qpath = a.quarantine != NULL ? xstrdup(a.quarantine)
-	                             : cmd_view_quarantine_path(follower_replay(fw));
-	ui_config_init(&cfg);
-	cfg.repo = a.gh.repo;
-	cfg.category = a.gh.category;
-	cfg.api_url = a.gh.api_url;
-	cfg.mode = _("view");
-	cfg.outdir = dir;
-	cfg.quarantine = qpath;
+	qpath = cmd_view_quarantine(&a, follower_replay(fw)->header.project.root);
+	cmd_view_config(&cfg, &a, dir, qpath);
 	signal(SIGPIPE, SIG_IGN);
 	ui = ui_new(&loop, &cfg, MODEL_VIEW, &err);
 	if (ui == NULL) {

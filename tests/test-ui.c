@@ -31,6 +31,7 @@
 #include "results/decisions.h"
 #include "results/replay.h"
 #include "results/results-json.h"
+#include "results/shardset.h"
 #include "base/util.h"
 
 /* The live fixture keeps the journal up to this line: mid-confirm. */
@@ -1451,6 +1452,107 @@ TEST(ui_golden_lanes_open)
 {
 	test_ui_machine_golden(7, "lanes_open", 40, 120, "<Shift-Tab>j<Enter>");
 	test_ui_machine_golden(7, "lanes_open_back", 24, 80, "<Shift-Tab>jj<Enter><Esc>");
+}
+
+/* ---- a view of two shards (tests/fixtures/view-shards) ---- */
+
+struct test_ui_shards {
+	struct replay r[2];
+	struct sweep_status st[2];
+	bool live; /* both attached, a run in flight on each one's lane 0 */
+	struct results *merged;
+};
+
+static void
+test_ui_shards_update(void *arg, struct model *m, int64_t now_ms)
+{
+	struct test_ui_shards *s = arg;
+	struct model_shard_in in[2] = {{"out", &s->r[0], NULL, NULL}, {"s2", &s->r[1], NULL, NULL}};
+	struct shardset_part parts[2];
+	struct results *old = s->merged;
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		parts[k] = (struct shardset_part){s->r[k].results, s->r[k].started_ms,
+		                                  s->r[k].header.config.shard_index, in[k].dir};
+		if (s->live)
+			in[k].st = &s->st[k];
+	}
+	s->merged = shardset_results(parts, 2);
+	model_update_shards(m, s->merged, in, 2, now_ms);
+	results_free(old);
+}
+
+/* `flakesweep view out s2`: shard 1 in out, shard 2 in s2, merged. */
+static void
+test_ui_shards_golden(const char *name, int rows, int cols, bool live)
+{
+	struct test_ui_opts o = {0, 1, NULL, NULL, NULL, false, false};
+	struct test_ui_shards sh;
+	struct ui_source src;
+	struct test_ui t;
+	char *text[2], *err = NULL, *from;
+	size_t len;
+	int k;
+
+	memset(&sh, 0, sizeof sh);
+	for (k = 0; k < 2; k++) {
+		from = xasprintf("%s/tests/fixtures/view-shards/s%d/journal.jsonl", check_srcdir(),
+		                 k + 1);
+		CHECK_INT(util_read_file(from, (size_t)1 << 20, &text[k], &len), 0);
+		free(from);
+	}
+	o.journal = text[0];
+	test_ui_start(&t, TEST_UI_VIEW, rows, cols, &o);
+	util_mkdir_p("s2");
+	test_ui_write("s2/journal.jsonl", text[1]);
+	CHECK_INT(replay_journal("out/journal.jsonl", &sh.r[0], &err), 0);
+	CHECK_INT(replay_journal("s2/journal.jsonl", &sh.r[1], &err), 0);
+	sh.live = live;
+	for (k = 0; live && k < 2; k++) {
+		int cores[1] = {k};
+
+		replay_status(&sh.r[k], &sh.st[k]);
+		sh.st[k].lanes[0].load = 1;
+		sh.st[k].lanes[0].core_runs[0] = 1;
+		status_add_run(&sh.st[k], 0, 7 + k, cores, 1, 1, RESULTS_SWEEP,
+		               k == 0 ? "shards/bravo" : "shards/echo", NULL, test_ui_now - 2000);
+	}
+	memset(&src, 0, sizeof src);
+	src.arg = &sh;
+	src.update = test_ui_shards_update;
+	src.reproduce = test_ui_reproduce;
+	ui_set_source(t.ui, &src);
+	ui_changed(t.ui);
+	test_ui_keys(&t, "");
+	test_ui_golden(&t, name, rows, cols);
+	test_ui_stop(&t);
+	for (k = 0; k < 2; k++) {
+		replay_free(&sh.r[k]);
+		status_free(&sh.st[k]);
+		free(text[k]);
+	}
+	results_free(sh.merged);
+}
+
+/* Two finished shards: one header over both, a line per host, the tests
+ * of both merged (TestNeedsTwoCPUs ran in shard 2, TestOneCPUOnly in
+ * shard 1: its first failure's log is in out). */
+TEST(ui_golden_shards_80x24)
+{
+	test_ui_shards_golden("shards", 24, 80, false);
+}
+
+TEST(ui_golden_shards_120x40)
+{
+	test_ui_shards_golden("shards", 40, 120, false);
+}
+
+/* Both attached: each host's lanes under its line, numbered as its sweep
+ * numbers them. */
+TEST(ui_golden_shards_live_120x40)
+{
+	test_ui_shards_golden("shards_live", 40, 120, true);
 }
 
 /* L shows the event log: where the sweep is, its problems, first

@@ -581,12 +581,48 @@ decide_dismiss(struct ui *ui)
 
 /* ---- P: pause, q: quit ---- */
 
+/* In a view of several shards, the directory of the one live sweep that P
+ * and S steer; NULL (said on the message line) when none or several are
+ * live, or outside such a view. */
+static const char *
+decide_live_shard(struct ui *ui, bool *refused)
+{
+	const struct model *m = ui->model;
+	const char *dir = NULL;
+	size_t i, live = 0;
+
+	*refused = false;
+	if (m->nshards == 0)
+		return NULL;
+	for (i = 0; i < m->nshards; i++) {
+		if (m->shards[i].state == MODEL_SHARD_LIVE) {
+			dir = m->shards[i].dir;
+			live++;
+		}
+	}
+	if (live == 1)
+		return dir;
+	*refused = true;
+	if (live == 0)
+		ui_message(ui, false, "%s",
+		           _("no sweep of this view is live here: nothing to pause or stop"));
+	else
+		ui_message(ui, true,
+		           _("%zu sweeps are live in this view: pause or stop one in flakesweep "
+		             "view DIR"),
+		           live);
+	return NULL;
+}
+
 void
 decide_pause(struct ui *ui)
 {
-	bool paused = !ui->model->paused;
+	bool paused = !ui->model->paused, refused;
 	int rc;
 
+	decide_live_shard(ui, &refused);
+	if (refused)
+		return;
 	if (ui->src.pause == NULL) {
 		ui_message(ui, false, "%s",
 		           _("this view only reads the journal: nothing to pause"));
@@ -630,8 +666,13 @@ decide_stop_done(void *arg, const char *answer)
 void
 decide_stop(struct ui *ui)
 {
+	const char *dir;
+	bool refused;
 	char *q;
 
+	dir = decide_live_shard(ui, &refused);
+	if (refused)
+		return;
 	if (ui->src.stop == NULL && ui->src.interrupt == NULL) {
 		ui_message(ui, false, "%s", _("this view only reads the journal: nothing to stop"));
 		return;
@@ -640,8 +681,9 @@ decide_stop(struct ui *ui)
 		ui_message(ui, false, "%s", _("the sweep is over: nothing to stop"));
 		return;
 	}
-	q = xasprintf(_("stop the sweep? (flakesweep --resume %s continues it)"),
-	              ui->model->outdir != NULL ? ui->model->outdir : "DIR");
+	if (dir == NULL)
+		dir = ui->model->outdir != NULL ? ui->model->outdir : "DIR";
+	q = xasprintf(_("stop the sweep? (flakesweep --resume %s continues it)"), dir);
 	ui_ask(ui, PROMPT_YESNO, q, NULL, decide_stop_done);
 	free(q);
 }

@@ -208,18 +208,8 @@ static void
 follow_remote_status(void *arg, const struct sweep_status *st, const char *end)
 {
 	struct follow *f = arg;
-	size_t n = (size_t)(st->ncpus + st->nloads);
 
-	status_free(&f->st);
-	status_copy(&f->st, st);
-	free(f->ints);
-	f->ints = xcalloc(n + 1, sizeof *f->ints);
-	if (st->ncpus > 0)
-		memcpy(f->ints, st->cpus, sizeof *f->ints * (size_t)st->ncpus);
-	if (st->nloads > 0)
-		memcpy(f->ints + st->ncpus, st->loads, sizeof *f->ints * (size_t)st->nloads);
-	f->st.cpus = f->ints;
-	f->st.loads = f->ints + st->ncpus;
+	status_keep(&f->st, &f->ints, st);
 	free(f->end);
 	f->end = end != NULL ? xstrdup(end) : NULL;
 	f->has_status = true;

@@ -44,6 +44,21 @@ model_free_lanes(struct model *m)
 }
 
 static void
+model_free_shards(struct model *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->nshards; i++) {
+		free(m->shards[i].dir);
+		free(m->shards[i].host);
+		free(m->shards[i].status);
+	}
+	free(m->shards);
+	m->shards = NULL;
+	m->nshards = 0;
+}
+
+static void
 model_free_strings(char **v, size_t n)
 {
 	size_t i;
@@ -96,6 +111,7 @@ model_free(struct model *m)
 		free(m->events[i].text);
 	free(m->events);
 	model_free_lanes(m);
+	model_free_shards(m);
 	model_free_tests(m);
 	decisions_free(m->decisions, m->ndecisions);
 	quarantine_free(m->quarantine);
@@ -493,6 +509,126 @@ model_update_attached(struct model *m, const struct replay *r, const struct swee
 	model_update_from(m, r, &copy, end_status != NULL ? end_status : "running", outdir, now_ms);
 	m->live = true;
 	status_free(&copy);
+}
+
+/* Shard s from in: its state, progress, and its status's lanes and build
+ * failures moved to the end of all's. */
+static void
+model_add_shard(struct model_shard *s, const struct model_shard_in *in, struct sweep_status *all)
+{
+	const struct replay *r = in->r;
+	const char *end = in->st != NULL ? in->end : r->end_status;
+	struct sweep_status one;
+	size_t i;
+
+	memset(&one, 0, sizeof one);
+	if (in->st != NULL)
+		status_copy(&one, in->st);
+	else
+		replay_status(r, &one);
+	s->host = xstrdup(r->header.machine.host != NULL ? r->header.machine.host : "?");
+	s->index = r->header.config.shard_index;
+	s->count = r->header.config.shard_count;
+	s->state = end != NULL      ? MODEL_SHARD_FINISHED
+	           : in->st != NULL ? MODEL_SHARD_LIVE
+	                            : MODEL_SHARD_ELSEWHERE;
+	s->status = end != NULL ? xstrdup(end) : NULL;
+	s->paused = one.paused;
+	s->done = end != NULL ? r->results->runs : one.done;
+	s->target = end != NULL ? r->results->runs : one.target;
+	s->inflight = one.inflight;
+	s->first_lane = all->nlanes;
+	s->nlanes = one.nlanes;
+	s->width = one.width;
+	if (all->cpus == NULL) {
+		all->cpus = one.cpus;
+		all->ncpus = one.ncpus;
+		all->loads = one.loads;
+		all->nloads = one.nloads;
+		all->count = one.count;
+		all->confirm = one.confirm;
+		all->timeout_ms = one.timeout_ms;
+		all->kill_grace_ms = one.kill_grace_ms;
+		all->run_only = one.run_only;
+		all->commit = one.commit;
+		all->phase = one.phase;
+		all->started_ms = one.started_ms;
+	}
+	if (end == NULL && one.phase < all->phase)
+		all->phase = one.phase;
+	if (one.started_ms > 0 && one.started_ms < all->started_ms)
+		all->started_ms = one.started_ms;
+	all->paused &= end != NULL || one.paused;
+	all->done += s->done;
+	all->target += s->target;
+	all->machine_cores += one.machine_cores;
+	all->keep += one.keep;
+	all->inflight += one.inflight;
+	if (one.width > all->width)
+		all->width = one.width;
+	all->lanes =
+	    xrealloc(all->lanes, sizeof *all->lanes * (size_t)(all->nlanes + one.nlanes + 1));
+	if (one.nlanes > 0)
+		memcpy(all->lanes + all->nlanes, one.lanes, sizeof *one.lanes * (size_t)one.nlanes);
+	all->nlanes += one.nlanes;
+	free(one.lanes);
+	one.lanes = NULL;
+	one.nlanes = 0;
+	for (i = 0; i < one.nbuild_failed; i++)
+		util_strv_add(&all->build_failed, &all->nbuild_failed, one.build_failed[i]);
+	status_free(&one);
+}
+
+void
+model_update_shards(struct model *m, const struct results *merged, const struct model_shard_in *in,
+                    size_t n, int64_t now_ms)
+{
+	struct sweep_status all;
+	const char *status = "complete";
+	int64_t finished_ms = 0;
+	size_t i;
+
+	memset(&all, 0, sizeof all);
+	all.paused = true;
+	all.phase = SWEEP_PHASE_DONE;
+	model_free_shards(m);
+	m->shards = xcalloc(n + 1, sizeof *m->shards);
+	m->nshards = n;
+	m->live = false;
+	for (i = 0; i < n; i++) {
+		struct model_shard *s = &m->shards[i];
+
+		s->dir = xstrdup(in[i].dir);
+		if (in[i].r == NULL) {
+			status = "running";
+			continue;
+		}
+		model_add_shard(s, &in[i], &all);
+		m->live |= s->state == MODEL_SHARD_LIVE;
+		if (s->state != MODEL_SHARD_FINISHED)
+			status = "running";
+		else if (strcmp(s->status, "complete") != 0 && strcmp(status, "running") != 0)
+			status = "interrupted";
+		if (in[i].r->finished_ms > finished_ms)
+			finished_ms = in[i].r->finished_ms;
+		if (m->root == NULL && in[i].r->header.project.root != NULL)
+			m->root = xstrdup(in[i].r->header.project.root);
+	}
+	if (all.cpus == NULL)
+		all.phase = SWEEP_PHASE_DISCOVER;
+	all.finished = strcmp(status, "running") != 0;
+	all.paused &= m->live;
+	m->results = merged;
+	if (m->outdir == NULL)
+		m->outdir = xstrdup(in[0].dir);
+	model_apply_status(m, &all);
+	free(m->status);
+	m->status = xstrdup(status);
+	m->finished_ms = all.finished ? finished_ms : 0;
+	model_free_strings(all.build_failed, all.nbuild_failed);
+	model_counts(m);
+	model_eta(m, now_ms);
+	model_list_tests(m);
 }
 
 int

@@ -32,6 +32,34 @@ enum model_source {
 	MODEL_VIEW, /* a journal read back (`flakesweep view DIR`) */
 };
 
+/* Where one directory of a view over several shards stands. */
+enum model_shard_state {
+	MODEL_SHARD_WAITING,   /* no journal yet */
+	MODEL_SHARD_LIVE,      /* attached to its sweep's control socket */
+	MODEL_SHARD_ELSEWHERE, /* running, its journal followed */
+	MODEL_SHARD_FINISHED,
+};
+
+/* A shard as the view shows it: its lanes are m->lanes[first_lane] on. */
+struct model_shard {
+	char *dir, *host; /* host NULL while waiting */
+	int index, count;
+	enum model_shard_state state;
+	char *status; /* finished: "complete", "interrupted"... */
+	bool paused;
+	int first_lane, nlanes, width;
+	int64_t done, target; /* its current phase's runs; every run once finished */
+	int inflight;
+};
+
+/* What a view over several shards knows of one directory. */
+struct model_shard_in {
+	const char *dir;
+	const struct replay *r;        /* its journal, or NULL: none yet */
+	const struct sweep_status *st; /* attached: the status its sweep pushed, or NULL */
+	const char *end;               /* attached: how it ended, or NULL */
+};
+
 /* A flaky or failing test. */
 struct model_test {
 	size_t index; /* into results->tests */
@@ -90,6 +118,11 @@ struct model {
 	int64_t outside_runs; /* runs that failed outside any test */
 	int64_t leaked_runs;  /* runs that left processes behind */
 	size_t order_tests;   /* tests that look order-dependent */
+
+	/* A view over several shards: each directory, in the order named
+	 * (none otherwise). */
+	struct model_shard *shards;
+	size_t nshards;
 
 	/* The lane grid. */
 	struct status_lane *lanes; /* the lane grid (status.h) */
@@ -156,6 +189,13 @@ void model_update_replay(struct model *m, const struct replay *r, const char *ou
  * (end_status: how it ended, or NULL while it runs). */
 void model_update_attached(struct model *m, const struct replay *r, const struct sweep_status *st,
                            const char *end_status, const char *outdir, int64_t now_ms);
+
+/* Refreshes everything but the quarantine from the n directories of a
+ * view over the shards of one sweep: the results are merged (borrowed
+ * until the next update), the lanes each sweep's in turn (m->shards says
+ * whose), the header's numbers summed over the shards. */
+void model_update_shards(struct model *m, const struct results *merged,
+                         const struct model_shard_in *in, size_t n, int64_t now_ms);
 
 /* Rebuilds the list of flaky and failing tests from the results (every
  * update does it when a test failed for the first time; call it after the

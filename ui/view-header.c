@@ -25,8 +25,7 @@
 #define VIEW_HEADER_BAR_MID 8
 #define VIEW_HEADER_BAR_MIN 6
 
-/* A sweep's end status as the journal writes it, for the header. */
-static const char *
+const char *
 view_header_status(const char *s)
 {
 	if (strcmp(s, "complete") == 0)
@@ -91,6 +90,40 @@ view_header_unclean(struct view_ctx *c, const struct view_rect *r, const struct 
 	free(text);
 }
 
+/* The phase part of a view of several shards: how many there are, and
+ * how many of them are live, running elsewhere, finished, waiting for
+ * a journal or not named at all. */
+static void
+view_header_shards(const struct model *m, char *text, size_t size)
+{
+	int n[MODEL_SHARD_FINISHED + 1] = {0}, count = 0;
+	size_t i;
+	struct buf b;
+
+	for (i = 0; i < m->nshards; i++) {
+		n[m->shards[i].state]++;
+		if (m->shards[i].count > count)
+			count = m->shards[i].count;
+	}
+	buf_init(&b);
+	if (count > (int)m->nshards)
+		buf_printf(&b, _("view: %zu of %d shards:"), m->nshards, count);
+	else
+		buf_printf(&b, _("view: %zu shards:"), m->nshards);
+	if (n[MODEL_SHARD_LIVE] > 0)
+		buf_printf(&b, _(" %d live"), n[MODEL_SHARD_LIVE]);
+	if (n[MODEL_SHARD_ELSEWHERE] > 0)
+		buf_printf(&b, _(" %d elsewhere"), n[MODEL_SHARD_ELSEWHERE]);
+	if (n[MODEL_SHARD_FINISHED] > 0)
+		buf_printf(&b, _(" %d finished"), n[MODEL_SHARD_FINISHED]);
+	if (n[MODEL_SHARD_WAITING] > 0)
+		buf_printf(&b, _(" %d waiting"), n[MODEL_SHARD_WAITING]);
+	if (count > (int)m->nshards)
+		buf_printf(&b, _(" %d missing"), count - (int)m->nshards);
+	snprintf(text, size, "%s", b.data);
+	buf_free(&b);
+}
+
 void
 view_header_draw(struct view_ctx *c, const struct view_rect *r)
 {
@@ -108,7 +141,9 @@ view_header_draw(struct view_ctx *c, const struct view_rect *r)
 		return;
 	}
 	memset(&p, 0, sizeof p);
-	if (c->st->mode != NULL && m->finished)
+	if (m->nshards > 0)
+		view_header_shards(m, p.phase, sizeof p.phase);
+	else if (c->st->mode != NULL && m->finished)
 		snprintf(p.phase, sizeof p.phase, "%s: %s", c->st->mode,
 		         m->status != NULL ? view_header_status(m->status)
 		                           : sweep_phase_label(m->phase));

@@ -54,6 +54,30 @@ view_lanes_late(const struct view_ctx *c, const struct status_run *r)
 	return age * VIEW_LANES_NEAR_DEN >= t * VIEW_LANES_NEAR_NUM;
 }
 
+/* The shard lane l belongs to, or NULL outside a view of several. */
+static const struct model_shard *
+view_lanes_shard(const struct model *m, int l)
+{
+	size_t i;
+
+	for (i = 0; i < m->nshards; i++) {
+		const struct model_shard *s = &m->shards[i];
+
+		if (l >= s->first_lane && l < s->first_lane + s->nlanes)
+			return s;
+	}
+	return NULL;
+}
+
+/* Lane l's number in its own sweep. */
+static int
+view_lanes_number(const struct model *m, int l)
+{
+	const struct model_shard *s = view_lanes_shard(m, l);
+
+	return s != NULL ? l - s->first_lane : l;
+}
+
 static void
 view_lanes_cell(const struct view_ctx *c, int l, enum view_lanes_form form,
                 struct view_lanes_cell *cell)
@@ -66,7 +90,7 @@ view_lanes_cell(const struct view_ctx *c, int l, enum view_lanes_form form,
 	struct buf b;
 
 	memset(cell, 0, sizeof *cell);
-	snprintf(cell->label, sizeof cell->label, "L%d", l);
+	snprintf(cell->label, sizeof cell->label, "L%d", view_lanes_number(c->m, l));
 	if (ml->load > 0)
 		snprintf(cell->state, sizeof cell->state, _("load %d"), ml->load);
 	else
@@ -288,7 +312,8 @@ view_lanes_runs(const struct view_ctx *c, struct doc *doc, int l, int indent)
 static bool
 view_lanes_collapsed(const struct model *m)
 {
-	return m->nlanes > 0 && (m->finished || (m->source == MODEL_VIEW && !m->live));
+	return m->nshards == 0 && m->nlanes > 0 &&
+	       (m->finished || (m->source == MODEL_VIEW && !m->live));
 }
 
 /* The collapsed pane's title: the lanes' shape and why nothing shows. */
@@ -321,6 +346,103 @@ struct view_lanes_shape {
 	int per_row, cell_w;
 };
 
+/* The richest form whose cells fit width w and whose lines fit max rows:
+ * lines with the runs under their lanes, else the extra lines and the
+ * cells, as many a row as fit; the tiniest when none does. */
+static enum view_lanes_form
+view_lanes_form(const struct view_ctx *c, int w, int max, int lines, int extra, int cells)
+{
+	struct view_lanes_widths lw;
+	enum view_lanes_form form;
+	int per_row;
+
+	for (form = VIEW_LANES_WIDE; form < VIEW_LANES_TINY; form++) {
+		view_lanes_widths(c, form, &lw);
+		if (lw.cell + 1 > w)
+			continue;
+		per_row = view_lanes_per_row(&lw, w);
+		if (lines <= max || extra + (cells + per_row - 1) / per_row <= max)
+			break;
+	}
+	return form;
+}
+
+/* A shard's line in a view of several: its host, shard and state. */
+static void
+view_lanes_shard_line(const struct view_ctx *c, struct doc *doc, const struct model_shard *s)
+{
+	doc_line(doc, 0, true);
+	if (s->host == NULL) {
+		doc_spanf(doc, DRAW_BOLD, " %s", s->dir);
+		doc_span(doc, DRAW_DIM, _(": waiting for its journal"));
+		return;
+	}
+	doc_spanf(doc, DRAW_BOLD, _(" %s shard %d/%d"), s->host, s->index, s->count);
+	doc_spanf(doc, DRAW_DIM, " (%s)", s->dir);
+	doc_span(doc, DRAW_NORMAL, ": ");
+	if (s->state == MODEL_SHARD_FINISHED)
+		doc_span(doc, strcmp(s->status, "complete") == 0 ? DRAW_OK : DRAW_WARN,
+		         view_header_status(s->status));
+	else if (s->state == MODEL_SHARD_LIVE)
+		doc_span(doc, DRAW_OK, s->paused ? _("live, paused") : _("live"));
+	else
+		doc_spanf(doc, DRAW_NORMAL,
+		          ngettext("running elsewhere, %d run in flight",
+		                   "running elsewhere, %d runs in flight",
+		                   (unsigned long)s->inflight),
+		          s->inflight);
+	doc_spanf(doc, DRAW_DIM,
+	          ngettext(", %d lane x %d", ", %d lanes x %d", (unsigned long)s->nlanes),
+	          s->nlanes, s->width);
+	(void)c;
+}
+
+/* The lanes of a view of several shards: a line per shard, the lanes of
+ * those attached under it, each shard's rows its own. */
+static void
+view_lanes_build_shards(const struct view_ctx *c, int w, int max, struct doc *doc,
+                        struct view_lanes_shape *shape)
+{
+	const struct model *m = c->m;
+	struct view_lanes_widths lw;
+	enum view_lanes_form form;
+	int l, k, per_row = 1, lines = (int)m->nshards, rows = (int)m->nshards, cells = 0;
+	size_t i;
+
+	for (i = 0; i < m->nshards; i++) {
+		const struct model_shard *s = &m->shards[i];
+
+		if (s->state != MODEL_SHARD_LIVE)
+			continue;
+		cells += s->nlanes;
+		for (l = s->first_lane; l < s->first_lane + s->nlanes; l++)
+			lines += 1 + (int)m->lanes[l].nruns + (m->lanes[l].held != NULL);
+	}
+	form = view_lanes_form(c, w, max, lines, rows, cells);
+	view_lanes_widths(c, form, &lw);
+	shape->marks = form >= VIEW_LANES_NARROW && lw.marks > 0;
+	per_row = lines <= max ? 1 : view_lanes_per_row(&lw, w);
+	for (i = 0; i < m->nshards; i++) {
+		const struct model_shard *s = &m->shards[i];
+
+		view_lanes_shard_line(c, doc, s);
+		for (k = 0; s->state == MODEL_SHARD_LIVE && k < s->nlanes; k++) {
+			l = s->first_lane + k;
+			if (k % per_row == 0) {
+				doc_line(doc, 0, true);
+				doc_span(doc, DRAW_NORMAL, "   ");
+			} else {
+				doc_spanf(doc, DRAW_DIM, " %s ",
+				          draw_glyph(c->d, DRAW_GLYPH_VLINE));
+			}
+			view_lanes_put_cell(c, doc, l, form, &lw,
+			                    k % per_row == per_row - 1 || k == s->nlanes - 1);
+			if (lines <= max)
+				view_lanes_runs(c, doc, l, 3 + lw.label + 1);
+		}
+	}
+}
+
 /* The lines of the richest form that fits max rows, or of the tiniest. */
 static void
 view_lanes_build(const struct view_ctx *c, int w, int max, struct doc *doc,
@@ -333,6 +455,10 @@ view_lanes_build(const struct view_ctx *c, int w, int max, struct doc *doc,
 
 	memset(shape, 0, sizeof *shape);
 	doc_init(doc);
+	if (m->nshards > 0 && !(c->st->lane_open && c->st->lane_selected < m->nlanes)) {
+		view_lanes_build_shards(c, w, max, doc, shape);
+		return;
+	}
 	if (m->nlanes == 0) {
 		doc_line(doc, 0, true);
 		doc_span(doc, DRAW_DIM, _(" no lanes yet"));
@@ -351,14 +477,7 @@ view_lanes_build(const struct view_ctx *c, int w, int max, struct doc *doc,
 	/* Runs under their lanes when every one fits. */
 	for (l = 0; l < m->nlanes; l++)
 		lines += 1 + (int)m->lanes[l].nruns + (m->lanes[l].held != NULL);
-	for (form = VIEW_LANES_WIDE; form < VIEW_LANES_TINY; form++) {
-		view_lanes_widths(c, form, &lw);
-		if (lw.cell + 1 > w)
-			continue;
-		per_row = view_lanes_per_row(&lw, w);
-		if (lines <= max || (m->nlanes + per_row - 1) / per_row <= max)
-			break;
-	}
+	form = view_lanes_form(c, w, max, lines, 0, m->nlanes);
 	view_lanes_widths(c, form, &lw);
 	shape->marks = form >= VIEW_LANES_NARROW && lw.marks > 0;
 	/* As few cells a row as the rows allow: lanes read down. */
@@ -428,7 +547,12 @@ view_lanes_draw(struct view_ctx *c, const struct view_rect *r, bool focused)
 		view_lanes_summary(c, title, sizeof title);
 	else if (st->lane_open && st->lane_selected < c->m->nlanes)
 		snprintf(title, sizeof title, _("Lanes (%d): L%d%s; Esc goes back"), c->m->nlanes,
-		         st->lane_selected, rows_shown);
+		         view_lanes_number(c->m, st->lane_selected), rows_shown);
+	else if (c->m->nshards > 0)
+		snprintf(title, sizeof title,
+		         ngettext("Lanes (%d, by host%s)", "Lanes (%d, by host%s)",
+		                  (unsigned long)c->m->nlanes),
+		         c->m->nlanes, rows_shown);
 	else if (shape.marks)
 		snprintf(title, sizeof title, _("Lanes (%d%s; !N: runs near or past --timeout)"),
 		         c->m->nlanes, rows_shown);

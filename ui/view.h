@@ -117,6 +117,9 @@ void view_title(struct view_ctx *c, int y, int x, int w, const char *title, bool
 
 /* The header line: phase, progress, ETA, counts, machine, elapsed. */
 void view_header_draw(struct view_ctx *c, const struct view_rect *r);
+/* A sweep's end status as the journal writes it ("complete"), translated
+ * for people. */
+const char *view_header_status(const char *s);
 /* The rows the lane overview takes at width w (columns) in the richest
  * form that fits max rows. */
 int view_lanes_rows(const struct view_ctx *c, int w, int max);

@@ -96,6 +96,23 @@ status_copy(struct sweep_status *dst, const struct sweep_status *src)
 }
 
 void
+status_keep(struct sweep_status *dst, int **ints, const struct sweep_status *src)
+{
+	size_t n = (size_t)(src->ncpus + src->nloads);
+
+	status_free(dst);
+	status_copy(dst, src);
+	free(*ints);
+	*ints = xcalloc(n + 1, sizeof **ints);
+	if (src->ncpus > 0)
+		memcpy(*ints, src->cpus, sizeof **ints * (size_t)src->ncpus);
+	if (src->nloads > 0)
+		memcpy(*ints + src->ncpus, src->loads, sizeof **ints * (size_t)src->nloads);
+	dst->cpus = *ints;
+	dst->loads = *ints + src->ncpus;
+}
+
+void
 status_set_lanes(struct sweep_status *st, int nlanes, int width, const int *cores)
 {
 	int l;

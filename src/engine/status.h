@@ -64,6 +64,11 @@ void status_free(struct sweep_status *st);
  * loads stay borrowed from src's owner. Free with status_free. */
 void status_copy(struct sweep_status *dst, const struct sweep_status *src);
 
+/* Frees dst's lanes and fills it with a copy of src whose cpus and loads
+ * live in *ints (reallocated; the caller frees it), so the copy outlives
+ * src and its owner. */
+void status_keep(struct sweep_status *dst, int **ints, const struct sweep_status *src);
+
 /* Sets the lanes: nlanes of width cores each, cores[lane * width + i]. */
 void status_set_lanes(struct sweep_status *st, int nlanes, int width, const int *cores);
 

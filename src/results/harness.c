@@ -68,6 +68,29 @@ harness_add_run(struct harness *h, const char *kind, int cpu, int load, bool une
 	}
 }
 
+void
+harness_absorb(struct harness *dst, const struct harness *src)
+{
+	size_t i;
+
+	dst->on |= src->on;
+	if (dst->budget == 0)
+		dst->budget = src->budget;
+	for (i = 0; i < src->ncells; i++) {
+		const struct harness_cell *s = &src->cells[i];
+		struct harness_cell *c = harness_cell(dst, s->kind, s->cpu, s->load);
+
+		c->runs += s->runs;
+		c->unexpected += s->unexpected;
+		c->noisy += s->noisy;
+	}
+	dst->unexpected += src->unexpected;
+	for (i = 0; i < src->nreasons && dst->nreasons < HARNESS_REASONS_MAX; i++) {
+		dst->reasons = xrealloc(dst->reasons, sizeof *dst->reasons * (dst->nreasons + 1));
+		dst->reasons[dst->nreasons++] = xstrdup(src->reasons[i]);
+	}
+}
+
 bool
 harness_clean(const struct harness *h)
 {

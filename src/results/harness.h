@@ -43,6 +43,10 @@ void harness_free(struct harness *h);
 void harness_add_run(struct harness *h, const char *kind, int cpu, int load, bool unexpected,
                      bool noisy, const char *why, int64_t run);
 
+/* Adds src's counts and reasons (up to the cap) to dst: the canaries of
+ * the shards of one sweep. */
+void harness_absorb(struct harness *dst, const struct harness *src);
+
 /* True when no canary run was unexpected. */
 bool harness_clean(const struct harness *h);
 

@@ -22,6 +22,7 @@
 #include "base/util.h"
 #include "results/journal.h"
 #include "results/merge.h"
+#include "results/shardset.h"
 
 struct merge_input {
 	const char *dir;
@@ -218,83 +219,25 @@ merge_scan(struct merge *m, struct merge_input *in)
 	return rc;
 }
 
-/* The first field of config (shard aside) where a and b differ, or NULL. */
-static const char *
-merge_config_diff(const cJSON *a, const cJSON *b)
-{
-	const cJSON *x, *y;
-
-	cJSON_ArrayForEach(x, a)
-	{
-		if (strcmp(x->string, "shard") == 0)
-			continue;
-		y = cJSON_GetObjectItemCaseSensitive(b, x->string);
-		if (y == NULL || !cJSON_Compare(x, y, true))
-			return x->string;
-	}
-	cJSON_ArrayForEach(y, b)
-	{
-		if (strcmp(y->string, "shard") != 0 &&
-		    cJSON_GetObjectItemCaseSensitive(a, y->string) == NULL)
-			return y->string;
-	}
-	return NULL;
-}
-
-static const char *
-merge_commit(const struct merge_input *in)
-{
-	const cJSON *project = cJSON_GetObjectItemCaseSensitive(in->header, "project");
-	const cJSON *commit = cJSON_GetObjectItemCaseSensitive(project, "commit");
-
-	return cJSON_IsString(commit) ? commit->valuestring : "";
-}
-
 static int
 merge_check(struct merge *m)
 {
 	const struct merge_input *a = &m->ins[0];
-	const cJSON *ca = cJSON_GetObjectItemCaseSensitive(a->header, "config");
 	size_t i, j;
-	int k;
+	int k, rc = 0;
 
-	for (k = 1; k < m->nins; k++) {
-		const struct merge_input *b = &m->ins[k];
-		const char *field;
-
-		if (strcmp(merge_commit(a), merge_commit(b)) != 0) {
-			m->err = xasprintf(_("%s and %s differ in project.commit (%s, %s): shards "
-			                     "of different commits cannot be merged"),
-			                   a->dir, b->dir, merge_commit(a), merge_commit(b));
-			return -EINVAL;
-		}
-		field =
-		    merge_config_diff(ca, cJSON_GetObjectItemCaseSensitive(b->header, "config"));
-		if (field != NULL) {
-			m->err = xasprintf(_("%s and %s differ in config.%s: shards of different "
-			                     "configurations cannot be merged"),
-			                   a->dir, b->dir, field);
-			return -EINVAL;
-		}
-	}
-	for (i = 0; i < m->nparts; i++) {
+	for (k = 1; k < m->nins && rc == 0; k++)
+		rc = shardset_check_headers(a->dir, a->header, m->ins[k].dir, m->ins[k].header,
+		                            &m->err);
+	for (i = 1; i < m->nparts && rc == 0; i++) {
 		const struct merge_part *p = &m->parts[i];
 
-		if (p->count != m->parts[0].count || p->index < 1 || p->index > p->count) {
-			m->err =
-			    xasprintf(_("%s and %s differ in config.shard.count (%d, %d)"),
-			              m->parts[0].in->dir, p->in->dir, m->parts[0].count, p->count);
-			return -EINVAL;
-		}
-		for (j = 0; j < i; j++) {
-			if (m->parts[j].index == p->index) {
-				m->err = xasprintf(_("shard %d/%d is in both %s and %s"), p->index,
-				                   p->count, m->parts[j].in->dir, p->in->dir);
-				return -EINVAL;
-			}
-		}
+		for (j = 0; j < i && rc == 0; j++)
+			rc = shardset_check_index(m->parts[j].in->dir, m->parts[j].index,
+			                          m->parts[j].count, p->in->dir, p->index, p->count,
+			                          &m->err);
 	}
-	return 0;
+	return rc;
 }
 
 static int
@@ -302,9 +245,7 @@ merge_part_cmp(const void *a, const void *b)
 {
 	const struct merge_part *x = a, *y = b;
 
-	if (x->started_ms != y->started_ms)
-		return x->started_ms < y->started_ms ? -1 : 1;
-	return x->index - y->index;
+	return shardset_cmp(x->started_ms, x->index, y->started_ms, y->index);
 }
 
 /* Sorts the parts and gives each the numbers after the parts before it. */

@@ -442,6 +442,121 @@ results_get_core(struct results_test *t, int cpu, int core)
 	return &t->cores[i];
 }
 
+static struct results_failure *
+results_failure_copy(const struct results_failure *f, const char *logdir)
+{
+	struct results_failure *c = xcalloc(1, sizeof *c);
+
+	*c = *f;
+	c->seed = f->seed != NULL ? xstrdup(f->seed) : NULL;
+	c->lines = xstrdup(f->lines);
+	c->reason = f->reason != NULL ? xstrdup(f->reason) : NULL;
+	if (f->log == NULL)
+		c->log = NULL;
+	else if (logdir != NULL && f->log[0] != '/')
+		c->log = xasprintf("%s/%s", logdir, f->log);
+	else
+		c->log = xstrdup(f->log);
+	return c;
+}
+
+/* Whether the candidates of st (in src) name the test id. */
+static bool
+results_has_candidate(const struct results *src, const struct results_test *st, const char *id)
+{
+	int k;
+
+	for (k = 0; k < st->ncandidates; k++)
+		if (strcmp(src->tests[st->candidates[k]].id, id) == 0)
+			return true;
+	return false;
+}
+
+/* The cascade evidence of st (in src) added to t (in dst): the candidates
+ * every bad sweep run kept, by id. */
+static void
+results_absorb_order(struct results *dst, struct results_test *t, const struct results *src,
+                     const struct results_test *st)
+{
+	int k, n;
+
+	if (st->sweep_bad == 0)
+		return;
+	if (t->sweep_bad == 0) {
+		for (k = 0; k < st->ncandidates; k++)
+			t->candidates[k] =
+			    results_find(dst, src->tests[st->candidates[k]].id) - dst->tests;
+		t->ncandidates = st->ncandidates;
+	} else {
+		for (k = n = 0; k < t->ncandidates; k++)
+			if (results_has_candidate(src, st, dst->tests[t->candidates[k]].id))
+				t->candidates[n++] = t->candidates[k];
+		t->ncandidates = n;
+	}
+	t->sweep_bad += st->sweep_bad;
+}
+
+static void
+results_absorb_pkg_rest(struct results_pkg *p, const struct results_pkg *sp, const char *logdir)
+{
+	size_t i;
+
+	p->ms += sp->ms;
+	p->pinned += sp->pinned;
+	p->pin_failed += sp->pin_failed;
+	if (sp->pin_max_ms > p->pin_max_ms)
+		p->pin_max_ms = sp->pin_max_ms;
+	if (p->cpuset == NULL && sp->cpuset != NULL)
+		p->cpuset = xstrdup(sp->cpuset);
+	if (p->first_outside == NULL && sp->first_outside != NULL)
+		p->first_outside = results_failure_copy(sp->first_outside, logdir);
+	for (i = 0; i < sp->ndebris; i++) {
+		p->debris = xrealloc(p->debris, sizeof *p->debris * (p->ndebris + 1));
+		p->debris[p->ndebris].path = xstrdup(sp->debris[i].path);
+		p->debris[p->ndebris++].run = sp->debris[i].run;
+	}
+	p->runs_after_debris += sp->runs_after_debris;
+}
+
+void
+results_absorb_part(struct results *dst, const struct results *src, const char *logdir)
+{
+	size_t i;
+	int j;
+
+	results_absorb(dst, src);
+	for (i = 0; i < src->npkgs; i++)
+		results_absorb_pkg_rest(&dst->pkgs[results_absorb_pkg(dst, &src->pkgs[i])],
+		                        &src->pkgs[i], logdir);
+	for (i = 0; i < src->ntests; i++) {
+		const struct results_test *st = &src->tests[i];
+		struct results_test *t = results_find(dst, st->id);
+
+		for (j = 0; j < st->ncells; j++) {
+			const struct results_cell *sc = &st->cells[j];
+			struct results_cell *c = results_get_cell(t, sc->phase, sc->cpu, sc->load);
+
+			c->overlapped_runs += sc->overlapped_runs;
+			c->overlapped_bad += sc->overlapped_bad;
+		}
+		if (t->first == NULL && st->first != NULL)
+			t->first = results_failure_copy(st->first, logdir);
+		for (j = 0; j < st->ncores; j++) {
+			struct results_core *c =
+			    results_get_core(t, st->cores[j].cpu, st->cores[j].core);
+
+			c->runs += st->cores[j].runs;
+			c->failures += st->cores[j].failures;
+		}
+		results_add_channels(t, st->channels);
+		if (t->polluter == NULL && st->polluter != NULL)
+			results_set_polluter(t, st->polluter->test, st->polluter->seed,
+			                     st->polluter->command, st->polluter->runs);
+		results_absorb_order(dst, t, src, st);
+	}
+	harness_absorb(&dst->harness, &src->harness);
+}
+
 void
 results_add_cores(struct results *r, int pkg, const struct outcome *o, const int *cores, int ncores)
 {

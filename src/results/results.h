@@ -162,6 +162,13 @@ struct results_test *results_add_test(struct results *r, int pkg, const char *id
  * verify adds up the sweeps of its pairs with it. */
 void results_absorb(struct results *dst, const struct results *src);
 
+/* results_absorb, and the rest of src as a merged journal would count it
+ * after dst's: packages' times, pins and debris, cells' overlapped runs,
+ * first failures dst lacks (their logs' paths behind logdir/ when logdir
+ * is not NULL), counts by core, channels, polluters, cascade candidates
+ * kept by both, and the canaries. Merging shards (shardset.h) uses it. */
+void results_absorb_part(struct results *dst, const struct results *src, const char *logdir);
+
 /* The cell of t at (phase, cpu, load), made empty when it has none. */
 struct results_cell *results_get_cell(struct results_test *t, enum results_phase phase, int cpu,
                                       int load);
