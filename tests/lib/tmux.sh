@@ -26,10 +26,11 @@ start() {
 	tm set-option -t "$1" status off >/dev/null
 }
 screen() { tm capture-pane -p -t "$1"; }
-# wait_for NAME TEXT [SECONDS]: until the screen shows TEXT (10 s).
+# wait_for NAME TEXT [SECONDS]: until the screen shows TEXT (WAIT_SECONDS,
+# else 10 s).
 wait_for() {
 	local i
-	for i in $(seq $((${3:-10} * 10))); do
+	for i in $(seq $((${3:-${WAIT_SECONDS:-10}} * 10))); do
 		screen "$1" | grep -qF -- "$2" && return 0
 		sleep 0.1
 	done

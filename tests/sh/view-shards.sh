@@ -12,37 +12,15 @@
 # with one of its shards.
 set -eu
 command -v go >/dev/null || { echo "SKIP no go"; exit 77; }
-command -v tmux >/dev/null 2>&1 || { echo "SKIP tmux is not installed"; exit 77; }
+. "$CHECK_SRCDIR/tests/lib/tmux.sh"
 T="$CHECK_TMPDIR"
-SOCK="fs-vshards-$$"
-export LANG=C.UTF-8 LC_ALL=C.UTF-8 TZ=UTC
-unset NO_COLOR GH_TOKEN GITHUB_TOKEN || true
-tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
+WAIT_SECONDS=20
 pids=
 cleanup() {
-	tm kill-server >/dev/null 2>&1 || true
+	tmux_cleanup
 	for p in $pids; do kill -9 "$p" 2>/dev/null || true; done
 }
 trap cleanup EXIT
-fail() {
-	echo "FAIL: $*"
-	exit 1
-}
-start() {
-	tm new-session -d -s "$1" -x 120 -y 40 "$2; echo EXIT:\$?; sleep 120"
-	tm set-option -t "$1" status off >/dev/null
-}
-screen() { tm capture-pane -p -t "$1"; }
-wait_for() {
-	local i
-	for i in $(seq $((${3:-20} * 10))); do
-		screen "$1" | grep -qF -- "$2" && return 0
-		sleep 0.1
-	done
-	echo "FAIL: \"$2\" never showed in $1:"
-	screen "$1"
-	exit 1
-}
 cp -r "$CHECK_SRCDIR/tests/fixtures/shards" "$T/proj"
 # A slow test in every package, so the sweeps are caught while they run.
 for d in "$T"/proj/*/; do
@@ -64,7 +42,7 @@ hold() {
 		sleep 0.1
 	done
 	[ -S "s$1/control.sock" ] || { cat "s$1.out"; fail "shard $1 serves no control socket"; }
-	start "p$1" "$FLAKESWEEP view s$1"
+	start "p$1" 120 40 "$FLAKESWEEP view s$1"
 	wait_for "p$1" ", live"
 	tm send-keys -t "p$1" P
 	wait_for "p$1" "(paused), live"
@@ -72,7 +50,7 @@ hold() {
 
 sweep 1
 hold 1
-start v "$FLAKESWEEP view s1 s2"
+start v 120 40 "$FLAKESWEEP view s1 s2"
 wait_for v "view: 2 shards: 1 live 1 waiting"
 wait_for v " s2: waiting for its journal"
 sweep 2
