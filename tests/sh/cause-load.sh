@@ -5,19 +5,12 @@
 # (tests/fixtures/tap/budget.sh) swept on one core at loads 1 and 2. At
 # load 2 two runs share the core, each takes about twice its CPU time and
 # fails; at load 1 each has the core to itself and passes. The cause is
-# load, with its counts. As in tests/sh/noise.sh, the sweep runs in a
-# session of its own raised to the highest priority where that is allowed
-# (its autogroup, else its nice value), so a host busy with other work
-# yields the core and load 1 stays quiet.
+# load, with its counts. The sweep runs first (tests/sh/lib/first.sh), so
+# a host busy with other work yields the core and load 1 stays quiet.
 set -eu
-if [ -z "${LOAD_SESSION:-}" ]; then
-	LOAD_SESSION=1 exec setsid --wait bash "$0" "$@"
-fi
-echo -20 >/proc/self/autogroup 2>/dev/null || true
+. "$CHECK_SRCDIR/tests/sh/lib/first.sh"
 core=$(python3 -c 'import os; print(min(os.sched_getaffinity(0)))')
 cd "$CHECK_TMPDIR"
-first=()
-if nice -n -20 true 2>/dev/null; then first=(nice -n -20); fi
 rc=0
 "${first[@]}" taskset -c "$core" "$FLAKESWEEP" --driver tap --cpu 1 --load 1,2 --count 10 \
 	--confirm 0 --timeout 20s --ui none -o "$CHECK_TMPDIR/out" \

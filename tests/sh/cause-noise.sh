@@ -8,18 +8,14 @@
 # the other core pass. Both kinds are in the one (cpu 1, load 1) cell, whose
 # mean noise hides the busy core, so the cause is judged on runs: noisy
 # against quiet within the pair. The cause is noise, with the counts of
-# the journal's runs and the exact p-value. Priority as in
-# tests/sh/noise.sh. Needs two usable cores.
+# the journal's runs and the exact p-value; rebuilt from the journal, the
+# same. The sweep and the loop run first (tests/sh/lib/first.sh). Needs
+# two usable cores.
 set -eu
-if [ -z "${NOISE_SESSION:-}" ]; then
-	NOISE_SESSION=1 exec setsid --wait bash "$0" "$@"
-fi
-echo -20 >/proc/self/autogroup 2>/dev/null || true
+. "$CHECK_SRCDIR/tests/sh/lib/first.sh"
 read -r quiet busy < <(python3 -c 'import os; print(*sorted(os.sched_getaffinity(0))[:2])')
 [ -n "$busy" ] || { echo "SKIP one usable core: no second core to keep quiet"; exit 77; }
 cd "$CHECK_TMPDIR"
-first=()
-if nice -n -20 true 2>/dev/null; then first=(nice -n -20); fi
 "${first[@]}" taskset -c "$busy" sh -c 'while :; do :; done' &
 hog=$!
 trap 'kill $hog 2>/dev/null || true' EXIT
