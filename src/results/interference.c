@@ -7,8 +7,8 @@
  * overlapped runs shares something between runs: a fixed port, a fixed
  * path, the working directory. Runs overlap more at some (cpu, load) pairs
  * than at others, so the test compares within each pair and combines the
- * pairs exactly (strata.h): a test that fails every run at
- * one pair is no evidence. It never reads or writes files.
+ * pairs exactly (strata.h): a test that fails every run at one pair is no
+ * evidence. It never reads or writes files.
  */
 #include "config.h"
 

@@ -603,6 +603,7 @@ results_add_shaped(struct results *r, struct results_shape *s, enum results_phas
                    int load, const int *cores, int ncores, bool overlapped, const double *noise)
 {
 	const struct results_shape_pair *x = results_shape_pair(r, s, phase, cpu, load);
+	bool noisy;
 	size_t i;
 
 	r->runs++;
@@ -620,6 +621,7 @@ results_add_shaped(struct results *r, struct results_shape *s, enum results_phas
 		results_shape_count_cores(s, cores, ncores);
 	if (noise == NULL)
 		return;
+	noisy = results_noisy(noise[0], noise[1]);
 	r->noise_ms += noise[0];
 	r->noise_core_ms += noise[1];
 	for (i = 0; i < s->ntests; i++) {
@@ -628,7 +630,7 @@ results_add_shaped(struct results *r, struct results_shape *s, enum results_phas
 		c->noise_ms += noise[0];
 		c->noise_core_ms += noise[1];
 		/* Its tests all passed: no noisy failure to count. */
-		c->noisy_runs += results_noisy(noise[0], noise[1]);
+		c->noisy_runs += noisy;
 	}
 }
 
