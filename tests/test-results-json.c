@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "results/causes.h"
 #include "results/results-json.h"
 #include "base/util.h"
 
@@ -174,6 +175,38 @@ TEST(results_json_round_trip_keeps_debris)
 	free(path);
 }
 
+/* A cell's noisy runs come back as written, and so does the noise cause
+ * they make: 7 of the 10 noisy runs failed, none of the 10 quiet ones. */
+TEST(results_json_round_trip_keeps_noisy_runs)
+{
+	char *path = xasprintf("%s/tests/fixtures/results/noise.json", check_srcdir());
+	struct results *r = NULL;
+	struct results_meta m;
+	struct causes *c;
+	char *err = NULL;
+	cJSON *a;
+
+	rt_check(path);
+	CHECK_INT(results_load(path, &r, &m, &err), 0);
+	CHECK_INT(r->ntests, 1);
+	CHECK_INT(r->tests[0].ncells, 1);
+	CHECK_INT(r->tests[0].cells[0].runs, 20);
+	CHECK_INT(r->tests[0].cells[0].failures, 7);
+	CHECK_INT(r->tests[0].cells[0].noisy_runs, 10);
+	CHECK_INT(r->tests[0].cells[0].noisy_bad, 7);
+	c = causes_new(r);
+	a = causes_json(c, 0);
+	CHECK_INT(cJSON_GetArraySize(a), 1);
+	CHECK_STR(cJSON_GetObjectItem(cJSON_GetArrayItem(a, 0), "cause")->valuestring, "noise");
+	CHECK(cJSON_GetObjectItem(cJSON_GetArrayItem(a, 0), "p")->valuedouble ==
+	      util_round3(120.0 / 77520));
+	cJSON_Delete(a);
+	causes_free(c);
+	results_free(r);
+	results_meta_free(&m);
+	free(path);
+}
+
 /* A results.json written before cores and cascades were recorded. */
 TEST(results_json_reads_an_older_file)
 {
@@ -294,4 +327,15 @@ TEST(results_json_refuses_malformed_files_naming_line_and_field)
 	bad(DOC("{\"phase\": \"sweep\", \"cpu\": 2, \"load\": 1, \"runs\": 1, \"failures\": 0, "
 	        "\"hangs\": 0, \"noise\": 1.5}"),
 	    "7: tests[0].cells[1].noise: expected a share from 0 to 1, or null");
+	/* Noisy runs are some of the cell's runs; their failures, some of
+	 * those runs' and of the cell's. */
+	bad(DOC("{\"phase\": \"sweep\", \"cpu\": 2, \"load\": 1, \"runs\": 4, \"failures\": 3, "
+	        "\"hangs\": 0, \"noisy\": {\"runs\": 5, \"failures\": 0}}"),
+	    "7: tests[0].cells[1].noisy.runs: expected a whole number from 0 to 4");
+	bad(DOC("{\"phase\": \"sweep\", \"cpu\": 2, \"load\": 1, \"runs\": 4, \"failures\": 3, "
+	        "\"hangs\": 0, \"noisy\": {\"runs\": 2, \"failures\": 3}}"),
+	    "7: tests[0].cells[1].noisy.failures: expected a whole number from 0 to 2");
+	bad(DOC("{\"phase\": \"sweep\", \"cpu\": 2, \"load\": 1, \"runs\": 4, \"failures\": 3, "
+	        "\"hangs\": 0, \"noisy\": 2}"),
+	    "7: tests[0].cells[1].noisy: expected an object");
 }

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "engine/noise.h"
+#include "results/causes.h"
 #include "results/interference.h"
 #include "results/journal.h"
 #include "results/replay.h"
@@ -521,4 +523,118 @@ TEST(report_clean_cell_carries_the_wilson_bound)
 	CHECK(strstr(text, "300") == NULL);
 	free(text);
 	results_free(r);
+}
+
+/* Writes run `run` of package 0, a sweep run of 100 ms at cpu 1 and load
+ * pinned to core, in which other processes took other_ms of the core and
+ * TestBudget failed or passed. */
+static void
+journal_run_noise(struct journal *j, int64_t run, int load, int core, double other_ms, bool fail)
+{
+	struct journal_run jr;
+	struct outcome o;
+
+	memset(&jr, 0, sizeof jr);
+	jr.run = run;
+	jr.phase = RESULTS_SWEEP;
+	jr.cpu = 1;
+	jr.load = load;
+	jr.ms = 100;
+	jr.cores[0] = core;
+	jr.ncores = 1;
+	jr.has_noise = true;
+	jr.noise = other_ms / 100;
+	jr.noise_ms = other_ms;
+	memset(&o, 0, sizeof o);
+	outcome_add(&o, xstrdup("TestBudget"), fail ? OUTCOME_FAIL : OUTCOME_PASS, NULL);
+	CHECK_INT(journal_write_run(j, &jr, &o), 0);
+	outcome_free(&o);
+}
+
+/* The noise cause judges runs, not cells, within each pair. At load 1,
+ * 8 runs on a busy core (half its time taken) fail 6 times and 12 on a
+ * quiet one (5%) never: the cell's noise, 0.23, is above 0.2, so cells
+ * alone have no quiet side. At load 2, 5 noisy runs and 5 quiet ones fail
+ * once each. The exact stratified test: at load 1 the 6 failures fall
+ * among the 8 noisy runs of 20 with C(8,6) / C(20,6) = 28 / 38760, 5 of
+ * them with 672 / 38760; at load 2 at least one of the 2 among the 5 noisy
+ * of 10 has 35 / 45, both 10 / 45; 7 or more noisy failures in all:
+ * (28 x 35 + 672 x 10) / (38760 x 45) = 7700 / 1744200. The counts come
+ * the same from the journal (passing runs by the fast path, failing ones
+ * by the slow one), from the live counting and from results.json. */
+TEST(causes_noise_compares_noisy_runs_within_each_pair)
+{
+	char *path = xasprintf("%s/journal.jsonl", check_tmpdir());
+	char *json = xasprintf("%s/results.json", check_tmpdir());
+	struct journal *j = journal_with_pkg(path);
+	struct results *live = results_new(), *loaded = NULL;
+	const struct results *each[3];
+	struct results_meta meta;
+	struct report_meta m;
+	struct replay *rp;
+	char *err = NULL, *text;
+	cJSON *doc;
+	int i, k, pkg = results_add_pkg(live, "m", "unit");
+
+	for (i = 0; i < 30; i++) {
+		int load = i < 20 ? 1 : 2;
+		bool noisy = i < 8 || (i >= 20 && i < 25);
+		bool fail = i < 6 || i == 20 || i == 25;
+		struct outcome o;
+
+		journal_run_noise(j, i + 1, load, noisy, noisy ? 50 : 5, fail);
+		memset(&o, 0, sizeof o);
+		outcome_add(&o, xstrdup("TestBudget"), fail ? OUTCOME_FAIL : OUTCOME_PASS, NULL);
+		results_add_run(live, pkg, RESULTS_SWEEP, 1, load, &o, NULL, i + 1);
+		results_add_noise(live, pkg, RESULTS_SWEEP, 1, load, &o, noisy ? 50 : 5, 100);
+		outcome_free(&o);
+	}
+	rp = journal_replayed(path, j);
+	memset(&m, 0, sizeof m);
+	m.status = "complete";
+	doc = results_to_json(rp->results, &m);
+	text = cJSON_Print(doc);
+	CHECK_INT(util_write_file_atomic(json, text, strlen(text)), 0);
+	cJSON_Delete(doc);
+	free(text);
+	CHECK_INT(results_load(json, &loaded, &meta, &err), 0);
+	each[0] = rp->results;
+	each[1] = live;
+	each[2] = loaded;
+	for (k = 0; k < 3; k++) {
+		const struct results_test *t = results_find(each[k], "m::TestBudget");
+		const struct results_cell *c1 = &t->cells[0], *c2 = &t->cells[1];
+		struct causes *c = causes_new(each[k]);
+		cJSON *a = causes_json(c, 0), *cause = cJSON_GetArrayItem(a, 0);
+
+		CHECK_INT(t->ncells, 2);
+		CHECK_INT(c1->load, 1);
+		CHECK_INT(c1->runs, 20);
+		CHECK_INT(c1->failures, 6);
+		CHECK_INT(c1->noisy_runs, 8);
+		CHECK_INT(c1->noisy_bad, 6);
+		CHECK(fabs(noise_share(c1->noise_ms, c1->noise_core_ms) - 0.23) < 1e-9);
+		CHECK_INT(c2->load, 2);
+		CHECK_INT(c2->noisy_runs, 5);
+		CHECK_INT(c2->noisy_bad, 1);
+		CHECK_INT(cJSON_GetArraySize(a), 1);
+		CHECK_STR(cJSON_GetObjectItem(cause, "cause")->valuestring, "noise");
+		CHECK_STR(cJSON_GetObjectItem(cause, "evidence")->valuestring,
+		          "fails under host noise: 7/13 noisy runs against 1/17 quiet ones");
+		CHECK(cJSON_GetObjectItem(cause, "p")->valuedouble ==
+		      util_round3(7700.0 / 1744200));
+		/* Benjamini-Hochberg over it and load's p (0.904: 6/20 at load 1
+		 * against 2/10, 0.452, times the two loads). */
+		CHECK(cJSON_GetObjectItem(cause, "q")->valuedouble ==
+		      util_round3(2 * 7700.0 / 1744200));
+		cJSON_Delete(a);
+		causes_free(c);
+	}
+	results_free(loaded);
+	results_meta_free(&meta);
+	results_free(live);
+	replay_free(rp);
+	free(rp);
+	free(json);
+	free(path);
 }

@@ -3,8 +3,9 @@
  * causes.c: names the causes of each failing test. For cpu and load, each
  * value is tested against the others (failures and hangs over runs, sweep
  * and confirm cells together) and the smallest p, times the number of
- * values (Bonferroni), stands for the dimension; noise tests the cells
- * above NOISE_NOISY against the rest; interference takes interference_p.
+ * values (Bonferroni), stands for the dimension; noise tests the runs
+ * above NOISE_NOISY against the rest within each pair (strata.h), as
+ * interference_p tests overlapped runs, which interference takes.
  * Those p-values, over every test of the sweep, get Benjamini-Hochberg
  * q-values. Order comes from results_order_dependent, with the polluter
  * when its search found one; timing is named when nothing else is. It never reads or writes files.
@@ -16,8 +17,8 @@
 
 #include "results/causes.h"
 #include "results/interference.h"
-#include "engine/noise.h"
 #include "results/stats.h"
+#include "results/strata.h"
 
 enum causes_kind {
 	CAUSES_CPU,
@@ -89,24 +90,29 @@ causes_dimension(const struct results_test *t, int dim, struct causes_test *ct)
 		ct->p[dim] = fmin(1, ct->p[dim] * nvalues);
 }
 
+/* Adds cell c's runs to x: quiet ones on side 1, noisy ones on side 2. */
+static void
+causes_noise_cell(struct stats_table *x, const struct results_cell *c)
+{
+	x->k1 += c->failures + c->hangs - c->noisy_bad;
+	x->n1 += c->runs - c->noisy_runs;
+	x->k2 += c->noisy_bad;
+	x->n2 += c->noisy_runs;
+}
+
 static void
 causes_noise(const struct results_test *t, struct causes_test *ct)
 {
-	int i;
+	struct stats_table sum;
 
-	for (i = 0; i < t->ncells; i++) {
-		const struct results_cell *c = &t->cells[i];
-		bool noisy = noise_share(c->noise_ms, c->noise_core_ms) > NOISE_NOISY;
-
-		ct->k1[CAUSES_NOISE] += noisy ? c->failures + c->hangs : 0;
-		ct->n1[CAUSES_NOISE] += noisy ? c->runs : 0;
-		ct->k2[CAUSES_NOISE] += noisy ? 0 : c->failures + c->hangs;
-		ct->n2[CAUSES_NOISE] += noisy ? 0 : c->runs;
-	}
+	strata_totals(t, causes_noise_cell, &sum);
+	ct->k1[CAUSES_NOISE] = sum.k2;
+	ct->n1[CAUSES_NOISE] = sum.n2;
+	ct->k2[CAUSES_NOISE] = sum.k1;
+	ct->n2[CAUSES_NOISE] = sum.n1;
 	ct->p[CAUSES_NOISE] = -1;
-	if (ct->n1[CAUSES_NOISE] > 0 && ct->n2[CAUSES_NOISE] > 0)
-		stats_fisher(ct->k2[CAUSES_NOISE], ct->n2[CAUSES_NOISE], ct->k1[CAUSES_NOISE],
-		             ct->n1[CAUSES_NOISE], NULL, &ct->p[CAUSES_NOISE]);
+	if (sum.n1 > 0 && sum.n2 > 0)
+		ct->p[CAUSES_NOISE] = strata_pairs_greater(t, causes_noise_cell);
 }
 
 struct causes *
@@ -196,8 +202,8 @@ causes_evidence(const struct causes_test *ct, int k)
 		                         "other loads"),
 		                 ct->value[1], k1, n1, k2, n2);
 	case CAUSES_NOISE:
-		return xasprintf(_("fails under host noise: %lld/%lld in noisy cells against "
-		                   "%lld/%lld in quiet ones"),
+		return xasprintf(_("fails under host noise: %lld/%lld noisy runs against "
+		                   "%lld/%lld quiet ones"),
 		                 k1, n1, k2, n2);
 	case CAUSES_INTERFERENCE:
 		return xasprintf(_("fails when runs of its package overlap: %lld/%lld overlapped "

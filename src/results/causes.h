@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * causes.h: why each failing test fails, with its evidence: cpu (its
- * failures pile up at one CPU count), load (at one load), noise (in cells
+ * failures pile up at one CPU count), load (at one load), noise (in runs
  * measured under host noise), interference (in runs that overlapped another
  * run of its package), order (order_dependent), or timing when none of
- * these explains it. Each test is a one-sided Fisher exact test; the
+ * these explains it. Each test is a one-sided exact test, noise and
+ * interference stratified by (cpu, load) pair (strata.h); the
  * p-values of every test of the sweep are adjusted together
  * (Benjamini-Hochberg). It reads struct results only; no I/O.
  */

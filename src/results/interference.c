@@ -7,8 +7,8 @@
  * overlapped runs shares something between runs: a fixed port, a fixed
  * path, the working directory. Runs overlap more at some (cpu, load) pairs
  * than at others, so the test compares within each pair and combines the
- * pairs exactly (stats_strata_greater): a test that fails every run at
- * one pair is no evidence. It never reads or writes files.
+ * pairs exactly (strata.h): a test that fails every run at one pair is no
+ * evidence. It never reads or writes files.
  */
 #include "config.h"
 
@@ -17,6 +17,7 @@
 
 #include "results/interference.h"
 #include "results/stats.h"
+#include "results/strata.h"
 #include "base/util.h"
 
 void
@@ -57,38 +58,13 @@ interference_add_cell(struct stats_table *x, const struct results_cell *c)
 void
 interference_totals(const struct results_test *t, struct stats_table *sum)
 {
-	int i;
-
-	memset(sum, 0, sizeof *sum);
-	for (i = 0; i < t->ncells; i++)
-		interference_add_cell(sum, &t->cells[i]);
+	strata_totals(t, interference_add_cell, sum);
 }
 
 double
 interference_p(const struct results_test *t)
 {
-	struct stats_table *strata = xcalloc((size_t)t->ncells + 1, sizeof *strata);
-	int i, j, n = 0;
-	double p;
-
-	/* One table per (cpu, load) pair, its phases together, made at the
-	 * pair's first cell. */
-	for (i = 0; i < t->ncells; i++) {
-		const struct results_cell *c = &t->cells[i];
-
-		for (j = 0; j < i && (t->cells[j].cpu != c->cpu || t->cells[j].load != c->load);
-		     j++)
-			;
-		if (j < i)
-			continue;
-		for (j = i; j < t->ncells; j++)
-			if (t->cells[j].cpu == c->cpu && t->cells[j].load == c->load)
-				interference_add_cell(&strata[n], &t->cells[j]);
-		n++;
-	}
-	p = stats_strata_greater(strata, (size_t)n);
-	free(strata);
-	return p;
+	return strata_pairs_greater(t, interference_add_cell);
 }
 
 bool

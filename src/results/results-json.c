@@ -183,6 +183,12 @@ results_json_test(const struct results *r, const struct results_test *t,
 		cJSON_AddNumberToObject(co, "rate_low", round(lo * 1e6) / 1e6);
 		cJSON_AddNumberToObject(co, "rate_high", round(hi * 1e6) / 1e6);
 		results_json_noise(co, c->noise_ms, c->noise_core_ms);
+		if (c->noisy_runs > 0) {
+			cJSON *no = cJSON_AddObjectToObject(co, "noisy");
+
+			cJSON_AddNumberToObject(no, "runs", (double)c->noisy_runs);
+			cJSON_AddNumberToObject(no, "failures", (double)c->noisy_bad);
+		}
 		if (c->overlapped_runs > 0) {
 			cJSON *ov = cJSON_AddObjectToObject(co, "overlapped");
 
@@ -550,26 +556,25 @@ results_json_noise_in(struct results_json_in *in, const cJSON *obj, double *othe
 	return 0;
 }
 
-/* A cell's "overlapped": {"runs", "failures"}, its runs that overlapped
- * another run of the package; absent is none. */
+/* A cell's member key, {"runs", "failures"}: some of its runs (overlapped,
+ * noisy) into *runs, their failures and hangs into *bad; absent is none. */
 static int
-results_json_overlapped_in(struct results_json_in *in, const cJSON *cell, struct results_cell *x)
+results_json_runs_in(struct results_json_in *in, const cJSON *cell, const char *key,
+                     const struct results_cell *x, int64_t *runs, int64_t *bad)
 {
-	const cJSON *o = cJSON_GetObjectItemCaseSensitive(cell, "overlapped");
+	const cJSON *o = cJSON_GetObjectItemCaseSensitive(cell, key);
+	int64_t most;
 	int rc;
 
 	if (o == NULL)
 		return 0;
 	if (!cJSON_IsObject(o))
-		return results_json_fail(in, "overlapped", _("expected an object"));
-	results_json_push(in, "overlapped", 0);
-	rc = results_json_int(in, o, "runs", true, 0, x->runs, &x->overlapped_runs);
+		return results_json_fail(in, key, _("expected an object"));
+	results_json_push(in, key, 0);
+	rc = results_json_int(in, o, "runs", true, 0, x->runs, runs);
+	most = *runs < x->failures + x->hangs ? *runs : x->failures + x->hangs;
 	if (rc == 0)
-		rc = results_json_int(in, o, "failures", true, 0,
-		                      x->overlapped_runs < x->failures + x->hangs
-		                          ? x->overlapped_runs
-		                          : x->failures + x->hangs,
-		                      &x->overlapped_bad);
+		rc = results_json_int(in, o, "failures", true, 0, most, bad);
 	results_json_pop(in);
 	return rc;
 }
@@ -819,7 +824,10 @@ results_json_read_cells(struct results_json_in *in, const cJSON *cells, struct r
 		if (rc == 0)
 			rc = results_json_noise_in(in, c, &x->noise_ms, &x->noise_core_ms);
 		if (rc == 0)
-			rc = results_json_overlapped_in(in, c, x);
+			rc = results_json_runs_in(in, c, "noisy", x, &x->noisy_runs, &x->noisy_bad);
+		if (rc == 0)
+			rc = results_json_runs_in(in, c, "overlapped", x, &x->overlapped_runs,
+			                          &x->overlapped_bad);
 		results_json_pop(in);
 		if (rc < 0)
 			break;

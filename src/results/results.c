@@ -13,6 +13,7 @@
 
 #include "results/results.h"
 #include "results/stats.h"
+#include "engine/noise.h"
 #include "base/sanitize.h"
 #include "base/strmap.h"
 #include "base/util.h"
@@ -290,6 +291,8 @@ results_absorb(struct results *dst, const struct results *src)
 			c->hangs += sc->hangs;
 			c->noise_ms += sc->noise_ms;
 			c->noise_core_ms += sc->noise_core_ms;
+			c->noisy_runs += sc->noisy_runs;
+			c->noisy_bad += sc->noisy_bad;
 		}
 	}
 	dst->runs += src->runs;
@@ -400,10 +403,18 @@ results_add_run(struct results *r, int pkg, enum results_phase phase, int cpu, i
 	return fresh;
 }
 
+/* Whether a run that saw other_ms of core_ms is noisy, as a cell is. */
+static bool
+results_noisy(double other_ms, double core_ms)
+{
+	return noise_share(other_ms, core_ms) > NOISE_NOISY;
+}
+
 void
 results_add_noise(struct results *r, int pkg, enum results_phase phase, int cpu, int load,
                   const struct outcome *o, double other_ms, double core_ms)
 {
+	bool noisy = results_noisy(other_ms, core_ms);
 	size_t i;
 
 	r->noise_ms += other_ms;
@@ -416,6 +427,11 @@ results_add_noise(struct results *r, int pkg, enum results_phase phase, int cpu,
 		c = results_get_cell(results_get_test(r, pkg, o->tests[i].name), phase, cpu, load);
 		c->noise_ms += other_ms;
 		c->noise_core_ms += core_ms;
+		if (noisy) {
+			c->noisy_runs++;
+			c->noisy_bad += o->tests[i].status == OUTCOME_FAIL ||
+			                o->tests[i].status == OUTCOME_HANG;
+		}
 	}
 }
 
@@ -702,6 +718,7 @@ results_add_shaped(struct results *r, struct results_shape *s, enum results_phas
                    int load, const int *cores, int ncores, bool overlapped, const double *noise)
 {
 	const struct results_shape_pair *x = results_shape_pair(r, s, phase, cpu, load);
+	bool noisy;
 	size_t i;
 
 	r->runs++;
@@ -719,6 +736,7 @@ results_add_shaped(struct results *r, struct results_shape *s, enum results_phas
 		results_shape_count_cores(s, cores, ncores);
 	if (noise == NULL)
 		return;
+	noisy = results_noisy(noise[0], noise[1]);
 	r->noise_ms += noise[0];
 	r->noise_core_ms += noise[1];
 	for (i = 0; i < s->ntests; i++) {
@@ -726,6 +744,8 @@ results_add_shaped(struct results *r, struct results_shape *s, enum results_phas
 
 		c->noise_ms += noise[0];
 		c->noise_core_ms += noise[1];
+		/* Its tests all passed: no noisy failure to count. */
+		c->noisy_runs += noisy;
 	}
 }
 

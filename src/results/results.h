@@ -45,6 +45,10 @@ struct results_cell {
 	/* Host noise over its measured runs (noise.h): the time other processes
 	 * took on their cores and those cores' whole time, both in ms. */
 	double noise_ms, noise_core_ms;
+	/* Its measured runs whose own share (noise_share of the run's other_ms
+	 * and core_ms) was above NOISE_NOISY, and their failures and hangs:
+	 * a cell's mean hides a busy core among the pair's others. */
+	int64_t noisy_runs, noisy_bad;
 	/* Its runs that overlapped another run of the package, and their
 	 * failures and hangs (interference.h); the rest ran alone. */
 	int64_t overlapped_runs, overlapped_bad;
@@ -252,7 +256,8 @@ bool results_core_concentration(const struct results_test *t, const struct resul
 /* Adds the host noise a run of package pkg at (phase, cpu, load) saw:
  * other_ms taken by other processes out of core_ms (its wall time times
  * its cores), to the cells of every test of outcome o that ran, and to the
- * machine's. results_add_run first. */
+ * machine's; a run above NOISE_NOISY counts as noisy in those cells, with
+ * its failures and hangs. results_add_run first. */
 void results_add_noise(struct results *r, int pkg, enum results_phase phase, int cpu, int load,
                        const struct outcome *o, double other_ms, double core_ms);
 

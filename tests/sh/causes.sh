@@ -4,8 +4,10 @@
 # Causes: a test that fails only at one core is blamed on cpu with its
 # counts; a test that fails every third run at every pair is blamed on
 # timing (nothing else explains it). Verdicts of a complete sweep are not
-# provisional; those of an interrupted one are. The interference cause is checked by
-# tests/sh/interference.sh, noise by tests/sh/noise.sh.
+# provisional; those of an interrupted one are. The interference cause is
+# checked by tests/sh/interference.sh, load by tests/sh/cause-load.sh,
+# noise by tests/sh/cause-noise.sh (and the noise measure by
+# tests/sh/noise.sh).
 set -eu
 cd "$CHECK_TMPDIR"
 sweep() {

@@ -10,14 +10,9 @@
 # a host busy with other work yields the core and the contrast is the
 # loop's.
 set -eu
-if [ -z "${NOISE_SESSION:-}" ]; then
-	NOISE_SESSION=1 exec setsid --wait bash "$0" "$@"
-fi
-echo -20 >/proc/self/autogroup 2>/dev/null || true
+. "$CHECK_SRCDIR/tests/sh/lib/first.sh"
 core=$(python3 -c 'import os; print(min(os.sched_getaffinity(0)))')
 cd "$CHECK_TMPDIR"
-first=()
-if nice -n -20 true 2>/dev/null; then first=(nice -n -20); fi
 sweep() {
 	local rc=0
 	"${first[@]}" taskset -c "$core" "$FLAKESWEEP" --driver tap --cpu 1 --load 1 --count 20 \
