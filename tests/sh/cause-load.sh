@@ -5,10 +5,10 @@
 # (tests/fixtures/tap/budget.sh) swept on one core at loads 1 and 2. At
 # load 2 two runs share the core, each takes about twice its CPU time and
 # fails; at load 1 each has the core to itself and passes. The cause is
-# load, with its counts. The sweep runs first (tests/sh/lib/first.sh), so
+# load, with its counts. The sweep runs first (tests/lib/first.sh), so
 # a host busy with other work yields the core and load 1 stays quiet.
 set -eu
-. "$CHECK_SRCDIR/tests/sh/lib/first.sh"
+. "$CHECK_SRCDIR/tests/lib/first.sh"
 core=$(python3 -c 'import os; print(min(os.sched_getaffinity(0)))')
 cd "$CHECK_TMPDIR"
 rc=0

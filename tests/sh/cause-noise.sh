@@ -9,11 +9,11 @@
 # mean noise hides the busy core, so the cause is judged on runs: noisy
 # against quiet within the pair. The cause is noise, with the counts of
 # the journal's runs and the exact p-value; rebuilt from the journal, the
-# same. The sweep and the loop run first (tests/sh/lib/first.sh). Needs
+# same. The sweep and the loop run first (tests/lib/first.sh). Needs
 # two usable cores, and a host that leaves most runs on the quiet one
 # quiet.
 set -eu
-. "$CHECK_SRCDIR/tests/sh/lib/first.sh"
+. "$CHECK_SRCDIR/tests/lib/first.sh"
 read -r quiet busy < <(python3 -c 'import os; print(*sorted(os.sched_getaffinity(0))[:2])')
 [ -n "$busy" ] || { echo "SKIP one usable core: no second core to keep quiet"; exit 77; }
 cd "$CHECK_TMPDIR"

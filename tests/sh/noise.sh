@@ -10,7 +10,7 @@
 # a host busy with other work yields the core and the contrast is the
 # loop's.
 set -eu
-. "$CHECK_SRCDIR/tests/sh/lib/first.sh"
+. "$CHECK_SRCDIR/tests/lib/first.sh"
 core=$(python3 -c 'import os; print(min(os.sched_getaffinity(0)))')
 cd "$CHECK_TMPDIR"
 sweep() {
