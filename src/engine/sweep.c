@@ -718,6 +718,10 @@ sweep_new(uv_loop_t *loop, struct options *o, const struct observer *obs, char *
 		}
 		free(diff);
 		sweep_config_to_options(&h->config, o);
+		/* The cores kept back stay as many: container levels pin
+		 * their containers there. */
+		if (o->keep < 0)
+			o->keep = h->machine.keep;
 		/* Discovery, when the sweep died before it was recorded, runs
 		 * where the sweep ran. */
 		if (h->project.root != NULL) {
