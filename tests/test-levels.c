@@ -11,6 +11,8 @@
 #include "drivers/driver.h"
 #include "drivers/levels.h"
 #include "engine/sweep-config.h"
+#include "engine/sweep.h"
+#include "results/merge.h"
 #include "base/util.h"
 
 /* The error levels_parse gives for text, or "ok". Caller frees. */
@@ -189,4 +191,81 @@ TEST(levels_in_journal_header)
 	               "level has up and down");
 	free(err);
 	cJSON_Delete(line);
+}
+
+/* A sweep whose project has a levels file it cannot use does not start:
+ * the error names the file and the line, and nothing was built or run. */
+TEST(levels_bad_file_stops_the_sweep)
+{
+	const char *dir = check_tmpdir();
+	char *path = xasprintf("%s/.flakesweep", dir), *err = NULL, *want;
+	const char *text = "{\"levels\": {\n  \"it\": {\"kind\": \"docker\"}}}\n";
+	struct options o;
+	struct sweep *s;
+	uv_loop_t loop;
+
+	CHECK_INT(util_mkdir_p(path), 0);
+	free(path);
+	path = xasprintf("%s/%s", dir, LEVELS_FILE);
+	CHECK_INT(util_write_file_atomic(path, text, strlen(text)), 0);
+	options_init(&o);
+	free(o.driver);
+	o.driver = xstrdup("tap");
+	util_strv_add(&o.command, &(size_t){0}, "/bin/true");
+	o.ncommand = 1;
+	o.dir = xstrdup(dir);
+	o.outdir = xasprintf("%s/out", dir);
+	uv_loop_init(&loop);
+	s = sweep_new(&loop, &o, NULL, &err);
+	CHECK(s != NULL);
+	CHECK_INT(sweep_start(s, &err), -1);
+	want = xasprintf("%s:2: levels.it.kind: expected \"unit\", \"containers\" or "
+	                 "\"environment\"",
+	                 path);
+	CHECK_STR(err, want);
+	uv_run(&loop, UV_RUN_DEFAULT);
+	CHECK_INT(sweep_exit_status(s), 2);
+	sweep_free(s);
+	CHECK_INT(uv_loop_close(&loop), 0);
+	free(want);
+	free(err);
+	free(path);
+	options_free(&o);
+}
+
+/* Shards whose levels files differ are not merged. */
+TEST(levels_merge_refuses_other_levels)
+{
+	static const char *const lc[] = {
+	    "", ",\"level_config\":{\"it\":{\"kind\":\"containers\",\"label\":\"a=b\"}}"};
+	const char *tmp = check_tmpdir();
+	char *dirs[2], *out = xasprintf("%s/merged", tmp), *err = NULL, *want;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		char *path, *line;
+
+		dirs[i] = xasprintf("%s/s%d", tmp, i + 1);
+		CHECK_INT(util_mkdir_p(dirs[i]), 0);
+		path = xasprintf("%s/journal.jsonl", dirs[i]);
+		line = xasprintf("{\"type\":\"header\",\"schema\":\"flakesweep/journal/v1\","
+		                 "\"config\":{\"cpu\":[1],\"load\":[1],\"count\":1,\"confirm\":0,"
+		                 "\"driver\":\"go\",\"shard\":{\"index\":%d,\"count\":2,"
+		                 "\"buckets\":[%d]}%s}}\n"
+		                 "{\"type\":\"end\",\"status\":\"complete\"}\n",
+		                 i + 1, i, lc[i]);
+		CHECK_INT(util_write_file_atomic(path, line, strlen(line)), 0);
+		free(line);
+		free(path);
+	}
+	CHECK(merge_journals(out, dirs, 2, &err) < 0);
+	want = xasprintf("%s and %s differ in config.level_config: shards of different "
+	                 "configurations cannot be merged",
+	                 dirs[0], dirs[1]);
+	CHECK_STR(err, want);
+	free(want);
+	free(err);
+	free(out);
+	free(dirs[0]);
+	free(dirs[1]);
 }
