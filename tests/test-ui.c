@@ -108,6 +108,9 @@ static int test_ui_machine;
 /* The fake source gives the model known ETAs. */
 static bool test_ui_eta;
 
+/* The fake source puts an environment on the last lane. */
+static bool test_ui_environment;
+
 /* The terminal's input bytes, or NULL for none. */
 static const char *test_ui_input;
 
@@ -216,6 +219,8 @@ test_ui_update(void *arg, struct model *m, int64_t now_ms)
 	}
 	if (t->kind != TEST_UI_LIVE)
 		return;
+	if (test_ui_environment && m->nlanes > 1)
+		m->lanes[m->nlanes - 1].environment = xstrdup("e2e up");
 	/* A live lane: two runs in flight, one of them a confirm run, and a
 	 * held task waiting for the lane to go back to load 1. */
 	m->paused = t->paused;
@@ -1487,12 +1492,13 @@ static const char test_ui_pinned[] =
  * pinned there; the detail of a test at a container level says its level,
  * label and pinning. */
 static void
-test_ui_pinned_golden(const char *name, const char *keys, int rows, int cols)
+test_ui_pinned_golden(const char *name, enum test_ui_kind kind, const char *keys, int rows,
+                      int cols)
 {
 	struct test_ui t;
 	struct test_ui_opts o = {0, 1, test_ui_pinned, NULL, NULL, false, false};
 
-	test_ui_start(&t, TEST_UI_LIVE, rows, cols, &o);
+	test_ui_start(&t, kind, rows, cols, &o);
 	test_ui_keys(&t, keys);
 	test_ui_golden(&t, name, rows, cols);
 	test_ui_stop(&t);
@@ -1500,10 +1506,20 @@ test_ui_pinned_golden(const char *name, const char *keys, int rows, int cols)
 
 TEST(ui_golden_pinned)
 {
-	test_ui_pinned_golden("pinned", "", 24, 80);
-	test_ui_pinned_golden("pinned", "", 40, 120);
-	test_ui_pinned_golden("pinned_detail", "<Enter>", 24, 80);
-	test_ui_pinned_golden("pinned_detail", "<Enter>", 40, 120);
+	test_ui_pinned_golden("pinned", TEST_UI_LIVE, "", 24, 80);
+	test_ui_pinned_golden("pinned", TEST_UI_LIVE, "", 40, 120);
+	test_ui_pinned_golden("pinned_detail", TEST_UI_LIVE, "<Enter>", 24, 80);
+	test_ui_pinned_golden("pinned_detail", TEST_UI_LIVE, "<Enter>", 40, 120);
+	/* A view of the journal: the lanes' title line says it. */
+	test_ui_pinned_golden("pinned_view", TEST_UI_VIEW, "", 24, 80);
+}
+
+/* An environment that holds a lane shows on that lane. */
+TEST(ui_golden_environment)
+{
+	test_ui_environment = true;
+	test_ui_pinned_golden("environment", TEST_UI_LIVE, "", 24, 80);
+	test_ui_environment = false;
 }
 
 /* L shows the event log: where the sweep is, its problems, first

@@ -287,10 +287,10 @@ view_lanes_runs(const struct view_ctx *c, struct doc *doc, int l, int indent)
 }
 
 /* The kept-back cores and the containers pinned there (container
- * levels), as "kept c0: 3 containers pinned, 1 not; last 4f3a2b1c9d8e
- * (it) 12 ms"; empty when no container was. */
+ * levels), as "kept c0: 3 containers pinned, 1 not", then with last
+ * "; last 4f3a2b1c9d8e (it) 12 ms"; empty when no container was. */
 static void
-view_lanes_kept(const struct model *m, struct buf *b)
+view_lanes_kept(const struct model *m, bool with_last, struct buf *b)
 {
 	const struct results_pin *last;
 	const char *p;
@@ -307,6 +307,8 @@ view_lanes_kept(const struct model *m, struct buf *b)
 	           (long long)m->pinned);
 	if (m->pin_failed > 0)
 		buf_printf(b, _(", %lld not"), (long long)m->pin_failed);
+	if (!with_last)
+		return;
 	/* The package that started it, short: the last of several. */
 	p = strrchr(last->pkgs, ' ');
 	pkgs = status_short_pkg(p != NULL ? p + 1 : last->pkgs);
@@ -338,7 +340,7 @@ view_lanes_summary(const struct view_ctx *c, char *title, size_t size)
 	         ngettext("%d lane x %d", "%d lanes x %d", (unsigned long)m->nlanes), m->nlanes,
 	         m->width);
 	buf_init(&kept);
-	view_lanes_kept(m, &kept);
+	view_lanes_kept(m, false, &kept);
 	if (kept.len > 0)
 		snprintf(shape + strlen(shape), sizeof shape - strlen(shape), "; %s", kept.data);
 	buf_free(&kept);
@@ -392,7 +394,7 @@ view_lanes_build(const struct view_ctx *c, int w, int max, struct doc *doc,
 	}
 	/* The kept-back cores' line takes one row of those given. */
 	buf_init(&kept);
-	view_lanes_kept(m, &kept);
+	view_lanes_kept(m, true, &kept);
 	if (kept.len > 0 && max > 1)
 		max--;
 	/* Runs under their lanes when every one fits. */
