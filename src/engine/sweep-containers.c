@@ -2,8 +2,10 @@
 /*
  * sweep-containers.c: the sweep's side of container levels (man 1
  * flakesweep, CONTAINER LEVELS). When a package about to be swept is at a
- * container level, it starts containers.c on the kept-back cores and
- * journals each container pinned ("pin" lines, man 5 flakesweep). When
+ * container level (levels.h: the project's levels file, or testcontainers),
+ * it starts containers.c on the kept-back cores, once for each label those
+ * levels pin, and journals each container pinned ("pin" lines, man 5
+ * flakesweep). When
  * the engine cannot be reached, or no core is kept back, those packages
  * fail with the reason, as a failed build does, and the sweep ends with
  * exit status 2; the other levels are swept as usual.
