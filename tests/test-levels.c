@@ -112,7 +112,9 @@ TEST(levels_file_errors)
 	    {"{\"levels\": {\n\"a\": \"containers\"}}",
 	     "p/levels.json:2: levels.a: expected an object with \"kind\" and its settings"},
 	    {"{\"levels\": {\n\"a\": {\"kind\": \"unit\"},\n\"a\": {\"kind\": \"unit\"}}}",
-	     "p/levels.json:2: levels.a: expected each level named once"},
+	     "p/levels.json:3: levels.a: expected each level named once"},
+	    {"{\"levels\": {\"a\": {\"kind\": \"unit\",\n\"kind\": \"containers\"}}}",
+	     "p/levels.json:2: levels.a.kind: expected each member once"},
 	    {"{\"levels\": {\n\"a b\": {\"kind\": \"unit\"}}}",
 	     "p/levels.json:2: levels.a b: expected a build tag (letters, digits, '_' and '.') as "
 	     "the name"},

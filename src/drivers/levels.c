@@ -150,6 +150,11 @@ levels_decode_one(const cJSON *e, struct levels_level *l, struct levels_error *e
 		    strcmp(m->string, "up") != 0 && strcmp(m->string, "down") != 0)
 			return levels_bad(err, e->string, m->string,
 			                  _("no such member (kind, label, up or down)"));
+		if (cJSON_GetObjectItemCaseSensitive(e, m->string) != m) {
+			levels_bad(err, e->string, m->string, _("each member once"));
+			err->nth = 1;
+			return -EINVAL;
+		}
 	}
 	for (k = 0; k < UTIL_ARRAY_LEN(levels_kinds); k++) {
 		if (cJSON_IsString(kind) && strcmp(kind->valuestring, levels_kinds[k]) == 0)
@@ -211,6 +216,7 @@ levels_decode(const cJSON *o, struct levels **out, struct levels_error *err)
 			;
 		if (i + 1 < lv->n) {
 			rc = levels_bad(err, e->string, NULL, _("each level named once"));
+			err->nth = 1;
 			break;
 		}
 		if ((rc = levels_decode_one(e, l, err)) < 0)
@@ -248,10 +254,10 @@ levels_skip_string(const char *s, size_t n, size_t i)
 
 /* The offset of the key path[0..depth) of the document text (valid JSON),
  * as deep as it is found: path {"levels", NAME, KEY} finds KEY in NAME, or
- * NAME when it has no KEY. The key is compared raw, so a name written with
- * escapes is found at its parent. */
+ * NAME when it has no KEY; the last key's nth occurrence (from 0). The key is compared raw, so a
+ * name written with escapes is found at its parent. */
 static size_t
-levels_offset(const char *s, size_t n, const char *const *path, int depth)
+levels_offset(const char *s, size_t n, const char *const *path, int depth, int nth)
 {
 	size_t i = 0, best = 0, end;
 	int level = 0, matched = 0;
@@ -278,6 +284,11 @@ levels_offset(const char *s, size_t n, const char *const *path, int depth)
 					j++;
 				if (j < n && s[j] == ':') {
 					best = i;
+					/* The nth of members named alike. */
+					if (matched + 1 == depth && nth-- > 0) {
+						i = end;
+						continue;
+					}
 					if (++matched == depth)
 						break;
 				}
@@ -318,7 +329,7 @@ levels_parse(const char *path, const char *text, size_t len, struct levels **out
 	{
 		if (strcmp(m->string, "levels") != 0) {
 			keys[0] = m->string;
-			json_pos(text, len, levels_offset(text, len, keys, 1), &line, &col);
+			json_pos(text, len, levels_offset(text, len, keys, 1, 0), &line, &col);
 			*err = xasprintf(_("%s:%d: %s: expected no such member (only \"levels\")"),
 			                 path, line, m->string);
 			goto out;
@@ -333,7 +344,8 @@ levels_parse(const char *path, const char *text, size_t len, struct levels **out
 	         levels_offset(text, len, keys,
 	                       e.name == NULL  ? 1
 	                       : e.key == NULL ? 2
-	                                       : 3),
+	                                       : 3,
+	                       e.nth),
 	         &line, &col);
 	where = levels_where("levels", &e);
 	*err = xasprintf(_("%s:%d: %s: expected %s"), path, line, where, e.expected);

@@ -59,6 +59,7 @@ cJSON *levels_json(const struct levels *lv);
  * object, and what was expected there (static, translated). */
 struct levels_error {
 	const char *name, *key, *expected;
+	int nth; /* the name's occurrence (from 0) that is wrong */
 };
 
 /* Decodes what levels_json wrote (a header's config.level_config, or the
