@@ -1465,7 +1465,7 @@ static const char test_ui_pinned[] =
     "\"2026-11-30T03:05:03Z\",\"config\":{\"cpu\":[1],\"load\":[1,2],\"count\":10,"
     "\"confirm\":0,\"levels\":[\"unit\",\"docker_it\"],\"driver\":\"go\",\"level_config\":"
     "{\"docker_it\":{\"kind\":\"containers\",\"label\":\"com.example.pin=yes\"}}},"
-    "\"machine\":{\"cores\":3,\"keep\":1,\"lanes\":[[1],[2]]},\"project\":{\"driver\":"
+    "\"machine\":{\"cores\":5,\"keep\":1,\"lanes\":[[1,2],[3,4]]},\"project\":{\"driver\":"
     "\"go\",\"root\":\"/src/l\"}}\n"
     "{\"type\":\"build\",\"pkg\":0,\"package\":\"example.com/l/unit\",\"level\":\"unit\","
     "\"dir\":\"/src/l/unit\",\"ok\":true,\"tests\":[\"TestUnit\"]}\n"
