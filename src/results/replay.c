@@ -265,6 +265,10 @@ replay_line(void *arg, struct journal_reader *reader, const cJSON *line, int lin
 		const char *id =
 		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(line, "container"));
 		const cJSON *error = cJSON_GetObjectItemCaseSensitive(line, "error");
+		/* An error that is not a string still says it was not pinned. */
+		const char *why_not = error == NULL           ? NULL
+		                      : cJSON_IsString(error) ? error->valuestring
+		                                              : "";
 		int64_t ms = 0;
 		char *why = NULL;
 		int *idx;
@@ -289,10 +293,7 @@ replay_line(void *arg, struct journal_reader *reader, const cJSON *line, int lin
 			}
 			idx[n++] = (int)p->valuedouble;
 		}
-		results_note_pin(r->results, id != NULL ? id : "", cpuset, idx, n, ms,
-		                 error == NULL                 ? NULL
-		                 : cJSON_GetStringValue(error) ? cJSON_GetStringValue(error)
-		                                               : "");
+		results_note_pin(r->results, id != NULL ? id : "", cpuset, idx, n, ms, why_not);
 		free(idx);
 	} else if (strcmp(type, "confirm") == 0) {
 		const cJSON *test = cJSON_GetObjectItemCaseSensitive(line, "test");

@@ -170,7 +170,10 @@ results_note_pin(struct results *r, const char *id, const char *cpuset, const in
 		free(p->cpuset);
 		p->cpuset = xstrdup(cpuset);
 	}
-	*(error != NULL ? &r->pin_failed : &r->pinned) += 1;
+	if (error != NULL)
+		r->pin_failed++;
+	else
+		r->pinned++;
 	if (r->npins == RESULTS_PINS_MAX) {
 		results_pin_free(&r->pins[0]);
 		memmove(r->pins, r->pins + 1, sizeof *r->pins * (RESULTS_PINS_MAX - 1));
