@@ -103,6 +103,61 @@ TEST(control_status_round_trip)
 	status_free(&back);
 }
 
+/* The packages at container levels, the last pins and a lane's
+ * environment go out, come back and copy alike. */
+TEST(control_status_levels_round_trip)
+{
+	static const int cores[] = {1, 2}, pkgs[] = {1};
+	struct sweep_status st, back, copy;
+	struct results *r = results_new();
+	char *text, *again, *end = NULL, *err = NULL;
+	int *ints = NULL;
+	cJSON *j;
+
+	memset(&st, 0, sizeof st);
+	memset(&back, 0, sizeof back);
+	results_add_pkg(r, "example.com/l/unit", "unit");
+	results_add_pkg(r, "example.com/l/ctr", "testcontainers");
+	results_note_pin(r, "4f3a2b1c9d8e7f6a5b4c", "0", pkgs, 1, 12, NULL);
+	results_note_pin(r, "0a1b2c3d4e5f60718293", "0", pkgs, 1, 3, "No such container");
+	status_set_lanes(&st, 2, 1, cores);
+	status_levels(&st, r, NULL);
+	st.lanes[1].environment = xstrdup("e2e up");
+	text = test_control_text(&st, NULL);
+	CHECK(strstr(text, "\"runs\":[],\"environment\":\"e2e up\"}]") != NULL);
+	CHECK(strstr(text,
+	             ",\"level_pkgs\":[{\"pkg\":\"example.com/l/ctr\",\"level\":\"testcontainers\","
+	             "\"kind\":\"containers\",\"label\":\"org.testcontainers=true\",\"cpuset\":"
+	             "\"0\",\"pinned\":1,\"pin_failed\":1,\"pin_max_ms\":12}],\"pins\":{\"pinned\":"
+	             "1,\"failed\":1,\"last\":[{\"container\":\"4f3a2b1c9d8e\",\"cpuset\":\"0\","
+	             "\"pkgs\":\"example.com/l/ctr\",\"latency_ms\":12},{\"container\":"
+	             "\"0a1b2c3d4e5f\",\"cpuset\":\"0\",\"pkgs\":\"example.com/l/ctr\","
+	             "\"latency_ms\":3,\"error\":\"No such container\"}]}}") != NULL);
+	j = cJSON_Parse(text);
+	CHECK_INT(status_json_decode(j, &back, &ints, &end, &err), 0);
+	again = test_control_text(&back, NULL);
+	CHECK_STR(again, text);
+	free(again);
+	status_copy(&copy, &back);
+	again = test_control_text(&copy, NULL);
+	CHECK_STR(again, text);
+	free(again);
+	status_free(&copy);
+	/* A pin without its container is named. */
+	cJSON_DeleteItemFromObject(
+	    cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "pins"), "last"), 0),
+	    "container");
+	CHECK_INT(status_json_decode(j, &back, &ints, &end, &err), -EINVAL);
+	CHECK_STR(err, "status: container: expected a string");
+	free(err);
+	cJSON_Delete(j);
+	free(text);
+	free(ints);
+	status_free(&st);
+	status_free(&back);
+	results_free(r);
+}
+
 /* A sweep of a TAP script in dir (beta fails in runs 3 and 6), count runs,
  * confirm 2, into dir/out, or into outdir when given. */
 static struct sweep *

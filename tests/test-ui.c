@@ -109,6 +109,9 @@ static int test_ui_machine;
 /* The fake source gives the model known ETAs. */
 static bool test_ui_eta;
 
+/* The fake source puts an environment on the last lane. */
+static bool test_ui_environment;
+
 /* The terminal's input bytes, or NULL for none. */
 static const char *test_ui_input;
 
@@ -217,6 +220,8 @@ test_ui_update(void *arg, struct model *m, int64_t now_ms)
 	}
 	if (t->kind != TEST_UI_LIVE)
 		return;
+	if (test_ui_environment && m->nlanes > 1)
+		m->lanes[m->nlanes - 1].environment = xstrdup("e2e up");
 	/* A live lane: two runs in flight, one of them a confirm run, and a
 	 * held task waiting for the lane to go back to load 1. */
 	m->paused = t->paused;
@@ -1553,6 +1558,68 @@ TEST(ui_golden_shards_120x40)
 TEST(ui_golden_shards_live_120x40)
 {
 	test_ui_shards_golden("shards_live", 40, 120, true);
+/* A sweep whose levels file makes docker_it a container level: three of
+ * its containers pinned to the kept-back core 0, one not. */
+static const char test_ui_pinned[] =
+    "{\"type\":\"header\",\"schema\":\"flakesweep/journal/v1\",\"started\":"
+    "\"2026-11-30T03:05:03Z\",\"config\":{\"cpu\":[1],\"load\":[1,2],\"count\":10,"
+    "\"confirm\":0,\"levels\":[\"unit\",\"docker_it\"],\"driver\":\"go\",\"level_config\":"
+    "{\"docker_it\":{\"kind\":\"containers\",\"label\":\"com.example.pin=yes\"}}},"
+    "\"machine\":{\"cores\":5,\"keep\":1,\"lanes\":[[1,2],[3,4]]},\"project\":{\"driver\":"
+    "\"go\",\"root\":\"/src/l\"}}\n"
+    "{\"type\":\"build\",\"pkg\":0,\"package\":\"example.com/l/unit\",\"level\":\"unit\","
+    "\"dir\":\"/src/l/unit\",\"ok\":true,\"tests\":[\"TestUnit\"]}\n"
+    "{\"type\":\"build\",\"pkg\":1,\"package\":\"example.com/l/store/it\",\"level\":"
+    "\"docker_it\",\"dir\":\"/src/l/store/it\",\"ok\":true,\"tests\":[\"TestPinned\"]}\n"
+    "{\"type\":\"phase\",\"phase\":\"sweep\",\"at_ms\":1796007907388}\n"
+    "{\"type\":\"run\",\"run\":1,\"pkg\":1,\"phase\":\"sweep\",\"cpu\":1,\"load\":1,"
+    "\"lane\":0,\"ms\":1600,\"exit\":0,\"pass\":[\"TestPinned\"]}\n"
+    "{\"type\":\"pin\",\"container\":\"4f3a2b1c9d8e7f6a5b4c\",\"cpuset\":\"0\","
+    "\"latency_ms\":12,\"pkgs\":[1]}\n"
+    "{\"type\":\"run\",\"run\":2,\"pkg\":1,\"phase\":\"sweep\",\"cpu\":1,\"load\":2,"
+    "\"lane\":1,\"ms\":1700,\"exit\":1,\"fail\":[\"TestPinned\"],\"lines\":{\"TestPinned\":"
+    "\"    it_test.go:30: the container runs on cores \\\"0-2\\\", want \\\"0\\\"\\n\"}}\n"
+    "{\"type\":\"pin\",\"container\":\"0a1b2c3d4e5f60718293\",\"cpuset\":\"0\","
+    "\"latency_ms\":41,\"pkgs\":[1]}\n"
+    "{\"type\":\"pin\",\"container\":\"9f8e7d6c5b4a39281706\",\"cpuset\":\"0\","
+    "\"latency_ms\":0,\"error\":\"No such container\",\"pkgs\":[1]}\n"
+    "{\"type\":\"run\",\"run\":3,\"pkg\":0,\"phase\":\"sweep\",\"cpu\":1,\"load\":1,"
+    "\"lane\":0,\"ms\":5,\"exit\":0,\"pass\":[\"TestUnit\"]}\n"
+    "{\"type\":\"pin\",\"container\":\"77aa88bb99cc00dd11ee\",\"cpuset\":\"0\","
+    "\"latency_ms\":9,\"pkgs\":[1]}\n";
+
+/* The lane overview has a line for the kept-back core and the containers
+ * pinned there; the detail of a test at a container level says its level,
+ * label and pinning. */
+static void
+test_ui_pinned_golden(const char *name, enum test_ui_kind kind, const char *keys, int rows,
+                      int cols)
+{
+	struct test_ui t;
+	struct test_ui_opts o = {0, 1, test_ui_pinned, NULL, NULL, false, false};
+
+	test_ui_start(&t, kind, rows, cols, &o);
+	test_ui_keys(&t, keys);
+	test_ui_golden(&t, name, rows, cols);
+	test_ui_stop(&t);
+}
+
+TEST(ui_golden_pinned)
+{
+	test_ui_pinned_golden("pinned", TEST_UI_LIVE, "", 24, 80);
+	test_ui_pinned_golden("pinned", TEST_UI_LIVE, "", 40, 120);
+	test_ui_pinned_golden("pinned_detail", TEST_UI_LIVE, "<Enter>", 24, 80);
+	test_ui_pinned_golden("pinned_detail", TEST_UI_LIVE, "<Enter>", 40, 120);
+	/* A view of the journal: the lanes' title line says it. */
+	test_ui_pinned_golden("pinned_view", TEST_UI_VIEW, "", 24, 80);
+}
+
+/* An environment that holds a lane shows on that lane. */
+TEST(ui_golden_environment)
+{
+	test_ui_environment = true;
+	test_ui_pinned_golden("environment", TEST_UI_LIVE, "", 24, 80);
+	test_ui_environment = false;
 }
 
 /* L shows the event log: where the sweep is, its problems, first

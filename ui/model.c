@@ -39,8 +39,28 @@ model_free_lanes(struct model *m)
 	memset(&st, 0, sizeof st);
 	st.lanes = m->lanes;
 	st.nlanes = m->nlanes;
+	st.level_pkgs = m->level_pkgs;
+	st.nlevel_pkgs = m->nlevel_pkgs;
+	st.pins = m->pins;
+	st.npins = m->npins;
 	status_free(&st);
 	m->lanes = NULL;
+	m->level_pkgs = NULL;
+	m->nlevel_pkgs = 0;
+	m->pins = NULL;
+	m->npins = 0;
+}
+
+const struct status_level_pkg *
+model_level_pkg(const struct model *m, const char *pkg)
+{
+	size_t i;
+
+	for (i = 0; i < m->nlevel_pkgs; i++) {
+		if (strcmp(m->level_pkgs[i].pkg, pkg) == 0)
+			return &m->level_pkgs[i];
+	}
+	return NULL;
 }
 
 static void
@@ -433,6 +453,16 @@ model_apply_status(struct model *m, struct sweep_status *st)
 	m->inflight = st->inflight;
 	st->lanes = NULL;
 	st->nlanes = 0;
+	m->level_pkgs = st->level_pkgs;
+	m->nlevel_pkgs = st->nlevel_pkgs;
+	m->pins = st->pins;
+	m->npins = st->npins;
+	m->pinned = st->pinned;
+	m->pin_failed = st->pin_failed;
+	st->level_pkgs = NULL;
+	st->nlevel_pkgs = 0;
+	st->pins = NULL;
+	st->npins = 0;
 }
 
 void

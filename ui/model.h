@@ -128,6 +128,14 @@ struct model {
 	struct status_lane *lanes; /* the lane grid (status.h) */
 	int inflight;              /* view: runs started and not finished, elsewhere */
 
+	/* Container and environment levels (status.h): their packages, the
+	 * last containers pinned to the kept-back cores, and how many were. */
+	struct status_level_pkg *level_pkgs;
+	size_t nlevel_pkgs;
+	struct results_pin *pins;
+	size_t npins;
+	int64_t pinned, pin_failed;
+
 	/* Flaky and failing tests: those that need a decision, those decided,
 	 * then the failing ones, each group most severe first. */
 	struct model_test *tests;
@@ -225,6 +233,10 @@ void model_load_quarantine(struct model *m, const char *path, bool force);
 /* Judges every quarantine entry from the results at now_ms (min runs:
  * QUARANTINE_DEFAULT_MIN_RUNS). */
 void model_judge_quarantine(struct model *m, int64_t now_ms);
+
+/* The package named pkg when it is at a container or environment level,
+ * else NULL (a unit level). */
+const struct status_level_pkg *model_level_pkg(const struct model *m, const char *pkg);
 
 /* The test of m->tests at i in the results. */
 const struct results_test *model_results_test(const struct model *m, size_t i);

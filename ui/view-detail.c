@@ -106,6 +106,40 @@ view_detail_causes(const struct model *m, const struct results_test *t, struct d
 	}
 }
 
+/* The level of its package when it is not a unit level: its kind and,
+ * for a container level, where its containers were pinned. */
+static void
+view_detail_level(const struct model *m, const struct results_test *t, struct doc *doc)
+{
+	const struct status_level_pkg *lp;
+	struct buf cores;
+
+	if (m->results == NULL || t->pkg < 0 || (size_t)t->pkg >= m->results->npkgs ||
+	    (lp = model_level_pkg(m, m->results->pkgs[t->pkg].name)) == NULL)
+		return;
+	doc_line(doc, 2, false);
+	if (strcmp(lp->kind, "containers") != 0) {
+		doc_spanf(doc, DRAW_NORMAL, _("level %s (%s)"), lp->level, lp->kind);
+		return;
+	}
+	doc_spanf(doc, DRAW_NORMAL, _("level %s (containers labelled %s): "), lp->level,
+	          lp->label != NULL ? lp->label : "");
+	if (lp->pinned == 0) {
+		doc_span(doc, DRAW_DIM, _("no container pinned yet"));
+	} else {
+		buf_init(&cores);
+		view_cpuset(&cores, lp->cpuset != NULL ? lp->cpuset : "");
+		doc_spanf(doc, DRAW_NORMAL,
+		          ngettext("%lld container pinned to %s, slowest in %lld ms",
+		                   "%lld containers pinned to %s, slowest in %lld ms",
+		                   (unsigned long)lp->pinned),
+		          (long long)lp->pinned, cores.data, (long long)lp->pin_max_ms);
+		buf_free(&cores);
+	}
+	if (lp->pin_failed > 0)
+		doc_spanf(doc, DRAW_BAD, _(", %lld not pinned"), (long long)lp->pin_failed);
+}
+
 static void
 view_detail_build(const struct view_ctx *c, long sel, int width, struct doc *doc)
 {
@@ -171,6 +205,7 @@ view_detail_build(const struct view_ctx *c, long sel, int width, struct doc *doc
 		doc_spanf(doc, DRAW_OK, _("quarantined (%s) until %s: %s"), e->channel, e->expires,
 		          quarantine_status_name(e->status));
 	}
+	view_detail_level(m, t, doc);
 	view_detail_causes(m, t, doc);
 	doc_line(doc, 0, true);
 	view_heatmap_table(c, doc, t, width);

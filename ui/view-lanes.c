@@ -91,7 +91,9 @@ view_lanes_cell(const struct view_ctx *c, int l, enum view_lanes_form form,
 
 	memset(cell, 0, sizeof *cell);
 	snprintf(cell->label, sizeof cell->label, "L%d", view_lanes_number(c->m, l));
-	if (ml->load > 0)
+	if (ml->environment != NULL)
+		snprintf(cell->state, sizeof cell->state, _("env %s"), ml->environment);
+	else if (ml->load > 0)
 		snprintf(cell->state, sizeof cell->state, _("load %d"), ml->load);
 	else
 		snprintf(cell->state, sizeof cell->state, "%s", _("idle"));
@@ -308,6 +310,41 @@ view_lanes_runs(const struct view_ctx *c, struct doc *doc, int l, int indent)
 	}
 }
 
+/* The kept-back cores and the containers pinned there (container
+ * levels), as "kept c0: 3 containers pinned, 1 not", then with last
+ * "; last 4f3a2b1c9d8e (it) 12 ms"; empty when no container was. */
+static void
+view_lanes_kept(const struct model *m, bool with_last, struct buf *b)
+{
+	const struct results_pin *last;
+	const char *p;
+	char *pkgs;
+
+	if (m->npins == 0)
+		return;
+	last = &m->pins[m->npins - 1];
+	buf_adds(b, _("kept "));
+	view_cpuset(b, last->cpuset);
+	buf_printf(b,
+	           ngettext(": %lld container pinned", ": %lld containers pinned",
+	                    (unsigned long)m->pinned),
+	           (long long)m->pinned);
+	if (m->pin_failed > 0)
+		buf_printf(b, _(", %lld not"), (long long)m->pin_failed);
+	if (!with_last)
+		return;
+	/* The package that started it, short: the last of several. */
+	p = strrchr(last->pkgs, ' ');
+	pkgs = status_short_pkg(p != NULL ? p + 1 : last->pkgs);
+	if (last->error != NULL)
+		buf_printf(b, _("; last %s (%s) not pinned: %s"), last->container, pkgs,
+		           last->error);
+	else
+		buf_printf(b, _("; last %s (%s) %lld ms"), last->container, pkgs,
+		           (long long)last->latency_ms);
+	free(pkgs);
+}
+
 /* Whether the pane is one line: nothing goes on in lanes seen here. */
 static bool
 view_lanes_collapsed(const struct model *m)
@@ -321,11 +358,17 @@ static void
 view_lanes_summary(const struct view_ctx *c, char *title, size_t size)
 {
 	const struct model *m = c->m;
-	char shape[64];
+	struct buf kept;
+	char shape[256];
 
 	snprintf(shape, sizeof shape,
 	         ngettext("%d lane x %d", "%d lanes x %d", (unsigned long)m->nlanes), m->nlanes,
 	         m->width);
+	buf_init(&kept);
+	view_lanes_kept(m, false, &kept);
+	if (kept.len > 0)
+		snprintf(shape + strlen(shape), sizeof shape - strlen(shape), "; %s", kept.data);
+	buf_free(&kept);
 	if (m->finished)
 		snprintf(title, size, _("Lanes: %s, idle: the sweep is over"), shape);
 	else
@@ -451,6 +494,7 @@ view_lanes_build(const struct view_ctx *c, int w, int max, struct doc *doc,
 	const struct model *m = c->m;
 	struct view_lanes_widths lw;
 	enum view_lanes_form form;
+	struct buf kept;
 	int l, per_row = 1, lines = 0;
 
 	memset(shape, 0, sizeof *shape);
@@ -474,6 +518,11 @@ view_lanes_build(const struct view_ctx *c, int w, int max, struct doc *doc,
 		view_lanes_runs(c, doc, c->st->lane_selected, 1 + lw.label + 1);
 		return;
 	}
+	/* The kept-back cores' line takes one row of those given. */
+	buf_init(&kept);
+	view_lanes_kept(m, true, &kept);
+	if (kept.len > 0 && max > 1)
+		max--;
 	/* Runs under their lanes when every one fits. */
 	for (l = 0; l < m->nlanes; l++)
 		lines += 1 + (int)m->lanes[l].nruns + (m->lanes[l].held != NULL);
@@ -503,6 +552,11 @@ view_lanes_build(const struct view_ctx *c, int w, int max, struct doc *doc,
 		if (lines <= max)
 			view_lanes_runs(c, doc, l, 1 + lw.label + 1);
 	}
+	if (kept.len > 0) {
+		doc_line(doc, 0, true);
+		doc_spanf(doc, DRAW_DIM, " %s", kept.data);
+	}
+	buf_free(&kept);
 	if (m->source == MODEL_LIVE && m->phase < SWEEP_PHASE_SWEEP) {
 		doc_line(doc, 0, true);
 		doc_span(doc, DRAW_DIM,

@@ -81,6 +81,18 @@ view_layout(const struct view_ctx *c, int rows, int cols, struct view_layout *ou
 }
 
 void
+view_cpuset(struct buf *b, const char *cpuset)
+{
+	const char *p;
+
+	for (p = cpuset; *p != '\0'; p++) {
+		if (p == cpuset || p[-1] == ',')
+			buf_addc(b, 'c');
+		buf_addc(b, *p);
+	}
+}
+
+void
 view_title(struct view_ctx *c, int y, int x, int w, const char *title, bool focused)
 {
 	enum draw_role role = focused ? DRAW_TITLE_FOCUS : DRAW_TITLE;

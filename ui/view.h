@@ -109,6 +109,10 @@ long view_selected(const struct view_ctx *c);
 /* Lays the panes out on a rows x cols screen. */
 void view_layout(const struct view_ctx *c, int rows, int cols, struct view_layout *out);
 
+/* Appends a CPU set as the engine writes it ("0,1") the way lanes name
+ * cores ("c0,c1"). */
+void view_cpuset(struct buf *b, const char *cpuset);
+
 /* A pane's title line: "- Title ----" (focused: "= Title ===="). */
 void view_title(struct view_ctx *c, int y, int x, int w, const char *title, bool focused);
 

@@ -26,9 +26,11 @@ driver_find(const char *name)
 }
 
 const char *
-driver_level_kind(const char *level)
+driver_level_kind(const struct levels *lv, const char *level)
 {
-	return strcmp(level, "testcontainers") == 0 ? "containers" : "unit";
+	const struct levels_level *l = levels_find(lv, level);
+
+	return levels_kind_name(l != NULL ? l->kind : LEVELS_UNIT);
 }
 
 void

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "engine/options.h"
+#include "drivers/levels.h"
 #include "drivers/outcome.h"
 #include "engine/proc.h"
 
@@ -137,9 +138,10 @@ struct driver {
 /* The driver named name ("go", "tap", "pytest", "gtest", "ctest"), or NULL. */
 const struct driver *driver_find(const char *name);
 
-/* What a level's tests need: "containers" for the testcontainers level
- * (its tests start containers), else "unit". */
-const char *driver_level_kind(const char *level);
+/* What a level's tests need, as lv (the project's levels file, NULL for
+ * none) says: "containers" (its tests start containers; without a file,
+ * the testcontainers level), "environment" or "unit". */
+const char *driver_level_kind(const struct levels *lv, const char *level);
 
 extern const struct driver driver_go;
 extern const struct driver driver_tap;

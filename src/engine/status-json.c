@@ -18,6 +18,8 @@
 #define STATUS_JSON_MAX_CORES 65536
 #define STATUS_JSON_MAX_RUNS 65536
 #define STATUS_JSON_NUM_MAX 9007199254740992LL
+#define STATUS_JSON_MAX_PKGS 65536
+#define STATUS_JSON_MAX_PINS 64
 
 static cJSON *
 status_json_ints(const int *v, int n)
@@ -63,7 +65,56 @@ status_json_lane(const struct status_lane *sl)
 	for (i = 0; i < sl->nruns; i++)
 		cJSON_AddItemToArray(runs, status_json_run(&sl->runs[i]));
 	cJSON_AddItemToObject(j, "runs", runs);
+	if (sl->environment != NULL)
+		cJSON_AddStringToObject(j, "environment", sl->environment);
 	return j;
+}
+
+/* "level_pkgs" and "pins", when the sweep has packages at other levels
+ * than unit ones. */
+static void
+status_json_levels(cJSON *j, const struct sweep_status *st)
+{
+	cJSON *a, *o, *pins;
+	size_t i;
+
+	if (st->nlevel_pkgs > 0) {
+		a = cJSON_AddArrayToObject(j, "level_pkgs");
+		for (i = 0; i < st->nlevel_pkgs; i++) {
+			const struct status_level_pkg *p = &st->level_pkgs[i];
+
+			o = cJSON_CreateObject();
+			cJSON_AddStringToObject(o, "pkg", p->pkg);
+			cJSON_AddStringToObject(o, "level", p->level);
+			cJSON_AddStringToObject(o, "kind", p->kind);
+			if (p->label != NULL)
+				cJSON_AddStringToObject(o, "label", p->label);
+			if (p->cpuset != NULL)
+				cJSON_AddStringToObject(o, "cpuset", p->cpuset);
+			cJSON_AddNumberToObject(o, "pinned", (double)p->pinned);
+			cJSON_AddNumberToObject(o, "pin_failed", (double)p->pin_failed);
+			cJSON_AddNumberToObject(o, "pin_max_ms", (double)p->pin_max_ms);
+			cJSON_AddItemToArray(a, o);
+		}
+	}
+	if (st->pinned + st->pin_failed == 0)
+		return;
+	pins = cJSON_AddObjectToObject(j, "pins");
+	cJSON_AddNumberToObject(pins, "pinned", (double)st->pinned);
+	cJSON_AddNumberToObject(pins, "failed", (double)st->pin_failed);
+	a = cJSON_AddArrayToObject(pins, "last");
+	for (i = 0; i < st->npins; i++) {
+		const struct results_pin *p = &st->pins[i];
+
+		o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "container", p->container);
+		cJSON_AddStringToObject(o, "cpuset", p->cpuset);
+		cJSON_AddStringToObject(o, "pkgs", p->pkgs);
+		cJSON_AddNumberToObject(o, "latency_ms", (double)p->latency_ms);
+		if (p->error != NULL)
+			cJSON_AddStringToObject(o, "error", p->error);
+		cJSON_AddItemToArray(a, o);
+	}
 }
 
 static const char *const status_json_phases[] = {"discover", "build", "sweep", "confirm", "done"};
@@ -94,6 +145,7 @@ status_json_encode(const struct sweep_status *st, const char *end_status)
 	for (l = 0; l < st->nlanes; l++)
 		cJSON_AddItemToArray(lanes, status_json_lane(&st->lanes[l]));
 	cJSON_AddItemToObject(j, "lanes", lanes);
+	status_json_levels(j, st);
 	return j;
 }
 
@@ -229,7 +281,8 @@ status_json_lane_decode(struct status_json_ctx *c, const cJSON *j, struct status
 	                       NULL) ||
 	    !status_json_int(c, j, "load", STATUS_JSON_MAX_CORES, &sl->load) ||
 	    !status_json_str(c, j, "held", false, &sl->held) ||
-	    !status_json_str(c, j, "held_why", sl->held != NULL, &sl->held_why))
+	    !status_json_str(c, j, "held_why", sl->held != NULL, &sl->held_why) ||
+	    !status_json_str(c, j, "environment", false, &sl->environment))
 		return false;
 	runs = cJSON_GetObjectItemCaseSensitive(j, "runs");
 	if (!cJSON_IsArray(runs) || cJSON_GetArraySize(runs) > STATUS_JSON_MAX_RUNS)
@@ -238,6 +291,68 @@ status_json_lane_decode(struct status_json_ctx *c, const cJSON *j, struct status
 	cJSON_ArrayForEach(v, runs)
 	{
 		if (!status_json_run_decode(c, v, &sl->runs[sl->nruns++]))
+			return false;
+	}
+	return true;
+}
+
+static bool
+status_json_level_pkgs_decode(struct status_json_ctx *c, const cJSON *j, struct sweep_status *st)
+{
+	const cJSON *a = cJSON_GetObjectItemCaseSensitive(j, "level_pkgs"), *v;
+
+	if (a == NULL)
+		return true;
+	if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) > STATUS_JSON_MAX_PKGS)
+		return status_json_bad(c, "level_pkgs", _("an array"));
+	st->level_pkgs = xcalloc((size_t)cJSON_GetArraySize(a) + 1, sizeof *st->level_pkgs);
+	cJSON_ArrayForEach(v, a)
+	{
+		struct status_level_pkg *p = &st->level_pkgs[st->nlevel_pkgs++];
+
+		if (!cJSON_IsObject(v))
+			return status_json_bad(c, "level_pkgs", _("objects"));
+		if (!status_json_str(c, v, "pkg", true, &p->pkg) ||
+		    !status_json_str(c, v, "level", true, &p->level) ||
+		    !status_json_str(c, v, "kind", true, &p->kind) ||
+		    !status_json_str(c, v, "label", false, &p->label) ||
+		    !status_json_str(c, v, "cpuset", false, &p->cpuset) ||
+		    !status_json_num(c, v, "pinned", 0, STATUS_JSON_NUM_MAX, &p->pinned) ||
+		    !status_json_num(c, v, "pin_failed", 0, STATUS_JSON_NUM_MAX, &p->pin_failed) ||
+		    !status_json_num(c, v, "pin_max_ms", INT32_MIN, STATUS_JSON_NUM_MAX,
+		                     &p->pin_max_ms))
+			return false;
+	}
+	return true;
+}
+
+static bool
+status_json_pins_decode(struct status_json_ctx *c, const cJSON *j, struct sweep_status *st)
+{
+	const cJSON *o = cJSON_GetObjectItemCaseSensitive(j, "pins"), *a, *v;
+
+	if (o == NULL)
+		return true;
+	a = cJSON_GetObjectItemCaseSensitive(o, "last");
+	if (!cJSON_IsObject(o) || !cJSON_IsArray(a) || cJSON_GetArraySize(a) > STATUS_JSON_MAX_PINS)
+		return status_json_bad(c, "pins",
+		                       _("an object with \"pinned\", \"failed\" and \"last\""));
+	if (!status_json_num(c, o, "pinned", 0, STATUS_JSON_NUM_MAX, &st->pinned) ||
+	    !status_json_num(c, o, "failed", 0, STATUS_JSON_NUM_MAX, &st->pin_failed))
+		return false;
+	st->pins = xcalloc((size_t)cJSON_GetArraySize(a) + 1, sizeof *st->pins);
+	cJSON_ArrayForEach(v, a)
+	{
+		struct results_pin *p = &st->pins[st->npins++];
+
+		if (!cJSON_IsObject(v))
+			return status_json_bad(c, "pins", _("objects"));
+		if (!status_json_str(c, v, "container", true, &p->container) ||
+		    !status_json_str(c, v, "cpuset", true, &p->cpuset) ||
+		    !status_json_str(c, v, "pkgs", true, &p->pkgs) ||
+		    !status_json_num(c, v, "latency_ms", INT32_MIN, STATUS_JSON_NUM_MAX,
+		                     &p->latency_ms) ||
+		    !status_json_str(c, v, "error", false, &p->error))
 			return false;
 	}
 	return true;
@@ -313,6 +428,7 @@ status_json_decode(const cJSON *j, struct sweep_status *st, int **ints, char **e
 			}
 		}
 	}
+	ok = ok && status_json_level_pkgs_decode(&c, j, st) && status_json_pins_decode(&c, j, st);
 	free(phase);
 	if (ok)
 		return 0;

@@ -13,6 +13,96 @@
 #include "engine/status.h"
 #include "base/util.h"
 
+static void
+status_free_levels(struct sweep_status *st)
+{
+	size_t i;
+
+	for (i = 0; i < st->nlevel_pkgs; i++) {
+		free(st->level_pkgs[i].pkg);
+		free(st->level_pkgs[i].level);
+		free(st->level_pkgs[i].kind);
+		free(st->level_pkgs[i].label);
+		free(st->level_pkgs[i].cpuset);
+	}
+	free(st->level_pkgs);
+	st->level_pkgs = NULL;
+	st->nlevel_pkgs = 0;
+	for (i = 0; i < st->npins; i++) {
+		free(st->pins[i].container);
+		free(st->pins[i].cpuset);
+		free(st->pins[i].pkgs);
+		free(st->pins[i].error);
+	}
+	free(st->pins);
+	st->pins = NULL;
+	st->npins = 0;
+}
+
+static char *
+status_dup(const char *s)
+{
+	return s != NULL ? xstrdup(s) : NULL;
+}
+
+/* Adds a package at a level that is not a unit level (copied strings). */
+static struct status_level_pkg *
+status_add_level_pkg(struct sweep_status *st, const char *pkg, const char *level, const char *kind,
+                     const char *label, const char *cpuset)
+{
+	struct status_level_pkg *p;
+
+	st->level_pkgs = xrealloc(st->level_pkgs, sizeof *st->level_pkgs * (st->nlevel_pkgs + 1));
+	p = &st->level_pkgs[st->nlevel_pkgs++];
+	memset(p, 0, sizeof *p);
+	p->pkg = xstrdup(pkg);
+	p->level = xstrdup(level);
+	p->kind = xstrdup(kind);
+	p->label = status_dup(label);
+	p->cpuset = status_dup(cpuset);
+	return p;
+}
+
+/* Adds a pin (copied strings). */
+static void
+status_add_pin(struct sweep_status *st, const struct results_pin *pin)
+{
+	struct results_pin *p;
+
+	st->pins = xrealloc(st->pins, sizeof *st->pins * (st->npins + 1));
+	p = &st->pins[st->npins++];
+	p->container = xstrdup(pin->container);
+	p->cpuset = xstrdup(pin->cpuset);
+	p->pkgs = xstrdup(pin->pkgs);
+	p->latency_ms = pin->latency_ms;
+	p->error = status_dup(pin->error);
+}
+
+void
+status_levels(struct sweep_status *st, const struct results *r, const struct levels *lv)
+{
+	size_t i;
+
+	status_free_levels(st);
+	for (i = 0; i < r->npkgs; i++) {
+		const struct results_pkg *rp = &r->pkgs[i];
+		const struct levels_level *l = levels_find(lv, rp->level);
+		struct status_level_pkg *p;
+
+		if (l == NULL)
+			continue;
+		p = status_add_level_pkg(st, rp->name, rp->level, levels_kind_name(l->kind),
+		                         l->label, rp->cpuset);
+		p->pinned = rp->pinned;
+		p->pin_failed = rp->pin_failed;
+		p->pin_max_ms = rp->pin_max_ms;
+	}
+	for (i = 0; i < r->npins; i++)
+		status_add_pin(st, &r->pins[i]);
+	st->pinned = r->pinned;
+	st->pin_failed = r->pin_failed;
+}
+
 void
 status_free(struct sweep_status *st)
 {
@@ -32,6 +122,7 @@ status_free(struct sweep_status *st)
 		free(sl->core_runs);
 		free(sl->held);
 		free(sl->held_why);
+		free(sl->environment);
 	}
 	free(st->lanes);
 	st->lanes = NULL;
@@ -41,6 +132,7 @@ status_free(struct sweep_status *st)
 	free(st->build_failed);
 	st->build_failed = NULL;
 	st->nbuild_failed = 0;
+	status_free_levels(st);
 }
 
 void
@@ -84,6 +176,7 @@ status_copy(struct sweep_status *dst, const struct sweep_status *src)
 		}
 		b->held = a->held != NULL ? xstrdup(a->held) : NULL;
 		b->held_why = a->held_why != NULL ? xstrdup(a->held_why) : NULL;
+		b->environment = status_dup(a->environment);
 		b->runs = xcalloc(a->nruns + 1, sizeof *b->runs);
 		b->nruns = a->nruns;
 		for (i = 0; i < a->nruns; i++) {
@@ -93,6 +186,21 @@ status_copy(struct sweep_status *dst, const struct sweep_status *src)
 			b->runs[i].test = a->runs[i].test != NULL ? xstrdup(a->runs[i].test) : NULL;
 		}
 	}
+	dst->level_pkgs = NULL;
+	dst->nlevel_pkgs = 0;
+	for (i = 0; i < src->nlevel_pkgs; i++) {
+		const struct status_level_pkg *a = &src->level_pkgs[i];
+		struct status_level_pkg *b =
+		    status_add_level_pkg(dst, a->pkg, a->level, a->kind, a->label, a->cpuset);
+
+		b->pinned = a->pinned;
+		b->pin_failed = a->pin_failed;
+		b->pin_max_ms = a->pin_max_ms;
+	}
+	dst->pins = NULL;
+	dst->npins = 0;
+	for (i = 0; i < src->npins; i++)
+		status_add_pin(dst, &src->pins[i]);
 }
 
 void

@@ -37,6 +37,20 @@ struct status_lane {
 	size_t nruns;
 	char *held;     /* the task it holds back ("demo cpu 2 load 1"), or NULL */
 	char *held_why; /* what that task waits for, translated */
+	/* The environment that holds the whole lane ("env NAME up", "env
+	 * NAME down"), or NULL; environment levels fill it. */
+	char *environment;
+};
+
+/* A package at a level that is not a unit level: its kind and, for a
+ * container level, where its containers went. */
+struct status_level_pkg {
+	char *pkg;    /* full name */
+	char *level;  /* the build tag */
+	char *kind;   /* "containers" or "environment" */
+	char *label;  /* containers: the label pinned, else NULL */
+	char *cpuset; /* the cores its containers got, or NULL */
+	int64_t pinned, pin_failed, pin_max_ms;
 };
 
 struct sweep_status {
@@ -55,6 +69,11 @@ struct sweep_status {
 	int machine_cores, keep, width, nlanes;
 	struct status_lane *lanes;
 	int inflight; /* runs started and not finished, lanes unknown (a journal) */
+	struct status_level_pkg *level_pkgs; /* packages at container or environment levels */
+	size_t nlevel_pkgs;
+	struct results_pin *pins; /* the last containers pinned, newest last */
+	size_t npins;
+	int64_t pinned, pin_failed; /* every container pinned to the kept-back cores, and not */
 };
 
 /* Frees the lanes and their runs; st can be filled again. */
@@ -87,6 +106,12 @@ struct pkg;
 /* Lists in st->build_failed the packages of pkgs that failed to build
  * (not those without tests at their level). */
 void status_build_failed(struct sweep_status *st, struct pkg *const *pkgs, size_t npkgs);
+
+struct levels;
+
+/* Lists in st the packages of r at a level lv (NULL: the defaults) does
+ * not call unit, and copies r's pins. */
+void status_levels(struct sweep_status *st, const struct results *r, const struct levels *lv);
 
 /* The short name of a package: its last two path elements when it has
  * three or more ("grpc/grpchealth"), else its last one. Caller frees. */

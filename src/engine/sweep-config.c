@@ -216,6 +216,7 @@ sweep_config_free(struct sweep_config *c)
 	util_strv_free_n(c->command, c->ncommand);
 	free(c->shard_buckets);
 	free(c->shard_merged);
+	levels_free(c->level_config);
 	memset(c, 0, sizeof *c);
 }
 
@@ -294,6 +295,8 @@ sweep_config_json(const struct sweep_config *c)
 			    shard, "merged",
 			    cJSON_CreateIntArray(c->shard_merged, c->nshard_merged));
 	}
+	if (c->level_config != NULL)
+		cJSON_AddItemToObject(o, "level_config", levels_json(c->level_config));
 	return o;
 }
 
@@ -541,6 +544,23 @@ sweep_config_shard(struct sweep_config_in *in, const cJSON *v, struct sweep_conf
 	return 0;
 }
 
+/* "level_config": absent, or the levels file's "levels" as levels.c
+ * reads it. */
+static int
+sweep_config_levels(struct sweep_config_in *in, const cJSON *v, struct sweep_config *c)
+{
+	struct levels_error e;
+	char *key;
+	int rc;
+
+	if (v == NULL || levels_decode(v, &c->level_config, &e) == 0)
+		return 0;
+	key = levels_where("level_config", &e);
+	rc = sweep_config_bad(in, key, e.expected);
+	free(key);
+	return rc;
+}
+
 static int
 sweep_config_decode(struct sweep_config_in *in, const cJSON *o, struct sweep_config *c)
 {
@@ -633,6 +653,9 @@ sweep_config_decode(struct sweep_config_in *in, const cJSON *o, struct sweep_con
 		rc = sweep_config_bad(in, "command", options_check_command(c->driver, c->ncommand));
 	if (rc == 0)
 		rc = sweep_config_shard(in, cJSON_GetObjectItemCaseSensitive(o, "shard"), c);
+	if (rc == 0)
+		rc =
+		    sweep_config_levels(in, cJSON_GetObjectItemCaseSensitive(o, "level_config"), c);
 	return rc;
 }
 

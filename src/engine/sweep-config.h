@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "drivers/levels.h"
 #include "engine/options.h"
 
 /* What the sweep's options record. */
@@ -50,6 +51,9 @@ struct sweep_config {
 	int nshard_buckets;
 	int *shard_merged; /* a merge: the shards it holds, or NULL */
 	int nshard_merged;
+	/* The project's .flakesweep/levels.json (levels.h), or NULL without
+	 * one (then absent from the header). */
+	struct levels *level_config;
 };
 
 /* The machine the sweep ran on. */

@@ -121,7 +121,8 @@ struct sweep {
 	struct noise *noise;           /* host noise on the lanes' cores */
 	struct workdir_watch **watch;  /* per package, from its first run on */
 	struct sweep_order order;      /* polluter searches */
-	struct containers *containers; /* pins container levels' containers, or NULL */
+	struct sweep_watch *watches;   /* per container label: pins its containers */
+	size_t nwatches;
 	int exit_status;
 };
 
@@ -146,7 +147,9 @@ void sweep_finish(struct sweep *s, const char *status);
 void sweep_watch_containers(struct sweep *s);
 /* The package is at a container level: its runs count against
  * --containers. */
-bool sweep_containers_level(const struct pkg *p);
+bool sweep_containers_level(const struct sweep *s, const struct pkg *p);
+/* Stops following the engine. */
+void sweep_containers_close(struct sweep *s);
 
 /* run.c: starts one run of the scheduler's (a sched_start_cb); frees one
  * run that is over or never started. */

@@ -267,7 +267,7 @@ sweep_plan_added(void *arg, struct plan_pair *p, int extra)
 		sched_spread_pair(s->sched, id);
 	else
 		sched_pair_group(s->sched, id, p->pkg, p->phase == RESULTS_ALONE);
-	if (p->pkg != PLAN_CANARY && sweep_containers_level(s->pkgs[p->pkg]))
+	if (p->pkg != PLAN_CANARY && sweep_containers_level(s, s->pkgs[p->pkg]))
 		sched_cap_pair(s->sched, id);
 	done = plan_find(&s->replay.runs, p->phase, p->pkg, p->test, p->cpu, p->load);
 	if (done != NULL) {
@@ -517,8 +517,7 @@ sweep_finish(struct sweep *s, const char *status)
 		              _("the journal ends before the runs it could not hold: the report "
 		                "printed at the end has every run measured"));
 	cJSON_Delete(end);
-	containers_close(s->containers);
-	s->containers = NULL;
+	sweep_containers_close(s);
 	uv_timer_stop(&s->flush_timer);
 	uv_timer_stop(&s->reap_timer);
 	uv_timer_stop(&s->journal_timer);
@@ -719,6 +718,10 @@ sweep_new(uv_loop_t *loop, struct options *o, const struct observer *obs, char *
 		}
 		free(diff);
 		sweep_config_to_options(&h->config, o);
+		/* The cores kept back stay as many: container levels pin
+		 * their containers there. */
+		if (o->keep < 0)
+			o->keep = h->machine.keep;
 		/* Discovery, when the sweep died before it was recorded, runs
 		 * where the sweep ran. */
 		if (h->project.root != NULL) {
@@ -817,6 +820,9 @@ sweep_start_fresh(struct sweep *s, char **err)
 	for (i = 0; i < s->proj.nwarnings; i++)
 		sweep_message(s, "%s", s->proj.warnings[i]);
 	sweep_header(s, &s->hdr);
+	if (levels_load(s->proj.root != NULL ? s->proj.root : ".", &s->hdr.config.level_config,
+	                err) < 0)
+		return -1;
 	if (s->o->shard_count > 0 && sweep_shard(s, err) < 0)
 		return -1;
 	s->header = journal_header_encode(&s->hdr);
@@ -1244,6 +1250,7 @@ sweep_status(const struct sweep *s, struct sweep_status *st)
 	/* After the lanes: setting them frees what st holds. */
 	if (s->phase > SWEEP_PHASE_BUILD)
 		status_build_failed(st, s->pkgs, s->npkgs);
+	status_levels(st, s->results, s->hdr.config.level_config);
 	for (l = 0; s->sched != NULL && l < st->nlanes; l++) {
 		struct status_lane *sl = &st->lanes[l];
 		int held = sched_lane_held(s->sched, l);

@@ -262,9 +262,17 @@ replay_line(void *arg, struct journal_reader *reader, const cJSON *line, int lin
 		const cJSON *pkgs = cJSON_GetObjectItemCaseSensitive(line, "pkgs"), *p;
 		const char *cpuset =
 		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(line, "cpuset"));
-		bool ok = cJSON_GetObjectItemCaseSensitive(line, "error") == NULL;
+		const char *id =
+		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(line, "container"));
+		const cJSON *error = cJSON_GetObjectItemCaseSensitive(line, "error");
+		/* An error that is not a string still says it was not pinned. */
+		const char *why_not = error == NULL           ? NULL
+		                      : cJSON_IsString(error) ? error->valuestring
+		                                              : "";
 		int64_t ms = 0;
 		char *why = NULL;
+		int *idx;
+		size_t n = 0;
 
 		if (journal_decode_int(line, "latency_ms", INT32_MIN, JOURNAL_NUM_MAX, true, &ms,
 		                       &why) < 0)
@@ -273,15 +281,20 @@ replay_line(void *arg, struct journal_reader *reader, const cJSON *line, int lin
 			return replay_bad_why(c, lineno,
 			                      xstrdup(_("pin line: expected \"cpuset\" and "
 			                                "\"pkgs\"")));
+		idx = xcalloc((size_t)cJSON_GetArraySize(pkgs) + 1, sizeof *idx);
 		cJSON_ArrayForEach(p, pkgs)
 		{
 			if (!cJSON_IsNumber(p) || p->valuedouble < 0 ||
-			    p->valuedouble >= (double)r->npkgs)
+			    p->valuedouble >= (double)r->npkgs) {
+				free(idx);
 				return replay_bad_why(
 				    c, lineno,
 				    xstrdup(_("pin line: pkgs: expected package indexes")));
-			results_note_pin(r->results, (int)p->valuedouble, cpuset, ms, ok);
+			}
+			idx[n++] = (int)p->valuedouble;
 		}
+		results_note_pin(r->results, id != NULL ? id : "", cpuset, idx, n, ms, why_not);
+		free(idx);
 	} else if (strcmp(type, "confirm") == 0) {
 		const cJSON *test = cJSON_GetObjectItemCaseSensitive(line, "test");
 		int64_t count = 0;
@@ -487,6 +500,8 @@ replay_status(const struct replay *r, struct sweep_status *st)
 	/* After the lanes: setting them frees what st holds. */
 	if (st->phase > SWEEP_PHASE_BUILD)
 		status_build_failed(st, r->pkgs, r->npkgs);
+	if (r->results != NULL)
+		status_levels(st, r->results, c->level_config);
 	st->inflight = (int)r->nunfinished;
 }
 

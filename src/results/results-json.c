@@ -248,6 +248,8 @@ results_to_json(const struct results *r, const struct report_meta *m)
 {
 	cJSON *doc = cJSON_CreateObject(), *pkgs, *tests, *sum;
 	struct causes *causes;
+	struct levels *levels = NULL;
+	struct levels_error lerr;
 	char when[40];
 	int64_t passed, flaky, failing;
 	size_t i;
@@ -272,6 +274,9 @@ results_to_json(const struct results *r, const struct report_meta *m)
 	                      m->config ? cJSON_Duplicate(m->config, 1) : cJSON_CreateObject());
 	if (m->machines != NULL)
 		cJSON_AddItemToObject(doc, "machines", cJSON_Duplicate(m->machines, 1));
+	/* The header was checked when it was read: a level_config absent or
+	 * refused here is the defaults. */
+	levels_decode(cJSON_GetObjectItemCaseSensitive(m->config, "level_config"), &levels, &lerr);
 	pkgs = cJSON_AddArrayToObject(doc, "packages");
 	for (i = 0; i < r->npkgs; i++) {
 		const struct results_pkg *p = &r->pkgs[i];
@@ -283,7 +288,7 @@ results_to_json(const struct results *r, const struct report_meta *m)
 		o = cJSON_CreateObject();
 		cJSON_AddStringToObject(o, "package", p->name);
 		cJSON_AddStringToObject(o, "level", p->level);
-		cJSON_AddStringToObject(o, "kind", driver_level_kind(p->level));
+		cJSON_AddStringToObject(o, "kind", driver_level_kind(levels, p->level));
 		if (p->pinned + p->pin_failed > 0) {
 			cJSON *pin = cJSON_AddObjectToObject(o, "pinning");
 
@@ -311,6 +316,7 @@ results_to_json(const struct results *r, const struct report_meta *m)
 			cJSON_AddStringToObject(o, "toolchain", dp->toolchain);
 		cJSON_AddItemToArray(pkgs, o);
 	}
+	levels_free(levels);
 	tests = cJSON_AddArrayToObject(doc, "tests");
 	causes = causes_new(r);
 	for (i = 0; i < r->ntests; i++)

@@ -64,6 +64,15 @@ results_set_polluter(struct results_test *t, const char *test, const char *seed,
 	t->polluter = p;
 }
 
+static void
+results_pin_free(struct results_pin *p)
+{
+	free(p->container);
+	free(p->cpuset);
+	free(p->pkgs);
+	free(p->error);
+}
+
 void
 results_free(struct results *r)
 {
@@ -90,6 +99,8 @@ results_free(struct results *r)
 		free(r->pkgs[i].debris);
 		free(r->pkgs[i].cpuset);
 	}
+	for (i = 0; i < r->npins; i++)
+		results_pin_free(&r->pins[i]);
 	free(r->tests);
 	free(r->pkgs);
 	strmap_free(r->index);
@@ -138,19 +149,43 @@ results_note_after_debris(struct results *r, int pkg)
 }
 
 void
-results_note_pin(struct results *r, int pkg, const char *cpuset, int64_t latency_ms, bool ok)
+results_note_pin(struct results *r, const char *id, const char *cpuset, const int *pkgs,
+                 size_t npkgs, int64_t latency_ms, const char *error)
 {
-	struct results_pkg *p = &r->pkgs[pkg];
+	struct results_pin *pin;
+	struct buf names;
+	size_t i;
 
-	if (!ok) {
-		p->pin_failed++;
-		return;
+	buf_init(&names);
+	for (i = 0; i < npkgs; i++) {
+		struct results_pkg *p = &r->pkgs[pkgs[i]];
+
+		buf_printf(&names, "%s%s", i > 0 ? ", " : "", p->name);
+		if (error != NULL) {
+			p->pin_failed++;
+			continue;
+		}
+		p->pinned++;
+		if (latency_ms > p->pin_max_ms)
+			p->pin_max_ms = latency_ms;
+		free(p->cpuset);
+		p->cpuset = xstrdup(cpuset);
 	}
-	p->pinned++;
-	if (latency_ms > p->pin_max_ms)
-		p->pin_max_ms = latency_ms;
-	free(p->cpuset);
-	p->cpuset = xstrdup(cpuset);
+	if (error != NULL)
+		r->pin_failed++;
+	else
+		r->pinned++;
+	if (r->npins == RESULTS_PINS_MAX) {
+		results_pin_free(&r->pins[0]);
+		memmove(r->pins, r->pins + 1, sizeof *r->pins * (RESULTS_PINS_MAX - 1));
+		r->npins--;
+	}
+	pin = &r->pins[r->npins++];
+	pin->container = xstrndup(id, 12);
+	pin->cpuset = xstrdup(cpuset);
+	pin->pkgs = buf_steal(&names);
+	pin->latency_ms = latency_ms;
+	pin->error = error != NULL ? xstrdup(error) : NULL;
 }
 
 bool

@@ -133,6 +133,18 @@ struct results_pkg {
 	int64_t runs_after_debris;
 };
 
+/* A container pinned (or not), as the dashboard lists the last few. */
+struct results_pin {
+	char *container; /* the engine's id, its first 12 characters */
+	char *cpuset;    /* "0,1" */
+	char *pkgs;      /* the packages it counted for, by full name, ", " between */
+	int64_t latency_ms;
+	char *error; /* why it was not pinned, or NULL */
+};
+
+/* The pins results keep, newest last. */
+#define RESULTS_PINS_MAX 4
+
 struct results {
 	struct results_test *tests;
 	size_t ntests;
@@ -143,7 +155,10 @@ struct results {
 	int64_t hangs;
 	double noise_ms, noise_core_ms; /* over every measured run, as in a cell */
 	struct strmap *index;
-	struct harness harness; /* the canaries: never in the counts above */
+	struct harness harness;                    /* the canaries: never in the counts above */
+	struct results_pin pins[RESULTS_PINS_MAX]; /* the last containers pinned */
+	size_t npins;
+	int64_t pinned, pin_failed; /* every container pinned, and not */
 };
 
 struct results *results_new(void);
@@ -264,9 +279,11 @@ void results_add_noise(struct results *r, int pkg, enum results_phase phase, int
 /* Counts a run of package pkg that left processes behind when its leader
  * exited (they were killed). */
 void results_note_leak(struct results *r, int pkg);
-/* A container of pkg was pinned to cpuset latency_ms after it started, or
- * could not be (ok false). */
-void results_note_pin(struct results *r, int pkg, const char *cpuset, int64_t latency_ms, bool ok);
+/* Container id was pinned to cpuset latency_ms after it started, or could
+ * not be (error says why, else NULL); it counts for the npkgs packages
+ * pkgs (a "pin" journal line, man 5 flakesweep). */
+void results_note_pin(struct results *r, const char *id, const char *cpuset, const int *pkgs,
+                      size_t npkgs, int64_t latency_ms, const char *error);
 
 /* Records that path (copied) appeared in package pkg's shared directory
  * after run `run` and outlived the runs that may have made it. */

@@ -8,7 +8,11 @@
 # the container must find only the kept-back core: the test fails
 # otherwise, and the journal has one "pin" line per container. Then with
 # DOCKER_HOST on a dead socket: exit 2, the reason printed, and the unit
-# level still swept.
+# level still swept. Then a module whose .flakesweep/levels.json makes its
+# `docker_it` tag a container level with a label of its own: those
+# containers are pinned (without the file the level is a unit level and
+# its test fails); and --resume of that sweep with the engine gone fails
+# the container package again, with the reason.
 set -eu
 command -v dockerd >/dev/null || { echo "SKIP docker.io is not installed"; exit 77; }
 command -v go >/dev/null || { echo "SKIP go is not installed"; exit 77; }
@@ -176,4 +180,66 @@ grep -q "cannot reach Docker at $d/gone.sock: " "$CHECK_TMPDIR/stderr" ||
 	{ cat "$CHECK_TMPDIR/stderr"; fail "no engine: the reason is not printed"; }
 n=$(grep -c '"type":"run".*"exit":0,' "$CHECK_TMPDIR/dead/journal.jsonl" || true)
 [ "$n" = 2 ] || fail "no engine: $n unit runs passed, expected 2"
-echo "ok: containers pinned to core $kept; no engine gives exit 2 and the unit level is swept"
+# levels.json: the docker_it tag is a container level labelled com.example.pin=yes.
+mkdir -p "$CHECK_TMPDIR/repo2/it" "$CHECK_TMPDIR/repo2/.flakesweep"
+cd "$CHECK_TMPDIR/repo2"
+printf 'module example.com/l\n\ngo 1.19\n' >go.mod
+printf 'package it\n' >it/it.go
+sed -e 's/^\/\/go:build testcontainers/\/\/go:build docker_it/' -e 's/^package ctr/package it/' \
+	-e 's/org\.testcontainers=true/com.example.pin=yes/' ../repo/ctr/ctr_test.go >it/it_test.go
+cat >.flakesweep/levels.json <<'EOF'
+{
+  "levels": {
+    "docker_it": { "kind": "containers", "label": "com.example.pin=yes" }
+  }
+}
+EOF
+rc=0
+"$FLAKESWEEP" --keep 1 --cpu 1 --load 1 --count 2 --confirm 0 --no-race --timeout 60s --ui none \
+	-o "$CHECK_TMPDIR/labelled" >"$CHECK_TMPDIR/stdout" 2>"$CHECK_TMPDIR/stderr" || rc=$?
+[ $rc = 0 ] || { cat "$CHECK_TMPDIR/stdout" "$CHECK_TMPDIR/stderr"; fail "levels.json: exit $rc, expected 0"; }
+python3 - "$CHECK_TMPDIR/labelled" "$kept" <<'PY'
+import json, os, sys
+out, kept = sys.argv[1:]
+lines = [json.loads(l) for l in open(os.path.join(out, "journal.jsonl"))]
+pins = [(l["cpuset"], l["pkgs"], "error" in l) for l in lines if l["type"] == "pin"]
+if pins != [(kept, [0], False)] * 2:
+    print("FAIL: levels.json: pins %s, expected two on %s" % (pins, kept))
+    sys.exit(1)
+lc = lines[0]["config"].get("level_config")
+if lc != {"docker_it": {"kind": "containers", "label": "com.example.pin=yes"}}:
+    print("FAIL: levels.json: the header's level_config is %s" % lc)
+    sys.exit(1)
+res = json.load(open(os.path.join(out, "results.json")))
+kinds = [(p["package"], p["level"], p["kind"]) for p in res["packages"]]
+if kinds != [("example.com/l/it", "docker_it", "containers")]:
+    print("FAIL: levels.json: packages %s" % kinds)
+    sys.exit(1)
+PY
+
+# --resume with the engine gone: the journal cut after its build lines;
+# the container package fails again, with the reason.
+mkdir "$CHECK_TMPDIR/cut"
+cp -r "$CHECK_TMPDIR/labelled/bin" "$CHECK_TMPDIR/cut/"
+grep -E '"type":"(header|build)"' "$CHECK_TMPDIR/labelled/journal.jsonl" >"$CHECK_TMPDIR/cut/journal.jsonl"
+rc=0
+DOCKER_HOST=unix://$d/gone.sock "$FLAKESWEEP" --resume "$CHECK_TMPDIR/cut" --ui none \
+	>"$CHECK_TMPDIR/stdout" 2>"$CHECK_TMPDIR/stderr" || rc=$?
+[ $rc = 2 ] || { cat "$CHECK_TMPDIR/stdout" "$CHECK_TMPDIR/stderr"; fail "resume, no engine: exit $rc, expected 2"; }
+grep -q "cannot reach Docker at $d/gone.sock: " "$CHECK_TMPDIR/stderr" ||
+	{ cat "$CHECK_TMPDIR/stderr"; fail "resume, no engine: the reason is not printed"; }
+python3 - "$CHECK_TMPDIR/cut" "$d/gone.sock" <<'PY'
+import json, os, sys
+out, sock = sys.argv[1:]
+res = json.load(open(os.path.join(out, "results.json")))
+b = [(p["package"], p["build"]["ok"],
+      p["build"]["output"].startswith("cannot reach Docker at " + sock)) for p in res["packages"]]
+if b != [("example.com/l/it", False, True)]:
+    print("FAIL: resume, no engine: packages %s" % res["packages"])
+    sys.exit(1)
+if "example.com/l/it" not in open(os.path.join(out, "report.txt")).read():
+    print("FAIL: resume, no engine: report.txt does not name the package")
+    sys.exit(1)
+PY
+echo "ok: containers pinned to core $kept; no engine gives exit 2 and the unit level is swept;" \
+	"levels.json's label pinned; resume without an engine fails the container level again"
