@@ -1558,6 +1558,8 @@ TEST(ui_golden_shards_120x40)
 TEST(ui_golden_shards_live_120x40)
 {
 	test_ui_shards_golden("shards_live", 40, 120, true);
+}
+
 /* A sweep whose levels file makes docker_it a container level: three of
  * its containers pinned to the kept-back core 0, one not. */
 static const char test_ui_pinned[] =
