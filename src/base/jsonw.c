@@ -236,7 +236,7 @@ jsonw_number(struct buf *b, double d, int vi)
 }
 
 void
-jsonw_num(struct jsonw *w, const char *key, double d)
+jsonw_num_text(struct buf *b, double d)
 {
 	int vi;
 
@@ -247,8 +247,14 @@ jsonw_num(struct jsonw *w, const char *key, double d)
 		vi = INT_MIN;
 	else
 		vi = (int)d;
+	jsonw_number(b, d, vi);
+}
+
+void
+jsonw_num(struct jsonw *w, const char *key, double d)
+{
 	jsonw_key(w, key);
-	jsonw_number(w->b, d, vi);
+	jsonw_num_text(w->b, d);
 }
 
 void

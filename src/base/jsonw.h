@@ -47,6 +47,9 @@ void jsonw_str(struct jsonw *w, const char *key, const char *s);
 void jsonw_strn(struct jsonw *w, const char *key, const char *s, size_t n);
 /* A number as cJSON_CreateNumber(d) prints; jsonw_int for counts. */
 void jsonw_num(struct jsonw *w, const char *key, double d);
+/* The same number alone at the end of b, as cJSON_PrintUnformatted too
+ * writes it. */
+void jsonw_num_text(struct buf *b, double d);
 void jsonw_int(struct jsonw *w, const char *key, int64_t v);
 void jsonw_bool(struct jsonw *w, const char *key, bool v);
 void jsonw_null(struct jsonw *w, const char *key);

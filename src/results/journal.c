@@ -814,6 +814,8 @@ journal_try_fast(struct journal_reader *reader, char *line, size_t len, journal_
 			line[ends[i]] = '"';
 		return 0;
 	}
+	f.members = m;
+	f.nmembers = n;
 	rc = cb(arg, reader, &f, lineno);
 	for (i = 0; i < nends; i++)
 		line[ends[i]] = '"';
