@@ -775,7 +775,9 @@ sweep_new(uv_loop_t *loop, struct options *o, const struct observer *obs, char *
 	dir = xasprintf("%s/tmp", s->outdir);
 	util_mkdir_p(dir);
 	free(dir);
-	s->journal = journal_open(jpath, err);
+	/* --resume has just read it whole. */
+	s->journal = s->resumed ? journal_open_read(jpath, s->replay.tail, s->replay.torn, err)
+	                        : journal_open(jpath, err);
 	if (s->journal == NULL)
 		goto fail;
 	free(jpath);

@@ -61,6 +61,13 @@ struct journal_run {
  * sets *err (caller frees) on failure. */
 struct journal *journal_open(const char *path, char **err);
 
+/* The same for a journal that read (journal_tail_read) has just read
+ * whole, its last line torn or not: the set lines come from read instead
+ * of a second read of the file, unless the file changed since. */
+struct journal_tail;
+struct journal *journal_open_read(const char *path, const struct journal_tail *read, bool torn,
+                                  char **err);
+
 /* Closes j. NULL is a no-op. */
 void journal_close(struct journal *j);
 
