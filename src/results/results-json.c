@@ -258,13 +258,17 @@ struct results_json_kept {
 struct results_json_cache {
 	struct results_json_kept *kept; /* by test index */
 	size_t n;
-	size_t len; /* of the last text, to grow the buffer once */
+	size_t len;         /* of the last text, to grow the buffer once */
+	struct buf scratch; /* where a test's text is written first */
 };
 
 struct results_json_cache *
 results_json_cache_new(void)
 {
-	return xcalloc(1, sizeof(struct results_json_cache));
+	struct results_json_cache *c = xcalloc(1, sizeof *c);
+
+	buf_init(&c->scratch);
+	return c;
 }
 
 static void
@@ -287,6 +291,7 @@ results_json_cache_free(struct results_json_cache *c)
 	for (i = 0; i < c->n; i++)
 		results_json_kept_free(&c->kept[i]);
 	free(c->kept);
+	buf_free(&c->scratch);
 	free(c);
 }
 
@@ -340,7 +345,6 @@ results_json_test_at(struct jsonw *w, const struct results *r, size_t i,
 	struct results_json_cache *c = m->cache;
 	struct results_json_kept *e;
 	struct jsonw one;
-	struct buf b;
 
 	if (c == NULL || !results_json_keepable(t, m, o)) {
 		results_json_test(w, r, t, m, o, provisional);
@@ -354,11 +358,12 @@ results_json_test_at(struct jsonw *w, const struct results *r, size_t i,
 	e = &c->kept[i];
 	if (!results_json_kept_same(e, t, provisional)) {
 		results_json_kept_free(e);
-		buf_init(&b);
-		jsonw_init_item(&one, &b, w->depth);
+		buf_reset(&c->scratch);
+		jsonw_init_item(&one, &c->scratch, w->depth);
 		results_json_test(&one, r, t, m, o, provisional);
-		e->len = b.len;
-		e->text = buf_steal(&b);
+		e->len = c->scratch.len;
+		e->text = xmalloc(e->len + 1);
+		memcpy(e->text, c->scratch.data, e->len + 1);
 		e->id = xstrdup(t->id);
 		e->pkg = t->pkg;
 		e->provisional = provisional;
