@@ -298,7 +298,9 @@ results_json_cache_free(struct results_json_cache *c)
 /* Whether t's text is made of its own cells and cores and whether it is
  * provisional alone: a test that never failed or hung, with no first
  * failure, polluter, channels or quarantine entry, and no cascade naming
- * it (causes, interference, reproduce and cascade_of are null then). */
+ * it (causes, interference, reproduce and cascade_of are null then). A
+ * field of tests[] that reads anything else (another test, the machine,
+ * the clock) must be checked here or in results_json_kept_same. */
 static bool
 results_json_keepable(const struct results_test *t, const struct report_meta *m,
                       const struct results_json_out *o)
