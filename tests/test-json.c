@@ -4,6 +4,7 @@
  * prints. */
 #include "config.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -129,5 +130,43 @@ TEST(jsonw_writes_what_cjson_prints)
 	CHECK(strstr(b.data, "\"a\\\"b\\\\c/\\n\\t\\r\\b\\f\\u0001\\u001f\x7f \xc3\xa9\"") != NULL);
 	cJSON_Delete(a);
 	free(want);
+	buf_free(&b);
+}
+
+/* Numbers by the thousand, decimals of up to six places (the rates and
+ * shares results.json has) and any double: jsonw_num_text writes what
+ * cJSON_PrintUnformatted does. */
+TEST(jsonw_numbers_match_cjson)
+{
+	uint64_t x = 88172645463325252ULL;
+	struct buf b;
+	int i, bad = 0;
+
+	buf_init(&b);
+	for (i = 0; i < 30000; i++) {
+		double d;
+		cJSON *n;
+		char *want;
+
+		/* xorshift64: the same values every run. */
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		if (i % 3 == 0)
+			d = (double)(int64_t)(x % 4000000001ULL - 2000000000) / 1e6;
+		else if (i % 3 == 1)
+			d = (double)(x % 1000001) / (i % 2 == 0 ? 1e6 : 1e3);
+		else
+			memcpy(&d, &x, sizeof d);
+		n = cJSON_CreateNumber(d);
+		want = cJSON_PrintUnformatted(n);
+		buf_reset(&b);
+		jsonw_num_text(&b, d);
+		if (strcmp(b.data != NULL ? b.data : "", want) != 0 && bad++ < 5)
+			CHECK_STR(b.data, want);
+		cJSON_Delete(n);
+		free(want);
+	}
+	CHECK_INT(bad, 0);
 	buf_free(&b);
 }
