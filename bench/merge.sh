@@ -1,9 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# The time `flakesweep merge` takes for SHARDS shards of RUNS runs each
+# The CPU time `flakesweep merge` takes for SHARDS shards of RUNS runs each
 # (default 10 x 100000), against the baseline of `report --rebuild` of the
 # merged journal alone (the same lines read once): the ratio is what the
-# renumbering and copying cost on top of one read.
+# renumbering and copying cost on top of one read. With BEFORE=PATH
+# (another flakesweep binary, say an older build) it times that one's
+# merge too and checks both write the same journal.
 # Usage: bench/merge.sh FLAKESWEEP [SHARDS] [RUNS]
 set -eu
 fs=${1:?usage: bench/merge.sh FLAKESWEEP [SHARDS] [RUNS]}
@@ -46,18 +48,26 @@ for i in range(1, n + 1):
             f.write(line)
         f.write('{"type":"end","status":"complete","finished":"2026-12-01T02:00:00Z"}\n')
 PY
-t0=$(date +%s.%N)
-rc=0
-"$fs" merge -o "$dir/merged" "$dir"/shard-* >/dev/null || rc=$?
-t1=$(date +%s.%N)
-[ "$rc" = 0 ] || { echo "merge: exit $rc"; exit 1; }
-"$fs" report --rebuild "$dir/merged" >/dev/null
-t2=$(date +%s.%N)
-python3 - "$t0" "$t1" "$t2" "$shards" "$runs" "$dir/merged/results.json" <<'PY'
+# cpu CMD...: the CPU seconds CMD takes (the machine may be busy: wall
+# time would measure it), or "failed".
+cpu() {
+	/usr/bin/time -f "%U %S" -o "$dir/time" "$@" >/dev/null 2>&1 || { echo failed; return; }
+	awk '{ printf "%.2f", $1 + $2 }' "$dir/time"
+}
+merge=$(cpu "$fs" merge -o "$dir/merged" "$dir"/shard-*)
+[ "$merge" != failed ] || { echo "merge failed"; exit 1; }
+rebuild=$(cpu "$fs" report --rebuild "$dir/merged")
+if [ -n "${BEFORE:-}" ]; then
+	echo "before: merge $(cpu "$BEFORE" merge -o "$dir/before" "$dir"/shard-*) s of CPU"
+	cmp -s "$dir/merged/journal.jsonl" "$dir/before/journal.jsonl" &&
+		echo "journal.jsonl: the same before and after" ||
+		echo "journal.jsonl: DIFFERS before and after"
+fi
+python3 - "$merge" "$rebuild" "$shards" "$runs" "$dir/merged/results.json" <<'PY'
 import json, sys
-t0, t1, t2, n, runs = map(float, sys.argv[1:6])
-r = json.load(open(sys.argv[6]))
+merge, rebuild, n, runs = map(float, sys.argv[1:5])
+r = json.load(open(sys.argv[5]))
 assert r["summary"]["runs"] == n * runs, r["summary"]["runs"]
-print("merge of %d shards x %d runs: %.1f s; report --rebuild of the merge (baseline): %.1f s; "
-      "ratio %.2f" % (n, runs, t1 - t0, t2 - t1, (t1 - t0) / (t2 - t1)))
+print("merge of %d shards x %d runs: %.1f s of CPU; report --rebuild of the merge (baseline): "
+      "%.1f s; ratio %.2f" % (n, runs, merge, rebuild, merge / rebuild))
 PY

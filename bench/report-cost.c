@@ -2,10 +2,18 @@
 /*
  * report-cost.c: what one rewrite of results.json and report.txt costs a
  * live sweep (it rewrites them every 2 s on its loop): results of TESTS
- * tests (100 a package) at 4 pairs, a quarantine file of ENTRIES entries,
- * report_write timed over 10 rewrites. Prints the milliseconds a rewrite
- * of CPU a rewrite takes (the machine may be busy: wall time would
- * measure it) and, apart, the same without the quarantine.
+ * tests (100 a package, one failing in each of 8 runs at 4 pairs), a
+ * quarantine file of ENTRIES entries. Prints the milliseconds of CPU (the
+ * machine may be busy: wall time would measure it) that report_write
+ * takes:
+ *   - as the sweep calls it, keeping the tests' texts between rewrites:
+ *     the first rewrite, then one after each further run of a package
+ *     (100 tests changed), averaged over 10;
+ *   - with every test written anew, with and without the quarantine,
+ *     averaged over 10 rewrites;
+ * and the results.json text alone written anew against the baseline of
+ * the writer before it, cJSON_Print of the same document as a tree (not
+ * counting making the tree), checking both are the same bytes.
  * Build: make bench/report-cost; usage: bench/report-cost [TESTS [ENTRIES]]
  * (default 10000 and 1000). Target: under 10 ms for 10k tests.
  */
@@ -18,7 +26,9 @@
 #include <unistd.h>
 
 #include "decisions/quarantine.h"
+#include "drivers/outcome.h"
 #include "results/report.h"
+#include "results/results-json.h"
 #include "results/results.h"
 #include "base/util.h"
 
@@ -34,51 +44,89 @@ report_cost_now_ms(void)
 }
 
 static double
-report_cost_ms(const char *dir, const struct results *r, struct report_meta *m)
+report_cost_ms(const char *dir, const struct results *r, struct report_meta *m, int times)
 {
 	char *err = NULL;
 	double t0 = report_cost_now_ms();
 	int i;
 
-	for (i = 0; i < REPORT_COST_REWRITES; i++) {
+	for (i = 0; i < times; i++) {
 		if (report_write(dir, r, m, &err) < 0) {
 			fprintf(stderr, "report-cost: %s\n", err);
 			exit(1);
 		}
 	}
-	return (report_cost_now_ms() - t0) / REPORT_COST_REWRITES;
+	return (report_cost_now_ms() - t0) / times;
+}
+
+/* Run number run of package p of r (ntests tests in all), its test k
+ * failing (none when k < 0). */
+static void
+report_cost_run(struct results *r, int ntests, int p, int k, int run)
+{
+	struct outcome o;
+	int t;
+
+	memset(&o, 0, sizeof o);
+	for (t = 0; t < 100 && p * 100 + t < ntests; t++)
+		outcome_add(&o, xasprintf("Test%d", t), t == k ? OUTCOME_FAIL : OUTCOME_PASS, NULL);
+	results_add_run(r, p, RESULTS_SWEEP, 1 + run % 2, 1 + run / 2 % 2, &o, NULL, run);
+	outcome_free(&o);
+}
+
+/* The results.json text written anew, and cJSON_Print of its tree: ms of
+ * each into *text_ms and *tree_ms; true when they are the same bytes. */
+static bool
+report_cost_text(const struct results *r, const struct report_meta *m, double *text_ms,
+                 double *tree_ms)
+{
+	char *text = NULL, *tree = NULL;
+	cJSON *doc = results_to_json(r, m);
+	double t0 = report_cost_now_ms();
+	bool same;
+	int i;
+
+	for (i = 0; i < REPORT_COST_REWRITES; i++) {
+		free(text);
+		text = results_json_text(r, m);
+	}
+	*text_ms = (report_cost_now_ms() - t0) / REPORT_COST_REWRITES;
+	t0 = report_cost_now_ms();
+	for (i = 0; i < REPORT_COST_REWRITES; i++) {
+		free(tree);
+		tree = cJSON_Print(doc);
+	}
+	*tree_ms = (report_cost_now_ms() - t0) / REPORT_COST_REWRITES;
+	same = strncmp(text, tree, strlen(tree)) == 0 && strcmp(text + strlen(tree), "\n") == 0;
+	cJSON_Delete(doc);
+	free(text);
+	free(tree);
+	return same;
 }
 
 int
 main(int argc, char **argv)
 {
 	int ntests = argc > 1 ? atoi(argv[1]) : 10000, nentries = argc > 2 ? atoi(argv[2]) : 1000;
+	int npkgs = (ntests + 99) / 100;
 	char dir[] = "/tmp/report-cost-XXXXXX";
 	struct results *r = results_new();
 	struct report_meta m;
 	struct quarantine *q;
 	struct buf b;
-	int p, t, k, run = 0;
-	double with_q, without_q;
+	int p, k, run = 0;
+	double first, again = 0, with_q, without_q, text_ms, tree_ms;
+	bool same;
 
 	if (mkdtemp(dir) == NULL)
 		return 1;
-	for (p = 0; p < (ntests + 99) / 100; p++) {
+	for (p = 0; p < npkgs; p++) {
 		char *name = xasprintf("example.com/p%d", p);
 
 		results_add_pkg(r, name, "unit");
 		free(name);
-		for (k = 0; k < 8; k++) {
-			struct outcome o;
-
-			memset(&o, 0, sizeof o);
-			for (t = 0; t < 100 && p * 100 + t < ntests; t++)
-				outcome_add(&o, xasprintf("Test%d", t),
-				            t == k ? OUTCOME_FAIL : OUTCOME_PASS, NULL);
-			results_add_run(r, p, RESULTS_SWEEP, 1 + k % 2, 1 + k / 2 % 2, &o, NULL,
-			                ++run);
-			outcome_free(&o);
-		}
+		for (k = 0; k < 8; k++)
+			report_cost_run(r, ntests, p, k, ++run);
 	}
 	buf_init(&b);
 	buf_adds(&b, "[\n");
@@ -86,20 +134,31 @@ main(int argc, char **argv)
 		buf_printf(&b,
 		           "%s{\"test\": \"example.com/p%d::Test%d\", \"channel\": \"any\", "
 		           "\"owner\": \"o\", \"issue\": \"#%d\", \"expires\": \"2099-01-31\"}\n",
-		           k > 0 ? "," : "", k % ((ntests + 99) / 100), k / ((ntests + 99) / 100),
-		           k);
+		           k > 0 ? "," : "", k % npkgs, k / npkgs, k);
 	buf_adds(&b, "]\n");
 	q = quarantine_parse("quarantine.json", b.data, b.len);
 	memset(&m, 0, sizeof m);
 	m.status = "running";
 	m.now_ms = util_now_ms();
-	without_q = report_cost_ms(dir, r, &m);
 	m.quarantine = q;
-	with_q = report_cost_ms(dir, r, &m);
-	printf(
-	    "results.json + report.txt, %zu tests, %d quarantine entries: %.1f ms of CPU a rewrite "
-	    "(%.1f ms without the quarantine)\n",
-	    r->ntests, nentries, with_q, without_q);
+	m.cache = results_json_cache_new();
+	first = report_cost_ms(dir, r, &m, 1);
+	for (k = 0; k < REPORT_COST_REWRITES; k++) {
+		report_cost_run(r, ntests, k % npkgs, -1, ++run);
+		again += report_cost_ms(dir, r, &m, 1) / REPORT_COST_REWRITES;
+	}
+	results_json_cache_free(m.cache);
+	m.cache = NULL;
+	with_q = report_cost_ms(dir, r, &m, REPORT_COST_REWRITES);
+	m.quarantine = NULL;
+	without_q = report_cost_ms(dir, r, &m, REPORT_COST_REWRITES);
+	same = report_cost_text(r, &m, &text_ms, &tree_ms);
+	printf("results.json + report.txt, %zu tests, %d quarantine entries, ms of CPU a rewrite:\n"
+	       "  as a sweep rewrites them: first %.1f, after a run of one package %.1f\n"
+	       "  every test written anew: %.1f (%.1f without the quarantine)\n"
+	       "results.json text alone: %.1f; baseline cJSON_Print of its tree: %.1f (%s)\n",
+	       r->ntests, nentries, first, again, with_q, without_q, text_ms, tree_ms,
+	       same ? "same bytes" : "BYTES DIFFER");
 	quarantine_free(q);
 	results_free(r);
 	buf_free(&b);
@@ -110,5 +169,5 @@ main(int argc, char **argv)
 		free(path);
 	}
 	rmdir(dir);
-	return 0;
+	return same ? 0 : 1;
 }

@@ -502,3 +502,75 @@ TEST(journal_shuffled_runs_share_a_set)
 	replay_free(&rp);
 	free(path);
 }
+
+/* Run run of package 0 in which the tests named passed. */
+static void
+write_passing(struct journal *j, int64_t run, const char *a, const char *b)
+{
+	struct journal_run jr;
+	struct outcome o;
+
+	memset(&o, 0, sizeof o);
+	outcome_add(&o, xstrdup(a), OUTCOME_PASS, NULL);
+	if (b != NULL)
+		outcome_add(&o, xstrdup(b), OUTCOME_PASS, NULL);
+	memset(&jr, 0, sizeof jr);
+	jr.run = run;
+	jr.cpu = 1;
+	jr.load = 1;
+	CHECK_INT(journal_write_run(j, &jr, &o), 0);
+	outcome_free(&o);
+}
+
+/* --resume opens the journal with the sets its replay read, not reading
+ * it again: appended runs reuse them and new sets take the next ids, a
+ * torn last line is cut, and a journal that grew since it was read is
+ * read again. */
+TEST(journal_open_read_takes_the_sets_the_replay_read)
+{
+	char *path = xasprintf("%s/journal.jsonl", check_tmpdir()), *err = NULL, *text;
+	struct journal *j = journal_started(path);
+	struct replay rp, again;
+	size_t len;
+	int sets = 0;
+	bool torn;
+	FILE *f;
+
+	write_passing(j, 1, "TestA", "TestB");
+	write_passing(j, 2, "TestA", "TestB");
+	journal_close(j);
+	f = fopen(path, "a");
+	fputs("{\"type\":\"run\",\"ru", f);
+	fclose(f);
+	CHECK_INT(replay_journal(path, &rp, &err), 0);
+	CHECK(rp.torn);
+	CHECK_INT(replay_journal(path, &again, &err), 0);
+	j = journal_open_read(path, rp.tail, rp.torn, &err);
+	CHECK(j != NULL && err == NULL);
+	write_passing(j, 3, "TestA", "TestB");
+	write_passing(j, 4, "TestA", NULL);
+	journal_close(j);
+	CHECK_INT(journal_read(path, count_sets, &sets, &torn, &err), 0);
+	CHECK(!torn);
+	CHECK_INT(sets, 2);
+	CHECK_INT(util_read_file(path, 1 << 20, &text, &len), 0);
+	CHECK(strstr(text, "{\"type\":\"set\",\"id\":2,") != NULL);
+	CHECK(strstr(text, "\"ru{") == NULL);
+	free(text);
+	/* again read it before runs 3 and 4 and set 2: stale, so the file is
+	 * read again and set 2 reused. */
+	j = journal_open_read(path, again.tail, false, &err);
+	CHECK(j != NULL && err == NULL);
+	write_passing(j, 5, "TestA", NULL);
+	journal_close(j);
+	sets = 0;
+	CHECK_INT(journal_read(path, count_sets, &sets, &torn, &err), 0);
+	CHECK_INT(sets, 2);
+	replay_free(&rp);
+	replay_free(&again);
+	CHECK_INT(replay_journal(path, &rp, &err), 0);
+	CHECK_INT(rp.results->runs, 5);
+	CHECK_INT(results_find(rp.results, "example.com/m::TestA")->cells[0].runs, 5);
+	replay_free(&rp);
+	free(path);
+}

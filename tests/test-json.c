@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /* test-json.c: where JSON text goes wrong, and what json_check refuses
- * that cJSON would take, cut or refuse later. */
+ * that cJSON would take, cut or refuse later; jsonw writes what cJSON
+ * prints. */
 #include "config.h"
 
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "check.h"
 #include "base/json.h"
+#include "base/jsonw.h"
 
 static void
 check_bad(const char *text, size_t len, const char *want)
@@ -41,4 +45,128 @@ TEST(json_error_names_line_column_and_what_was_expected)
 	check_bad("[\"\\ud83dx\"]", 11,
 	          "1:3: invalid JSON (a lone surrogate escape (not a character))");
 	check_bad("[] x", 4, "1:4: invalid JSON (expected the end of the text after the value)");
+}
+
+/* The numbers, strings and nesting results.json has, and the edges of
+ * cJSON's number formats: each written by jsonw, from calls and from the
+ * tree, is what cJSON_Print makes of the tree. */
+TEST(jsonw_writes_what_cjson_prints)
+{
+	static const double nums[] = {0,
+	                              -1,
+	                              2147483647,
+	                              2147483648.0,
+	                              -2147483649.0,
+	                              1e15,
+	                              1e16,
+	                              0.5,
+	                              -0.25,
+	                              0.123456,
+	                              1e-5,
+	                              0.0001,
+	                              123456789.123456,
+	                              1.0 / 3,
+	                              0.1 + 0.2,
+	                              0.999999,
+	                              1e300,
+	                              -0.0};
+	const char *str = "a\"b\\c/\n\t\r\b\f\x01\x1f\x7f \xc3\xa9";
+	cJSON *doc = cJSON_CreateObject(), *a, *o;
+	struct jsonw w;
+	struct buf b;
+	char *want;
+	size_t i;
+
+	buf_init(&b);
+	jsonw_init(&w, &b);
+	jsonw_object(&w, NULL);
+	jsonw_str(&w, "s", str);
+	cJSON_AddStringToObject(doc, "s", str);
+	jsonw_array(&w, "n");
+	a = cJSON_AddArrayToObject(doc, "n");
+	for (i = 0; i < sizeof nums / sizeof *nums; i++) {
+		jsonw_num(&w, NULL, nums[i]);
+		cJSON_AddItemToArray(a, cJSON_CreateNumber(nums[i]));
+	}
+	jsonw_int(&w, NULL, (int64_t)1 << 40);
+	cJSON_AddItemToArray(a, cJSON_CreateNumber((double)((int64_t)1 << 40)));
+	jsonw_end(&w);
+	jsonw_array(&w, "cells");
+	a = cJSON_AddArrayToObject(doc, "cells");
+	for (i = 0; i < 2; i++) {
+		jsonw_object(&w, NULL);
+		o = cJSON_CreateObject();
+		jsonw_null(&w, "noise");
+		cJSON_AddNullToObject(o, "noise");
+		jsonw_object(&w, "empty");
+		cJSON_AddObjectToObject(o, "empty");
+		jsonw_end(&w);
+		jsonw_array(&w, "none");
+		cJSON_AddArrayToObject(o, "none");
+		jsonw_end(&w);
+		jsonw_bool(&w, "ok", i == 1);
+		cJSON_AddBoolToObject(o, "ok", i == 1);
+		jsonw_end(&w);
+		cJSON_AddItemToArray(a, o);
+	}
+	jsonw_end(&w);
+	jsonw_object(&w, "e");
+	cJSON_AddObjectToObject(doc, "e");
+	jsonw_end(&w);
+	jsonw_end(&w);
+	want = cJSON_Print(doc);
+	CHECK_STR(b.data, want);
+	/* The same tree, written whole inside an array. */
+	buf_reset(&b);
+	jsonw_init(&w, &b);
+	jsonw_array(&w, NULL);
+	jsonw_cjson(&w, NULL, doc);
+	jsonw_end(&w);
+	a = cJSON_CreateArray();
+	cJSON_AddItemToArray(a, doc);
+	free(want);
+	want = cJSON_Print(a);
+	CHECK_STR(b.data, want);
+	CHECK(strstr(b.data, "\"a\\\"b\\\\c/\\n\\t\\r\\b\\f\\u0001\\u001f\x7f \xc3\xa9\"") != NULL);
+	cJSON_Delete(a);
+	free(want);
+	buf_free(&b);
+}
+
+/* Numbers by the thousand, decimals of up to six places (the rates and
+ * shares results.json has) and any double: jsonw_num_text writes what
+ * cJSON_PrintUnformatted does. */
+TEST(jsonw_numbers_match_cjson)
+{
+	uint64_t x = 88172645463325252ULL;
+	struct buf b;
+	int i, bad = 0;
+
+	buf_init(&b);
+	for (i = 0; i < 30000; i++) {
+		double d;
+		cJSON *n;
+		char *want;
+
+		/* xorshift64: the same values every run. */
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		if (i % 3 == 0)
+			d = (double)(int64_t)(x % 4000000001ULL - 2000000000) / 1e6;
+		else if (i % 3 == 1)
+			d = (double)(x % 1000001) / (i % 2 == 0 ? 1e6 : 1e3);
+		else
+			memcpy(&d, &x, sizeof d);
+		n = cJSON_CreateNumber(d);
+		want = cJSON_PrintUnformatted(n);
+		buf_reset(&b);
+		jsonw_num_text(&b, d);
+		if (strcmp(b.data != NULL ? b.data : "", want) != 0 && bad++ < 5)
+			CHECK_STR(b.data, want);
+		cJSON_Delete(n);
+		free(want);
+	}
+	CHECK_INT(bad, 0);
+	buf_free(&b);
 }

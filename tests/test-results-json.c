@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "drivers/outcome.h"
 #include "results/causes.h"
 #include "results/results-json.h"
 #include "base/util.h"
@@ -30,15 +31,18 @@ rt_reproduce(void *arg, const struct results_test *t, const struct results_cell 
 	*direct = mt->reproduce_direct ? xstrdup(mt->reproduce_direct) : NULL;
 }
 
-/* The document results_to_json makes of what results_load read. */
+/* The document results_json_text makes of what results_load read, with
+ * the texts kept in cache (or none), checked against cJSON's print of the
+ * same document. */
 static char *
-rt_write(const struct results *r, const struct results_meta *meta)
+rt_write_kept(const struct results *r, const struct results_meta *meta,
+              struct results_json_cache *cache)
 {
 	struct report_meta m;
 	struct rt rt = {r, meta};
 	struct pkg *pkgs = xcalloc(r->npkgs + 1, sizeof *pkgs);
 	struct pkg **ptrs = xcalloc(r->npkgs + 1, sizeof *ptrs);
-	char *text;
+	char *text, *tree;
 	cJSON *doc;
 	size_t i;
 
@@ -61,14 +65,22 @@ rt_write(const struct results *r, const struct results_meta *meta)
 	m.npkgs = r->npkgs;
 	m.reproduce = rt_reproduce;
 	m.arg = &rt;
+	m.cache = cache;
+	text = results_json_text(r, &m);
 	doc = results_to_json(r, &m);
-	text = cJSON_Print(doc);
+	tree = cJSON_Print(doc);
 	cJSON_Delete(doc);
 	free(ptrs);
 	free(pkgs);
-	text = xrealloc(text, strlen(text) + 2);
-	strcat(text, "\n");
+	CHECK(strncmp(text, tree, strlen(tree)) == 0 && strcmp(text + strlen(tree), "\n") == 0);
+	free(tree);
 	return text;
+}
+
+static char *
+rt_write(const struct results *r, const struct results_meta *meta)
+{
+	return rt_write_kept(r, meta, NULL);
 }
 
 /* Reads path, writes it again and again from what was written: both
@@ -124,6 +136,61 @@ TEST(results_json_round_trip_keeps_the_polluter)
 	CHECK(strstr(t->polluter->command,
 	             "-test.run '^(TestSetVerbose|TestOutputQuietByDefault)$'") != NULL);
 	CHECK(results_find(r, "example.com/case06::TestSetVerbose")->polluter == NULL);
+	results_free(r);
+	results_meta_free(&m);
+	free(path);
+}
+
+/* One run of cascade.json's package at cpu 1, load 2: alpha passes, and
+ * root and later fail when bad. */
+static void
+rt_add_run(struct results *r, bool bad, int64_t run)
+{
+	struct outcome o;
+
+	memset(&o, 0, sizeof o);
+	outcome_add(&o, xstrdup("alpha"), OUTCOME_PASS, NULL);
+	outcome_add(&o, xstrdup("root"), bad ? OUTCOME_FAIL : OUTCOME_PASS, NULL);
+	outcome_add(&o, xstrdup("later"), bad ? OUTCOME_FAIL : OUTCOME_PASS, NULL);
+	results_add_run(r, 0, RESULTS_SWEEP, 1, 2, &o, NULL, run);
+	outcome_free(&o);
+}
+
+/* A rewrite that copies the texts of unchanged tests writes what a
+ * rewrite from nothing writes, after runs that change a passing test, a
+ * failing one, and a status that makes every test provisional. */
+TEST(results_json_kept_texts_follow_every_change)
+{
+	char *path = xasprintf("%s/tests/fixtures/results/cascade.json", check_srcdir());
+	struct results_json_cache *cache = results_json_cache_new();
+	struct results *r = NULL;
+	struct results_meta m;
+	char *err = NULL, *fresh, *kept, *prev = NULL;
+	int i;
+
+	CHECK_INT(results_load(path, &r, &m, &err), 0);
+	for (i = 0; i < 4; i++) {
+		if (i == 1)
+			rt_add_run(r, false, 1000);
+		if (i == 2)
+			rt_add_run(r, true, 1001);
+		if (i == 3) {
+			free(m.status);
+			m.status = xstrdup("running");
+		}
+		fresh = rt_write(r, &m);
+		kept = rt_write_kept(r, &m, cache);
+		CHECK_STR(kept, fresh);
+		/* Each change shows: nothing stale was copied. */
+		if (prev != NULL)
+			CHECK(strcmp(kept, prev) != 0);
+		free(fresh);
+		free(prev);
+		prev = kept;
+	}
+	CHECK(strstr(prev, "\"provisional\":\ttrue") != NULL);
+	free(prev);
+	results_json_cache_free(cache);
 	results_free(r);
 	results_meta_free(&m);
 	free(path);

@@ -169,8 +169,12 @@ sanitize_text(const char *raw, size_t len)
 			}
 			i++;
 		} else if (c == '\t' || (c >= 0x20 && c < 0x7f)) {
-			buf_addc(&b, (char)c);
-			i++;
+			/* A run of them at once: most text is nothing else. */
+			for (n = i + 1; n < len && (s[n] == '\t' || (s[n] >= 0x20 && s[n] < 0x7f));
+			     n++)
+				;
+			buf_add(&b, s + i, n - i);
+			i = n;
 		} else if (c == SANITIZE_ESC) {
 			i = sanitize_skip_escape(s, len, i);
 		} else if (c < 0x80) {

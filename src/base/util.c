@@ -10,6 +10,7 @@
 #include <math.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,7 +143,7 @@ buf_reset(struct buf *b)
 		b->data[0] = '\0';
 }
 
-static void
+void
 buf_reserve(struct buf *b, size_t extra)
 {
 	size_t need = b->len + extra + 1;
@@ -305,8 +306,8 @@ bad:
 	return -EINVAL;
 }
 
-int
-util_write_file_atomic(const char *path, const char *data, size_t len)
+static int
+util_write_file_tmp(const char *path, const char *data, size_t len, bool sync)
 {
 	char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
 	int fd, rc = 0;
@@ -330,7 +331,7 @@ util_write_file_atomic(const char *path, const char *data, size_t len)
 		}
 		off += (size_t)w;
 	}
-	if (fsync(fd) < 0 || close(fd) < 0) {
+	if ((sync && fsync(fd) < 0) || close(fd) < 0) {
 		rc = -errno;
 		unlink(tmp);
 		goto out;
@@ -342,6 +343,18 @@ util_write_file_atomic(const char *path, const char *data, size_t len)
 out:
 	free(tmp);
 	return rc;
+}
+
+int
+util_write_file_atomic(const char *path, const char *data, size_t len)
+{
+	return util_write_file_tmp(path, data, len, true);
+}
+
+int
+util_write_file_replace(const char *path, const char *data, size_t len)
+{
+	return util_write_file_tmp(path, data, len, false);
 }
 
 int

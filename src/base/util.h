@@ -50,6 +50,9 @@ struct buf {
 void buf_init(struct buf *b);
 void buf_free(struct buf *b);
 void buf_reset(struct buf *b);
+/* Makes room for extra more bytes: a writer that knows about how much it
+ * writes grows the buffer once. */
+void buf_reserve(struct buf *b, size_t extra);
 void buf_add(struct buf *b, const void *data, size_t len);
 void buf_adds(struct buf *b, const char *s);
 void buf_addc(struct buf *b, char c);
@@ -94,6 +97,11 @@ int util_parse_int_list(const char *s, int **out, int *n);
 /* Writes len bytes to path atomically: a temporary file beside it, fsync,
  * then rename. Returns 0 or a negative errno. */
 int util_write_file_atomic(const char *path, const char *data, size_t len);
+
+/* The same without the fsync: readers still see the old file or the new
+ * one whole, but an operating system crash may lose the new one. For a
+ * file rewritten often from a record kept elsewhere. */
+int util_write_file_replace(const char *path, const char *data, size_t len);
 
 /* Reads a whole file into a new NUL-terminated buffer (caller frees) and
  * its length. Returns 0 or a negative errno. max caps the size (bytes). */

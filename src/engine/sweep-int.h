@@ -118,6 +118,8 @@ struct sweep {
 	bool checked;                  /* the driver checked the options (driver.check) */
 	struct replay replay;          /* what --resume read back */
 	struct quarantine *quarantine; /* the quarantine file, or NULL */
+	/* results.json's texts kept between rewrites */
+	struct results_json_cache *json_cache;
 	struct noise *noise;           /* host noise on the lanes' cores */
 	struct workdir_watch **watch;  /* per package, from its first run on */
 	struct sweep_order order;      /* polluter searches */

@@ -400,6 +400,7 @@ sweep_meta(struct sweep *s, struct report_meta *m, const char *status)
 	m->arg = s;
 	m->quarantine = s->quarantine;
 	m->now_ms = util_now_ms();
+	m->cache = s->json_cache;
 }
 
 static void
@@ -693,6 +694,7 @@ sweep_new(uv_loop_t *loop, struct options *o, const struct observer *obs, char *
 	if (obs != NULL)
 		s->obs = *obs;
 	s->results = results_new();
+	s->json_cache = results_json_cache_new();
 	s->started_ms = util_now_ms();
 	s->noise = noise_new(NULL);
 	s->canary_program = realpath("/proc/self/exe", NULL);
@@ -776,7 +778,9 @@ sweep_new(uv_loop_t *loop, struct options *o, const struct observer *obs, char *
 	dir = xasprintf("%s/tmp", s->outdir);
 	util_mkdir_p(dir);
 	free(dir);
-	s->journal = journal_open(jpath, err);
+	/* --resume has just read it whole. */
+	s->journal = s->resumed ? journal_open_read(jpath, s->replay.tail, s->replay.torn, err)
+	                        : journal_open(jpath, err);
 	if (s->journal == NULL)
 		goto fail;
 	free(jpath);
@@ -1133,6 +1137,7 @@ sweep_free(struct sweep *s)
 	journal_header_free(&s->hdr);
 	driver_free_pkgs(s->pkgs, s->npkgs);
 	results_free(s->results);
+	results_json_cache_free(s->json_cache);
 	replay_free(&s->replay);
 	lanes_free(&s->lanes);
 	driver_free_project(&s->proj);
@@ -1186,20 +1191,9 @@ char *
 sweep_report(struct sweep *s, bool json)
 {
 	struct report_meta m;
-	cJSON *doc;
-	char *text;
 
 	sweep_meta(s, &m, s->end_status != NULL ? s->end_status : "running");
-	if (!json)
-		return report_text(s->results, &m);
-	doc = results_to_json(s->results, &m);
-	text = cJSON_Print(doc);
-	cJSON_Delete(doc);
-	if (text == NULL)
-		fatal("%s", _("out of memory"));
-	text = xrealloc(text, strlen(text) + 2);
-	strcat(text, "\n");
-	return text;
+	return json ? results_json_text(s->results, &m) : report_text(s->results, &m);
 }
 
 /* The name front ends show for a run's package: the canaries' own

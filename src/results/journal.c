@@ -51,6 +51,13 @@ struct journal_reader {
 	struct strmap *keys; /* set key -> id, for journal_open */
 };
 
+struct journal_tail {
+	char *path;
+	off_t offset; /* where the lines not read yet start */
+	int lineno;   /* the lines read */
+	struct journal_reader reader;
+};
+
 static const char *
 journal_str(const cJSON *obj, const char *key)
 {
@@ -176,30 +183,40 @@ journal_set_entries_of_line(const cJSON *line, size_t *n)
 	return e;
 }
 
+/* Makes set id (of package pkg, its n entries e) known to runs appended
+ * with the same tests. */
+static void
+journal_seed_set(struct journal *j, long id, int pkg, char *const *e, size_t n)
+{
+	char *key;
+	int seeded;
+
+	/* In its order first: sorting comes second. */
+	for (seeded = 0; seeded <= 1; seeded++) {
+		key = journal_set_key_of(pkg, e, n, seeded);
+		if (strmap_get(j->sets, key) < 0 || !seeded)
+			strmap_set(j->sets, key, id);
+		free(key);
+	}
+	if (id >= j->next_set)
+		j->next_set = id + 1;
+}
+
 static int
 journal_seed_sets(void *arg, struct journal_reader *reader, const cJSON *line, int lineno)
 {
 	struct journal *j = arg;
 	double id, pkg = 0;
-	char **e, *key;
+	char **e;
 	size_t n;
-	int seeded;
 
 	(void)reader;
 	(void)lineno;
 	if (strcmp(journal_line_type(line), "set") == 0 && journal_num(line, "id", &id)) {
 		journal_num(line, "pkg", &pkg);
-		/* In its order first: sorting comes second. */
 		e = journal_set_entries_of_line(line, &n);
-		for (seeded = 0; seeded <= 1; seeded++) {
-			key = journal_set_key_of((int)pkg, e, n, seeded);
-			if (strmap_get(j->sets, key) < 0 || !seeded)
-				strmap_set(j->sets, key, (long)id);
-			free(key);
-		}
+		journal_seed_set(j, (long)id, (int)pkg, e, n);
 		util_strv_free(e);
-		if ((long)id >= j->next_set)
-			j->next_set = (long)id + 1;
 	}
 	return 0;
 }
@@ -240,11 +257,11 @@ journal_cut_torn(int fd)
 	return ftruncate(fd, 0) < 0 ? -errno : 0;
 }
 
-struct journal *
-journal_open(const char *path, char **err)
+/* Opens and locks path for appending, without reading it. */
+static struct journal *
+journal_open_locked(const char *path, char **err)
 {
 	struct journal *j;
-	bool torn = false;
 	int fd;
 
 	*err = NULL;
@@ -267,18 +284,62 @@ journal_open(const char *path, char **err)
 	buf_init(&j->pending);
 	j->sets = strmap_new();
 	j->next_set = 1;
+	return j;
+}
+
+/* Cuts a torn last line and notes where appending starts; false (*err
+ * set) when it cannot. */
+static bool
+journal_open_end(struct journal *j, const char *path, bool torn, char **err)
+{
+	if (torn && journal_cut_torn(j->fd) < 0) {
+		*err = xasprintf(_("%s: cannot cut its torn last line: %s"), path, strerror(errno));
+		return false;
+	}
+	j->good = lseek(j->fd, 0, SEEK_END);
+	return true;
+}
+
+struct journal *
+journal_open(const char *path, char **err)
+{
+	struct journal *j = journal_open_locked(path, err);
+	bool torn = false;
+
+	if (j == NULL)
+		return NULL;
 	if (journal_read_fast(path, journal_seed_sets, journal_seed_skip, j, &torn, err) < 0) {
 		journal_close(j);
 		return NULL;
 	}
 	free(*err);
 	*err = NULL;
-	if (torn && journal_cut_torn(fd) < 0) {
-		*err = xasprintf(_("%s: cannot cut its torn last line: %s"), path, strerror(errno));
+	if (!journal_open_end(j, path, torn, err)) {
 		journal_close(j);
 		return NULL;
 	}
-	j->good = lseek(fd, 0, SEEK_END);
+	return j;
+}
+
+struct journal *
+journal_open_read(const char *path, const struct journal_tail *read, bool torn, char **err)
+{
+	struct journal *j = journal_open_locked(path, err);
+	size_t i;
+
+	if (j == NULL)
+		return NULL;
+	/* Appended to since it was read (before the lock): read it again. */
+	if (!journal_open_end(j, path, torn, err) || j->good != read->offset) {
+		journal_close(j);
+		return *err == NULL ? journal_open(path, err) : NULL;
+	}
+	for (i = 1; i < read->reader.nsets; i++) {
+		const struct journal_set *set = &read->reader.sets[i];
+
+		if (set->order != NULL)
+			journal_seed_set(j, (long)i, set->pkg, set->order, set->n);
+	}
 	return j;
 }
 
@@ -814,6 +875,8 @@ journal_try_fast(struct journal_reader *reader, char *line, size_t len, journal_
 			line[ends[i]] = '"';
 		return 0;
 	}
+	f.members = m;
+	f.nmembers = n;
 	rc = cb(arg, reader, &f, lineno);
 	for (i = 0; i < nends; i++)
 		line[ends[i]] = '"';
@@ -825,13 +888,6 @@ journal_read(const char *path, journal_line_cb line_cb, void *arg, bool *torn, c
 {
 	return journal_read_fast(path, line_cb, NULL, arg, torn, err);
 }
-
-struct journal_tail {
-	char *path;
-	off_t offset; /* where the lines not read yet start */
-	int lineno;   /* the lines read */
-	struct journal_reader reader;
-};
 
 struct journal_tail *
 journal_tail_new(const char *path)

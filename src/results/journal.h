@@ -61,6 +61,13 @@ struct journal_run {
  * sets *err (caller frees) on failure. */
 struct journal *journal_open(const char *path, char **err);
 
+/* The same for a journal that read (journal_tail_read) has just read
+ * whole, its last line torn or not: the set lines come from read instead
+ * of a second read of the file, unless the file changed since. */
+struct journal_tail;
+struct journal *journal_open_read(const char *path, const struct journal_tail *read, bool torn,
+                                  char **err);
+
 /* Closes j. NULL is a no-op. */
 void journal_close(struct journal *j);
 
@@ -130,6 +137,8 @@ int journal_read(const char *path, journal_line_cb line_cb, void *arg, bool *tor
 /* A spawn line or a run line every test of which passed or was skipped
  * (no fail, hang, lines, reasons, channels, package or reliability note),
  * read without a cJSON tree: a journal has millions of them. */
+struct flatjson_member;
+
 enum journal_fast_kind {
 	JOURNAL_FAST_SPAWN,
 	JOURNAL_FAST_RUN,
@@ -143,6 +152,10 @@ struct journal_fast {
 	int64_t set;            /* run lines: the set id, > 0 */
 	int set_line;           /* the line that defined that set: a set id
 	                         * defined again names another set */
+	/* The line's members in order ("type" first), for a reader that
+	 * copies the line (flatjson.h). */
+	const struct flatjson_member *members;
+	int nmembers;
 };
 
 /* Called for each fast line before any tree is built. Returns 1 when it

@@ -18,6 +18,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/flatjson.h"
+#include "base/jsonw.h"
 #include "base/timefmt.h"
 #include "base/util.h"
 #include "results/journal.h"
@@ -39,11 +41,11 @@ struct merge_part {
 	int index, count; /* the shard */
 	bool complete;
 	/* The numbers it uses, and where they move: new = old - min + base. */
-	int64_t min[3], max[3], base[3];
+	int64_t min[4], max[4], base[4];
 };
 
 /* The numbered things of a journal. */
-enum { MERGE_PKG, MERGE_SET, MERGE_RUN };
+enum { MERGE_PKG, MERGE_SET, MERGE_RUN, MERGE_CANARY, MERGE_KINDS };
 
 struct merge {
 	const char *out;
@@ -58,6 +60,7 @@ struct merge {
 	/* pass 2 */
 	FILE *f;
 	const struct merge_part *want;
+	struct buf line; /* a fast line being copied */
 	char *err;
 };
 
@@ -98,7 +101,7 @@ merge_new_part(struct merge *m)
 	memset(p, 0, sizeof *p);
 	p->in = m->cur_in;
 	p->ordinal = m->ordinal++;
-	for (k = 0; k < 3; k++) {
+	for (k = 0; k < MERGE_KINDS; k++) {
 		p->min[k] = INT64_MAX;
 		p->max[k] = -1;
 	}
@@ -188,8 +191,27 @@ merge_scan_line(void *arg, struct journal_reader *reader, const cJSON *line, int
 		merge_see(m->cur, MERGE_SET, merge_num(line, "id"));
 	} else if (strcmp(type, "spawn") == 0 || strcmp(type, "run") == 0) {
 		merge_see(m->cur, MERGE_RUN, merge_num(line, "run"));
+	} else if (strcmp(type, "canary") == 0) {
+		merge_see(m->cur, MERGE_CANARY, merge_num(line, "canary"));
 	}
 	return 0;
+}
+
+/* Pass 1 for the lines a journal has millions of, unparsed. */
+static int
+merge_scan_fast(void *arg, struct journal_reader *reader, const struct journal_fast *line,
+                int lineno)
+{
+	struct merge *m = arg;
+
+	(void)reader;
+	(void)lineno;
+	if (m->cur == NULL) {
+		m->cur = merge_new_part(m);
+		merge_part_from_header(m, m->cur);
+	}
+	merge_see(m->cur, MERGE_RUN, line->run.run);
+	return 1;
 }
 
 static int
@@ -203,7 +225,7 @@ merge_scan(struct merge *m, struct merge_input *in)
 	m->cur_in = in;
 	m->cur = NULL;
 	m->ordinal = 0;
-	rc = journal_read(in->path, merge_scan_line, m, &torn, &rerr);
+	rc = journal_read_fast(in->path, merge_scan_line, merge_scan_fast, m, &torn, &rerr);
 	if (rc < 0 && m->err == NULL)
 		m->err = rerr != NULL ? rerr : xasprintf(_("%s: cannot read"), in->path);
 	else
@@ -252,7 +274,7 @@ merge_part_cmp(const void *a, const void *b)
 static void
 merge_place(struct merge *m)
 {
-	int64_t next[3] = {0, 1, 1};
+	int64_t next[MERGE_KINDS] = {0, 1, 1, 1};
 	size_t i;
 	int k;
 
@@ -260,7 +282,7 @@ merge_place(struct merge *m)
 	for (i = 0; i < m->nparts; i++) {
 		struct merge_part *p = &m->parts[i];
 
-		for (k = 0; k < 3; k++) {
+		for (k = 0; k < MERGE_KINDS; k++) {
 			p->base[k] = next[k];
 			if (p->max[k] >= 0)
 				next[k] += p->max[k] - p->min[k] + 1;
@@ -277,32 +299,61 @@ merge_move(const struct merge_part *p, cJSON *line, const char *key, int k)
 		cJSON_SetNumberValue(v, v->valuedouble - (double)p->min[k] + (double)p->base[k]);
 }
 
-/* Links (or copies) a kept log to the run's new number. */
+/* Links (or copies) the kept log from (relative to part p's directory)
+ * to to (relative to the merge's); one that was never kept is no error
+ * when optional. */
 static int
-merge_log(struct merge *m, const struct merge_part *p, cJSON *line)
+merge_link(struct merge *m, const struct merge_part *p, const char *from, const char *to,
+           bool optional)
 {
-	cJSON *log = cJSON_GetObjectItemCaseSensitive(line, "log");
-	char *src, *rel, *dst, *data = NULL;
+	char *src = xasprintf("%s/%s", p->in->dir, from), *dst = xasprintf("%s/%s", m->out, to);
+	char *data = NULL;
 	size_t len = 0;
 	int rc = 0;
 
-	if (!cJSON_IsString(log))
-		return 0;
-	src = xasprintf("%s/%s", p->in->dir, log->valuestring);
-	rel = xasprintf("runs/%lld.log", (long long)merge_num(line, "run"));
-	dst = xasprintf("%s/%s", m->out, rel);
-	if (link(src, dst) < 0) {
+	if ((!optional || access(src, F_OK) == 0) && link(src, dst) < 0) {
 		rc = util_read_file(src, SIZE_MAX, &data, &len);
 		if (rc == 0)
 			rc = util_write_file_atomic(dst, data, len);
 		if (rc < 0)
 			m->err = xasprintf(_("cannot copy %s to %s: %s"), src, dst, strerror(-rc));
 	}
-	cJSON_SetValuestring(log, rel);
 	free(data);
 	free(src);
-	free(rel);
 	free(dst);
+	return rc;
+}
+
+/* Links (or copies) a kept log to the run's new number. */
+static int
+merge_log(struct merge *m, const struct merge_part *p, cJSON *line)
+{
+	cJSON *log = cJSON_GetObjectItemCaseSensitive(line, "log");
+	char *rel;
+	int rc;
+
+	if (!cJSON_IsString(log))
+		return 0;
+	rel = xasprintf("runs/%lld.log", (long long)merge_num(line, "run"));
+	rc = merge_link(m, p, log->valuestring, rel, false);
+	cJSON_SetValuestring(log, rel);
+	free(rel);
+	return rc;
+}
+
+/* An unexpected canary's log (runs/canary-N.log, named by its number
+ * alone) follows the canary to its new number. */
+static int
+merge_canary(struct merge *m, const struct merge_part *p, cJSON *line)
+{
+	char *from = xasprintf("runs/canary-%lld.log", (long long)merge_num(line, "canary")), *to;
+	int rc;
+
+	merge_move(p, line, "canary", MERGE_CANARY);
+	to = xasprintf("runs/canary-%lld.log", (long long)merge_num(line, "canary"));
+	rc = merge_link(m, p, from, to, true);
+	free(from);
+	free(to);
 	return rc;
 }
 
@@ -353,6 +404,8 @@ merge_copy_line(void *arg, struct journal_reader *reader, const cJSON *orig, int
 		merge_move(p, line, "pkg", MERGE_PKG);
 		merge_move(p, line, "set", MERGE_SET);
 		rc = merge_log(m, p, line);
+	} else if (strcmp(type, "canary") == 0) {
+		rc = merge_canary(m, p, line);
 	} else if (strcmp(type, "pin") == 0) {
 		cJSON *x;
 
@@ -367,6 +420,127 @@ merge_copy_line(void *arg, struct journal_reader *reader, const cJSON *orig, int
 	if (rc == 0)
 		merge_emit(m, line);
 	cJSON_Delete(line);
+	return rc;
+}
+
+/* Which numbered thing member x of a fast line is, or -1. */
+static int
+merge_fast_kind(const struct journal_fast *line, const struct flatjson_member *x)
+{
+	if (flatjson_is(x, "run"))
+		return MERGE_RUN;
+	if (line->kind == JOURNAL_FAST_RUN && flatjson_is(x, "pkg"))
+		return MERGE_PKG;
+	if (line->kind == JOURNAL_FAST_RUN && flatjson_is(x, "set"))
+		return MERGE_SET;
+	return -1;
+}
+
+/* A number of a fast line as cJSON_PrintUnformatted writes what cJSON
+ * read of it, moved by k's offset when k >= 0. False when only cJSON can
+ * tell ("-0", more digits than a double holds). */
+static bool
+merge_fast_number(struct buf *b, const struct merge_part *p, const char *s, size_t n, int k)
+{
+	int64_t i;
+	double d;
+
+	if (n > 0 && s[0] == '-' && n == 2 && s[1] == '0')
+		return false;
+	if (flatjson_int(s, n, -JOURNAL_NUM_MAX, JOURNAL_NUM_MAX, &i))
+		d = (double)i;
+	else if (k < 0 && flatjson_double(s, n, &d))
+		;
+	else
+		return false;
+	if (k >= 0 && p->max[k] >= 0)
+		d = d - (double)p->min[k] + (double)p->base[k];
+	jsonw_num_text(b, d);
+	return true;
+}
+
+/* A fast line as merge_copy_line would write it, into m->line, its log
+ * (if any) to be moved to *log_to; false when the slow path must. */
+static bool
+merge_fast_text(struct merge *m, const struct merge_part *p, const struct journal_fast *line,
+                char **log_to)
+{
+	struct buf *b = &m->line;
+	int i, k;
+
+	buf_reset(b);
+	buf_addc(b, '{');
+	for (i = 0; i < line->nmembers; i++) {
+		const struct flatjson_member *x = &line->members[i];
+		const char *v = x->val, *end = x->val + x->vlen, *comma;
+
+		buf_adds(b, i > 0 ? ",\"" : "\"");
+		buf_add(b, x->key, x->klen);
+		buf_add(b, "\":", 2);
+		k = merge_fast_kind(line, x);
+		switch (x->kind) {
+		case FLATJSON_STRING:
+			if (line->kind == JOURNAL_FAST_RUN && flatjson_is(x, "log")) {
+				*log_to = xasprintf("runs/%lld.log",
+				                    (long long)(line->run.run - p->min[MERGE_RUN] +
+				                                p->base[MERGE_RUN]));
+				v = *log_to;
+				end = v + strlen(v);
+			}
+			buf_addc(b, '"');
+			buf_add(b, v, (size_t)(end - v));
+			buf_addc(b, '"');
+			break;
+		case FLATJSON_NUMBER:
+			if (!merge_fast_number(b, p, v, x->vlen, k))
+				return false;
+			break;
+		case FLATJSON_TRUE:
+			buf_adds(b, "true");
+			break;
+		case FLATJSON_ARRAY:
+			buf_addc(b, '[');
+			for (; v < end; v = comma + 1) {
+				comma = memchr(v, ',', (size_t)(end - v));
+				if (comma == NULL)
+					comma = end;
+				if (!merge_fast_number(b, p, v, (size_t)(comma - v), -1))
+					return false;
+				if (comma < end)
+					buf_addc(b, ',');
+			}
+			buf_addc(b, ']');
+			break;
+		}
+	}
+	buf_add(b, "}\n", 2);
+	return true;
+}
+
+/* Pass 2 for the lines a journal has millions of: written again from
+ * their members, without a tree, byte for byte as merge_copy_line. */
+static int
+merge_copy_fast(void *arg, struct journal_reader *reader, const struct journal_fast *line,
+                int lineno)
+{
+	struct merge *m = arg;
+	const struct merge_part *p = m->want;
+	char *log_to = NULL;
+	int rc = 1;
+
+	(void)reader;
+	(void)lineno;
+	if (m->ordinal != p->ordinal)
+		return 1;
+	if (!merge_fast_text(m, p, line, &log_to)) {
+		free(log_to);
+		return 0;
+	}
+	if (log_to != NULL && merge_link(m, p, line->run.log, log_to, false) < 0)
+		rc = -EIO;
+	if (rc == 1)
+		fwrite(m->line.data, 1, m->line.len, m->f);
+	free(log_to);
 	return rc;
 }
 
@@ -443,7 +617,8 @@ merge_write(struct merge *m)
 		merge_emit(m, p->prov);
 		m->want = p;
 		m->ordinal = p->in->merged ? -1 : 0;
-		rc = journal_read(p->in->path, merge_copy_line, m, &torn, &rerr);
+		rc = journal_read_fast(p->in->path, merge_copy_line, merge_copy_fast, m, &torn,
+		                       &rerr);
 		if (rc < 0 && m->err == NULL)
 			m->err = rerr;
 		else
@@ -474,6 +649,7 @@ merge_journals(const char *out, char *const *dirs, int n, char **err)
 	int k, rc = 0;
 
 	memset(&m, 0, sizeof m);
+	buf_init(&m.line);
 	m.out = out;
 	m.nins = n;
 	m.ins = xcalloc((size_t)n + 1, sizeof *m.ins);
@@ -495,6 +671,7 @@ merge_journals(const char *out, char *const *dirs, int n, char **err)
 		cJSON_Delete(m.ins[k].header);
 	}
 	free(m.ins);
+	buf_free(&m.line);
 	*err = m.err;
 	return rc;
 }

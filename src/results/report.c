@@ -114,17 +114,17 @@ report_text_shards(struct buf *b, const cJSON *machines)
 /* The tests that failed only after t in the same process: listed under
  * t, not as flaky tests of their own. */
 static void
-report_text_cascades(struct buf *b, const struct results *r, const struct results_test *t)
+report_text_cascades(struct buf *b, const struct results_test *const *cascades, size_t n,
+                     const struct results_test *t)
 {
 	size_t i;
 
-	for (i = 0; i < r->ntests; i++) {
-		const struct results_test *c = &r->tests[i];
+	for (i = 0; i < n; i++) {
+		const struct results_test *c = cascades[i];
 		int64_t alone = 0;
 		int k;
 
-		if (c->pkg != t->pkg || !results_cascade(c) ||
-		    strcmp(results_cascade_root(c), t->test) != 0)
+		if (c->pkg != t->pkg || strcmp(results_cascade_root(c), t->test) != 0)
 			continue;
 		for (k = 0; k < c->ncells; k++)
 			if (c->cells[k].phase != RESULTS_SWEEP)
@@ -183,7 +183,8 @@ report_text_polluter(struct buf *b, const struct results_test *t)
 
 static void
 report_text_test(struct buf *b, const struct results *r, const struct results_test *t,
-                 const struct report_meta *m, const struct causes *causes)
+                 const struct report_meta *m, const struct causes *causes,
+                 const struct results_test *const *cascades, size_t ncascades)
 {
 	const struct results_cell *worst = results_worst_cell(t);
 	int i;
@@ -251,7 +252,7 @@ report_text_test(struct buf *b, const struct results *r, const struct results_te
 	}
 	report_text_cores(b, t);
 	interference_text(b, t);
-	report_text_cascades(b, r, t);
+	report_text_cascades(b, cascades, ncascades, t);
 	if (worst != NULL && m->reproduce != NULL) {
 		char *fs = NULL, *direct = NULL;
 
@@ -273,11 +274,11 @@ char *
 report_text(const struct results *r, const struct report_meta *m)
 {
 	struct buf b;
-	const struct results_test **list;
+	const struct results_test **list, **cascades;
 	struct causes *causes;
 	int64_t passed, flaky, failing;
 	char *text;
-	size_t i, n = 0;
+	size_t i, n = 0, ncascades;
 	int section;
 
 	buf_init(&b);
@@ -335,6 +336,7 @@ report_text(const struct results *r, const struct report_meta *m)
 	}
 	list = xcalloc(r->ntests ? r->ntests : 1, sizeof *list);
 	causes = causes_new(r);
+	cascades = results_cascades(r, &ncascades);
 	for (i = 0; i < r->ntests; i++) {
 		if (results_verdict(&r->tests[i]) != RESULTS_PASSED)
 			list[n++] = &r->tests[i];
@@ -355,12 +357,13 @@ report_text(const struct results *r, const struct report_meta *m)
 				        : _("Failing tests (failed every run at some pair)"));
 				header = true;
 			}
-			report_text_test(&b, r, list[i], m, causes);
+			report_text_test(&b, r, list[i], m, causes, cascades, ncascades);
 		}
 	}
 	if (n == 0)
 		buf_printf(&b, "\n%s\n", _("No test failed or hung."));
 	free(list);
+	free(cascades);
 	causes_free(causes);
 	/* Test ids, package names, build output and reproduce commands come
 	 * from the project and its tests: the whole text is cleaned once. */
@@ -372,20 +375,22 @@ report_text(const struct results *r, const struct report_meta *m)
 int
 report_write(const char *dir, const struct results *r, const struct report_meta *m, char **err)
 {
-	cJSON *doc = results_to_json(r, m);
-	char *json = cJSON_Print(doc), *text = report_text(r, m);
+	char *json = results_json_text(r, m), *text = report_text(r, m);
 	char *path = xasprintf("%s/results.json", dir);
+	/* A rewrite while running needs no fsync: the journal it is made of
+	 * is not synced either (an operating system crash loses both alike),
+	 * and --resume makes both files again from the journal. The last
+	 * one is what stays: it is synced. */
+	int (*write)(const char *, const char *, size_t) =
+	    strcmp(m->status, "running") == 0 ? util_write_file_replace : util_write_file_atomic;
 	int rc;
 
-	cJSON_Delete(doc);
 	*err = NULL;
-	json = xrealloc(json, strlen(json) + 2);
-	strcat(json, "\n");
-	rc = util_write_file_atomic(path, json, strlen(json));
+	rc = write(path, json, strlen(json));
 	if (rc == 0) {
 		free(path);
 		path = xasprintf("%s/report.txt", dir);
-		rc = util_write_file_atomic(path, text, strlen(text));
+		rc = write(path, text, strlen(text));
 	}
 	if (rc < 0)
 		*err = xasprintf("%s: %s", path, strerror(-rc));

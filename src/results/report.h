@@ -21,6 +21,8 @@ typedef void (*report_reproduce_cb)(void *arg, const struct results_test *t,
                                     const struct results_cell *worst, char **flakesweep,
                                     char **direct);
 
+struct results_json_cache;
+
 struct report_meta {
 	const char *status;      /* "running", "complete" or "interrupted" */
 	int64_t started_ms;      /* ms since the epoch */
@@ -40,6 +42,8 @@ struct report_meta {
 	 * on these results (quarantine_evaluate) when the JSON is made. */
 	struct quarantine *quarantine;
 	int64_t now_ms; /* for expiry countdowns */
+	/* The texts the last rewrite kept (results_json_cache_new), or NULL. */
+	struct results_json_cache *cache;
 };
 
 /* The text report: a summary, the flaky and failing tests with their
@@ -47,8 +51,9 @@ struct report_meta {
  * packages that failed to build or failed outside tests. Caller frees. */
 char *report_text(const struct results *r, const struct report_meta *m);
 
-/* Writes DIR/results.json and DIR/report.txt atomically. Returns 0 or a
- * negative errno with *err set (caller frees). */
+/* Writes DIR/results.json and DIR/report.txt atomically, synced to disk
+ * unless m->status is "running". Returns 0 or a negative errno with *err
+ * set (caller frees). */
 int report_write(const char *dir, const struct results *r, const struct report_meta *m, char **err);
 
 /* The exit status DESIGN section 10 gives a finished sweep: 2 when the

@@ -18,6 +18,7 @@
 #include "results/causes.h"
 #include "results/interference.h"
 #include "results/results-json.h"
+#include "base/jsonw.h"
 #include "base/sanitize.h"
 #include "base/timefmt.h"
 #include "base/util.h"
@@ -27,326 +28,511 @@
 /* The package's debris, each entry's path and the run after which it was
  * first seen, and the runs that started with debris there. */
 static void
-results_json_debris(cJSON *o, const struct results_pkg *p)
+results_json_debris(struct jsonw *w, const struct results_pkg *p)
 {
-	cJSON *a = cJSON_AddArrayToObject(o, "debris");
 	size_t i;
 
+	jsonw_array(w, "debris");
 	for (i = 0; i < p->ndebris; i++) {
-		cJSON *d = cJSON_CreateObject();
-
-		cJSON_AddStringToObject(d, "path", p->debris[i].path);
-		cJSON_AddNumberToObject(d, "run", (double)p->debris[i].run);
-		cJSON_AddItemToArray(a, d);
+		jsonw_object(w, NULL);
+		jsonw_str(w, "path", p->debris[i].path);
+		jsonw_int(w, "run", p->debris[i].run);
+		jsonw_end(w);
 	}
-	cJSON_AddNumberToObject(o, "runs_after_debris", (double)p->runs_after_debris);
+	jsonw_end(w);
+	jsonw_int(w, "runs_after_debris", p->runs_after_debris);
 }
 
-static cJSON *
-results_json_failure(const struct results_failure *f)
+static void
+results_json_failure(struct jsonw *w, const char *key, const struct results_failure *f)
 {
-	cJSON *o = cJSON_CreateObject(), *lines;
 	const char *p;
 
-	cJSON_AddStringToObject(o, "phase", results_phase_name(f->phase));
-	cJSON_AddNumberToObject(o, "cpu", f->cpu);
-	cJSON_AddNumberToObject(o, "load", f->load);
-	if (f->seed != NULL)
-		cJSON_AddStringToObject(o, "seed", f->seed);
-	else
-		cJSON_AddNullToObject(o, "seed");
-	lines = cJSON_AddArrayToObject(o, "lines");
+	jsonw_object(w, key);
+	jsonw_str(w, "phase", results_phase_name(f->phase));
+	jsonw_int(w, "cpu", f->cpu);
+	jsonw_int(w, "load", f->load);
+	jsonw_str(w, "seed", f->seed);
+	jsonw_array(w, "lines");
 	for (p = f->lines; p != NULL && *p != '\0';) {
 		const char *nl = strchr(p, '\n');
 		size_t n = nl != NULL ? (size_t)(nl - p) : strlen(p);
-		char *line = xstrndup(p, n);
 
-		cJSON_AddItemToArray(lines, cJSON_CreateString(line));
-		free(line);
+		jsonw_strn(w, NULL, p, n);
 		p += n + (nl != NULL);
 	}
+	jsonw_end(w);
 	if (f->reason != NULL)
-		cJSON_AddStringToObject(o, "reason", f->reason);
-	if (f->log != NULL)
-		cJSON_AddStringToObject(o, "log", f->log);
-	else
-		cJSON_AddNullToObject(o, "log");
-	cJSON_AddNumberToObject(o, "run", (double)f->run);
-	return o;
+		jsonw_str(w, "reason", f->reason);
+	jsonw_str(w, "log", f->log);
+	jsonw_int(w, "run", f->run);
+	jsonw_end(w);
 }
 
 /* tests[].cores and tests[].core_concentration (man 5 flakesweep). */
 static void
-results_json_cores(cJSON *o, const struct results_test *t)
+results_json_cores(struct jsonw *w, const struct results_test *t)
 {
-	cJSON *a = cJSON_AddArrayToObject(o, "cores"), *cc;
 	const struct results_core *c;
 	int64_t runs, bad;
 	double p;
 	int i;
 
+	jsonw_array(w, "cores");
 	for (i = 0; i < t->ncores; i++) {
-		cJSON *co = cJSON_CreateObject();
-
-		cJSON_AddNumberToObject(co, "core", t->cores[i].core);
-		cJSON_AddNumberToObject(co, "cpu", t->cores[i].cpu);
-		cJSON_AddNumberToObject(co, "runs", (double)t->cores[i].runs);
-		cJSON_AddNumberToObject(co, "failures", (double)t->cores[i].failures);
-		cJSON_AddItemToArray(a, co);
+		jsonw_object(w, NULL);
+		jsonw_int(w, "core", t->cores[i].core);
+		jsonw_int(w, "cpu", t->cores[i].cpu);
+		jsonw_int(w, "runs", t->cores[i].runs);
+		jsonw_int(w, "failures", t->cores[i].failures);
+		jsonw_end(w);
 	}
+	jsonw_end(w);
 	if (!results_core_concentration(t, &c, &runs, &bad, &p)) {
-		cJSON_AddNullToObject(o, "core_concentration");
+		jsonw_null(w, "core_concentration");
 		return;
 	}
-	cc = cJSON_AddObjectToObject(o, "core_concentration");
-	cJSON_AddNumberToObject(cc, "core", c->core);
-	cJSON_AddNumberToObject(cc, "cpu", c->cpu);
-	cJSON_AddNumberToObject(cc, "runs", (double)c->runs);
-	cJSON_AddNumberToObject(cc, "failures", (double)c->failures);
-	cJSON_AddNumberToObject(cc, "other_runs", (double)(runs - c->runs));
-	cJSON_AddNumberToObject(cc, "other_failures", (double)(bad - c->failures));
-	cJSON_AddNumberToObject(cc, "p", p);
+	jsonw_object(w, "core_concentration");
+	jsonw_int(w, "core", c->core);
+	jsonw_int(w, "cpu", c->cpu);
+	jsonw_int(w, "runs", c->runs);
+	jsonw_int(w, "failures", c->failures);
+	jsonw_int(w, "other_runs", runs - c->runs);
+	jsonw_int(w, "other_failures", bad - c->failures);
+	jsonw_num(w, "p", p);
+	jsonw_end(w);
 }
 
-/* tests[].cascade_of (the root, for a cascade) and tests[].cascades (the
- * tests that failed only after this one). */
+/* What one writing of the document shares between its tests. */
+struct results_json_out {
+	struct causes *causes;
+	/* The tests that are cascades, in order, found once rather than for
+	 * every test. */
+	const struct results_test **cascades;
+	size_t ncascades;
+};
+
+/* tests[].cascades (the tests that failed only after this one) and
+ * tests[].cascade_of (the root, for a cascade). */
 static void
-results_json_cascade(cJSON *o, const struct results *r, const struct results_test *t)
+results_json_cascade(struct jsonw *w, const struct results_json_out *o,
+                     const struct results_test *t)
 {
-	cJSON *a = cJSON_AddArrayToObject(o, "cascades");
 	size_t i;
 
-	if (results_cascade(t))
-		cJSON_AddStringToObject(o, "cascade_of", results_cascade_root(t));
-	else
-		cJSON_AddNullToObject(o, "cascade_of");
-	for (i = 0; i < r->ntests; i++) {
-		const struct results_test *c = &r->tests[i];
+	jsonw_array(w, "cascades");
+	for (i = 0; i < o->ncascades; i++) {
+		const struct results_test *c = o->cascades[i];
 
-		if (c->pkg == t->pkg && results_cascade(c) &&
-		    strcmp(results_cascade_root(c), t->test) == 0)
-			cJSON_AddItemToArray(a, cJSON_CreateString(c->test));
+		if (c->pkg == t->pkg && strcmp(results_cascade_root(c), t->test) == 0)
+			jsonw_str(w, NULL, c->test);
 	}
-}
-
-/* key: s, or null when s is NULL. */
-static void
-results_json_str_or_null(cJSON *o, const char *key, const char *s)
-{
-	if (s != NULL)
-		cJSON_AddStringToObject(o, key, s);
-	else
-		cJSON_AddNullToObject(o, key);
+	jsonw_end(w);
+	jsonw_str(w, "cascade_of", results_cascade(t) ? results_cascade_root(t) : NULL);
 }
 
 /* "noise": the share of the cores' time other processes took, or null
  * when no run was measured (an old journal). */
 static void
-results_json_noise(cJSON *o, double other_ms, double core_ms)
+results_json_noise(struct jsonw *w, double other_ms, double core_ms)
 {
 	double share = noise_share(other_ms, core_ms);
 
-	cJSON_DeleteItemFromObjectCaseSensitive(o, "noise");
 	if (share < 0)
-		cJSON_AddNullToObject(o, "noise");
+		jsonw_null(w, "noise");
 	else
-		cJSON_AddNumberToObject(o, "noise", round(share * 1000) / 1000);
+		jsonw_num(w, "noise", round(share * 1000) / 1000);
 }
 
-static cJSON *
-results_json_test(const struct results *r, const struct results_test *t,
-                  const struct report_meta *m, const struct causes *causes)
+static void
+results_json_cell(struct jsonw *w, const struct results_cell *c)
 {
-	cJSON *o = cJSON_CreateObject(), *cells, *inter;
+	double lo, hi;
+
+	jsonw_object(w, NULL);
+	jsonw_str(w, "phase", results_phase_name(c->phase));
+	jsonw_int(w, "cpu", c->cpu);
+	jsonw_int(w, "load", c->load);
+	jsonw_int(w, "runs", c->runs);
+	jsonw_int(w, "failures", c->failures);
+	jsonw_int(w, "hangs", c->hangs);
+	results_wilson(c->failures + c->hangs, c->runs, &lo, &hi);
+	jsonw_num(w, "rate_low", round(lo * 1e6) / 1e6);
+	jsonw_num(w, "rate_high", round(hi * 1e6) / 1e6);
+	results_json_noise(w, c->noise_ms, c->noise_core_ms);
+	if (c->noisy_runs > 0) {
+		jsonw_object(w, "noisy");
+		jsonw_int(w, "runs", c->noisy_runs);
+		jsonw_int(w, "failures", c->noisy_bad);
+		jsonw_end(w);
+	}
+	if (c->overlapped_runs > 0) {
+		jsonw_object(w, "overlapped");
+		jsonw_int(w, "runs", c->overlapped_runs);
+		jsonw_int(w, "failures", c->overlapped_bad);
+		jsonw_end(w);
+	}
+	jsonw_end(w);
+}
+
+/* Writes a tree another module made and frees it; NULL writes nothing. */
+static void
+results_json_tree(struct jsonw *w, const char *key, cJSON *tree)
+{
+	if (tree != NULL)
+		jsonw_cjson(w, key, tree);
+	cJSON_Delete(tree);
+}
+
+static void
+results_json_test(struct jsonw *w, const struct results *r, const struct results_test *t,
+                  const struct report_meta *m, const struct results_json_out *o, bool provisional)
+{
 	const struct results_pkg *p = &r->pkgs[t->pkg];
 	const struct results_cell *worst;
 	int i;
 
-	cJSON_AddStringToObject(o, "id", t->id);
-	cJSON_AddStringToObject(o, "package", p->name);
-	cJSON_AddStringToObject(o, "test", t->test);
-	cJSON_AddStringToObject(o, "level", p->level);
-	cJSON_AddStringToObject(o, "verdict", results_verdict_name(results_verdict(t)));
-	cells = cJSON_AddArrayToObject(o, "cells");
-	for (i = 0; i < t->ncells; i++) {
-		const struct results_cell *c = &t->cells[i];
-		cJSON *co = cJSON_CreateObject();
-		double lo, hi;
-
-		cJSON_AddStringToObject(co, "phase", results_phase_name(c->phase));
-		cJSON_AddNumberToObject(co, "cpu", c->cpu);
-		cJSON_AddNumberToObject(co, "load", c->load);
-		cJSON_AddNumberToObject(co, "runs", (double)c->runs);
-		cJSON_AddNumberToObject(co, "failures", (double)c->failures);
-		cJSON_AddNumberToObject(co, "hangs", (double)c->hangs);
-		results_wilson(c->failures + c->hangs, c->runs, &lo, &hi);
-		cJSON_AddNumberToObject(co, "rate_low", round(lo * 1e6) / 1e6);
-		cJSON_AddNumberToObject(co, "rate_high", round(hi * 1e6) / 1e6);
-		results_json_noise(co, c->noise_ms, c->noise_core_ms);
-		if (c->noisy_runs > 0) {
-			cJSON *no = cJSON_AddObjectToObject(co, "noisy");
-
-			cJSON_AddNumberToObject(no, "runs", (double)c->noisy_runs);
-			cJSON_AddNumberToObject(no, "failures", (double)c->noisy_bad);
-		}
-		if (c->overlapped_runs > 0) {
-			cJSON *ov = cJSON_AddObjectToObject(co, "overlapped");
-
-			cJSON_AddNumberToObject(ov, "runs", (double)c->overlapped_runs);
-			cJSON_AddNumberToObject(ov, "failures", (double)c->overlapped_bad);
-		}
-		cJSON_AddItemToArray(cells, co);
-	}
+	jsonw_object(w, NULL);
+	jsonw_str(w, "id", t->id);
+	jsonw_str(w, "package", p->name);
+	jsonw_str(w, "test", t->test);
+	jsonw_str(w, "level", p->level);
+	jsonw_str(w, "verdict", results_verdict_name(results_verdict(t)));
+	jsonw_array(w, "cells");
+	for (i = 0; i < t->ncells; i++)
+		results_json_cell(w, &t->cells[i]);
+	jsonw_end(w);
 	if (t->first != NULL)
-		cJSON_AddItemToObject(o, "first_failure", results_json_failure(t->first));
+		results_json_failure(w, "first_failure", t->first);
 	else
-		cJSON_AddNullToObject(o, "first_failure");
+		jsonw_null(w, "first_failure");
 	worst = results_worst_cell(t);
 	if (worst != NULL && m->reproduce != NULL) {
-		cJSON *rep = cJSON_AddObjectToObject(o, "reproduce");
 		char *fs = NULL, *direct = NULL;
 
 		m->reproduce(m->arg, t, worst, &fs, &direct);
-		cJSON_AddStringToObject(rep, "flakesweep", fs != NULL ? fs : "");
-		cJSON_AddStringToObject(rep, "direct", direct != NULL ? direct : "");
+		jsonw_object(w, "reproduce");
+		jsonw_str(w, "flakesweep", fs != NULL ? fs : "");
+		jsonw_str(w, "direct", direct != NULL ? direct : "");
+		jsonw_end(w);
 		free(fs);
 		free(direct);
 	} else {
-		cJSON_AddNullToObject(o, "reproduce");
+		jsonw_null(w, "reproduce");
 	}
-	cJSON_AddBoolToObject(o, "quarantined",
-	                      m->quarantine != NULL && quarantine_has_test(m->quarantine, t->id));
-	cJSON_AddBoolToObject(o, "order_dependent", results_order_dependent(t));
-	cJSON_AddBoolToObject(o, "provisional",
-	                      strcmp(m->status, "complete") != 0 &&
-	                          (m->provisional == NULL || m->provisional(m->arg, t)));
-	if ((inter = interference_json(t)) != NULL)
-		cJSON_AddItemToObject(o, "interference", inter);
-	if ((inter = causes_json(causes, (size_t)(t - r->tests))) != NULL)
-		cJSON_AddItemToObject(o, "causes", inter);
-	results_json_cores(o, t);
-	results_json_cascade(o, r, t);
+	jsonw_bool(w, "quarantined",
+	           m->quarantine != NULL && quarantine_has_test(m->quarantine, t->id));
+	jsonw_bool(w, "order_dependent", results_order_dependent(t));
+	jsonw_bool(w, "provisional", provisional);
+	results_json_tree(w, "interference", interference_json(t));
+	results_json_tree(w, "causes", causes_json(o->causes, (size_t)(t - r->tests)));
+	results_json_cores(w, t);
+	results_json_cascade(w, o, t);
 	if (t->polluter != NULL) {
-		cJSON *po = cJSON_AddObjectToObject(o, "polluter");
-
-		results_json_str_or_null(po, "test", t->polluter->test);
-		cJSON_AddStringToObject(po, "seed", t->polluter->seed);
-		cJSON_AddNumberToObject(po, "runs", (double)t->polluter->runs);
-		results_json_str_or_null(po, "reproduce", t->polluter->command);
+		jsonw_object(w, "polluter");
+		jsonw_str(w, "test", t->polluter->test);
+		jsonw_str(w, "seed", t->polluter->seed);
+		jsonw_int(w, "runs", t->polluter->runs);
+		jsonw_str(w, "reproduce", t->polluter->command);
+		jsonw_end(w);
 	}
 	if (t->channels != NULL) {
-		cJSON *ch = cJSON_AddArrayToObject(o, "channels");
-
+		jsonw_array(w, "channels");
 		for (i = 0; t->channels[i] != NULL; i++)
-			cJSON_AddItemToArray(ch, cJSON_CreateString(t->channels[i]));
+			jsonw_str(w, NULL, t->channels[i]);
+		jsonw_end(w);
 	}
-	return o;
+	if (m->quarantine != NULL)
+		results_json_tree(w, "quarantine",
+		                  quarantine_test_json(m->quarantine, t->id, m->now_ms));
+	jsonw_end(w);
+}
+
+/* One test's text as a rewrite wrote it, and what it was made of. */
+struct results_json_kept {
+	char *id;
+	int pkg;
+	struct results_cell *cells;
+	int ncells;
+	struct results_core *cores;
+	int ncores;
+	bool provisional;
+	char *text;
+	size_t len;
+};
+
+struct results_json_cache {
+	struct results_json_kept *kept; /* by test index */
+	size_t n;
+	size_t len;         /* of the last text, to grow the buffer once */
+	struct buf scratch; /* where a test's text is written first */
+};
+
+struct results_json_cache *
+results_json_cache_new(void)
+{
+	struct results_json_cache *c = xcalloc(1, sizeof *c);
+
+	buf_init(&c->scratch);
+	return c;
+}
+
+static void
+results_json_kept_free(struct results_json_kept *e)
+{
+	free(e->id);
+	free(e->cells);
+	free(e->cores);
+	free(e->text);
+	memset(e, 0, sizeof *e);
+}
+
+void
+results_json_cache_free(struct results_json_cache *c)
+{
+	size_t i;
+
+	if (c == NULL)
+		return;
+	for (i = 0; i < c->n; i++)
+		results_json_kept_free(&c->kept[i]);
+	free(c->kept);
+	buf_free(&c->scratch);
+	free(c);
+}
+
+/* Whether t's text is made of its own cells and cores and whether it is
+ * provisional alone: a test that never failed or hung, with no first
+ * failure, polluter, channels or quarantine entry, and no cascade naming
+ * it (causes, interference, reproduce and cascade_of are null then). A
+ * field of tests[] that reads anything else (another test, the machine,
+ * the clock) must be checked here or in results_json_kept_same. */
+static bool
+results_json_keepable(const struct results_test *t, const struct report_meta *m,
+                      const struct results_json_out *o)
+{
+	size_t i;
+	int k;
+
+	if (t->first != NULL || t->polluter != NULL || t->channels != NULL || t->sweep_bad > 0 ||
+	    t->ncandidates > 0)
+		return false;
+	for (k = 0; k < t->ncells; k++) {
+		if (t->cells[k].failures + t->cells[k].hangs > 0)
+			return false;
+	}
+	if (m->quarantine != NULL && quarantine_has_test(m->quarantine, t->id))
+		return false;
+	for (i = 0; i < o->ncascades; i++) {
+		if (o->cascades[i]->pkg == t->pkg &&
+		    strcmp(results_cascade_root(o->cascades[i]), t->test) == 0)
+			return false;
+	}
+	return true;
+}
+
+static bool
+results_json_kept_same(const struct results_json_kept *e, const struct results_test *t,
+                       bool provisional)
+{
+	return e->text != NULL && e->pkg == t->pkg && e->provisional == provisional &&
+	       e->ncells == t->ncells && e->ncores == t->ncores && strcmp(e->id, t->id) == 0 &&
+	       memcmp(e->cells, t->cells, sizeof *t->cells * (size_t)t->ncells) == 0 &&
+	       memcmp(e->cores, t->cores, sizeof *t->cores * (size_t)t->ncores) == 0;
+}
+
+/* tests[i]: the text the last rewrite kept when nothing it is made of
+ * changed since, else written anew (and kept when it may be). */
+static void
+results_json_test_at(struct jsonw *w, const struct results *r, size_t i,
+                     const struct report_meta *m, const struct results_json_out *o)
+{
+	const struct results_test *t = &r->tests[i];
+	bool provisional = strcmp(m->status, "complete") != 0 &&
+	                   (m->provisional == NULL || m->provisional(m->arg, t));
+	struct results_json_cache *c = m->cache;
+	struct results_json_kept *e;
+	struct jsonw one;
+
+	if (c == NULL || !results_json_keepable(t, m, o)) {
+		results_json_test(w, r, t, m, o, provisional);
+		return;
+	}
+	if (i >= c->n) {
+		c->kept = xrealloc(c->kept, (r->ntests + 1) * sizeof *c->kept);
+		memset(c->kept + c->n, 0, (r->ntests + 1 - c->n) * sizeof *c->kept);
+		c->n = r->ntests + 1;
+	}
+	e = &c->kept[i];
+	if (!results_json_kept_same(e, t, provisional)) {
+		results_json_kept_free(e);
+		buf_reset(&c->scratch);
+		jsonw_init_item(&one, &c->scratch, w->depth);
+		results_json_test(&one, r, t, m, o, provisional);
+		e->len = c->scratch.len;
+		e->text = xmalloc(e->len + 1);
+		memcpy(e->text, c->scratch.data, e->len + 1);
+		e->id = xstrdup(t->id);
+		e->pkg = t->pkg;
+		e->provisional = provisional;
+		e->ncells = t->ncells;
+		e->cells = xmalloc(sizeof *t->cells * (size_t)t->ncells + 1);
+		memcpy(e->cells, t->cells, sizeof *t->cells * (size_t)t->ncells);
+		e->ncores = t->ncores;
+		e->cores = xmalloc(sizeof *t->cores * (size_t)t->ncores + 1);
+		memcpy(e->cores, t->cores, sizeof *t->cores * (size_t)t->ncores);
+	}
+	jsonw_raw(w, NULL, e->text, e->len);
+}
+
+static void
+results_json_pkg(struct jsonw *w, const struct results_pkg *p, const struct pkg *dp,
+                 const struct levels *levels)
+{
+	jsonw_object(w, NULL);
+	jsonw_str(w, "package", p->name);
+	jsonw_str(w, "level", p->level);
+	jsonw_str(w, "kind", driver_level_kind(levels, p->level));
+	if (p->pinned + p->pin_failed > 0) {
+		jsonw_object(w, "pinning");
+		jsonw_str(w, "cpuset", p->cpuset != NULL ? p->cpuset : "");
+		jsonw_int(w, "containers", p->pinned);
+		jsonw_int(w, "failed", p->pin_failed);
+		jsonw_int(w, "max_latency_ms", p->pin_max_ms);
+		jsonw_end(w);
+	}
+	jsonw_object(w, "build");
+	jsonw_bool(w, "ok", dp == NULL || dp->build_ok);
+	jsonw_str(w, "output", dp != NULL && dp->build_output ? dp->build_output : "");
+	jsonw_end(w);
+	jsonw_int(w, "runs", p->runs);
+	jsonw_int(w, "failures_outside_tests", p->failures_outside_tests);
+	jsonw_int(w, "unreliable_runs", p->unreliable_runs);
+	jsonw_int(w, "leaked_runs", p->leaked_runs);
+	jsonw_int(w, "ms", p->ms);
+	if (p->ndebris > 0)
+		results_json_debris(w, p);
+	if (p->first_outside != NULL)
+		results_json_failure(w, "first_failure_outside_tests", p->first_outside);
+	if (dp != NULL && dp->toolchain != NULL)
+		jsonw_str(w, "toolchain", dp->toolchain);
+	jsonw_end(w);
+}
+
+/* "machine": as the journal's header has it, with its "noise" replaced by
+ * the sweep's, last. */
+static void
+results_json_machine(struct jsonw *w, const cJSON *machine, const struct results *r)
+{
+	const cJSON *c;
+	bool noise = false;
+
+	jsonw_object(w, "machine");
+	for (c = machine != NULL ? machine->child : NULL; c != NULL; c = c->next) {
+		if (!noise && c->string != NULL && strcmp(c->string, "noise") == 0)
+			noise = true;
+		else
+			jsonw_cjson(w, c->string, c);
+	}
+	results_json_noise(w, r->noise_ms, r->noise_core_ms);
+	jsonw_end(w);
+}
+
+/* An object of the header's, or {} when it has none. */
+static void
+results_json_header_object(struct jsonw *w, const char *key, const cJSON *o)
+{
+	if (o != NULL) {
+		jsonw_cjson(w, key, o);
+		return;
+	}
+	jsonw_object(w, key);
+	jsonw_end(w);
+}
+
+char *
+results_json_text(const struct results *r, const struct report_meta *m)
+{
+	struct results_json_out o = {0};
+	struct levels *levels = NULL;
+	struct levels_error lerr;
+	struct jsonw w;
+	struct buf b;
+	char when[40];
+	int64_t passed, flaky, failing;
+	size_t i;
+
+	buf_init(&b);
+	if (m->cache != NULL)
+		buf_reserve(&b, m->cache->len + m->cache->len / 8);
+	jsonw_init(&w, &b);
+	jsonw_object(&w, NULL);
+	jsonw_str(&w, "schema", RESULTS_JSON_SCHEMA);
+	jsonw_str(&w, "status", m->status);
+	timefmt_format_rfc3339(m->started_ms, when, sizeof when);
+	jsonw_str(&w, "started", when);
+	if (m->finished_ms > 0) {
+		timefmt_format_rfc3339(m->finished_ms, when, sizeof when);
+		jsonw_str(&w, "finished", when);
+	} else {
+		jsonw_null(&w, "finished");
+	}
+	results_json_machine(&w, m->machine, r);
+	results_json_header_object(&w, "project", m->project);
+	results_json_header_object(&w, "config", m->config);
+	if (m->machines != NULL)
+		jsonw_cjson(&w, "machines", m->machines);
+	/* The header was checked when it was read: a level_config absent or
+	 * refused here is the defaults. */
+	levels_decode(cJSON_GetObjectItemCaseSensitive(m->config, "level_config"), &levels, &lerr);
+	jsonw_array(&w, "packages");
+	for (i = 0; i < r->npkgs; i++) {
+		const struct pkg *dp = i < m->npkgs ? m->pkgs[i] : NULL;
+
+		if (dp == NULL || !dp->empty)
+			results_json_pkg(&w, &r->pkgs[i], dp, levels);
+	}
+	jsonw_end(&w);
+	levels_free(levels);
+	/* Each entry's status is judged on the very results it joins. */
+	if (m->quarantine != NULL)
+		quarantine_evaluate(m->quarantine, r, NULL, QUARANTINE_DEFAULT_MIN_RUNS, m->now_ms);
+	o.causes = causes_new(r);
+	o.cascades = results_cascades(r, &o.ncascades);
+	jsonw_array(&w, "tests");
+	for (i = 0; i < r->ntests; i++)
+		results_json_test_at(&w, r, i, m, &o);
+	jsonw_end(&w);
+	causes_free(o.causes);
+	free(o.cascades);
+	results_counts(r, &passed, &flaky, &failing);
+	jsonw_object(&w, "summary");
+	jsonw_int(&w, "runs", r->runs);
+	jsonw_int(&w, "tests", (int64_t)r->ntests);
+	jsonw_int(&w, "passed", passed);
+	jsonw_int(&w, "flaky", flaky);
+	jsonw_int(&w, "failing", failing);
+	jsonw_int(&w, "failures", r->failures);
+	jsonw_int(&w, "hangs", r->hangs);
+	jsonw_end(&w);
+	if (r->harness.on)
+		results_json_tree(&w, "harness", harness_to_json(&r->harness));
+	jsonw_end(&w);
+	buf_addc(&b, '\n');
+	if (m->cache != NULL)
+		m->cache->len = b.len;
+	return buf_steal(&b);
 }
 
 cJSON *
 results_to_json(const struct results *r, const struct report_meta *m)
 {
-	cJSON *doc = cJSON_CreateObject(), *pkgs, *tests, *sum;
-	struct causes *causes;
-	struct levels *levels = NULL;
-	struct levels_error lerr;
-	char when[40];
-	int64_t passed, flaky, failing;
-	size_t i;
+	char *text = results_json_text(r, m);
+	cJSON *doc = cJSON_Parse(text);
 
-	cJSON_AddStringToObject(doc, "schema", RESULTS_JSON_SCHEMA);
-	cJSON_AddStringToObject(doc, "status", m->status);
-	timefmt_format_rfc3339(m->started_ms, when, sizeof when);
-	cJSON_AddStringToObject(doc, "started", when);
-	if (m->finished_ms > 0) {
-		timefmt_format_rfc3339(m->finished_ms, when, sizeof when);
-		cJSON_AddStringToObject(doc, "finished", when);
-	} else {
-		cJSON_AddNullToObject(doc, "finished");
-	}
-	cJSON_AddItemToObject(doc, "machine",
-	                      m->machine ? cJSON_Duplicate(m->machine, 1) : cJSON_CreateObject());
-	results_json_noise(cJSON_GetObjectItemCaseSensitive(doc, "machine"), r->noise_ms,
-	                   r->noise_core_ms);
-	cJSON_AddItemToObject(doc, "project",
-	                      m->project ? cJSON_Duplicate(m->project, 1) : cJSON_CreateObject());
-	cJSON_AddItemToObject(doc, "config",
-	                      m->config ? cJSON_Duplicate(m->config, 1) : cJSON_CreateObject());
-	if (m->machines != NULL)
-		cJSON_AddItemToObject(doc, "machines", cJSON_Duplicate(m->machines, 1));
-	/* The header was checked when it was read: a level_config absent or
-	 * refused here is the defaults. */
-	levels_decode(cJSON_GetObjectItemCaseSensitive(m->config, "level_config"), &levels, &lerr);
-	pkgs = cJSON_AddArrayToObject(doc, "packages");
-	for (i = 0; i < r->npkgs; i++) {
-		const struct results_pkg *p = &r->pkgs[i];
-		const struct pkg *dp = i < m->npkgs ? m->pkgs[i] : NULL;
-		cJSON *o, *b;
-
-		if (dp != NULL && dp->empty)
-			continue;
-		o = cJSON_CreateObject();
-		cJSON_AddStringToObject(o, "package", p->name);
-		cJSON_AddStringToObject(o, "level", p->level);
-		cJSON_AddStringToObject(o, "kind", driver_level_kind(levels, p->level));
-		if (p->pinned + p->pin_failed > 0) {
-			cJSON *pin = cJSON_AddObjectToObject(o, "pinning");
-
-			cJSON_AddStringToObject(pin, "cpuset", p->cpuset != NULL ? p->cpuset : "");
-			cJSON_AddNumberToObject(pin, "containers", (double)p->pinned);
-			cJSON_AddNumberToObject(pin, "failed", (double)p->pin_failed);
-			cJSON_AddNumberToObject(pin, "max_latency_ms", (double)p->pin_max_ms);
-		}
-		b = cJSON_AddObjectToObject(o, "build");
-		cJSON_AddBoolToObject(b, "ok", dp == NULL || dp->build_ok);
-		cJSON_AddStringToObject(b, "output",
-		                        dp != NULL && dp->build_output ? dp->build_output : "");
-		cJSON_AddNumberToObject(o, "runs", (double)p->runs);
-		cJSON_AddNumberToObject(o, "failures_outside_tests",
-		                        (double)p->failures_outside_tests);
-		cJSON_AddNumberToObject(o, "unreliable_runs", (double)p->unreliable_runs);
-		cJSON_AddNumberToObject(o, "leaked_runs", (double)p->leaked_runs);
-		cJSON_AddNumberToObject(o, "ms", (double)p->ms);
-		if (p->ndebris > 0)
-			results_json_debris(o, p);
-		if (p->first_outside != NULL)
-			cJSON_AddItemToObject(o, "first_failure_outside_tests",
-			                      results_json_failure(p->first_outside));
-		if (dp != NULL && dp->toolchain != NULL)
-			cJSON_AddStringToObject(o, "toolchain", dp->toolchain);
-		cJSON_AddItemToArray(pkgs, o);
-	}
-	levels_free(levels);
-	tests = cJSON_AddArrayToObject(doc, "tests");
-	causes = causes_new(r);
-	for (i = 0; i < r->ntests; i++)
-		cJSON_AddItemToArray(tests, results_json_test(r, &r->tests[i], m, causes));
-	causes_free(causes);
-	if (m->quarantine != NULL) {
-		/* Each entry's status is judged on the very results it joins. */
-		cJSON *t;
-
-		quarantine_evaluate(m->quarantine, r, NULL, QUARANTINE_DEFAULT_MIN_RUNS, m->now_ms);
-		cJSON_ArrayForEach(t, tests)
-		{
-			cJSON *q = quarantine_test_json(
-			    m->quarantine, cJSON_GetObjectItem(t, "id")->valuestring, m->now_ms);
-
-			if (q != NULL)
-				cJSON_AddItemToObject(t, "quarantine", q);
-		}
-	}
-	results_counts(r, &passed, &flaky, &failing);
-	sum = cJSON_AddObjectToObject(doc, "summary");
-	cJSON_AddNumberToObject(sum, "runs", (double)r->runs);
-	cJSON_AddNumberToObject(sum, "tests", (double)r->ntests);
-	cJSON_AddNumberToObject(sum, "passed", (double)passed);
-	cJSON_AddNumberToObject(sum, "flaky", (double)flaky);
-	cJSON_AddNumberToObject(sum, "failing", (double)failing);
-	cJSON_AddNumberToObject(sum, "failures", (double)r->failures);
-	cJSON_AddNumberToObject(sum, "hangs", (double)r->hangs);
-	if (r->harness.on)
-		cJSON_AddItemToObject(doc, "harness", harness_to_json(&r->harness));
+	if (doc == NULL)
+		fatal("%s", _("out of memory"));
+	free(text);
 	return doc;
 }
 

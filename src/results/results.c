@@ -937,6 +937,20 @@ results_cascade(const struct results_test *t)
 	return confirm_runs > 0 && confirm_bad == 0;
 }
 
+const struct results_test **
+results_cascades(const struct results *r, size_t *n)
+{
+	const struct results_test **v = xcalloc(r->ntests + 1, sizeof *v);
+	size_t i;
+
+	*n = 0;
+	for (i = 0; i < r->ntests; i++) {
+		if (results_cascade(&r->tests[i]))
+			v[(*n)++] = &r->tests[i];
+	}
+	return v;
+}
+
 int
 results_worst_core(const struct results_test *t)
 {

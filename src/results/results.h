@@ -250,6 +250,11 @@ const char *results_cascade_root(const struct results_test *t);
  * never failed in at least one run. */
 bool results_cascade(const struct results_test *t);
 
+/* The tests of r that are cascades, in order, in a new array (caller
+ * frees) of *n: a writer listing each test's cascades walks these, not
+ * every test again. */
+const struct results_test **results_cascades(const struct results *r, size_t *n);
+
 #define RESULTS_CASCADE_ALPHA 0.01
 
 /* The core on which t failed most over every cpu count (the lowest on

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * jsonw.h: writes JSON text straight into a buffer, byte for byte as
+ * cJSON_Print lays out the same tree (tabs, ":\t", ", " between array
+ * items, cJSON's number formats), without building the tree. A writer
+ * with many objects to save (results.json) uses it to skip the
+ * allocations and the slow number printing; it never parses.
+ */
+#ifndef FLAKESWEEP_JSONW_H
+#define FLAKESWEEP_JSONW_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+#include "base/util.h"
+
+#define JSONW_DEPTH 32
+
+/* The containers open in b: each value goes into the innermost one, with
+ * its key when that is an object (key is ignored in an array and at the
+ * top, where one value is the whole text). */
+struct jsonw {
+	struct buf *b;
+	int depth;
+	bool array[JSONW_DEPTH];
+	bool empty[JSONW_DEPTH];
+};
+
+/* Starts writing at the end of b (not owned). */
+void jsonw_init(struct jsonw *w, struct buf *b);
+
+/* Starts writing one item of an array that is depth containers deep (its
+ * own bracket included), without the separator before it: the text that
+ * jsonw_raw puts back at such a place. */
+void jsonw_init_item(struct jsonw *w, struct buf *b, int depth);
+
+void jsonw_object(struct jsonw *w, const char *key);
+void jsonw_array(struct jsonw *w, const char *key);
+/* Closes the innermost object or array. */
+void jsonw_end(struct jsonw *w);
+
+/* s, or null when s is NULL. */
+void jsonw_str(struct jsonw *w, const char *key, const char *s);
+/* The first n bytes of s. */
+void jsonw_strn(struct jsonw *w, const char *key, const char *s, size_t n);
+/* A number as cJSON_CreateNumber(d) prints; jsonw_int for counts. */
+void jsonw_num(struct jsonw *w, const char *key, double d);
+/* The same number alone at the end of b, as cJSON_PrintUnformatted too
+ * writes it. */
+void jsonw_num_text(struct buf *b, double d);
+void jsonw_int(struct jsonw *w, const char *key, int64_t v);
+void jsonw_bool(struct jsonw *w, const char *key, bool v);
+void jsonw_null(struct jsonw *w, const char *key);
+/* A value written before at this same depth, n bytes, as it is. */
+void jsonw_raw(struct jsonw *w, const char *key, const char *s, size_t n);
+/* A tree made elsewhere (NULL writes null), laid out at this depth. */
+void jsonw_cjson(struct jsonw *w, const char *key, const cJSON *item);
+
+#endif

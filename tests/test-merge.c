@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: MIT */
+/* test-merge.c: merge_journals on two hand-made shards: the lines read
+ * without a tree are written as cJSON writes them, renumbered, and the
+ * kept logs of runs and of unexpected canaries follow their new numbers. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "results/merge.h"
+#include "base/util.h"
+
+/* Writes text to dir/name. */
+static void
+merge_put(const char *dir, const char *name, const char *text)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+
+	CHECK_INT(util_write_file_atomic(path, text, strlen(text)), 0);
+	free(path);
+}
+
+/* Shard i of 2: two runs of one package (the first with a blank that
+ * only cJSON reads, the second read without a tree and keeping a log) and
+ * an unexpected canary, numbered 1 in each shard, with its log. */
+static char *
+merge_shard(int i)
+{
+	char *dir = xasprintf("%s/shard-%d", check_tmpdir(), i), *runs = xasprintf("%s/runs", dir);
+	char *text, *log;
+
+	CHECK_INT(util_mkdir_p(runs), 0);
+	text = xasprintf(
+	    "{\"type\":\"header\",\"schema\":\"flakesweep/journal/v1\","
+	    "\"started\":\"2026-12-01T01:00:0%dZ\",\"config\":{\"cpu\":[1],\"load\":[1],"
+	    "\"count\":2,\"confirm\":0,\"levels\":[\"unit\"],\"driver\":\"go\","
+	    "\"shard\":{\"index\":%d,\"count\":2,\"buckets\":[%d]}},"
+	    "\"machine\":{\"host\":\"node%d\",\"cores\":4,\"keep\":0,\"lanes\":[[0,1]]},"
+	    "\"project\":{\"driver\":\"go\",\"root\":\"/src\",\"commit\":\"abc\"}}\n"
+	    "{\"type\":\"build\",\"pkg\":0,\"package\":\"example.com/p%d\",\"level\":\"unit\","
+	    "\"dir\":\"/src/p%d\",\"ok\":true,\"binary\":\"/out/p.test\",\"tests\":[\"TestA\"]}\n"
+	    "{\"type\":\"set\",\"id\":1,\"pkg\":0,\"order\":[\"PTestA\"]}\n"
+	    "{\"type\":\"spawn\",\"run\":1,\"pid\":100,\"start\":7}\n"
+	    "{\"type\":\"run\", \"run\":1,\"pkg\":0,\"phase\":\"sweep\",\"cpu\":1,\"load\":1,"
+	    "\"lane\":0,\"ms\":40,\"exit\":0,\"set\":1}\n"
+	    "{\"type\":\"run\",\"run\":2,\"pkg\":0,\"phase\":\"sweep\",\"cpu\":1,\"load\":1,"
+	    "\"lane\":0,\"ms\":41,\"exit\":-1,\"set\":1,\"noise\":0.250,\"noise_ms\":12.5,"
+	    "\"cores\":[0,1],\"timed_out\":true,\"log\":\"runs/2.log\"}\n"
+	    "{\"type\":\"canary\",\"canary\":1,\"kind\":\"red\",\"cpu\":1,\"load\":1,\"lane\":0,"
+	    "\"ms\":5,\"exit\":0,\"unexpected\":true,\"why\":\"passed\"}\n"
+	    "{\"type\":\"end\",\"status\":\"complete\",\"finished\":\"2026-12-01T02:00:00Z\"}\n",
+	    i, i, i - 1, i, i, i);
+	merge_put(dir, "journal.jsonl", text);
+	free(text);
+	log = xasprintf("run 2 of shard %d\n", i);
+	merge_put(dir, "runs/2.log", log);
+	free(log);
+	log = xasprintf("canary 1 of shard %d\n", i);
+	merge_put(dir, "runs/canary-1.log", log);
+	free(log);
+	free(runs);
+	return dir;
+}
+
+/* The text of dir/name, or "" when there is none. */
+static char *
+merge_get(const char *dir, const char *name)
+{
+	char *path = xasprintf("%s/%s", dir, name), *text = NULL;
+	size_t len;
+
+	if (util_read_file(path, 1 << 20, &text, &len) < 0)
+		text = xstrdup("");
+	free(path);
+	return text;
+}
+
+TEST(merge_copies_lines_and_carries_run_and_canary_logs)
+{
+	char *dirs[2] = {merge_shard(2), merge_shard(1)};
+	char *out = xasprintf("%s/merged", check_tmpdir()), *err = NULL, *text;
+
+	CHECK_INT(merge_journals(out, dirs, 2, &err), 0);
+	CHECK(err == NULL);
+	text = merge_get(out, "journal.jsonl");
+	/* Shard 1 started first: shard 2's runs are 3 and 4, its package
+	 * and set the second ones, its canary 2. */
+	CHECK(strstr(text, "\n{\"type\":\"spawn\",\"run\":3,\"pid\":100,\"start\":7}\n") != NULL);
+	CHECK(strstr(text, "\n{\"type\":\"run\",\"run\":3,\"pkg\":1,\"phase\":\"sweep\",\"cpu\":1,"
+	                   "\"load\":1,\"lane\":0,\"ms\":40,\"exit\":0,\"set\":2}\n") != NULL);
+	CHECK(strstr(text, "\n{\"type\":\"run\",\"run\":4,\"pkg\":1,\"phase\":\"sweep\",\"cpu\":1,"
+	                   "\"load\":1,\"lane\":0,\"ms\":41,\"exit\":-1,\"set\":2,\"noise\":0.25,"
+	                   "\"noise_ms\":12.5,\"cores\":[0,1],\"timed_out\":true,"
+	                   "\"log\":\"runs/4.log\"}\n") != NULL);
+	CHECK(strstr(text, "{\"type\":\"canary\",\"canary\":1,") != NULL);
+	CHECK(strstr(text, "{\"type\":\"canary\",\"canary\":2,") != NULL);
+	free(text);
+	text = merge_get(out, "runs/2.log");
+	CHECK_STR(text, "run 2 of shard 1\n");
+	free(text);
+	text = merge_get(out, "runs/4.log");
+	CHECK_STR(text, "run 2 of shard 2\n");
+	free(text);
+	text = merge_get(out, "runs/canary-1.log");
+	CHECK_STR(text, "canary 1 of shard 1\n");
+	free(text);
+	text = merge_get(out, "runs/canary-2.log");
+	CHECK_STR(text, "canary 1 of shard 2\n");
+	free(text);
+	free(out);
+	free(dirs[0]);
+	free(dirs[1]);
+}
