@@ -28,7 +28,9 @@ driver_find(const char *name)
 const char *
 driver_level_kind(const char *level)
 {
-	return strcmp(level, "testcontainers") == 0 ? "containers" : "unit";
+	if (strcmp(level, "testcontainers") == 0)
+		return "containers";
+	return strcmp(level, "functional") == 0 ? "environment" : "unit";
 }
 
 void

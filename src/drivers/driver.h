@@ -138,7 +138,8 @@ struct driver {
 const struct driver *driver_find(const char *name);
 
 /* What a level's tests need: "containers" for the testcontainers level
- * (its tests start containers), else "unit". */
+ * (its tests start containers), "environment" for the functional level
+ * (its tests run against their walkthrough's environment), else "unit". */
 const char *driver_level_kind(const char *level);
 
 extern const struct driver driver_go;

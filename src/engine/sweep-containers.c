@@ -36,15 +36,36 @@ sweep_containers_pinned(void *arg, const char *id, const char *cpuset, int64_t l
                         const char *error)
 {
 	struct sweep *s = arg;
-	cJSON *line, *pkgs;
-	size_t i, j;
+	int *pkgs;
+	size_t i, j, n = 0;
 
 	if (id == NULL) {
 		if (!s->finished)
 			sweep_message(s, _("Docker's event stream ended: %s"), error);
 		return;
 	}
-	line = cJSON_CreateObject();
+	/* The engine does not say which run started it: every container
+	 * level with a run alive counts it (one, with --containers 1). */
+	pkgs = xmalloc(sizeof *pkgs * (s->nlive + 1));
+	for (i = 0; i < s->nlive; i++) {
+		int pkg = s->live[i]->pub.pkg;
+
+		for (j = 0; j < i && s->live[j]->pub.pkg != pkg; j++)
+			;
+		if (j == i && sweep_containers_level(s->pkgs[pkg]))
+			pkgs[n++] = pkg;
+	}
+	sweep_containers_journal_pin(s, id, cpuset, latency_ms, error, pkgs, n);
+	free(pkgs);
+}
+
+void
+sweep_containers_journal_pin(struct sweep *s, const char *id, const char *cpuset,
+                             int64_t latency_ms, const char *error, const int *pkgs, size_t n)
+{
+	cJSON *line = cJSON_CreateObject(), *a;
+	size_t i;
+
 	cJSON_AddStringToObject(line, "type", "pin");
 	cJSON_AddStringToObject(line, "container", id);
 	cJSON_AddStringToObject(line, "cpuset", cpuset);
@@ -53,18 +74,10 @@ sweep_containers_pinned(void *arg, const char *id, const char *cpuset, int64_t l
 		cJSON_AddStringToObject(line, "error", error);
 		sweep_message(s, _("cannot pin container %.12s: %s"), id, error);
 	}
-	/* The engine does not say which run started it: every container
-	 * level with a run alive counts it (one, with --containers 1). */
-	pkgs = cJSON_AddArrayToObject(line, "pkgs");
-	for (i = 0; i < s->nlive; i++) {
-		int pkg = s->live[i]->pub.pkg;
-
-		for (j = 0; j < i && s->live[j]->pub.pkg != pkg; j++)
-			;
-		if (j < i || !sweep_containers_level(s->pkgs[pkg]))
-			continue;
-		cJSON_AddItemToArray(pkgs, cJSON_CreateNumber(pkg));
-		results_note_pin(s->results, pkg, cpuset, latency_ms, error == NULL);
+	a = cJSON_AddArrayToObject(line, "pkgs");
+	for (i = 0; i < n; i++) {
+		cJSON_AddItemToArray(a, cJSON_CreateNumber(pkgs[i]));
+		results_note_pin(s->results, pkgs[i], cpuset, latency_ms, error == NULL);
 	}
 	sweep_journal_check(s, journal_write(s->journal, line));
 	cJSON_Delete(line);

@@ -269,6 +269,7 @@ sweep_plan_added(void *arg, struct plan_pair *p, int extra)
 		sched_pair_group(s->sched, id, p->pkg, p->phase == RESULTS_ALONE);
 	if (p->pkg != PLAN_CANARY && sweep_containers_level(s->pkgs[p->pkg]))
 		sched_cap_pair(s->sched, id);
+	sweep_envs_schedule(s, id, p->pkg);
 	done = plan_find(&s->replay.runs, p->phase, p->pkg, p->test, p->cpu, p->load);
 	if (done != NULL) {
 		p->runs = done->runs < p->target ? done->runs : p->target;
@@ -519,6 +520,7 @@ sweep_finish(struct sweep *s, const char *status)
 	cJSON_Delete(end);
 	containers_close(s->containers);
 	s->containers = NULL;
+	sweep_envs_stop(s);
 	uv_timer_stop(&s->flush_timer);
 	uv_timer_stop(&s->reap_timer);
 	uv_timer_stop(&s->journal_timer);
@@ -910,6 +912,8 @@ sweep_start_resumed(struct sweep *s, char **err)
 		}
 	}
 	sweep_watch_containers(s);
+	/* The images were built before the sweep was interrupted. */
+	sweep_envs_find(s);
 	sweep_begin_sweep(s);
 	return 0;
 }
@@ -1058,7 +1062,8 @@ sweep_confirm_now(struct sweep *s, const struct results_test *t, int count)
 	cJSON_AddNumberToObject(line, "count", count);
 	sweep_journal_check(s, journal_write(s->journal, line));
 	cJSON_Delete(line);
-	plan_confirm_test(&s->plan, t, RESULTS_CONFIRM, count, sweep_plan_added, s);
+	plan_confirm_test(&s->plan, t, s->pkgs[t->pkg]->level, RESULTS_CONFIRM, count,
+	                  sweep_plan_added, s);
 	sweep_dispatch(s);
 	return 0;
 }
@@ -1122,6 +1127,7 @@ sweep_free(struct sweep *s)
 		workdir_watch_free(s->watch[i]);
 	free(s->watch);
 	free(s->quiet_waiting);
+	sweep_envs_free(s);
 	free(s->canary_program);
 	cJSON_Delete(s->header);
 	journal_header_free(&s->hdr);
