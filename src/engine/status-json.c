@@ -56,6 +56,8 @@ status_json_lane(const struct status_lane *sl)
 	cJSON_AddItemToObject(j, "cores", status_json_ints(sl->cores, sl->ncores));
 	cJSON_AddItemToObject(j, "core_runs", status_json_ints(sl->core_runs, sl->ncores));
 	cJSON_AddNumberToObject(j, "load", sl->load);
+	if (sl->env != NULL)
+		cJSON_AddStringToObject(j, "env", sl->env);
 	if (sl->held != NULL) {
 		cJSON_AddStringToObject(j, "held", sl->held);
 		cJSON_AddStringToObject(j, "held_why", sl->held_why != NULL ? sl->held_why : "");
@@ -229,6 +231,7 @@ status_json_lane_decode(struct status_json_ctx *c, const cJSON *j, struct status
 	                       NULL) ||
 	    !status_json_int(c, j, "load", STATUS_JSON_MAX_CORES, &sl->load) ||
 	    !status_json_str(c, j, "held", false, &sl->held) ||
+	    !status_json_str(c, j, "env", false, &sl->env) ||
 	    !status_json_str(c, j, "held_why", sl->held != NULL, &sl->held_why))
 		return false;
 	runs = cJSON_GetObjectItemCaseSensitive(j, "runs");

@@ -32,6 +32,7 @@ status_free(struct sweep_status *st)
 		free(sl->core_runs);
 		free(sl->held);
 		free(sl->held_why);
+		free(sl->env);
 	}
 	free(st->lanes);
 	st->lanes = NULL;
@@ -84,6 +85,7 @@ status_copy(struct sweep_status *dst, const struct sweep_status *src)
 		}
 		b->held = a->held != NULL ? xstrdup(a->held) : NULL;
 		b->held_why = a->held_why != NULL ? xstrdup(a->held_why) : NULL;
+		b->env = a->env != NULL ? xstrdup(a->env) : NULL;
 		b->runs = xcalloc(a->nruns + 1, sizeof *b->runs);
 		b->nruns = a->nruns;
 		for (i = 0; i < a->nruns; i++) {

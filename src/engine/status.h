@@ -37,6 +37,9 @@ struct status_lane {
 	size_t nruns;
 	char *held;     /* the task it holds back ("demo cpu 2 load 1"), or NULL */
 	char *held_why; /* what that task waits for, translated */
+	/* The environment holding the lane and what it does ("flaky-wt1
+	 * up", "flaky-wt1 ready", "flaky-wt1 down"), or NULL. */
+	char *env;
 };
 
 struct sweep_status {

@@ -613,6 +613,17 @@ sweep_envs_run_env(const struct sweep *s, int pkg, char ***env, size_t *n)
 		sweep_envs_name(s->envs[s->pkg_env[pkg]], env, n);
 }
 
+char *
+sweep_envs_label(const struct sweep *s, int env)
+{
+	const struct sweep_env *e;
+
+	if (env < 0 || (size_t)env >= s->nenvs)
+		return NULL;
+	e = s->envs[env];
+	return xasprintf("%s %s", e->cluster, e->event != NULL ? e->event : "ready");
+}
+
 void
 sweep_envs_stop(struct sweep *s)
 {

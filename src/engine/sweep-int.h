@@ -171,6 +171,9 @@ bool sweep_envs_images(struct sweep *s);
 void sweep_envs_schedule(struct sweep *s, int pair, int pkg);
 void sweep_envs_run_env(const struct sweep *s, int pkg, char ***env, size_t *n);
 void sweep_envs_stop(struct sweep *s);
+/* What environment env (-1: none) does, for the status ("flaky-wt1 up"),
+ * or NULL. Caller frees. */
+char *sweep_envs_label(const struct sweep *s, int env);
 void sweep_envs_free(struct sweep *s);
 
 /* run.c: starts one run of the scheduler's (a sched_start_cb); frees one

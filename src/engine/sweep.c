@@ -1257,6 +1257,7 @@ sweep_status(const struct sweep *s, struct sweep_status *st)
 		for (c = 0; c < sl->ncores; c++)
 			sl->core_runs[c] = sched_lane_core_runs(s->sched, l, c);
 		sl->load = sched_lane_load(s->sched, l);
+		sl->env = sweep_envs_label(s, sched_lane_env(s->sched, l));
 		if (held >= 0) {
 			const struct plan_pair *p = sched_pair_data(s->sched, held);
 

@@ -282,6 +282,35 @@ replay_line(void *arg, struct journal_reader *reader, const cJSON *line, int lin
 				    xstrdup(_("pin line: pkgs: expected package indexes")));
 			results_note_pin(r->results, (int)p->valuedouble, cpuset, ms, ok);
 		}
+	} else if (strcmp(type, "env") == 0) {
+		const cJSON *pkgs = cJSON_GetObjectItemCaseSensitive(line, "pkgs"), *p;
+		const char *error =
+		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(line, "error"));
+		const char *event =
+		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(line, "event"));
+
+		if (event == NULL || !cJSON_IsArray(pkgs))
+			return replay_bad_why(c, lineno,
+			                      xstrdup(_("env line: expected \"event\" and "
+			                                "\"pkgs\"")));
+		/* An environment that did not come up failed its packages, as
+		 * the live sweep marked them. */
+		cJSON_ArrayForEach(p, pkgs)
+		{
+			struct pkg *pkg;
+
+			if (!cJSON_IsNumber(p) || p->valuedouble < 0 ||
+			    p->valuedouble >= (double)r->npkgs)
+				return replay_bad_why(
+				    c, lineno,
+				    xstrdup(_("env line: pkgs: expected package indexes")));
+			pkg = r->pkgs[(int)p->valuedouble];
+			if (error == NULL || strcmp(event, "up") != 0)
+				continue;
+			pkg->build_ok = false;
+			free(pkg->build_output);
+			pkg->build_output = xstrdup(error);
+		}
 	} else if (strcmp(type, "confirm") == 0) {
 		const cJSON *test = cJSON_GetObjectItemCaseSensitive(line, "test");
 		int64_t count = 0;

@@ -12,8 +12,9 @@
 # container's own affinity), and it is taken down; results.json says each
 # package's kind and pinning. With two walkthroughs on two lanes,
 # --clusters 1 keeps their environments apart in time (the journal's env
-# lines) while --clusters 2 overlaps them. A dead daemon: exit 2 with the
-# reason, the unit level swept.
+# lines), a confirm run getting a fresh one, while --clusters 2 overlaps
+# them. A failed up, and a dead daemon: exit 2 with the reason, the unit
+# level swept.
 set -eu
 . "$CHECK_SRCDIR/tests/sh/docker/dockerd.sh"
 
@@ -68,36 +69,66 @@ PY
 # Two walkthroughs, two lanes (no core kept back), the functional level only.
 cp -r wt1 wt2
 sed -i 's/wt1/wt2/' wt2/go.mod
+# The environments' lives, from the journal's env lines: "apart N" when
+# none of the N overlaps another, else "overlap N".
 spans() {
 	python3 - "$1" <<'PY'
 import json, sys
-envs = [json.loads(l) for l in open(sys.argv[1] + "/journal.jsonl")]
-envs = [l for l in envs if l.get("type") == "env"]
-span = {}
-for e in envs:
+lines = [json.loads(l) for l in open(sys.argv[1] + "/journal.jsonl")]
+up, spans = {}, []
+for e in lines:
+    if e.get("type") != "env":
+        continue
     if "error" in e:
         print("FAIL: %s" % e)
         sys.exit(1)
-    s = span.setdefault(e["env"], [None, None])
     if e["event"] == "up":
-        s[0] = e["at_ms"]
+        up[e["env"]] = e["at_ms"]
     else:
-        s[1] = e["at_ms"] + e["ms"]
-a, b = sorted(span.values())
-print("overlap" if b[0] < a[1] else "apart", len(span))
+        spans.append((up.pop(e["env"]), e["at_ms"] + e["ms"]))
+spans.sort()
+apart = all(b[0] >= a[1] for a, b in zip(spans, spans[1:]))
+print("apart" if apart else "overlap", len(spans))
 PY
 }
-for n in 1 2; do
-	rc=0
-	"$FLAKESWEEP" --keep 0 --cpu 1 --load 1 --count 2 --confirm 0 --no-race --timeout 60s \
-		--tags functional --clusters $n --ui none -o "$CHECK_TMPDIR/c$n" \
-		>"$CHECK_TMPDIR/stdout" 2>"$CHECK_TMPDIR/stderr" || rc=$?
-	[ $rc = 0 ] || { cat "$CHECK_TMPDIR/stderr"; fail "--clusters $n: exit $rc"; }
-done
+# --clusters 1, and a functional test that fails its first run: its
+# confirm run gets a fresh environment, a third life.
+rc=0
+FLAKY_ONCE=$CHECK_TMPDIR/once "$FLAKESWEEP" --keep 0 --cpu 1 --load 1 --count 2 --confirm 1 \
+	--no-race --timeout 60s --tags functional --clusters 1 --ui none -o "$CHECK_TMPDIR/c1" \
+	>"$CHECK_TMPDIR/stdout" 2>"$CHECK_TMPDIR/stderr" || rc=$?
+[ $rc = 1 ] || { cat "$CHECK_TMPDIR/stderr"; fail "--clusters 1: exit $rc, expected 1 (flaky)"; }
 got=$(spans "$CHECK_TMPDIR/c1")
-[ "$got" = "apart 2" ] || fail "--clusters 1: the environments were $got"
+[ "$got" = "apart 3" ] || fail "--clusters 1: the environments were $got, expected apart 3"
+n=$(grep -c '"type":"run".*"phase":"confirm"' "$CHECK_TMPDIR/c1/journal.jsonl" || true)
+[ "$n" = 1 ] || fail "--clusters 1: $n confirm runs, expected 1"
+rc=0
+"$FLAKESWEEP" --keep 0 --cpu 1 --load 1 --count 2 --confirm 0 --no-race --timeout 60s \
+	--tags functional --clusters 2 --ui none -o "$CHECK_TMPDIR/c2" \
+	>"$CHECK_TMPDIR/stdout" 2>"$CHECK_TMPDIR/stderr" || rc=$?
+[ $rc = 0 ] || { cat "$CHECK_TMPDIR/stderr"; fail "--clusters 2: exit $rc"; }
 got=$(spans "$CHECK_TMPDIR/c2")
-[ "$got" = "overlap 2" ] || fail "--clusters 2: the environments were $got"
+[ "$got" = "overlap 2" ] || fail "--clusters 2: the environments were $got, expected overlap 2"
+
+# An up that fails: exit 2, the reason with up's output, the packages failed
+# as the journal rebuilds them.
+rc=0
+"$FLAKESWEEP" --keep 0 --cpu 1 --load 1 --count 2 --confirm 0 --no-race --timeout 60s \
+	--tags unit,functional --env-up 'echo no cluster here >&2; exit 3' --ui none \
+	-o "$CHECK_TMPDIR/noup" >"$CHECK_TMPDIR/stdout" 2>"$CHECK_TMPDIR/stderr" || rc=$?
+[ $rc = 2 ] || { cat "$CHECK_TMPDIR/stderr"; fail "a failed up: exit $rc, expected 2"; }
+grep -q "environment flaky-wt1 (.*/wt1): up exited with status 3:" "$CHECK_TMPDIR/stderr" ||
+	{ cat "$CHECK_TMPDIR/stderr"; fail "a failed up: the reason is not printed"; }
+grep -q "no cluster here" "$CHECK_TMPDIR/stderr" || fail "a failed up: its output is not quoted"
+pkgs() { python3 -c 'import json,sys; print(sorted((p["package"], p["kind"], p["build"]["ok"], p["runs"]) for p in json.load(open(sys.argv[1]))["packages"]))' "$1"; }
+before=$(pkgs "$CHECK_TMPDIR/noup/results.json")
+[ "$before" = "[('example.com/envs/unit', 'unit', True, 2), ('example.com/envs/wt1/functional', 'environment', False, 0), ('example.com/envs/wt2/functional', 'environment', False, 0)]" ] ||
+	fail "a failed up: packages $before"
+# The rebuilt report's status: 1, a package failed to build.
+rc=0
+"$FLAKESWEEP" report --rebuild "$CHECK_TMPDIR/noup" >/dev/null || rc=$?
+[ $rc = 1 ] || fail "a failed up: report --rebuild exit $rc, expected 1"
+[ "$(pkgs "$CHECK_TMPDIR/noup/results.json")" = "$before" ] || fail "a failed up: the rebuilt results.json differs"
 
 # No engine: the environment level fails with the reason, the unit level is swept.
 rc=0
