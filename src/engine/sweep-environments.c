@@ -268,6 +268,9 @@ sweep_envs_image_done(void *arg, const struct proc_exit *ex, bool leaked, int64_
 	env->event = NULL;
 	env->proc = NULL;
 	s->images_running--;
+	/* Killed by the sweep's end (an interrupt). */
+	if (s->finished || s->interrupting)
+		return;
 	if (ex->status != 0 || ex->timed_out) {
 		char *why = sweep_envs_why(env, "docker build", ex);
 
@@ -446,6 +449,9 @@ sweep_envs_down_done(void *arg, const struct proc_exit *ex, bool leaked, int64_t
 	(void)leaked;
 	env->event = NULL;
 	env->proc = NULL;
+	/* The sweep ended meanwhile: nothing is journaled after its end. */
+	if (s->finished)
+		return;
 	if (ex->status != 0 || ex->timed_out) {
 		why = sweep_envs_why(env, _("down"), ex);
 		sweep_message(s, "%s", why);
@@ -529,7 +535,8 @@ sweep_envs_up_done(void *arg, const struct proc_exit *ex, bool leaked, int64_t e
 	(void)leaked;
 	env->event = NULL;
 	env->proc = NULL;
-	if (s->sched == NULL)
+	/* Killed by the sweep's end: sweep_envs_stop took it down. */
+	if (s->sched == NULL || s->finished)
 		return;
 	if (ex->status != 0 || ex->timed_out) {
 		why = sweep_envs_why(env, _("up"), ex);
@@ -609,8 +616,20 @@ sweep_envs_schedule(struct sweep *s, int pair, int pkg)
 void
 sweep_envs_run_env(const struct sweep *s, int pkg, char ***env, size_t *n)
 {
-	if (pkg >= 0 && s->pkg_env != NULL && s->pkg_env[pkg] >= 0)
-		sweep_envs_name(s->envs[s->pkg_env[pkg]], env, n);
+	size_t i, k = 0;
+
+	if (pkg < 0 || s->pkg_env == NULL || s->pkg_env[pkg] < 0)
+		return;
+	/* The environment's name replaces one flakesweep inherited. */
+	for (i = 0; i < *n; i++) {
+		if (strncmp((*env)[i], "KIND_CLUSTER_NAME=", 18) == 0)
+			free((*env)[i]);
+		else
+			(*env)[k++] = (*env)[i];
+	}
+	(*env)[k] = NULL;
+	*n = k;
+	sweep_envs_name(s->envs[s->pkg_env[pkg]], env, n);
 }
 
 char *
