@@ -13,7 +13,7 @@
 # package's kind and pinning. With two walkthroughs on two lanes,
 # --clusters 1 keeps their environments apart in time (the journal's env
 # lines), a confirm run getting a fresh one, while --clusters 2 overlaps
-# them. A failed up, and a dead daemon: exit 2 with the reason, the unit
+# them. Interrupted, the sweep takes its environments down. A failed up, and a dead daemon: exit 2 with the reason, the unit
 # level swept.
 set -eu
 . "$CHECK_SRCDIR/tests/sh/docker/dockerd.sh"
@@ -110,6 +110,25 @@ rc=0
 got=$(spans "$CHECK_TMPDIR/c2")
 [ "$got" = "overlap 2" ] || fail "--clusters 2: the environments were $got, expected overlap 2"
 
+# Interrupted while an environment is up: it is taken down before the
+# sweep exits 130, and none of its containers is left.
+"$FLAKESWEEP" --keep 0 --cpu 1 --load 1 --count 500 --confirm 0 --no-race --timeout 60s \
+	--tags functional --ui none -o "$CHECK_TMPDIR/int" >"$CHECK_TMPDIR/stdout" \
+	2>"$CHECK_TMPDIR/stderr" &
+pid=$!
+for _ in $(seq 300); do
+	grep -q '"type":"run"' "$CHECK_TMPDIR/int/journal.jsonl" 2>/dev/null && break
+	sleep 0.2
+done
+kill -INT $pid
+rc=0
+wait $pid || rc=$?
+[ $rc = 130 ] || { cat "$CHECK_TMPDIR/stderr"; fail "interrupted: exit $rc, expected 130"; }
+left=$(docker ps -aq --filter label=io.x-k8s.kind.cluster)
+[ -z "$left" ] || fail "interrupted: containers left: $left"
+n=$(grep -c '"type":"env","event":"down"' "$CHECK_TMPDIR/int/journal.jsonl" || true)
+[ "$n" = 2 ] || fail "interrupted: $n down lines, expected 2"
+
 # An up that fails: exit 2, the reason with up's output, the packages failed
 # as the journal rebuilds them.
 rc=0
@@ -140,4 +159,4 @@ grep -q "cannot reach Docker at $d/gone.sock: " "$CHECK_TMPDIR/stderr" ||
 	{ cat "$CHECK_TMPDIR/stderr"; fail "no engine: the reason is not printed"; }
 n=$(grep -c '"type":"run".*"exit":0,' "$CHECK_TMPDIR/dead/journal.jsonl" || true)
 [ "$n" = 2 ] || fail "no engine: $n unit runs passed, expected 2"
-echo "ok: the environment's container on its lane; --clusters 1 apart, 2 overlapping; no engine gives exit 2"
+echo "ok: the environment's container on its lane; --clusters 1 apart, 2 overlapping; taken down on interrupt; a failed up and no engine give exit 2"
