@@ -412,10 +412,10 @@ merge_copy_line(void *arg, struct journal_reader *reader, const cJSON *orig, int
 		merge_move(p, line, "pkg", MERGE_PKG);
 		merge_move(p, line, "set", MERGE_SET);
 		rc = merge_log(m, p, line);
-	} else if (strcmp(type, "pin") == 0) {
+	} else if (strcmp(type, "pin") == 0 || strcmp(type, "env") == 0) {
 		cJSON *x;
 
-		/* The container levels' packages it credits. */
+		/* The container or environment levels' packages it credits. */
 		cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(line, "pkgs"))
 		{
 			if (cJSON_IsNumber(x) && p->max[MERGE_PKG] >= 0)
