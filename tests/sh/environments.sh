@@ -23,7 +23,8 @@ cp -r "$CHECK_SRCDIR/tests/fixtures/environments" repo
 kept=$(python3 -c 'import os; print(min(os.sched_getaffinity(0)))')
 cd repo
 rc=0
-KEPT_CPUS=$kept "$FLAKESWEEP" --keep 1 --cpu 1 --load 1 --count 2 --confirm 0 --no-race \
+# An inherited KIND_CLUSTER_NAME gives way to the environment's.
+KIND_CLUSTER_NAME=kind KEPT_CPUS=$kept "$FLAKESWEEP" --keep 1 --cpu 1 --load 1 --count 2 --confirm 0 --no-race \
 	--timeout 60s --ui none -o "$CHECK_TMPDIR/out" >"$CHECK_TMPDIR/stdout" \
 	2>"$CHECK_TMPDIR/stderr" || rc=$?
 [ $rc = 0 ] || { cat "$CHECK_TMPDIR/stdout" "$CHECK_TMPDIR/stderr"; fail "the sweep exited $rc, expected 0"; }
