@@ -37,6 +37,9 @@ static const struct cli_option cmd_stress_options[] = {
     {"kill-grace", true, OPTIONS_KILL_GRACE},
     {"keep", true, OPTIONS_KEEP},
     {"containers", true, OPTIONS_CONTAINERS},
+    {"clusters", true, OPTIONS_CLUSTERS},
+    {"env-up", true, OPTIONS_ENV_UP},
+    {"env-down", true, OPTIONS_ENV_DOWN},
     {"tags", true, OPTIONS_TAGS},
     {"build-tags", true, OPTIONS_BUILD_TAGS},
     {"shuffle", false, OPTIONS_SHUFFLE},
@@ -95,6 +98,9 @@ cmd_stress_usage(FILE *f)
 	        "  --kill-grace DUR   time after the limit before SIGKILL (default 30s)\n"
 	        "  --keep N           cores left to the system (default by machine size)\n"
 	        "  --containers N     runs of container levels at once (default 4)\n"
+	        "  --clusters N       environments up at once (default 2)\n"
+	        "  --env-up CMD       brings a walkthrough's environment up\n"
+	        "  --env-down CMD     takes it down\n"
 	        "  --tags LIST        build-tag levels to run (default: every level found)\n"
 	        "  --shuffle          shuffle test order, one seed per run\n"
 	        "  --run RE           skip the sweep; run the matching tests --count times\n"

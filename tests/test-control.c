@@ -58,6 +58,7 @@ TEST(control_status_round_trip)
 	status_add_run(&st, 0, 41, run_cpus, 2, 1, RESULTS_CONFIRM, "example.com/m/pkg/x", "TestX",
 	               1796144529000);
 	status_hold(&st, 1, "example.com/m/pkg/y", NULL, 2, 2);
+	st.lanes[0].environment = xstrdup("flaky-wt1 ready");
 	text = test_control_text(&st, NULL);
 	j = cJSON_Parse(text);
 	CHECK_INT(status_json_decode(j, &back, &ints, &end, &err), 0);
@@ -71,6 +72,8 @@ TEST(control_status_round_trip)
 	CHECK_STR(back.lanes[0].runs[0].test, "TestX");
 	CHECK_INT(back.lanes[0].runs[0].phase, RESULTS_CONFIRM);
 	CHECK_STR(back.lanes[1].held, "pkg/y cpu 2 load 2");
+	CHECK_STR(back.lanes[0].environment, "flaky-wt1 ready");
+	CHECK(back.lanes[1].environment == NULL);
 	CHECK_INT(back.cpus[1], 2);
 	CHECK_INT(back.loads[1], 2);
 	free(again);

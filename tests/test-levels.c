@@ -97,9 +97,6 @@ TEST(levels_file_errors)
 	    {"{\"levels\": {\n\"a\": {\"kind\": \"containers\",\n \"label\": \"=x\"}}}",
 	     "p/levels.json:3: levels.a.label: expected a label as \"key=value\" or \"key\", "
 	     "without blanks"},
-	    {"{\"levels\": {\n\n\"e\": {\"kind\": \"environment\", \"up\": \"u\"}}}",
-	     "p/levels.json:3: levels.e: expected \"up\" and \"down\" commands for an "
-	     "environment level"},
 	    {"{\"levels\": {\"e\": {\"kind\": \"environment\",\n\"up\": 1, \"down\": \"d\"}}}",
 	     "p/levels.json:2: levels.e.up: expected a command (a string)"},
 	    {"{\"levels\": {\"c\": {\"kind\": \"containers\",\n\n\"down\": \"d\"}}}",

@@ -86,7 +86,8 @@ TEST(plan_sweep_and_confirm_targets)
 	CHECK_INT(target, 6 * 4 + 6 * 3);
 	CHECK_INT(a.extra, 42);
 	/* Asked again: the same pairs, more runs. */
-	plan_confirm_test(&p, results_find(r, "a::TestA"), RESULTS_CONFIRM, 5, test_plan_added, &a);
+	plan_confirm_test(&p, results_find(r, "a::TestA"), "unit", RESULTS_CONFIRM, 5,
+	                  test_plan_added, &a);
 	CHECK_INT(p.npairs, 12);
 	CHECK_INT(a.fresh, 12);
 	CHECK_INT(a.calls, 18);
@@ -103,6 +104,38 @@ TEST(plan_sweep_and_confirm_targets)
 	plan_init(&p, &g);
 	plan_confirm(&p, r, pkgs, NULL, NULL, 0, NULL, NULL);
 	CHECK_INT(p.npairs, 0);
+	plan_free(&p);
+	results_free(r);
+}
+
+/* An environment level (functional) gets one pair: the widest cpu, a
+ * whole lane, at load 1, in the sweep and in confirm. */
+TEST(plan_environment_level_one_pair)
+{
+	struct pkg fn = {.name = "w", .level = "functional", .build_ok = true};
+	struct pkg *pkgs[] = {&fn};
+	struct results *r = results_new();
+	struct results_test *t;
+	struct plan_grid g;
+	struct plan p;
+
+	test_plan_grid(&g, false);
+	plan_init(&p, &g);
+	plan_sweep(&p, pkgs, 1, NULL, NULL);
+	CHECK_INT(p.npairs, 1);
+	CHECK_INT(p.pairs[0]->cpu, 2);
+	CHECK_INT(p.pairs[0]->load, 1);
+	CHECK_INT(p.pairs[0]->target, 10);
+	plan_free(&p);
+	results_add_pkg(r, "w", "functional");
+	t = results_add_test(r, 0, "w::TestF", "TestF");
+	t->first = xcalloc(1, sizeof *t->first);
+	t->first->phase = RESULTS_SWEEP;
+	plan_init(&p, &g);
+	plan_confirm(&p, r, pkgs, NULL, NULL, 0, NULL, NULL);
+	CHECK_INT(p.npairs, 1);
+	CHECK_INT(p.pairs[0]->cpu, 2);
+	CHECK_INT(p.pairs[0]->load, 1);
 	plan_free(&p);
 	results_free(r);
 }

@@ -12,8 +12,11 @@
 #include "engine/sched.h"
 #include "base/util.h"
 
+struct fake_envs;
+
 struct fake {
 	struct sched *s;
+	struct fake_envs *envs; /* sched_environments_hold_a_lane */
 	const struct lanes *lanes;
 	struct sched_run **inflight;
 	int ninflight;
@@ -366,6 +369,117 @@ TEST(sched_cap_limits_capped_pairs)
 	CHECK_INT(f.starts[a], 6);
 	CHECK_INT(f.starts[b], 6);
 	CHECK(sched_complete(f.s));
+	sched_free(f.s);
+	free(f.inflight);
+	free(f.starts);
+	lanes_free(&l);
+}
+
+/* The environments the fake brings up and down: what was called, and
+ * what waits for the test to answer. */
+struct fake_envs {
+	int ups[2], downs[2];
+	int pending_up, pending_down; /* env waiting for ready / release, or -1 */
+	int up_lane[2];
+};
+
+static void
+fake_env_up(void *arg, int env, int lane)
+{
+	struct fake_envs *e = ((struct fake *)arg)->envs;
+
+	e->ups[env]++;
+	e->up_lane[env] = lane;
+	CHECK_INT(e->pending_up, -1);
+	e->pending_up = env;
+}
+
+static void
+fake_env_down(void *arg, int env, int lane)
+{
+	struct fake_envs *e = ((struct fake *)arg)->envs;
+
+	e->downs[env]++;
+	CHECK_INT(lane, e->up_lane[env]);
+	CHECK_INT(e->pending_down, -1);
+	e->pending_down = env;
+}
+
+/* --clusters 1: two environments hold a whole lane each, one after the
+ * other; each runs one run at a time on its lane, only once it is up;
+ * no other run lands on a held lane; down follows each one's last run,
+ * and the phase is complete only once both are released. */
+TEST(sched_environments_hold_a_lane)
+{
+	struct lanes l;
+	struct fake f;
+	struct fake_envs e = {{0, 0}, {0, 0}, -1, -1, {-1, -1}};
+	int pairs[3], k, step, held_peak = 0, env_runs = 0;
+
+	make_lanes(&l, 2, 2);
+	memset(&f, 0, sizeof f);
+	f.lanes = &l;
+	f.starts = xcalloc(3, sizeof *f.starts);
+	f.s = sched_new(&l, fake_start, &f);
+	f.envs = &e;
+	sched_set_envs(f.s, 1, fake_env_up, fake_env_down);
+	pairs[0] = sched_add_pair(f.s, 1, 1, 12, NULL);
+	pairs[1] = sched_add_pair(f.s, 2, 1, 3, NULL);
+	pairs[2] = sched_add_pair(f.s, 2, 1, 3, NULL);
+	sched_env_pair(f.s, pairs[1], 0);
+	sched_env_pair(f.s, pairs[2], 1);
+	for (step = 0; step < 1000 && !sched_complete(f.s); step++) {
+		int held = 0, lane;
+
+		sched_dispatch(f.s);
+		for (lane = 0; lane < l.nlanes; lane++) {
+			int env = sched_lane_env(f.s, lane), on = 0;
+
+			held += env >= 0;
+			for (k = 0; k < f.ninflight; k++) {
+				int pair = f.inflight[k]->pair;
+
+				if (f.inflight[k]->lane != lane)
+					continue;
+				on += pair != pairs[0];
+				/* A held lane runs only its environment's runs, once up. */
+				if (env >= 0)
+					CHECK(pair == pairs[1 + env] || e.pending_up != env);
+				if (pair != pairs[0])
+					CHECK_INT(f.inflight[k]->ncpus, 2);
+			}
+			CHECK(on <= 1);
+		}
+		held_peak = held > held_peak ? held : held_peak;
+		if (e.pending_up >= 0) {
+			for (k = 0; k < f.ninflight; k++)
+				CHECK(f.inflight[k]->lane != e.up_lane[e.pending_up]);
+			sched_env_ready(f.s, e.pending_up);
+			e.pending_up = -1;
+			continue;
+		}
+		if (e.pending_down >= 0) {
+			sched_env_release(f.s, e.pending_down);
+			e.pending_down = -1;
+			continue;
+		}
+		if (f.ninflight > 0) {
+			struct sched_run *run = f.inflight[0];
+
+			env_runs += run->pair != pairs[0];
+			memmove(f.inflight, f.inflight + 1,
+			        sizeof *f.inflight * (size_t)--f.ninflight);
+			sched_finish(f.s, run, 10);
+		}
+	}
+	CHECK(sched_complete(f.s));
+	CHECK_INT(held_peak, 1);
+	CHECK_INT(env_runs, 6);
+	CHECK_INT(f.starts[pairs[0]], 12);
+	CHECK_INT(e.ups[0], 1);
+	CHECK_INT(e.ups[1], 1);
+	CHECK_INT(e.downs[0], 1);
+	CHECK_INT(e.downs[1], 1);
 	sched_free(f.s);
 	free(f.inflight);
 	free(f.starts);

@@ -140,7 +140,9 @@ const struct driver *driver_find(const char *name);
 
 /* What a level's tests need, as lv (the project's levels file, NULL for
  * none) says: "containers" (its tests start containers; without a file,
- * the testcontainers level), "environment" or "unit". */
+ * the testcontainers level), "environment" (its tests run against their
+ * walkthrough's environment; without a file, the functional level) or
+ * "unit". */
 const char *driver_level_kind(const struct levels *lv, const char *level);
 
 extern const struct driver driver_go;

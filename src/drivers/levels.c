@@ -16,9 +16,12 @@
 #include "base/util.h"
 #include "drivers/levels.h"
 
-/* The level that starts containers when no file says otherwise. */
+/* The level that starts containers and the one that needs an environment
+ * (its walkthrough's deploy/kind scripts) when no file says otherwise. */
 static const struct levels_level levels_default = {(char *)"testcontainers", LEVELS_CONTAINERS,
                                                    (char *)"org.testcontainers=true", NULL, NULL};
+static const struct levels_level levels_default_env = {(char *)"functional", LEVELS_ENVIRONMENT,
+                                                       NULL, NULL, NULL};
 
 static const char *const levels_kinds[] = {"unit", "containers", "environment"};
 
@@ -37,7 +40,9 @@ levels_find(const struct levels *lv, const char *name)
 		if (strcmp(lv->v[i].name, name) == 0)
 			return lv->v[i].kind == LEVELS_UNIT ? NULL : &lv->v[i];
 	}
-	return strcmp(name, levels_default.name) == 0 ? &levels_default : NULL;
+	if (strcmp(name, levels_default.name) == 0)
+		return &levels_default;
+	return strcmp(name, levels_default_env.name) == 0 ? &levels_default_env : NULL;
 }
 
 void
@@ -180,9 +185,6 @@ levels_decode_one(const cJSON *e, struct levels_level *l, struct levels_error *e
 	if (l->kind != LEVELS_ENVIRONMENT && (l->up != NULL || l->down != NULL))
 		return levels_bad(err, e->string, l->up != NULL ? "up" : "down",
 		                  _("no command: only an environment level has up and down"));
-	if (l->kind == LEVELS_ENVIRONMENT && (l->up == NULL || l->down == NULL))
-		return levels_bad(err, e->string, NULL,
-		                  _("\"up\" and \"down\" commands for an environment level"));
 	return 0;
 }
 

@@ -6,7 +6,8 @@
  * which label those containers carry) or need an environment (and the
  * commands that bring it up and down). Without the file the
  * `testcontainers` level starts containers labelled
- * org.testcontainers=true and every other level is a unit level. It reads
+ * org.testcontainers=true, the `functional` level needs an environment
+ * and every other level is a unit level. It reads
  * and checks the file and the copy the journal header keeps; it never
  * starts a container or an environment.
  */
@@ -31,7 +32,9 @@ struct levels_level {
 	char *name; /* the build tag */
 	enum levels_kind kind;
 	char *label;     /* containers: the label ("key=value" or "key") to pin */
-	char *up, *down; /* environment: shell commands run in the project root */
+	char *up, *down; /* environment: shell commands run in the walkthrough's
+	                  * directory (NULL: --env-up, --env-down or the
+	                  * walkthrough's deploy/kind scripts) */
 };
 
 /* A project's levels: those the file names, in its order. */

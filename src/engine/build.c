@@ -72,6 +72,9 @@ build_all_done(struct sweep *s)
 	size_t i;
 
 	build_split_levels(s);
+	/* Images are built before the barrier too. */
+	if (sweep_envs_images(s))
+		return;
 	sweep_watch_containers(s);
 	for (i = 0; i < s->npkgs; i++) {
 		sweep_journal_check(s, journal_write_build(s->journal, (int)i, s->pkgs[i]));

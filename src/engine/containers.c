@@ -84,6 +84,16 @@ containers_easy(const char *sock, const char *path, char *errbuf)
 }
 
 static size_t
+containers_sink_cb(char *data, size_t size, size_t n, void *arg)
+{
+	struct buf *in = arg;
+
+	if (in->len < CONTAINERS_LINE_MAX * 16)
+		buf_add(in, data, size * n);
+	return size * n;
+}
+
+static size_t
 containers_discard_cb(char *data, size_t size, size_t n, void *arg)
 {
 	(void)data;
@@ -91,8 +101,7 @@ containers_discard_cb(char *data, size_t size, size_t n, void *arg)
 	return size * n;
 }
 
-/* GET /_ping, synchronously: 0, or -EHOSTUNREACH with *err. */
-static int
+int
 containers_ping(const char *sock, char **err)
 {
 	char errbuf[CURL_ERROR_SIZE];
@@ -120,6 +129,95 @@ containers_ping(const char *sock, char **err)
 		                 status);
 		return -EHOSTUNREACH;
 	}
+	return 0;
+}
+
+/* One synchronous request with a JSON body or none; the answer into *in.
+ * Returns the HTTP status, or -1 with *err. */
+static long
+containers_call(const char *sock, const char *path, const char *body, struct buf *in, char **err)
+{
+	char errbuf[CURL_ERROR_SIZE];
+	CURL *e = containers_easy(sock, path, errbuf);
+	struct curl_slist *headers = NULL;
+	long status = -1;
+	CURLcode rc;
+
+	curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, 10000L);
+	curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, containers_sink_cb);
+	curl_easy_setopt(e, CURLOPT_WRITEDATA, in);
+	if (body != NULL) {
+		headers = curl_slist_append(NULL, "Content-Type: application/json");
+		curl_easy_setopt(e, CURLOPT_HTTPHEADER, headers);
+		curl_easy_setopt(e, CURLOPT_POSTFIELDS, body);
+	}
+	rc = curl_easy_perform(e);
+	if (rc == CURLE_OK)
+		curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, &status);
+	else
+		*err = xstrdup(errbuf[0] != '\0' ? errbuf : curl_easy_strerror(rc));
+	curl_easy_cleanup(e);
+	curl_slist_free_all(headers);
+	return status;
+}
+
+int
+containers_pin_labelled(const char *sock, const char *label, const char *cpuset,
+                        containers_skip_fn skip, containers_pin_cb pinned, void *arg, char **err)
+{
+	cJSON *filters = cJSON_CreateObject(), *list, *c, *body;
+	char *json, *q, *path, *update;
+	struct buf in;
+	long status;
+
+	cJSON_AddItemToArray(cJSON_AddArrayToObject(filters, "label"), cJSON_CreateString(label));
+	json = cJSON_PrintUnformatted(filters);
+	cJSON_Delete(filters);
+	body = cJSON_CreateObject();
+	cJSON_AddStringToObject(body, "CpusetCpus", cpuset);
+	update = cJSON_PrintUnformatted(body);
+	cJSON_Delete(body);
+	if (json == NULL || update == NULL)
+		fatal("%s", _("out of memory"));
+	q = curl_easy_escape(NULL, json, 0);
+	path = xasprintf("/containers/json?filters=%s", q);
+	curl_free(q);
+	free(json);
+	buf_init(&in);
+	status = containers_call(sock, path, NULL, &in, err);
+	free(path);
+	if (status != 200) {
+		if (status >= 0)
+			*err = xasprintf(_("HTTP %ld: %.*s"), status, (int)in.len,
+			                 in.data != NULL ? in.data : "");
+		buf_free(&in);
+		free(update);
+		return -EHOSTUNREACH;
+	}
+	buf_add(&in, "", 1);
+	list = cJSON_Parse(in.data);
+	buf_free(&in);
+	cJSON_ArrayForEach(c, list)
+	{
+		const char *id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "Id"));
+		int64_t t0 = util_now_ms();
+		char *why = NULL;
+
+		if (id == NULL || (skip != NULL && skip(arg, id)))
+			continue;
+		path = xasprintf("/containers/%s/update", id);
+		buf_init(&in);
+		status = containers_call(sock, path, update, &in, &why);
+		free(path);
+		if (status >= 0 && status != 200)
+			why = xasprintf(_("HTTP %ld: %.*s"), status, (int)in.len,
+			                in.data != NULL ? in.data : "");
+		buf_free(&in);
+		pinned(arg, id, cpuset, util_now_ms() - t0, why);
+		free(why);
+	}
+	cJSON_Delete(list);
+	free(update);
 	return 0;
 }
 

@@ -11,6 +11,7 @@
 #ifndef FLAKESWEEP_CONTAINERS_H
 #define FLAKESWEEP_CONTAINERS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <uv.h>
 
@@ -26,6 +27,22 @@ typedef void (*containers_pin_cb)(void *arg, const char *id, const char *cpuset,
  * /var/run/docker.sock when it is unset or empty. Caller frees. NULL with
  * *err (caller frees) when DOCKER_HOST names another kind of address. */
 char *containers_socket(char **err);
+
+/* GET /_ping, synchronously: 0, or -EHOSTUNREACH with *err (caller frees)
+ * naming the socket and the reason. */
+int containers_ping(const char *sock, char **err);
+
+/* Whether a container (its id) is pinned already and needs no update. */
+typedef bool (*containers_skip_fn)(void *arg, const char *id);
+
+/* Pins, synchronously, every running container labelled label
+ * ("key=value") to cpuset, calling pinned (latency: the update's own
+ * time) for each that skip (may be NULL) does not name. Returns 0, or
+ * -EHOSTUNREACH with *err (caller frees) when the engine cannot list
+ * them. */
+int containers_pin_labelled(const char *sock, const char *label, const char *cpuset,
+                            containers_skip_fn skip, containers_pin_cb pinned, void *arg,
+                            char **err);
 
 /* Checks that the engine at sock answers, then follows its start events of
  * containers labelled label ("key=value") on loop and pins each to cpuset

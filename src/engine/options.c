@@ -31,6 +31,7 @@ options_init(struct options *o)
 	o->kill_grace_ms = 30000;
 	o->keep = -1;
 	o->containers = 4;
+	o->clusters = 2;
 	o->race = true;
 	o->canaries = OPTIONS_CANARIES_DEFAULT;
 	o->driver = xstrdup("go");
@@ -46,6 +47,8 @@ options_free(struct options *o)
 	free(o->loads);
 	util_strv_free_n(o->tags, o->ntags);
 	free(o->build_tags);
+	free(o->env_up);
+	free(o->env_down);
 	free(o->run_re);
 	free(o->skip_re);
 	free(o->outdir);
@@ -332,6 +335,14 @@ options_set(struct options *o, enum options_key key, const char *value, const ch
 		return options_parse_count(value, &o->keep, 0, expected);
 	case OPTIONS_CONTAINERS:
 		return options_parse_count(value, &o->containers, 1, expected);
+	case OPTIONS_CLUSTERS:
+		return options_parse_count(value, &o->clusters, 1, expected);
+	case OPTIONS_ENV_UP:
+		options_set_str(&o->env_up, value);
+		return 0;
+	case OPTIONS_ENV_DOWN:
+		options_set_str(&o->env_down, value);
+		return 0;
 	case OPTIONS_BUILD_TAGS:
 		o->given |= OPTIONS_GIVEN_TAGS;
 		options_set_str(&o->build_tags, value);

@@ -55,6 +55,9 @@ struct options {
 	int64_t kill_grace_ms; /* --kill-grace */
 	int keep;              /* --keep cores; -1 = by machine size */
 	int containers;        /* --containers: runs of container levels at once */
+	int clusters;          /* --clusters: environments up at once */
+	char *env_up;          /* --env-up: brings an environment up; NULL: the default */
+	char *env_down;        /* --env-down: takes it down; NULL: the default */
 	char **tags;           /* --tags: the levels to run; NULL = every level found */
 	int ntags;
 	bool shuffle;
@@ -134,6 +137,9 @@ enum options_key {
 	OPTIONS_KILL_GRACE,
 	OPTIONS_KEEP,
 	OPTIONS_CONTAINERS,
+	OPTIONS_CLUSTERS,
+	OPTIONS_ENV_UP,
+	OPTIONS_ENV_DOWN,
 	OPTIONS_TAGS,
 	OPTIONS_BUILD_TAGS,
 	OPTIONS_SHUFFLE,

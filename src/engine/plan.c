@@ -98,6 +98,25 @@ plan_add(struct plan *p, enum results_phase phase, int pkg, const char *test, in
 		cb(arg, x, count);
 }
 
+bool
+plan_env_level(const struct levels *lv, const char *level)
+{
+	return strcmp(driver_level_kind(lv, level), "environment") == 0;
+}
+
+/* The one pair of an environment level: the widest --cpu (a whole lane)
+ * at load 1. */
+static int
+plan_env_cpu(const struct plan_grid *g)
+{
+	int cpu = 1, c;
+
+	for (c = 0; c < g->ncpus; c++)
+		if (g->cpus[c] > cpu)
+			cpu = g->cpus[c];
+	return cpu;
+}
+
 void
 plan_sweep(struct plan *p, struct pkg *const *pkgs, size_t npkgs, plan_added_cb cb, void *arg)
 {
@@ -109,6 +128,10 @@ plan_sweep(struct plan *p, struct pkg *const *pkgs, size_t npkgs, plan_added_cb 
 	for (i = 0; i < npkgs; i++) {
 		if (!plan_pkg_runs(pkgs[i]))
 			continue;
+		if (plan_env_level(g->levels, pkgs[i]->level)) {
+			plan_add(p, phase, (int)i, NULL, plan_env_cpu(g), 1, g->count, cb, arg);
+			continue;
+		}
 		for (c = 0; c < g->ncpus; c++) {
 			for (l = 0; l < g->nloads; l++)
 				plan_add(p, phase, (int)i, NULL, g->cpus[c], g->loads[l], g->count,
@@ -152,12 +175,16 @@ plan_canaries(struct plan *p, double percent, const char *const *names, int nkin
 }
 
 void
-plan_confirm_test(struct plan *p, const struct results_test *t, enum results_phase phase, int count,
-                  plan_added_cb cb, void *arg)
+plan_confirm_test(struct plan *p, const struct results_test *t, const char *level,
+                  enum results_phase phase, int count, plan_added_cb cb, void *arg)
 {
 	const struct plan_grid *g = &p->grid;
 	int c, l;
 
+	if (plan_env_level(g->levels, level)) {
+		plan_add(p, phase, t->pkg, t->test, plan_env_cpu(g), 1, count, cb, arg);
+		return;
+	}
 	for (c = 0; c < g->ncpus; c++) {
 		for (l = 0; l < g->nloads; l++)
 			plan_add(p, phase, t->pkg, t->test, g->cpus[c], g->loads[l], count, cb,
@@ -178,16 +205,19 @@ plan_confirm(struct plan *p, const struct results *r, struct pkg *const *pkgs, c
 			if (t->first == NULL || t->first->phase != RESULTS_SWEEP ||
 			    !pkgs[t->pkg]->build_ok)
 				continue;
-			plan_confirm_test(p, t, RESULTS_CONFIRM, p->grid.confirm, cb, arg);
+			plan_confirm_test(p, t, pkgs[t->pkg]->level, RESULTS_CONFIRM,
+			                  p->grid.confirm, cb, arg);
 			if (interference_suspect(t))
-				plan_confirm_test(p, t, RESULTS_ALONE, p->grid.confirm, cb, arg);
+				plan_confirm_test(p, t, pkgs[t->pkg]->level, RESULTS_ALONE,
+				                  p->grid.confirm, cb, arg);
 		}
 	}
 	for (i = 0; i < n; i++) {
 		const struct results_test *t = results_find(r, tests[i]);
 
 		if (t != NULL)
-			plan_confirm_test(p, t, RESULTS_CONFIRM, counts[i], cb, arg);
+			plan_confirm_test(p, t, pkgs[t->pkg]->level, RESULTS_CONFIRM, counts[i], cb,
+			                  arg);
 	}
 }
 

@@ -46,6 +46,9 @@ struct plan_grid {
 	/* --run: the sweep phase runs the matching tests of each package as
 	 * confirm runs, and no test is confirmed after it. */
 	bool run;
+	/* The project's levels file (borrowed; NULL: none): which levels
+	 * need an environment. */
+	const struct levels *levels;
 };
 
 struct plan {
@@ -75,8 +78,12 @@ struct plan_pair *plan_count_run(struct plan *p, enum results_phase phase, int p
 /* True when the package is run: it built and has tests at its level. */
 bool plan_pkg_runs(const struct pkg *pkg);
 
-/* The sweep phase: --count runs of every package that runs at every pair.
- * cb may be NULL. */
+/* The level's runs hold an environment (driver_level_kind): they get one
+ * pair, the widest --cpu at load 1, in the sweep and in confirm. */
+bool plan_env_level(const struct levels *lv, const char *level);
+
+/* The sweep phase: --count runs of every package that runs at every pair
+ * (an environment level's at its one pair). cb may be NULL. */
 void plan_sweep(struct plan *p, struct pkg *const *pkgs, size_t npkgs, plan_added_cb cb, void *arg);
 
 /* The canaries of the sweep phase, after plan_sweep: at each (cpu, load),
@@ -85,11 +92,11 @@ void plan_sweep(struct plan *p, struct pkg *const *pkgs, size_t npkgs, plan_adde
 void plan_canaries(struct plan *p, double percent, const char *const *names, int nkinds,
                    plan_added_cb cb, void *arg);
 
-/* count more runs of test t alone at every pair, in phase RESULTS_CONFIRM
+/* count more runs of test t (of a package at level) alone at every pair, in phase RESULTS_CONFIRM
  * (no other test of its package in the run) or RESULTS_ALONE (no other run
  * of its package on the machine either). */
-void plan_confirm_test(struct plan *p, const struct results_test *t, enum results_phase phase,
-                       int count, plan_added_cb cb, void *arg);
+void plan_confirm_test(struct plan *p, const struct results_test *t, const char *level,
+                       enum results_phase phase, int count, plan_added_cb cb, void *arg);
 
 /* The confirm phase: --confirm runs of each test whose first failure was
  * in the sweep (none with --run), as many again in RESULTS_ALONE for those

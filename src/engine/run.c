@@ -95,6 +95,7 @@ run_environ(struct sweep *s, const struct sweep_live *l, const struct driver_run
 	for (i = 0; extra != NULL && extra[i] != NULL; i++)
 		util_strv_add(&env, &n, extra[i]);
 	util_strv_free(extra);
+	sweep_envs_run_env(s, l->pub.pkg, &env, &n);
 	return env;
 }
 

@@ -26,6 +26,23 @@ struct sched_pair {
 	bool capped; /* counts against the cap: sched_cap_pair */
 	int group;   /* its package, or -1 */
 	bool alone;  /* runs with no other run of its group anywhere */
+	int env;     /* its environment, or -1 */
+};
+
+/* An environment's life: no lane; a lane claimed, draining; up called;
+ * up, taking runs; down called. */
+enum sched_env_state {
+	SCHED_ENV_IDLE,
+	SCHED_ENV_CLAIMED,
+	SCHED_ENV_UP,
+	SCHED_ENV_READY,
+	SCHED_ENV_DOWN,
+};
+
+struct sched_env {
+	enum sched_env_state state;
+	int lane;    /* the lane it holds, or -1 */
+	int running; /* its runs in flight: 0 or 1 */
 };
 
 /* Runs of one group in flight, and how many of them run alone. */
@@ -39,6 +56,7 @@ struct sched_lane {
 	int *count;  /* runs pinned to each core slot */
 	int held;    /* pair waiting for room, or -1 */
 	bool hold;   /* no new run: sched_hold_lane */
+	int env;     /* the environment holding it, or -1 */
 };
 
 struct sched {
@@ -52,6 +70,10 @@ struct sched {
 	int cap;            /* capped runs at once (sched_set_cap) */
 	int capped_running; /* capped runs in flight */
 	bool paused;
+	struct sched_env *envs;
+	int nenvs;
+	int env_max; /* environments holding a lane at once (sched_set_envs) */
+	sched_env_cb env_up, env_down;
 	sched_start_cb start;
 	void *arg;
 };
@@ -69,6 +91,7 @@ sched_new(const struct lanes *lanes, sched_start_cb start, void *arg)
 	for (i = 0; i < lanes->nlanes; i++) {
 		s->lane[i].count = xcalloc((size_t)lanes->width, sizeof *s->lane[i].count);
 		s->lane[i].held = -1;
+		s->lane[i].env = -1;
 	}
 	return s;
 }
@@ -85,6 +108,7 @@ sched_free(struct sched *s)
 	free(s->lane);
 	free(s->pairs);
 	free(s->groups);
+	free(s->envs);
 	free(s);
 }
 
@@ -101,6 +125,7 @@ sched_add_pair(struct sched *s, int cpu, int load, int target, void *data)
 	p->target = target;
 	p->data = data;
 	p->group = -1;
+	p->env = -1;
 	return s->npairs++;
 }
 
@@ -161,6 +186,66 @@ sched_cap_pair(struct sched *s, int pair)
 }
 
 void
+sched_set_envs(struct sched *s, int max, sched_env_cb up, sched_env_cb down)
+{
+	s->env_max = max;
+	s->env_up = up;
+	s->env_down = down;
+}
+
+void
+sched_env_pair(struct sched *s, int pair, int env)
+{
+	int i;
+
+	if (env >= s->nenvs) {
+		s->envs = xrealloc(s->envs, sizeof *s->envs * (size_t)(env + 1));
+		for (i = s->nenvs; i <= env; i++) {
+			s->envs[i].state = SCHED_ENV_IDLE;
+			s->envs[i].lane = -1;
+			s->envs[i].running = 0;
+		}
+		s->nenvs = env + 1;
+	}
+	s->pairs[pair].env = env;
+}
+
+void
+sched_env_ready(struct sched *s, int env)
+{
+	s->envs[env].state = SCHED_ENV_READY;
+}
+
+void
+sched_env_drop(struct sched *s, int env)
+{
+	int i;
+
+	for (i = 0; i < s->npairs; i++) {
+		if (s->pairs[i].env == env && s->pairs[i].target > s->pairs[i].started)
+			s->pairs[i].target = s->pairs[i].started;
+	}
+	s->envs[env].state = SCHED_ENV_READY;
+}
+
+void
+sched_env_release(struct sched *s, int env)
+{
+	struct sched_env *e = &s->envs[env];
+
+	if (e->lane >= 0)
+		s->lane[e->lane].env = -1;
+	e->lane = -1;
+	e->state = SCHED_ENV_IDLE;
+}
+
+int
+sched_lane_env(const struct sched *s, int lane)
+{
+	return s->lane[lane].env;
+}
+
+void
 sched_add_runs(struct sched *s, int pair, int extra)
 {
 	s->pairs[pair].target += extra;
@@ -211,7 +296,7 @@ sched_pick(const struct sched *s)
 
 	for (i = 0; i < s->npairs; i++) {
 		if (s->pairs[i].started < s->pairs[i].target && sched_cap_room(s, i) &&
-		    (best < 0 || sched_behind(s, i, best)))
+		    s->pairs[i].env < 0 && (best < 0 || sched_behind(s, i, best)))
 			best = i;
 	}
 	return best;
@@ -251,7 +336,7 @@ sched_pick_for_lane(const struct sched *s, const struct sched_lane *l)
 		int64_t cap = (int64_t)SCHED_AHEAD_LANES * s->lanes->width * p->load / p->cpu;
 
 		if (p->load != l->load || p->started >= p->target || !sched_cap_room(s, i) ||
-		    free_slots < p->cpu)
+		    free_slots < p->cpu || p->env >= 0)
 			continue;
 		if ((int64_t)p->started * h->target >
 		    (int64_t)p->target * h->started + cap * h->target)
@@ -310,6 +395,8 @@ sched_try_place(struct sched *s, int lane, int pair)
 		s->groups[p->group].alone += p->alone;
 	}
 	s->capped_running += p->capped;
+	if (p->env >= 0)
+		s->envs[p->env].running++;
 	run = xcalloc(1, sizeof *run);
 	run->pair = pair;
 	run->lane = lane;
@@ -324,6 +411,98 @@ sched_try_place(struct sched *s, int lane, int pair)
 	return true;
 }
 
+/* The environment owes runs: one of its pairs started fewer than its
+ * target. */
+static bool
+sched_env_owed(const struct sched *s, int env)
+{
+	int i;
+
+	for (i = 0; i < s->npairs; i++) {
+		if (s->pairs[i].env == env && s->pairs[i].started < s->pairs[i].target)
+			return true;
+	}
+	return false;
+}
+
+/* The lane an environment claims: an empty one first, else the one with
+ * the fewest runs to drain; none held by another environment. */
+static int
+sched_env_lane(const struct sched *s)
+{
+	int best = -1, i;
+
+	for (i = 0; i < s->lanes->nlanes; i++) {
+		if (s->lane[i].env >= 0)
+			continue;
+		if (best < 0 || s->lane[i].running < s->lane[best].running)
+			best = i;
+	}
+	return best;
+}
+
+/* Moves the environments on: claims lanes while fewer than env_max hold
+ * one, calls up for a claimed lane that drained and down for an
+ * environment that owes nothing and runs nothing. Environments come
+ * first: each holds its lane the longest. */
+static void
+sched_env_step(struct sched *s)
+{
+	int held = 0, e;
+
+	for (e = 0; e < s->nenvs; e++)
+		held += s->envs[e].state != SCHED_ENV_IDLE;
+	for (e = 0; e < s->nenvs; e++) {
+		struct sched_env *env = &s->envs[e];
+
+		if (env->state == SCHED_ENV_IDLE && held < s->env_max && sched_env_owed(s, e)) {
+			int lane = sched_env_lane(s);
+			struct sched_lane *l;
+
+			if (lane < 0)
+				continue;
+			l = &s->lane[lane];
+			/* A pair the lane held goes back to the queue. */
+			if (l->held >= 0)
+				s->pairs[l->held].started--;
+			l->held = -1;
+			l->env = e;
+			env->lane = lane;
+			env->state = SCHED_ENV_CLAIMED;
+			held++;
+		}
+		if (env->state == SCHED_ENV_CLAIMED && s->lane[env->lane].running == 0) {
+			env->state = SCHED_ENV_UP;
+			s->env_up(s->arg, e, env->lane);
+		}
+		if (env->state == SCHED_ENV_READY && env->running == 0 && !sched_env_owed(s, e)) {
+			env->state = SCHED_ENV_DOWN;
+			s->env_down(s->arg, e, env->lane);
+		}
+	}
+}
+
+/* Places the next run of the environment holding lane: one at a time,
+ * once it is up, the pair furthest behind first. */
+static void
+sched_env_place(struct sched *s, int lane)
+{
+	int e = s->lane[lane].env, best = -1, i;
+
+	if (s->envs[e].state != SCHED_ENV_READY || s->envs[e].running > 0)
+		return;
+	for (i = 0; i < s->npairs; i++) {
+		if (s->pairs[i].env == e && s->pairs[i].started < s->pairs[i].target &&
+		    sched_group_lets(s, i) && (best < 0 || sched_behind(s, i, best)))
+			best = i;
+	}
+	if (best < 0)
+		return;
+	s->pairs[best].started++;
+	if (!sched_try_place(s, lane, best))
+		s->pairs[best].started--;
+}
+
 void
 sched_dispatch(struct sched *s)
 {
@@ -331,9 +510,14 @@ sched_dispatch(struct sched *s)
 
 	if (s->paused)
 		return;
+	sched_env_step(s);
 	for (lane = 0; lane < s->lanes->nlanes; lane++) {
 		struct sched_lane *l = &s->lane[lane];
 
+		if (l->env >= 0) {
+			sched_env_place(s, lane);
+			continue;
+		}
 		for (; !l->hold;) {
 			int pair;
 
@@ -380,6 +564,8 @@ sched_release(struct sched *s, struct sched_run *run)
 		l->load = 0;
 	s->running--;
 	s->capped_running -= s->pairs[run->pair].capped;
+	if (p->env >= 0)
+		s->envs[p->env].running--;
 	free(run->slots);
 	free(run->cpus);
 	free(run);
@@ -433,6 +619,10 @@ sched_complete(const struct sched *s)
 
 	if (s->running > 0)
 		return false;
+	for (i = 0; i < s->nenvs; i++) {
+		if (s->envs[i].state != SCHED_ENV_IDLE)
+			return false;
+	}
 	for (i = 0; i < s->npairs; i++) {
 		if (s->pairs[i].done < s->pairs[i].target)
 			return false;

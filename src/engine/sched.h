@@ -55,6 +55,26 @@ void sched_pair_group(struct sched *s, int pair, int group, bool alone);
 void sched_set_cap(struct sched *s, int cap);
 void sched_cap_pair(struct sched *s, int pair);
 
+/* Environments (--clusters): a pair in environment env (0 and up) runs
+ * only on the lane its environment holds, one run of the environment at
+ * a time, after the caller said it is up. The queue lets an environment
+ * with runs owed claim a lane before placing anything else, while fewer
+ * than max environments hold one; a claimed lane takes no other run and,
+ * once drained, up(arg, env, lane) is called. When no run of env is owed
+ * or in flight, down(arg, env, lane) is called; the lane stays the
+ * environment's until sched_env_release. */
+typedef void (*sched_env_cb)(void *arg, int env, int lane);
+void sched_set_envs(struct sched *s, int max, sched_env_cb up, sched_env_cb down);
+void sched_env_pair(struct sched *s, int pair, int env);
+/* The environment is up: its runs may start. */
+void sched_env_ready(struct sched *s, int env);
+/* The environment could not come up: its pairs owe no more runs. */
+void sched_env_drop(struct sched *s, int env);
+/* The environment is down: its lane is free again. */
+void sched_env_release(struct sched *s, int env);
+/* The environment holding the lane, or -1. */
+int sched_lane_env(const struct sched *s, int lane);
+
 /* Raises a pair's target by extra runs (confirm on demand). */
 void sched_add_runs(struct sched *s, int pair, int extra);
 

@@ -37,8 +37,8 @@ struct status_lane {
 	size_t nruns;
 	char *held;     /* the task it holds back ("demo cpu 2 load 1"), or NULL */
 	char *held_why; /* what that task waits for, translated */
-	/* The environment that holds the whole lane ("env NAME up", "env
-	 * NAME down"), or NULL; environment levels fill it. */
+	/* The environment holding the lane and what it does ("flaky-wt1
+	 * up", "flaky-wt1 ready", "flaky-wt1 down"), or NULL. */
 	char *environment;
 };
 

@@ -52,8 +52,7 @@ sweep_containers_pinned(void *arg, const char *id, const char *cpuset, int64_t l
 {
 	struct sweep_watch *w = arg;
 	struct sweep *s = w->s;
-	cJSON *line, *pkgs;
-	int *idx;
+	int *pkgs;
 	size_t i, j, n = 0;
 
 	if (id == NULL) {
@@ -61,7 +60,30 @@ sweep_containers_pinned(void *arg, const char *id, const char *cpuset, int64_t l
 			sweep_message(s, _("Docker's event stream ended: %s"), error);
 		return;
 	}
-	line = cJSON_CreateObject();
+	/* The engine does not say which run started it: every level with
+	 * this label and a run alive counts it (one, with --containers 1). */
+	pkgs = xcalloc(s->nlive + 1, sizeof *pkgs);
+	for (i = 0; i < s->nlive; i++) {
+		int pkg = s->live[i]->pub.pkg;
+		const struct levels_level *l;
+
+		for (j = 0; j < i && s->live[j]->pub.pkg != pkg; j++)
+			;
+		if (j == i && (l = sweep_containers_of(s, s->pkgs[pkg])) != NULL &&
+		    strcmp(l->label, w->label) == 0)
+			pkgs[n++] = pkg;
+	}
+	sweep_containers_journal_pin(s, id, cpuset, latency_ms, error, pkgs, n);
+	free(pkgs);
+}
+
+void
+sweep_containers_journal_pin(struct sweep *s, const char *id, const char *cpuset,
+                             int64_t latency_ms, const char *error, const int *pkgs, size_t n)
+{
+	cJSON *line = cJSON_CreateObject(), *a;
+	size_t i;
+
 	cJSON_AddStringToObject(line, "type", "pin");
 	cJSON_AddStringToObject(line, "container", id);
 	cJSON_AddStringToObject(line, "cpuset", cpuset);
@@ -70,24 +92,10 @@ sweep_containers_pinned(void *arg, const char *id, const char *cpuset, int64_t l
 		cJSON_AddStringToObject(line, "error", error);
 		sweep_message(s, _("cannot pin container %.12s: %s"), id, error);
 	}
-	/* The engine does not say which run started it: every level with
-	 * this label and a run alive counts it (one, with --containers 1). */
-	pkgs = cJSON_AddArrayToObject(line, "pkgs");
-	idx = xcalloc(s->nlive + 1, sizeof *idx);
-	for (i = 0; i < s->nlive; i++) {
-		int pkg = s->live[i]->pub.pkg;
-		const struct levels_level *l;
-
-		for (j = 0; j < i && s->live[j]->pub.pkg != pkg; j++)
-			;
-		if (j < i || (l = sweep_containers_of(s, s->pkgs[pkg])) == NULL ||
-		    strcmp(l->label, w->label) != 0)
-			continue;
-		cJSON_AddItemToArray(pkgs, cJSON_CreateNumber(pkg));
-		idx[n++] = pkg;
-	}
-	results_note_pin(s->results, id, cpuset, idx, n, latency_ms, error);
-	free(idx);
+	a = cJSON_AddArrayToObject(line, "pkgs");
+	for (i = 0; i < n; i++)
+		cJSON_AddItemToArray(a, cJSON_CreateNumber(pkgs[i]));
+	results_note_pin(s->results, id, cpuset, pkgs, n, latency_ms, error);
 	sweep_journal_check(s, journal_write(s->journal, line));
 	cJSON_Delete(line);
 }

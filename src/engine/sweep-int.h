@@ -2,9 +2,9 @@
 /*
  * sweep-int.h: the state one sweep shares among its own files: sweep.c
  * (the phases and the commands), run.c (one run), build.c (the build
- * phase), order.c (the polluter searches) and sweep-containers.c. It is not
- * installed and nothing outside those files includes it; everyone else sees
- * the sweep through sweep.h.
+ * phase), order.c (the polluter searches), sweep-containers.c and
+ * sweep-environments.c. It is not installed and nothing outside those files
+ * includes it; everyone else sees the sweep through sweep.h.
  */
 #ifndef FLAKESWEEP_SWEEP_INT_H
 #define FLAKESWEEP_SWEEP_INT_H
@@ -120,11 +120,16 @@ struct sweep {
 	struct quarantine *quarantine; /* the quarantine file, or NULL */
 	/* results.json's texts kept between rewrites */
 	struct results_json_cache *json_cache;
-	struct noise *noise;           /* host noise on the lanes' cores */
-	struct workdir_watch **watch;  /* per package, from its first run on */
-	struct sweep_order order;      /* polluter searches */
-	struct sweep_watch *watches;   /* per container label: pins its containers */
+	struct noise *noise;          /* host noise on the lanes' cores */
+	struct workdir_watch **watch; /* per package, from its first run on */
+	struct sweep_order order;     /* polluter searches */
+	struct sweep_watch *watches;  /* per container label: pins its containers */
 	size_t nwatches;
+	struct sweep_env **envs; /* the walkthroughs' environments */
+	size_t nenvs;
+	int *pkg_env;       /* per package: its environment, or -1 */
+	bool images_begun;  /* sweep_envs_images ran */
+	int images_running; /* image builds in flight */
 	int exit_status;
 };
 
@@ -152,6 +157,29 @@ void sweep_watch_containers(struct sweep *s);
 bool sweep_containers_level(const struct sweep *s, const struct pkg *p);
 /* Stops following the engine. */
 void sweep_containers_close(struct sweep *s);
+/* Journals a "pin" line for container id pinned to cpuset (error NULL) or
+ * not, counting it for the n packages pkgs in the results. */
+void sweep_containers_journal_pin(struct sweep *s, const char *id, const char *cpuset,
+                                  int64_t latency_ms, const char *error, const int *pkgs, size_t n);
+
+/* sweep-environments.c: environment levels. sweep_envs_find finds each
+ * environment level's walkthrough (a package in none fails), once;
+ * sweep_envs_images finds them and starts their image builds, once;
+ * true while images build (build_next is called when the last is done).
+ * sweep_envs_schedule puts a scheduler pair of package pkg in its
+ * package's environment; sweep_envs_run_env adds the environment's names
+ * to a run of pkg; sweep_envs_stop takes every environment still up down
+ * (the sweep ends); sweep_envs_free frees them. */
+bool sweep_envs_level(const struct sweep *s, const struct pkg *p);
+void sweep_envs_find(struct sweep *s);
+bool sweep_envs_images(struct sweep *s);
+void sweep_envs_schedule(struct sweep *s, int pair, int pkg);
+void sweep_envs_run_env(const struct sweep *s, int pkg, char ***env, size_t *n);
+void sweep_envs_stop(struct sweep *s);
+/* What environment env (-1: none) does, for the status ("flaky-wt1 up"),
+ * or NULL. Caller frees. */
+char *sweep_envs_label(const struct sweep *s, int env);
+void sweep_envs_free(struct sweep *s);
 
 /* run.c: starts one run of the scheduler's (a sched_start_cb); frees one
  * run that is over or never started. */

@@ -269,6 +269,7 @@ sweep_plan_added(void *arg, struct plan_pair *p, int extra)
 		sched_pair_group(s->sched, id, p->pkg, p->phase == RESULTS_ALONE);
 	if (p->pkg != PLAN_CANARY && sweep_containers_level(s, s->pkgs[p->pkg]))
 		sched_cap_pair(s->sched, id);
+	sweep_envs_schedule(s, id, p->pkg);
 	done = plan_find(&s->replay.runs, p->phase, p->pkg, p->test, p->cpu, p->load);
 	if (done != NULL) {
 		p->runs = done->runs < p->target ? done->runs : p->target;
@@ -289,6 +290,7 @@ sweep_new_plan(struct sweep *s)
 	    .count = s->o->count,
 	    .confirm = s->o->confirm,
 	    .run = s->o->run_re != NULL,
+	    .levels = s->hdr.config.level_config,
 	};
 
 	sweep_free_sched(s);
@@ -519,6 +521,7 @@ sweep_finish(struct sweep *s, const char *status)
 		                "printed at the end has every run measured"));
 	cJSON_Delete(end);
 	sweep_containers_close(s);
+	sweep_envs_stop(s);
 	uv_timer_stop(&s->flush_timer);
 	uv_timer_stop(&s->reap_timer);
 	uv_timer_stop(&s->journal_timer);
@@ -920,6 +923,8 @@ sweep_start_resumed(struct sweep *s, char **err)
 		}
 	}
 	sweep_watch_containers(s);
+	/* The images were built before the sweep was interrupted. */
+	sweep_envs_find(s);
 	sweep_begin_sweep(s);
 	return 0;
 }
@@ -1068,7 +1073,8 @@ sweep_confirm_now(struct sweep *s, const struct results_test *t, int count)
 	cJSON_AddNumberToObject(line, "count", count);
 	sweep_journal_check(s, journal_write(s->journal, line));
 	cJSON_Delete(line);
-	plan_confirm_test(&s->plan, t, RESULTS_CONFIRM, count, sweep_plan_added, s);
+	plan_confirm_test(&s->plan, t, s->pkgs[t->pkg]->level, RESULTS_CONFIRM, count,
+	                  sweep_plan_added, s);
 	sweep_dispatch(s);
 	return 0;
 }
@@ -1132,6 +1138,7 @@ sweep_free(struct sweep *s)
 		workdir_watch_free(s->watch[i]);
 	free(s->watch);
 	free(s->quiet_waiting);
+	sweep_envs_free(s);
 	free(s->canary_program);
 	cJSON_Delete(s->header);
 	journal_header_free(&s->hdr);
@@ -1252,6 +1259,7 @@ sweep_status(const struct sweep *s, struct sweep_status *st)
 		for (c = 0; c < sl->ncores; c++)
 			sl->core_runs[c] = sched_lane_core_runs(s->sched, l, c);
 		sl->load = sched_lane_load(s->sched, l);
+		sl->environment = sweep_envs_label(s, sched_lane_env(s->sched, l));
 		if (held >= 0) {
 			const struct plan_pair *p = sched_pair_data(s->sched, held);
 

@@ -406,10 +406,10 @@ merge_copy_line(void *arg, struct journal_reader *reader, const cJSON *orig, int
 		rc = merge_log(m, p, line);
 	} else if (strcmp(type, "canary") == 0) {
 		rc = merge_canary(m, p, line);
-	} else if (strcmp(type, "pin") == 0) {
+	} else if (strcmp(type, "pin") == 0 || strcmp(type, "env") == 0) {
 		cJSON *x;
 
-		/* The container levels' packages it credits. */
+		/* The container or environment levels' packages it credits. */
 		cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(line, "pkgs"))
 		{
 			if (cJSON_IsNumber(x) && p->max[MERGE_PKG] >= 0)

@@ -295,6 +295,35 @@ replay_line(void *arg, struct journal_reader *reader, const cJSON *line, int lin
 		}
 		results_note_pin(r->results, id != NULL ? id : "", cpuset, idx, n, ms, why_not);
 		free(idx);
+	} else if (strcmp(type, "env") == 0) {
+		const cJSON *pkgs = cJSON_GetObjectItemCaseSensitive(line, "pkgs"), *p;
+		const char *error =
+		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(line, "error"));
+		const char *event =
+		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(line, "event"));
+
+		if (event == NULL || !cJSON_IsArray(pkgs))
+			return replay_bad_why(c, lineno,
+			                      xstrdup(_("env line: expected \"event\" and "
+			                                "\"pkgs\"")));
+		/* An environment that did not come up failed its packages, as
+		 * the live sweep marked them. */
+		cJSON_ArrayForEach(p, pkgs)
+		{
+			struct pkg *pkg;
+
+			if (!cJSON_IsNumber(p) || p->valuedouble < 0 ||
+			    p->valuedouble >= (double)r->npkgs)
+				return replay_bad_why(
+				    c, lineno,
+				    xstrdup(_("env line: pkgs: expected package indexes")));
+			pkg = r->pkgs[(int)p->valuedouble];
+			if (error == NULL || strcmp(event, "up") != 0)
+				continue;
+			pkg->build_ok = false;
+			free(pkg->build_output);
+			pkg->build_output = xstrdup(error);
+		}
 	} else if (strcmp(type, "confirm") == 0) {
 		const cJSON *test = cJSON_GetObjectItemCaseSensitive(line, "test");
 		int64_t count = 0;
@@ -430,6 +459,7 @@ replay_progress(const struct replay *r, enum sweep_phase *phase, int64_t *done, 
 	    .count = c->count,
 	    .confirm = c->confirm,
 	    .run = c->run_re != NULL,
+	    .levels = c->level_config,
 	};
 	struct plan p;
 	size_t i;
