@@ -14,7 +14,7 @@
 # its test fails); and --resume of that sweep with the engine gone fails
 # the container package again, with the reason.
 set -eu
-. "$CHECK_SRCDIR/tests/sh/docker/dockerd.sh"
+. "$CHECK_SRCDIR/tests/lib/dockerd.sh"
 
 # The image: one static binary, imported from a tarball.
 mkdir img

@@ -13,10 +13,11 @@
 # package's kind and pinning. With two walkthroughs on two lanes,
 # --clusters 1 keeps their environments apart in time (the journal's env
 # lines), a confirm run getting a fresh one, while --clusters 2 overlaps
-# them. Interrupted, the sweep takes its environments down. A failed up, and a dead daemon: exit 2 with the reason, the unit
-# level swept.
+# them. Interrupted, the sweep takes its environments down. A failed up
+# (from --env-up, or from the levels file, which comes first) and a dead
+# daemon: exit 2 with the reason, the unit level swept.
 set -eu
-. "$CHECK_SRCDIR/tests/sh/docker/dockerd.sh"
+. "$CHECK_SRCDIR/tests/lib/dockerd.sh"
 
 cp -r "$CHECK_SRCDIR/tests/fixtures/environments" repo
 (cd repo/img && go build -o cpuset .)
@@ -149,6 +150,19 @@ rc=0
 "$FLAKESWEEP" report --rebuild "$CHECK_TMPDIR/noup" >/dev/null || rc=$?
 [ $rc = 1 ] || fail "a failed up: report --rebuild exit $rc, expected 1"
 [ "$(pkgs "$CHECK_TMPDIR/noup/results.json")" = "$before" ] || fail "a failed up: the rebuilt results.json differs"
+
+# The levels file's up comes before --env-up.
+mkdir -p .flakesweep
+printf '{"levels": {"functional": {"kind": "environment", "up": "echo up from the levels file >&2; exit 4"}}}\n' \
+	>.flakesweep/levels.json
+rc=0
+"$FLAKESWEEP" --keep 0 --cpu 1 --load 1 --count 1 --confirm 0 --no-race --timeout 60s \
+	--tags functional --env-up 'exit 3' --ui none -o "$CHECK_TMPDIR/lvup" \
+	>"$CHECK_TMPDIR/stdout" 2>"$CHECK_TMPDIR/stderr" || rc=$?
+rm -r .flakesweep
+[ $rc = 2 ] || { cat "$CHECK_TMPDIR/stderr"; fail "the levels file's up: exit $rc, expected 2"; }
+grep -q "up exited with status 4:" "$CHECK_TMPDIR/stderr" && grep -q "up from the levels file" "$CHECK_TMPDIR/stderr" ||
+	{ cat "$CHECK_TMPDIR/stderr"; fail "the levels file's up was not the one run"; }
 
 # No engine: the environment level fails with the reason, the unit level is swept.
 rc=0
