@@ -25,6 +25,7 @@
 #include "engine/sched.h"
 #include "engine/sweep-config.h"
 #include "engine/sweep.h"
+#include "engine/tmpdir-pool.h"
 #include "engine/workdir.h"
 #include "results/journal.h"
 #include "results/replay.h"
@@ -120,6 +121,7 @@ struct sweep {
 	struct quarantine *quarantine; /* the quarantine file, or NULL */
 	struct noise *noise;           /* host noise on the lanes' cores */
 	struct workdir_watch **watch;  /* per package, from its first run on */
+	struct tmpdir_pool *tmp_pool;  /* the runs' idle TMPDIRs */
 	struct sweep_order order;      /* polluter searches */
 	struct containers *containers; /* pins container levels' containers, or NULL */
 	int exit_status;

@@ -772,6 +772,7 @@ sweep_new(uv_loop_t *loop, struct options *o, const struct observer *obs, char *
 	free(dir);
 	dir = xasprintf("%s/tmp", s->outdir);
 	util_mkdir_p(dir);
+	s->tmp_pool = tmpdir_pool_new(dir);
 	free(dir);
 	s->journal = journal_open(jpath, err);
 	if (s->journal == NULL)
@@ -1118,6 +1119,7 @@ sweep_free(struct sweep *s)
 	journal_close(s->journal);
 	quarantine_free(s->quarantine);
 	noise_free(s->noise);
+	tmpdir_pool_free(s->tmp_pool);
 	for (i = 0; s->watch != NULL && i < s->npkgs; i++)
 		workdir_watch_free(s->watch[i]);
 	free(s->watch);
