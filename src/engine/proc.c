@@ -343,6 +343,19 @@ proc_exit_timer_cb(uv_timer_t *t)
 	proc_reap(t->data);
 }
 
+/* /dev/null, open for reading for every run's stdin: opened once, and
+ * close-on-exec (the child's stdin is a dup). A negative errno when it
+ * cannot be opened. */
+static int
+proc_null(void)
+{
+	static int fd = -1;
+
+	if (fd < 0)
+		fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	return fd >= 0 ? fd : -errno;
+}
+
 /* CLOCK_BOOTTIME in clock ticks, rounded down as /proc/PID/stat does. */
 static uint64_t
 proc_boot_ticks(void)
@@ -378,9 +391,9 @@ proc_spawn(uv_loop_t *loop, const struct proc_spec *spec, proc_output_cb output_
 		rc = -errno;
 		goto out;
 	}
-	null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	null_fd = proc_null();
 	if (null_fd < 0) {
-		rc = -errno;
+		rc = null_fd;
 		goto out;
 	}
 	memset(&child, 0, sizeof child);
@@ -461,8 +474,6 @@ out:
 		close(rfds[0]);
 	if (rfds[1] >= 0)
 		close(rfds[1]);
-	if (null_fd >= 0)
-		close(null_fd);
 	return rc;
 }
 

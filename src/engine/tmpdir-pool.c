@@ -31,6 +31,7 @@ struct tmpdir_pool {
 	size_t nidle, cap;
 	unsigned next; /* the next idle name's number */
 	mode_t mode;   /* a new directory's, after the umask */
+	uid_t uid;
 };
 
 struct tmpdir_pool *
@@ -42,6 +43,7 @@ tmpdir_pool_new(const char *dir)
 	umask(mask);
 	p->dir = xstrdup(dir);
 	p->mode = TMPDIR_POOL_MODE & ~mask;
+	p->uid = geteuid();
 	return p;
 }
 
@@ -108,7 +110,7 @@ tmpdir_pool_give(struct tmpdir_pool *p, const char *path)
 
 	if (fd < 0)
 		return false;
-	ok = fstat(fd, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid() &&
+	ok = fstat(fd, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == p->uid &&
 	     (st.st_mode & 07777) == p->mode && tmpdir_pool_empty(fd);
 	close(fd);
 	if (!ok)
