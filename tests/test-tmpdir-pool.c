@@ -2,7 +2,8 @@
 /*
  * test-tmpdir-pool.c: the runs' TMPDIRs, reused: an empty one comes back
  * under the next run's name, one the run changed (an entry, its mode, a
- * link in its place) is never taken back, and the idle ones go at the end.
+ * link in its place) is never taken back, and the idle ones go at the end
+ * (and at the start, those a killed sweep left).
  */
 #include "config.h"
 
@@ -44,7 +45,18 @@ TEST(tmpdir_pool_reuses_empty_dirs)
 	FILE *fp;
 
 	CHECK_INT(mkdir(dir, 0755), 0);
+	/* An idle one a killed sweep left goes; a kept TMPDIR stays. */
+	p1 = xasprintf("%s/.idle-7", dir);
+	CHECK_INT(mkdir(p1, 0755), 0);
+	free(p1);
+	p1 = xasprintf("%s/9", dir);
+	CHECK_INT(mkdir(p1, 0755), 0);
 	pool = tmpdir_pool_new(dir);
+	got = names(dir);
+	CHECK_STR(got, "9");
+	free(got);
+	CHECK_INT(rmdir(p1), 0);
+	free(p1);
 	p1 = xasprintf("%s/1", dir);
 	p2 = xasprintf("%s/2", dir);
 	p3 = xasprintf("%s/3", dir);

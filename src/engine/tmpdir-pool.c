@@ -7,7 +7,7 @@
  * frees and truncates an inode each time). A directory the run changed in
  * any way this module can see (an entry, its mode, its type) is never
  * reused: the caller removes it or keeps it. It never removes anything but
- * its own idle, empty directories.
+ * its own idle, empty directories (and those a killed sweep left).
  */
 #include "config.h"
 
@@ -39,8 +39,18 @@ tmpdir_pool_new(const char *dir)
 {
 	struct tmpdir_pool *p = xcalloc(1, sizeof *p);
 	mode_t mask = umask(0);
+	DIR *d = opendir(dir);
+	struct dirent *e;
 
 	umask(mask);
+	/* Idle ones a sweep killed on the spot left (a resume finds them):
+	 * empty, so rmdir takes them and nothing else. */
+	while (d != NULL && (e = readdir(d)) != NULL) {
+		if (strncmp(e->d_name, ".idle-", 6) == 0)
+			unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR);
+	}
+	if (d != NULL)
+		closedir(d);
 	p->dir = xstrdup(dir);
 	p->mode = TMPDIR_POOL_MODE & ~mask;
 	p->uid = geteuid();

@@ -11,7 +11,8 @@
 struct tmpdir_pool;
 
 /* A pool of empty directories in dir (the output directory's tmp/), kept
- * there under hidden names (.idle-N). */
+ * there under hidden names (.idle-N); those a killed sweep left there are
+ * removed. */
 struct tmpdir_pool *tmpdir_pool_new(const char *dir);
 
 /* Removes the idle directories (each is empty) and frees the pool;
