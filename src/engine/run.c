@@ -181,16 +181,17 @@ run_keep_log(struct sweep *s, struct sweep_live *l)
 }
 
 /* Removes a run's TMPDIR, which lies in the output directory's tmp/: back
- * to the pool when the run left it empty, else only while tmp/ is still a
- * real directory, and without following any link
- * the run left in its TMPDIR (util_rm_rf walks physically). */
+ * to the pool when the run left it empty and nothing it started outlived
+ * it, else only while tmp/ is still a real directory, and without
+ * following any link the run left in its TMPDIR (util_rm_rf walks
+ * physically). */
 static void
 run_remove_tmpdir(const struct sweep *s, const struct sweep_live *l)
 {
 	char *tmp;
 	struct stat st;
 
-	if (tmpdir_pool_give(s->tmp_pool, l->tmpdir))
+	if (!l->leaked && tmpdir_pool_give(s->tmp_pool, l->tmpdir))
 		return;
 	tmp = xasprintf("%s/tmp", s->outdir);
 	if (lstat(tmp, &st) == 0 && S_ISDIR(st.st_mode))
@@ -412,6 +413,8 @@ run_on_done(void *arg, const struct proc_exit *ex, bool leaked, int64_t elapsed_
 	if (proc_kill_by_env(mark, false, true) > 0)
 		leaked = true;
 	free(mark);
+	/* What outlived it may still hold its TMPDIR: no later run gets it. */
+	l->leaked = leaked;
 	if (s->interrupting) {
 		/* Killed by the interrupt: neither counted nor journaled, so a
 		 * resume runs it again. */

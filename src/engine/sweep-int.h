@@ -46,6 +46,7 @@ struct sweep_live {
 	size_t tail_len, tail_pos;
 	int64_t dropped;
 	char *tmpdir;
+	bool leaked; /* something it started outlived it: its TMPDIR is not reused */
 	int port_slot;
 	struct noise_run *noise;
 	bool overlapped; /* another run of its package was alive meanwhile */
