@@ -1,15 +1,22 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # Dispatch benchmark (DESIGN section 11): runs of the same one-test Go
-# binary at parallelism P, in one run, by flakesweep (--cpu 1 --load 1, so
-# one lane per core), by golang-stress -p P, and by a bare posix_spawn
-# loop (the floor); prints runs per second and the ratios. Also the
-# journal's bytes per run and flakesweep's peak RSS.
+# binary by flakesweep (--cpu 1 --load L: L runs on each core), by
+# golang-stress -p P and by a bare posix_spawn loop keeping P in flight
+# (the floor), P = cores x L, at load 1 and load 2. Each load runs three
+# rounds in the orders ABC, BCA and CAB, so drift in the host's load falls
+# on every launcher alike; the rates are the rounds' mean, and the ratios
+# against both baselines come out of this one run. Also each launcher's
+# own CPU time per run (its utime + stime, its children and flakesweep's
+# builds apart), the journal's bytes per run and flakesweep's peak RSS.
 #
-# Usage: bench/dispatch.sh [RUNS] (from a build directory; default 3000)
-# Targets: flakesweep >= 1.5x golang-stress and >= 0.8x the floor.
+# Usage: bench/dispatch.sh [RUNS] [LOADS] (from a build directory; default
+# 3000 runs a round, loads "1 2")
+# Targets, at load 1 and load 2: flakesweep >= 0.95x the floor and
+# >= 1.1x golang-stress.
 set -eu
 runs=${1:-3000}
+loads=${2:-1 2}
 here=$(cd "$(dirname "$0")" && pwd)
 build=${BUILD:-$PWD}
 fs=$build/flakesweep
@@ -17,7 +24,7 @@ loop=$build/bench/spawnloop
 [ -x "$fs" ] || { echo "run from the build directory (no ./flakesweep)" >&2; exit 2; }
 [ -x "$loop" ] || { echo "build the floor first: make bench/spawnloop" >&2; exit 2; }
 command -v golang-stress >/dev/null || { echo "needs golang-stress (golang-golang-x-tools)" >&2; exit 2; }
-p=$(nproc)
+cores=$(nproc)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cp -r "$here/onetest" "$work/onetest"
@@ -26,20 +33,61 @@ go test -c -o "$work/one.test" . >/dev/null
 bin="$work/one.test"
 args=(-test.v -test.paniconexit0 -test.count=1 -test.cpu=1 -test.timeout=2m)
 
-# flakesweep: the sweep phase only, timed from the journal's phase lines.
-# Its own peak RSS (VmHWM), polled: wait4's figure would include the Go
-# build it runs.
-"$fs" --cpu 1 --load 1 --count "$runs" --confirm 0 --no-race --ui none -o "$work/out" ./... \
-	>/dev/null 2>&1 &
-pid=$!
-rss=0
-while kill -0 "$pid" 2>/dev/null; do
-	hwm=$(awk '/^VmHWM:/ { print $2 }' "/proc/$pid/status" 2>/dev/null || true)
-	[ -n "$hwm" ] && rss=$hwm
-	sleep 0.2
-done
-wait "$pid" || true
-fs_rate=$(python3 - "$work/out/journal.jsonl" "$runs" <<'PY'
+# own.py FILE SECS JOURNAL CMD...: runs CMD (for SECS seconds, then SIGINT;
+# "-": until it ends) and writes to FILE its own CPU time in ms, without its
+# children's (read from its zombie before it is reaped), less what it had
+# used when JOURNAL (unless "-") first held the sweep's phase line (the
+# builds before it are no dispatch), and its peak RSS in KiB (polled).
+cat >"$work/own.py" <<'PY'
+import os, signal, sys, time
+secs = float(sys.argv[2]) if sys.argv[2] != "-" else None
+journal = sys.argv[3] if sys.argv[3] != "-" else None
+pid = os.fork()
+if pid == 0:
+    os.execvp(sys.argv[4], sys.argv[4:])
+t0 = time.monotonic()
+hwm = 0
+base = 0.0
+
+def cpu_ms():
+    f = open("/proc/%d/stat" % pid).read()
+    fields = f[f.rindex(")") + 2:].split()
+    return (int(fields[11]) + int(fields[12])) * 1000.0 / os.sysconf("SC_CLK_TCK")
+
+while True:
+    if os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None:
+        break
+    if journal is not None:
+        try:
+            if '"phase":"sweep"' in open(journal).read():
+                base = cpu_ms()
+                journal = None
+        except OSError:
+            pass
+    try:
+        for line in open("/proc/%d/status" % pid):
+            if line.startswith("VmHWM:"):
+                hwm = max(hwm, int(line.split()[1]))
+    except OSError:
+        pass
+    if secs is not None and time.monotonic() - t0 >= secs:
+        os.kill(pid, signal.SIGINT)
+        secs = None
+    time.sleep(0.05)
+ms = cpu_ms() - base
+os.waitpid(pid, 0)
+open(sys.argv[1], "w").write("%.1f %d\n" % (ms, hwm))
+PY
+
+# Each prints "RATE OWN_MS_PER_RUN" (runs/s; ms of the launcher's CPU).
+run_fs() { # LOAD
+	local out=$work/out-$1-$round
+	python3 "$work/own.py" "$work/own" - "$out/journal.jsonl" "$fs" --cpu 1 --load "$1" --count "$runs" --confirm 0 \
+		--no-race --ui none -o "$out" ./... >/dev/null 2>&1
+	read -r own rss <"$work/own"
+	echo "$rss" >"$work/rss-$1"
+	stat -c %s "$out/journal.jsonl" >"$work/bytes-$1"
+	python3 - "$out/journal.jsonl" "$own" <<'PY'
 import json, sys
 t = {}
 n = 0
@@ -49,28 +97,64 @@ for line in open(sys.argv[1]):
         t[d["phase"]] = d["at_ms"]
     if d.get("type") == "run":
         n += 1
-print("%.1f" % (n / ((t["done"] - t["sweep"]) / 1000.0)))
+secs = (t["done"] - t["sweep"]) / 1000.0
+print("%.1f %.3f" % (n / secs, float(sys.argv[2]) / n))
 PY
-)
-bytes=$(stat -c %s "$work/out/journal.jsonl")
+	rm -rf "$out"
+}
+# golang-stress has no run count: it runs for as long as flakesweep's last
+# round took (at least 10 s) and reports its count every 5 s.
+run_stress() { # LOAD
+	local secs
+	secs=$(python3 -c "r = float('${fs_last:-0}' or 0); print(max(10, int($runs / r) + 1 if r > 0 else 10))")
+	python3 "$work/own.py" "$work/own" "$((secs / 5 * 5 + 1))" - golang-stress -p "$((cores * $1))" \
+		"$bin" "${args[@]}" >"$work/stress.log" 2>&1 || true
+	read -r own rss <"$work/own"
+	awk -v own="$own" '/runs so far/ { t = $1; sub(/s:$/, "", t); n = $2 }
+		END { if (t > 0) printf "%.1f %.3f\n", n / t, own / n; else print "0 0" }' "$work/stress.log"
+}
+run_loop() { # LOAD
+	echo "$("$loop" "$((cores * $1))" "$runs" "$bin" "${args[@]}") 0"
+}
 
-# golang-stress reports its count every 5 s; run it for a fixed time.
-secs=$(python3 -c "print(max(10, int($runs / float($fs_rate) + 0.5)))")
-timeout -s INT "$((secs + 1))" golang-stress -p "$p" "$bin" "${args[@]}" >"$work/stress.log" 2>&1 || true
-stress_rate=$(awk '/runs so far/ { t = $1; sub(/s:$/, "", t); n = $2 } END { if (t > 0) printf "%.1f", n / t }' "$work/stress.log")
+for load in $loads; do
+	: >"$work/rates-$load"
+	fs_last=
+	for order in "fs stress loop" "stress loop fs" "loop fs stress"; do
+		round=${order%% *}
+		for who in $order; do
+			r=$(run_$who "$load")
+			[ "$who" = fs ] && fs_last=${r%% *}
+			echo "$load $round $who $r" >>"$work/rates-$load"
+		done
+	done
+done
 
-floor_rate=$("$loop" "$p" "$runs" "$bin" "${args[@]}")
-
-python3 - "$p" "$runs" "$fs_rate" "$stress_rate" "$floor_rate" "$bytes" "$rss" <<'PY'
-import sys
-p, runs, fs, stress, floor, nbytes, rss = sys.argv[1:]
-fs, stress, floor = float(fs), float(stress or 0), float(floor)
-print("dispatch, one-test Go binary, parallelism %s, %s runs" % (p, runs))
-print("  %-28s %8.1f runs/s" % ("flakesweep --cpu 1 --load 1", fs))
-print("  %-28s %8.1f runs/s" % ("golang-stress -p %s" % p, stress))
-print("  %-28s %8.1f runs/s" % ("posix_spawn loop (floor)", floor))
-print("ratio flakesweep / golang-stress: %.2f (target >= 1.50)" % (fs / stress if stress else float("nan")))
-print("ratio flakesweep / floor:         %.2f (target >= 0.80)" % (fs / floor))
-print("journal: %.0f bytes per run (target < 200)" % (int(nbytes) / int(runs)))
-print("flakesweep peak RSS (VmHWM): %.1f MiB" % (int(rss) / 1024.0))
+python3 - "$cores" "$runs" "$work" "$loads" <<'PY'
+import os, sys
+cores, runs, work, loads = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4].split()
+print("dispatch, one-test Go binary, %d cores, %s runs a round, rounds ABC BCA CAB" % (cores, runs))
+print("load avg at the end: %s" % open("/proc/loadavg").read().split()[0])
+for load in loads:
+    rows = [l.split() for l in open("%s/rates-%s" % (work, load))]
+    rate = {w: [float(r[3]) for r in rows if r[2] == w] for w in ("fs", "stress", "loop")}
+    own = {w: [float(r[4]) for r in rows if r[2] == w] for w in ("fs", "stress", "loop")}
+    mean = lambda v: sum(v) / len(v) if v else float("nan")
+    p = cores * int(load)
+    print("load %s (parallelism %d):" % (load, p))
+    print("  %-30s %8.1f runs/s  own CPU %.3f ms/run  rounds %s" % (
+        "flakesweep --cpu 1 --load %s" % load, mean(rate["fs"]), mean(own["fs"]),
+        " ".join("%.1f" % x for x in rate["fs"])))
+    print("  %-30s %8.1f runs/s  own CPU %.3f ms/run  rounds %s" % (
+        "golang-stress -p %d" % p, mean(rate["stress"]), mean(own["stress"]),
+        " ".join("%.1f" % x for x in rate["stress"])))
+    print("  %-30s %8.1f runs/s                         rounds %s" % (
+        "posix_spawn loop -p %d (floor)" % p, mean(rate["loop"]),
+        " ".join("%.1f" % x for x in rate["loop"])))
+    fs, st, fl = mean(rate["fs"]), mean(rate["stress"]), mean(rate["loop"])
+    print("  ratio flakesweep / golang-stress: %.2f (target >= 1.10)" % (fs / st if st else float("nan")))
+    print("  ratio flakesweep / floor:         %.2f (target >= 0.95)" % (fs / fl))
+    print("  journal: %.0f bytes per run; flakesweep peak RSS (VmHWM) %.1f MiB" % (
+        int(open("%s/bytes-%s" % (work, load)).read()) / int(runs),
+        int(open("%s/rss-%s" % (work, load)).read()) / 1024.0))
 PY

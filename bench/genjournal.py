@@ -6,8 +6,10 @@
 # and one run in FAILEVERY failing one test (a second set). With
 # --shuffle, every run has its own test order, as journals written before
 # shuffled runs shared sets had it (a set line per run); --shuffle=seed
-# writes it as now: the run's seed, and the set of the same tests.
-# Usage: genjournal.py OUT RUNS [TESTS [FAILEVERY]] [--shuffle|--shuffle=seed]
+# writes it with the run's seed (below 10^12, as the writer draws it) and
+# the set of the same tests. --compact leaves out a sweep run's phase and
+# an exit status 0, as the writer does since it first did.
+# Usage: genjournal.py OUT RUNS [TESTS [FAILEVERY]] [--shuffle|--shuffle=seed] [--compact]
 import json, random, sys
 
 args = [a for a in sys.argv[1:] if not a.startswith("--")]
@@ -17,6 +19,7 @@ ntests = int(args[2]) if len(args) > 2 else 100
 failevery = int(args[3]) if len(args) > 3 else 1000
 shuffle = "--shuffle" in flags
 seeded = "--shuffle=seed" in flags
+compact = "--compact" in flags
 tests = ["TestName%03d" % i for i in range(ntests)]
 lanes = [[2 * i, 2 * i + 1] for i in range(8)]
 header = {"type": "header", "schema": "flakesweep/journal/v1", "started": "2026-11-30T03:05:03Z",
@@ -50,6 +53,8 @@ with open(out, "w") as f:
         w('{"type":"spawn","run":%d,"pid":%d,"start":%d}\n' % (run, 1000 + run % 30000, 297881 + run))
         line = {"type": "run", "run": run, "pkg": 0, "phase": "sweep", "cpu": cpu, "load": load,
                 "lane": lane, "ms": 40 + rnd.randrange(30), "exit": 0, "set": 1}
+        if compact:
+            del line["phase"], line["exit"]
         fail = run % failevery == 0
         if shuffle:
             rnd.shuffle(order)
@@ -69,7 +74,7 @@ with open(out, "w") as f:
             line["fail"] = ["TestName007"]
             line["lines"] = {"TestName007": "    bench_test.go:7: failed on purpose\n"}
         if seeded:
-            line["seed"] = str(rnd.randrange(1 << 62))
+            line["seed"] = str(rnd.randrange(10 ** 12))
         if fail:
             line["log"] = "runs/%d.log" % run
         w(dump(line) + "\n")

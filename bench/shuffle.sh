@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # Shuffle cost benchmark (DESIGN section 11): journals of RUNS shuffled
-# runs of a 100-test package written as before (a set line per order) and
-# as now (the run's seed, and one set for the same tests in any order), by
+# runs of a 100-test package written as before (a set line per order), with
+# seeds (the run's seed, and one set for the same tests in any order), and
+# as now (seeds, and a sweep run's phase and exit status 0 left out), by
 # bench/genjournal.py in the writer's format. Prints each one's bytes per
 # run (spawn lines apart) and the peak RSS of `report --rebuild` of each,
 # at RUNS and at 4 x RUNS runs: memory that does not grow with runs.
@@ -22,7 +23,7 @@ trap 'rm -rf "$work"' EXIT
 one() {
 	local dir=$work/$1-$3
 	mkdir "$dir"
-	python3 "$here/genjournal.py" "$dir/journal.jsonl" "$3" "$2"
+	python3 "$here/genjournal.py" "$dir/journal.jsonl" "$3" $2
 	grep -v '^{"type":"spawn"' "$dir/journal.jsonl" >"$dir/runs"
 	/usr/bin/time -f "%M" -o "$dir/time" "$fs" report --rebuild "$dir" >/dev/null 2>&1 || true
 	printf '%-7s %8d runs: %5d bytes a run (spawn lines apart), rebuild %6.1f MiB\n' "$1" "$3" \
@@ -30,5 +31,7 @@ one() {
 }
 one before --shuffle "$runs"
 one before --shuffle $((runs * 4))
-one after --shuffle=seed "$runs"
-one after --shuffle=seed $((runs * 4))
+one seed --shuffle=seed "$runs"
+one seed --shuffle=seed $((runs * 4))
+one now "--shuffle=seed --compact" "$runs"
+one now "--shuffle=seed --compact" $((runs * 4))

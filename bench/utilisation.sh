@@ -37,7 +37,7 @@ for line in open(sys.argv[1]):
         cores = sum(len(l) for l in d["machine"]["lanes"])
     if d.get("type") == "phase":
         t[d["phase"]] = d["at_ms"]
-    if d.get("type") == "run" and d["phase"] == "sweep":
+    if d.get("type") == "run" and d.get("phase", "sweep") == "sweep":
         used += d["ms"] * d["cpu"] / d["load"]
 end = t.get("confirm", t.get("done"))
 print("%-6s cpu %s load %s: %.3f of the cores" % (sys.argv[2], sys.argv[3], sys.argv[4],

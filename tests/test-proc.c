@@ -167,6 +167,34 @@ TEST(proc_start_ticks_identify)
 	CHECK(!proc_kill_stale(getpid(), t + 1));
 }
 
+/* The start time taken from the clock is the one /proc gives, spawn after
+ * spawn (a spawn that straddles a tick reads /proc). */
+TEST(proc_born_ticks_equal_proc)
+{
+	char *argv[] = {"sleep", "5", NULL};
+	struct proc_spec spec = {.argv = argv, .envp = environ, .drain_ms = 100};
+	int i;
+
+	for (i = 0; i < 20; i++) {
+		uv_loop_t loop;
+		struct result r;
+		struct proc *p;
+
+		memset(&r, 0, sizeof r);
+		buf_init(&r.out);
+		CHECK_INT(uv_loop_init(&loop), 0);
+		CHECK_INT(proc_spawn(&loop, &spec, on_output, on_done, &r, &p), 0);
+		CHECK(proc_born_ticks(p) > 0);
+		CHECK_INT((long long)proc_born_ticks(p), (long long)proc_start_ticks(proc_pid(p)));
+		proc_signal(p, SIGKILL);
+		uv_run(&loop, UV_RUN_DEFAULT);
+		CHECK(r.done);
+		CHECK_INT(r.exit.signal, SIGKILL);
+		CHECK_INT(uv_loop_close(&loop), 0);
+		buf_free(&r.out);
+	}
+}
+
 static void
 on_report(void *arg, const char *data, size_t len)
 {

@@ -11,7 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -167,4 +169,51 @@ TEST(workdir_watch_waits_for_the_runs_that_may_own_an_entry)
 	CHECK(!workdir_watch_dirty(w));
 	workdir_watch_free(w);
 	workdir_watch_free(NULL);
+}
+
+/* Sets dir's mtime secs seconds back. */
+static void
+age(const char *dir, int secs)
+{
+	struct timespec t[2] = {{0, UTIME_OMIT}, {time(NULL) - secs, 0}};
+
+	CHECK_INT(utimensat(AT_FDCWD, dir, t, 0), 0);
+}
+
+/* A directory whose mtime lies well in the past is listed again only when
+ * its mtime changes; one changed a moment ago is listed every time. */
+TEST(workdir_watch_lists_again_when_the_mtime_changes)
+{
+	char *dir = xasprintf("%s/pkg", check_tmpdir());
+	struct workdir_watch *w;
+	struct workdir_debris *d;
+	size_t n;
+
+	CHECK_INT(mkdir(dir, 0755), 0);
+	put(dir, "input.txt", "x", 0644);
+	w = workdir_watch_new(dir);
+	/* Changed just now: "a" is seen without any help from the mtime. */
+	put(dir, "a", "", 0644);
+	d = workdir_watch_scan(w, 1, INT64_MAX, 1, &n);
+	CHECK_INT(n, 1);
+	CHECK_STR(d[0].path, "a");
+	workdir_debris_free(d, n);
+	/* An hour old: listed once more, then trusted. A file slipped in
+	 * with the mtime put back is not seen: the listing was reused. */
+	age(dir, 3600);
+	d = workdir_watch_scan(w, 2, INT64_MAX, 2, &n);
+	CHECK_INT(n, 0);
+	put(dir, "b", "", 0644);
+	age(dir, 3600);
+	d = workdir_watch_scan(w, 3, INT64_MAX, 3, &n);
+	CHECK_INT(n, 0);
+	/* A real change moves the mtime: "c" (and "b") are found. */
+	put(dir, "c", "", 0644);
+	d = workdir_watch_scan(w, 4, INT64_MAX, 4, &n);
+	CHECK_INT(n, 2);
+	CHECK_STR(d[0].path, "b");
+	CHECK_STR(d[1].path, "c");
+	workdir_debris_free(d, n);
+	workdir_watch_free(w);
+	free(dir);
 }

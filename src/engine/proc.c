@@ -24,6 +24,7 @@
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "engine/proc.h"
@@ -51,7 +52,8 @@ struct proc {
 	bool report_eof; /* true from the start without a report pipe */
 	struct proc_exit exit;
 	int64_t elapsed_ms;
-	int64_t cpu_us; /* the leader's and its reaped children's, from wait4 */
+	int64_t cpu_us;          /* the leader's and its reaped children's, from wait4 */
+	uint64_t ticks0, ticks1; /* CLOCK_BOOTTIME before and after the clone */
 	proc_output_cb output_cb;
 	proc_output_cb report_cb;
 	proc_done_cb done_cb;
@@ -75,6 +77,7 @@ struct proc_child {
 static struct proc *live;
 /* The signal that stopped a capture, for proc_interrupted(). */
 static int proc_signalled;
+static long proc_hz;
 static char proc_stack[PROC_STACK_SIZE] __attribute__((aligned(16)));
 
 /* In the child: a new network namespace whose loopback is up. Only system
@@ -340,6 +343,36 @@ proc_exit_timer_cb(uv_timer_t *t)
 	proc_reap(t->data);
 }
 
+/* /dev/null, open for reading for every run's stdin: opened once, and
+ * close-on-exec (the child's stdin is a dup). A negative errno when it
+ * cannot be opened. */
+static int
+proc_null(void)
+{
+	static int fd = -1;
+
+	if (fd < 0)
+		fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	return fd >= 0 ? fd : -errno;
+}
+
+/* CLOCK_BOOTTIME in clock ticks, rounded down as /proc/PID/stat does. */
+static uint64_t
+proc_boot_ticks(void)
+{
+	struct timespec ts;
+
+	if (proc_hz == 0) {
+		proc_hz = sysconf(_SC_CLK_TCK);
+		if (proc_hz <= 0 || 1000000000L % proc_hz != 0)
+			proc_hz = -1;
+	}
+	if (proc_hz < 0 || clock_gettime(CLOCK_BOOTTIME, &ts) < 0)
+		return 0;
+	return (uint64_t)ts.tv_sec * (uint64_t)proc_hz +
+	       (uint64_t)ts.tv_nsec / (uint64_t)(1000000000L / proc_hz);
+}
+
 int
 proc_spawn(uv_loop_t *loop, const struct proc_spec *spec, proc_output_cb output_cb,
            proc_done_cb done_cb, void *arg, struct proc **out)
@@ -348,6 +381,7 @@ proc_spawn(uv_loop_t *loop, const struct proc_spec *spec, proc_output_cb output_
 	struct proc *p;
 	int fds[2] = {-1, -1}, rfds[2] = {-1, -1}, null_fd = -1, rc = 0;
 	pid_t pid;
+	uint64_t ticks0, ticks1;
 
 	if (spec->argv == NULL || spec->argv[0] == NULL)
 		return -EINVAL;
@@ -357,9 +391,9 @@ proc_spawn(uv_loop_t *loop, const struct proc_spec *spec, proc_output_cb output_
 		rc = -errno;
 		goto out;
 	}
-	null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	null_fd = proc_null();
 	if (null_fd < 0) {
-		rc = -errno;
+		rc = null_fd;
 		goto out;
 	}
 	memset(&child, 0, sizeof child);
@@ -372,12 +406,14 @@ proc_spawn(uv_loop_t *loop, const struct proc_spec *spec, proc_output_cb output_
 	child.null_fd = null_fd;
 	child.report_fd = rfds[1];
 	child.isolate_net = spec->isolate_net;
+	ticks0 = proc_boot_ticks();
 	pid = clone(proc_child_exec, proc_stack + sizeof proc_stack,
 	            CLONE_VM | CLONE_VFORK | SIGCHLD, &child);
 	if (pid < 0) {
 		rc = -errno;
 		goto out;
 	}
+	ticks1 = proc_boot_ticks();
 	if (child.err != 0) {
 		waitpid(pid, NULL, 0);
 		rc = -child.err;
@@ -387,6 +423,8 @@ proc_spawn(uv_loop_t *loop, const struct proc_spec *spec, proc_output_cb output_
 	p->loop = loop;
 	p->pid = pid;
 	p->started_ms = util_mono_ms();
+	p->ticks0 = ticks0;
+	p->ticks1 = ticks1;
 	p->term_after_ms = spec->term_after_ms;
 	p->kill_after_ms = spec->kill_after_ms;
 	p->drain_ms = spec->drain_ms > 0 ? spec->drain_ms : 200;
@@ -436,8 +474,6 @@ out:
 		close(rfds[0]);
 	if (rfds[1] >= 0)
 		close(rfds[1]);
-	if (null_fd >= 0)
-		close(null_fd);
 	return rc;
 }
 
@@ -501,6 +537,16 @@ proc_start_ticks(pid_t pid)
 	uint64_t ticks;
 
 	return proc_stat(pid, &ppid, &pgrp, &ticks) ? ticks : 0;
+}
+
+uint64_t
+proc_born_ticks(const struct proc *p)
+{
+	/* The kernel stamps the child's start between the two readings: when
+	 * both fall in one tick, that tick is its start time. */
+	if (p->ticks0 != 0 && p->ticks0 == p->ticks1)
+		return p->ticks0;
+	return proc_start_ticks(p->pid);
 }
 
 /* Calls fn(pid, arg) for each process in /proc; stops when it returns

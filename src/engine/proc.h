@@ -81,6 +81,11 @@ pid_t proc_pid(const struct proc *p);
  * restart of flakesweep. 0 when unknown. */
 uint64_t proc_start_ticks(pid_t pid);
 
+/* proc_start_ticks of the leader, taken from the clock around its spawn
+ * (CLOCK_BOOTTIME, the clock /proc counts in) without reading /proc
+ * unless the spawn straddled a tick. */
+uint64_t proc_born_ticks(const struct proc *p);
+
 /* Sends sig to the whole group. done_cb still comes. */
 void proc_signal(struct proc *p, int sig);
 

@@ -181,15 +181,20 @@ run_keep_log(struct sweep *s, struct sweep_live *l)
 	return rel;
 }
 
-/* Removes a run's TMPDIR, which lies in the output directory's tmp/: only
- * while tmp/ is still a real directory, and without following any link
- * the run left in its TMPDIR (util_rm_rf walks physically). */
+/* Removes a run's TMPDIR, which lies in the output directory's tmp/: back
+ * to the pool when the run left it empty and nothing it started outlived
+ * it, else only while tmp/ is still a real directory, and without
+ * following any link the run left in its TMPDIR (util_rm_rf walks
+ * physically). */
 static void
 run_remove_tmpdir(const struct sweep *s, const struct sweep_live *l)
 {
-	char *tmp = xasprintf("%s/tmp", s->outdir);
+	char *tmp;
 	struct stat st;
 
+	if (!l->leaked && tmpdir_pool_give(s->tmp_pool, l->tmpdir))
+		return;
+	tmp = xasprintf("%s/tmp", s->outdir);
 	if (lstat(tmp, &st) == 0 && S_ISDIR(st.st_mode))
 		util_rm_rf(l->tmpdir);
 	free(tmp);
@@ -409,6 +414,8 @@ run_on_done(void *arg, const struct proc_exit *ex, bool leaked, int64_t elapsed_
 	if (proc_kill_by_env(mark, false, true) > 0)
 		leaked = true;
 	free(mark);
+	/* What outlived it may still hold its TMPDIR: no later run gets it. */
+	l->leaked = leaked;
 	if (s->interrupting) {
 		/* Killed by the interrupt: neither counted nor journaled, so a
 		 * resume runs it again. */
@@ -565,7 +572,7 @@ run_start(void *arg, struct sched_run *sr)
 	buf_init(&l->head);
 	l->tmpdir = pkg == NULL ? xasprintf("%s/tmp/canary-%lld", s->outdir, (long long)l->pub.id)
 	                        : xasprintf("%s/tmp/%lld", s->outdir, (long long)l->pub.id);
-	util_mkdir_p(l->tmpdir);
+	tmpdir_pool_take(s->tmp_pool, l->tmpdir);
 	cwd = pkg != NULL ? run_workdir(s, l, pkg) : xstrdup(s->outdir);
 	memset(&dr, 0, sizeof dr);
 	dr.cpu = pair->cpu;
@@ -646,7 +653,7 @@ run_start(void *arg, struct sched_run *sr)
 	if (pkg == NULL)
 		return;
 	sweep_journal_check(s, journal_write_spawn(s->journal, l->pub.id, proc_pid(l->proc),
-	                                           proc_start_ticks(proc_pid(l->proc))));
+	                                           proc_born_ticks(l->proc)));
 	if (s->obs.run_started != NULL)
 		s->obs.run_started(s->obs.arg, &l->pub);
 }

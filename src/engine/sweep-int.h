@@ -25,6 +25,7 @@
 #include "engine/sched.h"
 #include "engine/sweep-config.h"
 #include "engine/sweep.h"
+#include "engine/tmpdir-pool.h"
 #include "engine/workdir.h"
 #include "results/journal.h"
 #include "results/replay.h"
@@ -45,6 +46,7 @@ struct sweep_live {
 	size_t tail_len, tail_pos;
 	int64_t dropped;
 	char *tmpdir;
+	bool leaked; /* something it started outlived it: its TMPDIR is not reused */
 	int port_slot;
 	struct noise_run *noise;
 	bool overlapped; /* another run of its package was alive meanwhile */
@@ -122,6 +124,7 @@ struct sweep {
 	struct results_json_cache *json_cache;
 	struct noise *noise;          /* host noise on the lanes' cores */
 	struct workdir_watch **watch; /* per package, from its first run on */
+	struct tmpdir_pool *tmp_pool; /* the runs' idle TMPDIRs */
 	struct sweep_order order;     /* polluter searches */
 	struct sweep_watch *watches;  /* per container label: pins its containers */
 	size_t nwatches;

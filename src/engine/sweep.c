@@ -780,6 +780,7 @@ sweep_new(uv_loop_t *loop, struct options *o, const struct observer *obs, char *
 	free(dir);
 	dir = xasprintf("%s/tmp", s->outdir);
 	util_mkdir_p(dir);
+	s->tmp_pool = tmpdir_pool_new(dir);
 	free(dir);
 	/* --resume has just read it whole. */
 	s->journal = s->resumed ? journal_open_read(jpath, s->replay.tail, s->replay.torn, err)
@@ -1134,6 +1135,7 @@ sweep_free(struct sweep *s)
 	journal_close(s->journal);
 	quarantine_free(s->quarantine);
 	noise_free(s->noise);
+	tmpdir_pool_free(s->tmp_pool);
 	for (i = 0; s->watch != NULL && i < s->npkgs; i++)
 		workdir_watch_free(s->watch[i]);
 	free(s->watch);

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/gettext.h"
@@ -170,10 +171,18 @@ struct workdir_watch {
 	char *dir;
 	char **before; /* sorted */
 	size_t nbefore;
+	char **now; /* the last listing, sorted */
+	size_t nnow;
+	struct stat listed; /* the directory as it was when listed */
+	bool trusted;       /* an unchanged mtime means an unchanged listing */
 	struct workdir_candidate *cands;
 	size_t ncands;
 	bool dirty;
 };
+
+/* A file system stamps a change at least its granularity (up to 2 s, FAT)
+ * before the time it happened. */
+#define WORKDIR_STAMP_SLACK_S 2
 
 static int
 workdir_cmp(const void *a, const void *b)
@@ -221,14 +230,40 @@ workdir_has(char **v, size_t n, const char *name)
 	return n > 0 && bsearch(&name, v, n, sizeof *v, workdir_cmp) != NULL;
 }
 
+/* The watched directory's entries, listed again only when its mtime
+ * changed: a change made after a listing stamps a time after the coarse
+ * clock read before it, so a directory whose mtime lies well before that
+ * clock (its granularity apart) has not changed while its mtime stays. */
+static void
+workdir_watch_list(struct workdir_watch *w)
+{
+	struct timespec coarse;
+	struct stat st;
+	bool ok;
+
+	ok = clock_gettime(CLOCK_REALTIME_COARSE, &coarse) == 0 && stat(w->dir, &st) == 0;
+	if (ok && w->trusted && st.st_ino == w->listed.st_ino && st.st_dev == w->listed.st_dev &&
+	    st.st_mtim.tv_sec == w->listed.st_mtim.tv_sec &&
+	    st.st_mtim.tv_nsec == w->listed.st_mtim.tv_nsec)
+		return;
+	util_strv_free_n(w->now, (int)w->nnow);
+	w->now = workdir_list(w->dir, &w->nnow);
+	if (ok)
+		w->listed = st;
+	w->trusted = ok && st.st_mtim.tv_sec + WORKDIR_STAMP_SLACK_S < coarse.tv_sec;
+}
+
 struct workdir_debris *
 workdir_watch_scan(struct workdir_watch *w, int64_t run, int64_t live_min, int64_t newest,
                    size_t *n)
 {
 	struct workdir_debris *found = NULL;
 	size_t nnow, i, j, keep = 0;
-	char **now = workdir_list(w->dir, &nnow);
+	char **now;
 
+	workdir_watch_list(w);
+	now = w->now;
+	nnow = w->nnow;
 	*n = 0;
 	/* Candidates gone before they were debris were a live run's own. */
 	for (i = 0; i < w->ncands; i++) {
@@ -268,7 +303,6 @@ workdir_watch_scan(struct workdir_watch *w, int64_t run, int64_t live_min, int64
 		if (c->debris && workdir_has(now, nnow, c->name))
 			w->dirty = true;
 	}
-	util_strv_free_n(now, (int)nnow);
 	return found;
 }
 
@@ -289,6 +323,7 @@ workdir_watch_free(struct workdir_watch *w)
 		free(w->cands[i].name);
 	free(w->cands);
 	util_strv_free_n(w->before, (int)w->nbefore);
+	util_strv_free_n(w->now, (int)w->nnow);
 	free(w->dir);
 	free(w);
 }

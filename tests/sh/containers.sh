@@ -98,8 +98,8 @@ if len(pins) != 4:
 for p in pins:
     if p["cpuset"] != kept or "error" in p:
         bad.append("pin %s" % p)
-if len(runs) != 6 or any(r["exit"] != 0 for r in runs):
-    bad.append("runs: %s" % sorted((r["pkg"], r["exit"]) for r in runs))
+if len(runs) != 6 or any(r.get("exit", 0) != 0 for r in runs):
+    bad.append("runs: %s" % sorted((r["pkg"], r.get("exit", 0)) for r in runs))
 res = json.load(open(os.path.join(out, "results.json")))
 kinds = sorted((p["package"], p["level"], p["kind"], json.dumps(p.get("pinning"), sort_keys=True))
                for p in res["packages"])
@@ -153,7 +153,8 @@ DOCKER_HOST=unix://$d/gone.sock "$FLAKESWEEP" --keep 1 --cpu 1 --load 1 --count 
 [ $rc = 2 ] || { cat "$CHECK_TMPDIR/stderr"; fail "no engine: exit $rc, expected 2"; }
 grep -q "cannot reach Docker at $d/gone.sock: " "$CHECK_TMPDIR/stderr" ||
 	{ cat "$CHECK_TMPDIR/stderr"; fail "no engine: the reason is not printed"; }
-n=$(grep -c '"type":"run".*"exit":0,' "$CHECK_TMPDIR/dead/journal.jsonl" || true)
+# A run line leaves out an exit status 0.
+n=$(grep '"type":"run"' "$CHECK_TMPDIR/dead/journal.jsonl" | grep -vc '"exit":' || true)
 [ "$n" = 2 ] || fail "no engine: $n unit runs passed, expected 2"
 # levels.json: the docker_it tag is a container level labelled com.example.pin=yes.
 mkdir -p "$CHECK_TMPDIR/repo2/it" "$CHECK_TMPDIR/repo2/.flakesweep"

@@ -29,11 +29,11 @@ text = open(os.path.join(out, "report.txt")).read()
 i = t["interference"]
 alone = [r for r in runs if not r.get("overlapped")]
 over = [r for r in runs if r.get("overlapped")]
-by_phase = {p: [r for r in runs if r["phase"] == p] for p in ("sweep", "confirm", "alone")}
+by_phase = {p: [r for r in runs if r.get("phase", "sweep") == p] for p in ("sweep", "confirm", "alone")}
 assert len(by_phase["sweep"]) == 40 and len(by_phase["confirm"]) == 16, runs
 assert len(by_phase["alone"]) == 16 and not any(r.get("overlapped") for r in by_phase["alone"]), runs
 # At load 2 the last run of a pair may find the lane to itself.
-assert all(r["load"] == 2 and r["phase"] != "alone" for r in over) and len(over) >= 18, runs
+assert all(r["load"] == 2 and r.get("phase") != "alone" for r in over) and len(over) >= 18, runs
 cells = {(c["phase"], c["load"]): c for c in t["cells"]}
 for load in (1, 2):
     c = cells[("alone", load)]

@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test-tmpdir-pool.c: the runs' TMPDIRs, reused: an empty one comes back
+ * under the next run's name, one the run changed (an entry, its mode, a
+ * link in its place) is never taken back, and the idle ones go at the end
+ * (and at the start, those a killed sweep left).
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "engine/tmpdir-pool.h"
+#include "base/util.h"
+
+/* The names in dir, sorted, joined by spaces. */
+static char *
+names(const char *dir)
+{
+	struct dirent **v;
+	struct buf b;
+	int i, n = scandir(dir, &v, NULL, alphasort);
+
+	buf_init(&b);
+	for (i = 0; i < n; i++) {
+		if (strcmp(v[i]->d_name, ".") != 0 && strcmp(v[i]->d_name, "..") != 0)
+			buf_printf(&b, "%s%s", b.len > 0 ? " " : "", v[i]->d_name);
+		free(v[i]);
+	}
+	free(v);
+	buf_addc(&b, '\0');
+	return buf_steal(&b);
+}
+
+TEST(tmpdir_pool_reuses_empty_dirs)
+{
+	char *dir = xasprintf("%s/pool", check_tmpdir()), *p1, *p2, *p3, *f, *got;
+	struct tmpdir_pool *pool;
+	struct stat st;
+	FILE *fp;
+
+	CHECK_INT(mkdir(dir, 0755), 0);
+	/* An idle one a killed sweep left goes; a kept TMPDIR stays. */
+	p1 = xasprintf("%s/.idle-7", dir);
+	CHECK_INT(mkdir(p1, 0755), 0);
+	free(p1);
+	p1 = xasprintf("%s/9", dir);
+	CHECK_INT(mkdir(p1, 0755), 0);
+	pool = tmpdir_pool_new(dir);
+	got = names(dir);
+	CHECK_STR(got, "9");
+	free(got);
+	CHECK_INT(rmdir(p1), 0);
+	free(p1);
+	p1 = xasprintf("%s/1", dir);
+	p2 = xasprintf("%s/2", dir);
+	p3 = xasprintf("%s/3", dir);
+	CHECK_INT(tmpdir_pool_take(pool, p1), 0);
+	CHECK_INT(stat(p1, &st), 0);
+	CHECK(S_ISDIR(st.st_mode));
+	/* Left empty: taken back, and run 2 gets the same directory. */
+	CHECK(tmpdir_pool_give(pool, p1));
+	got = names(dir);
+	CHECK_STR(got, ".idle-0");
+	free(got);
+	CHECK_INT(tmpdir_pool_take(pool, p2), 0);
+	got = names(dir);
+	CHECK_STR(got, "2");
+	free(got);
+	/* A file left behind: not taken back, and run 3's is a new one. */
+	f = xasprintf("%s/left", p2);
+	fp = fopen(f, "w");
+	CHECK(fp != NULL);
+	fclose(fp);
+	CHECK(!tmpdir_pool_give(pool, p2));
+	CHECK_INT(tmpdir_pool_take(pool, p3), 0);
+	got = names(dir);
+	CHECK_STR(got, "2 3");
+	free(got);
+	CHECK_INT(unlink(f), 0);
+	free(f);
+	/* Its mode changed, or a link in its place: not taken back. */
+	CHECK_INT(chmod(p2, 0700), 0);
+	CHECK(!tmpdir_pool_give(pool, p2));
+	CHECK_INT(rmdir(p2), 0);
+	CHECK_INT(symlink(p3, p2), 0);
+	CHECK(!tmpdir_pool_give(pool, p2));
+	CHECK_INT(unlink(p2), 0);
+	got = names(dir);
+	CHECK_STR(got, "3");
+	free(got);
+	CHECK(tmpdir_pool_give(pool, p3));
+	got = names(dir);
+	CHECK_STR(got, ".idle-1");
+	free(got);
+	/* The end removes the idle ones. */
+	tmpdir_pool_free(pool);
+	got = names(dir);
+	CHECK_STR(got, "");
+	free(got);
+	CHECK_INT(rmdir(dir), 0);
+	free(p1);
+	free(p2);
+	free(p3);
+	free(dir);
+}
