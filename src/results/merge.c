@@ -586,7 +586,8 @@ merge_write(struct merge *m)
 	cJSON *h, *end;
 	char when[40];
 	int64_t finished = 0;
-	bool complete = true;
+	bool complete = true, have[513] = {false};
+	int count = m->parts[0].count, held = 0;
 	size_t i;
 	int rc = 0;
 
@@ -607,6 +608,10 @@ merge_write(struct merge *m)
 		if (p->finished_ms > finished)
 			finished = p->finished_ms;
 		complete &= p->complete;
+		if (p->index >= 1 && p->index <= 512 && !have[p->index]) {
+			have[p->index] = true;
+			held++;
+		}
 		cJSON_DeleteItemFromObjectCaseSensitive(p->prov, "complete");
 		cJSON_DeleteItemFromObjectCaseSensitive(p->prov, "finished");
 		cJSON_AddBoolToObject(p->prov, "complete", p->complete);
@@ -626,7 +631,11 @@ merge_write(struct merge *m)
 	}
 	end = cJSON_CreateObject();
 	cJSON_AddStringToObject(end, "type", "end");
-	cJSON_AddStringToObject(end, "status", complete ? "complete" : "interrupted");
+	/* Shards missing make the merge partial, whatever the parts say. */
+	cJSON_AddStringToObject(end, "status",
+	                        held < count ? "partial"
+	                        : complete   ? "complete"
+	                                     : "interrupted");
 	timefmt_format_rfc3339(finished, when, sizeof when);
 	cJSON_AddStringToObject(end, "finished", when);
 	merge_emit(m, end);

@@ -88,12 +88,42 @@ static void
 report_text_shards(struct buf *b, const cJSON *machines)
 {
 	const cJSON *part, *shard, *v;
+	bool have[513] = {false};
+	int count = 0, held = 0, i;
+	const char *sep = "";
 
 	if (machines == NULL)
 		return;
-	buf_printf(b,
-	           _("merged from %d shards; each confirmed the failures of its own packages:\n"),
-	           cJSON_GetArraySize(machines));
+	cJSON_ArrayForEach(part, machines)
+	{
+		shard = cJSON_GetObjectItemCaseSensitive(part, "shard");
+		v = cJSON_GetObjectItemCaseSensitive(shard, "index");
+		count = cJSON_GetObjectItemCaseSensitive(shard, "count")->valueint;
+		if (cJSON_IsNumber(v) && v->valueint >= 1 && v->valueint <= 512 &&
+		    !have[v->valueint]) {
+			have[v->valueint] = true;
+			held++;
+		}
+	}
+	if (held < count && count <= 512) {
+		buf_printf(b,
+		           ngettext("merged from %d of %d shard; missing: ",
+		                    "merged from %d of %d shards; missing: ", (unsigned long)count),
+		           held, count);
+		for (i = 1; i <= count; i++) {
+			if (!have[i]) {
+				buf_printf(b, "%s%d/%d", sep, i, count);
+				sep = ", ";
+			}
+		}
+		buf_printf(b, "\n%s",
+		           _("each shard confirmed the failures of its own packages:\n"));
+	} else {
+		buf_printf(
+		    b,
+		    _("merged from %d shards; each confirmed the failures of its own packages:\n"),
+		    cJSON_GetArraySize(machines));
+	}
 	cJSON_ArrayForEach(part, machines)
 	{
 		shard = cJSON_GetObjectItemCaseSensitive(part, "shard");
