@@ -22,6 +22,7 @@
 #include "base/jsonw.h"
 #include "base/timefmt.h"
 #include "base/util.h"
+#include "drivers/outcome.h"
 #include "results/journal.h"
 #include "results/merge.h"
 #include "results/shardset.h"
@@ -151,7 +152,6 @@ merge_scan_line(void *arg, struct journal_reader *reader, const cJSON *line, int
 	struct merge *m = arg;
 	const char *type = journal_line_type(line);
 
-	(void)reader;
 	if (strcmp(type, "header") == 0) {
 		const cJSON *config = cJSON_GetObjectItemCaseSensitive(line, "config");
 
@@ -189,8 +189,24 @@ merge_scan_line(void *arg, struct journal_reader *reader, const cJSON *line, int
 		merge_see(m->cur, MERGE_PKG, merge_num(line, "pkg"));
 	} else if (strcmp(type, "set") == 0) {
 		merge_see(m->cur, MERGE_SET, merge_num(line, "id"));
-	} else if (strcmp(type, "spawn") == 0 || strcmp(type, "run") == 0) {
+	} else if (strcmp(type, "spawn") == 0) {
 		merge_see(m->cur, MERGE_RUN, merge_num(line, "run"));
+	} else if (strcmp(type, "run") == 0) {
+		/* Checked here, so a bad line is blamed on its own journal
+		 * and not on the merged one. */
+		struct journal_run jr;
+		struct outcome o;
+		char *why = NULL;
+
+		memset(&o, 0, sizeof o);
+		journal_decode_run(reader, line, &jr, &o, &why);
+		outcome_free(&o);
+		if (why != NULL) {
+			m->err = xasprintf("%s:%d: %s", m->cur_in->path, lineno, why);
+			free(why);
+			return -EINVAL;
+		}
+		merge_see(m->cur, MERGE_RUN, jr.run);
 	} else if (strcmp(type, "canary") == 0) {
 		merge_see(m->cur, MERGE_CANARY, merge_num(line, "canary"));
 	}
