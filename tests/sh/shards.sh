@@ -134,4 +134,15 @@ for p in plan plan-d; do
 	grep -v foxtrot "$out/$p-after" | diff "$out/$p-before" - ||
 		{ echo "$p: adding a package moved another"; exit 1; }
 done
+[ "$("$FLAKESWEEP" --shard-plan --shard 1/1 ./... | head -1)" = \
+	"shard plan: 1 shard of 512 buckets, weighed by buckets" ] || { echo "1 shards"; exit 1; }
+# A durations file that knows only some packages says so, once: foxtrot
+# and the packages of the other two shards weigh nothing.
+known=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["packages"]))' \
+	"$out/s3-1/results.json")
+"$FLAKESWEEP" --shard-plan --shard 1/3 --durations "$out/s3-1" ./... >/dev/null 2>"$out/err"
+unknown=$((6 - known))
+[ "$(grep -c . "$out/err")" = 1 ] &&
+	grep -qx "flakesweep: $out/s3-1 does not know $unknown packages of 6: they weigh nothing in the plan" \
+		"$out/err" || { echo "partial durations: $(cat "$out/err")"; exit 1; }
 echo ok
