@@ -9,6 +9,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,7 +53,8 @@ cmd_merge_set(void *arg, int id, const char *value)
 	return 0;
 }
 
-/* OUT must be new or empty, as -o is for a sweep. */
+/* OUT must be new or empty, as -o is for a sweep. Returns 1 when it made
+ * OUT, 0 when OUT was there and empty, -1 after an error on stderr. */
 static int
 cmd_merge_outdir(const char *out)
 {
@@ -71,7 +73,7 @@ cmd_merge_outdir(const char *out)
 			                 strerror(errno));
 			return -1;
 		}
-		return 0;
+		return 1;
 	}
 	while ((e = readdir(d)) != NULL)
 		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
@@ -85,10 +87,36 @@ cmd_merge_outdir(const char *out)
 	return 0;
 }
 
+/* A failed merge takes back what it wrote: OUT as it found it. */
+static void
+cmd_merge_undo(const char *out, bool made)
+{
+	struct dirent *e;
+	char *path;
+	DIR *d;
+
+	if (made) {
+		util_rm_rf(out);
+		return;
+	}
+	d = opendir(out);
+	if (d == NULL)
+		return;
+	while ((e = readdir(d)) != NULL) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		path = xasprintf("%s/%s", out, e->d_name);
+		util_rm_rf(path);
+		free(path);
+	}
+	closedir(d);
+}
+
 static int
 cmd_merge(int argc, char **argv)
 {
 	const char *out = NULL;
+	int made;
 	struct cli c = {cmd_merge_options, cmd_merge_set, &out, 0, 0, NULL};
 	char *err = NULL;
 
@@ -111,11 +139,13 @@ cmd_merge(int argc, char **argv)
 		fputs(_("flakesweep: usage: flakesweep merge -o OUT DIR...\n"), stderr);
 		return 2;
 	}
-	if (cmd_merge_outdir(out) < 0)
+	made = cmd_merge_outdir(out);
+	if (made < 0)
 		return 2;
 	if (merge_journals(out, argv + c.first, argc - c.first, &err) < 0) {
 		sanitize_fprintf(stderr, "flakesweep: %s\n", err);
 		free(err);
+		cmd_merge_undo(out, made == 1);
 		return 2;
 	}
 	return cmd_report_rebuild(out);

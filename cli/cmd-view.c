@@ -7,6 +7,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,6 +59,23 @@ cmd_view_set(void *arg, int id, const char *value)
 
 	if (!cli_github_set(&a->gh, id, value))
 		a->quarantine = value;
+	return 0;
+}
+
+/* A directory named that does not exist is refused at once: only an
+ * existing one may wait for its journal. */
+static int
+cmd_view_check_dirs(char *const *dirs, int n)
+{
+	struct stat st;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (stat(dirs[i], &st) < 0 && errno == ENOENT) {
+			sanitize_fprintf(stderr, _("flakesweep: %s: no such directory\n"), dirs[i]);
+			return -1;
+		}
+	}
 	return 0;
 }
 
@@ -187,6 +205,8 @@ cmd_view(int argc, char **argv)
 		cmd_view_usage(stderr);
 		return 2;
 	}
+	if (cmd_view_check_dirs(argv + c.first, argc - c.first) < 0)
+		return 2;
 	if (c.first < argc - 1)
 		return cmd_view_shards(&a, argv + c.first, argc - c.first);
 	dir = argv[c.first];

@@ -328,6 +328,20 @@ TEST(parse_tap_yaml_and_comments_go_to_the_failure)
 	outcome_free(&o);
 }
 
+TEST(parse_tap_bare_failure_keeps_its_point_line)
+{
+	static const char text[] = "1..3\n"
+	                           "ok 1 - a\n"
+	                           "ok 2 - b\n"
+	                           "not ok 3 - always\n";
+	struct proc_exit one = {1, 0, false};
+	struct outcome o;
+
+	parse(text, sizeof text - 1, NULL, &one, 5, &o);
+	CHECK_STR(need_test(&o, "always")->lines, "not ok 3 - always\n");
+	outcome_free(&o);
+}
+
 TEST(parse_tap_stream_ends_inside_a_subtest)
 {
 	static const char text[] = "TAP version 14\n"

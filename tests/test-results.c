@@ -525,6 +525,36 @@ TEST(report_clean_cell_carries_the_wilson_bound)
 	results_free(r);
 }
 
+TEST(report_lists_cells_by_phase_cpu_and_load)
+{
+	struct results *r = results_new();
+	struct report_meta m;
+	struct outcome o;
+	char *text;
+	const char *a, *b, *c, *d;
+	int pkg = results_add_pkg(r, "p", "unit");
+
+	/* Cells in the order runs finished: confirm first, then cpu 2 before
+	 * cpu 1, load 2 before load 1. */
+	outcome_of(&o, NULL, "TestF", NULL);
+	results_add_run(r, pkg, RESULTS_CONFIRM, 1, 1, &o, "runs/1.log", 1);
+	results_add_run(r, pkg, RESULTS_SWEEP, 2, 1, &o, NULL, 2);
+	results_add_run(r, pkg, RESULTS_SWEEP, 1, 2, &o, NULL, 3);
+	results_add_run(r, pkg, RESULTS_SWEEP, 1, 1, &o, NULL, 4);
+	outcome_free(&o);
+	memset(&m, 0, sizeof m);
+	m.status = "complete";
+	text = report_text(r, &m);
+	a = strstr(text, "  sweep       1     1 ");
+	b = strstr(text, "  sweep       1     2 ");
+	c = strstr(text, "  sweep       2     1 ");
+	d = strstr(text, "  confirm     1     1 ");
+	CHECK(a != NULL && b != NULL && c != NULL && d != NULL);
+	CHECK(a < b && b < c && c < d);
+	free(text);
+	results_free(r);
+}
+
 /* Writes run `run` of package 0, a sweep run of 100 ms at cpu 1 and load
  * pinned to core, in which other processes took other_ms of the core and
  * TestBudget failed or passed. */

@@ -30,6 +30,7 @@ struct parse_tap_test {
 	struct buf lines;
 	uint64_t cut;
 	const char *reason;
+	char *point; /* a failure's own line: its lines when nothing follows */
 };
 
 struct parse_tap_level {
@@ -108,6 +109,7 @@ parse_tap_free(struct parse_tap *p)
 		return;
 	for (i = 0; i < p->ntests; i++) {
 		free(p->tests[i].name);
+		free(p->tests[i].point);
 		buf_free(&p->tests[i].lines);
 	}
 	free(p->tests);
@@ -369,6 +371,8 @@ parse_tap_point(struct parse_tap *p, int lvl, const char *t, size_t n)
 	p->depth = lvl;
 	parse_tap_append(p, lvl, ti);
 	p->tests[ti].keep_lines = status == OUTCOME_FAIL;
+	if (status == OUTCOME_FAIL)
+		p->tests[ti].point = xasprintf("%.*s\n", (int)n, t);
 	parse_tap_unannounce(p, lvl, ti);
 	p->diag = status == OUTCOME_FAIL ? ti : -1;
 	p->yaml_cand = ti;
@@ -670,7 +674,11 @@ parse_tap_finish(struct parse_tap *p, const struct proc_exit *ex, struct outcome
 			continue;
 		}
 		if (t->status == OUTCOME_FAIL || t->status == OUTCOME_HANG) {
-			lines = outcome_kept(&t->lines, t->cut);
+			/* A bare `not ok` is its own first failure. */
+			if (t->lines.len == 0 && t->cut == 0 && t->point != NULL)
+				lines = xstrdup(t->point);
+			else
+				lines = outcome_kept(&t->lines, t->cut);
 			any_fail = true;
 		}
 		ot = outcome_add(out, names[i], (enum outcome_status)t->status, lines);

@@ -317,9 +317,13 @@ proc_reap(struct proc *p)
 		uv_close((uv_handle_t *)&p->exit_timer, proc_close_cb);
 	}
 	proc_unlink_live(p);
-	/* Whatever the run left in its group must not load the lane. */
+	/* Whatever the run left in its group must not load the lane. After
+	 * the time limit's group signal, what is left is the limit's to end
+	 * (it may be dying of the same SIGTERM): a leak only when the leader
+	 * exited on its own. */
 	if (kill(-p->pid, 0) == 0) {
-		p->leaked = true;
+		if (!p->timed_out)
+			p->leaked = true;
 		kill(-p->pid, SIGKILL);
 	}
 	uv_timer_stop(&p->timer);

@@ -210,6 +210,33 @@ shard_unit_weight(const struct shard_plan *p, const char *package, const char *l
 	return 0;
 }
 
+void
+shard_plan_warn(const struct shard_plan *p, const char *durations, struct pkg *const *pkgs,
+                size_t npkgs)
+{
+	size_t i, unknown = 0;
+
+	if (durations == NULL)
+		return;
+	for (i = 0; i < npkgs; i++) {
+		size_t k;
+
+		for (k = 0; k < p->nunits; k++)
+			if (strcmp(p->units[k].package, pkgs[i]->name) == 0 &&
+			    strcmp(p->units[k].level, pkgs[i]->level) == 0)
+				break;
+		unknown += k == p->nunits;
+	}
+	if (unknown > 0)
+		sanitize_fprintf(stderr,
+		                 ngettext("flakesweep: %s does not know %zu package of %zu: it "
+		                          "weighs nothing in the plan\n",
+		                          "flakesweep: %s does not know %zu packages of %zu: they "
+		                          "weigh nothing in the plan\n",
+		                          (unsigned long)unknown),
+		                 durations, unknown, npkgs);
+}
+
 static void
 shard_print_weight(enum shard_basis basis, double w)
 {
@@ -228,8 +255,10 @@ shard_plan_print(const struct shard_plan *p, struct pkg *const *pkgs, size_t npk
 	size_t i;
 	int s, n;
 
-	printf(_("shard plan: %d shards of %d buckets, weighed by %s\n"), p->count, SHARD_BUCKETS,
-	       bases[p->basis]);
+	printf(ngettext("shard plan: %d shard of %d buckets, weighed by %s\n",
+	                "shard plan: %d shards of %d buckets, weighed by %s\n",
+	                (unsigned long)p->count),
+	       p->count, SHARD_BUCKETS, bases[p->basis]);
 	for (s = 1; s <= p->count; s++) {
 		double total = 0;
 
@@ -240,7 +269,9 @@ shard_plan_print(const struct shard_plan *p, struct pkg *const *pkgs, size_t npk
 			total += shard_unit_weight(p, pkgs[i]->name, pkgs[i]->level);
 			n++;
 		}
-		printf(_("shard %d/%d: %d units, expected "), s, p->count, n);
+		printf(ngettext("shard %d/%d: %d unit, expected ",
+		                "shard %d/%d: %d units, expected ", (unsigned long)n),
+		       s, p->count, n);
 		shard_print_weight(p->basis, total);
 		putchar('\n');
 		for (i = 0; i < npkgs; i++) {
@@ -271,6 +302,7 @@ shard_plan_show(const struct options *o, char **err)
 		rc =
 		    shard_plan_make(&p, o->shard_count > 0 ? o->shard_count : 1, o->durations, err);
 	if (rc == 0) {
+		shard_plan_warn(&p, o->durations, pkgs, npkgs);
 		shard_plan_print(&p, pkgs, npkgs);
 		shard_plan_free(&p);
 	}

@@ -54,6 +54,12 @@ void shard_select(struct pkg **pkgs, size_t *npkgs, const int *buckets, int n);
 /* The expected weight of one unit (0 when the durations do not know it). */
 double shard_unit_weight(const struct shard_plan *p, const char *package, const char *level);
 
+/* Says on stderr, once, how many of the discovered units the durations
+ * file does not know (they weigh nothing, so that adding a package moves
+ * no other one); nothing without a durations file or when it knows all. */
+void shard_plan_warn(const struct shard_plan *p, const char *durations, struct pkg *const *pkgs,
+                     size_t npkgs);
+
 /* Writes the whole plan for the discovered units: each shard, its expected
  * weight and its packages. */
 void shard_plan_print(const struct shard_plan *p, struct pkg *const *pkgs, size_t npkgs);

@@ -810,6 +810,7 @@ sweep_shard(struct sweep *s, char **err)
 
 	if (shard_plan_make(&p, s->o->shard_count, s->o->durations, err) < 0)
 		return -1;
+	shard_plan_warn(&p, s->o->durations, s->pkgs, s->npkgs);
 	s->hdr.config.shard_buckets =
 	    shard_plan_buckets(&p, s->o->shard_index, &s->hdr.config.nshard_buckets);
 	shard_plan_free(&p);

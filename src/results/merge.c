@@ -22,6 +22,7 @@
 #include "base/jsonw.h"
 #include "base/timefmt.h"
 #include "base/util.h"
+#include "drivers/outcome.h"
 #include "results/journal.h"
 #include "results/merge.h"
 #include "results/shardset.h"
@@ -151,7 +152,6 @@ merge_scan_line(void *arg, struct journal_reader *reader, const cJSON *line, int
 	struct merge *m = arg;
 	const char *type = journal_line_type(line);
 
-	(void)reader;
 	if (strcmp(type, "header") == 0) {
 		const cJSON *config = cJSON_GetObjectItemCaseSensitive(line, "config");
 
@@ -189,8 +189,24 @@ merge_scan_line(void *arg, struct journal_reader *reader, const cJSON *line, int
 		merge_see(m->cur, MERGE_PKG, merge_num(line, "pkg"));
 	} else if (strcmp(type, "set") == 0) {
 		merge_see(m->cur, MERGE_SET, merge_num(line, "id"));
-	} else if (strcmp(type, "spawn") == 0 || strcmp(type, "run") == 0) {
+	} else if (strcmp(type, "spawn") == 0) {
 		merge_see(m->cur, MERGE_RUN, merge_num(line, "run"));
+	} else if (strcmp(type, "run") == 0) {
+		/* Checked here, so a bad line is blamed on its own journal
+		 * and not on the merged one. */
+		struct journal_run jr;
+		struct outcome o;
+		char *why = NULL;
+
+		memset(&o, 0, sizeof o);
+		journal_decode_run(reader, line, &jr, &o, &why);
+		outcome_free(&o);
+		if (why != NULL) {
+			m->err = xasprintf("%s:%d: %s", m->cur_in->path, lineno, why);
+			free(why);
+			return -EINVAL;
+		}
+		merge_see(m->cur, MERGE_RUN, jr.run);
 	} else if (strcmp(type, "canary") == 0) {
 		merge_see(m->cur, MERGE_CANARY, merge_num(line, "canary"));
 	}
@@ -586,7 +602,8 @@ merge_write(struct merge *m)
 	cJSON *h, *end;
 	char when[40];
 	int64_t finished = 0;
-	bool complete = true;
+	bool complete = true, have[513] = {false};
+	int count = m->parts[0].count, held = 0;
 	size_t i;
 	int rc = 0;
 
@@ -607,6 +624,10 @@ merge_write(struct merge *m)
 		if (p->finished_ms > finished)
 			finished = p->finished_ms;
 		complete &= p->complete;
+		if (p->index >= 1 && p->index <= 512 && !have[p->index]) {
+			have[p->index] = true;
+			held++;
+		}
 		cJSON_DeleteItemFromObjectCaseSensitive(p->prov, "complete");
 		cJSON_DeleteItemFromObjectCaseSensitive(p->prov, "finished");
 		cJSON_AddBoolToObject(p->prov, "complete", p->complete);
@@ -626,7 +647,11 @@ merge_write(struct merge *m)
 	}
 	end = cJSON_CreateObject();
 	cJSON_AddStringToObject(end, "type", "end");
-	cJSON_AddStringToObject(end, "status", complete ? "complete" : "interrupted");
+	/* Shards missing make the merge partial, whatever the parts say. */
+	cJSON_AddStringToObject(end, "status",
+	                        held < count ? "partial"
+	                        : complete   ? "complete"
+	                                     : "interrupted");
 	timefmt_format_rfc3339(finished, when, sizeof when);
 	cJSON_AddStringToObject(end, "finished", when);
 	merge_emit(m, end);

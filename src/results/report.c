@@ -88,12 +88,42 @@ static void
 report_text_shards(struct buf *b, const cJSON *machines)
 {
 	const cJSON *part, *shard, *v;
+	bool have[513] = {false};
+	int count = 0, held = 0, i;
+	const char *sep = "";
 
 	if (machines == NULL)
 		return;
-	buf_printf(b,
-	           _("merged from %d shards; each confirmed the failures of its own packages:\n"),
-	           cJSON_GetArraySize(machines));
+	cJSON_ArrayForEach(part, machines)
+	{
+		shard = cJSON_GetObjectItemCaseSensitive(part, "shard");
+		v = cJSON_GetObjectItemCaseSensitive(shard, "index");
+		count = cJSON_GetObjectItemCaseSensitive(shard, "count")->valueint;
+		if (cJSON_IsNumber(v) && v->valueint >= 1 && v->valueint <= 512 &&
+		    !have[v->valueint]) {
+			have[v->valueint] = true;
+			held++;
+		}
+	}
+	if (held < count && count <= 512) {
+		buf_printf(b,
+		           ngettext("merged from %d of %d shard; missing: ",
+		                    "merged from %d of %d shards; missing: ", (unsigned long)count),
+		           held, count);
+		for (i = 1; i <= count; i++) {
+			if (!have[i]) {
+				buf_printf(b, "%s%d/%d", sep, i, count);
+				sep = ", ";
+			}
+		}
+		buf_printf(b, "\n%s",
+		           _("each shard confirmed the failures of its own packages:\n"));
+	} else {
+		buf_printf(
+		    b,
+		    _("merged from %d shards; each confirmed the failures of its own packages:\n"),
+		    cJSON_GetArraySize(machines));
+	}
 	cJSON_ArrayForEach(part, machines)
 	{
 		shard = cJSON_GetObjectItemCaseSensitive(part, "shard");
@@ -181,12 +211,28 @@ report_text_polluter(struct buf *b, const struct results_test *t)
 	           p->command != NULL ? p->command : "");
 }
 
+/* Cells by phase, cpu and load, whatever order their runs finished in,
+ * so every driver's report reads the same. */
+static int
+report_cmp_cells(const void *a, const void *b)
+{
+	const struct results_cell *x = *(const struct results_cell *const *)a;
+	const struct results_cell *y = *(const struct results_cell *const *)b;
+
+	if (x->phase != y->phase)
+		return x->phase < y->phase ? -1 : 1;
+	if (x->cpu != y->cpu)
+		return x->cpu < y->cpu ? -1 : 1;
+	return x->load < y->load ? -1 : x->load > y->load;
+}
+
 static void
 report_text_test(struct buf *b, const struct results *r, const struct results_test *t,
                  const struct report_meta *m, const struct causes *causes,
                  const struct results_test *const *cascades, size_t ncascades)
 {
 	const struct results_cell *worst = results_worst_cell(t);
+	const struct results_cell **cells = xcalloc((size_t)t->ncells + 1, sizeof *cells);
 	int i;
 
 	buf_printf(b, "\n%s  [%s]%s\n", t->id, results_verdict_name(results_verdict(t)),
@@ -197,8 +243,11 @@ report_text_test(struct buf *b, const struct results *r, const struct results_te
 	           _("failures"), _("runs"), _("hangs"),
 	           /* xgettext:no-c-format */
 	           _("rate (95% CI)"));
+	for (i = 0; i < t->ncells; i++)
+		cells[i] = &t->cells[i];
+	qsort(cells, (size_t)t->ncells, sizeof *cells, report_cmp_cells);
 	for (i = 0; i < t->ncells; i++) {
-		const struct results_cell *c = &t->cells[i];
+		const struct results_cell *c = cells[i];
 		double lo, hi;
 
 		results_wilson(c->failures + c->hangs, c->runs, &lo, &hi);
@@ -219,6 +268,7 @@ report_text_test(struct buf *b, const struct results *r, const struct results_te
 			           100.0 * noise_share(c->noise_ms, c->noise_core_ms));
 		buf_addc(b, '\n');
 	}
+	free(cells);
 	report_text_noise(b, t);
 	causes_text(b, causes, (size_t)(t - r->tests));
 	if (t->channels != NULL) {

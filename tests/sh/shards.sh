@@ -83,8 +83,13 @@ check(open(os.path.join(out, "m3", "results.json")).read() ==
       open(os.path.join(out, "m3c", "results.json")).read().replace(
           os.path.join(out, "m3c"), os.path.join(out, "m3")), "merging a merge changes nothing")
 check(cells(load("m3b")) == cells(load("m3")), "merge of a merge and a shard")
+# A merge missing a shard says so.
+check(load("m12")["status"] == "partial", "m12 (2 of 3 shards): status " + load("m12")["status"])
 PY
 grep -q '^merged from 3 shards; each confirmed the failures of its own packages:$' "$out/m3/report.txt"
+grep -q '^flakesweep report (partial)$' "$out/m12/report.txt" || { cat "$out/m12/report.txt"; exit 1; }
+grep -q '^merged from 2 of 3 shards; missing: 3/3$' "$out/m12/report.txt" ||
+	{ cat "$out/m12/report.txt"; exit 1; }
 # Every run's log came along: the first failures' logs exist in the merge.
 for f in $(python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(" ".join(t["first_failure"]["log"] for t in r["tests"] if t.get("first_failure") and t["first_failure"].get("log")))' "$out/m3/results.json"); do
 	[ -s "$out/m3/$f" ] || { echo "missing $f in the merge"; exit 1; }
@@ -129,4 +134,15 @@ for p in plan plan-d; do
 	grep -v foxtrot "$out/$p-after" | diff "$out/$p-before" - ||
 		{ echo "$p: adding a package moved another"; exit 1; }
 done
+[ "$("$FLAKESWEEP" --shard-plan --shard 1/1 ./... | head -1)" = \
+	"shard plan: 1 shard of 512 buckets, weighed by buckets" ] || { echo "1 shards"; exit 1; }
+# A durations file that knows only some packages says so, once: foxtrot
+# and the packages of the other two shards weigh nothing.
+known=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["packages"]))' \
+	"$out/s3-1/results.json")
+"$FLAKESWEEP" --shard-plan --shard 1/3 --durations "$out/s3-1" ./... >/dev/null 2>"$out/err"
+unknown=$((6 - known))
+[ "$(grep -c . "$out/err")" = 1 ] &&
+	grep -qx "flakesweep: $out/s3-1 does not know $unknown packages of 6: they weigh nothing in the plan" \
+		"$out/err" || { echo "partial durations: $(cat "$out/err")"; exit 1; }
 echo ok

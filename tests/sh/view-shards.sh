@@ -50,6 +50,8 @@ hold() {
 
 sweep 1
 hold 1
+# s2 exists, empty: a directory named that does not exist is refused.
+mkdir s2
 start v 120 40 "$FLAKESWEEP view s1 s2"
 wait_for v "view: 2 shards: 1 live 1 waiting"
 wait_for v " s2: waiting for its journal"
