@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # timeout: 400
 # Environment levels (man 1 flakesweep, ENVIRONMENT LEVELS). A dockerd of
-# its own and tests/fixtures/environments: a unit level, a testcontainers
+# its own and tests/fixtures/environments, three modules (the root, tools
+# and the walkthrough wt1): a unit level, a testcontainers
 # level and a walkthrough (wt1: a Dockerfile FROM scratch with a static Go
 # binary, deploy/kind/up.sh starting a plain container labelled with the
 # environment's name, down.sh removing it, functional tests). Swept from
@@ -43,8 +44,8 @@ bad = []
 by = {}
 for r in runs:
     by.setdefault(names[r["pkg"]], []).append(r.get("exit", 0))
-want = {"example.com/envs/unit": [0, 0], "example.com/envs/ctr": [0, 0],
-        "example.com/envs/wt1/functional": [0, 0]}
+want = {"example.com/envs/unit": [0, 0], "example.com/envs/tools": [0, 0],
+        "example.com/envs/ctr": [0, 0], "example.com/envs/wt1/functional": [0, 0]}
 if by != want:
     bad.append("runs %s, expected %s" % (by, want))
 if [(e["event"], e["env"], e["cpuset"], "error" in e) for e in envs] != \
@@ -57,6 +58,7 @@ res = json.load(open(os.path.join(out, "results.json")))
 kinds = {p["package"]: (p["level"], p["kind"], (p.get("pinning") or {}).get("cpuset"))
          for p in res["packages"]}
 want = {"example.com/envs/unit": ("unit", "unit", None),
+        "example.com/envs/tools": ("unit", "unit", None),
         "example.com/envs/ctr": ("testcontainers", "containers", kept),
         "example.com/envs/wt1/functional": ("functional", "environment", lane)}
 if kinds != want:
@@ -143,7 +145,7 @@ grep -q "environment flaky-wt1 (.*/wt1): up exited with status 3:" "$CHECK_TMPDI
 grep -q "no cluster here" "$CHECK_TMPDIR/stderr" || fail "a failed up: its output is not quoted"
 pkgs() { python3 -c 'import json,sys; print(sorted((p["package"], p["kind"], p["build"]["ok"], p["runs"]) for p in json.load(open(sys.argv[1]))["packages"]))' "$1"; }
 before=$(pkgs "$CHECK_TMPDIR/noup/results.json")
-[ "$before" = "[('example.com/envs/unit', 'unit', True, 2), ('example.com/envs/wt1/functional', 'environment', False, 0), ('example.com/envs/wt2/functional', 'environment', False, 0)]" ] ||
+[ "$before" = "[('example.com/envs/tools', 'unit', True, 2), ('example.com/envs/unit', 'unit', True, 2), ('example.com/envs/wt1/functional', 'environment', False, 0), ('example.com/envs/wt2/functional', 'environment', False, 0)]" ] ||
 	fail "a failed up: packages $before"
 # The rebuilt report's status: 1, a package failed to build.
 rc=0
@@ -173,5 +175,5 @@ DOCKER_HOST=unix://$d/gone.sock "$FLAKESWEEP" --keep 0 --cpu 1 --load 1 --count 
 grep -q "cannot reach Docker at $d/gone.sock: " "$CHECK_TMPDIR/stderr" ||
 	{ cat "$CHECK_TMPDIR/stderr"; fail "no engine: the reason is not printed"; }
 n=$(python3 -c 'import json,sys; print(sum(1 for l in open(sys.argv[1]) if (j := json.loads(l))["type"] == "run" and j.get("exit", 0) == 0))' "$CHECK_TMPDIR/dead/journal.jsonl")
-[ "$n" = 2 ] || fail "no engine: $n unit runs passed, expected 2"
+[ "$n" = 4 ] || fail "no engine: $n unit runs passed, expected 4"
 echo "ok: the environment's container on its lane; --clusters 1 apart, 2 overlapping; taken down on interrupt; a failed up and no engine give exit 2"
