@@ -122,6 +122,45 @@ TEST(sweep_config_header_keeps_quiet)
 	journal_header_free(&back);
 }
 
+/* --containers, --clusters, --env-up and --env-down outlive the sweep, so
+ * --resume runs with them; at their defaults the header leaves them out. */
+TEST(sweep_config_header_keeps_container_and_environment_options)
+{
+	struct journal_header h, back;
+	struct options o;
+	char *err = NULL;
+	cJSON *line, *config;
+
+	header_of(&h);
+	line = journal_header_encode(&h);
+	config = cJSON_GetObjectItem(line, "config");
+	CHECK(cJSON_GetObjectItem(config, "containers") == NULL);
+	CHECK(cJSON_GetObjectItem(config, "clusters") == NULL);
+	CHECK(cJSON_GetObjectItem(config, "env_up") == NULL);
+	CHECK_INT(journal_header_decode(line, "j", 1, &back, &err), 0);
+	CHECK_INT(back.config.containers, 4);
+	CHECK_INT(back.config.clusters, 2);
+	CHECK(back.config.env_up == NULL && back.config.env_down == NULL);
+	cJSON_Delete(line);
+	journal_header_free(&back);
+	h.config.containers = 1;
+	h.config.clusters = 3;
+	h.config.env_up = xstrdup("./up --fast");
+	h.config.env_down = xstrdup("./down");
+	line = journal_header_encode(&h);
+	CHECK_INT(journal_header_decode(line, "j", 1, &back, &err), 0);
+	options_init(&o);
+	sweep_config_to_options(&back.config, &o);
+	CHECK_INT(o.containers, 1);
+	CHECK_INT(o.clusters, 3);
+	CHECK_STR(o.env_up, "./up --fast");
+	CHECK_STR(o.env_down, "./down");
+	options_free(&o);
+	cJSON_Delete(line);
+	journal_header_free(&h);
+	journal_header_free(&back);
+}
+
 /* Decodes the header with one config key set to value (JSON). */
 static void
 bad_config(const char *key, const char *value, const char *want)
@@ -168,4 +207,7 @@ TEST(sweep_config_header_refuses_what_the_command_line_refuses)
 	bad_config("run", "7", "config.run: expected a string or null");
 	bad_config("quiet", "100", "config.quiet: expected a whole percentage from 1 to 99");
 	bad_config("quiet", "2.5", "config.quiet: expected a whole number");
+	bad_config("containers", "0",
+	           "config.containers: expected a positive whole number, at most 100000000");
+	bad_config("env_up", "null", "config.env_up: expected a string");
 }

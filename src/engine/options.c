@@ -30,8 +30,8 @@ options_init(struct options *o)
 	o->timeout_ms = 120000;
 	o->kill_grace_ms = 30000;
 	o->keep = -1;
-	o->containers = 4;
-	o->clusters = 2;
+	o->containers = OPTIONS_CONTAINERS_DEFAULT;
+	o->clusters = OPTIONS_CLUSTERS_DEFAULT;
 	o->race = true;
 	o->canaries = OPTIONS_CANARIES_DEFAULT;
 	o->driver = xstrdup("go");

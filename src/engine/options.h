@@ -108,6 +108,9 @@ const char *options_check_count(long long v, int min);
 const char *options_check_quiet(long long v);
 /* --canaries: a percentage from 0 (off) to 100. */
 #define OPTIONS_CANARIES_DEFAULT 1.0
+/* --containers and --clusters by default. */
+#define OPTIONS_CONTAINERS_DEFAULT 4
+#define OPTIONS_CLUSTERS_DEFAULT 2
 const char *options_check_canaries(double v);
 const char *options_check_list(const int *v, int n);
 const char *options_check_loads(const int *v, int n);

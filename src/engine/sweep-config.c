@@ -70,6 +70,10 @@ sweep_config_from_options(struct sweep_config *c, const struct options *o,
 	c->private_workdir = o->private_workdir;
 	c->quiet = o->quiet;
 	c->canaries = o->canaries;
+	c->containers = o->containers;
+	c->clusters = o->clusters;
+	c->env_up = sweep_config_dup(o->env_up);
+	c->env_down = sweep_config_dup(o->env_down);
 	c->run_re = sweep_config_dup(o->run_re);
 	c->skip_re = sweep_config_dup(o->skip_re);
 	c->levels = sweep_config_strv_dup(levels, nlevels);
@@ -128,6 +132,10 @@ sweep_config_to_options(const struct sweep_config *c, struct options *o)
 	if (o->quiet == 0)
 		o->quiet = c->quiet;
 	o->canaries = c->canaries;
+	o->containers = c->containers;
+	o->clusters = c->clusters;
+	sweep_config_set_str(&o->env_up, c->env_up);
+	sweep_config_set_str(&o->env_down, c->env_down);
 	sweep_config_set_str(&o->build_tags, c->build_tags);
 	if (o->quarantine == NULL)
 		o->quarantine = sweep_config_dup(c->quarantine);
@@ -210,6 +218,8 @@ sweep_config_free(struct sweep_config *c)
 	util_strv_free_n(c->env_values, c->nenv);
 	free(c->quarantine);
 	free(c->build_tags);
+	free(c->env_up);
+	free(c->env_down);
 	free(c->driver);
 	free(c->pytest_unit);
 	util_strv_free_n(c->packages, c->npackages);
@@ -272,6 +282,14 @@ sweep_config_json(const struct sweep_config *c)
 		cJSON_AddNumberToObject(o, "quiet", c->quiet);
 	if (c->canaries != OPTIONS_CANARIES_DEFAULT)
 		cJSON_AddNumberToObject(o, "canaries", c->canaries);
+	if (c->containers != OPTIONS_CONTAINERS_DEFAULT)
+		cJSON_AddNumberToObject(o, "containers", c->containers);
+	if (c->clusters != OPTIONS_CLUSTERS_DEFAULT)
+		cJSON_AddNumberToObject(o, "clusters", c->clusters);
+	if (c->env_up != NULL)
+		cJSON_AddStringToObject(o, "env_up", c->env_up);
+	if (c->env_down != NULL)
+		cJSON_AddStringToObject(o, "env_down", c->env_down);
 	cJSON_AddStringToObject(o, "tap_select", c->tap_select != NULL ? c->tap_select : "arg");
 	env = cJSON_AddObjectToObject(o, "env");
 	for (i = 0; i < c->nenv; i++)
@@ -570,6 +588,8 @@ sweep_config_decode(struct sweep_config_in *in, const cJSON *o, struct sweep_con
 	int rc;
 
 	in->section = "config";
+	c->containers = OPTIONS_CONTAINERS_DEFAULT;
+	c->clusters = OPTIONS_CLUSTERS_DEFAULT;
 	c->timeout_ms = 120000;
 	c->kill_grace_ms = 30000;
 	c->race = true;
@@ -600,6 +620,14 @@ sweep_config_decode(struct sweep_config_in *in, const cJSON *o, struct sweep_con
 		rc = sweep_config_bool(in, o, "cover", &c->cover);
 	if (rc == 0)
 		rc = sweep_config_bool(in, o, "private_workdir", &c->private_workdir);
+	if (rc == 0 && cJSON_GetObjectItemCaseSensitive(o, "containers") != NULL)
+		rc = sweep_config_count(in, o, "containers", 1, &c->containers);
+	if (rc == 0 && cJSON_GetObjectItemCaseSensitive(o, "clusters") != NULL)
+		rc = sweep_config_count(in, o, "clusters", 1, &c->clusters);
+	if (rc == 0)
+		rc = sweep_config_str(in, o, "env_up", false, &c->env_up);
+	if (rc == 0)
+		rc = sweep_config_str(in, o, "env_down", false, &c->env_down);
 	d = 0;
 	if (rc == 0 && (rc = sweep_config_num(in, o, "quiet", -1e12, 1e12, &d)) == 0) {
 		if ((expected = options_check_quiet((long long)d)) != NULL)

@@ -24,9 +24,13 @@ struct sweep_config {
 	int count, confirm;
 	int64_t timeout_ms, kill_grace_ms;
 	bool shuffle, race, isolate_net, cover;
-	bool private_workdir;   /* absent from the header when off */
-	int quiet;              /* --quiet N%, 0 when off (then absent from the header) */
-	double canaries;        /* --canaries N% (absent from the header at the default) */
+	bool private_workdir; /* absent from the header when off */
+	int quiet;            /* --quiet N%, 0 when off (then absent from the header) */
+	double canaries;      /* --canaries N% (absent from the header at the default) */
+	/* --containers and --clusters (absent from the header at their
+	 * defaults); --env-up and --env-down, or NULL (then absent). */
+	int containers, clusters;
+	char *env_up, *env_down;
 	char *run_re, *skip_re; /* or NULL */
 	char **levels;          /* the levels the sweep found */
 	int nlevels;
