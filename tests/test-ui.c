@@ -1465,6 +1465,7 @@ struct test_ui_shards {
 	struct replay r[2];
 	struct sweep_status st[2];
 	bool live; /* both attached, a run in flight on each one's lane 0 */
+	int n;     /* directories in the view: both, or shard 1's alone */
 	struct results *merged;
 };
 
@@ -1477,20 +1478,21 @@ test_ui_shards_update(void *arg, struct model *m, int64_t now_ms)
 	struct results *old = s->merged;
 	int k;
 
-	for (k = 0; k < 2; k++) {
+	for (k = 0; k < s->n; k++) {
 		parts[k] = (struct shardset_part){s->r[k].results, s->r[k].started_ms,
 		                                  s->r[k].header.config.shard_index, in[k].dir};
 		if (s->live)
 			in[k].st = &s->st[k];
 	}
-	s->merged = shardset_results(parts, 2);
-	model_update_shards(m, s->merged, in, 2, now_ms);
+	s->merged = shardset_results(parts, (size_t)s->n);
+	model_update_shards(m, s->merged, in, (size_t)s->n, now_ms);
 	results_free(old);
 }
 
-/* `flakesweep view out s2`: shard 1 in out, shard 2 in s2, merged. */
+/* `flakesweep view out s2`: shard 1 in out, shard 2 in s2, merged; with
+ * ndirs 1, shard 1's directory alone. */
 static void
-test_ui_shards_golden(const char *name, int rows, int cols, bool live)
+test_ui_shards_golden(const char *name, int rows, int cols, bool live, int ndirs)
 {
 	struct test_ui_opts o = {0, 1, NULL, NULL, NULL, false, false};
 	struct test_ui_shards sh;
@@ -1514,6 +1516,7 @@ test_ui_shards_golden(const char *name, int rows, int cols, bool live)
 	CHECK_INT(replay_journal("out/journal.jsonl", &sh.r[0], &err), 0);
 	CHECK_INT(replay_journal("s2/journal.jsonl", &sh.r[1], &err), 0);
 	sh.live = live;
+	sh.n = ndirs;
 	for (k = 0; live && k < 2; k++) {
 		int cores[1] = {k};
 
@@ -1545,19 +1548,25 @@ test_ui_shards_golden(const char *name, int rows, int cols, bool live)
  * shard 1: its first failure's log is in out). */
 TEST(ui_golden_shards_80x24)
 {
-	test_ui_shards_golden("shards", 24, 80, false);
+	test_ui_shards_golden("shards", 24, 80, false, 2);
 }
 
 TEST(ui_golden_shards_120x40)
 {
-	test_ui_shards_golden("shards", 40, 120, false);
+	test_ui_shards_golden("shards", 40, 120, false, 2);
+}
+
+/* Shard 1 of 2 without shard 2: the header says which shard is missing. */
+TEST(ui_golden_shards_missing_80x24)
+{
+	test_ui_shards_golden("shards_missing", 24, 80, false, 1);
 }
 
 /* Both attached: each host's lanes under its line, numbered as its sweep
  * numbers them. */
 TEST(ui_golden_shards_live_120x40)
 {
-	test_ui_shards_golden("shards_live", 40, 120, true);
+	test_ui_shards_golden("shards_live", 40, 120, true, 2);
 }
 
 /* A sweep whose levels file makes docker_it a container level: three of

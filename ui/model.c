@@ -72,6 +72,7 @@ model_free_shards(struct model *m)
 		free(m->shards[i].dir);
 		free(m->shards[i].host);
 		free(m->shards[i].status);
+		free(m->shards[i].held);
 	}
 	free(m->shards);
 	m->shards = NULL;
@@ -559,6 +560,12 @@ model_add_shard(struct model_shard *s, const struct model_shard_in *in, struct s
 	s->host = xstrdup(r->header.machine.host != NULL ? r->header.machine.host : "?");
 	s->index = r->header.config.shard_index;
 	s->count = r->header.config.shard_count;
+	s->nheld = r->header.config.shard_merged != NULL ? r->header.config.nshard_merged : 1;
+	s->held = xmalloc(sizeof *s->held * (size_t)s->nheld);
+	memcpy(s->held,
+	       r->header.config.shard_merged != NULL ? r->header.config.shard_merged
+	                                             : &r->header.config.shard_index,
+	       sizeof *s->held * (size_t)s->nheld);
 	s->state = end != NULL      ? MODEL_SHARD_FINISHED
 	           : in->st != NULL ? MODEL_SHARD_LIVE
 	                            : MODEL_SHARD_ELSEWHERE;

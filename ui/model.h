@@ -44,6 +44,7 @@ enum model_shard_state {
 struct model_shard {
 	char *dir, *host; /* host NULL while waiting */
 	int index, count;
+	int *held, nheld; /* the shards its directory holds: several for a merge */
 	enum model_shard_state state;
 	char *status; /* finished: "complete", "interrupted"... */
 	bool paused;

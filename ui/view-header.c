@@ -90,13 +90,15 @@ view_header_unclean(struct view_ctx *c, const struct view_rect *r, const struct 
 	free(text);
 }
 
-/* The phase part of a view of several shards: how many there are, and
- * how many of them are live, running elsewhere, finished, waiting for
- * a journal or not named at all. */
+/* "view: 2 of 3 shards: 1 live 1 finished 1 missing (3/3)": the shards
+ * the directories hold (a merge holds several) and each one's state; a
+ * shard no directory holds is missing, once no directory still waits for
+ * its journal (it may hold it). */
 static void
 view_header_shards(const struct model *m, char *text, size_t size)
 {
-	int n[MODEL_SHARD_FINISHED + 1] = {0}, count = 0;
+	int n[MODEL_SHARD_FINISHED + 1] = {0}, count = 0, held = 0, missing, k;
+	bool *seen;
 	size_t i;
 	struct buf b;
 
@@ -105,9 +107,21 @@ view_header_shards(const struct model *m, char *text, size_t size)
 		if (m->shards[i].count > count)
 			count = m->shards[i].count;
 	}
+	seen = xcalloc((size_t)count + 1, sizeof *seen);
+	for (i = 0; i < m->nshards; i++) {
+		for (k = 0; k < m->shards[i].nheld; k++) {
+			int x = m->shards[i].held[k];
+
+			if (x >= 1 && x <= count && !seen[x]) {
+				seen[x] = true;
+				held++;
+			}
+		}
+	}
+	missing = count - held - n[MODEL_SHARD_WAITING];
 	buf_init(&b);
-	if (count > (int)m->nshards)
-		buf_printf(&b, _("view: %zu of %d shards:"), m->nshards, count);
+	if (missing > 0)
+		buf_printf(&b, _("view: %d of %d shards:"), count - missing, count);
 	else
 		buf_printf(&b, _("view: %zu shards:"), m->nshards);
 	if (n[MODEL_SHARD_LIVE] > 0)
@@ -118,8 +132,21 @@ view_header_shards(const struct model *m, char *text, size_t size)
 		buf_printf(&b, _(" %d finished"), n[MODEL_SHARD_FINISHED]);
 	if (n[MODEL_SHARD_WAITING] > 0)
 		buf_printf(&b, _(" %d waiting"), n[MODEL_SHARD_WAITING]);
-	if (count > (int)m->nshards)
-		buf_printf(&b, _(" %d missing"), count - (int)m->nshards);
+	if (missing > 0) {
+		buf_printf(&b, _(" %d missing"), missing);
+		if (n[MODEL_SHARD_WAITING] == 0 && missing <= 4) {
+			const char *sep = " (";
+
+			for (k = 1; k <= count; k++) {
+				if (seen[k])
+					continue;
+				buf_printf(&b, "%s%d/%d", sep, k, count);
+				sep = ", ";
+			}
+			buf_addc(&b, ')');
+		}
+	}
+	free(seen);
 	snprintf(text, size, "%s", b.data);
 	buf_free(&b);
 }
