@@ -510,16 +510,20 @@ sweep_finish(struct sweep *s, const char *status)
 	s->finished_ms = util_now_ms();
 	if (s->phase >= SWEEP_PHASE_SWEEP || s->results->npkgs > 0)
 		sweep_write_results(s, status);
-	end = cJSON_CreateObject();
-	cJSON_AddStringToObject(end, "type", "end");
-	cJSON_AddStringToObject(end, "status", status);
-	timefmt_format_rfc3339(s->finished_ms, when, sizeof when);
-	cJSON_AddStringToObject(end, "finished", when);
-	if (journal_write(s->journal, end) < 0)
-		sweep_message(s, "%s",
-		              _("the journal ends before the runs it could not hold: the report "
-		                "printed at the end has every run measured"));
-	cJSON_Delete(end);
+	/* A journal without its header is no sweep's: one that never began
+	 * gets no end either (sweep_start takes it away). */
+	if (s->header != NULL) {
+		end = cJSON_CreateObject();
+		cJSON_AddStringToObject(end, "type", "end");
+		cJSON_AddStringToObject(end, "status", status);
+		timefmt_format_rfc3339(s->finished_ms, when, sizeof when);
+		cJSON_AddStringToObject(end, "finished", when);
+		if (journal_write(s->journal, end) < 0)
+			sweep_message(s, "%s",
+			              _("the journal ends before the runs it could not hold: the "
+			                "report printed at the end has every run measured"));
+		cJSON_Delete(end);
+	}
 	sweep_containers_close(s);
 	sweep_envs_stop(s);
 	uv_timer_stop(&s->flush_timer);
@@ -931,28 +935,50 @@ sweep_start_resumed(struct sweep *s, char **err)
 	return 0;
 }
 
+/* A new sweep that failed before its journal's header leaves its output
+ * directory as it found it (new or empty), so the same -o works again. */
+static void
+sweep_undo_outdir(const struct sweep *s)
+{
+	static const char *const made[] = {"runs", "bin", "tmp"};
+	char *path = xasprintf("%s/journal.jsonl", s->outdir);
+	size_t i;
+
+	unlink(path);
+	free(path);
+	for (i = 0; i < UTIL_ARRAY_LEN(made); i++) {
+		path = xasprintf("%s/%s", s->outdir, made[i]);
+		rmdir(path);
+		free(path);
+	}
+}
+
 int
 sweep_start(struct sweep *s, char **err)
 {
+	bool interrupted;
 	int rc;
 
 	*err = NULL;
 	proc_become_subreaper();
 	sweep_start_timers(s);
 	rc = s->resumed ? sweep_start_resumed(s, err) : sweep_start_fresh(s, err);
-	if (rc < 0 && proc_interrupted() != 0) {
-		/* A signal stopped discovery: interrupted, not an error. */
+	if (rc == 0)
+		return 0;
+	/* A signal that stopped discovery interrupted it: not an error. */
+	interrupted = proc_interrupted() != 0;
+	if (interrupted) {
 		free(*err);
 		*err = NULL;
-		sweep_finish(s, "interrupted");
-		return 0;
-	}
-	if (rc < 0) {
+	} else {
 		s->infra_error = true;
-		sweep_finish(s, "interrupted");
-		s->exit_status = 2;
 	}
-	return rc;
+	sweep_finish(s, "interrupted");
+	if (!interrupted)
+		s->exit_status = 2;
+	if (!s->resumed && s->header == NULL)
+		sweep_undo_outdir(s);
+	return interrupted ? 0 : rc;
 }
 
 void

@@ -54,4 +54,16 @@ rc=0; fs -o linked --driver tap -- ./linker.sh >out 2>err || rc=$?
 real=$(cd linked && pwd -P)
 [ "$(sort tmpdirs | tr '\n' ' ')" = "$real/tmp/1 $real/tmp/2 " ] || fail "TMPDIRs are not inside the output directory: $(cat tmpdirs)"
 [ -z "$(ls linked/tmp)" ] || fail "passing runs' TMPDIRs kept: $(ls linked/tmp)"
+# A sweep that cannot start (a levels file it refuses, a package that does
+# not list) leaves its -o as it found it, so the same -o works once fixed.
+mkdir -p proj/.flakesweep && cp envprint.sh proj/
+echo '{"levels": {"x": {"kind": "env"}}}' >proj/.flakesweep/levels.json
+rc=0; (cd proj && fs -o ../again --driver tap -- ./envprint.sh) >out 2>err || rc=$?
+[ "$rc" = 2 ] || fail "a refused levels file: exit $rc, expected 2"
+grep -q 'levels.json:1: levels.x.kind: expected' err || fail "a refused levels file: $(cat err)"
+[ -z "$(ls -A again)" ] || fail "a sweep that never started left $(ls -A again)"
+rm proj/.flakesweep/levels.json
+rc=0; (cd proj && fs -o ../again --driver tap -- ./envprint.sh) >out 2>err || rc=$?
+[ "$rc" = 1 ] || fail "the same -o once fixed: exit $rc, expected 1 (run 2 fails): $(cat err)"
+head -1 again/journal.jsonl | grep -q '"type":"header"' || fail "the same -o once fixed: no header"
 echo "ok: outdir checks"
