@@ -324,11 +324,12 @@ char *
 report_text(const struct results *r, const struct report_meta *m)
 {
 	struct buf b;
-	const struct results_test **list, **cascades;
-	struct causes *causes;
+	const struct results_test **list;
+	struct report_derived own;
+	const struct report_derived *d = m->derived;
 	int64_t passed, flaky, failing;
 	char *text;
-	size_t i, n = 0, ncascades;
+	size_t i, n = 0;
 	int section;
 
 	buf_init(&b);
@@ -385,8 +386,10 @@ report_text(const struct results *r, const struct report_meta *m)
 			           p->name, p->level, (long long)p->unreliable_runs);
 	}
 	list = xcalloc(r->ntests ? r->ntests : 1, sizeof *list);
-	causes = causes_new(r);
-	cascades = results_cascades(r, &ncascades);
+	if (d == NULL) {
+		report_derive(r, &own);
+		d = &own;
+	}
 	for (i = 0; i < r->ntests; i++) {
 		if (results_verdict(&r->tests[i]) != RESULTS_PASSED)
 			list[n++] = &r->tests[i];
@@ -407,14 +410,14 @@ report_text(const struct results *r, const struct report_meta *m)
 				        : _("Failing tests (failed every run at some pair)"));
 				header = true;
 			}
-			report_text_test(&b, r, list[i], m, causes, cascades, ncascades);
+			report_text_test(&b, r, list[i], m, d->causes, d->cascades, d->ncascades);
 		}
 	}
 	if (n == 0)
 		buf_printf(&b, "\n%s\n", _("No test failed or hung."));
 	free(list);
-	free(cascades);
-	causes_free(causes);
+	if (d == &own)
+		report_derived_free(&own);
 	/* Test ids, package names, build output and reproduce commands come
 	 * from the project and its tests: the whole text is cleaned once. */
 	text = sanitize_text(b.data, b.len);
@@ -422,11 +425,26 @@ report_text(const struct results *r, const struct report_meta *m)
 	return text;
 }
 
+void
+report_derive(const struct results *r, struct report_derived *d)
+{
+	d->causes = causes_new(r);
+	d->cascades = results_cascades(r, &d->ncascades);
+}
+
+void
+report_derived_free(struct report_derived *d)
+{
+	causes_free(d->causes);
+	free(d->cascades);
+}
+
 int
 report_write(const char *dir, const struct results *r, const struct report_meta *m, char **err)
 {
-	char *json = results_json_text(r, m), *text = report_text(r, m);
-	char *path = xasprintf("%s/results.json", dir);
+	struct report_derived d;
+	struct report_meta both = *m;
+	char *json, *text, *path = xasprintf("%s/results.json", dir);
 	/* A rewrite while running needs no fsync: the journal it is made of
 	 * is not synced either (an operating system crash loses both alike),
 	 * and --resume makes both files again from the journal. The last
@@ -435,6 +453,11 @@ report_write(const char *dir, const struct results *r, const struct report_meta 
 	    strcmp(m->status, "running") == 0 ? util_write_file_replace : util_write_file_atomic;
 	int rc;
 
+	report_derive(r, &d);
+	both.derived = &d;
+	json = results_json_text(r, &both);
+	text = report_text(r, &both);
+	report_derived_free(&d);
 	*err = NULL;
 	rc = write(path, json, strlen(json));
 	if (rc == 0) {

@@ -22,6 +22,19 @@ typedef void (*report_reproduce_cb)(void *arg, const struct results_test *t,
                                     char **direct);
 
 struct results_json_cache;
+struct causes;
+
+/* What results.json and report.txt both derive from the results: each
+ * test's causes and the tests that are cascades (results_cascades). */
+struct report_derived {
+	struct causes *causes;
+	const struct results_test **cascades;
+	size_t ncascades;
+};
+
+/* Works them out for r; report_derived_free frees them. */
+void report_derive(const struct results *r, struct report_derived *d);
+void report_derived_free(struct report_derived *d);
 
 struct report_meta {
 	const char *status;      /* "running", "complete" or "interrupted" */
@@ -44,6 +57,9 @@ struct report_meta {
 	int64_t now_ms; /* for expiry countdowns */
 	/* The texts the last rewrite kept (results_json_cache_new), or NULL. */
 	struct results_json_cache *cache;
+	/* Worked out once for both files (report_write), or NULL: each
+	 * writer works them out itself. */
+	const struct report_derived *derived;
 };
 
 /* The text report: a summary, the flaky and failing tests with their

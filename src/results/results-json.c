@@ -103,20 +103,10 @@ results_json_cores(struct jsonw *w, const struct results_test *t)
 	jsonw_end(w);
 }
 
-/* What one writing of the document shares between its tests. */
-struct results_json_out {
-	struct causes *causes;
-	/* The tests that are cascades, in order, found once rather than for
-	 * every test. */
-	const struct results_test **cascades;
-	size_t ncascades;
-};
-
 /* tests[].cascades (the tests that failed only after this one) and
  * tests[].cascade_of (the root, for a cascade). */
 static void
-results_json_cascade(struct jsonw *w, const struct results_json_out *o,
-                     const struct results_test *t)
+results_json_cascade(struct jsonw *w, const struct report_derived *o, const struct results_test *t)
 {
 	size_t i;
 
@@ -186,7 +176,7 @@ results_json_tree(struct jsonw *w, const char *key, cJSON *tree)
 
 static void
 results_json_test(struct jsonw *w, const struct results *r, const struct results_test *t,
-                  const struct report_meta *m, const struct results_json_out *o, bool provisional)
+                  const struct report_meta *m, const struct report_derived *o, bool provisional)
 {
 	const struct results_pkg *p = &r->pkgs[t->pkg];
 	const struct results_cell *worst;
@@ -309,7 +299,7 @@ results_json_cache_free(struct results_json_cache *c)
  * the clock) must be checked here or in results_json_kept_same. */
 static bool
 results_json_keepable(const struct results_test *t, const struct report_meta *m,
-                      const struct results_json_out *o)
+                      const struct report_derived *o)
 {
 	size_t i;
 	int k;
@@ -345,7 +335,7 @@ results_json_kept_same(const struct results_json_kept *e, const struct results_t
  * changed since, else written anew (and kept when it may be). */
 static void
 results_json_test_at(struct jsonw *w, const struct results *r, size_t i,
-                     const struct report_meta *m, const struct results_json_out *o)
+                     const struct report_meta *m, const struct report_derived *o)
 {
 	const struct results_test *t = &r->tests[i];
 	bool provisional = strcmp(m->status, "complete") != 0 &&
@@ -453,7 +443,8 @@ results_json_header_object(struct jsonw *w, const char *key, const cJSON *o)
 char *
 results_json_text(const struct results *r, const struct report_meta *m)
 {
-	struct results_json_out o = {0};
+	struct report_derived own;
+	const struct report_derived *o = m->derived;
 	struct levels *levels = NULL;
 	struct levels_error lerr;
 	struct jsonw w;
@@ -497,14 +488,16 @@ results_json_text(const struct results *r, const struct report_meta *m)
 	/* Each entry's status is judged on the very results it joins. */
 	if (m->quarantine != NULL)
 		quarantine_evaluate(m->quarantine, r, NULL, QUARANTINE_DEFAULT_MIN_RUNS, m->now_ms);
-	o.causes = causes_new(r);
-	o.cascades = results_cascades(r, &o.ncascades);
+	if (o == NULL) {
+		report_derive(r, &own);
+		o = &own;
+	}
 	jsonw_array(&w, "tests");
 	for (i = 0; i < r->ntests; i++)
-		results_json_test_at(&w, r, i, m, &o);
+		results_json_test_at(&w, r, i, m, o);
 	jsonw_end(&w);
-	causes_free(o.causes);
-	free(o.cascades);
+	if (o == &own)
+		report_derived_free(&own);
 	results_counts(r, &passed, &flaky, &failing);
 	jsonw_object(&w, "summary");
 	jsonw_int(&w, "runs", r->runs);
