@@ -274,7 +274,7 @@ awk '$1 == "secondary-rate-limit" && $3 == "CreateDiscussion" { sub("t=", "", $8
 	{ echo "FAIL secondary: less than a second between the two mutations"; fail=1; }
 run secondary-long secondary-rate-limit-long
 if [ "$(cat "$T/secondary-long.rc")" != 2 ] ||
-	! grep -qxE "flakesweep: GitHub's rate limit was reached: try again after [0-2][0-9]:[0-5][0-9]" "$T/secondary-long.err" ||
+	! grep -qxE "flakesweep: GitHub's rate limit was reached: try again after ([0-9]{4}-[01][0-9]-[0-3][0-9] )?[0-2][0-9]:[0-5][0-9]" "$T/secondary-long.err" ||
 	[ -s "$T/secondary-long.out" ]; then
 	echo "FAIL secondary-long:"; cat "$T/secondary-long.err"; fail=1
 fi
