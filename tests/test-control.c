@@ -161,6 +161,26 @@ TEST(control_status_levels_round_trip)
 	results_free(r);
 }
 
+/* A copy owns its list of packages that did not build: freeing the copy
+ * leaves the original whole, and each is freed once. */
+TEST(control_status_copy_build_failed)
+{
+	struct sweep_status st, copy;
+
+	memset(&st, 0, sizeof st);
+	util_strv_add(&st.build_failed, &st.nbuild_failed, "example.com/m/pkg/x (unit)");
+	util_strv_add(&st.build_failed, &st.nbuild_failed, "example.com/m/pkg/y (integration)");
+	status_copy(&copy, &st);
+	CHECK_INT(copy.nbuild_failed, 2);
+	CHECK(copy.build_failed != st.build_failed);
+	CHECK(copy.build_failed[0] != st.build_failed[0]);
+	CHECK_STR(copy.build_failed[1], "example.com/m/pkg/y (integration)");
+	status_free(&copy);
+	CHECK_INT(st.nbuild_failed, 2);
+	CHECK_STR(st.build_failed[0], "example.com/m/pkg/x (unit)");
+	status_free(&st);
+}
+
 /* A sweep of a TAP script in dir (beta fails in runs 3 and 6), count runs,
  * confirm 2, into dir/out, or into outdir when given. */
 static struct sweep *

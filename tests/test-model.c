@@ -2,7 +2,8 @@
 /* test-model.c: the dashboard model's timeline: the whole sweep's ETA
  * counts the confirm runs the failures so far will get, a pause freezes
  * both estimates and does not count in the pace, and the problems no
- * test list shows are counted. */
+ * test list shows are counted. A view attached to a sweep keeps its own
+ * copy of the packages that did not build. */
 #include "config.h"
 
 #include <stdio.h>
@@ -74,4 +75,26 @@ TEST(model_eta_projects_confirm)
 	model_free(m);
 	replay_free(&a);
 	replay_free(&b);
+}
+
+/* The status a sweep pushed names a package that did not build: the model
+ * lists it, and the status and the model are each freed whole, once. */
+TEST(model_attached_build_failed)
+{
+	struct model *m = model_new(MODEL_VIEW);
+	struct sweep_status st;
+	struct replay a;
+
+	test_model_replay(12, &a);
+	memset(&st, 0, sizeof st);
+	util_strv_add(&st.build_failed, &st.nbuild_failed, "example.com/m/broken (unit)");
+	model_update_attached(m, &a, &st, NULL, "out", 1796007910000);
+	CHECK_INT(m->nbuild_failed, 1);
+	CHECK_STR(m->build_failed[0], "example.com/m/broken (unit)");
+	CHECK_INT(st.nbuild_failed, 1);
+	CHECK_STR(st.build_failed[0], "example.com/m/broken (unit)");
+	status_free(&st);
+	CHECK_STR(m->build_failed[0], "example.com/m/broken (unit)");
+	model_free(m);
+	replay_free(&a);
 }

@@ -201,6 +201,10 @@ status_copy(struct sweep_status *dst, const struct sweep_status *src)
 	dst->npins = 0;
 	for (i = 0; i < src->npins; i++)
 		status_add_pin(dst, &src->pins[i]);
+	dst->build_failed = NULL;
+	dst->nbuild_failed = 0;
+	for (i = 0; i < src->nbuild_failed; i++)
+		util_strv_add(&dst->build_failed, &dst->nbuild_failed, src->build_failed[i]);
 }
 
 void

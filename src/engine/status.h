@@ -79,8 +79,9 @@ struct sweep_status {
 /* Frees the lanes and their runs; st can be filled again. */
 void status_free(struct sweep_status *st);
 
-/* Fills dst with a copy of src; its lanes are dst's own, its cpus and
- * loads stay borrowed from src's owner. Free with status_free. */
+/* Fills dst with a copy of src; its lanes, packages and build failures
+ * are dst's own, its cpus, loads and commit stay borrowed from src's
+ * owner. Free with status_free. */
 void status_copy(struct sweep_status *dst, const struct sweep_status *src);
 
 /* Frees dst's lanes and fills it with a copy of src whose cpus and loads
