@@ -123,6 +123,7 @@ cJSON *
 status_json_encode(const struct sweep_status *st, const char *end_status)
 {
 	cJSON *j = cJSON_CreateObject(), *lanes = cJSON_CreateArray();
+	size_t i;
 	int l;
 
 	cJSON_AddStringToObject(j, "type", "status");
@@ -142,6 +143,12 @@ status_json_encode(const struct sweep_status *st, const char *end_status)
 	cJSON_AddNumberToObject(j, "machine_cores", st->machine_cores);
 	cJSON_AddNumberToObject(j, "keep", st->keep);
 	cJSON_AddNumberToObject(j, "width", st->width);
+	if (st->nbuild_failed > 0) {
+		cJSON *a = cJSON_AddArrayToObject(j, "build_failed");
+
+		for (i = 0; i < st->nbuild_failed; i++)
+			cJSON_AddItemToArray(a, cJSON_CreateString(st->build_failed[i]));
+	}
 	for (l = 0; l < st->nlanes; l++)
 		cJSON_AddItemToArray(lanes, status_json_lane(&st->lanes[l]));
 	cJSON_AddItemToObject(j, "lanes", lanes);
@@ -358,6 +365,25 @@ status_json_pins_decode(struct status_json_ctx *c, const cJSON *j, struct sweep_
 	return true;
 }
 
+/* "build_failed", when packages did not build: their names and levels. */
+static bool
+status_json_build_failed_decode(struct status_json_ctx *c, const cJSON *j, struct sweep_status *st)
+{
+	const cJSON *a = cJSON_GetObjectItemCaseSensitive(j, "build_failed"), *v;
+
+	if (a == NULL)
+		return true;
+	if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) > STATUS_JSON_MAX_PKGS)
+		return status_json_bad(c, "build_failed", _("an array of strings"));
+	cJSON_ArrayForEach(v, a)
+	{
+		if (!cJSON_IsString(v))
+			return status_json_bad(c, "build_failed", _("an array of strings"));
+		util_strv_add(&st->build_failed, &st->nbuild_failed, v->valuestring);
+	}
+	return true;
+}
+
 static int
 status_json_phase(const char *name)
 {
@@ -428,7 +454,8 @@ status_json_decode(const cJSON *j, struct sweep_status *st, int **ints, char **e
 			}
 		}
 	}
-	ok = ok && status_json_level_pkgs_decode(&c, j, st) && status_json_pins_decode(&c, j, st);
+	ok = ok && status_json_level_pkgs_decode(&c, j, st) && status_json_pins_decode(&c, j, st) &&
+	     status_json_build_failed_decode(&c, j, st);
 	free(phase);
 	if (ok)
 		return 0;
