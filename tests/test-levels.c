@@ -117,6 +117,16 @@ TEST(levels_file_errors)
 	     "the name"},
 	    {"{\n\"levels\": []}",
 	     "p/levels.json:2: levels: expected an object of levels (build tags) to their kinds"},
+	    {"{\"levels\": {\"a\": {\"kind\": \"unit\"}},\n\"levels\": {\"b\": {\"kind\": \"unit\"}}}",
+	     "p/levels.json:2: levels: expected each member once"},
+	    {"{\"levels\": {},\n\"x\": 1,\n\"levels\": []}",
+	     "p/levels.json:2: x: expected no such member (only \"levels\")"},
+	    {"{\"levels\": {\"a\": {\"kind\": \"unit\"},\n\"b\": {\"kind\": \"unit\"},\n"
+	     "\"a\": {\"kind\": \"containers\"}}}",
+	     "p/levels.json:3: levels.a: expected each level named once"},
+	    {"{\"levels\": {\"e\": {\"kind\": \"environment\", \"up\": \"u\",\n\"down\": \"d\",\n"
+	     "\"up\": \"v\"}}}",
+	     "p/levels.json:3: levels.e.up: expected each member once"},
 	    {"{\"levels\": {},\n\"level\": {}}",
 	     "p/levels.json:2: level: expected no such member (only \"levels\")"},
 	    {"[]", "p/levels.json:1: expected an object {\"levels\": {...}}"},

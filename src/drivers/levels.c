@@ -336,6 +336,13 @@ levels_parse(const char *path, const char *text, size_t len, struct levels **out
 			                 path, line, m->string);
 			goto out;
 		}
+		/* cJSON keeps both and finds the first: a second would be
+		 * ignored without a word. */
+		if (m != levels) {
+			json_pos(text, len, levels_offset(text, len, keys, 1, 1), &line, &col);
+			*err = xasprintf(_("%s:%d: levels: expected each member once"), path, line);
+			goto out;
+		}
 	}
 	rc = levels_decode(levels, out, &e);
 	if (rc == 0)
