@@ -211,3 +211,28 @@ TEST(sweep_config_header_refuses_what_the_command_line_refuses)
 	           "config.containers: expected a positive whole number, at most 100000000");
 	bad_config("env_up", "null", "config.env_up: expected a string");
 }
+
+/* --resume where fewer cores are allowed than the header's kept-back cores
+ * and widest run need is refused, naming both and what fits. */
+TEST(sweep_config_cores_short)
+{
+	struct journal_header h;
+	char *why;
+
+	header_of(&h);
+	h.machine.keep = 2;
+	CHECK(sweep_config_cores_short(&h, "out", 4) == NULL);
+	CHECK(sweep_config_cores_short(&h, "out", 64) == NULL);
+	why = sweep_config_cores_short(&h, "out", 3);
+	CHECK_STR(why, "out was swept with --keep 2 and runs up to --cpu 2, 4 cores in all, and "
+	               "flakesweep may use 3 here: resume it where it may use 4, or keep fewer "
+	               "cores back with --keep 1 --force");
+	free(why);
+	why = sweep_config_cores_short(&h, "out", 1);
+	CHECK_STR(why, "out was swept with --keep 2 and runs up to --cpu 2, 4 cores in all, and "
+	               "flakesweep may use 1 here: resume it where it may use 4");
+	free(why);
+	h.machine.keep = 0;
+	CHECK(sweep_config_cores_short(&h, "out", 2) == NULL);
+	journal_header_free(&h);
+}

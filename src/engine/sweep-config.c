@@ -204,6 +204,30 @@ sweep_config_diff(const struct options *o, const struct sweep_config *c)
 	return buf_steal(&b);
 }
 
+char *
+sweep_config_cores_short(const struct journal_header *h, const char *outdir, int ncores)
+{
+	int i, width = 1, keep = h->machine.keep, need;
+	char *why, *all;
+
+	for (i = 0; i < h->config.ncpus; i++) {
+		if (h->config.cpus[i] > width)
+			width = h->config.cpus[i];
+	}
+	need = keep + width;
+	if (need <= ncores)
+		return NULL;
+	why = xasprintf(_("%s was swept with --keep %d and runs up to --cpu %d, %d cores in all, "
+	                  "and flakesweep may use %d here: resume it where it may use %d"),
+	                outdir, keep, width, need, ncores, need);
+	if (width > ncores)
+		return why;
+	all = xasprintf(_("%s, or keep fewer cores back with --keep %d --force"), why,
+	                ncores - width);
+	free(why);
+	return all;
+}
+
 void
 sweep_config_free(struct sweep_config *c)
 {

@@ -98,6 +98,12 @@ char *sweep_config_diff(const struct options *o, const struct sweep_config *c);
 
 void sweep_config_free(struct sweep_config *c);
 
+/* Why the sweep of header h cannot go on where flakesweep may use ncores
+ * cores: its kept-back cores (machine.keep) and its widest run (--cpu)
+ * need more. Returns that refusal for outdir (caller frees), or NULL when
+ * they fit. */
+char *sweep_config_cores_short(const struct journal_header *h, const char *outdir, int ncores);
+
 /* The header line {"type":"header","schema",...}; caller frees. */
 cJSON *journal_header_encode(const struct journal_header *h);
 

@@ -728,9 +728,17 @@ sweep_new(uv_loop_t *loop, struct options *o, const struct observer *obs, char *
 		free(diff);
 		sweep_config_to_options(&h->config, o);
 		/* The cores kept back stay as many: container levels pin
-		 * their containers there. */
-		if (o->keep < 0)
+		 * their containers there. Where they and the widest run do
+		 * not fit, the refusal says what the header asks. */
+		if (o->keep < 0) {
+			cpu_set_t allowed;
+
 			o->keep = h->machine.keep;
+			if (lanes_machine(&allowed) == 0 &&
+			    (*err = sweep_config_cores_short(h, s->outdir, CPU_COUNT(&allowed))) !=
+			        NULL)
+				goto fail;
+		}
 		/* Discovery, when the sweep died before it was recorded, runs
 		 * where the sweep ran. */
 		if (h->project.root != NULL) {

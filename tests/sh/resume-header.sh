@@ -5,7 +5,8 @@
 # command back, a Go sweep killed while building discovers the recorded
 # packages in the recorded project root (not ./... of the current
 # directory), and a damaged header is refused naming the file, line 1 and
-# the field, before anything runs.
+# the field, before anything runs. A sweep whose kept-back cores and widest
+# run need more cores than this machine lets it use is refused, naming both.
 set -eu
 work=$CHECK_TMPDIR/work
 mkdir -p "$work"
@@ -80,6 +81,37 @@ PY
 else
 	echo "# no go: the Go half is skipped"
 fi
+
+# -- A sweep that kept a core back, resumed where flakesweep may use one core
+# (taskset), is refused naming what its header asks and what this machine
+# has, before anything runs; --keep 0 --force resumes it on that one core.
+one=$(python3 -c 'import os; print(min(os.sched_getaffinity(0)))')
+kout=$CHECK_TMPDIR/kout
+mkdir -p "$kout"
+cat >"$kout/journal.jsonl" <<JSON
+{"type":"header","schema":"flakesweep/journal/v1","started":"2026-12-01T10:00:00Z","config":{"cpu":[1],"load":[1],"count":2,"confirm":0,"timeout_ms":30000,"kill_grace_ms":30000,"shuffle":false,"run":null,"skip":null,"levels":["unit"],"tags":null,"race":false,"isolate_net":false,"tap_select":"arg","quarantine":null,"build_tags":null,"driver":"tap","packages":[],"command":["./t.sh"]},"machine":{"cores":2,"keep":1,"lanes":[[1]]},"project":{"driver":"tap","root":"$work","commit":null,"toolchain":null,"origin":null}}
+JSON
+cp "$kout/journal.jsonl" "$CHECK_TMPDIR/kjournal"
+rc=0
+taskset -c "$one" "$FLAKESWEEP" --resume "$kout" --ui none >/dev/null 2>"$CHECK_TMPDIR/stderr" || rc=$?
+[ "$rc" = 2 ] || { echo "keep resume: exit status $rc, expected 2"; cat "$CHECK_TMPDIR/stderr"; exit 1; }
+want="flakesweep: $kout was swept with --keep 1 and runs up to --cpu 1, 2 cores in all, and flakesweep may use 1 here: resume it where it may use 2, or keep fewer cores back with --keep 0 --force"
+got=$(cat "$CHECK_TMPDIR/stderr")
+[ "$got" = "$want" ] || { printf 'keep resume: got\n%s\nwant\n%s\n' "$got" "$want"; exit 1; }
+[ ! -e "$kout/runs" ] || { echo "keep resume: the refused resume created $kout/runs"; exit 1; }
+cmp -s "$kout/journal.jsonl" "$CHECK_TMPDIR/kjournal" ||
+	{ echo "keep resume: the refused resume changed the journal"; exit 1; }
+rc=0
+taskset -c "$one" "$FLAKESWEEP" --resume "$kout" --keep 0 --force --ui none >/dev/null \
+	2>"$CHECK_TMPDIR/stderr" || rc=$?
+[ "$rc" = 0 ] || { echo "keep 0 resume: exit status $rc, expected 0"; cat "$CHECK_TMPDIR/stderr"; exit 1; }
+python3 - "$kout" <<'PY'
+import json, os, sys
+d = json.load(open(os.path.join(sys.argv[1], "results.json")))
+assert d["status"] == "complete", d["status"]
+assert d["summary"]["runs"] == 2, d["summary"]
+print("ok: a resume short of cores is refused; --keep 0 --force runs it")
+PY
 
 # -- Damaged headers are refused with file:line: field.
 bad() {
