@@ -30,6 +30,10 @@ const char *check_self(void);     /* this test binary, for --child modes */
 /* A new empty directory for this test, removed by the runner afterwards.
  * The string is owned by the framework. */
 const char *check_tmpdir(void);
+/* Pins the running test's process to the first core it may use and
+ * returns that core: a sweep it starts then has one lane, so its runs
+ * never overlap, whatever the host's timing. */
+int check_one_core(void);
 /* Marks the running test skipped with a reason; does not return. */
 void check_skip(const char *reason) __attribute__((noreturn));
 

@@ -10,6 +10,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -93,6 +94,23 @@ check_tmpdir(void)
 	if (dir == NULL)
 		check_fail(__FILE__, __LINE__, "CHECK_TMPDIR is not set");
 	return dir;
+}
+
+int
+check_one_core(void)
+{
+	cpu_set_t set;
+	int core = -1, i;
+
+	if (sched_getaffinity(0, sizeof set, &set) != 0)
+		check_fail(__FILE__, __LINE__, "sched_getaffinity: %s", strerror(errno));
+	for (i = 0; i < CPU_SETSIZE && core < 0; i++)
+		core = CPU_ISSET(i, &set) ? i : -1;
+	CPU_ZERO(&set);
+	CPU_SET(core, &set);
+	if (sched_setaffinity(0, sizeof set, &set) != 0)
+		check_fail(__FILE__, __LINE__, "sched_setaffinity: %s", strerror(errno));
+	return core;
 }
 
 static int

@@ -8,7 +8,6 @@
  */
 #include "config.h"
 
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,9 +104,8 @@ run_canary(const struct canary_args *a, int *rc)
 TEST(canary_program_and_its_faults)
 {
 	struct canary_args a = {CANARY_GREEN, 1, 1, NULL, 0, false, NULL};
-	cpu_set_t set;
 	char *out, env[16];
-	int rc, core = -1, i;
+	int rc, core;
 
 	out = run_canary(&a, &rc);
 	CHECK_STR(out, "1..1\nok 1 - green\n");
@@ -126,12 +124,7 @@ TEST(canary_program_and_its_faults)
 	free(out);
 	/* Pinned to one core, told one: the hard facts hold (the share
 	 * depends on this host). */
-	CHECK_INT(sched_getaffinity(0, sizeof set, &set), 0);
-	for (i = 0; i < CPU_SETSIZE && core < 0; i++)
-		core = CPU_ISSET(i, &set) ? i : -1;
-	CPU_ZERO(&set);
-	CPU_SET(core, &set);
-	CHECK_INT(sched_setaffinity(0, sizeof set, &set), 0);
+	core = check_one_core();
 	snprintf(env, sizeof env, "%d", 1);
 	setenv("FLAKESWEEP_CPU", env, 1);
 	a.kind = CANARY_CORES;

@@ -3,7 +3,6 @@
  * sweep_status, at each phase. */
 #include "config.h"
 
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,18 +78,10 @@ TEST(status_live_and_replayed_agree)
 	struct sweep *s;
 	uv_loop_t loop;
 	FILE *f = fopen(script, "w");
-	cpu_set_t set;
-	int core = -1, i;
 
-	/* One core, so one lane: no run of the package overlaps another, and
-	 * no failure asks for runs alone (interference.h), whatever the
-	 * host's timing. */
-	CHECK_INT(sched_getaffinity(0, sizeof set, &set), 0);
-	for (i = 0; i < CPU_SETSIZE && core < 0; i++)
-		core = CPU_ISSET(i, &set) ? i : -1;
-	CPU_ZERO(&set);
-	CPU_SET(core, &set);
-	CHECK_INT(sched_setaffinity(0, sizeof set, &set), 0);
+	/* One lane: no failure among overlapped runs asks for runs alone
+	 * (interference.h). */
+	check_one_core();
 	/* beta fails in runs 3 and 6 of the sweep, passes when confirmed. */
 	fputs("#!/bin/sh\necho 1..2\necho 'ok 1 - alpha'\n"
 	      "if [ $((FLAKESWEEP_RUN % 3)) = 0 ]; then echo 'not ok 2 - beta';"
