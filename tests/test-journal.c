@@ -633,3 +633,138 @@ TEST(journal_open_read_takes_the_sets_the_replay_read)
 	replay_free(&rp);
 	free(path);
 }
+
+/* Run run of package 0 in which TestA passed, overlapped or not. */
+static void
+write_overlapped(struct journal *j, int64_t run, bool overlapped)
+{
+	struct journal_run jr;
+	struct outcome o;
+
+	memset(&o, 0, sizeof o);
+	outcome_add(&o, xstrdup("TestA"), OUTCOME_PASS, NULL);
+	memset(&jr, 0, sizeof jr);
+	jr.run = run;
+	jr.cpu = 1;
+	jr.load = 1;
+	jr.overlapped = overlapped;
+	CHECK_INT(journal_write_run(j, &jr, &o), 0);
+	outcome_free(&o);
+}
+
+/* How many times needle is in haystack. */
+static int
+count_in(const char *haystack, const char *needle)
+{
+	int n = 0;
+
+	for (; (haystack = strstr(haystack, needle)) != NULL; haystack += strlen(needle))
+		n++;
+	return n;
+}
+
+/* Runs that overlap go unsaid once most do: after 7 runs that say
+ * "overlapped":true, a defaults line makes true what a run line leaves
+ * out, and the two runs that did not overlap say false. The same runs as
+ * journals wrote them before (true said, false unsaid, no defaults line)
+ * read the same; so does the journal resumed after 10 runs. */
+TEST(journal_overlapped_goes_unsaid_once_most_runs_overlap)
+{
+	char *path = xasprintf("%s/journal.jsonl", check_tmpdir());
+	char *old = xasprintf("%s/old.jsonl", check_tmpdir()), *err = NULL, *text, *p, *nl;
+	char *a, *b;
+	struct journal *j = journal_started(path);
+	struct replay rp;
+	int64_t max_a, max_b;
+	size_t len, left_a, left_b;
+	int run;
+	FILE *f;
+
+	for (run = 1; run <= 40; run++) {
+		if (run == 11) {
+			journal_close(j);
+			j = journal_open(path, &err);
+			CHECK(j != NULL && err == NULL);
+		}
+		write_overlapped(j, run, run != 20 && run != 30);
+	}
+	journal_close(j);
+	CHECK_INT(util_read_file(path, 1 << 20, &text, &len), 0);
+	CHECK_INT(count_in(text, "\"overlapped\":true"), 8);
+	CHECK_INT(count_in(text, "\"overlapped\":false"), 2);
+	CHECK_INT(count_in(text, "{\"type\":\"defaults\""), 1);
+	CHECK(strstr(text,
+	             "\n{\"type\":\"defaults\",\"overlapped\":true}\n{\"type\":\"run\",\"run\":8,"
+	             "\"pkg\":0,\"cpu\":1,\"load\":1,\"lane\":0,\"ms\":0,\"set\":1}\n") != NULL);
+	CHECK(strstr(text, "{\"type\":\"run\",\"run\":11,\"pkg\":0,\"cpu\":1,\"load\":1,\"lane\":0,"
+	                   "\"ms\":0,\"set\":1}\n") != NULL);
+	CHECK(strstr(text,
+	             "\"run\":20,\"pkg\":0,\"cpu\":1,\"load\":1,\"lane\":0,\"ms\":0,\"set\":1,"
+	             "\"overlapped\":false}\n") != NULL);
+	/* As written before: no defaults line, true said, false not. */
+	f = fopen(old, "w");
+	for (p = text; (nl = strchr(p, '\n')) != NULL; p = nl + 1) {
+		int n = (int)(nl - p);
+
+		if (strncmp(p, "{\"type\":\"defaults\"", 18) == 0)
+			continue;
+		if (strncmp(p, "{\"type\":\"run\"", 13) != 0 || memmem(p, (size_t)n, "true", 4))
+			fprintf(f, "%.*s\n", n, p);
+		else if (memmem(p, (size_t)n, ",\"overlapped\":false}", 20))
+			fprintf(f, "%.*s}\n", n - 20, p);
+		else
+			fprintf(f, "%.*s,\"overlapped\":true}\n", n - 1, p);
+	}
+	fclose(f);
+	free(text);
+	CHECK_INT(util_read_file(old, 1 << 20, &text, &len), 0);
+	CHECK_INT(count_in(text, "\"overlapped\":true"), 38);
+	CHECK_INT(count_in(text, "overlapped\":false"), 0);
+	free(text);
+	a = replayed_json(path, &max_a, &left_a);
+	b = replayed_json(old, &max_b, &left_b);
+	CHECK_STR(a, b);
+	CHECK_INT(max_a, 40);
+	free(a);
+	free(b);
+	CHECK_INT(replay_journal(path, &rp, &err), 0);
+	CHECK_INT(results_find(rp.results, "example.com/m::TestA")->cells[0].runs, 40);
+	CHECK_INT(results_find(rp.results, "example.com/m::TestA")->cells[0].overlapped_runs, 38);
+	replay_free(&rp);
+	free(old);
+	free(path);
+}
+
+/* The default a resumed sweep appends under is the one its replay read. */
+TEST(journal_open_read_keeps_the_default_overlapped)
+{
+	char *path = xasprintf("%s/journal.jsonl", check_tmpdir()), *err = NULL, *text;
+	struct journal *j = journal_started(path);
+	struct replay rp;
+	size_t len;
+	int run;
+
+	for (run = 1; run <= 8; run++)
+		write_overlapped(j, run, true);
+	journal_close(j);
+	CHECK_INT(replay_journal(path, &rp, &err), 0);
+	j = journal_open_read(path, rp.tail, rp.torn, &err);
+	CHECK(j != NULL && err == NULL);
+	write_overlapped(j, 9, true);
+	journal_close(j);
+	replay_free(&rp);
+	CHECK_INT(util_read_file(path, 1 << 20, &text, &len), 0);
+	CHECK(strstr(text, "{\"type\":\"run\",\"run\":9,\"pkg\":0,\"cpu\":1,\"load\":1,\"lane\":0,"
+	                   "\"ms\":0,\"set\":1}\n") != NULL);
+	free(text);
+	CHECK_INT(replay_journal(path, &rp, &err), 0);
+	CHECK_INT(results_find(rp.results, "example.com/m::TestA")->cells[0].overlapped_runs, 9);
+	replay_free(&rp);
+	free(path);
+}
+
+TEST(journal_defaults_line_checked)
+{
+	check_refused("{\"type\":\"defaults\",\"overlapped\":1}\n",
+	              "3: defaults line: overlapped: expected true or false");
+}

@@ -35,7 +35,15 @@ struct journal {
 	journal_write_cb write;
 	struct strmap *sets; /* set key -> id */
 	long next_set;
+	/* The overlapped a run line leaves out (the last defaults line's),
+	 * and how far the runs since lean the other way. */
+	bool overlapped;
+	int against;
 };
+
+/* Runs leaning the other way, net, before a defaults line turns the
+ * default: each such line costs about two run lines' "overlapped". */
+#define JOURNAL_TURN_AFTER 8
 
 struct journal_set {
 	int pkg;
@@ -49,6 +57,7 @@ struct journal_reader {
 	size_t nsets;
 	char *why;           /* what is wrong with the line being read, for line_cb */
 	struct strmap *keys; /* set key -> id, for journal_open */
+	bool overlapped;     /* a run line's overlapped when it has none */
 };
 
 struct journal_tail {
@@ -210,8 +219,8 @@ journal_seed_sets(void *arg, struct journal_reader *reader, const cJSON *line, i
 	char **e;
 	size_t n;
 
-	(void)reader;
 	(void)lineno;
+	j->overlapped = reader->overlapped;
 	if (strcmp(journal_line_type(line), "set") == 0 && journal_num(line, "id", &id)) {
 		journal_num(line, "pkg", &pkg);
 		e = journal_set_entries_of_line(line, &n);
@@ -334,6 +343,7 @@ journal_open_read(const char *path, const struct journal_tail *read, bool torn, 
 		journal_close(j);
 		return *err == NULL ? journal_open(path, err) : NULL;
 	}
+	j->overlapped = read->reader.overlapped;
 	for (i = 1; i < read->reader.nsets; i++) {
 		const struct journal_set *set = &read->reader.sets[i];
 
@@ -466,6 +476,33 @@ journal_set_for(struct journal *j, int pkg, const struct outcome *o, int *rc)
 	return id;
 }
 
+/* Turns the journal's default overlapped to that of the runs once they
+ * lean the other way (a sweep with fewer packages than lanes overlaps
+ * nearly every run, one with many seldom): a defaults line says so. */
+static int
+journal_turn_default(struct journal *j, bool overlapped)
+{
+	cJSON *line;
+	int rc;
+
+	if (overlapped == j->overlapped) {
+		if (j->against > 0)
+			j->against--;
+		return 0;
+	}
+	if (++j->against < JOURNAL_TURN_AFTER)
+		return 0;
+	line = cJSON_CreateObject();
+	cJSON_AddStringToObject(line, "type", "defaults");
+	cJSON_AddBoolToObject(line, "overlapped", overlapped);
+	/* Failed or not, the line is pending ahead of the next. */
+	rc = journal_write(j, line);
+	cJSON_Delete(line);
+	j->overlapped = overlapped;
+	j->against = 0;
+	return rc;
+}
+
 int
 journal_write_run(struct journal *j, const struct journal_run *jr, const struct outcome *o)
 {
@@ -476,6 +513,9 @@ journal_write_run(struct journal *j, const struct journal_run *jr, const struct 
 	size_t i, k;
 
 	set = journal_set_for(j, jr->pkg, o, &rc);
+	rc2 = journal_turn_default(j, jr->overlapped);
+	if (rc == 0)
+		rc = rc2;
 	cJSON_AddStringToObject(line, "type", "run");
 	cJSON_AddNumberToObject(line, "run", (double)jr->run);
 	cJSON_AddNumberToObject(line, "pkg", jr->pkg);
@@ -498,8 +538,8 @@ journal_write_run(struct journal *j, const struct journal_run *jr, const struct 
 		cJSON_AddTrueToObject(line, "leaked");
 	if (jr->ncores > 0)
 		cJSON_AddItemToObject(line, "cores", cJSON_CreateIntArray(jr->cores, jr->ncores));
-	if (jr->overlapped)
-		cJSON_AddTrueToObject(line, "overlapped");
+	if (jr->overlapped != j->overlapped)
+		cJSON_AddBoolToObject(line, "overlapped", jr->overlapped);
 	if (jr->after_debris)
 		cJSON_AddTrueToObject(line, "after_debris");
 	if (jr->ndebris > 0) {
@@ -627,6 +667,28 @@ journal_reader_add_set(struct journal_reader *r, const cJSON *line, int lineno, 
 	if (s->order == NULL)
 		s->order = xcalloc(1, sizeof *s->order);
 	return 0;
+}
+
+/* Takes the values a defaults line gives the run lines after it.
+ * Returns 0 or -EINVAL with *why (caller frees). */
+static int
+journal_reader_defaults(struct journal_reader *r, const cJSON *line, char **why)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(line, "overlapped");
+
+	if (v != NULL && !cJSON_IsBool(v)) {
+		*why = xstrdup(_("defaults line: overlapped: expected true or false"));
+		return -EINVAL;
+	}
+	if (v != NULL)
+		r->overlapped = cJSON_IsTrue(v);
+	return 0;
+}
+
+bool
+journal_reader_overlapped(const struct journal_reader *r)
+{
+	return r->overlapped;
 }
 
 /* The members a fast line may have, in the order journal_write_run and
@@ -773,7 +835,10 @@ journal_fast_member(char *line, const struct flatjson_member *m, int key, struct
 	case JOURNAL_KEY_LEAKED:
 		return (jr->leaked = yes);
 	case JOURNAL_KEY_OVERLAPPED:
-		return (jr->overlapped = yes);
+		if (!yes && m->kind != FLATJSON_FALSE)
+			return false;
+		jr->overlapped = yes;
+		return true;
 	case JOURNAL_KEY_CORES:
 		return m->kind == FLATJSON_ARRAY && journal_fast_cores(m, jr);
 	case JOURNAL_KEY_NOISE:
@@ -827,8 +892,10 @@ journal_fast_decode(struct journal_reader *reader, char *line, const struct flat
 	int i, key, next = 0;
 
 	memset(f, 0, sizeof *f);
-	/* Without a phase member, the run is the sweep's. */
+	/* Without a phase member, the run is the sweep's; without an
+	 * overlapped one, it is the last defaults line's. */
 	f->run.phase = RESULTS_SWEEP;
+	f->run.overlapped = reader->overlapped;
 	if (n < 1 || !flatjson_is(&m[0], "type") || m[0].kind != FLATJSON_STRING)
 		return false;
 	if (m[0].vlen == 5 && memcmp(m[0].val, "spawn", 5) == 0) {
@@ -956,8 +1023,10 @@ journal_tail_line(struct journal_tail *t, char *line, size_t len, journal_line_c
 		*err = xasprintf(_("%s:%d: expected a JSON object on each line"), path, lineno);
 		return -EINVAL;
 	}
-	if (strcmp(journal_line_type(obj), "set") == 0 &&
-	    journal_reader_add_set(&t->reader, obj, lineno, &t->reader.why) < 0) {
+	if ((strcmp(journal_line_type(obj), "set") == 0 &&
+	     journal_reader_add_set(&t->reader, obj, lineno, &t->reader.why) < 0) ||
+	    (strcmp(journal_line_type(obj), "defaults") == 0 &&
+	     journal_reader_defaults(&t->reader, obj, &t->reader.why) < 0)) {
 		cJSON_Delete(obj);
 		*err = xasprintf("%s:%d: %s", path, lineno, t->reader.why);
 		free(t->reader.why);
@@ -1109,7 +1178,8 @@ journal_decode_run(struct journal_reader *reader, const cJSON *line, struct jour
 	jr->exit.signal = (int)sig;
 	jr->exit.timed_out = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(line, "timed_out"));
 	jr->leaked = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(line, "leaked"));
-	jr->overlapped = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(line, "overlapped"));
+	v = cJSON_GetObjectItemCaseSensitive(line, "overlapped");
+	jr->overlapped = v != NULL ? cJSON_IsTrue(v) : reader->overlapped;
 	jr->after_debris = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(line, "after_debris"));
 	cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(line, "debris"))
 	{
