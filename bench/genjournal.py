@@ -4,9 +4,9 @@
 # tests, as a sweep at --cpu 1,2 --load 1,2 on 16 cores writes it: a
 # spawn line and a run line per run, one set line for the passing runs,
 # and one run in FAILEVERY failing one test (a second set). With
-# --shuffle, every run has its own test order, as journals written before
-# shuffled runs shared sets had it (a set line per run); --shuffle=seed
-# writes it with the run's seed (below 10^12, as the writer draws it) and
+# --shuffle, every run has its own test order and its seed (below 10^12,
+# as the writer draws it), as journals written before shuffled runs shared
+# sets had them (a set line per run); --shuffle=seed writes the seed and
 # the set of the same tests. --compact leaves out a sweep run's phase and
 # an exit status 0, as the writer does since it first did. Runs overlap as
 # in a real one-package sweep on two lanes (67 of 68 passing runs of
@@ -49,9 +49,12 @@ with open(out, "w") as f:
             "toolchain": "go1.19.8", "tests": tests}) + "\n")
     w(dump({"type": "phase", "phase": "sweep", "at_ms": 1796007907388}) + "\n")
     order = ["P" + t for t in tests]
-    w(dump({"type": "set", "id": 1, "pkg": 0, "order": order}) + "\n")
-    w(dump({"type": "set", "id": 2, "pkg": 0, "order": order[:7] + order[8:]}) + "\n")
-    nset = 2
+    # A set line comes with the first run that names it.
+    nset = 0
+    if not shuffle:
+        w(dump({"type": "set", "id": 1, "pkg": 0, "order": order}) + "\n")
+        w(dump({"type": "set", "id": 2, "pkg": 0, "order": order[:7] + order[8:]}) + "\n")
+        nset = 2
     pairs = [(1, 1), (1, 2), (2, 1), (2, 2)]
     for run in range(1, runs + 1):
         cpu, load = pairs[run % 4]
@@ -89,7 +92,7 @@ with open(out, "w") as f:
             line["exit"] = 1
             line["fail"] = ["TestName007"]
             line["lines"] = {"TestName007": "    bench_test.go:7: failed on purpose\n"}
-        if seeded:
+        if shuffle or seeded:
             line["seed"] = str(rnd.randrange(10 ** 12))
         if fail:
             line["log"] = "runs/%d.log" % run

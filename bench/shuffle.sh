@@ -7,7 +7,8 @@
 # as now (also an overlapped at its defaults line's value left out), by
 # bench/genjournal.py in the writer's format. Prints each one's bytes per
 # run (spawn lines apart) and the peak RSS of `report --rebuild` of each,
-# at RUNS and at 4 x RUNS runs: memory that does not grow with runs.
+# at RUNS and at 4 x RUNS runs: memory that does not grow with runs (a
+# journal with a set line per run still keeps about 50 bytes a line).
 #
 # Usage: bench/shuffle.sh [RUNS] (from a build directory; default 50000)
 # Target: at most 150 bytes per passing run; memory independent of runs.

@@ -341,6 +341,21 @@ replayed_json(const char *path, int64_t *max_run, size_t *unfinished)
 	return text;
 }
 
+/* Journals a and b read the same, runs up to max_run. */
+static void
+check_read_alike(const char *a, const char *b, int64_t max_run)
+{
+	int64_t max_a, max_b;
+	size_t left_a, left_b;
+	char *ja = replayed_json(a, &max_a, &left_a), *jb = replayed_json(b, &max_b, &left_b);
+
+	CHECK_STR(ja, jb);
+	CHECK_INT(max_a, max_run);
+	CHECK_INT(max_b, max_run);
+	free(ja);
+	free(jb);
+}
+
 TEST(journal_fast_lines_count_as_parsed_ones)
 {
 	char *path = xasprintf("%s/journal.jsonl", check_tmpdir());
@@ -672,11 +687,9 @@ TEST(journal_overlapped_goes_unsaid_once_most_runs_overlap)
 {
 	char *path = xasprintf("%s/journal.jsonl", check_tmpdir());
 	char *old = xasprintf("%s/old.jsonl", check_tmpdir()), *err = NULL, *text, *p, *nl;
-	char *a, *b;
 	struct journal *j = journal_started(path);
 	struct replay rp;
-	int64_t max_a, max_b;
-	size_t len, left_a, left_b;
+	size_t len;
 	int run;
 	FILE *f;
 
@@ -721,12 +734,7 @@ TEST(journal_overlapped_goes_unsaid_once_most_runs_overlap)
 	CHECK_INT(count_in(text, "\"overlapped\":true"), 38);
 	CHECK_INT(count_in(text, "overlapped\":false"), 0);
 	free(text);
-	a = replayed_json(path, &max_a, &left_a);
-	b = replayed_json(old, &max_b, &left_b);
-	CHECK_STR(a, b);
-	CHECK_INT(max_a, 40);
-	free(a);
-	free(b);
+	check_read_alike(path, old, 40);
 	CHECK_INT(replay_journal(path, &rp, &err), 0);
 	CHECK_INT(results_find(rp.results, "example.com/m::TestA")->cells[0].runs, 40);
 	CHECK_INT(results_find(rp.results, "example.com/m::TestA")->cells[0].overlapped_runs, 38);
@@ -767,4 +775,107 @@ TEST(journal_defaults_line_checked)
 {
 	check_refused("{\"type\":\"defaults\",\"overlapped\":1}\n",
 	              "3: defaults line: overlapped: expected true or false");
+}
+
+/* A journal written before shuffled runs shared sets: a set line per run,
+ * each in its run's order, the same tests in all but one. */
+#define OLD_SHUFFLED_LINES                                                                     \
+	"{\"type\":\"set\",\"id\":1,\"pkg\":0,\"order\":[\"PTestA\",\"PTestB\",\"STestC\"]}\n" \
+	"{\"type\":\"run\",\"run\":1,\"pkg\":0,\"phase\":\"sweep\",\"cpu\":1,\"load\":1,"      \
+	"\"lane\":0,\"ms\":5,\"exit\":0,\"set\":1,\"seed\":\"11\"}\n"                          \
+	"{\"type\":\"set\",\"id\":2,\"pkg\":0,\"order\":[\"STestC\",\"PTestA\",\"PTestB\"]}\n" \
+	"{\"type\":\"run\",\"run\":2,\"pkg\":0,\"phase\":\"sweep\",\"cpu\":1,\"load\":1,"      \
+	"\"lane\":0,\"ms\":5,\"exit\":0,\"set\":2,\"seed\":\"12\"}\n"                          \
+	"{\"type\":\"set\",\"id\":3,\"pkg\":0,\"order\":[\"STestC\",\"PTestA\"]}\n"            \
+	"{\"type\":\"run\",\"run\":3,\"pkg\":0,\"phase\":\"sweep\",\"cpu\":1,\"load\":1,"      \
+	"\"lane\":0,\"ms\":5,\"exit\":1,\"set\":3,\"fail\":[\"TestB\"],\"seed\":\"13\"}\n"     \
+	"{\"type\":\"set\",\"id\":4,\"pkg\":0,\"order\":[\"PTestB\",\"STestC\",\"PTestA\"]}\n" \
+	"{ \"type\":\"run\",\"run\":4,\"pkg\":0,\"phase\":\"sweep\",\"cpu\":1,\"load\":1,"     \
+	"\"lane\":0,\"ms\":5,\"exit\":0,\"set\":4,\"seed\":\"14\"}\n"
+
+/* The same runs as a sweep writes them now: a set per outcome. */
+#define NEW_SHUFFLED_LINES                                                                           \
+	"{\"type\":\"set\",\"id\":1,\"pkg\":0,\"order\":[\"PTestA\",\"PTestB\",\"STestC\"]}\n"       \
+	"{\"type\":\"run\",\"run\":1,\"pkg\":0,\"cpu\":1,\"load\":1,\"lane\":0,\"ms\":5,"            \
+	"\"set\":1,\"seed\":\"11\"}\n"                                                               \
+	"{\"type\":\"run\",\"run\":2,\"pkg\":0,\"cpu\":1,\"load\":1,\"lane\":0,\"ms\":5,"            \
+	"\"set\":1,\"seed\":\"12\"}\n"                                                               \
+	"{\"type\":\"set\",\"id\":2,\"pkg\":0,\"order\":[\"STestC\",\"PTestA\"]}\n"                  \
+	"{\"type\":\"run\",\"run\":3,\"pkg\":0,\"cpu\":1,\"load\":1,\"lane\":0,\"ms\":5,\"exit\":1," \
+	"\"set\":2,\"fail\":[\"TestB\"],\"seed\":\"13\"}\n"                                          \
+	"{\"type\":\"run\",\"run\":4,\"pkg\":0,\"cpu\":1,\"load\":1,\"lane\":0,\"ms\":5,"            \
+	"\"set\":1,\"seed\":\"14\"}\n"
+
+/* Writes the header, the build line of package 0 and lines to path. */
+static char *
+journal_with(const char *name, const char *lines)
+{
+	char *path = xasprintf("%s/%s", check_tmpdir(), name);
+	FILE *f = fopen(path, "w");
+
+	fputs(HEADER_LINE, f);
+	fputs("{\"type\":\"build\",\"pkg\":0,\"package\":\"example.com/m\",\"level\":\"unit\","
+	      "\"dir\":\"/m\",\"ok\":true,\"tests\":[\"TestA\",\"TestB\",\"TestC\"]}\n",
+	      f);
+	fputs(lines, f);
+	fclose(f);
+	return path;
+}
+
+/* An old shuffled journal keeps each set of tests once, whatever the
+ * orders of its set lines (each forgotten once its run with a seed is
+ * read), and reads as the same runs written now; a resumed sweep appends
+ * a run with a seed to the first set of its tests and one without to a
+ * set of its order. */
+TEST(journal_old_shuffled_sets_read_as_one_set_per_outcome)
+{
+	char *old = journal_with("old.jsonl", OLD_SHUFFLED_LINES), *err = NULL, *text;
+	char *now = journal_with("journal.jsonl", NEW_SHUFFLED_LINES);
+	struct journal *j;
+	struct journal_run jr;
+	struct outcome o;
+	struct replay rp;
+	size_t len;
+
+	check_read_alike(old, now, 4);
+	CHECK_INT(replay_journal(old, &rp, &err), 0);
+	CHECK_INT(rp.results->runs, 4);
+	CHECK_INT(results_find(rp.results, "example.com/m::TestA")->cells[0].runs, 4);
+	CHECK_INT(results_find(rp.results, "example.com/m::TestB")->cells[0].runs, 4);
+	CHECK_INT(results_find(rp.results, "example.com/m::TestB")->cells[0].failures, 1);
+	replay_free(&rp);
+	j = journal_open(old, &err);
+	CHECK(j != NULL && err == NULL);
+	memset(&o, 0, sizeof o);
+	outcome_add(&o, xstrdup("TestB"), OUTCOME_PASS, NULL);
+	outcome_add(&o, xstrdup("TestC"), OUTCOME_SKIP, NULL);
+	outcome_add(&o, xstrdup("TestA"), OUTCOME_PASS, NULL);
+	o.seed = xstrdup("15");
+	memset(&jr, 0, sizeof jr);
+	jr.run = 5;
+	jr.cpu = 1;
+	jr.load = 1;
+	CHECK_INT(journal_write_run(j, &jr, &o), 0);
+	outcome_free(&o);
+	/* Set 2's order, forgotten: a set line of its own. */
+	memset(&o, 0, sizeof o);
+	outcome_add(&o, xstrdup("TestC"), OUTCOME_SKIP, NULL);
+	outcome_add(&o, xstrdup("TestA"), OUTCOME_PASS, NULL);
+	outcome_add(&o, xstrdup("TestB"), OUTCOME_PASS, NULL);
+	jr.run = 6;
+	CHECK_INT(journal_write_run(j, &jr, &o), 0);
+	outcome_free(&o);
+	journal_close(j);
+	CHECK_INT(util_read_file(old, 1 << 20, &text, &len), 0);
+	CHECK(strstr(text,
+	             "\"run\":5,\"pkg\":0,\"cpu\":1,\"load\":1,\"lane\":0,\"ms\":0,\"set\":1,"
+	             "\"seed\":\"15\"}\n{\"type\":\"set\",\"id\":5,\"pkg\":0,\"order\":"
+	             "[\"STestC\",\"PTestA\",\"PTestB\"]}\n{\"type\":\"run\",\"run\":6,") != NULL);
+	free(text);
+	CHECK_INT(replay_journal(old, &rp, &err), 0);
+	CHECK_INT(rp.results->runs, 6);
+	CHECK_INT(results_find(rp.results, "example.com/m::TestA")->cells[0].runs, 6);
+	replay_free(&rp);
+	free(old);
+	free(now);
 }
