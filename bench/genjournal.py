@@ -12,7 +12,7 @@
 # in a real one-package sweep on two lanes (67 of 68 passing runs of
 # tests/fixtures/gomod did): all but one in 20. --defaults leaves out an
 # overlapped at the default, which a defaults line turns as the writer
-# does (journal.c: once 8 runs more than not differ from it).
+# does (journal.c: once 16 runs more than not differ from it).
 # Usage: genjournal.py OUT RUNS [TESTS [FAILEVERY]] [--shuffle|--shuffle=seed] [--compact]
 #                      [--defaults]
 import json, random, sys
@@ -78,7 +78,7 @@ with open(out, "w") as f:
         overlapped = run % 20 != 0
         if defaults and overlapped != default:
             against += 1
-            if against == 8:
+            if against == 16:
                 default, against = overlapped, 0
                 w(dump({"type": "defaults", "overlapped": default}) + "\n")
         elif defaults and against > 0:

@@ -678,11 +678,11 @@ count_in(const char *haystack, const char *needle)
 	return n;
 }
 
-/* Runs that overlap go unsaid once most do: after 7 runs that say
+/* Runs that overlap go unsaid once most do: after 15 runs that say
  * "overlapped":true, a defaults line makes true what a run line leaves
- * out, and the two runs that did not overlap say false. The same runs as
- * journals wrote them before (true said, false unsaid, no defaults line)
- * read the same; so does the journal resumed after 10 runs. */
+ * out, and the two runs that did not overlap say false, before and after
+ * the journal is opened again at run 25. The same runs as journals wrote
+ * them before (true said, false unsaid, no defaults line) read the same. */
 TEST(journal_overlapped_goes_unsaid_once_most_runs_overlap)
 {
 	char *path = xasprintf("%s/journal.jsonl", check_tmpdir());
@@ -694,7 +694,7 @@ TEST(journal_overlapped_goes_unsaid_once_most_runs_overlap)
 	FILE *f;
 
 	for (run = 1; run <= 40; run++) {
-		if (run == 11) {
+		if (run == 25) {
 			journal_close(j);
 			j = journal_open(path, &err);
 			CHECK(j != NULL && err == NULL);
@@ -703,13 +703,14 @@ TEST(journal_overlapped_goes_unsaid_once_most_runs_overlap)
 	}
 	journal_close(j);
 	CHECK_INT(util_read_file(path, 1 << 20, &text, &len), 0);
-	CHECK_INT(count_in(text, "\"overlapped\":true"), 8);
+	/* 15 run lines and the defaults line. */
+	CHECK_INT(count_in(text, "\"overlapped\":true"), 16);
 	CHECK_INT(count_in(text, "\"overlapped\":false"), 2);
 	CHECK_INT(count_in(text, "{\"type\":\"defaults\""), 1);
 	CHECK(strstr(text,
-	             "\n{\"type\":\"defaults\",\"overlapped\":true}\n{\"type\":\"run\",\"run\":8,"
+	             "\n{\"type\":\"defaults\",\"overlapped\":true}\n{\"type\":\"run\",\"run\":16,"
 	             "\"pkg\":0,\"cpu\":1,\"load\":1,\"lane\":0,\"ms\":0,\"set\":1}\n") != NULL);
-	CHECK(strstr(text, "{\"type\":\"run\",\"run\":11,\"pkg\":0,\"cpu\":1,\"load\":1,\"lane\":0,"
+	CHECK(strstr(text, "{\"type\":\"run\",\"run\":25,\"pkg\":0,\"cpu\":1,\"load\":1,\"lane\":0,"
 	                   "\"ms\":0,\"set\":1}\n") != NULL);
 	CHECK(strstr(text,
 	             "\"run\":20,\"pkg\":0,\"cpu\":1,\"load\":1,\"lane\":0,\"ms\":0,\"set\":1,"
@@ -752,21 +753,21 @@ TEST(journal_open_read_keeps_the_default_overlapped)
 	size_t len;
 	int run;
 
-	for (run = 1; run <= 8; run++)
+	for (run = 1; run <= 16; run++)
 		write_overlapped(j, run, true);
 	journal_close(j);
 	CHECK_INT(replay_journal(path, &rp, &err), 0);
 	j = journal_open_read(path, rp.tail, rp.torn, &err);
 	CHECK(j != NULL && err == NULL);
-	write_overlapped(j, 9, true);
+	write_overlapped(j, 17, true);
 	journal_close(j);
 	replay_free(&rp);
 	CHECK_INT(util_read_file(path, 1 << 20, &text, &len), 0);
-	CHECK(strstr(text, "{\"type\":\"run\",\"run\":9,\"pkg\":0,\"cpu\":1,\"load\":1,\"lane\":0,"
+	CHECK(strstr(text, "{\"type\":\"run\",\"run\":17,\"pkg\":0,\"cpu\":1,\"load\":1,\"lane\":0,"
 	                   "\"ms\":0,\"set\":1}\n") != NULL);
 	free(text);
 	CHECK_INT(replay_journal(path, &rp, &err), 0);
-	CHECK_INT(results_find(rp.results, "example.com/m::TestA")->cells[0].overlapped_runs, 9);
+	CHECK_INT(results_find(rp.results, "example.com/m::TestA")->cells[0].overlapped_runs, 17);
 	replay_free(&rp);
 	free(path);
 }
