@@ -4,12 +4,17 @@
 # tests, as a sweep at --cpu 1,2 --load 1,2 on 16 cores writes it: a
 # spawn line and a run line per run, one set line for the passing runs,
 # and one run in FAILEVERY failing one test (a second set). With
-# --shuffle, every run has its own test order, as journals written before
-# shuffled runs shared sets had it (a set line per run); --shuffle=seed
-# writes it with the run's seed (below 10^12, as the writer draws it) and
+# --shuffle, every run has its own test order and its seed (below 10^12,
+# as the writer draws it), as journals written before shuffled runs shared
+# sets had them (a set line per run); --shuffle=seed writes the seed and
 # the set of the same tests. --compact leaves out a sweep run's phase and
-# an exit status 0, as the writer does since it first did.
+# an exit status 0, as the writer does since it first did. Runs overlap as
+# in a real one-package sweep on two lanes (67 of 68 passing runs of
+# tests/fixtures/gomod did): all but one in 20. --defaults leaves out an
+# overlapped at the default, which a defaults line turns as the writer
+# does (journal.c: once 16 runs more than not differ from it).
 # Usage: genjournal.py OUT RUNS [TESTS [FAILEVERY]] [--shuffle|--shuffle=seed] [--compact]
+#                      [--defaults]
 import json, random, sys
 
 args = [a for a in sys.argv[1:] if not a.startswith("--")]
@@ -20,6 +25,8 @@ failevery = int(args[3]) if len(args) > 3 else 1000
 shuffle = "--shuffle" in flags
 seeded = "--shuffle=seed" in flags
 compact = "--compact" in flags
+defaults = "--defaults" in flags
+default, against = False, 0
 tests = ["TestName%03d" % i for i in range(ntests)]
 lanes = [[2 * i, 2 * i + 1] for i in range(8)]
 header = {"type": "header", "schema": "flakesweep/journal/v1", "started": "2026-11-30T03:05:03Z",
@@ -42,9 +49,12 @@ with open(out, "w") as f:
             "toolchain": "go1.19.8", "tests": tests}) + "\n")
     w(dump({"type": "phase", "phase": "sweep", "at_ms": 1796007907388}) + "\n")
     order = ["P" + t for t in tests]
-    w(dump({"type": "set", "id": 1, "pkg": 0, "order": order}) + "\n")
-    w(dump({"type": "set", "id": 2, "pkg": 0, "order": order[:7] + order[8:]}) + "\n")
-    nset = 2
+    # A set line comes with the first run that names it.
+    nset = 0
+    if not shuffle:
+        w(dump({"type": "set", "id": 1, "pkg": 0, "order": order}) + "\n")
+        w(dump({"type": "set", "id": 2, "pkg": 0, "order": order[:7] + order[8:]}) + "\n")
+        nset = 2
     pairs = [(1, 1), (1, 2), (2, 1), (2, 2)]
     for run in range(1, runs + 1):
         cpu, load = pairs[run % 4]
@@ -65,15 +75,24 @@ with open(out, "w") as f:
         elif fail:
             line["set"] = 2
         line["cores"] = cores
-        if run % 3 == 0:
-            line["overlapped"] = True
+        overlapped = run % 20 != 0
+        if defaults and overlapped != default:
+            against += 1
+            if against == 16:
+                default, against = overlapped, 0
+                w(dump({"type": "defaults", "overlapped": default}) + "\n")
+        elif defaults and against > 0:
+            against -= 1
+        if overlapped != default or not defaults:
+            if overlapped or defaults:
+                line["overlapped"] = overlapped
         line["noise"] = round(rnd.random() * 0.05, 3)
         line["noise_ms"] = round(rnd.random() * 5, 1)
         if fail:
             line["exit"] = 1
             line["fail"] = ["TestName007"]
             line["lines"] = {"TestName007": "    bench_test.go:7: failed on purpose\n"}
-        if seeded:
+        if shuffle or seeded:
             line["seed"] = str(rnd.randrange(10 ** 12))
         if fail:
             line["log"] = "runs/%d.log" % run

@@ -3,10 +3,12 @@
 # Shuffle cost benchmark (DESIGN section 11): journals of RUNS shuffled
 # runs of a 100-test package written as before (a set line per order), with
 # seeds (the run's seed, and one set for the same tests in any order), and
-# as now (seeds, and a sweep run's phase and exit status 0 left out), by
+# compact (seeds, and a sweep run's phase and exit status 0 left out) and
+# as now (also an overlapped at its defaults line's value left out), by
 # bench/genjournal.py in the writer's format. Prints each one's bytes per
 # run (spawn lines apart) and the peak RSS of `report --rebuild` of each,
-# at RUNS and at 4 x RUNS runs: memory that does not grow with runs.
+# at RUNS and at 4 x RUNS runs: memory that does not grow with runs (a
+# journal with a set line per run still keeps about 50 bytes a line).
 #
 # Usage: bench/shuffle.sh [RUNS] (from a build directory; default 50000)
 # Target: at most 150 bytes per passing run; memory independent of runs.
@@ -33,5 +35,7 @@ one before --shuffle "$runs"
 one before --shuffle $((runs * 4))
 one seed --shuffle=seed "$runs"
 one seed --shuffle=seed $((runs * 4))
-one now "--shuffle=seed --compact" "$runs"
-one now "--shuffle=seed --compact" $((runs * 4))
+one compact "--shuffle=seed --compact" "$runs"
+one compact "--shuffle=seed --compact" $((runs * 4))
+one now "--shuffle=seed --compact --defaults" "$runs"
+one now "--shuffle=seed --compact --defaults" $((runs * 4))

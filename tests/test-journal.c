@@ -341,6 +341,21 @@ replayed_json(const char *path, int64_t *max_run, size_t *unfinished)
 	return text;
 }
 
+/* Journals a and b read the same, runs up to max_run. */
+static void
+check_read_alike(const char *a, const char *b, int64_t max_run)
+{
+	int64_t max_a, max_b;
+	size_t left_a, left_b;
+	char *ja = replayed_json(a, &max_a, &left_a), *jb = replayed_json(b, &max_b, &left_b);
+
+	CHECK_STR(ja, jb);
+	CHECK_INT(max_a, max_run);
+	CHECK_INT(max_b, max_run);
+	free(ja);
+	free(jb);
+}
+
 TEST(journal_fast_lines_count_as_parsed_ones)
 {
 	char *path = xasprintf("%s/journal.jsonl", check_tmpdir());
@@ -632,4 +647,236 @@ TEST(journal_open_read_takes_the_sets_the_replay_read)
 	CHECK_INT(results_find(rp.results, "example.com/m::TestA")->cells[0].runs, 5);
 	replay_free(&rp);
 	free(path);
+}
+
+/* Run run of package 0 in which TestA passed, overlapped or not. */
+static void
+write_overlapped(struct journal *j, int64_t run, bool overlapped)
+{
+	struct journal_run jr;
+	struct outcome o;
+
+	memset(&o, 0, sizeof o);
+	outcome_add(&o, xstrdup("TestA"), OUTCOME_PASS, NULL);
+	memset(&jr, 0, sizeof jr);
+	jr.run = run;
+	jr.cpu = 1;
+	jr.load = 1;
+	jr.overlapped = overlapped;
+	CHECK_INT(journal_write_run(j, &jr, &o), 0);
+	outcome_free(&o);
+}
+
+/* How many times needle is in haystack. */
+static int
+count_in(const char *haystack, const char *needle)
+{
+	int n = 0;
+
+	for (; (haystack = strstr(haystack, needle)) != NULL; haystack += strlen(needle))
+		n++;
+	return n;
+}
+
+/* Runs that overlap go unsaid once most do: after 15 runs that say
+ * "overlapped":true, a defaults line makes true what a run line leaves
+ * out, and the two runs that did not overlap say false, before and after
+ * the journal is opened again at run 25. The same runs as journals wrote
+ * them before (true said, false unsaid, no defaults line) read the same. */
+TEST(journal_overlapped_goes_unsaid_once_most_runs_overlap)
+{
+	char *path = xasprintf("%s/journal.jsonl", check_tmpdir());
+	char *old = xasprintf("%s/old.jsonl", check_tmpdir()), *err = NULL, *text, *p, *nl;
+	struct journal *j = journal_started(path);
+	struct replay rp;
+	size_t len;
+	int run;
+	FILE *f;
+
+	for (run = 1; run <= 40; run++) {
+		if (run == 25) {
+			journal_close(j);
+			j = journal_open(path, &err);
+			CHECK(j != NULL && err == NULL);
+		}
+		write_overlapped(j, run, run != 20 && run != 30);
+	}
+	journal_close(j);
+	CHECK_INT(util_read_file(path, 1 << 20, &text, &len), 0);
+	/* 15 run lines and the defaults line. */
+	CHECK_INT(count_in(text, "\"overlapped\":true"), 16);
+	CHECK_INT(count_in(text, "\"overlapped\":false"), 2);
+	CHECK_INT(count_in(text, "{\"type\":\"defaults\""), 1);
+	CHECK(strstr(text,
+	             "\n{\"type\":\"defaults\",\"overlapped\":true}\n{\"type\":\"run\",\"run\":16,"
+	             "\"pkg\":0,\"cpu\":1,\"load\":1,\"lane\":0,\"ms\":0,\"set\":1}\n") != NULL);
+	CHECK(strstr(text, "{\"type\":\"run\",\"run\":25,\"pkg\":0,\"cpu\":1,\"load\":1,\"lane\":0,"
+	                   "\"ms\":0,\"set\":1}\n") != NULL);
+	CHECK(strstr(text,
+	             "\"run\":20,\"pkg\":0,\"cpu\":1,\"load\":1,\"lane\":0,\"ms\":0,\"set\":1,"
+	             "\"overlapped\":false}\n") != NULL);
+	/* As written before: no defaults line, true said, false not. */
+	f = fopen(old, "w");
+	for (p = text; (nl = strchr(p, '\n')) != NULL; p = nl + 1) {
+		int n = (int)(nl - p);
+
+		if (strncmp(p, "{\"type\":\"defaults\"", 18) == 0)
+			continue;
+		if (strncmp(p, "{\"type\":\"run\"", 13) != 0 || memmem(p, (size_t)n, "true", 4))
+			fprintf(f, "%.*s\n", n, p);
+		else if (memmem(p, (size_t)n, ",\"overlapped\":false}", 20))
+			fprintf(f, "%.*s}\n", n - 20, p);
+		else
+			fprintf(f, "%.*s,\"overlapped\":true}\n", n - 1, p);
+	}
+	fclose(f);
+	free(text);
+	CHECK_INT(util_read_file(old, 1 << 20, &text, &len), 0);
+	CHECK_INT(count_in(text, "\"overlapped\":true"), 38);
+	CHECK_INT(count_in(text, "overlapped\":false"), 0);
+	free(text);
+	check_read_alike(path, old, 40);
+	CHECK_INT(replay_journal(path, &rp, &err), 0);
+	CHECK_INT(results_find(rp.results, "example.com/m::TestA")->cells[0].runs, 40);
+	CHECK_INT(results_find(rp.results, "example.com/m::TestA")->cells[0].overlapped_runs, 38);
+	replay_free(&rp);
+	free(old);
+	free(path);
+}
+
+/* The default a resumed sweep appends under is the one its replay read. */
+TEST(journal_open_read_keeps_the_default_overlapped)
+{
+	char *path = xasprintf("%s/journal.jsonl", check_tmpdir()), *err = NULL, *text;
+	struct journal *j = journal_started(path);
+	struct replay rp;
+	size_t len;
+	int run;
+
+	for (run = 1; run <= 16; run++)
+		write_overlapped(j, run, true);
+	journal_close(j);
+	CHECK_INT(replay_journal(path, &rp, &err), 0);
+	j = journal_open_read(path, rp.tail, rp.torn, &err);
+	CHECK(j != NULL && err == NULL);
+	write_overlapped(j, 17, true);
+	journal_close(j);
+	replay_free(&rp);
+	CHECK_INT(util_read_file(path, 1 << 20, &text, &len), 0);
+	CHECK(strstr(text, "{\"type\":\"run\",\"run\":17,\"pkg\":0,\"cpu\":1,\"load\":1,\"lane\":0,"
+	                   "\"ms\":0,\"set\":1}\n") != NULL);
+	free(text);
+	CHECK_INT(replay_journal(path, &rp, &err), 0);
+	CHECK_INT(results_find(rp.results, "example.com/m::TestA")->cells[0].overlapped_runs, 17);
+	replay_free(&rp);
+	free(path);
+}
+
+TEST(journal_defaults_line_checked)
+{
+	check_refused("{\"type\":\"defaults\",\"overlapped\":1}\n",
+	              "3: defaults line: overlapped: expected true or false");
+}
+
+/* A journal written before shuffled runs shared sets: a set line per run,
+ * each in its run's order, the same tests in all but one. */
+#define OLD_SHUFFLED_LINES                                                                     \
+	"{\"type\":\"set\",\"id\":1,\"pkg\":0,\"order\":[\"PTestA\",\"PTestB\",\"STestC\"]}\n" \
+	"{\"type\":\"run\",\"run\":1,\"pkg\":0,\"phase\":\"sweep\",\"cpu\":1,\"load\":1,"      \
+	"\"lane\":0,\"ms\":5,\"exit\":0,\"set\":1,\"seed\":\"11\"}\n"                          \
+	"{\"type\":\"set\",\"id\":2,\"pkg\":0,\"order\":[\"STestC\",\"PTestA\",\"PTestB\"]}\n" \
+	"{\"type\":\"run\",\"run\":2,\"pkg\":0,\"phase\":\"sweep\",\"cpu\":1,\"load\":1,"      \
+	"\"lane\":0,\"ms\":5,\"exit\":0,\"set\":2,\"seed\":\"12\"}\n"                          \
+	"{\"type\":\"set\",\"id\":3,\"pkg\":0,\"order\":[\"STestC\",\"PTestA\"]}\n"            \
+	"{\"type\":\"run\",\"run\":3,\"pkg\":0,\"phase\":\"sweep\",\"cpu\":1,\"load\":1,"      \
+	"\"lane\":0,\"ms\":5,\"exit\":1,\"set\":3,\"fail\":[\"TestB\"],\"seed\":\"13\"}\n"     \
+	"{\"type\":\"set\",\"id\":4,\"pkg\":0,\"order\":[\"PTestB\",\"STestC\",\"PTestA\"]}\n" \
+	"{ \"type\":\"run\",\"run\":4,\"pkg\":0,\"phase\":\"sweep\",\"cpu\":1,\"load\":1,"     \
+	"\"lane\":0,\"ms\":5,\"exit\":0,\"set\":4,\"seed\":\"14\"}\n"
+
+/* The same runs as a sweep writes them now: a set per outcome. */
+#define NEW_SHUFFLED_LINES                                                                           \
+	"{\"type\":\"set\",\"id\":1,\"pkg\":0,\"order\":[\"PTestA\",\"PTestB\",\"STestC\"]}\n"       \
+	"{\"type\":\"run\",\"run\":1,\"pkg\":0,\"cpu\":1,\"load\":1,\"lane\":0,\"ms\":5,"            \
+	"\"set\":1,\"seed\":\"11\"}\n"                                                               \
+	"{\"type\":\"run\",\"run\":2,\"pkg\":0,\"cpu\":1,\"load\":1,\"lane\":0,\"ms\":5,"            \
+	"\"set\":1,\"seed\":\"12\"}\n"                                                               \
+	"{\"type\":\"set\",\"id\":2,\"pkg\":0,\"order\":[\"STestC\",\"PTestA\"]}\n"                  \
+	"{\"type\":\"run\",\"run\":3,\"pkg\":0,\"cpu\":1,\"load\":1,\"lane\":0,\"ms\":5,\"exit\":1," \
+	"\"set\":2,\"fail\":[\"TestB\"],\"seed\":\"13\"}\n"                                          \
+	"{\"type\":\"run\",\"run\":4,\"pkg\":0,\"cpu\":1,\"load\":1,\"lane\":0,\"ms\":5,"            \
+	"\"set\":1,\"seed\":\"14\"}\n"
+
+/* Writes the header, the build line of package 0 and lines to path. */
+static char *
+journal_with(const char *name, const char *lines)
+{
+	char *path = xasprintf("%s/%s", check_tmpdir(), name);
+	FILE *f = fopen(path, "w");
+
+	fputs(HEADER_LINE, f);
+	fputs("{\"type\":\"build\",\"pkg\":0,\"package\":\"example.com/m\",\"level\":\"unit\","
+	      "\"dir\":\"/m\",\"ok\":true,\"tests\":[\"TestA\",\"TestB\",\"TestC\"]}\n",
+	      f);
+	fputs(lines, f);
+	fclose(f);
+	return path;
+}
+
+/* An old shuffled journal keeps each set of tests once, whatever the
+ * orders of its set lines (each forgotten once its run with a seed is
+ * read), and reads as the same runs written now; a resumed sweep appends
+ * a run with a seed to the first set of its tests and one without to a
+ * set of its order. */
+TEST(journal_old_shuffled_sets_read_as_one_set_per_outcome)
+{
+	char *old = journal_with("old.jsonl", OLD_SHUFFLED_LINES), *err = NULL, *text;
+	char *now = journal_with("journal.jsonl", NEW_SHUFFLED_LINES);
+	struct journal *j;
+	struct journal_run jr;
+	struct outcome o;
+	struct replay rp;
+	size_t len;
+
+	check_read_alike(old, now, 4);
+	CHECK_INT(replay_journal(old, &rp, &err), 0);
+	CHECK_INT(rp.results->runs, 4);
+	CHECK_INT(results_find(rp.results, "example.com/m::TestA")->cells[0].runs, 4);
+	CHECK_INT(results_find(rp.results, "example.com/m::TestB")->cells[0].runs, 4);
+	CHECK_INT(results_find(rp.results, "example.com/m::TestB")->cells[0].failures, 1);
+	replay_free(&rp);
+	j = journal_open(old, &err);
+	CHECK(j != NULL && err == NULL);
+	memset(&o, 0, sizeof o);
+	outcome_add(&o, xstrdup("TestB"), OUTCOME_PASS, NULL);
+	outcome_add(&o, xstrdup("TestC"), OUTCOME_SKIP, NULL);
+	outcome_add(&o, xstrdup("TestA"), OUTCOME_PASS, NULL);
+	o.seed = xstrdup("15");
+	memset(&jr, 0, sizeof jr);
+	jr.run = 5;
+	jr.cpu = 1;
+	jr.load = 1;
+	CHECK_INT(journal_write_run(j, &jr, &o), 0);
+	outcome_free(&o);
+	/* Set 2's order, forgotten: a set line of its own. */
+	memset(&o, 0, sizeof o);
+	outcome_add(&o, xstrdup("TestC"), OUTCOME_SKIP, NULL);
+	outcome_add(&o, xstrdup("TestA"), OUTCOME_PASS, NULL);
+	outcome_add(&o, xstrdup("TestB"), OUTCOME_PASS, NULL);
+	jr.run = 6;
+	CHECK_INT(journal_write_run(j, &jr, &o), 0);
+	outcome_free(&o);
+	journal_close(j);
+	CHECK_INT(util_read_file(old, 1 << 20, &text, &len), 0);
+	CHECK(strstr(text,
+	             "\"run\":5,\"pkg\":0,\"cpu\":1,\"load\":1,\"lane\":0,\"ms\":0,\"set\":1,"
+	             "\"seed\":\"15\"}\n{\"type\":\"set\",\"id\":5,\"pkg\":0,\"order\":"
+	             "[\"STestC\",\"PTestA\",\"PTestB\"]}\n{\"type\":\"run\",\"run\":6,") != NULL);
+	free(text);
+	CHECK_INT(replay_journal(old, &rp, &err), 0);
+	CHECK_INT(rp.results->runs, 6);
+	CHECK_INT(results_find(rp.results, "example.com/m::TestA")->cells[0].runs, 6);
+	replay_free(&rp);
+	free(old);
+	free(now);
 }

@@ -10,6 +10,7 @@
 
 #include "check.h"
 #include "results/merge.h"
+#include "results/replay.h"
 #include "base/util.h"
 
 /* Writes text to dir/name. */
@@ -22,16 +23,14 @@ merge_put(const char *dir, const char *name, const char *text)
 	free(path);
 }
 
-/* Shard i of 2: two runs of one package (the first with a blank that
- * only cJSON reads, the second read without a tree and keeping a log) and
- * an unexpected canary, numbered 1 in each shard, with its log. */
+/* Shard i of 2: its header, package and set 1 (TestA passed), then runs
+ * (lines) and its end. */
 static char *
-merge_shard(int i)
+merge_shard_of(int i, const char *runs)
 {
-	char *dir = xasprintf("%s/shard-%d", check_tmpdir(), i), *runs = xasprintf("%s/runs", dir);
-	char *text, *log;
+	char *dir = xasprintf("%s/shard-%d", check_tmpdir(), i), *text;
 
-	CHECK_INT(util_mkdir_p(runs), 0);
+	CHECK_INT(util_mkdir_p(dir), 0);
 	text = xasprintf(
 	    "{\"type\":\"header\",\"schema\":\"flakesweep/journal/v1\","
 	    "\"started\":\"2026-12-01T01:00:0%dZ\",\"config\":{\"cpu\":[1],\"load\":[1],"
@@ -42,18 +41,32 @@ merge_shard(int i)
 	    "{\"type\":\"build\",\"pkg\":0,\"package\":\"example.com/p%d\",\"level\":\"unit\","
 	    "\"dir\":\"/src/p%d\",\"ok\":true,\"binary\":\"/out/p.test\",\"tests\":[\"TestA\"]}\n"
 	    "{\"type\":\"set\",\"id\":1,\"pkg\":0,\"order\":[\"PTestA\"]}\n"
-	    "{\"type\":\"spawn\",\"run\":1,\"pid\":100,\"start\":7}\n"
-	    "{\"type\":\"run\", \"run\":1,\"pkg\":0,\"phase\":\"sweep\",\"cpu\":1,\"load\":1,"
-	    "\"lane\":0,\"ms\":40,\"exit\":0,\"set\":1}\n"
-	    "{\"type\":\"run\",\"run\":2,\"pkg\":0,\"phase\":\"sweep\",\"cpu\":1,\"load\":1,"
-	    "\"lane\":0,\"ms\":41,\"exit\":-1,\"set\":1,\"noise\":0.250,\"noise_ms\":12.5,"
-	    "\"cores\":[0,1],\"timed_out\":true,\"log\":\"runs/2.log\"}\n"
-	    "{\"type\":\"canary\",\"canary\":1,\"kind\":\"red\",\"cpu\":1,\"load\":1,\"lane\":0,"
-	    "\"ms\":5,\"exit\":0,\"unexpected\":true,\"why\":\"passed\"}\n"
+	    "%s"
 	    "{\"type\":\"end\",\"status\":\"complete\",\"finished\":\"2026-12-01T02:00:00Z\"}\n",
-	    i, i, i - 1, i, i, i);
+	    i, i, i - 1, i, i, i, runs);
 	merge_put(dir, "journal.jsonl", text);
 	free(text);
+	return dir;
+}
+
+/* Shard i of 2: two runs of one package (the first with a blank that
+ * only cJSON reads, the second read without a tree and keeping a log) and
+ * an unexpected canary, numbered 1 in each shard, with its log. */
+static char *
+merge_shard(int i)
+{
+	char *dir = merge_shard_of(
+	    i, "{\"type\":\"spawn\",\"run\":1,\"pid\":100,\"start\":7}\n"
+	       "{\"type\":\"run\", \"run\":1,\"pkg\":0,\"phase\":\"sweep\",\"cpu\":1,\"load\":1,"
+	       "\"lane\":0,\"ms\":40,\"exit\":0,\"set\":1}\n"
+	       "{\"type\":\"run\",\"run\":2,\"pkg\":0,\"phase\":\"sweep\",\"cpu\":1,\"load\":1,"
+	       "\"lane\":0,\"ms\":41,\"exit\":-1,\"set\":1,\"noise\":0.250,\"noise_ms\":12.5,"
+	       "\"cores\":[0,1],\"timed_out\":true,\"log\":\"runs/2.log\"}\n"
+	       "{\"type\":\"canary\",\"canary\":1,\"kind\":\"red\",\"cpu\":1,\"load\":1,\"lane\":0,"
+	       "\"ms\":5,\"exit\":0,\"unexpected\":true,\"why\":\"passed\"}\n");
+	char *runs = xasprintf("%s/runs", dir), *log;
+
+	CHECK_INT(util_mkdir_p(runs), 0);
 	log = xasprintf("run 2 of shard %d\n", i);
 	merge_put(dir, "runs/2.log", log);
 	free(log);
@@ -109,6 +122,47 @@ TEST(merge_copies_lines_and_carries_run_and_canary_logs)
 	text = merge_get(out, "runs/canary-2.log");
 	CHECK_STR(text, "canary 1 of shard 2\n");
 	free(text);
+	free(out);
+	free(dirs[0]);
+	free(dirs[1]);
+}
+
+/* Each part's run lines read as in its shard: shard 1's defaults line is
+ * said again before its runs, and shard 2, which has none, gets one that
+ * turns the default back to false. */
+TEST(merge_keeps_each_shards_default_overlapped)
+{
+	char *dirs[2] = {
+	    merge_shard_of(1,
+	                   "{\"type\":\"defaults\",\"overlapped\":true}\n"
+	                   "{\"type\":\"run\",\"run\":1,\"pkg\":0,\"cpu\":1,\"load\":1,\"set\":1}\n"
+	                   "{\"type\":\"run\",\"run\":2,\"pkg\":0,\"cpu\":1,\"load\":1,\"set\":1,"
+	                   "\"overlapped\":false}\n"),
+	    merge_shard_of(2,
+	                   "{\"type\":\"run\",\"run\":1,\"pkg\":0,\"cpu\":1,\"load\":1,\"set\":1}\n"
+	                   "{\"type\":\"run\",\"run\":2,\"pkg\":0,\"cpu\":1,\"load\":1,\"set\":1,"
+	                   "\"overlapped\":true}\n")};
+	char *out = xasprintf("%s/merged", check_tmpdir()), *err = NULL, *text, *path;
+	struct replay rp;
+
+	CHECK_INT(merge_journals(out, dirs, 2, &err), 0);
+	text = merge_get(out, "journal.jsonl");
+	CHECK(strstr(text,
+	             "\n{\"type\":\"defaults\",\"overlapped\":true}\n"
+	             "{\"type\":\"run\",\"run\":1,\"pkg\":0,\"cpu\":1,\"load\":1,\"set\":1}\n") !=
+	      NULL);
+	CHECK(strstr(text,
+	             "\n{\"type\":\"defaults\",\"overlapped\":false}\n"
+	             "{\"type\":\"run\",\"run\":3,\"pkg\":1,\"cpu\":1,\"load\":1,\"set\":2}\n") !=
+	      NULL);
+	free(text);
+	path = xasprintf("%s/journal.jsonl", out);
+	CHECK_INT(replay_journal(path, &rp, &err), 0);
+	CHECK_INT(rp.results->runs, 4);
+	CHECK_INT(results_find(rp.results, "example.com/p1::TestA")->cells[0].overlapped_runs, 1);
+	CHECK_INT(results_find(rp.results, "example.com/p2::TestA")->cells[0].overlapped_runs, 1);
+	replay_free(&rp);
+	free(path);
 	free(out);
 	free(dirs[0]);
 	free(dirs[1]);

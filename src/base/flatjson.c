@@ -2,7 +2,7 @@
 /*
  * flatjson.c: splits a flat JSON object line into members without a tree.
  * It accepts a strict subset of JSON and refuses the rest (escapes, bytes
- * above 127, nesting, null, false, exponents, blanks), so a line it takes
+ * above 127, nesting, null, exponents, blanks), so a line it takes
  * reads the same as with cJSON. A decimal of at most 15 digits is an exact
  * integer divided by an exact power of ten, one correctly rounded
  * operation, which is what strtod gives.
@@ -76,6 +76,11 @@ flatjson_split(const char *line, size_t len, struct flatjson_member *m)
 			m[n].val = p;
 			m[n].vlen = 4;
 			p += 4;
+		} else if (end - p >= 5 && memcmp(p, "false", 5) == 0) {
+			m[n].kind = FLATJSON_FALSE;
+			m[n].val = p;
+			m[n].vlen = 5;
+			p += 5;
 		} else if (*p == '-' || flatjson_digit(*p)) {
 			m[n].kind = FLATJSON_NUMBER;
 			m[n].val = p++;

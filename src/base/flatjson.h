@@ -2,7 +2,7 @@
 /*
  * flatjson.h: a fast path for the lines a journal has millions of: one
  * flat JSON object (strings without escapes or bytes above 127, whole and
- * decimal numbers without exponents, true, arrays of whole numbers) split
+ * decimal numbers without exponents, true, false, arrays of whole numbers) split
  * into its members without building a tree. Any other line is refused,
  * and the caller reads it with cJSON as before: this path only takes
  * lines it reads exactly as cJSON does.
@@ -20,6 +20,7 @@ enum flatjson_kind {
 	FLATJSON_STRING,
 	FLATJSON_NUMBER,
 	FLATJSON_TRUE,
+	FLATJSON_FALSE,
 	FLATJSON_ARRAY, /* of whole numbers, val is what is between the brackets */
 };
 

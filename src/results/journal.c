@@ -35,20 +35,48 @@ struct journal {
 	journal_write_cb write;
 	struct strmap *sets; /* set key -> id */
 	long next_set;
+	/* The overlapped a run line leaves out (the last defaults line's),
+	 * and how far the runs since lean the other way. */
+	bool overlapped;
+	int against;
 };
+
+/* Runs leaning the other way, net, before a defaults line turns the
+ * default. A defaults line costs about two run lines' "overlapped": with
+ * runs half overlapped, the count wanders as far only every 16 x 16 runs
+ * or so. */
+#define JOURNAL_TURN_AFTER 16
 
 struct journal_set {
 	int pkg;
-	char **order; /* "P" or "S" then the test name, in start order */
+	/* "P" or "S" then the test name, in start order: its own, or that of
+	 * its body (own false) */
+	char **order;
 	size_t n;
-	int lineno; /* the line that defined it */
+	bool own;
+	/* A run with a seed named it: its order is its body's from then on,
+	 * its own forgotten. */
+	bool forgotten;
+	size_t body; /* the reader's bodies index */
+	int lineno;  /* the line that defined it */
+};
+
+/* The tests of the sets that have the same ones, in the order of the first
+ * of them: an old shuffled journal has a set line per run, all but a few
+ * with the tests of another. */
+struct journal_body {
+	char **order;
+	size_t n;
 };
 
 struct journal_reader {
 	struct journal_set *sets; /* by id */
 	size_t nsets;
+	struct journal_body *bodies;
+	size_t nbodies;
 	char *why;           /* what is wrong with the line being read, for line_cb */
-	struct strmap *keys; /* set key -> id, for journal_open */
+	struct strmap *keys; /* sorted set key -> bodies index */
+	bool overlapped;     /* a run line's overlapped when it has none */
 };
 
 struct journal_tail {
@@ -167,57 +195,43 @@ journal_set_entries(const struct outcome *o, size_t *n)
 	return v;
 }
 
-/* A set line's entries. */
-static char **
-journal_set_entries_of_line(const cJSON *line, size_t *n)
-{
-	const cJSON *v;
-	char **e = NULL;
-
-	*n = 0;
-	cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(line, "order"))
-	{
-		if (cJSON_IsString(v))
-			util_strv_add(&e, n, v->valuestring);
-	}
-	return e;
-}
-
-/* Makes set id (of package pkg, its n entries e) known to runs appended
- * with the same tests. */
+/* Makes the sets r read known to runs appended with the same tests, and
+ * goes on with the default overlapped it ended with. A set whose order
+ * was forgotten takes only runs with a seed: its line has another order
+ * than the one r kept. */
 static void
-journal_seed_set(struct journal *j, long id, int pkg, char *const *e, size_t n)
+journal_seed_sets(struct journal *j, const struct journal_reader *r)
 {
+	const struct journal_set *set;
 	char *key;
+	size_t id;
 	int seeded;
 
-	/* In its order first: sorting comes second. */
-	for (seeded = 0; seeded <= 1; seeded++) {
-		key = journal_set_key_of(pkg, e, n, seeded);
-		if (strmap_get(j->sets, key) < 0 || !seeded)
-			strmap_set(j->sets, key, id);
-		free(key);
+	for (id = 1; id < r->nsets; id++) {
+		set = &r->sets[id];
+		if (set->order == NULL)
+			continue;
+		/* In its order first: sorting comes second. */
+		for (seeded = set->forgotten; seeded <= 1; seeded++) {
+			key = journal_set_key_of(set->pkg, set->order, set->n, seeded);
+			if (strmap_get(j->sets, key) < 0 || !seeded)
+				strmap_set(j->sets, key, (long)id);
+			free(key);
+		}
+		if ((long)id >= j->next_set)
+			j->next_set = (long)id + 1;
 	}
-	if (id >= j->next_set)
-		j->next_set = id + 1;
+	j->overlapped = r->overlapped;
 }
 
+/* journal_open reads only the set and defaults lines. */
 static int
-journal_seed_sets(void *arg, struct journal_reader *reader, const cJSON *line, int lineno)
+journal_seed_line(void *arg, struct journal_reader *reader, const cJSON *line, int lineno)
 {
-	struct journal *j = arg;
-	double id, pkg = 0;
-	char **e;
-	size_t n;
-
+	(void)arg;
 	(void)reader;
+	(void)line;
 	(void)lineno;
-	if (strcmp(journal_line_type(line), "set") == 0 && journal_num(line, "id", &id)) {
-		journal_num(line, "pkg", &pkg);
-		e = journal_set_entries_of_line(line, &n);
-		journal_seed_set(j, (long)id, (int)pkg, e, n);
-		util_strv_free(e);
-	}
 	return 0;
 }
 
@@ -304,14 +318,20 @@ struct journal *
 journal_open(const char *path, char **err)
 {
 	struct journal *j = journal_open_locked(path, err);
+	struct journal_tail *t;
 	bool torn = false;
 
 	if (j == NULL)
 		return NULL;
-	if (journal_read_fast(path, journal_seed_sets, journal_seed_skip, j, &torn, err) < 0) {
+	t = journal_tail_new(path);
+	if (journal_tail_read(t, journal_seed_line, journal_seed_skip, NULL, 0, &torn, NULL, err) <
+	    0) {
+		journal_tail_free(t);
 		journal_close(j);
 		return NULL;
 	}
+	journal_seed_sets(j, &t->reader);
+	journal_tail_free(t);
 	free(*err);
 	*err = NULL;
 	if (!journal_open_end(j, path, torn, err)) {
@@ -325,7 +345,6 @@ struct journal *
 journal_open_read(const char *path, const struct journal_tail *read, bool torn, char **err)
 {
 	struct journal *j = journal_open_locked(path, err);
-	size_t i;
 
 	if (j == NULL)
 		return NULL;
@@ -334,12 +353,7 @@ journal_open_read(const char *path, const struct journal_tail *read, bool torn, 
 		journal_close(j);
 		return *err == NULL ? journal_open(path, err) : NULL;
 	}
-	for (i = 1; i < read->reader.nsets; i++) {
-		const struct journal_set *set = &read->reader.sets[i];
-
-		if (set->order != NULL)
-			journal_seed_set(j, (long)i, set->pkg, set->order, set->n);
-	}
+	journal_seed_sets(j, &read->reader);
 	return j;
 }
 
@@ -466,6 +480,33 @@ journal_set_for(struct journal *j, int pkg, const struct outcome *o, int *rc)
 	return id;
 }
 
+/* Turns the journal's default overlapped to that of the runs once they
+ * lean the other way (a sweep with fewer packages than lanes overlaps
+ * nearly every run, one with many seldom): a defaults line says so. */
+static int
+journal_turn_default(struct journal *j, bool overlapped)
+{
+	cJSON *line;
+	int rc;
+
+	if (overlapped == j->overlapped) {
+		if (j->against > 0)
+			j->against--;
+		return 0;
+	}
+	if (++j->against < JOURNAL_TURN_AFTER)
+		return 0;
+	line = cJSON_CreateObject();
+	cJSON_AddStringToObject(line, "type", "defaults");
+	cJSON_AddBoolToObject(line, "overlapped", overlapped);
+	/* Failed or not, the line is pending ahead of the next. */
+	rc = journal_write(j, line);
+	cJSON_Delete(line);
+	j->overlapped = overlapped;
+	j->against = 0;
+	return rc;
+}
+
 int
 journal_write_run(struct journal *j, const struct journal_run *jr, const struct outcome *o)
 {
@@ -476,6 +517,9 @@ journal_write_run(struct journal *j, const struct journal_run *jr, const struct 
 	size_t i, k;
 
 	set = journal_set_for(j, jr->pkg, o, &rc);
+	rc2 = journal_turn_default(j, jr->overlapped);
+	if (rc == 0)
+		rc = rc2;
 	cJSON_AddStringToObject(line, "type", "run");
 	cJSON_AddNumberToObject(line, "run", (double)jr->run);
 	cJSON_AddNumberToObject(line, "pkg", jr->pkg);
@@ -498,8 +542,8 @@ journal_write_run(struct journal *j, const struct journal_run *jr, const struct 
 		cJSON_AddTrueToObject(line, "leaked");
 	if (jr->ncores > 0)
 		cJSON_AddItemToObject(line, "cores", cJSON_CreateIntArray(jr->cores, jr->ncores));
-	if (jr->overlapped)
-		cJSON_AddTrueToObject(line, "overlapped");
+	if (jr->overlapped != j->overlapped)
+		cJSON_AddBoolToObject(line, "overlapped", jr->overlapped);
 	if (jr->after_debris)
 		cJSON_AddTrueToObject(line, "after_debris");
 	if (jr->ndebris > 0) {
@@ -583,6 +627,61 @@ journal_write_run(struct journal *j, const struct journal_run *jr, const struct 
 	return rc < 0 ? rc : rc2;
 }
 
+/* Set s (package s->pkg) of the n entries order (its own): the body of
+ * its tests, new or met before, and its order that body's when it is the
+ * same. */
+static void
+journal_reader_body(struct journal_reader *r, struct journal_set *s, char **order, size_t n)
+{
+	char *key = journal_set_key_of(s->pkg, order, n, true);
+	long b;
+	size_t i;
+
+	if (r->keys == NULL)
+		r->keys = strmap_new();
+	b = strmap_get(r->keys, key);
+	if (b < 0) {
+		b = (long)r->nbodies;
+		r->bodies = xrealloc(r->bodies, sizeof *r->bodies * (r->nbodies + 1));
+		r->bodies[r->nbodies].order = order;
+		r->bodies[r->nbodies++].n = n;
+		strmap_set(r->keys, key, b);
+	}
+	free(key);
+	s->body = (size_t)b;
+	s->order = order;
+	s->n = n;
+	if (r->bodies[b].order == order)
+		return;
+	for (i = 0; i < n && strcmp(order[i], r->bodies[b].order[i]) == 0; i++)
+		;
+	s->own = i < n;
+	if (!s->own) {
+		util_strv_free(order);
+		s->order = r->bodies[b].order;
+	}
+}
+
+/* A run with a seed named set id: that order gives its tests', so the
+ * set's own is of no more use. Old shuffled journals have a set line per
+ * run: forgetting each order once its run is read keeps them in memory
+ * once per set of tests. */
+static void
+journal_reader_forget(struct journal_reader *r, int64_t id)
+{
+	struct journal_set *s;
+
+	if (id <= 0 || (uint64_t)id >= r->nsets || r->sets[id].order == NULL)
+		return;
+	s = &r->sets[id];
+	s->forgotten = true;
+	if (!s->own)
+		return;
+	util_strv_free(s->order);
+	s->order = r->bodies[s->body].order;
+	s->own = false;
+}
+
 /* Keeps a set line for the run lines after it. Ids count up from 1; one
  * far past the last would cost memory for every id between, so it is
  * refused. Returns 0 or -EINVAL with *why (caller frees). */
@@ -591,7 +690,8 @@ journal_reader_add_set(struct journal_reader *r, const cJSON *line, int lineno, 
 {
 	struct journal_set *s;
 	int64_t id = 0, pkg = 0;
-	size_t next = r->nsets > 0 ? r->nsets : 1;
+	size_t next = r->nsets > 0 ? r->nsets : 1, n = 0;
+	char **order = NULL;
 	const cJSON *v;
 
 	if (journal_decode_int(line, "id", 1, JOURNAL_NUM_MAX, true, &id, why) < 0 ||
@@ -608,25 +708,49 @@ journal_reader_add_set(struct journal_reader *r, const cJSON *line, int lineno, 
 		memset(r->sets + r->nsets, 0, sizeof *r->sets * ((size_t)id + 1 - r->nsets));
 		r->nsets = (size_t)id + 1;
 	}
-	s = &r->sets[(size_t)id];
-	util_strv_free(s->order);
-	s->order = NULL;
-	s->n = 0;
-	s->pkg = (int)pkg;
-	s->lineno = lineno;
 	cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(line, "order"))
 	{
 		if (!cJSON_IsString(v) || (v->valuestring[0] != 'P' && v->valuestring[0] != 'S')) {
 			*why =
 			    xstrdup(_("set line: order: expected strings that start with P or S"));
+			util_strv_free(order);
 			return -EINVAL;
 		}
-		util_strv_add(&s->order, &s->n, v->valuestring);
+		util_strv_add(&order, &n, v->valuestring);
 	}
 	/* A run where no test passed writes an empty set: known, not missing. */
-	if (s->order == NULL)
-		s->order = xcalloc(1, sizeof *s->order);
+	if (order == NULL)
+		order = xcalloc(1, sizeof *order);
+	s = &r->sets[(size_t)id];
+	if (s->own)
+		util_strv_free(s->order);
+	memset(s, 0, sizeof *s);
+	s->pkg = (int)pkg;
+	s->lineno = lineno;
+	journal_reader_body(r, s, order, n);
 	return 0;
+}
+
+/* Takes the values a defaults line gives the run lines after it.
+ * Returns 0 or -EINVAL with *why (caller frees). */
+static int
+journal_reader_defaults(struct journal_reader *r, const cJSON *line, char **why)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(line, "overlapped");
+
+	if (v != NULL && !cJSON_IsBool(v)) {
+		*why = xstrdup(_("defaults line: overlapped: expected true or false"));
+		return -EINVAL;
+	}
+	if (v != NULL)
+		r->overlapped = cJSON_IsTrue(v);
+	return 0;
+}
+
+bool
+journal_reader_overlapped(const struct journal_reader *r)
+{
+	return r->overlapped;
 }
 
 /* The members a fast line may have, in the order journal_write_run and
@@ -773,7 +897,10 @@ journal_fast_member(char *line, const struct flatjson_member *m, int key, struct
 	case JOURNAL_KEY_LEAKED:
 		return (jr->leaked = yes);
 	case JOURNAL_KEY_OVERLAPPED:
-		return (jr->overlapped = yes);
+		if (!yes && m->kind != FLATJSON_FALSE)
+			return false;
+		jr->overlapped = yes;
+		return true;
 	case JOURNAL_KEY_CORES:
 		return m->kind == FLATJSON_ARRAY && journal_fast_cores(m, jr);
 	case JOURNAL_KEY_NOISE:
@@ -827,8 +954,10 @@ journal_fast_decode(struct journal_reader *reader, char *line, const struct flat
 	int i, key, next = 0;
 
 	memset(f, 0, sizeof *f);
-	/* Without a phase member, the run is the sweep's. */
+	/* Without a phase member, the run is the sweep's; without an
+	 * overlapped one, it is the last defaults line's. */
 	f->run.phase = RESULTS_SWEEP;
+	f->run.overlapped = reader->overlapped;
 	if (n < 1 || !flatjson_is(&m[0], "type") || m[0].kind != FLATJSON_STRING)
 		return false;
 	if (m[0].vlen == 5 && memcmp(m[0].val, "spawn", 5) == 0) {
@@ -857,6 +986,8 @@ journal_fast_decode(struct journal_reader *reader, char *line, const struct flat
 		if ((uint64_t)f->set >= reader->nsets || reader->sets[f->set].order == NULL)
 			return false;
 		f->set_line = reader->sets[f->set].lineno;
+		if (seen & JOURNAL_BIT(JOURNAL_KEY_SEED))
+			journal_reader_forget(reader, f->set);
 	}
 	return true;
 }
@@ -912,8 +1043,13 @@ journal_tail_free(struct journal_tail *t)
 	if (t == NULL)
 		return;
 	for (i = 0; i < t->reader.nsets; i++)
-		util_strv_free(t->reader.sets[i].order);
+		if (t->reader.sets[i].own)
+			util_strv_free(t->reader.sets[i].order);
 	free(t->reader.sets);
+	for (i = 0; i < t->reader.nbodies; i++)
+		util_strv_free(t->reader.bodies[i].order);
+	free(t->reader.bodies);
+	strmap_free(t->reader.keys);
 	free(t->path);
 	free(t);
 }
@@ -956,8 +1092,10 @@ journal_tail_line(struct journal_tail *t, char *line, size_t len, journal_line_c
 		*err = xasprintf(_("%s:%d: expected a JSON object on each line"), path, lineno);
 		return -EINVAL;
 	}
-	if (strcmp(journal_line_type(obj), "set") == 0 &&
-	    journal_reader_add_set(&t->reader, obj, lineno, &t->reader.why) < 0) {
+	if ((strcmp(journal_line_type(obj), "set") == 0 &&
+	     journal_reader_add_set(&t->reader, obj, lineno, &t->reader.why) < 0) ||
+	    (strcmp(journal_line_type(obj), "defaults") == 0 &&
+	     journal_reader_defaults(&t->reader, obj, &t->reader.why) < 0)) {
 		cJSON_Delete(obj);
 		*err = xasprintf("%s:%d: %s", path, lineno, t->reader.why);
 		free(t->reader.why);
@@ -1109,7 +1247,8 @@ journal_decode_run(struct journal_reader *reader, const cJSON *line, struct jour
 	jr->exit.signal = (int)sig;
 	jr->exit.timed_out = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(line, "timed_out"));
 	jr->leaked = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(line, "leaked"));
-	jr->overlapped = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(line, "overlapped"));
+	v = cJSON_GetObjectItemCaseSensitive(line, "overlapped");
+	jr->overlapped = v != NULL ? cJSON_IsTrue(v) : reader->overlapped;
 	jr->after_debris = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(line, "after_debris"));
 	cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(line, "debris"))
 	{
@@ -1144,6 +1283,8 @@ journal_decode_run(struct journal_reader *reader, const cJSON *line, struct jour
 			                 (long long)set);
 			return -EINVAL;
 		}
+		if (journal_str(line, "seed") != NULL)
+			journal_reader_forget(reader, set);
 		journal_set_outcome(&reader->sets[(size_t)set], o);
 	}
 	journal_add_names(o, line, "fail", OUTCOME_FAIL);

@@ -190,6 +190,10 @@ off_t journal_tail_offset(const struct journal_tail *t);
 int journal_tail_read(struct journal_tail *t, journal_line_cb line_cb, journal_fast_cb fast_cb,
                       void *arg, size_t max_bytes, bool *torn, bool *more, char **err);
 
+/* The overlapped of a run line read next that has none: that of the
+ * last defaults line read, false before any. */
+bool journal_reader_overlapped(const struct journal_reader *reader);
+
 /* Adds the tests of the set of fast run line l (passed or skipped, in
  * start order) to o (zeroed by the caller). */
 void journal_fast_outcome(struct journal_reader *reader, const struct journal_fast *l,

@@ -62,6 +62,7 @@ struct merge {
 	FILE *f;
 	const struct merge_part *want;
 	struct buf line; /* a fast line being copied */
+	bool overlapped; /* the merged journal's default, as its defaults lines say */
 	char *err;
 };
 
@@ -386,6 +387,24 @@ merge_emit(struct merge *m, const cJSON *obj)
 	return 0;
 }
 
+/* Before a run line is copied: a defaults line when the merged journal's
+ * default overlapped is not the one of the part being read, whose own
+ * defaults lines are not copied (the parts before it may say otherwise). */
+static void
+merge_defaults(struct merge *m, const struct journal_reader *reader)
+{
+	cJSON *line;
+
+	if (journal_reader_overlapped(reader) == m->overlapped)
+		return;
+	m->overlapped = !m->overlapped;
+	line = cJSON_CreateObject();
+	cJSON_AddStringToObject(line, "type", "defaults");
+	cJSON_AddBoolToObject(line, "overlapped", m->overlapped);
+	merge_emit(m, line);
+	cJSON_Delete(line);
+}
+
 /* Pass 2: the lines of the wanted part, moved. */
 static int
 merge_copy_line(void *arg, struct journal_reader *reader, const cJSON *orig, int lineno)
@@ -396,9 +415,8 @@ merge_copy_line(void *arg, struct journal_reader *reader, const cJSON *orig, int
 	cJSON *line;
 	int rc = 0;
 
-	(void)reader;
 	(void)lineno;
-	if (strcmp(type, "header") == 0)
+	if (strcmp(type, "header") == 0 || strcmp(type, "defaults") == 0)
 		return 0;
 	if (strcmp(type, "part") == 0) {
 		m->ordinal++;
@@ -416,6 +434,7 @@ merge_copy_line(void *arg, struct journal_reader *reader, const cJSON *orig, int
 	} else if (strcmp(type, "spawn") == 0) {
 		merge_move(p, line, "run", MERGE_RUN);
 	} else if (strcmp(type, "run") == 0) {
+		merge_defaults(m, reader);
 		merge_move(p, line, "run", MERGE_RUN);
 		merge_move(p, line, "pkg", MERGE_PKG);
 		merge_move(p, line, "set", MERGE_SET);
@@ -514,6 +533,9 @@ merge_fast_text(struct merge *m, const struct merge_part *p, const struct journa
 		case FLATJSON_TRUE:
 			buf_adds(b, "true");
 			break;
+		case FLATJSON_FALSE:
+			buf_adds(b, "false");
+			break;
 		case FLATJSON_ARRAY:
 			buf_addc(b, '[');
 			for (; v < end; v = comma + 1) {
@@ -544,10 +566,11 @@ merge_copy_fast(void *arg, struct journal_reader *reader, const struct journal_f
 	char *log_to = NULL;
 	int rc = 1;
 
-	(void)reader;
 	(void)lineno;
 	if (m->ordinal != p->ordinal)
 		return 1;
+	if (line->kind == JOURNAL_FAST_RUN)
+		merge_defaults(m, reader);
 	if (!merge_fast_text(m, p, line, &log_to)) {
 		free(log_to);
 		return 0;

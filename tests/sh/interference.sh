@@ -23,7 +23,15 @@ python3 - "$CHECK_TMPDIR/out" <<'PY'
 import json, os, sys
 out = sys.argv[1]
 res = json.load(open(os.path.join(out, "results.json")))
-runs = [json.loads(l) for l in open(os.path.join(out, "journal.jsonl")) if '"type":"run"' in l]
+# A run line without overlapped has the last defaults line's (flakesweep(5)).
+runs, default = [], False
+for l in open(os.path.join(out, "journal.jsonl")):
+    o = json.loads(l)
+    if o["type"] == "defaults":
+        default = o.get("overlapped", default)
+    elif o["type"] == "run":
+        o.setdefault("overlapped", default)
+        runs.append(o)
 text = open(os.path.join(out, "report.txt")).read()
 [t] = res["tests"]
 i = t["interference"]
