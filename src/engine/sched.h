@@ -19,7 +19,8 @@
  * while its share of its target started is at most that many runs ahead
  * of the share of the pair furthest behind; so no pair is ever more than
  * that many runs plus one ahead, and a lane keeps one load and width for
- * about that many runs' time before it drains for another. */
+ * about that many runs' time before it drains for another. Pairs the cap
+ * or an environment holds back can fall further behind. */
 #define SCHED_AHEAD_LANES 8
 
 /* One run the scheduler placed. Owned by the scheduler; valid until
