@@ -181,6 +181,7 @@ TEST(sched_properties_random_configs)
 		f.starts = xcalloc((size_t)npairs, sizeof *f.starts);
 		sched_dispatch(f.s);
 		check_invariants(&f);
+		check_bound(&f);
 		while (f.ninflight > 0) {
 			int k = rand() % f.ninflight;
 			struct sched_run *run = f.inflight[k];
@@ -189,6 +190,7 @@ TEST(sched_properties_random_configs)
 			sched_finish(f.s, run, 1 + rand() % 50);
 			sched_dispatch(f.s);
 			check_invariants(&f);
+			check_bound(&f);
 			CHECK(++steps < 100000);
 		}
 		/* Every task started; every pair ran exactly its target. */
