@@ -733,7 +733,6 @@ TEST(sched_exact_order_one_lane)
 	char order[81];
 	double u;
 
-	srand(1);
 	u = sched_simulate(1, 2, cpus, loads, targets, 2, 10, 0, order);
 	CHECK_STR(order, "00000000000000000"
 	                 "11111111111111111"
