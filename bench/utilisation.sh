@@ -5,9 +5,10 @@
 # pairs (--cpu 1,2 --load 1,2) and at --cpu 1,2 --load 1, and the share of
 # the machine's cores its runs had, from the journal: each run's ms times
 # its cpu over its load, summed, over cores x the sweep phase's wall time
-# (its phase lines). Runs that sleep spend no CPU, so a busy machine
-# delays their spawns but not their sleep. With BEFORE=PATH (another
-# flakesweep binary) it measures that one too, first.
+# (its phase lines); then the same with the canaries' runs, which hold
+# lane slots too. Runs that sleep spend no CPU, so a busy machine delays
+# their spawns but not their sleep. With BEFORE=PATH (another flakesweep
+# binary) it measures that one too, first.
 #
 # Usage: bench/utilisation.sh [COUNT [MS]] (from a build directory;
 # default 100 runs a pair of 50 ms)
@@ -23,14 +24,15 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cc -O2 -o "$work/faketap" "$here/faketap.c"
 
-# share NAME BINARY CPUS LOADS: "NAME cpu CPUS load LOADS: U of the cores".
+# share NAME BINARY CPUS LOADS: "NAME cpu CPUS load LOADS: U of the cores
+# (V with the canaries)".
 share() {
 	local out=$work/$1-$3-$4
 	"$2" --driver tap --keep 0 --cpu "$3" --load "$4" --count "$count" --confirm 0 \
 		--ui none -o "$out" -- "$work/faketap" "$ms" >/dev/null 2>&1 || true
 	python3 - "$out/journal.jsonl" "$1" "$3" "$4" <<'PY'
 import json, sys
-t, used, cores = {}, 0.0, 0
+t, used, canaries, cores = {}, 0.0, 0.0, 0
 for line in open(sys.argv[1]):
     d = json.loads(line)
     if d.get("type") == "header":
@@ -39,9 +41,12 @@ for line in open(sys.argv[1]):
         t[d["phase"]] = d["at_ms"]
     if d.get("type") == "run" and d.get("phase", "sweep") == "sweep":
         used += d["ms"] * d["cpu"] / d["load"]
+    if d.get("type") == "canary":
+        canaries += d["ms"] * d["cpu"] / d["load"]
 end = t.get("confirm", t.get("done"))
-print("%-6s cpu %s load %s: %.3f of the cores" % (sys.argv[2], sys.argv[3], sys.argv[4],
-      used / (cores * (end - t["sweep"]))))
+wall = cores * (end - t["sweep"])
+print("%-6s cpu %s load %s: %.3f of the cores (%.3f with the canaries)" % (sys.argv[2],
+      sys.argv[3], sys.argv[4], used / wall, (used + canaries) / wall))
 PY
 }
 for pairs in "1,2 1,2" "1,2 1"; do

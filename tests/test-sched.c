@@ -99,6 +99,57 @@ check_invariants(struct fake *f)
 	}
 }
 
+/* A pair's counts, and what SCHED_AHEAD_LANES lets it get ahead: that many
+ * lanes' worth of its runs, plus one run. */
+struct bound_pair {
+	int cpu, load, target, started, done;
+	int64_t ahead;
+};
+
+static void
+bound_pair_read(const struct fake *f, int pair, struct bound_pair *b)
+{
+	sched_pair_counts(f->s, pair, &b->cpu, &b->load, &b->target, &b->started, &b->done);
+	b->ahead = (int64_t)SCHED_AHEAD_LANES * f->lanes->width * b->load / b->cpu + 1;
+}
+
+/* The bound sched.h states, after every dispatch: no pair's share of its
+ * target started is more than its ahead runs ahead of the least share
+ * started of a pair that still owes runs; so no pair's share done is more
+ * than that, plus another pair's runs in flight (at most a lane's worth
+ * in each lane), ahead of the other's. Shares are compared without
+ * division. */
+static void
+check_bound(const struct fake *f)
+{
+	struct bound_pair p, q, least = {0, 0, 0, 0, 0, 0};
+	int n = sched_npairs(f->s), i, j;
+	bool owed = false;
+
+	for (i = 0; i < n; i++) {
+		bound_pair_read(f, i, &p);
+		if (p.started < p.target && (!owed || (int64_t)p.started * least.target <
+		                                          (int64_t)least.started * p.target)) {
+			least = p;
+			owed = true;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		bound_pair_read(f, i, &p);
+		if (owed)
+			CHECK((int64_t)p.started * least.target <=
+			      (int64_t)least.started * p.target + p.ahead * least.target);
+		for (j = 0; j < n; j++) {
+			int64_t flight;
+
+			bound_pair_read(f, j, &q);
+			flight = (int64_t)f->lanes->nlanes * f->lanes->width * q.load / q.cpu;
+			CHECK((int64_t)p.done * q.target - (int64_t)q.done * p.target <=
+			      p.ahead * q.target + flight * p.target);
+		}
+	}
+}
+
 TEST(sched_properties_random_configs)
 {
 	int iter;
@@ -130,6 +181,7 @@ TEST(sched_properties_random_configs)
 		f.starts = xcalloc((size_t)npairs, sizeof *f.starts);
 		sched_dispatch(f.s);
 		check_invariants(&f);
+		check_bound(&f);
 		while (f.ninflight > 0) {
 			int k = rand() % f.ninflight;
 			struct sched_run *run = f.inflight[k];
@@ -138,6 +190,7 @@ TEST(sched_properties_random_configs)
 			sched_finish(f.s, run, 1 + rand() % 50);
 			sched_dispatch(f.s);
 			check_invariants(&f);
+			check_bound(&f);
 			CHECK(++steps < 100000);
 		}
 		/* Every task started; every pair ran exactly its target. */
@@ -270,8 +323,8 @@ TEST(sched_furthest_behind_first_and_hold)
 	f.lanes = &l;
 	f.starts = xcalloc(2, sizeof *f.starts);
 	f.s = sched_new(&l, fake_start, &f);
-	sched_add_pair(f.s, 1, 1, 10, NULL); /* pair 0 */
-	sched_add_pair(f.s, 2, 1, 10, NULL); /* pair 1 */
+	sched_add_pair(f.s, 1, 1, 40, NULL); /* pair 0 */
+	sched_add_pair(f.s, 2, 1, 40, NULL); /* pair 1 */
 	sched_dispatch(f.s);
 	/* Pair 0 goes first (tie, lowest id); pair 1 (behind) does not fit
 	 * beside it, so pair 0 takes the other core too. */
@@ -279,18 +332,19 @@ TEST(sched_furthest_behind_first_and_hold)
 	CHECK_INT(f.inflight[0]->pair, 0);
 	CHECK_INT(f.inflight[1]->pair, 0);
 	CHECK_INT(sched_lane_held(f.s, 0), -1); /* full: nothing taken */
-	/* Pair 0 goes on while it is at most two lanes' worth (4 runs)
-	 * ahead of pair 1; then pair 1 is held and the lane drains for it. */
+	/* Pair 0 goes on while it is at most SCHED_AHEAD_LANES (8) lanes'
+	 * worth (16 runs) ahead of pair 1; then pair 1 is held and the lane
+	 * drains for it. */
 	while (sched_lane_held(f.s, 0) < 0) {
 		struct sched_run *run = f.inflight[0];
 
 		memmove(f.inflight, f.inflight + 1, sizeof *f.inflight * (size_t)--f.ninflight);
 		sched_finish(f.s, run, 5);
 		sched_dispatch(f.s);
-		CHECK(++steps < 10);
+		CHECK(++steps < 40);
 	}
 	CHECK_INT(sched_lane_held(f.s, 0), 1);
-	CHECK_INT(f.starts[0], 5);
+	CHECK_INT(f.starts[0], 17);
 	sched_pair_counts(f.s, 1, NULL, NULL, NULL, &started, NULL);
 	CHECK_INT(started, 1);
 	CHECK_INT(f.ninflight, 1);
@@ -523,20 +577,19 @@ TEST(sched_mixed_loads_really_share_cores)
 {
 	struct lanes l;
 	struct fake f;
-	int peak = 0, steps = 0, s1, s2;
+	int peak = 0, steps = 0;
 
 	/* One 2-core lane, cpu 1 at loads 1 and 2 and cpu 2 at load 1: the
 	 * queue alternates between loads, yet load-2 runs must end up two to
-	 * a core, and no pair gets more than two lanes' worth of its runs
-	 * ahead (8 at load 2), plus the runs one dispatch places (4). */
+	 * a core, and no pair gets further ahead than the bound. */
 	make_lanes(&l, 1, 2);
 	memset(&f, 0, sizeof f);
 	f.lanes = &l;
 	f.starts = xcalloc(3, sizeof *f.starts);
 	f.s = sched_new(&l, fake_start, &f);
-	sched_add_pair(f.s, 1, 1, 40, NULL);
-	sched_add_pair(f.s, 1, 2, 40, NULL);
-	sched_add_pair(f.s, 2, 1, 40, NULL);
+	sched_add_pair(f.s, 1, 1, 120, NULL);
+	sched_add_pair(f.s, 1, 2, 120, NULL);
+	sched_add_pair(f.s, 2, 1, 120, NULL);
 	sched_dispatch(f.s);
 	while (f.ninflight > 0) {
 		struct sched_run *run = f.inflight[0];
@@ -548,9 +601,7 @@ TEST(sched_mixed_loads_really_share_cores)
 				if (sched_lane_core_runs(f.s, 0, c) > peak)
 					peak = sched_lane_core_runs(f.s, 0, c);
 		}
-		sched_pair_counts(f.s, 0, NULL, NULL, NULL, &s1, NULL);
-		sched_pair_counts(f.s, 1, NULL, NULL, NULL, &s2, NULL);
-		CHECK(abs(s1 - s2) <= 8 + 4);
+		check_bound(&f);
 		memmove(f.inflight, f.inflight + 1, sizeof *f.inflight * (size_t)--f.ninflight);
 		sched_finish(f.s, run, 10);
 		sched_dispatch(f.s);
@@ -558,29 +609,30 @@ TEST(sched_mixed_loads_really_share_cores)
 	}
 	CHECK_INT(peak, 2);
 	CHECK(sched_complete(f.s));
-	CHECK_INT(f.starts[0], 40);
-	CHECK_INT(f.starts[1], 40);
-	CHECK_INT(f.starts[2], 40);
+	CHECK_INT(f.starts[0], 120);
+	CHECK_INT(f.starts[1], 120);
+	CHECK_INT(f.starts[2], 120);
 	sched_free(f.s);
 	free(f.inflight);
 	free(f.starts);
 	lanes_free(&l);
 }
 
-/* Runs every pair's target with runs of ms each, finishing in time order,
- * checking the invariants and that no pair's share of its target gets
- * more than the stated bound ahead of the pair furthest behind; returns
+/* A fake clock: each run lasts ms plus up to jitter ms more (rand()), and
+ * runs finish in time order. Checks the invariants and the bound after
+ * every dispatch, and that every pair runs exactly its target; returns
  * the share of the cores' time the runs had (a load-L run on a core
- * counts 1/L of it). */
+ * counts 1/L of it). If order is not NULL, it gets the pair of each run
+ * placed, a digit each, in order. */
 static double
-sched_utilisation(int nlanes, int width, const int *cpus, const int *loads, int npairs, int target,
-                  int ms)
+sched_simulate(int nlanes, int width, const int *cpus, const int *loads, const int *targets,
+               int npairs, int ms, int jitter, char *order)
 {
 	struct lanes l;
 	struct fake f;
-	int64_t *end = NULL, now = 0;
+	int64_t *begin = NULL, *end = NULL, now = 0;
 	double used = 0;
-	int i, fresh = 0;
+	int i, fresh = 0, placed = 0, steps = 0;
 
 	make_lanes(&l, nlanes, width);
 	memset(&f, 0, sizeof f);
@@ -588,64 +640,140 @@ sched_utilisation(int nlanes, int width, const int *cpus, const int *loads, int 
 	f.starts = xcalloc((size_t)npairs, sizeof *f.starts);
 	f.s = sched_new(&l, fake_start, &f);
 	for (i = 0; i < npairs; i++)
-		sched_add_pair(f.s, cpus[i], loads[i], target, NULL);
+		sched_add_pair(f.s, cpus[i], loads[i], targets[i], NULL);
 	sched_dispatch(f.s);
+	check_invariants(&f);
+	check_bound(&f);
 	while (f.ninflight > 0) {
-		int k, first = 0, cpu, load, least = target, started;
+		int k, first = 0, cpu, load;
 
+		begin = xrealloc(begin, sizeof *begin * (size_t)f.ninflight);
 		end = xrealloc(end, sizeof *end * (size_t)f.ninflight);
 		/* Runs placed since the last finish start now. */
-		for (k = fresh; k < f.ninflight; k++)
-			end[k] = now + ms;
+		for (k = fresh; k < f.ninflight; k++) {
+			begin[k] = now;
+			end[k] = now + ms + (jitter > 0 ? rand() % (jitter + 1) : 0);
+			if (order != NULL)
+				order[placed++] = (char)('0' + f.inflight[k]->pair);
+		}
 		for (k = 1; k < f.ninflight; k++)
 			if (end[k] < end[first])
 				first = k;
 		now = end[first];
 		sched_pair_counts(f.s, f.inflight[first]->pair, &cpu, &load, NULL, NULL, NULL);
-		used += (double)cpu * ms / load;
-		sched_finish(f.s, f.inflight[first], ms);
+		used += (double)cpu * (double)(now - begin[first]) / load;
+		sched_finish(f.s, f.inflight[first], now - begin[first]);
 		f.inflight[first] = f.inflight[--f.ninflight];
+		begin[first] = begin[f.ninflight];
 		end[first] = end[f.ninflight];
 		fresh = f.ninflight;
 		sched_dispatch(f.s);
 		check_invariants(&f);
-		/* The bound, for pairs of one target: SCHED_AHEAD_LANES (2)
-		 * lanes' worth of runs, plus the runs of one dispatch. */
-		for (k = 0; k < npairs; k++) {
-			sched_pair_counts(f.s, k, NULL, NULL, NULL, &started, NULL);
-			if (started < least)
-				least = started;
-		}
-		for (k = 0; k < npairs; k++) {
-			sched_pair_counts(f.s, k, &cpu, &load, NULL, &started, NULL);
-			CHECK(started < target ||
-			      started - least <= 2 * width * load / cpu + width * load);
-		}
+		check_bound(&f);
+		CHECK(++steps < 1000000);
 	}
+	if (order != NULL)
+		order[placed] = '\0';
 	CHECK(sched_complete(f.s));
+	for (i = 0; i < npairs; i++)
+		CHECK_INT(f.starts[i], targets[i]);
 	sched_free(f.s);
 	free(f.inflight);
 	free(f.starts);
+	free(begin);
 	free(end);
 	lanes_free(&l);
 	return used / ((double)nlanes * width * (double)now);
 }
 
-TEST(sched_utilisation_default_pairs)
+/* Many random machines, pair sets (a random target each) and run
+ * durations: every pair runs its target, and the shares stay within the
+ * bound at every step (sched_simulate checks both). */
+TEST(sched_shares_stay_within_the_bound)
 {
-	static const int cpus[] = {1, 1, 2, 2}, loads[] = {1, 2, 1, 2};
-	static const int one_load[] = {1, 1};
+	static const int widths[] = {1, 2, 4};
+	int seed;
+
+	for (seed = 1; seed <= 200; seed++) {
+		int width, nlanes, cpus[12], loads[12], targets[12], n = 0, c, ld;
+
+		srand((unsigned)seed);
+		width = widths[rand() % 3];
+		nlanes = 1 + rand() % 3;
+		for (c = 1; c <= width; c *= 2) {
+			for (ld = 1; ld <= 3; ld++) {
+				if (rand() % 3 == 0)
+					continue;
+				cpus[n] = c;
+				loads[n] = ld;
+				targets[n++] = 1 + rand() % 80;
+			}
+		}
+		if (n == 0) {
+			cpus[n] = width;
+			loads[n] = 1;
+			targets[n++] = 1 + rand() % 80;
+		}
+		sched_simulate(nlanes, width, cpus, loads, targets, n, 1 + rand() % 100,
+		               rand() % 200, NULL);
+	}
+}
+
+/* One 2-core lane, cpu 1 and cpu 2 at load 1, 40 runs each, every run
+ * 10 ms: cpu 1 goes first (a tie, lowest id) and, as cpu 2 does not fit
+ * beside it, keeps the lane while it is at most SCHED_AHEAD_LANES (8)
+ * lanes' worth of its runs (16) ahead of cpu 2: 17 runs. Then the lane
+ * drains for cpu 2, which, as each of its runs empties the lane, is the
+ * head until it catches up (17; the tie goes to cpu 1); cpu 1 goes 17
+ * ahead again, and so on. The one gap: each odd stretch of cpu 1 ends
+ * with one core idle for a run (30 ms in 610; 1200 core-ms of runs). */
+TEST(sched_exact_order_one_lane)
+{
+	static const int cpus[] = {1, 2}, loads[] = {1, 1}, targets[] = {40, 40};
+	char order[81];
 	double u;
 
-	/* --cpu 1,2 --load 1,2 on four 2-core lanes, runs of 50 ms and 1 s,
-	 * and --cpu 1,2 at one load. */
-	u = sched_utilisation(4, 2, cpus, loads, 4, 400, 50);
-	printf("# cpu 1,2 x load 1,2, 50 ms: %.3f of the cores\n", u);
-	CHECK(u >= 0.95);
-	u = sched_utilisation(4, 2, cpus, loads, 4, 100, 1000);
-	printf("# cpu 1,2 x load 1,2, 1 s: %.3f of the cores\n", u);
-	CHECK(u >= 0.95);
-	u = sched_utilisation(4, 2, (const int[]){1, 2}, one_load, 2, 400, 50);
-	printf("# cpu 1,2 x load 1, 50 ms: %.3f of the cores\n", u);
-	CHECK(u >= 0.95);
+	u = sched_simulate(1, 2, cpus, loads, targets, 2, 10, 0, order);
+	CHECK_STR(order, "00000000000000000"
+	                 "11111111111111111"
+	                 "00000000000000000"
+	                 "11111111111111111"
+	                 "000000"
+	                 "111111");
+	CHECK(u == 1200.0 / 1220);
+}
+
+/* --cpu 1,2 --load 1,2 and --cpu 1,2 at one load, runs of 50 ms and 1 s,
+ * on four 2-core lanes with runs of one length, and on a 2-core machine
+ * (one lane, as on a small CI host) with runs whose lengths vary: there
+ * each switch of load or width drains the lane, so the lane must keep
+ * one long enough. */
+TEST(sched_utilisation_default_pairs)
+{
+	static const struct {
+		int nlanes, npairs, target, ms, jitter;
+		const char *what;
+	} cases[] = {
+	    {4, 4, 400, 50, 0, "cpu 1,2 x load 1,2, 50 ms"},
+	    {4, 4, 100, 1000, 0, "cpu 1,2 x load 1,2, 1 s"},
+	    {4, 2, 400, 50, 0, "cpu 1,2 x load 1, 50 ms"},
+	    {1, 4, 100, 50, 15, "one lane, cpu 1,2 x load 1,2, 50-65 ms"},
+	    {1, 4, 100, 1000, 300, "one lane, cpu 1,2 x load 1,2, 1-1.3 s"},
+	    {1, 2, 100, 50, 15, "one lane, cpu 1,2 x load 1, 50-65 ms"},
+	};
+	/* The first two pairs are the one-load ones. */
+	static const int cpus[] = {1, 2, 1, 2}, loads[] = {1, 1, 2, 2};
+	int targets[4], i, k;
+
+	srand(42);
+	for (i = 0; i < (int)UTIL_ARRAY_LEN(cases); i++) {
+		double u;
+
+		for (k = 0; k < 4; k++)
+			targets[k] = cases[i].target;
+		u = sched_simulate(cases[i].nlanes, 2, cpus, loads, targets, cases[i].npairs,
+		                   cases[i].ms, cases[i].jitter, NULL);
+		printf("# %s: %.3f of the cores\n", cases[i].what, u);
+		CHECK(u >= 0.95);
+	}
 }

@@ -14,10 +14,6 @@
 #include "engine/sched.h"
 #include "base/util.h"
 
-/* How far ahead of the queue's head a pair that fits a busy lane may go,
- * in lanes' worth of its runs (sched_pick_for_lane). */
-#define SCHED_AHEAD_LANES 2
-
 struct sched_pair {
 	int cpu, load, target, started, done;
 	bool spread; /* sched_spread_pair */
@@ -317,9 +313,12 @@ sched_free_slots(const struct sched *s, const struct sched_lane *l)
  * not fit the busy lane now (it needs another load, or more free cores),
  * a pair that fits now goes first, as long as it is at most
  * SCHED_AHEAD_LANES lanes' worth of its runs ahead of the head. Otherwise
- * a lane would drain before every run of another load or width. The
- * bound keeps every pair within that many lanes' worth of the others,
- * and a pair that falls further behind is held for until it fits. */
+ * a lane would drain before every run of another load or width, and each
+ * drain leaves cores idle until the lane's last run ends: the lane keeps
+ * one load and width that many runs' time before it switches. The bound
+ * keeps every pair within that many lanes' worth (plus one run) of the
+ * others, and a pair that falls further behind is held for until it
+ * fits. */
 static int
 sched_pick_for_lane(const struct sched *s, const struct sched_lane *l)
 {

@@ -13,6 +13,16 @@
 
 #include "engine/lanes.h"
 
+/* How far ahead of the pair furthest behind the queue lets a pair go, in
+ * lanes' worth of its runs (a lane's worth: width x load / cpu runs, what
+ * one lane holds of it at once). A pair that fits a busy lane may start
+ * while its share of its target started is at most that many runs ahead
+ * of the share of the pair furthest behind; so no pair is ever more than
+ * that many runs plus one ahead, and a lane keeps one load and width for
+ * about that many runs' time before it drains for another. Pairs the cap
+ * or an environment holds back can fall further behind. */
+#define SCHED_AHEAD_LANES 8
+
 /* One run the scheduler placed. Owned by the scheduler; valid until
  * sched_finish. */
 struct sched_run {
