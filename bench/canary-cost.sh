@@ -14,13 +14,8 @@
 set -eu
 runs=${1:-2000}
 shift || true
-here=$(cd "$(dirname "$0")" && pwd)
-build=${BUILD:-$PWD}
-fs=$build/flakesweep
-[ -x "$fs" ] || { echo "run from the build directory (no ./flakesweep)" >&2; exit 2; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cc -O2 -o "$work/faketap" "$here/faketap.c"
+. "$(dirname "$0")/lib.sh"
+bench_faketap
 
 # rate NAME CANARIES: project runs per second of the sweep phase, and the
 # canary runs it made.

@@ -17,16 +17,11 @@
 set -eu
 runs=${1:-3000}
 loads=${2:-1 2}
-here=$(cd "$(dirname "$0")" && pwd)
-build=${BUILD:-$PWD}
-fs=$build/flakesweep
+. "$(dirname "$0")/lib.sh"
 loop=$build/bench/spawnloop
-[ -x "$fs" ] || { echo "run from the build directory (no ./flakesweep)" >&2; exit 2; }
 [ -x "$loop" ] || { echo "build the floor first: make bench/spawnloop" >&2; exit 2; }
 command -v golang-stress >/dev/null || { echo "needs golang-stress (golang-golang-x-tools)" >&2; exit 2; }
 cores=$(nproc)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 cp -r "$here/onetest" "$work/onetest"
 cd "$work/onetest"
 go test -c -o "$work/one.test" . >/dev/null

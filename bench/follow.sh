@@ -15,12 +15,8 @@ set -eu
 base=${1:-200000}
 rate=${2:-1000}
 secs=${3:-20}
-here=$(cd "$(dirname "$0")" && pwd)
-build=${BUILD:-$PWD}
-fs=$build/flakesweep
-[ -x "$fs" ] || { echo "run from the build directory (no ./flakesweep)" >&2; exit 2; }
+. "$(dirname "$0")/lib.sh"
 command -v tmux >/dev/null || { echo "needs tmux" >&2; exit 2; }
-work=$(mktemp -d)
 sock="fs-follow-$$"
 trap 'tmux -L "$sock" kill-server >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
 python3 "$here/genjournal.py" "$work/seed.jsonl" "$base"

@@ -13,12 +13,7 @@
 # Target: under 3 s and 64 MiB for a million runs.
 set -eu
 runs=${1:-1000000}
-here=$(cd "$(dirname "$0")" && pwd)
-build=${BUILD:-$PWD}
-fs=$build/flakesweep
-[ -x "$fs" ] || { echo "run from the build directory (no ./flakesweep)" >&2; exit 2; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+. "$(dirname "$0")/lib.sh"
 cc -O2 -o "$work/jsonparse" "$here/jsonparse.c" -lcjson
 mkdir "$work/out"
 python3 "$here/genjournal.py" "$work/out/journal.jsonl" "$runs"

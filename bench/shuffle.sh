@@ -14,12 +14,7 @@
 # Target: at most 150 bytes per passing run; memory independent of runs.
 set -eu
 runs=${1:-50000}
-here=$(cd "$(dirname "$0")" && pwd)
-build=${BUILD:-$PWD}
-fs=$build/flakesweep
-[ -x "$fs" ] || { echo "run from the build directory (no ./flakesweep)" >&2; exit 2; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+. "$(dirname "$0")/lib.sh"
 
 # one NAME FLAG N: "NAME N runs: B bytes a run, rebuild R MiB"
 one() {

@@ -12,13 +12,8 @@
 set -eu
 base=${1:?usage: bench/trust-cost.sh BASELINE [RUNS]}
 runs=${2:-2000}
-here=$(cd "$(dirname "$0")" && pwd)
-build=${BUILD:-$PWD}
-fs=$build/flakesweep
-[ -x "$fs" ] || { echo "run from the build directory (no ./flakesweep)" >&2; exit 2; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cc -O2 -o "$work/faketap" "$here/faketap.c"
+. "$(dirname "$0")/lib.sh"
+bench_faketap
 
 # rate BIN NAME: runs per second of the sweep phase.
 rate() {

@@ -14,15 +14,11 @@
 set -eu
 runs=${1:-3000}
 rate=${2:-100}
-here=$(cd "$(dirname "$0")" && pwd)
-build=${BUILD:-$PWD}
-fs=$build/flakesweep
-[ -x "$fs" ] || { echo "run from the build directory (no ./flakesweep)" >&2; exit 2; }
+. "$(dirname "$0")/lib.sh"
 command -v tmux >/dev/null || { echo "needs tmux" >&2; exit 2; }
-work=$(mktemp -d)
 sock="fs-bench-$$"
 trap 'tmux -L "$sock" kill-server >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
-cc -O2 -o "$work/faketap" "$here/faketap.c"
+bench_faketap
 # One lane per core at cpu 1 load 1: P runs at once, each sleeping P/RATE s.
 p=$(nproc)
 ms=$((p * 1000 / rate))

@@ -16,13 +16,8 @@
 set -eu
 count=${1:-100}
 ms=${2:-50}
-here=$(cd "$(dirname "$0")" && pwd)
-build=${BUILD:-$PWD}
-fs=$build/flakesweep
-[ -x "$fs" ] || { echo "run from the build directory (no ./flakesweep)" >&2; exit 2; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cc -O2 -o "$work/faketap" "$here/faketap.c"
+. "$(dirname "$0")/lib.sh"
+bench_faketap
 
 # share NAME BINARY CPUS LOADS: "NAME cpu CPUS load LOADS: U of the cores
 # (V with the canaries)".
