@@ -292,6 +292,18 @@ jsonw_raw(struct jsonw *w, const char *key, const char *s, size_t n)
 }
 
 void
+jsonw_reopen(struct jsonw *w, const char *key, const char *s, size_t n)
+{
+	jsonw_key(w, key);
+	if (w->depth >= JSONW_DEPTH)
+		fatal("JSON nested deeper than %d", JSONW_DEPTH);
+	buf_add(w->b, s, n);
+	w->array[w->depth] = false;
+	w->empty[w->depth] = false;
+	w->depth++;
+}
+
+void
 jsonw_cjson(struct jsonw *w, const char *key, const cJSON *item)
 {
 	const cJSON *c;

@@ -55,6 +55,9 @@ void jsonw_bool(struct jsonw *w, const char *key, bool v);
 void jsonw_null(struct jsonw *w, const char *key);
 /* A value written before at this same depth, n bytes, as it is. */
 void jsonw_raw(struct jsonw *w, const char *key, const char *s, size_t n);
+/* An object written before at this same depth and left open, n bytes:
+ * its '{' and at least one member; more members follow, then jsonw_end. */
+void jsonw_reopen(struct jsonw *w, const char *key, const char *s, size_t n);
 /* A tree made elsewhere (NULL writes null), laid out at this depth. */
 void jsonw_cjson(struct jsonw *w, const char *key, const cJSON *item);
 

@@ -277,6 +277,13 @@ causes_json(const struct causes *c, size_t i)
 	return a;
 }
 
+const void *
+causes_key(const struct causes *c, size_t i, size_t *len)
+{
+	*len = sizeof c->t[i];
+	return &c->t[i];
+}
+
 static void
 causes_add_text(void *arg, const struct causes_test *ct, int k)
 {

@@ -33,6 +33,11 @@ void causes_free(struct causes *c);
  * the test never failed or failed every run. */
 cJSON *causes_json(const struct causes *c, size_t i);
 
+/* The bytes that r->tests[i]'s causes are made of (its p- and q-values,
+ * their counts and its polluter), *len of them: a test whose bytes did not
+ * change has the same causes_json and causes_text. */
+const void *causes_key(const struct causes *c, size_t i, size_t *len);
+
 /* The report's sentences for r->tests[i], one line per cause. */
 void causes_text(struct buf *b, const struct causes *c, size_t i);
 

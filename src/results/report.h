@@ -21,7 +21,7 @@ typedef void (*report_reproduce_cb)(void *arg, const struct results_test *t,
                                     const struct results_cell *worst, char **flakesweep,
                                     char **direct);
 
-struct results_json_cache;
+struct report_keep;
 struct causes;
 
 /* What results.json and report.txt both derive from the results: each
@@ -55,10 +55,11 @@ struct report_meta {
 	 * on these results (quarantine_evaluate) when the JSON is made. */
 	struct quarantine *quarantine;
 	int64_t now_ms; /* for expiry countdowns */
-	/* The texts the last rewrite kept (results_json_cache_new), or NULL. */
-	struct results_json_cache *cache;
+	/* What the last rewrite kept (report_keep_new), or NULL. */
+	struct report_keep *cache;
 	/* Worked out once for both files (report_write), or NULL: each
-	 * writer works them out itself. */
+	 * writer works them out itself (and updates cache with them).
+	 * When set, cache was updated with them (report_keep_update). */
 	const struct report_derived *derived;
 };
 

@@ -63,12 +63,6 @@ struct results_meta {
  * When m has a quarantine, its entries' statuses are judged on r first. */
 char *results_json_text(const struct results *r, const struct report_meta *m);
 
-/* The tests' texts one rewrite keeps for the next: a test whose runs did
- * not change since is copied, not written again. Owned by the writer of
- * the file (the sweep), handed over in report_meta.cache. */
-struct results_json_cache *results_json_cache_new(void);
-void results_json_cache_free(struct results_json_cache *c);
-
 /* The same document as a tree (caller frees with cJSON_Delete), for a
  * reader that walks it. */
 cJSON *results_to_json(const struct results *r, const struct report_meta *m);

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report-keep.h: what one rewrite of results.json and report.txt keeps for
+ * the next (a sweep rewrites both every 2 s): for each test, what its texts
+ * were made of and the texts themselves, so that a test whose results did
+ * not change since is copied, not written again. It compares and stores;
+ * it never writes a file nor renders a test.
+ */
+#ifndef FLAKESWEEP_REPORT_KEEP_H
+#define FLAKESWEEP_REPORT_KEEP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "results/report.h"
+#include "results/results.h"
+
+/* One test's texts as the last rewrite wrote them, NULL until written
+ * (and again once the test changed). */
+struct report_kept {
+	/* Its tests[] item in results.json, open: the '{' and every member
+	 * but "quarantine", which a countdown changes every second. */
+	char *json;
+	size_t json_len;
+	/* Its section of report.txt, cleaned (sanitize_text). */
+	char *text;
+	size_t text_len;
+	enum results_verdict verdict;
+	bool quarantined; /* the quarantine has an entry for it */
+};
+
+struct report_keep;
+
+struct report_keep *report_keep_new(void);
+/* NULL is a no-op. */
+void report_keep_free(struct report_keep *k);
+
+/* Compares each test of r with what k kept of it: a test is unchanged when
+ * its cells, cores, first failure, polluter, cascade candidates, verdict,
+ * cascade root, provisional flag, causes (d->causes) and the cascades that
+ * follow it (d->cascades) are what they were, and m's status, quarantine
+ * and reproduce callback too. A changed test loses its texts. Calling it
+ * again with nothing changed changes nothing. */
+void report_keep_update(struct report_keep *k, const struct results *r, const struct report_meta *m,
+                        const struct report_derived *d);
+
+/* Test i's entry (report_keep_update first, for the same r). */
+struct report_kept *report_keep_at(struct report_keep *k, size_t i);
+
+/* Whether test i is provisional (as report_keep_update saw it). */
+bool report_keep_provisional(const struct report_keep *k, size_t i);
+
+/* The tests of each verdict, as results_counts counts them. */
+void report_keep_counts(const struct report_keep *k, int64_t *passed, int64_t *flaky,
+                        int64_t *failing);
+
+/* The bytes of results.json at the last rewrite, to size the next. */
+size_t report_keep_json_len(const struct report_keep *k);
+void report_keep_set_json_len(struct report_keep *k, size_t len);
+
+#endif
