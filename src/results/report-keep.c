@@ -45,14 +45,17 @@ struct report_keep {
 	report_reproduce_cb reproduce;
 	void *arg;
 	char *status;
-	size_t json_len;
+	struct buf json;   /* results.json's text */
 	int64_t counts[3]; /* passed, flaky, failing */
 };
 
 struct report_keep *
 report_keep_new(void)
 {
-	return xcalloc(1, sizeof(struct report_keep));
+	struct report_keep *k = xcalloc(1, sizeof *k);
+
+	buf_init(&k->json);
+	return k;
 }
 
 static void
@@ -80,6 +83,7 @@ report_keep_free(struct report_keep *k)
 		report_keep_clear(&k->t[i]);
 	free(k->t);
 	free(k->status);
+	buf_free(&k->json);
 	free(k);
 }
 
@@ -167,26 +171,33 @@ report_keep_follow_of(const int64_t *follow, size_t nrows, size_t i, size_t *n)
 	return first;
 }
 
-/* Whether t's texts are what e kept. Its verdict and cascade root are
- * worked out again only when they read other tests (its cascade
- * candidates): else they follow from its cells. */
+/* Whether t's own results are what e was made of: what its causes'
+ * p-values read too. */
 static bool
-report_keep_same(const struct report_keep_test *e, const struct results_test *t, bool provisional,
-                 const char *polluter, const void *causes, size_t causes_len, const int64_t *follow,
-                 size_t nfollow)
+report_keep_own_same(const struct report_keep_test *e, const struct results_test *t,
+                     bool provisional, const char *polluter)
 {
 	return e->id != NULL && e->pkg == t->pkg && e->provisional == provisional &&
 	       e->ncells == t->ncells && e->ncores == t->ncores && e->first == t->first &&
 	       e->sweep_bad == t->sweep_bad && e->ncandidates == t->ncandidates &&
 	       memcmp(e->candidates, t->candidates, sizeof e->candidates) == 0 &&
-	       e->nchannels == report_keep_nchannels(t) &&
-	       (t->ncandidates == 0 ||
-	        (e->kept.verdict == results_verdict(t) && e->root == results_cascade_root(t))) &&
-	       strcmp(e->id, t->id) == 0 &&
+	       e->nchannels == report_keep_nchannels(t) && strcmp(e->id, t->id) == 0 &&
 	       memcmp(e->cells, t->cells, sizeof *t->cells * (size_t)t->ncells) == 0 &&
 	       memcmp(e->cores, t->cores, sizeof *t->cores * (size_t)t->ncores) == 0 &&
 	       (e->polluter == NULL) == (polluter == NULL) &&
-	       (polluter == NULL || strcmp(e->polluter, polluter) == 0) &&
+	       (polluter == NULL || strcmp(e->polluter, polluter) == 0);
+}
+
+/* Whether what other tests make of t is what e was made of. Its verdict
+ * and cascade root are worked out again only when they read other tests
+ * (its cascade candidates): else they follow from its cells. */
+static bool
+report_keep_derived_same(const struct report_keep_test *e, const struct results_test *t,
+                         const void *causes, size_t causes_len, const int64_t *follow,
+                         size_t nfollow)
+{
+	return (t->ncandidates == 0 ||
+	        (e->kept.verdict == results_verdict(t) && e->root == results_cascade_root(t))) &&
 	       e->causes_len == causes_len && memcmp(e->causes, causes, causes_len) == 0 &&
 	       e->nfollow == nfollow &&
 	       (nfollow == 0 || memcmp(e->follow, follow, nfollow * 4 * sizeof *follow) == 0);
@@ -203,7 +214,7 @@ report_keep_dup(const void *p, size_t n)
 
 static void
 report_keep_store(struct report_keep_test *e, const struct results_test *t,
-                  const struct quarantine *q, bool provisional, char *polluter, const void *causes,
+                  const struct quarantine *q, bool provisional, const void *causes,
                   size_t causes_len, const int64_t *follow, size_t nfollow)
 {
 	report_keep_clear(e);
@@ -219,7 +230,7 @@ report_keep_store(struct report_keep_test *e, const struct results_test *t,
 	memcpy(e->candidates, t->candidates, sizeof e->candidates);
 	e->ncandidates = t->ncandidates;
 	e->nchannels = report_keep_nchannels(t);
-	e->polluter = polluter;
+	e->polluter = report_keep_polluter(t);
 	e->root = results_cascade_root(t);
 	e->causes = report_keep_dup(causes, causes_len);
 	e->causes_len = causes_len;
@@ -229,14 +240,12 @@ report_keep_store(struct report_keep_test *e, const struct results_test *t,
 	e->kept.quarantined = q != NULL && quarantine_has_test(q, t->id);
 }
 
-void
-report_keep_update(struct report_keep *k, const struct results *r, const struct report_meta *m,
-                   const struct report_derived *d)
+/* What every text reads: a new one of them changes every test. */
+static void
+report_keep_meta(struct report_keep *k, const struct results *r, const struct report_meta *m)
 {
-	size_t i, nrows, nfollow, causes_len;
-	int64_t *follow = report_keep_follow(r, d, &nrows);
+	size_t i;
 
-	/* What every text reads: a new one of them changes every test. */
 	if (k->quarantine != m->quarantine || k->reproduce != m->reproduce || k->arg != m->arg ||
 	    k->status == NULL || strcmp(k->status, m->status) != 0) {
 		for (i = 0; i < k->n; i++)
@@ -247,27 +256,51 @@ report_keep_update(struct report_keep *k, const struct results *r, const struct 
 		free(k->status);
 		k->status = xstrdup(m->status);
 	}
-	memset(k->counts, 0, sizeof k->counts);
 	if (r->ntests > k->n) {
 		k->t = xrealloc(k->t, r->ntests * sizeof *k->t);
 		memset(k->t + k->n, 0, (r->ntests - k->n) * sizeof *k->t);
 		k->n = r->ntests;
 	}
+}
+
+void
+report_keep_derive(struct report_keep *k, const struct results *r, const struct report_meta *m,
+                   struct report_derived *d)
+{
+	const void **kept = xcalloc(r->ntests + 1, sizeof *kept);
+	bool *own = xcalloc(r->ntests + 1, sizeof *own), *provisional;
+	size_t i, nrows, nfollow, causes_len;
+	int64_t *follow;
+
+	report_keep_meta(k, r, m);
+	provisional = xcalloc(r->ntests + 1, sizeof *provisional);
 	for (i = 0; i < r->ntests; i++) {
 		const struct results_test *t = &r->tests[i];
 		struct report_keep_test *e = &k->t[i];
-		bool provisional = strcmp(m->status, "complete") != 0 &&
-		                   (m->provisional == NULL || m->provisional(m->arg, t));
-		const void *causes = causes_key(d->causes, i, &causes_len);
-		const int64_t *mine = report_keep_follow_of(follow, nrows, i, &nfollow);
 		char *polluter = report_keep_polluter(t);
 
-		if (report_keep_same(e, t, provisional, polluter, causes, causes_len, mine,
-		                     nfollow))
-			free(polluter);
-		else
-			report_keep_store(e, t, m->quarantine, provisional, polluter, causes,
-			                  causes_len, mine, nfollow);
+		provisional[i] = strcmp(m->status, "complete") != 0 &&
+		                 (m->provisional == NULL || m->provisional(m->arg, t));
+		own[i] = report_keep_own_same(e, t, provisional[i], polluter);
+		if (own[i] && e->causes_len > 0)
+			kept[i] = e->causes;
+		free(polluter);
+	}
+	/* The causes of a test whose results did not change are not tested
+	 * again; their q-values are adjusted anew over every test. */
+	d->causes = causes_new_kept(r, kept);
+	d->cascades = results_cascades(r, &d->ncascades);
+	follow = report_keep_follow(r, d, &nrows);
+	memset(k->counts, 0, sizeof k->counts);
+	for (i = 0; i < r->ntests; i++) {
+		const struct results_test *t = &r->tests[i];
+		struct report_keep_test *e = &k->t[i];
+		const void *causes = causes_key(d->causes, i, &causes_len);
+		const int64_t *mine = report_keep_follow_of(follow, nrows, i, &nfollow);
+
+		if (!own[i] || !report_keep_derived_same(e, t, causes, causes_len, mine, nfollow))
+			report_keep_store(e, t, m->quarantine, provisional[i], causes, causes_len,
+			                  mine, nfollow);
 		if (e->kept.verdict == RESULTS_PASSED)
 			k->counts[0]++;
 		else if (e->kept.verdict == RESULTS_FLAKY)
@@ -276,6 +309,9 @@ report_keep_update(struct report_keep *k, const struct results *r, const struct 
 			k->counts[2]++;
 	}
 	free(follow);
+	free(provisional);
+	free(own);
+	free(kept);
 }
 
 struct report_kept *
@@ -298,14 +334,8 @@ report_keep_counts(const struct report_keep *k, int64_t *passed, int64_t *flaky,
 	*failing = k->counts[2];
 }
 
-size_t
-report_keep_json_len(const struct report_keep *k)
+struct buf *
+report_keep_json_buf(struct report_keep *k)
 {
-	return k->json_len;
-}
-
-void
-report_keep_set_json_len(struct report_keep *k, size_t len)
-{
-	k->json_len = len;
+	return &k->json;
 }

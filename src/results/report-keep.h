@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "base/util.h"
 #include "results/report.h"
 #include "results/results.h"
 
@@ -35,27 +36,29 @@ struct report_keep *report_keep_new(void);
 /* NULL is a no-op. */
 void report_keep_free(struct report_keep *k);
 
-/* Compares each test of r with what k kept of it: a test is unchanged when
- * its cells, cores, first failure, polluter, cascade candidates, verdict,
- * cascade root, provisional flag, causes (d->causes) and the cascades that
- * follow it (d->cascades) are what they were, and m's status, quarantine
- * and reproduce callback too. A changed test loses its texts. Calling it
- * again with nothing changed changes nothing. */
-void report_keep_update(struct report_keep *k, const struct results *r, const struct report_meta *m,
-                        const struct report_derived *d);
+/* Works out d for r as report_derive does (report_derived_free frees
+ * it), testing again the causes of only the tests whose own results
+ * changed, and compares each test with what k kept of it: a test is
+ * unchanged when its cells, cores, first failure, polluter, cascade
+ * candidates, verdict, cascade root, provisional flag, causes and the
+ * cascades that follow it are what they were, and m's status, quarantine
+ * and reproduce callback too. A changed test loses its texts. Called again
+ * with nothing changed, it changes nothing. */
+void report_keep_derive(struct report_keep *k, const struct results *r, const struct report_meta *m,
+                        struct report_derived *d);
 
-/* Test i's entry (report_keep_update first, for the same r). */
+/* Test i's entry (report_keep_derive first, for the same r). */
 struct report_kept *report_keep_at(struct report_keep *k, size_t i);
 
-/* Whether test i is provisional (as report_keep_update saw it). */
+/* Whether test i is provisional (as report_keep_derive saw it). */
 bool report_keep_provisional(const struct report_keep *k, size_t i);
 
 /* The tests of each verdict, as results_counts counts them. */
 void report_keep_counts(const struct report_keep *k, int64_t *passed, int64_t *flaky,
                         int64_t *failing);
 
-/* The bytes of results.json at the last rewrite, to size the next. */
-size_t report_keep_json_len(const struct report_keep *k);
-void report_keep_set_json_len(struct report_keep *k, size_t len);
+/* Where results.json's text is written (results_json_write), kept from
+ * one rewrite to the next with its memory. */
+struct buf *report_keep_json_buf(struct report_keep *k);
 
 #endif

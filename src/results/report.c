@@ -337,7 +337,7 @@ report_clean(struct buf *out, struct buf *raw)
 }
 
 /* Test t's section: the one the last rewrite kept when nothing it is made
- * of changed since (report_keep_update), else written anew and kept. */
+ * of changed since (report_keep_derive), else written anew and kept. */
 static void
 report_text_section(struct buf *out, struct buf *raw, const struct results *r,
                     const struct results_test *t, const struct report_meta *m,
@@ -375,10 +375,8 @@ report_text(const struct results *r, const struct report_meta *m)
 	buf_init(&b);
 	buf_init(&out);
 	if (d == NULL) {
-		report_derive(r, &own);
+		report_derive(r, m, &own);
 		d = &own;
-		if (m->cache != NULL)
-			report_keep_update(m->cache, r, m, d);
 	}
 	if (m->cache != NULL)
 		report_keep_counts(m->cache, &passed, &flaky, &failing);
@@ -473,8 +471,12 @@ report_text(const struct results *r, const struct report_meta *m)
 }
 
 void
-report_derive(const struct results *r, struct report_derived *d)
+report_derive(const struct results *r, const struct report_meta *m, struct report_derived *d)
 {
+	if (m->cache != NULL) {
+		report_keep_derive(m->cache, r, m, d);
+		return;
+	}
 	d->causes = causes_new(r);
 	d->cascades = results_cascades(r, &d->ncascades);
 }
@@ -491,7 +493,8 @@ report_write(const char *dir, const struct results *r, const struct report_meta 
 {
 	struct report_derived d;
 	struct report_meta both = *m;
-	char *json, *text, *path = xasprintf("%s/results.json", dir);
+	struct buf own, *json = m->cache != NULL ? report_keep_json_buf(m->cache) : &own;
+	char *text, *path = xasprintf("%s/results.json", dir);
 	/* A rewrite while running needs no fsync: the journal it is made of
 	 * is not synced either (an operating system crash loses both alike),
 	 * and --resume makes both files again from the journal. The last
@@ -500,15 +503,14 @@ report_write(const char *dir, const struct results *r, const struct report_meta 
 	    strcmp(m->status, "running") == 0 ? util_write_file_replace : util_write_file_atomic;
 	int rc;
 
-	report_derive(r, &d);
-	if (m->cache != NULL)
-		report_keep_update(m->cache, r, m, &d);
+	buf_init(&own);
+	report_derive(r, m, &d);
 	both.derived = &d;
-	json = results_json_text(r, &both);
+	results_json_write(json, r, &both);
 	text = report_text(r, &both);
 	report_derived_free(&d);
 	*err = NULL;
-	rc = write(path, json, m->cache != NULL ? report_keep_json_len(m->cache) : strlen(json));
+	rc = write(path, json->data, json->len);
 	if (rc == 0) {
 		free(path);
 		path = xasprintf("%s/report.txt", dir);
@@ -517,7 +519,7 @@ report_write(const char *dir, const struct results *r, const struct report_meta 
 	if (rc < 0)
 		*err = xasprintf("%s: %s", path, strerror(-rc));
 	free(path);
-	free(json);
+	buf_free(&own);
 	free(text);
 	return rc;
 }

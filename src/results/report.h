@@ -23,6 +23,7 @@ typedef void (*report_reproduce_cb)(void *arg, const struct results_test *t,
 
 struct report_keep;
 struct causes;
+struct report_meta;
 
 /* What results.json and report.txt both derive from the results: each
  * test's causes and the tests that are cascades (results_cascades). */
@@ -32,8 +33,9 @@ struct report_derived {
 	size_t ncascades;
 };
 
-/* Works them out for r; report_derived_free frees them. */
-void report_derive(const struct results *r, struct report_derived *d);
+/* Works them out for r; report_derived_free frees them. With m->cache,
+ * report_keep_derive does, and compares each test with what it kept. */
+void report_derive(const struct results *r, const struct report_meta *m, struct report_derived *d);
 void report_derived_free(struct report_derived *d);
 
 struct report_meta {
@@ -57,9 +59,8 @@ struct report_meta {
 	int64_t now_ms; /* for expiry countdowns */
 	/* What the last rewrite kept (report_keep_new), or NULL. */
 	struct report_keep *cache;
-	/* Worked out once for both files (report_write), or NULL: each
-	 * writer works them out itself (and updates cache with them).
-	 * When set, cache was updated with them (report_keep_update). */
+	/* Worked out once for both files (report_derive, in report_write),
+	 * or NULL: each writer works them out itself. */
 	const struct report_derived *derived;
 };
 

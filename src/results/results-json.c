@@ -251,7 +251,7 @@ results_json_test_close(struct jsonw *w, const struct results_test *t, const str
 }
 
 /* tests[i]: the text the last rewrite kept when nothing it is made of
- * changed since (report_keep_update), else written anew and kept. */
+ * changed since (report_keep_derive), else written anew and kept. */
 static void
 results_json_test_at(struct jsonw *w, const struct results *r, size_t i,
                      const struct report_meta *m, const struct report_derived *o,
@@ -349,22 +349,29 @@ results_json_header_object(struct jsonw *w, const char *key, const cJSON *o)
 char *
 results_json_text(const struct results *r, const struct report_meta *m)
 {
+	struct buf b;
+
+	buf_init(&b);
+	results_json_write(&b, r, m);
+	return buf_steal(&b);
+}
+
+void
+results_json_write(struct buf *out, const struct results *r, const struct report_meta *m)
+{
 	struct report_derived own;
 	const struct report_derived *o = m->derived;
 	struct levels *levels = NULL;
 	struct levels_error lerr;
 	struct jsonw w;
-	struct buf b, scratch;
+	struct buf scratch;
 	char when[40];
 	int64_t passed, flaky, failing;
 	size_t i;
 
-	buf_init(&b);
+	buf_reset(out);
 	buf_init(&scratch);
-	if (m->cache != NULL)
-		buf_reserve(&b,
-		            report_keep_json_len(m->cache) + report_keep_json_len(m->cache) / 8);
-	jsonw_init(&w, &b);
+	jsonw_init(&w, out);
 	jsonw_object(&w, NULL);
 	jsonw_str(&w, "schema", RESULTS_JSON_SCHEMA);
 	jsonw_str(&w, "status", m->status);
@@ -397,10 +404,8 @@ results_json_text(const struct results *r, const struct report_meta *m)
 	if (m->quarantine != NULL)
 		quarantine_evaluate(m->quarantine, r, NULL, QUARANTINE_DEFAULT_MIN_RUNS, m->now_ms);
 	if (o == NULL) {
-		report_derive(r, &own);
+		report_derive(r, m, &own);
 		o = &own;
-		if (m->cache != NULL)
-			report_keep_update(m->cache, r, m, o);
 	}
 	jsonw_array(&w, "tests");
 	for (i = 0; i < r->ntests; i++)
@@ -425,10 +430,7 @@ results_json_text(const struct results *r, const struct report_meta *m)
 	if (r->harness.on)
 		results_json_tree(&w, "harness", harness_to_json(&r->harness));
 	jsonw_end(&w);
-	buf_addc(&b, '\n');
-	if (m->cache != NULL)
-		report_keep_set_json_len(m->cache, b.len);
-	return buf_steal(&b);
+	buf_addc(out, '\n');
 }
 
 cJSON *

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "base/util.h"
 #include "results/report.h"
 #include "results/results.h"
 
@@ -62,6 +63,11 @@ struct results_meta {
  * as it goes without a tree: the cost of a rewrite while a sweep runs.
  * When m has a quarantine, its entries' statuses are judged on r first. */
 char *results_json_text(const struct results *r, const struct report_meta *m);
+
+/* The same text into out, emptied first: a writer that rewrites the file
+ * keeps out between rewrites (report_keep_json_buf), so the memory of a
+ * text of megabytes is not taken and given back each time. */
+void results_json_write(struct buf *out, const struct results *r, const struct report_meta *m);
 
 /* The same document as a tree (caller frees with cJSON_Delete), for a
  * reader that walks it. */
