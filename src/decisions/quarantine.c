@@ -18,6 +18,7 @@
 
 #include "drivers/driver.h"
 #include "base/json.h"
+#include "base/jsonw.h"
 #include "decisions/quarantine-file.h"
 #include "decisions/quarantine.h"
 #include "base/sanitize.h"
@@ -717,36 +718,29 @@ quarantine_evidence_describe(const struct quarantine_entry *e, const struct quar
 }
 
 static cJSON *
-quarantine_entry_json(const struct quarantine_entry *e, int64_t now_ms, bool full)
+quarantine_entry_json(const struct quarantine_entry *e, int64_t now_ms)
 {
-	cJSON *o = cJSON_CreateObject();
+	cJSON *o = cJSON_CreateObject(), *ev;
 
-	if (full) {
-		cJSON_AddNumberToObject(o, "index", e->index);
-		cJSON_AddNumberToObject(o, "line", e->line);
-		cJSON_AddStringToObject(o, "test", e->test);
-	}
+	cJSON_AddNumberToObject(o, "index", e->index);
+	cJSON_AddNumberToObject(o, "line", e->line);
+	cJSON_AddStringToObject(o, "test", e->test);
 	cJSON_AddStringToObject(o, "channel", e->channel);
-	if (full) {
-		if (e->reason != NULL)
-			cJSON_AddStringToObject(o, "reason", e->reason);
-		else
-			cJSON_AddNullToObject(o, "reason");
-	}
+	if (e->reason != NULL)
+		cJSON_AddStringToObject(o, "reason", e->reason);
+	else
+		cJSON_AddNullToObject(o, "reason");
 	cJSON_AddStringToObject(o, "owner", e->owner);
 	cJSON_AddStringToObject(o, "issue", e->issue);
 	cJSON_AddStringToObject(o, "expires", e->expires);
 	cJSON_AddStringToObject(o, "status", quarantine_status_name(e->status));
 	cJSON_AddNumberToObject(o, "expires_in_s", (double)quarantine_countdown_s(e, now_ms));
-	if (full) {
-		cJSON *ev = cJSON_AddObjectToObject(o, "evidence");
-
-		cJSON_AddBoolToObject(ev, "covered", e->ev.covered);
-		cJSON_AddBoolToObject(ev, "channel_gone", e->ev.channel_gone);
-		cJSON_AddNumberToObject(ev, "runs", (double)e->ev.runs);
-		cJSON_AddNumberToObject(ev, "failures", (double)e->ev.failures);
-		cJSON_AddNumberToObject(ev, "hangs", (double)e->ev.hangs);
-	}
+	ev = cJSON_AddObjectToObject(o, "evidence");
+	cJSON_AddBoolToObject(ev, "covered", e->ev.covered);
+	cJSON_AddBoolToObject(ev, "channel_gone", e->ev.channel_gone);
+	cJSON_AddNumberToObject(ev, "runs", (double)e->ev.runs);
+	cJSON_AddNumberToObject(ev, "failures", (double)e->ev.failures);
+	cJSON_AddNumberToObject(ev, "hangs", (double)e->ev.hangs);
 	return o;
 }
 
@@ -766,7 +760,7 @@ quarantine_to_json(const struct quarantine *q, int min_runs, int64_t now_ms)
 	for (i = 0; i < q->nentries; i++) {
 		if (q->entries[i].valid)
 			cJSON_AddItemToArray(entries,
-			                     quarantine_entry_json(&q->entries[i], now_ms, true));
+			                     quarantine_entry_json(&q->entries[i], now_ms));
 	}
 	problems = cJSON_AddArrayToObject(root, "problems");
 	for (i = 0; i < q->nproblems; i++)
@@ -774,18 +768,28 @@ quarantine_to_json(const struct quarantine *q, int min_runs, int64_t now_ms)
 	return root;
 }
 
-cJSON *
-quarantine_test_json(const struct quarantine *q, const char *test, int64_t now_ms)
+void
+quarantine_test_write(struct jsonw *w, const char *key, const struct quarantine *q,
+                      const char *test, int64_t now_ms)
 {
 	const struct quarantine_entry *e = NULL;
-	cJSON *arr = NULL;
+	bool any = false;
 
 	while ((e = quarantine_next_for_test(q, test, e)) != NULL) {
-		if (arr == NULL)
-			arr = cJSON_CreateArray();
-		cJSON_AddItemToArray(arr, quarantine_entry_json(e, now_ms, false));
+		if (!any)
+			jsonw_array(w, key);
+		any = true;
+		jsonw_object(w, NULL);
+		jsonw_str(w, "channel", e->channel);
+		jsonw_str(w, "owner", e->owner);
+		jsonw_str(w, "issue", e->issue);
+		jsonw_str(w, "expires", e->expires);
+		jsonw_str(w, "status", quarantine_status_name(e->status));
+		jsonw_num(w, "expires_in_s", (double)quarantine_countdown_s(e, now_ms));
+		jsonw_end(w);
 	}
-	return arr;
+	if (any)
+		jsonw_end(w);
 }
 
 /* Adding. */

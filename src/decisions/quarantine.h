@@ -21,6 +21,7 @@
 #include "results/results.h"
 
 struct buf;
+struct jsonw;
 
 /* The default file, relative to the project root. */
 #define QUARANTINE_DEFAULT_FILE ".flakesweep/quarantine.json"
@@ -190,10 +191,11 @@ void quarantine_evidence_describe(const struct quarantine_entry *e,
  * cJSON_Delete()s it. */
 cJSON *quarantine_to_json(const struct quarantine *q, int min_runs, int64_t now_ms);
 
-/* The valid entries of test as a JSON array for results.json's
- * tests[].quarantine ({channel, owner, issue, expires, status,
- * expires_in_s}), or NULL when the test has none. Caller owns it. */
-cJSON *quarantine_test_json(const struct quarantine *q, const char *test, int64_t now_ms);
+/* Writes the valid entries of test as a JSON array under key, for
+ * results.json's tests[].quarantine ({channel, owner, issue, expires,
+ * status, expires_in_s}); nothing when the test has none. */
+void quarantine_test_write(struct jsonw *w, const char *key, const struct quarantine *q,
+                           const char *test, int64_t now_ms);
 
 /* A new entry for quarantine_add(); reason may be NULL. */
 struct quarantine_new_entry {

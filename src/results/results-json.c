@@ -245,8 +245,7 @@ results_json_test_close(struct jsonw *w, const struct results_test *t, const str
                         bool quarantined)
 {
 	if (m->quarantine != NULL && quarantined)
-		results_json_tree(w, "quarantine",
-		                  quarantine_test_json(m->quarantine, t->id, m->now_ms));
+		quarantine_test_write(w, "quarantine", m->quarantine, t->id, m->now_ms);
 	jsonw_end(w);
 }
 
