@@ -11,6 +11,7 @@
 #include "decisions/quarantine.h"
 #include "drivers/outcome.h"
 #include "results/report-keep.h"
+#include "results/report-writer.h"
 #include "results/report.h"
 #include "base/util.h"
 
@@ -50,7 +51,8 @@ keep_run(struct results *r, int p, int cpu, int bad, bool more, int64_t run)
 }
 
 /* Writes r into dir with m, and returns DIR/results.json then
- * DIR/report.txt in one text. */
+ * DIR/report.txt in one text, once written (with m->cache while running,
+ * its writer thread writes them). */
 static char *
 keep_write(const char *dir, const struct results *r, const struct report_meta *m)
 {
@@ -58,6 +60,9 @@ keep_write(const char *dir, const struct results *r, const struct report_meta *m
 	size_t len;
 
 	CHECK_INT(report_write(dir, r, m, &err), 0);
+	if (m->cache != NULL)
+		CHECK_INT(report_writer_wait(report_keep_writer(m->cache), &err), 0);
+	CHECK(err == NULL);
 	path = xasprintf("%s/results.json", dir);
 	CHECK_INT(util_read_file(path, 1 << 24, &json, &len), 0);
 	free(path);

@@ -13,6 +13,7 @@
 
 #include "results/causes.h"
 #include "results/report-keep.h"
+#include "results/report-writer.h"
 #include "base/util.h"
 
 /* What a test's texts were made of, and the texts. */
@@ -45,7 +46,8 @@ struct report_keep {
 	report_reproduce_cb reproduce;
 	void *arg;
 	char *status;
-	struct buf json;   /* results.json's text */
+	struct buf json; /* results.json's text */
+	struct report_writer *writer;
 	int64_t counts[3]; /* passed, flaky, failing */
 };
 
@@ -55,6 +57,7 @@ report_keep_new(void)
 	struct report_keep *k = xcalloc(1, sizeof *k);
 
 	buf_init(&k->json);
+	k->writer = report_writer_new();
 	return k;
 }
 
@@ -81,6 +84,8 @@ report_keep_free(struct report_keep *k)
 		return;
 	for (i = 0; i < k->n; i++)
 		report_keep_clear(&k->t[i]);
+	/* The writer may still be writing json. */
+	report_writer_free(k->writer);
 	free(k->t);
 	free(k->status);
 	buf_free(&k->json);
@@ -338,4 +343,10 @@ struct buf *
 report_keep_json_buf(struct report_keep *k)
 {
 	return &k->json;
+}
+
+struct report_writer *
+report_keep_writer(struct report_keep *k)
+{
+	return k->writer;
 }

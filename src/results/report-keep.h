@@ -31,6 +31,7 @@ struct report_kept {
 };
 
 struct report_keep;
+struct report_writer;
 
 struct report_keep *report_keep_new(void);
 /* NULL is a no-op. */
@@ -60,5 +61,10 @@ void report_keep_counts(const struct report_keep *k, int64_t *passed, int64_t *f
 /* Where results.json's text is written (results_json_write), kept from
  * one rewrite to the next with its memory. */
 struct buf *report_keep_json_buf(struct report_keep *k);
+
+/* The thread that writes the files of a rewrite while running
+ * (report_write hands them to it), so that the loop does not wait for
+ * them; report_keep_free waits for its last write. */
+struct report_writer *report_keep_writer(struct report_keep *k);
 
 #endif

@@ -13,6 +13,7 @@
 #include "results/causes.h"
 #include "results/interference.h"
 #include "results/report-keep.h"
+#include "results/report-writer.h"
 #include "results/report.h"
 #include "results/results-json.h"
 #include "base/sanitize.h"
@@ -494,22 +495,40 @@ report_write(const char *dir, const struct results *r, const struct report_meta 
 	struct report_derived d;
 	struct report_meta both = *m;
 	struct buf own, *json = m->cache != NULL ? report_keep_json_buf(m->cache) : &own;
+	struct report_writer *writer = m->cache != NULL ? report_keep_writer(m->cache) : NULL;
+	bool running = strcmp(m->status, "running") == 0;
 	char *text, *path = xasprintf("%s/results.json", dir);
 	/* A rewrite while running needs no fsync: the journal it is made of
 	 * is not synced either (an operating system crash loses both alike),
 	 * and --resume makes both files again from the journal. The last
 	 * one is what stays: it is synced. */
 	int (*write)(const char *, const char *, size_t) =
-	    strcmp(m->status, "running") == 0 ? util_write_file_replace : util_write_file_atomic;
-	int rc;
+	    running ? util_write_file_replace : util_write_file_atomic;
+	int rc = 0;
 
+	*err = NULL;
+	/* The files handed over last time are written before json is
+	 * touched; an error of theirs is reported now, unless this write is
+	 * the last, which is all that counts. */
+	if (writer != NULL) {
+		rc = report_writer_wait(writer, err);
+		if (!running) {
+			free(*err);
+			*err = NULL;
+			rc = 0;
+		}
+	}
 	buf_init(&own);
 	report_derive(r, m, &d);
 	both.derived = &d;
 	results_json_write(json, r, &both);
 	text = report_text(r, &both);
 	report_derived_free(&d);
-	*err = NULL;
+	if (writer != NULL && running) {
+		report_writer_put(writer, dir, json, text);
+		free(path);
+		return rc;
+	}
 	rc = write(path, json->data, json->len);
 	if (rc == 0) {
 		free(path);

@@ -71,7 +71,10 @@ char *report_text(const struct results *r, const struct report_meta *m);
 
 /* Writes DIR/results.json and DIR/report.txt atomically, synced to disk
  * unless m->status is "running". Returns 0 or a negative errno with *err
- * set (caller frees). */
+ * set (caller frees). With m->cache and "running", the files are handed
+ * to its writer thread (report_keep_writer) and written while the caller
+ * goes on: an error of theirs is returned by the next call, which waits
+ * for them first. */
 int report_write(const char *dir, const struct results *r, const struct report_meta *m, char **err);
 
 /* The exit status DESIGN section 10 gives a finished sweep: 2 when the
