@@ -297,7 +297,20 @@ jsonw_reopen(struct jsonw *w, const char *key, const char *s, size_t n)
 	jsonw_key(w, key);
 	if (w->depth >= JSONW_DEPTH)
 		fatal("JSON nested deeper than %d", JSONW_DEPTH);
-	buf_add(w->b, s, n);
+	if (w->refs != NULL) {
+		struct jsonw_refs *r = w->refs;
+
+		if (r->n == r->cap) {
+			r->cap = r->cap > 0 ? r->cap * 2 : 1024;
+			r->v = xrealloc(r->v, r->cap * sizeof *r->v);
+		}
+		r->v[r->n].at = w->b->len;
+		r->v[r->n].s = s;
+		r->v[r->n].n = n;
+		r->n++;
+	} else {
+		buf_add(w->b, s, n);
+	}
 	w->array[w->depth] = false;
 	w->empty[w->depth] = false;
 	w->depth++;

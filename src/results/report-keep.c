@@ -46,7 +46,8 @@ struct report_keep {
 	report_reproduce_cb reproduce;
 	void *arg;
 	char *status;
-	struct buf json; /* results.json's text */
+	struct buf json;        /* results.json's text */
+	struct jsonw_refs refs; /* the kept texts json refers to */
 	struct report_writer *writer;
 	int64_t counts[3]; /* passed, flaky, failing */
 };
@@ -86,6 +87,7 @@ report_keep_free(struct report_keep *k)
 		report_keep_clear(&k->t[i]);
 	/* The writer may still be writing json. */
 	report_writer_free(k->writer);
+	free(k->refs.v);
 	free(k->t);
 	free(k->status);
 	buf_free(&k->json);
@@ -343,6 +345,12 @@ struct buf *
 report_keep_json_buf(struct report_keep *k)
 {
 	return &k->json;
+}
+
+struct jsonw_refs *
+report_keep_json_refs(struct report_keep *k)
+{
+	return &k->refs;
 }
 
 struct report_writer *

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "base/jsonw.h"
 #include "base/util.h"
 #include "results/report.h"
 #include "results/results.h"
@@ -61,6 +62,10 @@ void report_keep_counts(const struct report_keep *k, int64_t *passed, int64_t *f
 /* Where results.json's text is written (results_json_write), kept from
  * one rewrite to the next with its memory. */
 struct buf *report_keep_json_buf(struct report_keep *k);
+
+/* The kept texts that results.json's text refers to (results_json_write),
+ * valid until the tests change. */
+struct jsonw_refs *report_keep_json_refs(struct report_keep *k);
 
 /* The thread that writes the files of a rewrite while running
  * (report_write hands them to it), so that the loop does not wait for

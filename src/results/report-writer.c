@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
 
 #include "results/report-writer.h"
 
@@ -25,6 +26,7 @@ struct report_writer {
 	bool pending, quit;
 	char *dir;
 	const struct buf *json;
+	const struct jsonw_refs *refs;
 	char *text;
 	/* The result of the last write done, under mu. */
 	int rc;
@@ -41,13 +43,39 @@ report_writer_new(void)
 	return w;
 }
 
+/* results.json's text: json with the texts of refs put in, as pieces
+ * (*n of them) for writev. */
+static struct iovec *
+report_writer_pieces(const struct buf *json, const struct jsonw_refs *refs, int *n)
+{
+	struct iovec *v = xcalloc(2 * refs->n + 2, sizeof *v);
+	size_t i, at = 0;
+	int k = 0;
+
+	for (i = 0; i < refs->n; i++) {
+		v[k].iov_base = json->data + at;
+		v[k++].iov_len = refs->v[i].at - at;
+		v[k].iov_base = (void *)refs->v[i].s;
+		v[k++].iov_len = refs->v[i].n;
+		at = refs->v[i].at;
+	}
+	v[k].iov_base = json->data != NULL ? json->data + at : NULL;
+	v[k++].iov_len = json->len - at;
+	*n = k;
+	return v;
+}
+
 /* Writes what was handed over; returns 0 or a negative errno with *err. */
 static int
-report_writer_files(const char *dir, const struct buf *json, const char *text, char **err)
+report_writer_files(const char *dir, const struct buf *json, const struct jsonw_refs *refs,
+                    const char *text, char **err)
 {
 	char *path = xasprintf("%s/results.json", dir);
-	int rc = util_write_file_replace(path, json->data != NULL ? json->data : "", json->len);
+	int n;
+	struct iovec *v = report_writer_pieces(json, refs, &n);
+	int rc = util_write_file_replacev(path, v, n);
 
+	free(v);
 	if (rc == 0) {
 		free(path);
 		path = xasprintf("%s/report.txt", dir);
@@ -74,12 +102,13 @@ report_writer_main(void *arg)
 		if (!w->pending)
 			break;
 		pthread_mutex_unlock(&w->mu);
-		rc = report_writer_files(w->dir, w->json, w->text, &err);
+		rc = report_writer_files(w->dir, w->json, w->refs, w->text, &err);
 		pthread_mutex_lock(&w->mu);
 		free(w->dir);
 		free(w->text);
 		w->dir = w->text = NULL;
 		w->json = NULL;
+		w->refs = NULL;
 		w->rc = rc;
 		free(w->err);
 		w->err = err;
@@ -107,7 +136,8 @@ report_writer_wait(struct report_writer *w, char **err)
 }
 
 void
-report_writer_put(struct report_writer *w, const char *dir, const struct buf *json, char *text)
+report_writer_put(struct report_writer *w, const char *dir, const struct buf *json,
+                  const struct jsonw_refs *refs, char *text)
 {
 	pthread_mutex_lock(&w->mu);
 	while (w->pending)
@@ -127,6 +157,7 @@ report_writer_put(struct report_writer *w, const char *dir, const struct buf *js
 	pthread_mutex_lock(&w->mu);
 	w->dir = xstrdup(dir);
 	w->json = json;
+	w->refs = refs;
 	w->text = text;
 	w->pending = true;
 	pthread_cond_broadcast(&w->cv);

@@ -9,6 +9,7 @@
 #ifndef FLAKESWEEP_REPORT_WRITER_H
 #define FLAKESWEEP_REPORT_WRITER_H
 
+#include "base/jsonw.h"
 #include "base/util.h"
 
 struct report_writer;
@@ -23,13 +24,14 @@ void report_writer_free(struct report_writer *w);
  * negative errno with *err (caller frees) naming the file. */
 int report_writer_wait(struct report_writer *w, char **err);
 
-/* Waits for the write in progress, then starts writing json (borrowed:
- * left alone until report_writer_wait or the next report_writer_put
- * returns) to DIR/results.json and text (taken) to DIR/report.txt, each
- * replaced atomically but not synced (util_write_file_replace), and
- * returns. The result of a write that report_writer_wait did not collect
- * is replaced by the next one's. */
+/* Waits for the write in progress, then starts writing json with the
+ * texts of refs put in (results_json_write; both borrowed: left alone
+ * until report_writer_wait or the next report_writer_put returns) to
+ * DIR/results.json and text (taken) to DIR/report.txt, each replaced
+ * atomically but not synced (util_write_file_replace), and returns. The
+ * result of a write that report_writer_wait did not collect is replaced by
+ * the next one's. */
 void report_writer_put(struct report_writer *w, const char *dir, const struct buf *json,
-                       char *text);
+                       const struct jsonw_refs *refs, char *text);
 
 #endif

@@ -497,6 +497,7 @@ report_write(const char *dir, const struct results *r, const struct report_meta 
 	struct buf own, *json = m->cache != NULL ? report_keep_json_buf(m->cache) : &own;
 	struct report_writer *writer = m->cache != NULL ? report_keep_writer(m->cache) : NULL;
 	bool running = strcmp(m->status, "running") == 0;
+	struct jsonw_refs *refs;
 	char *text, *path = xasprintf("%s/results.json", dir);
 	/* A rewrite while running needs no fsync: the journal it is made of
 	 * is not synced either (an operating system crash loses both alike),
@@ -521,11 +522,14 @@ report_write(const char *dir, const struct results *r, const struct report_meta 
 	buf_init(&own);
 	report_derive(r, m, &d);
 	both.derived = &d;
-	results_json_write(json, r, &both);
+	/* The writer thread puts the kept tests' texts in as it writes:
+	 * the loop does not copy them. */
+	refs = writer != NULL && running ? report_keep_json_refs(m->cache) : NULL;
+	results_json_write(json, refs, r, &both);
 	text = report_text(r, &both);
 	report_derived_free(&d);
-	if (writer != NULL && running) {
-		report_writer_put(writer, dir, json, text);
+	if (refs != NULL) {
+		report_writer_put(writer, dir, json, refs, text);
 		free(path);
 		return rc;
 	}

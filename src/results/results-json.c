@@ -351,12 +351,13 @@ results_json_text(const struct results *r, const struct report_meta *m)
 	struct buf b;
 
 	buf_init(&b);
-	results_json_write(&b, r, m);
+	results_json_write(&b, NULL, r, m);
 	return buf_steal(&b);
 }
 
 void
-results_json_write(struct buf *out, const struct results *r, const struct report_meta *m)
+results_json_write(struct buf *out, struct jsonw_refs *refs, const struct results *r,
+                   const struct report_meta *m)
 {
 	struct report_derived own;
 	const struct report_derived *o = m->derived;
@@ -371,6 +372,9 @@ results_json_write(struct buf *out, const struct results *r, const struct report
 	buf_reset(out);
 	buf_init(&scratch);
 	jsonw_init(&w, out);
+	if (refs != NULL)
+		refs->n = 0;
+	w.refs = refs;
 	jsonw_object(&w, NULL);
 	jsonw_str(&w, "schema", RESULTS_JSON_SCHEMA);
 	jsonw_str(&w, "status", m->status);
