@@ -90,7 +90,10 @@ TEST(report_keep_rewrites_after_changes_are_rewrites_from_nothing)
 	    "]\n";
 	char *fresh_dir = xasprintf("%s/fresh", check_tmpdir());
 	char *kept_dir = xasprintf("%s/kept", check_tmpdir());
+	/* One quarantine each, so that the kept rewrites judge their own. */
 	struct quarantine *q = quarantine_parse("quarantine.json", entries, sizeof entries - 1);
+	struct quarantine *q_kept =
+	    quarantine_parse("quarantine.json", entries, sizeof entries - 1);
 	struct report_keep *keep = report_keep_new();
 	struct results *r = results_new();
 	struct report_meta m;
@@ -150,8 +153,10 @@ TEST(report_keep_rewrites_after_changes_are_rewrites_from_nothing)
 			break;
 		}
 		m.cache = NULL;
+		m.quarantine = q;
 		fresh = keep_write(fresh_dir, r, &m);
 		m.cache = keep;
+		m.quarantine = q_kept;
 		kept = keep_write(kept_dir, r, &m);
 		CHECK_STR(kept, fresh);
 		/* Each change shows: nothing stale was copied. */
@@ -176,6 +181,7 @@ TEST(report_keep_rewrites_after_changes_are_rewrites_from_nothing)
 	report_keep_free(keep);
 	results_free(r);
 	quarantine_free(q);
+	quarantine_free(q_kept);
 	free(fresh_dir);
 	free(kept_dir);
 }

@@ -545,16 +545,15 @@ quarantine_evidence_add_cell(struct quarantine_evidence *ev, const struct quaran
 	ev->hangs += hangs > 0 ? hangs : 0;
 }
 
+/* Adds the cells of t (e's test, or NULL) to ev. */
 static void
-quarantine_evidence_results(const struct quarantine_entry *e, const struct results *results,
-                            struct quarantine_evidence *ev)
+quarantine_evidence_cells(const struct quarantine_entry *e, const struct results_test *t,
+                          struct quarantine_evidence *ev)
 {
-	const struct results_test *t;
 	int k;
 
 	if (e->ch.kind != QUARANTINE_CHANNEL_ANY && e->ch.kind != QUARANTINE_CHANNEL_PAIR)
 		return;
-	t = results_find(results, e->test);
 	for (k = 0; t != NULL && k < t->ncells; k++) {
 		const struct results_cell *c = &t->cells[k];
 
@@ -603,7 +602,7 @@ quarantine_evidence_collect(const struct quarantine_entry *e, const struct resul
 	if (!e->valid)
 		return;
 	if (results != NULL)
-		quarantine_evidence_results(e, results, ev);
+		quarantine_evidence_cells(e, results_find(results, e->test), ev);
 	if (ledger != NULL)
 		quarantine_evidence_ledger(e, ledger, ev);
 }
@@ -637,6 +636,27 @@ quarantine_evaluate(struct quarantine *q, const struct results *results,
 		quarantine_evidence_collect(e, results, ledger, &e->ev);
 		e->status = quarantine_judge(e, &e->ev, min_runs, now_ms);
 	}
+}
+
+void
+quarantine_evaluate_test(struct quarantine *q, const struct results_test *t)
+{
+	long i = q->by_test != NULL ? strmap_get(q->by_test, t->id) : -1;
+
+	for (; i >= 0; i = q->entries[i].next_same) {
+		memset(&q->entries[i].ev, 0, sizeof q->entries[i].ev);
+		quarantine_evidence_cells(&q->entries[i], t, &q->entries[i].ev);
+	}
+}
+
+void
+quarantine_judge_all(struct quarantine *q, int min_runs, int64_t now_ms)
+{
+	size_t i;
+
+	for (i = 0; i < q->nentries; i++)
+		q->entries[i].status =
+		    quarantine_judge(&q->entries[i], &q->entries[i].ev, min_runs, now_ms);
 }
 
 const struct quarantine_entry *

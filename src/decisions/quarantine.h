@@ -160,6 +160,16 @@ enum quarantine_status quarantine_judge(const struct quarantine_entry *e,
 void quarantine_evaluate(struct quarantine *q, const struct results *results,
                          const struct ledger *ledger, int min_runs, int64_t now_ms);
 
+/* Sets ev of the valid entries of t's test from t's cells alone, as
+ * quarantine_evaluate with results and no ledger does: a writer that
+ * judges again only the tests whose results changed calls it for those,
+ * then quarantine_judge_all. */
+void quarantine_evaluate_test(struct quarantine *q, const struct results_test *t);
+
+/* Sets the status of every entry from its ev at now_ms (quarantine_judge):
+ * the clock moves expiries when no result changed. */
+void quarantine_judge_all(struct quarantine *q, int min_runs, int64_t now_ms);
+
 /* The next valid entry for test after prev (NULL: the first), or NULL.
  * Iterates a test's entries, one per channel. */
 const struct quarantine_entry *quarantine_next_for_test(const struct quarantine *q,

@@ -43,6 +43,9 @@ struct report_keep {
 	struct report_keep_test *t; /* by test index */
 	size_t n;
 	const struct quarantine *quarantine;
+	const char *quarantine_text; /* its file's bytes, replaced when it changes */
+	size_t quarantine_entries;
+	bool all_changed;
 	report_reproduce_cb reproduce;
 	void *arg;
 	char *status;
@@ -253,11 +256,18 @@ report_keep_meta(struct report_keep *k, const struct results *r, const struct re
 {
 	size_t i;
 
-	if (k->quarantine != m->quarantine || k->reproduce != m->reproduce || k->arg != m->arg ||
-	    k->status == NULL || strcmp(k->status, m->status) != 0) {
+	const char *qtext = m->quarantine != NULL ? m->quarantine->text : NULL;
+	size_t qentries = m->quarantine != NULL ? m->quarantine->nentries : 0;
+
+	k->all_changed = k->quarantine != m->quarantine || k->quarantine_text != qtext ||
+	                 k->quarantine_entries != qentries || k->reproduce != m->reproduce ||
+	                 k->arg != m->arg || k->status == NULL || strcmp(k->status, m->status) != 0;
+	if (k->all_changed) {
 		for (i = 0; i < k->n; i++)
 			report_keep_clear(&k->t[i]);
 		k->quarantine = m->quarantine;
+		k->quarantine_text = qtext;
+		k->quarantine_entries = qentries;
 		k->reproduce = m->reproduce;
 		k->arg = m->arg;
 		free(k->status);
@@ -268,6 +278,27 @@ report_keep_meta(struct report_keep *k, const struct results *r, const struct re
 		memset(k->t + k->n, 0, (r->ntests - k->n) * sizeof *k->t);
 		k->n = r->ntests;
 	}
+}
+
+/* Judges each quarantine entry on the very results it joins: only the
+ * entries of tests whose results changed gather their evidence again,
+ * and every entry is judged again, as the clock moves. */
+static void
+report_keep_judge(struct report_keep *k, const struct results *r, const struct report_meta *m)
+{
+	size_t i;
+
+	if (m->quarantine == NULL)
+		return;
+	if (k->all_changed) {
+		quarantine_evaluate(m->quarantine, r, NULL, QUARANTINE_DEFAULT_MIN_RUNS, m->now_ms);
+		return;
+	}
+	for (i = 0; i < r->ntests; i++) {
+		if (k->t[i].kept.changed)
+			quarantine_evaluate_test(m->quarantine, &r->tests[i]);
+	}
+	quarantine_judge_all(m->quarantine, QUARANTINE_DEFAULT_MIN_RUNS, m->now_ms);
 }
 
 void
@@ -305,9 +336,13 @@ report_keep_derive(struct report_keep *k, const struct results *r, const struct 
 		const void *causes = causes_key(d->causes, i, &causes_len);
 		const int64_t *mine = report_keep_follow_of(follow, nrows, i, &nfollow);
 
-		if (!own[i] || !report_keep_derived_same(e, t, causes, causes_len, mine, nfollow))
+		bool changed =
+		    !own[i] || !report_keep_derived_same(e, t, causes, causes_len, mine, nfollow);
+
+		if (changed)
 			report_keep_store(e, t, m->quarantine, provisional[i], causes, causes_len,
 			                  mine, nfollow);
+		e->kept.changed = changed;
 		if (e->kept.verdict == RESULTS_PASSED)
 			k->counts[0]++;
 		else if (e->kept.verdict == RESULTS_FLAKY)
@@ -315,6 +350,7 @@ report_keep_derive(struct report_keep *k, const struct results *r, const struct 
 		else if (e->kept.verdict == RESULTS_FAILING)
 			k->counts[2]++;
 	}
+	report_keep_judge(k, r, m);
 	free(follow);
 	free(provisional);
 	free(own);

@@ -29,6 +29,7 @@ struct report_kept {
 	size_t text_len;
 	enum results_verdict verdict;
 	bool quarantined; /* the quarantine has an entry for it */
+	bool changed;     /* at the last report_keep_derive */
 };
 
 struct report_keep;
@@ -44,8 +45,10 @@ void report_keep_free(struct report_keep *k);
  * unchanged when its cells, cores, first failure, polluter, cascade
  * candidates, verdict, cascade root, provisional flag, causes and the
  * cascades that follow it are what they were, and m's status, quarantine
- * and reproduce callback too. A changed test loses its texts. Called again
- * with nothing changed, it changes nothing. */
+ * and reproduce callback too. A changed test loses its texts. Judges the
+ * entries of m->quarantine on r at m->now_ms (as quarantine_evaluate),
+ * gathering again the evidence of changed tests only. Called again with
+ * nothing changed, it changes nothing but the judging of the clock. */
 void report_keep_derive(struct report_keep *k, const struct results *r, const struct report_meta *m,
                         struct report_derived *d);
 

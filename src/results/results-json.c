@@ -403,13 +403,14 @@ results_json_write(struct buf *out, struct jsonw_refs *refs, const struct result
 	}
 	jsonw_end(&w);
 	levels_free(levels);
-	/* Each entry's status is judged on the very results it joins. */
-	if (m->quarantine != NULL)
-		quarantine_evaluate(m->quarantine, r, NULL, QUARANTINE_DEFAULT_MIN_RUNS, m->now_ms);
 	if (o == NULL) {
 		report_derive(r, m, &own);
 		o = &own;
 	}
+	/* Each entry's status is judged on the very results it joins (with
+	 * m->cache, report_keep_derive judged them). */
+	if (m->quarantine != NULL && m->cache == NULL)
+		quarantine_evaluate(m->quarantine, r, NULL, QUARANTINE_DEFAULT_MIN_RUNS, m->now_ms);
 	jsonw_array(&w, "tests");
 	for (i = 0; i < r->ntests; i++)
 		results_json_test_at(&w, r, i, m, o, &scratch);
