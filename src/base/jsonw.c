@@ -262,7 +262,10 @@ jsonw_int(struct jsonw *w, const char *key, int64_t v)
 {
 	char s[24];
 
-	if (v < INT_MIN || v > INT_MAX) {
+	/* cJSON prints an int as "%d", and any other whole number of at most
+	 * 15 digits as "%1.15g" does: its digits (seconds to an expiry
+	 * years away are past INT_MAX). */
+	if (v <= -INT64_C(1000000000000000) || v >= INT64_C(1000000000000000)) {
 		jsonw_num(w, key, (double)v);
 		return;
 	}

@@ -805,7 +805,7 @@ quarantine_test_write(struct jsonw *w, const char *key, const struct quarantine 
 		jsonw_str(w, "issue", e->issue);
 		jsonw_str(w, "expires", e->expires);
 		jsonw_str(w, "status", quarantine_status_name(e->status));
-		jsonw_num(w, "expires_in_s", (double)quarantine_countdown_s(e, now_ms));
+		jsonw_int(w, "expires_in_s", quarantine_countdown_s(e, now_ms));
 		jsonw_end(w);
 	}
 	if (any)
