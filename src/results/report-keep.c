@@ -310,6 +310,9 @@ report_keep_derive(struct report_keep *k, const struct results *r, const struct 
 	size_t i, nrows, nfollow, causes_len;
 	int64_t *follow;
 
+	/* The writer may still be writing texts this frees (a report made
+	 * between two rewrites). */
+	report_writer_idle(k->writer);
 	report_keep_meta(k, r, m);
 	provisional = xcalloc(r->ntests + 1, sizeof *provisional);
 	for (i = 0; i < r->ntests; i++) {

@@ -136,13 +136,19 @@ report_writer_wait(struct report_writer *w, char **err)
 }
 
 void
-report_writer_put(struct report_writer *w, const char *dir, const struct buf *json,
-                  const struct jsonw_refs *refs, char *text)
+report_writer_idle(struct report_writer *w)
 {
 	pthread_mutex_lock(&w->mu);
 	while (w->pending)
 		pthread_cond_wait(&w->cv, &w->mu);
 	pthread_mutex_unlock(&w->mu);
+}
+
+void
+report_writer_put(struct report_writer *w, const char *dir, const struct buf *json,
+                  const struct jsonw_refs *refs, char *text)
+{
+	report_writer_idle(w);
 	if (!w->started) {
 		sigset_t all, old;
 

@@ -24,6 +24,10 @@ void report_writer_free(struct report_writer *w);
  * negative errno with *err (caller frees) naming the file. */
 int report_writer_wait(struct report_writer *w, char **err);
 
+/* Waits for the write in progress, leaving its result to
+ * report_writer_wait: before what it borrowed is changed. */
+void report_writer_idle(struct report_writer *w);
+
 /* Waits for the write in progress, then starts writing json with the
  * texts of refs put in (results_json_write; both borrowed: left alone
  * until report_writer_wait or the next report_writer_put returns) to
