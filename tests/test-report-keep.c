@@ -13,6 +13,7 @@
 #include "results/report-keep.h"
 #include "results/report-writer.h"
 #include "results/report.h"
+#include "results/results-json.h"
 #include "base/util.h"
 
 /* 2026-11-30T12:00:00Z. */
@@ -182,6 +183,63 @@ TEST(report_keep_rewrites_after_changes_are_rewrites_from_nothing)
 	results_free(r);
 	quarantine_free(q);
 	quarantine_free(q_kept);
+	free(fresh_dir);
+	free(kept_dir);
+}
+
+/* A confirm run of cascade.json's later, alone: it passes. */
+static void
+keep_alone(struct results *r, int64_t run)
+{
+	struct outcome o;
+
+	memset(&o, 0, sizeof o);
+	outcome_add(&o, xstrdup("later"), OUTCOME_PASS, NULL);
+	results_add_run(r, 0, RESULTS_CONFIRM, 1, 2, &o, NULL, run);
+	outcome_free(&o);
+}
+
+/* root's section lists its cascade with later's runs alone: a confirm run
+ * of later changes it though root's own results did not change. */
+TEST(report_keep_follows_the_runs_of_a_cascade_alone)
+{
+	char *path = xasprintf("%s/tests/fixtures/results/cascade.json", check_srcdir());
+	char *fresh_dir = xasprintf("%s/fresh", check_tmpdir());
+	char *kept_dir = xasprintf("%s/kept", check_tmpdir());
+	struct report_keep *keep = report_keep_new();
+	struct results *r = NULL;
+	struct results_meta meta;
+	struct report_meta m;
+	char *err = NULL, *fresh, *kept, *prev = NULL;
+	int step;
+
+	CHECK_INT(results_load(path, &r, &meta, &err), 0);
+	CHECK_INT(util_mkdir_p(fresh_dir), 0);
+	CHECK_INT(util_mkdir_p(kept_dir), 0);
+	memset(&m, 0, sizeof m);
+	m.status = "running";
+	m.now_ms = KEEP_NOW_MS;
+	m.reproduce = keep_reproduce;
+	for (step = 0; step < 3; step++) {
+		if (step > 0)
+			keep_alone(r, 1000 + step);
+		m.cache = NULL;
+		fresh = keep_write(fresh_dir, r, &m);
+		m.cache = keep;
+		kept = keep_write(kept_dir, r, &m);
+		CHECK_STR(kept, fresh);
+		if (prev != NULL)
+			CHECK(strcmp(kept, prev) != 0);
+		free(fresh);
+		free(prev);
+		prev = kept;
+	}
+	CHECK(strstr(prev, "alone it passed all 8 runs") != NULL);
+	free(prev);
+	report_keep_free(keep);
+	results_free(r);
+	results_meta_free(&meta);
+	free(path);
 	free(fresh_dir);
 	free(kept_dir);
 }

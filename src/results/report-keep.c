@@ -162,22 +162,19 @@ report_keep_follow(const struct results *r, const struct report_derived *d, size
 	return rows;
 }
 
-/* Test i's rows of follow (nrows of them): *n rows from the returned
- * one. */
+/* Test i's rows of follow (nrows of them, sorted by test): *n rows from
+ * the returned one. *at is where the search starts, moved past test i's:
+ * the tests asked in order, the rows are walked once. */
 static const int64_t *
-report_keep_follow_of(const int64_t *follow, size_t nrows, size_t i, size_t *n)
+report_keep_follow_of(const int64_t *follow, size_t nrows, size_t i, size_t *at, size_t *n)
 {
-	const int64_t *first = NULL;
-	size_t j;
+	const int64_t *first;
 
-	*n = 0;
-	for (j = 0; j < nrows; j++) {
-		if (follow[j * 4] != (int64_t)i)
-			continue;
-		if (first == NULL)
-			first = &follow[j * 4];
+	while (*at < nrows && follow[*at * 4] < (int64_t)i)
+		(*at)++;
+	first = &follow[*at * 4];
+	for (*n = 0; *at < nrows && follow[*at * 4] == (int64_t)i; (*at)++)
 		(*n)++;
-	}
 	return first;
 }
 
@@ -254,10 +251,8 @@ report_keep_store(struct report_keep_test *e, const struct results_test *t,
 static void
 report_keep_meta(struct report_keep *k, const struct results *r, const struct report_meta *m)
 {
-	size_t i;
-
 	const char *qtext = m->quarantine != NULL ? m->quarantine->text : NULL;
-	size_t qentries = m->quarantine != NULL ? m->quarantine->nentries : 0;
+	size_t i, qentries = m->quarantine != NULL ? m->quarantine->nentries : 0;
 
 	k->all_changed = k->quarantine != m->quarantine || k->quarantine_text != qtext ||
 	                 k->quarantine_entries != qentries || k->reproduce != m->reproduce ||
@@ -307,7 +302,7 @@ report_keep_derive(struct report_keep *k, const struct results *r, const struct 
 {
 	const void **kept = xcalloc(r->ntests + 1, sizeof *kept);
 	bool *own = xcalloc(r->ntests + 1, sizeof *own), *provisional;
-	size_t i, nrows, nfollow, causes_len;
+	size_t i, nrows, nfollow, causes_len, at = 0;
 	int64_t *follow;
 
 	/* The writer may still be writing texts this frees (a report made
@@ -337,8 +332,7 @@ report_keep_derive(struct report_keep *k, const struct results *r, const struct 
 		const struct results_test *t = &r->tests[i];
 		struct report_keep_test *e = &k->t[i];
 		const void *causes = causes_key(d->causes, i, &causes_len);
-		const int64_t *mine = report_keep_follow_of(follow, nrows, i, &nfollow);
-
+		const int64_t *mine = report_keep_follow_of(follow, nrows, i, &at, &nfollow);
 		bool changed =
 		    !own[i] || !report_keep_derived_same(e, t, causes, causes_len, mine, nfollow);
 
