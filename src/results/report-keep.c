@@ -189,8 +189,10 @@ report_keep_own_same(const struct report_keep_test *e, const struct results_test
 	       e->sweep_bad == t->sweep_bad && e->ncandidates == t->ncandidates &&
 	       memcmp(e->candidates, t->candidates, sizeof e->candidates) == 0 &&
 	       e->nchannels == report_keep_nchannels(t) && strcmp(e->id, t->id) == 0 &&
-	       memcmp(e->cells, t->cells, sizeof *t->cells * (size_t)t->ncells) == 0 &&
-	       memcmp(e->cores, t->cores, sizeof *t->cores * (size_t)t->ncores) == 0 &&
+	       (t->ncells == 0 ||
+	        memcmp(e->cells, t->cells, sizeof *t->cells * (size_t)t->ncells) == 0) &&
+	       (t->ncores == 0 ||
+	        memcmp(e->cores, t->cores, sizeof *t->cores * (size_t)t->ncores) == 0) &&
 	       (e->polluter == NULL) == (polluter == NULL) &&
 	       (polluter == NULL || strcmp(e->polluter, polluter) == 0);
 }
@@ -205,7 +207,8 @@ report_keep_derived_same(const struct report_keep_test *e, const struct results_
 {
 	return (t->ncandidates == 0 ||
 	        (e->kept.verdict == results_verdict(t) && e->root == results_cascade_root(t))) &&
-	       e->causes_len == causes_len && memcmp(e->causes, causes, causes_len) == 0 &&
+	       e->causes_len == causes_len &&
+	       (causes_len == 0 || memcmp(e->causes, causes, causes_len) == 0) &&
 	       e->nfollow == nfollow &&
 	       (nfollow == 0 || memcmp(e->follow, follow, nfollow * 4 * sizeof *follow) == 0);
 }
@@ -215,7 +218,8 @@ report_keep_dup(const void *p, size_t n)
 {
 	void *q = xmalloc(n + 1);
 
-	memcpy(q, p, n);
+	if (n > 0)
+		memcpy(q, p, n);
 	return q;
 }
 
