@@ -70,6 +70,16 @@ TEST(jsonw_writes_what_cjson_prints)
 	                              0.999999,
 	                              1e300,
 	                              -0.0};
+	/* Whole numbers past INT_MAX too (seconds to an expiry in 2099). */
+	static const int64_t ints[] = {INT64_C(1) << 40,
+	                               INT64_C(2272000000),
+	                               -INT64_C(3000000000),
+	                               INT32_MAX,
+	                               INT32_MIN,
+	                               INT64_C(999999999999999),
+	                               -INT64_C(999999999999999),
+	                               INT64_C(1000000000000000),
+	                               INT64_C(1) << 55};
 	const char *str = "a\"b\\c/\n\t\r\b\f\x01\x1f\x7f \xc3\xa9";
 	cJSON *doc = cJSON_CreateObject(), *a, *o;
 	struct jsonw w;
@@ -88,8 +98,10 @@ TEST(jsonw_writes_what_cjson_prints)
 		jsonw_num(&w, NULL, nums[i]);
 		cJSON_AddItemToArray(a, cJSON_CreateNumber(nums[i]));
 	}
-	jsonw_int(&w, NULL, (int64_t)1 << 40);
-	cJSON_AddItemToArray(a, cJSON_CreateNumber((double)((int64_t)1 << 40)));
+	for (i = 0; i < sizeof ints / sizeof *ints; i++) {
+		jsonw_int(&w, NULL, ints[i]);
+		cJSON_AddItemToArray(a, cJSON_CreateNumber((double)ints[i]));
+	}
 	jsonw_end(&w);
 	jsonw_array(&w, "cells");
 	a = cJSON_AddArrayToObject(doc, "cells");

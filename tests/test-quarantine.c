@@ -19,6 +19,7 @@
 #include "decisions/quarantine.h"
 #include "results/results-json.h"
 #include "results/results.h"
+#include "base/jsonw.h"
 #include "base/timefmt.h"
 #include "base/util.h"
 
@@ -472,10 +473,15 @@ TEST(quarantine_json_for_dashboard_and_results)
 	struct quarantine *q = parse_fixture("valid.json");
 	struct results *failing = results_fixture("results-failing.json");
 	cJSON *j, *e;
+	struct buf b;
+	struct jsonw w;
 	char *s;
 
 	quarantine_evaluate(q, failing, NULL, 100, NOW_MS);
-	j = quarantine_test_json(q, "example.com/demo/retry::TestBackoff", NOW_MS);
+	buf_init(&b);
+	jsonw_init(&w, &b);
+	quarantine_test_write(&w, "quarantine", q, "example.com/demo/retry::TestBackoff", NOW_MS);
+	j = cJSON_Parse(b.data);
 	s = cJSON_PrintUnformatted(j);
 	CHECK_STR(s, "[{\"channel\":\"cpu=1\",\"owner\":\"platform\",\"issue\":\"#4821\","
 	             "\"expires\":\"2026-12-15\",\"status\":\"active\",\"expires_in_s\":1339200},"
@@ -483,7 +489,10 @@ TEST(quarantine_json_for_dashboard_and_results)
 	             "\"expires\":\"2026-12-01\",\"status\":\"active\",\"expires_in_s\":129600}]");
 	cJSON_free(s);
 	cJSON_Delete(j);
-	CHECK(quarantine_test_json(q, "example.com/demo/retry::TestOther", NOW_MS) == NULL);
+	buf_reset(&b);
+	quarantine_test_write(&w, "quarantine", q, "example.com/demo/retry::TestOther", NOW_MS);
+	CHECK_INT(b.len, 0);
+	buf_free(&b);
 	j = quarantine_to_json(q, 100, NOW_MS);
 	CHECK_STR(cJSON_GetObjectItemCaseSensitive(j, "schema")->valuestring,
 	          "flakesweep/quarantine-status/v1");

@@ -11,6 +11,7 @@
 #include "check.h"
 #include "drivers/outcome.h"
 #include "results/causes.h"
+#include "results/report-keep.h"
 #include "results/results-json.h"
 #include "base/util.h"
 
@@ -35,8 +36,7 @@ rt_reproduce(void *arg, const struct results_test *t, const struct results_cell 
  * the texts kept in cache (or none), checked against cJSON's print of the
  * same document. */
 static char *
-rt_write_kept(const struct results *r, const struct results_meta *meta,
-              struct results_json_cache *cache)
+rt_write_kept(const struct results *r, const struct results_meta *meta, struct report_keep *cache)
 {
 	struct report_meta m;
 	struct rt rt = {r, meta};
@@ -162,7 +162,7 @@ rt_add_run(struct results *r, bool bad, int64_t run)
 TEST(results_json_kept_texts_follow_every_change)
 {
 	char *path = xasprintf("%s/tests/fixtures/results/cascade.json", check_srcdir());
-	struct results_json_cache *cache = results_json_cache_new();
+	struct report_keep *cache = report_keep_new();
 	struct results *r = NULL;
 	struct results_meta m;
 	char *err = NULL, *fresh, *kept, *prev = NULL;
@@ -190,7 +190,7 @@ TEST(results_json_kept_texts_follow_every_change)
 	}
 	CHECK(strstr(prev, "\"provisional\":\ttrue") != NULL);
 	free(prev);
-	results_json_cache_free(cache);
+	report_keep_free(cache);
 	results_free(r);
 	results_meta_free(&m);
 	free(path);

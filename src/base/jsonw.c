@@ -262,7 +262,10 @@ jsonw_int(struct jsonw *w, const char *key, int64_t v)
 {
 	char s[24];
 
-	if (v < INT_MIN || v > INT_MAX) {
+	/* cJSON prints an int as "%d", and any other whole number of at most
+	 * 15 digits as "%1.15g" does: its digits (seconds to an expiry
+	 * years away are past INT_MAX). */
+	if (v <= -INT64_C(1000000000000000) || v >= INT64_C(1000000000000000)) {
 		jsonw_num(w, key, (double)v);
 		return;
 	}
@@ -289,6 +292,31 @@ jsonw_raw(struct jsonw *w, const char *key, const char *s, size_t n)
 {
 	jsonw_key(w, key);
 	buf_add(w->b, s, n);
+}
+
+void
+jsonw_reopen(struct jsonw *w, const char *key, const char *s, size_t n)
+{
+	jsonw_key(w, key);
+	if (w->depth >= JSONW_DEPTH)
+		fatal("JSON nested deeper than %d", JSONW_DEPTH);
+	if (w->refs != NULL) {
+		struct jsonw_refs *r = w->refs;
+
+		if (r->n == r->cap) {
+			r->cap = r->cap > 0 ? r->cap * 2 : 1024;
+			r->v = xrealloc(r->v, r->cap * sizeof *r->v);
+		}
+		r->v[r->n].at = w->b->len;
+		r->v[r->n].s = s;
+		r->v[r->n].n = n;
+		r->n++;
+	} else {
+		buf_add(w->b, s, n);
+	}
+	w->array[w->depth] = false;
+	w->empty[w->depth] = false;
+	w->depth++;
 }
 
 void

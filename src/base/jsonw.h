@@ -18,6 +18,19 @@
 
 #define JSONW_DEPTH 32
 
+/* A text referred to instead of copied: it belongs at byte at of the
+ * buffer, before what was written after it. */
+struct jsonw_ref {
+	size_t at;
+	const char *s;
+	size_t n;
+};
+
+struct jsonw_refs {
+	struct jsonw_ref *v;
+	size_t n, cap;
+};
+
 /* The containers open in b: each value goes into the innermost one, with
  * its key when that is an object (key is ignored in an array and at the
  * top, where one value is the whole text). */
@@ -26,6 +39,9 @@ struct jsonw {
 	int depth;
 	bool array[JSONW_DEPTH];
 	bool empty[JSONW_DEPTH];
+	/* Where jsonw_reopen refers to its text instead of copying it, or
+	 * NULL (jsonw_init). */
+	struct jsonw_refs *refs;
 };
 
 /* Starts writing at the end of b (not owned). */
@@ -55,6 +71,11 @@ void jsonw_bool(struct jsonw *w, const char *key, bool v);
 void jsonw_null(struct jsonw *w, const char *key);
 /* A value written before at this same depth, n bytes, as it is. */
 void jsonw_raw(struct jsonw *w, const char *key, const char *s, size_t n);
+/* An object written before at this same depth and left open, n bytes:
+ * its '{' and at least one member; more members follow, then jsonw_end.
+ * With w->refs, s is not copied but referred to there: it must outlive
+ * the use of the buffer. */
+void jsonw_reopen(struct jsonw *w, const char *key, const char *s, size_t n);
 /* A tree made elsewhere (NULL writes null), laid out at this depth. */
 void jsonw_cjson(struct jsonw *w, const char *key, const cJSON *item);
 

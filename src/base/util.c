@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -306,20 +307,24 @@ bad:
 	return -EINVAL;
 }
 
+/* The most pieces one writev takes (IOV_MAX on Linux). */
+#define UTIL_WRITEV_MAX 1024
+
 static int
-util_write_file_tmp(const char *path, const char *data, size_t len, bool sync)
+util_write_file_tmp(const char *path, const struct iovec *iov, int n, bool sync)
 {
 	char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
-	int fd, rc = 0;
-	size_t off = 0;
+	struct iovec *v = xcalloc((size_t)n + 1, sizeof *v);
+	int fd, i = 0, rc = 0;
 
+	memcpy(v, iov, sizeof *v * (size_t)n);
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		rc = -errno;
 		goto out;
 	}
-	while (off < len) {
-		ssize_t w = write(fd, data + off, len - off);
+	while (i < n) {
+		ssize_t w = writev(fd, v + i, n - i < UTIL_WRITEV_MAX ? n - i : UTIL_WRITEV_MAX);
 
 		if (w < 0) {
 			if (errno == EINTR)
@@ -329,7 +334,13 @@ util_write_file_tmp(const char *path, const char *data, size_t len, bool sync)
 			unlink(tmp);
 			goto out;
 		}
-		off += (size_t)w;
+		/* Past the pieces written whole, into the one cut short. */
+		for (; i < n && (size_t)w >= v[i].iov_len; i++)
+			w -= (ssize_t)v[i].iov_len;
+		if (i < n) {
+			v[i].iov_base = (char *)v[i].iov_base + w;
+			v[i].iov_len -= (size_t)w;
+		}
 	}
 	if ((sync && fsync(fd) < 0) || close(fd) < 0) {
 		rc = -errno;
@@ -341,6 +352,7 @@ util_write_file_tmp(const char *path, const char *data, size_t len, bool sync)
 		unlink(tmp);
 	}
 out:
+	free(v);
 	free(tmp);
 	return rc;
 }
@@ -348,13 +360,23 @@ out:
 int
 util_write_file_atomic(const char *path, const char *data, size_t len)
 {
-	return util_write_file_tmp(path, data, len, true);
+	struct iovec v = {(void *)data, len};
+
+	return util_write_file_tmp(path, &v, 1, true);
 }
 
 int
 util_write_file_replace(const char *path, const char *data, size_t len)
 {
-	return util_write_file_tmp(path, data, len, false);
+	struct iovec v = {(void *)data, len};
+
+	return util_write_file_tmp(path, &v, 1, false);
+}
+
+int
+util_write_file_replacev(const char *path, const struct iovec *iov, int n)
+{
+	return util_write_file_tmp(path, iov, n, false);
 }
 
 int

@@ -103,6 +103,10 @@ int util_write_file_atomic(const char *path, const char *data, size_t len);
  * file rewritten often from a record kept elsewhere. */
 int util_write_file_replace(const char *path, const char *data, size_t len);
 
+/* util_write_file_replace of the n pieces at iov, one after the other. */
+struct iovec;
+int util_write_file_replacev(const char *path, const struct iovec *iov, int n);
+
 /* Reads a whole file into a new NUL-terminated buffer (caller frees) and
  * its length. Returns 0 or a negative errno. max caps the size (bytes). */
 int util_read_file(const char *path, size_t max, char **out, size_t *len);

@@ -18,6 +18,7 @@
 
 #include "drivers/driver.h"
 #include "base/json.h"
+#include "base/jsonw.h"
 #include "decisions/quarantine-file.h"
 #include "decisions/quarantine.h"
 #include "base/sanitize.h"
@@ -544,16 +545,15 @@ quarantine_evidence_add_cell(struct quarantine_evidence *ev, const struct quaran
 	ev->hangs += hangs > 0 ? hangs : 0;
 }
 
+/* Adds the cells of t (e's test, or NULL) to ev. */
 static void
-quarantine_evidence_results(const struct quarantine_entry *e, const struct results *results,
-                            struct quarantine_evidence *ev)
+quarantine_evidence_cells(const struct quarantine_entry *e, const struct results_test *t,
+                          struct quarantine_evidence *ev)
 {
-	const struct results_test *t;
 	int k;
 
 	if (e->ch.kind != QUARANTINE_CHANNEL_ANY && e->ch.kind != QUARANTINE_CHANNEL_PAIR)
 		return;
-	t = results_find(results, e->test);
 	for (k = 0; t != NULL && k < t->ncells; k++) {
 		const struct results_cell *c = &t->cells[k];
 
@@ -602,7 +602,7 @@ quarantine_evidence_collect(const struct quarantine_entry *e, const struct resul
 	if (!e->valid)
 		return;
 	if (results != NULL)
-		quarantine_evidence_results(e, results, ev);
+		quarantine_evidence_cells(e, results_find(results, e->test), ev);
 	if (ledger != NULL)
 		quarantine_evidence_ledger(e, ledger, ev);
 }
@@ -636,6 +636,27 @@ quarantine_evaluate(struct quarantine *q, const struct results *results,
 		quarantine_evidence_collect(e, results, ledger, &e->ev);
 		e->status = quarantine_judge(e, &e->ev, min_runs, now_ms);
 	}
+}
+
+void
+quarantine_evaluate_test(struct quarantine *q, const struct results_test *t)
+{
+	long i = q->by_test != NULL ? strmap_get(q->by_test, t->id) : -1;
+
+	for (; i >= 0; i = q->entries[i].next_same) {
+		memset(&q->entries[i].ev, 0, sizeof q->entries[i].ev);
+		quarantine_evidence_cells(&q->entries[i], t, &q->entries[i].ev);
+	}
+}
+
+void
+quarantine_judge_all(struct quarantine *q, int min_runs, int64_t now_ms)
+{
+	size_t i;
+
+	for (i = 0; i < q->nentries; i++)
+		q->entries[i].status =
+		    quarantine_judge(&q->entries[i], &q->entries[i].ev, min_runs, now_ms);
 }
 
 const struct quarantine_entry *
@@ -717,36 +738,29 @@ quarantine_evidence_describe(const struct quarantine_entry *e, const struct quar
 }
 
 static cJSON *
-quarantine_entry_json(const struct quarantine_entry *e, int64_t now_ms, bool full)
+quarantine_entry_json(const struct quarantine_entry *e, int64_t now_ms)
 {
-	cJSON *o = cJSON_CreateObject();
+	cJSON *o = cJSON_CreateObject(), *ev;
 
-	if (full) {
-		cJSON_AddNumberToObject(o, "index", e->index);
-		cJSON_AddNumberToObject(o, "line", e->line);
-		cJSON_AddStringToObject(o, "test", e->test);
-	}
+	cJSON_AddNumberToObject(o, "index", e->index);
+	cJSON_AddNumberToObject(o, "line", e->line);
+	cJSON_AddStringToObject(o, "test", e->test);
 	cJSON_AddStringToObject(o, "channel", e->channel);
-	if (full) {
-		if (e->reason != NULL)
-			cJSON_AddStringToObject(o, "reason", e->reason);
-		else
-			cJSON_AddNullToObject(o, "reason");
-	}
+	if (e->reason != NULL)
+		cJSON_AddStringToObject(o, "reason", e->reason);
+	else
+		cJSON_AddNullToObject(o, "reason");
 	cJSON_AddStringToObject(o, "owner", e->owner);
 	cJSON_AddStringToObject(o, "issue", e->issue);
 	cJSON_AddStringToObject(o, "expires", e->expires);
 	cJSON_AddStringToObject(o, "status", quarantine_status_name(e->status));
 	cJSON_AddNumberToObject(o, "expires_in_s", (double)quarantine_countdown_s(e, now_ms));
-	if (full) {
-		cJSON *ev = cJSON_AddObjectToObject(o, "evidence");
-
-		cJSON_AddBoolToObject(ev, "covered", e->ev.covered);
-		cJSON_AddBoolToObject(ev, "channel_gone", e->ev.channel_gone);
-		cJSON_AddNumberToObject(ev, "runs", (double)e->ev.runs);
-		cJSON_AddNumberToObject(ev, "failures", (double)e->ev.failures);
-		cJSON_AddNumberToObject(ev, "hangs", (double)e->ev.hangs);
-	}
+	ev = cJSON_AddObjectToObject(o, "evidence");
+	cJSON_AddBoolToObject(ev, "covered", e->ev.covered);
+	cJSON_AddBoolToObject(ev, "channel_gone", e->ev.channel_gone);
+	cJSON_AddNumberToObject(ev, "runs", (double)e->ev.runs);
+	cJSON_AddNumberToObject(ev, "failures", (double)e->ev.failures);
+	cJSON_AddNumberToObject(ev, "hangs", (double)e->ev.hangs);
 	return o;
 }
 
@@ -766,7 +780,7 @@ quarantine_to_json(const struct quarantine *q, int min_runs, int64_t now_ms)
 	for (i = 0; i < q->nentries; i++) {
 		if (q->entries[i].valid)
 			cJSON_AddItemToArray(entries,
-			                     quarantine_entry_json(&q->entries[i], now_ms, true));
+			                     quarantine_entry_json(&q->entries[i], now_ms));
 	}
 	problems = cJSON_AddArrayToObject(root, "problems");
 	for (i = 0; i < q->nproblems; i++)
@@ -774,18 +788,28 @@ quarantine_to_json(const struct quarantine *q, int min_runs, int64_t now_ms)
 	return root;
 }
 
-cJSON *
-quarantine_test_json(const struct quarantine *q, const char *test, int64_t now_ms)
+void
+quarantine_test_write(struct jsonw *w, const char *key, const struct quarantine *q,
+                      const char *test, int64_t now_ms)
 {
 	const struct quarantine_entry *e = NULL;
-	cJSON *arr = NULL;
+	bool any = false;
 
 	while ((e = quarantine_next_for_test(q, test, e)) != NULL) {
-		if (arr == NULL)
-			arr = cJSON_CreateArray();
-		cJSON_AddItemToArray(arr, quarantine_entry_json(e, now_ms, false));
+		if (!any)
+			jsonw_array(w, key);
+		any = true;
+		jsonw_object(w, NULL);
+		jsonw_str(w, "channel", e->channel);
+		jsonw_str(w, "owner", e->owner);
+		jsonw_str(w, "issue", e->issue);
+		jsonw_str(w, "expires", e->expires);
+		jsonw_str(w, "status", quarantine_status_name(e->status));
+		jsonw_int(w, "expires_in_s", quarantine_countdown_s(e, now_ms));
+		jsonw_end(w);
 	}
-	return arr;
+	if (any)
+		jsonw_end(w);
 }
 
 /* Adding. */

@@ -21,6 +21,7 @@
 #include "results/results.h"
 
 struct buf;
+struct jsonw;
 
 /* The default file, relative to the project root. */
 #define QUARANTINE_DEFAULT_FILE ".flakesweep/quarantine.json"
@@ -159,6 +160,16 @@ enum quarantine_status quarantine_judge(const struct quarantine_entry *e,
 void quarantine_evaluate(struct quarantine *q, const struct results *results,
                          const struct ledger *ledger, int min_runs, int64_t now_ms);
 
+/* Sets ev of the valid entries of t's test from t's cells alone, as
+ * quarantine_evaluate with results and no ledger does: a writer that
+ * judges again only the tests whose results changed calls it for those,
+ * then quarantine_judge_all. */
+void quarantine_evaluate_test(struct quarantine *q, const struct results_test *t);
+
+/* Sets the status of every entry from its ev at now_ms (quarantine_judge):
+ * the clock moves expiries when no result changed. */
+void quarantine_judge_all(struct quarantine *q, int min_runs, int64_t now_ms);
+
 /* The next valid entry for test after prev (NULL: the first), or NULL.
  * Iterates a test's entries, one per channel. */
 const struct quarantine_entry *quarantine_next_for_test(const struct quarantine *q,
@@ -190,10 +201,11 @@ void quarantine_evidence_describe(const struct quarantine_entry *e,
  * cJSON_Delete()s it. */
 cJSON *quarantine_to_json(const struct quarantine *q, int min_runs, int64_t now_ms);
 
-/* The valid entries of test as a JSON array for results.json's
- * tests[].quarantine ({channel, owner, issue, expires, status,
- * expires_in_s}), or NULL when the test has none. Caller owns it. */
-cJSON *quarantine_test_json(const struct quarantine *q, const char *test, int64_t now_ms);
+/* Writes the valid entries of test as a JSON array under key, for
+ * results.json's tests[].quarantine ({channel, owner, issue, expires,
+ * status, expires_in_s}); nothing when the test has none. */
+void quarantine_test_write(struct jsonw *w, const char *key, const struct quarantine *q,
+                           const char *test, int64_t now_ms);
 
 /* A new entry for quarantine_add(); reason may be NULL. */
 struct quarantine_new_entry {

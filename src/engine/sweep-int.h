@@ -120,8 +120,8 @@ struct sweep {
 	bool checked;                  /* the driver checked the options (driver.check) */
 	struct replay replay;          /* what --resume read back */
 	struct quarantine *quarantine; /* the quarantine file, or NULL */
-	/* results.json's texts kept between rewrites */
-	struct results_json_cache *json_cache;
+	/* results.json's and report.txt's texts kept between rewrites */
+	struct report_keep *json_cache;
 	struct noise *noise;          /* host noise on the lanes' cores */
 	struct workdir_watch **watch; /* per package, from its first run on */
 	struct tmpdir_pool *tmp_pool; /* the runs' idle TMPDIRs */

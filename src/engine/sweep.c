@@ -32,6 +32,7 @@
 #include "drivers/project.h"
 #include "decisions/quarantine.h"
 #include "results/replay.h"
+#include "results/report-keep.h"
 #include "results/report.h"
 #include "results/results-json.h"
 #include "base/sanitize.h"
@@ -701,7 +702,7 @@ sweep_new(uv_loop_t *loop, struct options *o, const struct observer *obs, char *
 	if (obs != NULL)
 		s->obs = *obs;
 	s->results = results_new();
-	s->json_cache = results_json_cache_new();
+	s->json_cache = report_keep_new();
 	s->started_ms = util_now_ms();
 	s->noise = noise_new(NULL);
 	s->canary_program = realpath("/proc/self/exe", NULL);
@@ -1181,7 +1182,7 @@ sweep_free(struct sweep *s)
 	journal_header_free(&s->hdr);
 	driver_free_pkgs(s->pkgs, s->npkgs);
 	results_free(s->results);
-	results_json_cache_free(s->json_cache);
+	report_keep_free(s->json_cache);
 	replay_free(&s->replay);
 	lanes_free(&s->lanes);
 	driver_free_project(&s->proj);

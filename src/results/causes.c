@@ -14,6 +14,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "results/causes.h"
 #include "results/interference.h"
@@ -115,8 +116,46 @@ causes_noise(const struct results_test *t, struct causes_test *ct)
 		ct->p[CAUSES_NOISE] = strata_pairs_greater(t, causes_noise_cell);
 }
 
+/* Tests t for each cause into ct; false when it has no flaky cause to
+ * find (it never failed, or failed every run). */
+static bool
+causes_test(const struct results_test *t, struct causes_test *ct)
+{
+	struct stats_table sum;
+	int64_t runs, fails, hangs;
+
+	results_test_totals(t, &runs, &fails, &hangs);
+	ct->failed = fails + hangs > 0 && fails + hangs < runs;
+	if (!ct->failed)
+		return false;
+	ct->polluter = t->polluter;
+	causes_dimension(t, 0, ct);
+	causes_dimension(t, 1, ct);
+	causes_noise(t, ct);
+	ct->p[CAUSES_INTERFERENCE] = -1;
+	interference_totals(t, &sum);
+	if (sum.n1 > 0 && sum.n2 > 0) {
+		double named;
+
+		/* 1 when not named (failures on one core), so that its q is
+		 * never below CAUSES_ALPHA. */
+		ct->p[CAUSES_INTERFERENCE] = interference_named(t, &named) ? named : 1;
+		ct->k1[CAUSES_INTERFERENCE] = sum.k2;
+		ct->n1[CAUSES_INTERFERENCE] = sum.n2;
+		ct->k2[CAUSES_INTERFERENCE] = sum.k1;
+		ct->n2[CAUSES_INTERFERENCE] = sum.n1;
+	}
+	return true;
+}
+
 struct causes *
 causes_new(const struct results *r)
+{
+	return causes_new_kept(r, NULL);
+}
+
+struct causes *
+causes_new_kept(const struct results *r, const void *const *kept)
 {
 	struct causes *c = xcalloc(1, sizeof *c);
 	double *p = xcalloc(r->ntests * CAUSES_TESTED + 1, sizeof *p);
@@ -126,32 +165,14 @@ causes_new(const struct results *r)
 	c->r = r;
 	c->t = xcalloc(r->ntests + 1, sizeof *c->t);
 	for (i = 0; i < r->ntests; i++) {
-		const struct results_test *t = &r->tests[i];
 		struct causes_test *ct = &c->t[i];
-		struct stats_table sum;
-		int64_t runs, fails, hangs;
 
-		/* A test that failed every run has no flaky cause to find. */
-		results_test_totals(t, &runs, &fails, &hangs);
-		ct->failed = fails + hangs > 0 && fails + hangs < runs;
-		if (!ct->failed)
+		if (kept != NULL && kept[i] != NULL) {
+			memcpy(ct, kept[i], sizeof *ct);
+			/* The same polluter, perhaps found again. */
+			ct->polluter = r->tests[i].polluter;
+		} else if (!causes_test(&r->tests[i], ct)) {
 			continue;
-		ct->polluter = t->polluter;
-		causes_dimension(t, 0, ct);
-		causes_dimension(t, 1, ct);
-		causes_noise(t, ct);
-		ct->p[CAUSES_INTERFERENCE] = -1;
-		interference_totals(t, &sum);
-		if (sum.n1 > 0 && sum.n2 > 0) {
-			double named;
-
-			/* 1 when not named (failures on one core), so that
-			 * its q is never below CAUSES_ALPHA. */
-			ct->p[CAUSES_INTERFERENCE] = interference_named(t, &named) ? named : 1;
-			ct->k1[CAUSES_INTERFERENCE] = sum.k2;
-			ct->n1[CAUSES_INTERFERENCE] = sum.n2;
-			ct->k2[CAUSES_INTERFERENCE] = sum.k1;
-			ct->n2[CAUSES_INTERFERENCE] = sum.n1;
 		}
 		for (k = 0; k < CAUSES_TESTED; k++)
 			if (ct->p[k] >= 0)
@@ -275,6 +296,13 @@ causes_json(const struct causes *c, size_t i)
 	a = cJSON_CreateArray();
 	causes_each(c, i, causes_add_json, a);
 	return a;
+}
+
+const void *
+causes_key(const struct causes *c, size_t i, size_t *len)
+{
+	*len = c->t[i].failed ? sizeof c->t[i] : 0;
+	return &c->t[i];
 }
 
 static void

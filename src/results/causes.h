@@ -25,6 +25,11 @@ struct causes;
 /* The causes of every test of r that failed or hung (r borrowed: it must
  * outlive the result). */
 struct causes *causes_new(const struct results *r);
+/* causes_new, but each test i whose kept[i] is not NULL takes its
+ * p-values from those bytes (causes_key of an earlier causes_new of the
+ * same test with the same results) instead of testing again; q-values are
+ * always adjusted anew, over every test. kept may be NULL. */
+struct causes *causes_new_kept(const struct results *r, const void *const *kept);
 /* NULL is a no-op. */
 void causes_free(struct causes *c);
 
@@ -32,6 +37,12 @@ void causes_free(struct causes *c);
  * "evidence", "p", "q"} (p and q null for order and timing), or NULL when
  * the test never failed or failed every run. */
 cJSON *causes_json(const struct causes *c, size_t i);
+
+/* The bytes that r->tests[i]'s causes are made of (its p- and q-values,
+ * their counts and its polluter), *len of them (0 when it has none): a
+ * test whose bytes did not change has the same causes_json and
+ * causes_text. */
+const void *causes_key(const struct causes *c, size_t i, size_t *len);
 
 /* The report's sentences for r->tests[i], one line per cause. */
 void causes_text(struct buf *b, const struct causes *c, size_t i);

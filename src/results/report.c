@@ -12,6 +12,8 @@
 #include "engine/noise.h"
 #include "results/causes.h"
 #include "results/interference.h"
+#include "results/report-keep.h"
+#include "results/report-writer.h"
 #include "results/report.h"
 #include "results/results-json.h"
 #include "base/sanitize.h"
@@ -320,10 +322,49 @@ report_text_test(struct buf *b, const struct results *r, const struct results_te
 	}
 }
 
+/* Appends raw, cleaned, to out and empties raw. Test ids, package names,
+ * build output and reproduce commands come from the project and its tests:
+ * every text is cleaned. Cleaning pieces that each end in a newline gives
+ * the bytes cleaning them together would (sanitize_text carries nothing
+ * past a newline), so a test's section is cleaned once, when written. */
+static void
+report_clean(struct buf *out, struct buf *raw)
+{
+	char *clean = sanitize_text(raw->data != NULL ? raw->data : "", raw->len);
+
+	buf_adds(out, clean);
+	free(clean);
+	buf_reset(raw);
+}
+
+/* Test t's section: the one the last rewrite kept when nothing it is made
+ * of changed since (report_keep_derive), else written anew and kept. */
+static void
+report_text_section(struct buf *out, struct buf *raw, const struct results *r,
+                    const struct results_test *t, const struct report_meta *m,
+                    const struct report_derived *d)
+{
+	struct report_kept *e;
+
+	if (m->cache == NULL) {
+		report_text_test(raw, r, t, m, d->causes, d->cascades, d->ncascades);
+		report_clean(out, raw);
+		return;
+	}
+	e = report_keep_at(m->cache, (size_t)(t - r->tests));
+	if (e->text == NULL) {
+		report_text_test(raw, r, t, m, d->causes, d->cascades, d->ncascades);
+		e->text = sanitize_text(raw->data, raw->len);
+		e->text_len = strlen(e->text);
+		buf_reset(raw);
+	}
+	buf_add(out, e->text, e->text_len);
+}
+
 char *
 report_text(const struct results *r, const struct report_meta *m)
 {
-	struct buf b;
+	struct buf b, out;
 	const struct results_test **list;
 	struct report_derived own;
 	const struct report_derived *d = m->derived;
@@ -333,7 +374,15 @@ report_text(const struct results *r, const struct report_meta *m)
 	int section;
 
 	buf_init(&b);
-	results_counts(r, &passed, &flaky, &failing);
+	buf_init(&out);
+	if (d == NULL) {
+		report_derive(r, m, &own);
+		d = &own;
+	}
+	if (m->cache != NULL)
+		report_keep_counts(m->cache, &passed, &flaky, &failing);
+	else
+		results_counts(r, &passed, &flaky, &failing);
 	text = harness_reasons_text(&r->harness, "  ");
 	if (text != NULL)
 		buf_printf(&b,
@@ -385,13 +434,11 @@ report_text(const struct results *r, const struct report_meta *m)
 			             "not counted\n"),
 			           p->name, p->level, (long long)p->unreliable_runs);
 	}
+	report_clean(&out, &b);
 	list = xcalloc(r->ntests ? r->ntests : 1, sizeof *list);
-	if (d == NULL) {
-		report_derive(r, &own);
-		d = &own;
-	}
 	for (i = 0; i < r->ntests; i++) {
-		if (results_verdict(&r->tests[i]) != RESULTS_PASSED)
+		if ((m->cache != NULL ? report_keep_at(m->cache, i)->verdict
+		                      : results_verdict(&r->tests[i])) != RESULTS_PASSED)
 			list[n++] = &r->tests[i];
 	}
 	qsort(list, n, sizeof *list, report_cmp_tests);
@@ -409,25 +456,28 @@ report_text(const struct results *r, const struct report_meta *m)
 				        ? _("Flaky tests")
 				        : _("Failing tests (failed every run at some pair)"));
 				header = true;
+				report_clean(&out, &b);
 			}
-			report_text_test(&b, r, list[i], m, d->causes, d->cascades, d->ncascades);
+			report_text_section(&out, &b, r, list[i], m, d);
 		}
 	}
 	if (n == 0)
 		buf_printf(&b, "\n%s\n", _("No test failed or hung."));
+	report_clean(&out, &b);
 	free(list);
 	if (d == &own)
 		report_derived_free(&own);
-	/* Test ids, package names, build output and reproduce commands come
-	 * from the project and its tests: the whole text is cleaned once. */
-	text = sanitize_text(b.data, b.len);
 	buf_free(&b);
-	return text;
+	return buf_steal(&out);
 }
 
 void
-report_derive(const struct results *r, struct report_derived *d)
+report_derive(const struct results *r, const struct report_meta *m, struct report_derived *d)
 {
+	if (m->cache != NULL) {
+		report_keep_derive(m->cache, r, m, d);
+		return;
+	}
 	d->causes = causes_new(r);
 	d->cascades = results_cascades(r, &d->ncascades);
 }
@@ -444,22 +494,46 @@ report_write(const char *dir, const struct results *r, const struct report_meta 
 {
 	struct report_derived d;
 	struct report_meta both = *m;
-	char *json, *text, *path = xasprintf("%s/results.json", dir);
+	struct buf own, *json = m->cache != NULL ? report_keep_json_buf(m->cache) : &own;
+	struct report_writer *writer = m->cache != NULL ? report_keep_writer(m->cache) : NULL;
+	bool running = strcmp(m->status, "running") == 0;
+	struct jsonw_refs *refs;
+	char *text, *path = xasprintf("%s/results.json", dir);
 	/* A rewrite while running needs no fsync: the journal it is made of
 	 * is not synced either (an operating system crash loses both alike),
 	 * and --resume makes both files again from the journal. The last
 	 * one is what stays: it is synced. */
 	int (*write)(const char *, const char *, size_t) =
-	    strcmp(m->status, "running") == 0 ? util_write_file_replace : util_write_file_atomic;
-	int rc;
+	    running ? util_write_file_replace : util_write_file_atomic;
+	int rc = 0;
 
-	report_derive(r, &d);
+	*err = NULL;
+	/* The files handed over last time are written before json is
+	 * touched; an error of theirs is reported now, unless this write is
+	 * the last, which is all that counts. */
+	if (writer != NULL) {
+		rc = report_writer_wait(writer, err);
+		if (!running) {
+			free(*err);
+			*err = NULL;
+			rc = 0;
+		}
+	}
+	buf_init(&own);
+	report_derive(r, m, &d);
 	both.derived = &d;
-	json = results_json_text(r, &both);
+	/* The writer thread puts the kept tests' texts in as it writes:
+	 * the loop does not copy them. */
+	refs = writer != NULL && running ? report_keep_json_refs(m->cache) : NULL;
+	results_json_write(json, refs, r, &both);
 	text = report_text(r, &both);
 	report_derived_free(&d);
-	*err = NULL;
-	rc = write(path, json, strlen(json));
+	if (refs != NULL) {
+		report_writer_put(writer, dir, json, refs, text);
+		free(path);
+		return rc;
+	}
+	rc = write(path, json->data, json->len);
 	if (rc == 0) {
 		free(path);
 		path = xasprintf("%s/report.txt", dir);
@@ -468,7 +542,7 @@ report_write(const char *dir, const struct results *r, const struct report_meta 
 	if (rc < 0)
 		*err = xasprintf("%s: %s", path, strerror(-rc));
 	free(path);
-	free(json);
+	buf_free(&own);
 	free(text);
 	return rc;
 }

@@ -21,8 +21,9 @@ typedef void (*report_reproduce_cb)(void *arg, const struct results_test *t,
                                     const struct results_cell *worst, char **flakesweep,
                                     char **direct);
 
-struct results_json_cache;
+struct report_keep;
 struct causes;
+struct report_meta;
 
 /* What results.json and report.txt both derive from the results: each
  * test's causes and the tests that are cascades (results_cascades). */
@@ -32,8 +33,9 @@ struct report_derived {
 	size_t ncascades;
 };
 
-/* Works them out for r; report_derived_free frees them. */
-void report_derive(const struct results *r, struct report_derived *d);
+/* Works them out for r; report_derived_free frees them. With m->cache,
+ * report_keep_derive does, and compares each test with what it kept. */
+void report_derive(const struct results *r, const struct report_meta *m, struct report_derived *d);
 void report_derived_free(struct report_derived *d);
 
 struct report_meta {
@@ -55,10 +57,10 @@ struct report_meta {
 	 * on these results (quarantine_evaluate) when the JSON is made. */
 	struct quarantine *quarantine;
 	int64_t now_ms; /* for expiry countdowns */
-	/* The texts the last rewrite kept (results_json_cache_new), or NULL. */
-	struct results_json_cache *cache;
-	/* Worked out once for both files (report_write), or NULL: each
-	 * writer works them out itself. */
+	/* What the last rewrite kept (report_keep_new), or NULL. */
+	struct report_keep *cache;
+	/* Worked out once for both files (report_derive, in report_write),
+	 * or NULL: each writer works them out itself. */
 	const struct report_derived *derived;
 };
 
@@ -69,7 +71,10 @@ char *report_text(const struct results *r, const struct report_meta *m);
 
 /* Writes DIR/results.json and DIR/report.txt atomically, synced to disk
  * unless m->status is "running". Returns 0 or a negative errno with *err
- * set (caller frees). */
+ * set (caller frees). With m->cache and "running", the files are handed
+ * to its writer thread (report_keep_writer) and written while the caller
+ * goes on: an error of theirs is returned by the next call, which waits
+ * for them first. */
 int report_write(const char *dir, const struct results *r, const struct report_meta *m, char **err);
 
 /* The exit status DESIGN section 10 gives a finished sweep: 2 when the

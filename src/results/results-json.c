@@ -16,6 +16,7 @@
 #include "drivers/driver.h"
 #include "engine/noise.h"
 #include "results/causes.h"
+#include "results/report-keep.h"
 #include "results/interference.h"
 #include "results/results-json.h"
 #include "base/jsonw.h"
@@ -174,9 +175,12 @@ results_json_tree(struct jsonw *w, const char *key, cJSON *tree)
 	cJSON_Delete(tree);
 }
 
+/* tests[] item of t, left open: every member but "quarantine", whose
+ * countdown changes with the clock. */
 static void
-results_json_test(struct jsonw *w, const struct results *r, const struct results_test *t,
-                  const struct report_meta *m, const struct report_derived *o, bool provisional)
+results_json_test_open(struct jsonw *w, const struct results *r, const struct results_test *t,
+                       const struct report_meta *m, const struct report_derived *o,
+                       bool provisional)
 {
 	const struct results_pkg *p = &r->pkgs[t->pkg];
 	const struct results_cell *worst;
@@ -232,147 +236,48 @@ results_json_test(struct jsonw *w, const struct results *r, const struct results
 			jsonw_str(w, NULL, t->channels[i]);
 		jsonw_end(w);
 	}
-	if (m->quarantine != NULL)
-		results_json_tree(w, "quarantine",
-		                  quarantine_test_json(m->quarantine, t->id, m->now_ms));
+}
+
+/* The rest of t's item: its quarantine entries, judged at m->now_ms
+ * (none when quarantined is false). */
+static void
+results_json_test_close(struct jsonw *w, const struct results_test *t, const struct report_meta *m,
+                        bool quarantined)
+{
+	if (m->quarantine != NULL && quarantined)
+		quarantine_test_write(w, "quarantine", m->quarantine, t->id, m->now_ms);
 	jsonw_end(w);
 }
 
-/* One test's text as a rewrite wrote it, and what it was made of. */
-struct results_json_kept {
-	char *id;
-	int pkg;
-	struct results_cell *cells;
-	int ncells;
-	struct results_core *cores;
-	int ncores;
-	bool provisional;
-	char *text;
-	size_t len;
-};
-
-struct results_json_cache {
-	struct results_json_kept *kept; /* by test index */
-	size_t n;
-	size_t len;         /* of the last text, to grow the buffer once */
-	struct buf scratch; /* where a test's text is written first */
-};
-
-struct results_json_cache *
-results_json_cache_new(void)
-{
-	struct results_json_cache *c = xcalloc(1, sizeof *c);
-
-	buf_init(&c->scratch);
-	return c;
-}
-
-static void
-results_json_kept_free(struct results_json_kept *e)
-{
-	free(e->id);
-	free(e->cells);
-	free(e->cores);
-	free(e->text);
-	memset(e, 0, sizeof *e);
-}
-
-void
-results_json_cache_free(struct results_json_cache *c)
-{
-	size_t i;
-
-	if (c == NULL)
-		return;
-	for (i = 0; i < c->n; i++)
-		results_json_kept_free(&c->kept[i]);
-	free(c->kept);
-	buf_free(&c->scratch);
-	free(c);
-}
-
-/* Whether t's text is made of its own cells and cores and whether it is
- * provisional alone: a test that never failed or hung, with no first
- * failure, polluter, channels or quarantine entry, and no cascade naming
- * it (causes, interference, reproduce and cascade_of are null then). A
- * field of tests[] that reads anything else (another test, the machine,
- * the clock) must be checked here or in results_json_kept_same. */
-static bool
-results_json_keepable(const struct results_test *t, const struct report_meta *m,
-                      const struct report_derived *o)
-{
-	size_t i;
-	int k;
-
-	if (t->first != NULL || t->polluter != NULL || t->channels != NULL || t->sweep_bad > 0 ||
-	    t->ncandidates > 0)
-		return false;
-	for (k = 0; k < t->ncells; k++) {
-		if (t->cells[k].failures + t->cells[k].hangs > 0)
-			return false;
-	}
-	if (m->quarantine != NULL && quarantine_has_test(m->quarantine, t->id))
-		return false;
-	for (i = 0; i < o->ncascades; i++) {
-		if (o->cascades[i]->pkg == t->pkg &&
-		    strcmp(results_cascade_root(o->cascades[i]), t->test) == 0)
-			return false;
-	}
-	return true;
-}
-
-static bool
-results_json_kept_same(const struct results_json_kept *e, const struct results_test *t,
-                       bool provisional)
-{
-	return e->text != NULL && e->pkg == t->pkg && e->provisional == provisional &&
-	       e->ncells == t->ncells && e->ncores == t->ncores && strcmp(e->id, t->id) == 0 &&
-	       memcmp(e->cells, t->cells, sizeof *t->cells * (size_t)t->ncells) == 0 &&
-	       memcmp(e->cores, t->cores, sizeof *t->cores * (size_t)t->ncores) == 0;
-}
-
 /* tests[i]: the text the last rewrite kept when nothing it is made of
- * changed since, else written anew (and kept when it may be). */
+ * changed since (report_keep_derive), else written anew and kept. */
 static void
 results_json_test_at(struct jsonw *w, const struct results *r, size_t i,
-                     const struct report_meta *m, const struct report_derived *o)
+                     const struct report_meta *m, const struct report_derived *o,
+                     struct buf *scratch)
 {
 	const struct results_test *t = &r->tests[i];
-	bool provisional = strcmp(m->status, "complete") != 0 &&
-	                   (m->provisional == NULL || m->provisional(m->arg, t));
-	struct results_json_cache *c = m->cache;
-	struct results_json_kept *e;
+	struct report_kept *e;
 	struct jsonw one;
 
-	if (c == NULL || !results_json_keepable(t, m, o)) {
-		results_json_test(w, r, t, m, o, provisional);
+	if (m->cache == NULL) {
+		results_json_test_open(w, r, t, m, o,
+		                       strcmp(m->status, "complete") != 0 &&
+		                           (m->provisional == NULL || m->provisional(m->arg, t)));
+		results_json_test_close(w, t, m, true);
 		return;
 	}
-	if (i >= c->n) {
-		c->kept = xrealloc(c->kept, (r->ntests + 1) * sizeof *c->kept);
-		memset(c->kept + c->n, 0, (r->ntests + 1 - c->n) * sizeof *c->kept);
-		c->n = r->ntests + 1;
+	e = report_keep_at(m->cache, i);
+	if (e->json == NULL) {
+		buf_reset(scratch);
+		jsonw_init_item(&one, scratch, w->depth);
+		results_json_test_open(&one, r, t, m, o, report_keep_provisional(m->cache, i));
+		e->json_len = scratch->len;
+		e->json = xmalloc(e->json_len + 1);
+		memcpy(e->json, scratch->data, e->json_len + 1);
 	}
-	e = &c->kept[i];
-	if (!results_json_kept_same(e, t, provisional)) {
-		results_json_kept_free(e);
-		buf_reset(&c->scratch);
-		jsonw_init_item(&one, &c->scratch, w->depth);
-		results_json_test(&one, r, t, m, o, provisional);
-		e->len = c->scratch.len;
-		e->text = xmalloc(e->len + 1);
-		memcpy(e->text, c->scratch.data, e->len + 1);
-		e->id = xstrdup(t->id);
-		e->pkg = t->pkg;
-		e->provisional = provisional;
-		e->ncells = t->ncells;
-		e->cells = xmalloc(sizeof *t->cells * (size_t)t->ncells + 1);
-		memcpy(e->cells, t->cells, sizeof *t->cells * (size_t)t->ncells);
-		e->ncores = t->ncores;
-		e->cores = xmalloc(sizeof *t->cores * (size_t)t->ncores + 1);
-		memcpy(e->cores, t->cores, sizeof *t->cores * (size_t)t->ncores);
-	}
-	jsonw_raw(w, NULL, e->text, e->len);
+	jsonw_reopen(w, NULL, e->json, e->json_len);
+	results_json_test_close(w, t, m, e->quarantined);
 }
 
 static void
@@ -443,20 +348,33 @@ results_json_header_object(struct jsonw *w, const char *key, const cJSON *o)
 char *
 results_json_text(const struct results *r, const struct report_meta *m)
 {
+	struct buf b;
+
+	buf_init(&b);
+	results_json_write(&b, NULL, r, m);
+	return buf_steal(&b);
+}
+
+void
+results_json_write(struct buf *out, struct jsonw_refs *refs, const struct results *r,
+                   const struct report_meta *m)
+{
 	struct report_derived own;
 	const struct report_derived *o = m->derived;
 	struct levels *levels = NULL;
 	struct levels_error lerr;
 	struct jsonw w;
-	struct buf b;
+	struct buf scratch;
 	char when[40];
 	int64_t passed, flaky, failing;
 	size_t i;
 
-	buf_init(&b);
-	if (m->cache != NULL)
-		buf_reserve(&b, m->cache->len + m->cache->len / 8);
-	jsonw_init(&w, &b);
+	buf_reset(out);
+	buf_init(&scratch);
+	jsonw_init(&w, out);
+	if (refs != NULL)
+		refs->n = 0;
+	w.refs = refs;
 	jsonw_object(&w, NULL);
 	jsonw_str(&w, "schema", RESULTS_JSON_SCHEMA);
 	jsonw_str(&w, "status", m->status);
@@ -485,20 +403,25 @@ results_json_text(const struct results *r, const struct report_meta *m)
 	}
 	jsonw_end(&w);
 	levels_free(levels);
-	/* Each entry's status is judged on the very results it joins. */
-	if (m->quarantine != NULL)
-		quarantine_evaluate(m->quarantine, r, NULL, QUARANTINE_DEFAULT_MIN_RUNS, m->now_ms);
 	if (o == NULL) {
-		report_derive(r, &own);
+		report_derive(r, m, &own);
 		o = &own;
 	}
+	/* Each entry's status is judged on the very results it joins (with
+	 * m->cache, report_keep_derive judged them). */
+	if (m->quarantine != NULL && m->cache == NULL)
+		quarantine_evaluate(m->quarantine, r, NULL, QUARANTINE_DEFAULT_MIN_RUNS, m->now_ms);
 	jsonw_array(&w, "tests");
 	for (i = 0; i < r->ntests; i++)
-		results_json_test_at(&w, r, i, m, o);
+		results_json_test_at(&w, r, i, m, o, &scratch);
 	jsonw_end(&w);
+	buf_free(&scratch);
 	if (o == &own)
 		report_derived_free(&own);
-	results_counts(r, &passed, &flaky, &failing);
+	if (m->cache != NULL)
+		report_keep_counts(m->cache, &passed, &flaky, &failing);
+	else
+		results_counts(r, &passed, &flaky, &failing);
 	jsonw_object(&w, "summary");
 	jsonw_int(&w, "runs", r->runs);
 	jsonw_int(&w, "tests", (int64_t)r->ntests);
@@ -511,10 +434,7 @@ results_json_text(const struct results *r, const struct report_meta *m)
 	if (r->harness.on)
 		results_json_tree(&w, "harness", harness_to_json(&r->harness));
 	jsonw_end(&w);
-	buf_addc(&b, '\n');
-	if (m->cache != NULL)
-		m->cache->len = b.len;
-	return buf_steal(&b);
+	buf_addc(out, '\n');
 }
 
 cJSON *

@@ -13,6 +13,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "base/jsonw.h"
+#include "base/util.h"
 #include "results/report.h"
 #include "results/results.h"
 
@@ -63,11 +65,14 @@ struct results_meta {
  * When m has a quarantine, its entries' statuses are judged on r first. */
 char *results_json_text(const struct results *r, const struct report_meta *m);
 
-/* The tests' texts one rewrite keeps for the next: a test whose runs did
- * not change since is copied, not written again. Owned by the writer of
- * the file (the sweep), handed over in report_meta.cache. */
-struct results_json_cache *results_json_cache_new(void);
-void results_json_cache_free(struct results_json_cache *c);
+/* The same text into out, emptied first: a writer that rewrites the file
+ * keeps out between rewrites (report_keep_json_buf), so the memory of a
+ * text of megabytes is not taken and given back each time. With refs (not
+ * NULL, emptied first), the tests' texts that m->cache kept are not
+ * copied into out but listed in refs (jsonw_reopen): the file is out with
+ * each of them put in at its place, valid until the next rewrite. */
+void results_json_write(struct buf *out, struct jsonw_refs *refs, const struct results *r,
+                        const struct report_meta *m);
 
 /* The same document as a tree (caller frees with cJSON_Delete), for a
  * reader that walks it. */
