@@ -776,6 +776,13 @@ TEST(journal_defaults_line_checked)
 {
 	check_refused("{\"type\":\"defaults\",\"overlapped\":1}\n",
 	              "3: defaults line: overlapped: expected true or false");
+	/* A run line's true-or-false members too: a string is no true. */
+	check_refused("{\"type\":\"run\",\"run\":1,\"pkg\":0,\"cpu\":1,\"load\":1,"
+	              "\"lane\":0,\"ms\":5,\"overlapped\":\"true\"}\n",
+	              "3: run line: overlapped: expected true or false");
+	check_refused("{\"type\":\"run\",\"run\":1,\"pkg\":0,\"cpu\":1,\"load\":1,"
+	              "\"lane\":0,\"ms\":5,\"exit\":1,\"timed_out\":1}\n",
+	              "3: run line: timed_out: expected true or false");
 }
 
 /* A journal written before shuffled runs shared sets: a set line per run,

@@ -125,6 +125,22 @@ journal_decode_int(const cJSON *line, const char *key, int64_t min, int64_t max,
 	return 0;
 }
 
+/* A run line's true or false member key: dflt when absent, refused when
+ * anything but true or false. */
+static int
+journal_decode_bool(const cJSON *line, const char *key, bool dflt, bool *out, char **why)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(line, key);
+
+	if (v != NULL && !cJSON_IsBool(v)) {
+		*why = xasprintf(_("%s line: %s: expected true or false"), journal_line_type(line),
+		                 key);
+		return -EINVAL;
+	}
+	*out = v != NULL ? cJSON_IsTrue(v) : dflt;
+	return 0;
+}
+
 char *
 journal_schema_error(const cJSON *header)
 {
@@ -1227,7 +1243,11 @@ journal_decode_run(struct journal_reader *reader, const cJSON *line, struct jour
 	    journal_decode_int(line, "ms", 0, JOURNAL_NUM_MAX, false, &ms, why) < 0 ||
 	    journal_decode_int(line, "exit", INT32_MIN, INT32_MAX, false, &ex, why) < 0 ||
 	    journal_decode_int(line, "signal", 0, 255, false, &sig, why) < 0 ||
-	    journal_decode_int(line, "set", 0, JOURNAL_NUM_MAX, false, &set, why) < 0)
+	    journal_decode_int(line, "set", 0, JOURNAL_NUM_MAX, false, &set, why) < 0 ||
+	    journal_decode_bool(line, "timed_out", false, &jr->exit.timed_out, why) < 0 ||
+	    journal_decode_bool(line, "leaked", false, &jr->leaked, why) < 0 ||
+	    journal_decode_bool(line, "overlapped", reader->overlapped, &jr->overlapped, why) < 0 ||
+	    journal_decode_bool(line, "after_debris", false, &jr->after_debris, why) < 0)
 		return -EINVAL;
 	/* Lines since the sweep's phase went unsaid leave it out. */
 	if (cJSON_GetObjectItemCaseSensitive(line, "phase") == NULL)
@@ -1245,11 +1265,6 @@ journal_decode_run(struct journal_reader *reader, const cJSON *line, struct jour
 	jr->ms = ms;
 	jr->exit.status = (int)ex;
 	jr->exit.signal = (int)sig;
-	jr->exit.timed_out = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(line, "timed_out"));
-	jr->leaked = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(line, "leaked"));
-	v = cJSON_GetObjectItemCaseSensitive(line, "overlapped");
-	jr->overlapped = v != NULL ? cJSON_IsTrue(v) : reader->overlapped;
-	jr->after_debris = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(line, "after_debris"));
 	cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(line, "debris"))
 	{
 		const char *path = journal_str(v, "path");
