@@ -399,7 +399,10 @@ sweep_meta(struct sweep *s, struct report_meta *m, const char *status)
 	m->pkgs = s->pkgs;
 	m->npkgs = s->npkgs;
 	m->reproduce = sweep_reproduce_cb;
-	m->provisional = s->loop != NULL ? sweep_provisional_cb : NULL;
+	/* Once the sweep has ended, as a rebuild from its journal says:
+	 * provisional unless complete. */
+	m->provisional =
+	    s->loop != NULL && strcmp(status, "running") == 0 ? sweep_provisional_cb : NULL;
 	m->arg = s;
 	m->quarantine = s->quarantine;
 	m->now_ms = util_now_ms();
