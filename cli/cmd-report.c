@@ -18,6 +18,7 @@
 #include "cmd.h"
 #include "drivers/driver.h"
 #include "github/github.h"
+#include "engine/cpu-shim.h"
 #include "engine/options.h"
 #include "github/post.h"
 #include "decisions/quarantine.h"
@@ -194,6 +195,16 @@ cmd_report_rebuild(const char *dir)
 		fprintf(stderr, "flakesweep: %s\n",
 		        _("the journal's last line was torn and is ignored"));
 	sweep_config_to_options(&r.header.config, &o);
+	/* The reproduce lines preload the CPU shim as the runs did. */
+	if (o.cpu_shim && strcmp(o.driver, "go") != 0) {
+		char *shim = cpu_shim_find();
+		size_t i;
+
+		for (i = 0; shim != NULL && i < r.npkgs; i++)
+			if (r.pkgs[i]->driver_data == NULL)
+				r.pkgs[i]->driver_data = xstrdup(shim);
+		free(shim);
+	}
 	memset(&rp, 0, sizeof rp);
 	rp.driver = driver_find(o.driver) != NULL ? driver_find(o.driver) : &driver_go;
 	rp.o = &o;

@@ -122,6 +122,35 @@ TEST(sweep_config_header_keeps_quiet)
 	journal_header_free(&back);
 }
 
+/* --no-cpu-shim outlives the sweep: a resume runs without the shim, and
+ * a rebuild's reproduce lines leave it out. */
+TEST(sweep_config_header_keeps_no_cpu_shim)
+{
+	struct journal_header h, back;
+	struct options o;
+	char *err = NULL;
+	cJSON *line;
+
+	header_of(&h);
+	line = journal_header_encode(&h);
+	CHECK(cJSON_GetObjectItem(cJSON_GetObjectItem(line, "config"), "cpu_shim") == NULL);
+	cJSON_Delete(line);
+	h.config.cpu_shim = false;
+	line = journal_header_encode(&h);
+	CHECK(cJSON_IsFalse(cJSON_GetObjectItem(cJSON_GetObjectItem(line, "config"), "cpu_shim")));
+	CHECK_INT(journal_header_decode(line, "j", 1, &back, &err), 0);
+	CHECK(!back.config.cpu_shim);
+	options_init(&o);
+	o.cpu_shim_path = xstrdup("/lib/shim.so");
+	sweep_config_to_options(&back.config, &o);
+	CHECK(!o.cpu_shim);
+	CHECK(o.cpu_shim_path == NULL);
+	options_free(&o);
+	cJSON_Delete(line);
+	journal_header_free(&h);
+	journal_header_free(&back);
+}
+
 /* --containers, --clusters, --env-up and --env-down outlive the sweep, so
  * --resume runs with them; at their defaults the header leaves them out. */
 TEST(sweep_config_header_keeps_container_and_environment_options)

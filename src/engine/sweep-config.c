@@ -68,6 +68,7 @@ sweep_config_from_options(struct sweep_config *c, const struct options *o,
 	c->cover = o->cover;
 	c->isolate_net = o->isolate_net;
 	c->private_workdir = o->private_workdir;
+	c->cpu_shim = o->cpu_shim;
 	c->quiet = o->quiet;
 	c->canaries = o->canaries;
 	c->containers = o->containers;
@@ -128,6 +129,12 @@ sweep_config_to_options(const struct sweep_config *c, struct options *o)
 	o->cover = c->cover;
 	o->isolate_net = c->isolate_net;
 	o->private_workdir = c->private_workdir;
+	/* The runs go on without the shim when they began without it. */
+	o->cpu_shim = c->cpu_shim;
+	if (!o->cpu_shim) {
+		free(o->cpu_shim_path);
+		o->cpu_shim_path = NULL;
+	}
 	/* A --quiet given to --resume wins: it changes no measurement. */
 	if (o->quiet == 0)
 		o->quiet = c->quiet;
@@ -302,6 +309,8 @@ sweep_config_json(const struct sweep_config *c)
 		cJSON_AddTrueToObject(o, "cover");
 	if (c->private_workdir)
 		cJSON_AddTrueToObject(o, "private_workdir");
+	if (!c->cpu_shim)
+		cJSON_AddFalseToObject(o, "cpu_shim");
 	if (c->quiet > 0)
 		cJSON_AddNumberToObject(o, "quiet", c->quiet);
 	if (c->canaries != OPTIONS_CANARIES_DEFAULT)
@@ -617,6 +626,7 @@ sweep_config_decode(struct sweep_config_in *in, const cJSON *o, struct sweep_con
 	c->timeout_ms = 120000;
 	c->kill_grace_ms = 30000;
 	c->race = true;
+	c->cpu_shim = true;
 	c->canaries = OPTIONS_CANARIES_DEFAULT;
 	rc = sweep_config_list(in, o, "cpu", &c->cpus, &c->ncpus);
 	if (rc == 0)
@@ -644,6 +654,8 @@ sweep_config_decode(struct sweep_config_in *in, const cJSON *o, struct sweep_con
 		rc = sweep_config_bool(in, o, "cover", &c->cover);
 	if (rc == 0)
 		rc = sweep_config_bool(in, o, "private_workdir", &c->private_workdir);
+	if (rc == 0)
+		rc = sweep_config_bool(in, o, "cpu_shim", &c->cpu_shim);
 	if (rc == 0 && cJSON_GetObjectItemCaseSensitive(o, "containers") != NULL)
 		rc = sweep_config_count(in, o, "containers", 1, &c->containers);
 	if (rc == 0 && cJSON_GetObjectItemCaseSensitive(o, "clusters") != NULL)

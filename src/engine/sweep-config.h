@@ -25,6 +25,7 @@ struct sweep_config {
 	int64_t timeout_ms, kill_grace_ms;
 	bool shuffle, race, isolate_net, cover;
 	bool private_workdir; /* absent from the header when off */
+	bool cpu_shim;        /* false with --no-cpu-shim (absent when true) */
 	int quiet;            /* --quiet N%, 0 when off (then absent from the header) */
 	double canaries;      /* --canaries N% (absent from the header at the default) */
 	/* --containers and --clusters (absent from the header at their
