@@ -79,6 +79,36 @@ cmd_view_check_dirs(char *const *dirs, int n)
 	return 0;
 }
 
+/* How long view waits for a sweep just started to write its journal's
+ * first line (ms): the sweep makes the file, then writes the header. */
+#define CMD_VIEW_WAIT_MS 10000
+
+/* Waits until dir's journal holds its first whole line, or
+ * CMD_VIEW_WAIT_MS; the follower then says what is wrong, if anything. */
+static void
+cmd_view_wait_journal(const char *dir)
+{
+	char *path = xasprintf("%s/journal.jsonl", dir), line[64];
+	int64_t until = util_mono_ms() + CMD_VIEW_WAIT_MS;
+	bool told = false;
+
+	for (;;) {
+		FILE *f = fopen(path, "r");
+		bool whole = f != NULL && fgets(line, sizeof line, f) != NULL &&
+		             (strchr(line, '\n') != NULL || strlen(line) == sizeof line - 1);
+
+		if (f != NULL)
+			fclose(f);
+		if (whole || util_mono_ms() >= until)
+			break;
+		if (!told)
+			sanitize_fprintf(stderr, _("flakesweep: waiting for %s to begin\n"), path);
+		told = true;
+		usleep(50 * 1000);
+	}
+	free(path);
+}
+
 /* Without a terminal: the text report, if the sweep wrote one. */
 static int
 cmd_view_print_report(const char *dir, const char *why)
@@ -218,6 +248,7 @@ cmd_view(int argc, char **argv)
 		free(err);
 		err = NULL;
 	}
+	cmd_view_wait_journal(dir);
 	fw = follower_new(&loop, dir, &ev, &err);
 	if (fw == NULL) {
 		sanitize_fprintf(stderr, "flakesweep: %s\n", err);

@@ -14,3 +14,20 @@ for args in "nonexist" "s1 nonexist"; do
 		{ echo "FAIL: view $args: $(cat err)"; exit 1; }
 done
 echo "ok: refused at once"
+
+# A sweep just started has made its journal but not yet written its first
+# line: view waits for it rather than calling it no journal.
+printf '#!/bin/sh\necho 1..1\necho ok 1 - alpha\n' >t.sh
+chmod +x t.sh
+"$FLAKESWEEP" --driver tap --cpu 1 --load 1 --count 2 --confirm 0 --canaries 0 --ui none \
+	-o done -- ./t.sh >/dev/null
+mkdir late
+: >late/journal.jsonl
+(sleep 1; cp done/report.txt late/; cp done/journal.jsonl late/) &
+rc=0
+timeout 20 "$FLAKESWEEP" view late </dev/null >out 2>err || rc=$?
+wait
+[ "$rc" = 0 ] && grep -qx "flakesweep: waiting for late/journal.jsonl to begin" err &&
+	cmp -s out done/report.txt ||
+	{ echo "FAIL: view of a journal not begun: exit $rc: $(cat err)"; exit 1; }
+echo "ok: a journal not yet begun is waited for"
