@@ -887,3 +887,33 @@ TEST(journal_old_shuffled_sets_read_as_one_set_per_outcome)
 	free(old);
 	free(now);
 }
+
+/* A sweep interrupted part-way shows how far it got, not all of it:
+ * 3 of its 50 sweep runs (2 pairs of 25); completed, all it made. */
+TEST(journal_progress_of_an_interrupted_sweep)
+{
+	static const char *const runs =
+	    "{\"type\":\"run\",\"run\":1,\"pkg\":0,\"cpu\":1,\"load\":1,\"lane\":0,\"ms\":5}\n"
+	    "{\"type\":\"run\",\"run\":2,\"pkg\":0,\"cpu\":2,\"load\":1,\"lane\":0,\"ms\":5}\n"
+	    "{\"type\":\"run\",\"run\":3,\"pkg\":0,\"cpu\":1,\"load\":1,\"lane\":0,\"ms\":5}\n";
+	const char *ends[] = {"interrupted", "complete"};
+	int64_t want[][2] = {{3, 50}, {3, 3}};
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		char *lines = xasprintf("%s{\"type\":\"end\",\"status\":\"%s\"}\n", runs, ends[i]);
+		char *path = journal_with(ends[i], lines), *err = NULL;
+		enum sweep_phase phase;
+		int64_t done, target;
+		struct replay rp;
+
+		CHECK_INT(replay_journal(path, &rp, &err), 0);
+		replay_progress(&rp, &phase, &done, &target);
+		CHECK_INT(phase, SWEEP_PHASE_DONE);
+		CHECK_INT(done, want[i][0]);
+		CHECK_INT(target, want[i][1]);
+		replay_free(&rp);
+		free(path);
+		free(lines);
+	}
+}

@@ -465,7 +465,7 @@ replay_progress(const struct replay *r, enum sweep_phase *phase, int64_t *done, 
 	size_t i;
 
 	*done = *target = 0;
-	if (r->end_status != NULL) {
+	if (r->end_status != NULL && strcmp(r->end_status, "complete") == 0) {
 		/* Every run it made, the sweep's up to --count a pair. */
 		*phase = SWEEP_PHASE_DONE;
 		for (i = 0; i < r->runs.npairs; i++) {
@@ -481,8 +481,10 @@ replay_progress(const struct replay *r, enum sweep_phase *phase, int64_t *done, 
 		*target = *done;
 		return;
 	}
+	/* Running, or ended before it completed: how far along the plan of
+	 * the phase it reached. */
 	if (r->npkgs == 0) {
-		*phase = SWEEP_PHASE_BUILD;
+		*phase = r->end_status != NULL ? SWEEP_PHASE_DONE : SWEEP_PHASE_BUILD;
 		return;
 	}
 	plan_init(&p, &g);
@@ -499,6 +501,8 @@ replay_progress(const struct replay *r, enum sweep_phase *phase, int64_t *done, 
 		plan_progress(&p, done, target);
 		*phase = SWEEP_PHASE_CONFIRM;
 	}
+	if (r->end_status != NULL)
+		*phase = SWEEP_PHASE_DONE;
 	plan_free(&p);
 }
 

@@ -67,7 +67,10 @@ int replay_journal(const char *path, struct replay *r, char **err);
 int replay_update(struct replay *r, size_t max_bytes, bool *more, char **err);
 
 /* Where the sweep of the journal stands, as the live sweep counts it:
- * its phase, and the runs done and planned in that phase. */
+ * its phase, and the runs done and planned in that phase. A sweep that
+ * completed has done all it planned; one that ended before (interrupted,
+ * stopped on an error) is SWEEP_PHASE_DONE with the runs done and planned
+ * in the phase it reached. */
 void replay_progress(const struct replay *r, enum sweep_phase *phase, int64_t *done,
                      int64_t *target);
 
