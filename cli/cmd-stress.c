@@ -230,9 +230,10 @@ cmd_stress_finish(uv_loop_t *loop, struct sweep *s, struct options *o)
 {
 	int rc = sweep_exit_status(s);
 
-	/* From memory: the files may be missing when the disk filled up. */
+	/* From memory: the files may be missing when the disk filled up. An
+	 * interrupted sweep prints its results however early it stopped. */
 	if (o->json
-	        ? sweep_results(s)->npkgs > 0
+	        ? sweep_results(s)->npkgs > 0 || rc == 130
 	        : sweep_phase(s) == SWEEP_PHASE_DONE && (rc != 2 || sweep_results(s)->runs > 0)) {
 		char *text = sweep_report(s, o->json);
 

@@ -512,7 +512,9 @@ sweep_finish(struct sweep *s, const char *status)
 	s->finished = true;
 	s->end_status = status;
 	s->finished_ms = util_now_ms();
-	if (s->phase >= SWEEP_PHASE_SWEEP || s->results->npkgs > 0)
+	/* A sweep that began has results, even stopped while it built: what
+	 * `report --rebuild` of its journal writes. */
+	if (s->header != NULL || s->phase >= SWEEP_PHASE_SWEEP || s->results->npkgs > 0)
 		sweep_write_results(s, status);
 	/* A journal without its header is no sweep's: one that never began
 	 * gets no end either (sweep_start takes it away). */

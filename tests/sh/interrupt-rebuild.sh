@@ -5,6 +5,8 @@
 # report.txt that `report --rebuild` of its journal writes, byte for byte:
 # beta (failing in sweep run 2) is still being confirmed, alpha's pairs
 # are done, and both are provisional, since the sweep did not complete.
+# Interrupted while it builds, a sweep writes its results too, and --json
+# prints them.
 set -eu
 cd "$CHECK_TMPDIR"
 cat >t.sh <<'SH'
@@ -43,3 +45,23 @@ p = {t["test"]: t["provisional"] for t in r["tests"]}
 assert p == {"alpha": True, "beta": True}, p
 PY
 echo "ok: interrupted after $confirm of 40 confirm runs; live and rebuilt results agree"
+
+command -v go >/dev/null || { echo "SKIP go is not installed"; exit 77; }
+cp -r "$CHECK_SRCDIR/tests/fixtures/gomod" gomod
+cd gomod
+"$FLAKESWEEP" --cpu 1 --load 1 --count 5 --json --ui line -o ../built >../json 2>../err &
+pid=$!
+for _ in $(seq 400); do
+	grep -q 'build phase' ../err 2>/dev/null && break
+	sleep 0.02
+done
+kill -INT $pid
+rc=0; wait $pid || rc=$?
+cd ..
+[ "$rc" = 130 ] || { echo "exit $rc, expected 130"; cat err; exit 1; }
+cmp json built/results.json || { echo "--json printed what results.json does not hold"; exit 1; }
+cp built/report.txt live.txt
+"$FLAKESWEEP" report --rebuild built >/dev/null || true
+cmp json built/results.json && cmp live.txt built/report.txt
+python3 -c 'import json, sys; assert json.load(open(sys.argv[1]))["status"] == "interrupted"' json
+echo "ok: interrupted while building; results written and printed"
