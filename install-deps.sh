@@ -6,11 +6,11 @@
 # GoogleTest for the C demo suite, a single-node Slurm with munge for the
 # sharded sweep's array job, PyYAML for the Kubernetes and GitHub Actions
 # examples, docker.io for container levels). libxml2-dev: the ctest driver reads
-# ctest's JUnit reports with libxml2. Run as
-# root.
+# ctest's JUnit reports with libxml2; man-db: `man flakesweep` after make
+# install. Run as root.
 set -e
 pkgs="build-essential autoconf automake autopoint gettext pkg-config git ca-certificates
-libuv1-dev libcjson-dev libcurl4-openssl-dev libxml2-dev libncurses-dev golang-go"
+libuv1-dev libcjson-dev libcurl4-openssl-dev libxml2-dev libncurses-dev golang-go man-db"
 if [ "${1:-}" = test ]; then
 	if ! grep -rqs bookworm-backports /etc/apt/sources.list /etc/apt/sources.list.d; then
 		cat >/etc/apt/sources.list.d/flakesweep-backports.sources <<'SRC'
