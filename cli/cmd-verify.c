@@ -18,6 +18,7 @@
 #include "base/sanitize.h"
 #include "base/util.h"
 #include "engine/options.h"
+#include "engine/outdir.h"
 #include "engine/sequential.h"
 #include "engine/sweep.h"
 #include "results/compare.h"
@@ -109,7 +110,7 @@ cmd_verify(int argc, char **argv)
 	rates_seq_package(&o, vp.package);
 	/* Several pairs' sweeps go under one directory: default ones made
 	 * within the same second would collide. */
-	base = o.outdir != NULL ? xstrdup(o.outdir) : vp.npairs > 1 ? sweep_default_outdir() : NULL;
+	base = o.outdir != NULL ? xstrdup(o.outdir) : vp.npairs > 1 ? outdir_default() : NULL;
 	/* Worst first: the first pair that says not fixed ends it; a pair
 	 * left undecided cannot make it fixed, but a later one may still show
 	 * it not fixed. */

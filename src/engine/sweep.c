@@ -10,14 +10,12 @@
  */
 #include "config.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "results/journal.h"
@@ -39,6 +37,7 @@
 #include "engine/sweep-config.h"
 #include "engine/shard.h"
 #include "engine/sweep.h"
+#include "engine/outdir.h"
 #include "engine/sweep-int.h"
 #include "base/timefmt.h"
 #include "base/util.h"
@@ -597,45 +596,6 @@ sweep_load_quarantine(struct sweep *s, const char *given, char **err)
 	return 0;
 }
 
-/* A new output directory must not exist yet, or be an empty directory:
- * the sweep writes and removes files in it (DESIGN section 9), and must
- * never do that among someone else's files. */
-static int
-sweep_check_new_outdir(const char *outdir, char **err)
-{
-	struct stat st;
-	struct dirent *de;
-	DIR *d;
-	bool empty = true;
-
-	if (lstat(outdir, &st) < 0) {
-		if (errno == ENOENT)
-			return 0;
-		*err = xasprintf("%s: %s", outdir, strerror(errno));
-		return -1;
-	}
-	if (!S_ISDIR(st.st_mode)) {
-		*err = xasprintf(_("%s exists and is not a directory: choose another -o"), outdir);
-		return -1;
-	}
-	d = opendir(outdir);
-	if (d == NULL) {
-		*err = xasprintf("%s: %s", outdir, strerror(errno));
-		return -1;
-	}
-	while (empty && (de = readdir(d)) != NULL)
-		empty = strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0;
-	closedir(d);
-	if (!empty) {
-		*err =
-		    xasprintf(_("%s is not empty and holds no sweep (no journal.jsonl): choose a "
-		                "new or empty directory with -o"),
-		              outdir);
-		return -1;
-	}
-	return 0;
-}
-
 /* Removes the GitHub token variables and the --scrub-env names from
  * flakesweep's own environment, so no child sees them: not go list, not a
  * build, not a listing's TestMain, not a run. A test printing its
@@ -652,18 +612,6 @@ sweep_scrub_environ(const struct options *o)
 		unsetenv(tokens[i]);
 	for (i = 0; i < (size_t)o->nscrub_env; i++)
 		unsetenv(o->scrub_env[i]);
-}
-
-char *
-sweep_default_outdir(void)
-{
-	char stamp[32];
-	time_t t = (time_t)(util_now_ms() / 1000);
-	struct tm tm;
-
-	localtime_r(&t, &tm);
-	strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
-	return xasprintf("flakesweep-out/%s", stamp);
 }
 
 static int
@@ -754,7 +702,7 @@ sweep_new(uv_loop_t *loop, struct options *o, const struct observer *obs, char *
 		s->resumed = true;
 		s->started_ms = s->replay.started_ms ? s->replay.started_ms : s->started_ms;
 	} else {
-		s->outdir = o->outdir != NULL ? xstrdup(o->outdir) : sweep_default_outdir();
+		s->outdir = o->outdir != NULL ? xstrdup(o->outdir) : outdir_default();
 		jpath = xasprintf("%s/journal.jsonl", s->outdir);
 		if (access(jpath, F_OK) == 0) {
 			*err =
@@ -762,7 +710,7 @@ sweep_new(uv_loop_t *loop, struct options *o, const struct observer *obs, char *
 			              s->outdir, s->outdir);
 			goto fail;
 		}
-		if (sweep_check_new_outdir(s->outdir, err) < 0)
+		if (outdir_check_new(s->outdir, err) < 0)
 			goto fail;
 	}
 	s->driver = driver_find(o->driver);
@@ -791,6 +739,7 @@ sweep_new(uv_loop_t *loop, struct options *o, const struct observer *obs, char *
 	}
 	free(s->outdir);
 	s->outdir = dir;
+	outdir_ignore(s->outdir);
 	free(jpath);
 	jpath = xasprintf("%s/journal.jsonl", s->outdir);
 	dir = xasprintf("%s/bin", s->outdir);

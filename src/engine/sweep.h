@@ -88,10 +88,6 @@ const char *sweep_outdir(const struct sweep *s);
 /* The project's root directory, or NULL when not known yet. */
 const char *sweep_root(const struct sweep *s);
 
-/* The output directory of a sweep not given -o: flakesweep-out/ and the
- * local time to the second. Caller frees. */
-char *sweep_default_outdir(void);
-
 /* Fills st (zeroed, or filled before) with where the sweep stands; free
  * with status_free. */
 void sweep_status(const struct sweep *s, struct sweep_status *st);

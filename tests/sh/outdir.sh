@@ -66,4 +66,17 @@ rm proj/.flakesweep/levels.json
 rc=0; (cd proj && fs -o ../again --driver tap -- ./envprint.sh) >out 2>err || rc=$?
 [ "$rc" = 1 ] || fail "the same -o once fixed: exit $rc, expected 1 (run 2 fails): $(cat err)"
 head -1 again/journal.jsonl | grep -q '"type":"header"' || fail "the same -o once fixed: no header"
+# The default output directory, flakesweep-out/TIMESTAMP in the
+# repository swept, is ignored by git: a .gitignore in flakesweep-out says
+# so, and one the user wrote there is left alone.
+mkdir repo && cp envprint.sh repo/ && cd repo
+git init -q . && git add envprint.sh && git -c user.name=t -c user.email=t@t commit -qm fixture
+rc=0; fs --driver tap -- ./envprint.sh >../out 2>../err || rc=$?
+[ "$rc" = 1 ] || fail "default -o: exit $rc, expected 1 (run 2 fails): $(cat ../err)"
+[ -f flakesweep-out/.gitignore ] || fail "no flakesweep-out/.gitignore"
+[ -z "$(git status --porcelain)" ] || fail "git sees the output: $(git status --porcelain)"
+echo 'mine' >flakesweep-out/.gitignore
+rc=0; fs --driver tap -o flakesweep-out/second -- ./envprint.sh >../out 2>../err || rc=$?
+[ "$(cat flakesweep-out/.gitignore)" = mine ] || fail "the user's .gitignore was replaced"
+cd ..
 echo "ok: outdir checks"

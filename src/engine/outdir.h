@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * outdir.h: a sweep's output directory before anything is written in it:
+ * its default name, the check that it is new, and the .gitignore that keeps
+ * flakesweep-out/ out of the repository it sits in.
+ */
+#ifndef FLAKESWEEP_ENGINE_OUTDIR_H
+#define FLAKESWEEP_ENGINE_OUTDIR_H
+
+/* flakesweep-out/YYYYMMDD-HHMMSS, in local time, relative to the working
+ * directory. */
+char *outdir_default(void);
+
+/* A new output directory must not exist yet, or be an empty directory.
+ * Returns 0, or -1 with *err set. */
+int outdir_check_new(const char *outdir, char **err);
+
+/* Where dir (an absolute path) lies inside a directory named
+ * flakesweep-out, writes a .gitignore there that ignores all of it, unless
+ * one is there already. Nothing is said when it cannot be written: the
+ * sweep does not need it. */
+void outdir_ignore(const char *dir);
+
+#endif
