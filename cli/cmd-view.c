@@ -7,8 +7,10 @@
  */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,8 +64,31 @@ cmd_view_set(void *arg, int id, const char *value)
 	return 0;
 }
 
-/* A directory named that does not exist is refused at once: only an
- * existing one may wait for its journal. */
+/* What a sweep makes in its output directory before its journal's first
+ * line: a directory holding anything else and no journal is no sweep's. */
+static bool
+cmd_view_sweep_begins(const char *dir)
+{
+	static const char *const made[] = {".", "..", "runs", "bin", "tmp", "journal.jsonl"};
+	struct dirent *de;
+	bool ours = true;
+	size_t i;
+	DIR *d;
+
+	if ((d = opendir(dir)) == NULL)
+		return true; /* the follower says why */
+	while (ours && (de = readdir(d)) != NULL) {
+		for (i = 0; i < UTIL_ARRAY_LEN(made) && strcmp(de->d_name, made[i]) != 0; i++)
+			;
+		ours = i < UTIL_ARRAY_LEN(made);
+	}
+	closedir(d);
+	return ours;
+}
+
+/* A name that is no sweep's output directory is refused at once, saying
+ * what view takes: only an empty directory, or one a sweep is beginning
+ * in, may wait for its journal. */
 static int
 cmd_view_check_dirs(char *const *dirs, int n)
 {
@@ -71,8 +96,32 @@ cmd_view_check_dirs(char *const *dirs, int n)
 	int i;
 
 	for (i = 0; i < n; i++) {
+		char *journal = xasprintf("%s/journal.jsonl", dirs[i]);
+		bool begun = access(journal, F_OK) == 0;
+
+		free(journal);
 		if (stat(dirs[i], &st) < 0 && errno == ENOENT) {
 			sanitize_fprintf(stderr, _("flakesweep: %s: no such directory\n"), dirs[i]);
+			return -1;
+		}
+		if (!S_ISDIR(st.st_mode)) {
+			const char *slash = strrchr(dirs[i], '/');
+			char *up = slash != NULL ? xstrndup(dirs[i], (size_t)(slash - dirs[i]))
+			                         : xstrdup(".");
+
+			sanitize_fprintf(
+			    stderr,
+			    _("flakesweep: %s is a file: view takes a sweep's output "
+			      "directory, the one that holds journal.jsonl (here %s)\n"),
+			    dirs[i], up);
+			free(up);
+			return -1;
+		}
+		if (!begun && !cmd_view_sweep_begins(dirs[i])) {
+			sanitize_fprintf(stderr,
+			                 _("flakesweep: %s holds no sweep (no journal.jsonl): view "
+			                   "takes a sweep's output directory (-o)\n"),
+			                 dirs[i]);
 			return -1;
 		}
 	}

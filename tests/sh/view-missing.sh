@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # timeout: 60
 # `view` refuses at once a directory that does not exist, naming it, alone
-# or among others; an existing one without a journal yet is waited for.
+# or among others, a file, and a directory that is no sweep's; an existing
+# one without a journal yet is waited for.
 set -eu
 cd "$CHECK_TMPDIR"
 mkdir s1
@@ -31,3 +32,17 @@ wait
 	cmp -s out done/report.txt ||
 	{ echo "FAIL: view of a journal not begun: exit $rc: $(cat err)"; exit 1; }
 echo "ok: a journal not yet begun is waited for"
+
+# What is no sweep's output directory is refused at once, saying what view
+# takes: a file (results.json given for its directory), and a directory
+# that holds other files and no journal (a package, not a sweep).
+rc=0
+timeout 10 "$FLAKESWEEP" view done/results.json </dev/null >out 2>err || rc=$?
+[ "$rc" = 2 ] && grep -qx "flakesweep: done/results.json is a file: view takes a sweep's output directory, the one that holds journal.jsonl (here done)" err ||
+	{ echo "FAIL: view of a file: exit $rc: $(cat err)"; exit 1; }
+mkdir pkg && cp t.sh pkg/
+rc=0
+timeout 10 "$FLAKESWEEP" view pkg </dev/null >out 2>err || rc=$?
+[ "$rc" = 2 ] && grep -qx "flakesweep: pkg holds no sweep (no journal.jsonl): view takes a sweep's output directory (-o)" err ||
+	{ echo "FAIL: view of a package: exit $rc: $(cat err)"; exit 1; }
+echo "ok: what is no sweep is refused"
