@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +53,21 @@ rates_set(struct compare_options *co, int id, const char *value)
 	return 1;
 }
 
+/* Whether path begins as a journal does: its header line. */
+static bool
+rates_is_journal(const char *path)
+{
+	static const char head[] = "{\"type\":\"header\"";
+	char buf[sizeof head - 1];
+	FILE *f = fopen(path, "r");
+	bool yes = f != NULL && fread(buf, 1, sizeof buf, f) == sizeof buf &&
+	           memcmp(buf, head, sizeof buf) == 0;
+
+	if (f != NULL)
+		fclose(f);
+	return yes;
+}
+
 struct results *
 rates_load(const char *arg)
 {
@@ -62,7 +78,14 @@ rates_load(const char *arg)
 	path = stat(arg, &st) == 0 && S_ISDIR(st.st_mode) ? xasprintf("%s/results.json", arg)
 	                                                  : xstrdup(arg);
 	if (results_load(path, &r, NULL, &err) < 0) {
-		sanitize_fprintf(stderr, "flakesweep: %s\n", err);
+		if (rates_is_journal(path))
+			sanitize_fprintf(
+			    stderr,
+			    _("flakesweep: %s is a sweep's journal: give its results.json, "
+			      "or the directory that holds them\n"),
+			    path);
+		else
+			sanitize_fprintf(stderr, "flakesweep: %s\n", err);
 		free(err);
 	}
 	free(path);

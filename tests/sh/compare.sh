@@ -79,6 +79,8 @@ bad() {
 bad "nosuch.json" before nosuch.json
 echo '{"schema": "flakesweep/results/v1", "tests": [{"id": "p::T", "cells": [7]}]}' >bad.json
 bad "bad.json:1: tests[0].package: expected a string" before bad.json
+printf '{"type":"header","schema":"flakesweep/journal/v1"}\n{"type":"phase","phase":"sweep"}\n' >journal.jsonl
+bad "journal.jsonl is a sweep's journal: give its results.json, or the directory that holds them" before journal.jsonl
 bad "--level 2: expected a number above 0, at most 1" before after.json --level 2
 bad "usage: flakesweep compare BEFORE AFTER" before
 bad "--ui tui: expected full or line" before after.json --ui tui
