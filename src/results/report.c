@@ -391,11 +391,15 @@ report_text(const struct results *r, const struct report_meta *m)
 		           text);
 	free(text);
 	buf_printf(&b, _("flakesweep report (%s)\n"), m->status);
-	buf_printf(&b,
-	           _("%lld runs, %zu tests: %lld passed, %lld flaky, %lld failing; %lld failures, "
-	             "%lld hangs\n"),
-	           (long long)r->runs, r->ntests, (long long)passed, (long long)flaky,
-	           (long long)failing, (long long)r->failures, (long long)r->hangs);
+	buf_printf(&b, ngettext("%lld run, ", "%lld runs, ", (unsigned long)r->runs),
+	           (long long)r->runs);
+	buf_printf(&b, ngettext("%zu test: ", "%zu tests: ", (unsigned long)r->ntests), r->ntests);
+	buf_printf(&b, _("%lld passed, %lld flaky, %lld failing; "), (long long)passed,
+	           (long long)flaky, (long long)failing);
+	buf_printf(&b, ngettext("%lld failure, ", "%lld failures, ", (unsigned long)r->failures),
+	           (long long)r->failures);
+	buf_printf(&b, ngettext("%lld hang\n", "%lld hangs\n", (unsigned long)r->hangs),
+	           (long long)r->hangs);
 	if (noise_share(r->noise_ms, r->noise_core_ms) > NOISE_NOISY)
 		buf_printf(&b,
 		           _("host noise: other processes took %.0f%% of the lanes' cores while "
