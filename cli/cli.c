@@ -18,6 +18,61 @@
 /* getopt's values for the table's options: above every character. */
 #define CLI_FIRST 256
 
+/* The edit distance between a and b (insertions, deletions, changes and
+ * swaps of two neighbours), or CLI_FAR when it is over CLI_NEAR. */
+#define CLI_NEAR 2
+#define CLI_FAR (CLI_NEAR + 1)
+static int
+cli_distance(const char *a, size_t na, const char *b)
+{
+	size_t nb = strlen(b), i, j;
+	int d[64][64], best;
+
+	if (na >= 64 || nb >= 64 || (na > nb ? na - nb : nb - na) > CLI_NEAR)
+		return CLI_FAR;
+	for (i = 0; i <= na; i++)
+		d[i][0] = (int)i;
+	for (j = 0; j <= nb; j++)
+		d[0][j] = (int)j;
+	for (i = 1; i <= na; i++) {
+		for (j = 1; j <= nb; j++) {
+			best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+			if (d[i - 1][j] + 1 < best)
+				best = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < best)
+				best = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			    d[i - 2][j - 2] + 1 < best)
+				best = d[i - 2][j - 2] + 1;
+			d[i][j] = best;
+		}
+	}
+	return d[na][nb] > CLI_NEAR ? CLI_FAR : d[na][nb];
+}
+
+/* The option of c's table nearest to the unknown bad ("--cuont=20"), when
+ * one is near enough to be a slip of the fingers. */
+static const char *
+cli_nearest(const struct cli *c, const char *bad)
+{
+	const char *name = NULL;
+	size_t i, n;
+	int best = CLI_FAR, d;
+
+	bad += strspn(bad, "-");
+	n = strcspn(bad, "=");
+	if (n < 3)
+		return NULL;
+	for (i = 0; c->options[i].name != NULL; i++) {
+		d = cli_distance(bad, n, c->options[i].name);
+		if (d < best) {
+			best = d;
+			name = c->options[i].name;
+		}
+	}
+	return name;
+}
+
 enum cli_status
 cli_parse(struct cli *c, int argc, char **argv)
 {
@@ -43,6 +98,7 @@ cli_parse(struct cli *c, int argc, char **argv)
 	longs[nl].name = "help";
 	longs[nl].val = CLI_FIRST + (int)n;
 	c->bad = NULL;
+	c->near = NULL;
 	c->stop = 0;
 	optind = 0; /* 0 makes glibc reinitialise, so the parser can run twice */
 	opterr = 0;
@@ -62,6 +118,7 @@ cli_parse(struct cli *c, int argc, char **argv)
 			st = CLI_NO_VALUE;
 		} else if (opt < CLI_FIRST || (size_t)(opt - CLI_FIRST) > n) {
 			c->bad = argv[optind - 1];
+			c->near = cli_nearest(c, c->bad);
 			st = CLI_UNKNOWN;
 		} else if ((size_t)(opt - CLI_FIRST) == n) {
 			st = CLI_HELP;
@@ -171,4 +228,21 @@ cli_print_file(const char *dir, const char *name)
 	free(text);
 	free(path);
 	return rc;
+}
+
+void
+cli_unknown(const struct cli *c, const char *see)
+{
+	if (c->near != NULL && see != NULL)
+		sanitize_fprintf(stderr,
+		                 _("flakesweep: unknown option %s (did you mean --%s? see %s)\n"),
+		                 c->bad, c->near, see);
+	else if (c->near != NULL)
+		sanitize_fprintf(stderr, _("flakesweep: unknown option %s (did you mean --%s?)\n"),
+		                 c->bad, c->near);
+	else if (see != NULL)
+		sanitize_fprintf(stderr, _("flakesweep: unknown option %s (see %s)\n"), c->bad,
+		                 see);
+	else
+		sanitize_fprintf(stderr, _("flakesweep: unknown option %s\n"), c->bad);
 }

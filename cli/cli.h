@@ -43,7 +43,12 @@ struct cli {
 	int first; /* argv index of the first operand, after the options */
 	int stop;  /* what set returned */
 	const char *bad;
+	const char *near; /* with CLI_UNKNOWN: the option bad may be a slip for, or NULL */
 };
+
+/* "unknown option --cuont (did you mean --count? see flakesweep --help)"
+ * to stderr, for c after CLI_UNKNOWN; see names the help to read. */
+void cli_unknown(const struct cli *c, const char *see);
 
 /* Parses argv[1..argc) against c->options. Operands may come before,
  * between and after options (they are moved behind them in argv); argv[0]

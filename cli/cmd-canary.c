@@ -89,7 +89,7 @@ static int
 cmd_canary(int argc, char **argv)
 {
 	struct cmd_canary_args *c = xcalloc(1, sizeof *c);
-	struct cli p = {cmd_canary_options, cmd_canary_set, c, 0, 0, NULL};
+	struct cli p = {cmd_canary_options, cmd_canary_set, c, 0, 0, NULL, NULL};
 	int kind, rc = 2;
 
 	c->a.cpu = c->a.load = 1;

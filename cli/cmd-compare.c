@@ -133,7 +133,7 @@ static int
 cmd_compare(int argc, char **argv)
 {
 	struct cmd_compare_args a = {0};
-	struct cli c = {cmd_compare_options, cmd_compare_set, &a, 0, 0, NULL};
+	struct cli c = {cmd_compare_options, cmd_compare_set, &a, 0, 0, NULL, NULL};
 	struct results *before = NULL, *after = NULL;
 	struct compare *cmp = NULL;
 	char *text;
@@ -151,7 +151,7 @@ cmd_compare(int argc, char **argv)
 		sanitize_fprintf(stderr, _("flakesweep: option %s needs a value\n"), c.bad);
 		goto usage;
 	case CLI_UNKNOWN:
-		sanitize_fprintf(stderr, _("flakesweep: unknown option %s\n"), c.bad);
+		cli_unknown(&c, NULL);
 		goto usage;
 	case CLI_STOP:
 		goto out;

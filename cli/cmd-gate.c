@@ -153,7 +153,7 @@ static int
 cmd_gate(int argc, char **argv)
 {
 	struct cmd_gate_args a = {{NULL, NULL}, {NULL, NULL, 20, true}, NULL, false, false};
-	struct cli c = {cmd_gate_options, cmd_gate_set, &a, 0, 0, NULL};
+	struct cli c = {cmd_gate_options, cmd_gate_set, &a, 0, 0, NULL, NULL};
 	struct ledger *l[3] = {NULL, NULL, NULL};
 	struct gate_result r;
 	const char *paths[3];

@@ -117,7 +117,7 @@ cmd_merge(int argc, char **argv)
 {
 	const char *out = NULL;
 	int made;
-	struct cli c = {cmd_merge_options, cmd_merge_set, &out, 0, 0, NULL};
+	struct cli c = {cmd_merge_options, cmd_merge_set, &out, 0, 0, NULL, NULL};
 	char *err = NULL;
 
 	switch (cli_parse(&c, argc, argv)) {
@@ -130,7 +130,7 @@ cmd_merge(int argc, char **argv)
 		sanitize_fprintf(stderr, _("flakesweep: option %s needs a value\n"), c.bad);
 		return 2;
 	case CLI_UNKNOWN:
-		sanitize_fprintf(stderr, _("flakesweep: unknown option %s\n"), c.bad);
+		cli_unknown(&c, NULL);
 		return 2;
 	case CLI_STOP:
 		return 2;

@@ -205,7 +205,7 @@ cmd_quarantine_set(void *arg, int id, const char *value)
 static int
 cmd_quarantine_parse_args(struct cmd_quarantine_args *c, int argc, char **argv)
 {
-	struct cli p = {cmd_quarantine_options, cmd_quarantine_set, c, 0, 0, NULL};
+	struct cli p = {cmd_quarantine_options, cmd_quarantine_set, c, 0, 0, NULL, NULL};
 	int opt, optind;
 	size_t i;
 

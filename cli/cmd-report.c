@@ -290,7 +290,7 @@ static int
 cmd_report(int argc, char **argv)
 {
 	struct cmd_report_args a;
-	struct cli c = {cmd_report_options, cmd_report_set, &a, 0, 0, NULL};
+	struct cli c = {cmd_report_options, cmd_report_set, &a, 0, 0, NULL, NULL};
 	char *description = NULL, *notes = NULL, *err = NULL;
 	struct post_input in;
 	struct post_draft *d = NULL;
@@ -311,8 +311,7 @@ cmd_report(int argc, char **argv)
 		fprintf(stderr, _("flakesweep: option %s needs a value\n"), c.bad);
 		return 2;
 	default:
-		fprintf(stderr, _("flakesweep: unknown option %s (see flakesweep report --help)\n"),
-		        c.bad);
+		cli_unknown(&c, "flakesweep report --help");
 		return 2;
 	}
 	if (a.rebuild != NULL) {

@@ -155,7 +155,7 @@ cmd_stress_set(void *arg, int id, const char *value)
 int
 cmd_stress_parse(struct options *o, int argc, char **argv)
 {
-	struct cli c = {cmd_stress_options, cmd_stress_set, o, 0, 0, NULL};
+	struct cli c = {cmd_stress_options, cmd_stress_set, o, 0, 0, NULL, NULL};
 	int i, dd;
 
 	/* Everything after the first "--" is the TAP command, untouched. */
@@ -173,8 +173,7 @@ cmd_stress_parse(struct options *o, int argc, char **argv)
 		fprintf(stderr, _("flakesweep: option %s needs a value\n"), c.bad);
 		return -1;
 	case CLI_UNKNOWN:
-		fprintf(stderr, _("flakesweep: unknown option %s (see flakesweep --help)\n"),
-		        c.bad);
+		cli_unknown(&c, "flakesweep --help");
 		return -1;
 	default:
 		return -1;

@@ -254,7 +254,7 @@ static int
 cmd_view(int argc, char **argv)
 {
 	struct cmd_view_args a;
-	struct cli c = {cmd_view_options, cmd_view_set, &a, 0, 0, NULL};
+	struct cli c = {cmd_view_options, cmd_view_set, &a, 0, 0, NULL, NULL};
 	struct follower_events ev;
 	struct follower *fw = NULL;
 	struct follow *f = NULL;
@@ -276,8 +276,7 @@ cmd_view(int argc, char **argv)
 		fprintf(stderr, _("flakesweep: option %s needs a value\n"), c.bad);
 		return 2;
 	default:
-		fprintf(stderr, _("flakesweep: unknown option %s (see flakesweep view --help)\n"),
-		        c.bad);
+		cli_unknown(&c, "flakesweep view --help");
 		return 2;
 	}
 	if (c.first > argc - 1) {

@@ -144,7 +144,7 @@ rates_seq_set(void *arg, int id, const char *value)
 int
 rates_seq_parse(struct rates_seq *a, struct options *o, int argc, char **argv)
 {
-	struct cli c = {rates_seq_options, rates_seq_set, a, 0, 0, NULL};
+	struct cli c = {rates_seq_options, rates_seq_set, a, 0, 0, NULL, NULL};
 	char **rest = NULL;
 	int nrest = 0, rc;
 

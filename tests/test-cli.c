@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "cli.h"
 #include "cmd.h"
 #include "engine/options.h"
 #include "base/util.h"
@@ -74,4 +75,34 @@ TEST(cli_stress_errors)
 	options_init(&o);
 	CHECK_INT(cmd_stress_parse(&o, 3, tap), -1);
 	options_free(&o);
+}
+
+static int
+cli_test_set(void *arg, int id, const char *value)
+{
+	(void)arg, (void)id, (void)value;
+	return 0;
+}
+
+/* An unknown option one or two slips away from a known one names it; one
+ * further away, or too short to judge, names none. */
+TEST(cli_unknown_option_names_the_nearest)
+{
+	static const struct cli_option opts[] = {
+	    {"count", true, 1}, {"confirm", true, 2}, {"timeout", true, 3}, {"o", true, 4},
+	    {NULL, false, 0}};
+	struct cli c = {opts, cli_test_set, NULL, 0, 0, NULL, NULL};
+	char *swapped[] = {"x", "--cuont", "2", NULL};
+	char *dropped[] = {"x", "--timout=3s", NULL};
+	char *far[] = {"x", "--frobnicate", NULL};
+	char *shortone[] = {"x", "-q", NULL};
+
+	CHECK_INT(cli_parse(&c, 3, swapped), CLI_UNKNOWN);
+	CHECK_STR(c.near, "count");
+	CHECK_INT(cli_parse(&c, 2, dropped), CLI_UNKNOWN);
+	CHECK_STR(c.near, "timeout");
+	CHECK_INT(cli_parse(&c, 2, far), CLI_UNKNOWN);
+	CHECK(c.near == NULL);
+	CHECK_INT(cli_parse(&c, 2, shortone), CLI_UNKNOWN);
+	CHECK(c.near == NULL);
 }
