@@ -218,7 +218,7 @@ TEST(sched_properties_random_configs)
  * (nothing waits forever). */
 TEST(sched_alone_pairs_have_their_package_to_themselves)
 {
-	int iter;
+	int iter, waited = 0;
 
 	srand(777);
 	for (iter = 0; iter < 50; iter++) {
@@ -248,6 +248,20 @@ TEST(sched_alone_pairs_have_their_package_to_themselves)
 			}
 			CHECK(alone0 == 0 || pkg0 == 1);
 			beside += alone0 > 0 && pkg1 > 0;
+			/* A lane holding an alone pair of package 0 while another
+			 * run of it is in flight says it waits to run alone. */
+			for (k = 0; k < l.nlanes; k++) {
+				int h = sched_lane_held(f.s, k);
+
+				if (h < 0 || h >= 3 || pkg0 == 0)
+					continue;
+				if (alone[h]) {
+					CHECK_INT(sched_pair_group_wait(f.s, h), SCHED_WAIT_TO_RUN_ALONE);
+					waited++;
+				} else if (alone0 > 0) {
+					CHECK_INT(sched_pair_group_wait(f.s, h), SCHED_WAIT_FOR_ALONE);
+				}
+			}
 			if (f.ninflight == 0)
 				break;
 			k = rand() % f.ninflight;
@@ -269,6 +283,7 @@ TEST(sched_alone_pairs_have_their_package_to_themselves)
 		free(f.inflight);
 		lanes_free(&l);
 	}
+	CHECK(waited > 0);
 }
 
 TEST(sched_load_packing)

@@ -130,3 +130,21 @@ TEST(status_live_and_replayed_agree)
 	free(ts.journal);
 	free(script);
 }
+
+/* A lane holding a run that waits to be alone says so, rather than
+ * counting free cores it has (a run alone waits for its package). */
+TEST(status_hold_says_what_an_alone_run_waits_for)
+{
+	struct sweep_status st;
+	int cores[] = {0, 1};
+
+	memset(&st, 0, sizeof st);
+	status_set_lanes(&st, 2, 1, cores);
+	status_hold(&st, 1, "example.com/m/pkg/y", "TestY", 1, 1);
+	status_hold_alone(&st, 1, true);
+	CHECK_STR(st.lanes[1].held_why,
+	          "runs alone: waits for the other runs of its package to end");
+	status_hold_alone(&st, 1, false);
+	CHECK_STR(st.lanes[1].held_why, "waits while a run of its package runs alone");
+	status_free(&st);
+}

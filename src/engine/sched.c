@@ -169,6 +169,14 @@ sched_group_lets(const struct sched *s, int pair)
 	return true;
 }
 
+enum sched_group_wait
+sched_pair_group_wait(const struct sched *s, int pair)
+{
+	if (sched_group_lets(s, pair))
+		return SCHED_WAIT_NONE;
+	return s->pairs[pair].alone ? SCHED_WAIT_TO_RUN_ALONE : SCHED_WAIT_FOR_ALONE;
+}
+
 void
 sched_set_cap(struct sched *s, int cap)
 {

@@ -129,4 +129,12 @@ int sched_lane_load(const struct sched *s, int lane);
 int sched_lane_core_runs(const struct sched *s, int lane, int slot);
 int sched_lane_held(const struct sched *s, int lane);
 
+/* What pair's group holds it back for, if anything. */
+enum sched_group_wait {
+	SCHED_WAIT_NONE,
+	SCHED_WAIT_TO_RUN_ALONE, /* it runs alone: the group's other runs must end */
+	SCHED_WAIT_FOR_ALONE,    /* a run of the group runs, or waits to run, alone */
+};
+enum sched_group_wait sched_pair_group_wait(const struct sched *s, int pair);
+
 #endif

@@ -286,6 +286,19 @@ status_hold(struct sweep_status *st, int l, const char *pkg, const char *test, i
 		    xasprintf(_("waits for %d free cores, %d free now"), cpu, free_cores);
 }
 
+void
+status_hold_alone(struct sweep_status *st, int l, bool alone)
+{
+	struct status_lane *sl = &st->lanes[l];
+
+	if (st->paused)
+		return;
+	free(sl->held_why);
+	sl->held_why = xstrdup(alone ? _("runs alone: waits for the other runs of its package "
+	                                 "to end")
+	                             : _("waits while a run of its package runs alone"));
+}
+
 static int
 status_cmp_int(const void *a, const void *b)
 {

@@ -97,6 +97,10 @@ void status_set_lanes(struct sweep_status *st, int nlanes, int width, const int 
 void status_hold(struct sweep_status *st, int l, const char *pkg, const char *test, int cpu,
                  int load);
 
+/* Says lane l's held pair waits for the other runs of its package: it
+ * runs alone (alone true), or one of them runs alone. */
+void status_hold_alone(struct sweep_status *st, int l, bool alone);
+
 /* Adds a run in flight on lane l, pinned to cpus (cpu of them). */
 void status_add_run(struct sweep_status *st, int l, int64_t id, const int *cpus, int cpu, int load,
                     enum results_phase phase, const char *pkg, const char *test,

@@ -1255,7 +1255,11 @@ sweep_status(const struct sweep *s, struct sweep_status *st)
 		if (held >= 0) {
 			const struct plan_pair *p = sched_pair_data(s->sched, held);
 
+			enum sched_group_wait w = sched_pair_group_wait(s->sched, held);
+
 			status_hold(st, l, sweep_pkg_name(s, p->pkg), p->test, p->cpu, p->load);
+			if (w != SCHED_WAIT_NONE)
+				status_hold_alone(st, l, w == SCHED_WAIT_TO_RUN_ALONE);
 		}
 	}
 	for (i = 0; i < s->nlive; i++) {
