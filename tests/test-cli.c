@@ -88,9 +88,11 @@ cli_test_set(void *arg, int id, const char *value)
  * further away, or too short to judge, names none. */
 TEST(cli_unknown_option_names_the_nearest)
 {
-	static const struct cli_option opts[] = {
-	    {"count", true, 1}, {"confirm", true, 2}, {"timeout", true, 3}, {"o", true, 4},
-	    {NULL, false, 0}};
+	static const struct cli_option opts[] = {{"count", true, 1},
+	                                         {"confirm", true, 2},
+	                                         {"timeout", true, 3},
+	                                         {"o", true, 4},
+	                                         {NULL, false, 0}};
 	struct cli c = {opts, cli_test_set, NULL, 0, 0, NULL, NULL};
 	char *swapped[] = {"x", "--cuont", "2", NULL};
 	char *dropped[] = {"x", "--timout=3s", NULL};

@@ -98,3 +98,41 @@ TEST(model_attached_build_failed)
 	model_free(m);
 	replay_free(&a);
 }
+
+/* The quarantine file says whether a test is quarantined: after its entry
+ * is removed (quarantine remove), a decision to quarantine no longer shows
+ * the test as quarantined, and it is to decide again. */
+TEST(model_quarantine_removed_takes_the_decision_back)
+{
+	struct model *m = model_new(MODEL_VIEW);
+	struct model_test *mt = NULL;
+	struct replay r;
+	char *id;
+	size_t i;
+
+	test_model_replay(419, &r);
+	model_update_replay(m, &r, "out", 1796007910000);
+	model_list_tests(m);
+	CHECK(m->ntests > 0);
+	m->decisions = xcalloc(1, sizeof *m->decisions);
+	m->ndecisions = 1;
+	id = xstrdup(m->tests[0].id);
+	m->decisions[0].test = xstrdup(id);
+	m->decisions[0].decision = xstrdup("quarantined");
+	m->decisions[0].channel = xstrdup("cpu-1-load-2");
+	m->decisions[0].time = xstrdup("2026-12-04T08:00:00Z");
+	quarantine_free(m->quarantine);
+	m->quarantine = quarantine_new("q.json");
+	model_list_tests(m);
+	for (i = 0; i < m->ntests; i++) {
+		if (strcmp(m->tests[i].id, id) == 0)
+			mt = &m->tests[i];
+	}
+	CHECK(mt != NULL);
+	CHECK(mt->decision == NULL);
+	CHECK(!mt->quarantined);
+	CHECK(mt->verdict == RESULTS_FAILING || mt->undecided);
+	free(id);
+	model_free(m);
+	replay_free(&r);
+}

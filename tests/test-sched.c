@@ -256,10 +256,12 @@ TEST(sched_alone_pairs_have_their_package_to_themselves)
 				if (h < 0 || h >= 3 || pkg0 == 0)
 					continue;
 				if (alone[h]) {
-					CHECK_INT(sched_pair_group_wait(f.s, h), SCHED_WAIT_TO_RUN_ALONE);
+					CHECK_INT(sched_pair_group_wait(f.s, h),
+					          SCHED_WAIT_TO_RUN_ALONE);
 					waited++;
 				} else if (alone0 > 0) {
-					CHECK_INT(sched_pair_group_wait(f.s, h), SCHED_WAIT_FOR_ALONE);
+					CHECK_INT(sched_pair_group_wait(f.s, h),
+					          SCHED_WAIT_FOR_ALONE);
 				}
 			}
 			if (f.ninflight == 0)

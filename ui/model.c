@@ -282,6 +282,11 @@ model_test_fill(struct model *m, struct model_test *mt, const struct results_tes
 	mt->verdict = results_verdict(t);
 	mt->decision = d != NULL ? d->decision : NULL;
 	mt->quarantined = m->quarantine != NULL && quarantine_has_test(m->quarantine, t->id);
+	/* The quarantine file says whether a test is quarantined: a decision
+	 * to quarantine whose entry was removed since is taken back. */
+	if (mt->decision != NULL && strcmp(mt->decision, "quarantined") == 0 &&
+	    m->quarantine != NULL && !mt->quarantined)
+		mt->decision = NULL;
 	mt->undecided = mt->verdict != RESULTS_FAILING && mt->decision == NULL && !mt->quarantined;
 	mt->severity = model_severity(t);
 }
