@@ -1913,3 +1913,17 @@ TEST(ui_open_log_in_pager)
 	free(script);
 	free(pager);
 }
+
+/* A terminal too small for the layout cannot show a prompt whole: a key
+ * that would ask (Q, c, d, p, /, S, u) is refused with a message that says
+ * so, and nothing is asked blind. */
+TEST(ui_golden_too_small_refuses_questions)
+{
+	struct test_ui t;
+	struct test_ui_opts o = {0, 1, NULL, NULL, NULL, false, false};
+
+	test_ui_start(&t, TEST_UI_VIEW, 15, 60, &o);
+	test_ui_keys(&t, "Q");
+	test_ui_golden(&t, "too-small-asks", 15, 60);
+	test_ui_stop(&t);
+}

@@ -158,6 +158,23 @@ action_table(size_t *n)
 	return action_rows;
 }
 
+bool
+action_asks(enum action_id id)
+{
+	switch (id) {
+	case ACTION_FILTER:
+	case ACTION_CONFIRM:
+	case ACTION_QUARANTINE:
+	case ACTION_POST:
+	case ACTION_DISMISS:
+	case ACTION_UNDO:
+	case ACTION_STOP:
+		return true;
+	default:
+		return false;
+	}
+}
+
 const struct action *
 action_for_key(int key)
 {

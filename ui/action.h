@@ -9,6 +9,7 @@
 #ifndef FLAKESWEEP_UI_ACTION_H
 #define FLAKESWEEP_UI_ACTION_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 enum action_id {
@@ -62,6 +63,11 @@ const struct action *action_table(size_t *n);
 
 /* The action bound to a curses key code, or NULL. */
 const struct action *action_for_key(int key);
+
+/* Whether the action asks its question on the bottom line (a prompt, the
+ * post's dialog): a terminal too small for the layout cannot show it
+ * whole, so there it is refused. */
+bool action_asks(enum action_id id);
 
 /* The curses key code of a key as the table writes it ("j", "Down",
  * "PgDn", "Shift-Tab", "Ctrl-L", "F1"...), or 0 for a name it does not

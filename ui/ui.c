@@ -762,6 +762,11 @@ ui_key(struct ui *ui, int key)
 		           ui_key_name(key, name, sizeof name));
 		return;
 	}
+	if (ui->layout.too_small && action_asks(a->id)) {
+		ui_message(ui, true, _("%s: too small a terminal to ask; needs %dx%d"),
+		           ui_key_name(key, name, sizeof name), VIEW_MIN_COLS, VIEW_MIN_ROWS);
+		return;
+	}
 	ui_action(ui, a);
 }
 

@@ -155,7 +155,7 @@ view_status_draw(struct view_ctx *c, const struct view_layout *l)
 		}
 		return;
 	}
-	if (l->too_small) {
+	if (l->too_small && !(st->message != NULL && st->message_error)) {
 		char note[128];
 
 		/* The longest note that fits. */
