@@ -694,6 +694,12 @@ TEST_UI_GOLDEN(quarantine_empty_owner, TEST_UI_VIEW, "jjjQ<Enter><Enter>", NULL)
 TEST_UI_GOLDEN(quarantine_cancel, TEST_UI_VIEW, "jjjQ<Enter>alice<Esc>", NULL)
 TEST_UI_GOLDEN(quarantine_bad_channel, TEST_UI_VIEW, "jjjQ<BS><BS><BS><BS><BS>loud=3<Enter>", NULL)
 TEST_UI_GOLDEN(quarantine_duplicate, TEST_UI_VIEW, "jQ<Enter>", NULL)
+/* A date that is no date is asked again, saying so; the owner answered
+ * before is offered on the next Q. */
+TEST_UI_GOLDEN(quarantine_bad_date, TEST_UI_VIEW,
+               "jjjQ<Enter>alice<Enter>#77<Enter>2026-13-01<Enter>", NULL)
+TEST_UI_GOLDEN(quarantine_owner_again, TEST_UI_VIEW,
+               "jjjQ<Enter>alice<Enter>#77<Enter><Enter>gjjQ<Enter>", NULL)
 TEST_UI_GOLDEN(dismiss_prompt, TEST_UI_VIEW, "jd", NULL)
 TEST_UI_GOLDEN(dismiss, TEST_UI_VIEW, "jd<Enter>known: waits on a real network<Enter>",
                test_ui_check_dismiss)

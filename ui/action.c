@@ -80,7 +80,7 @@ static const struct action action_rows[] = {
      N_("quarantine"),
      7,
      N_("Quarantine the selected test: asks for the channel (its worst pair), owner, issue "
-        "and expiry (14 days), then adds it to the quarantine file.")},
+        "(its post's URL) and expiry (14 days), then adds it to the quarantine file.")},
     {ACTION_POST,
      {'p'},
      "p",

@@ -360,10 +360,14 @@ decide_expiry_done(void *arg, const char *answer)
 	rc = quarantine_add(m->quarantine, &ne, util_now_ms(), &err);
 	free(reason);
 	if (rc < 0) {
-		ui_message(ui, true, _("not quarantined: %s"), err != NULL ? err : strerror(-rc));
 		/* A bad date is asked again; other refusals end here. */
-		if (rc == -EINVAL && err != NULL && strncmp(err, "expires", 7) == 0)
+		if (rc == -EINVAL && err != NULL && strncmp(err, "expires", 7) == 0) {
+			ui_message(ui, true, _("%s: give another date"), err);
 			decide_ask_expiry(ui, answer);
+		} else {
+			ui_message(ui, true, _("not quarantined: %s"),
+			           err != NULL ? err : strerror(-rc));
+		}
 		free(err);
 		return;
 	}
@@ -389,6 +393,24 @@ static void
 decide_ask_expiry(struct ui *ui, const char *def)
 {
 	ui_ask(ui, PROMPT_LINE, _("expires (YYYY-MM-DD):"), def, decide_expiry_done);
+}
+
+/* The URL of the selected test's post, when the decisions have one: the
+ * issue a quarantine entry names by default. */
+static const char *
+decide_posted_url(const struct ui *ui)
+{
+	const struct model *m = ui->model;
+	const struct decision *d = decisions_find(m->decisions, m->ndecisions, ui->act_test);
+	size_t i;
+
+	if (d != NULL && d->url != NULL)
+		return d->url;
+	for (i = 0; d != NULL && i < d->nhistory; i++) {
+		if (d->history[i].url != NULL)
+			return d->history[i].url;
+	}
+	return NULL;
 }
 
 static void
@@ -419,7 +441,10 @@ decide_issue_done(void *arg, const char *answer)
 static void
 decide_ask_issue(struct ui *ui, const char *def)
 {
-	ui_ask(ui, PROMPT_LINE, _("issue (URL or #number):"), def, decide_issue_done);
+	ui_ask(ui, PROMPT_LINE,
+	       def != NULL ? _("issue (URL or #number; the post's by default):")
+	                   : _("issue (URL or #number; none yet? Esc, then p posts one):"),
+	       def, decide_issue_done);
 }
 
 static void
@@ -438,7 +463,7 @@ decide_owner_done(void *arg, const char *answer)
 	}
 	free(ui->act_owner);
 	ui->act_owner = xstrdup(answer);
-	decide_ask_issue(ui, NULL);
+	decide_ask_issue(ui, decide_posted_url(ui));
 }
 
 static void
@@ -482,7 +507,7 @@ decide_channel_done(void *arg, const char *answer)
 	}
 	free(ui->act_channel);
 	ui->act_channel = xstrdup(answer);
-	decide_ask_owner(ui, NULL);
+	decide_ask_owner(ui, ui->act_owner);
 }
 
 static void
@@ -491,6 +516,9 @@ decide_ask_channel(struct ui *ui, const char *def)
 	char *q = xasprintf(_("quarantine %s: channel:"), ui->act_test);
 
 	ui_ask(ui, PROMPT_LINE, q, def, decide_channel_done);
+	prompt_set_note(&ui->prompt,
+	                _("channels: cpu=C,load=L (a pair), cpu=C, load=L, any, clock, rng, net, "
+	                  "env:NAME"));
 	free(q);
 }
 

@@ -26,6 +26,7 @@ prompt_free(struct prompt *p)
 {
 	free(p->question);
 	free(p->error);
+	free(p->note);
 	buf_free(&p->text);
 	memset(p, 0, sizeof *p);
 }
@@ -38,6 +39,8 @@ prompt_start(struct prompt *p, enum prompt_kind kind, const char *question, cons
 	p->question = xstrdup(question);
 	free(p->error);
 	p->error = NULL;
+	free(p->note);
+	p->note = NULL;
 	buf_reset(&p->text);
 	if (def != NULL)
 		buf_adds(&p->text, def);
@@ -54,6 +57,13 @@ prompt_set_error(struct prompt *p, const char *error)
 {
 	free(p->error);
 	p->error = error != NULL ? xstrdup(error) : NULL;
+}
+
+void
+prompt_set_note(struct prompt *p, const char *note)
+{
+	free(p->note);
+	p->note = note != NULL ? xstrdup(note) : NULL;
 }
 
 void

@@ -26,6 +26,7 @@ struct prompt {
 	enum prompt_kind kind;
 	char *question;
 	char *error; /* why the question is asked again, or NULL */
+	char *note;  /* what the answer may be, or NULL */
 	struct buf text;
 	size_t cursor; /* byte offset into text, at a character's start */
 	bool fresh;    /* text is the default, untouched: typing replaces it */
@@ -44,6 +45,10 @@ void prompt_start(struct prompt *p, enum prompt_kind kind, const char *question,
 
 /* Shows error (copied; NULL: none) beside the question until it ends. */
 void prompt_set_error(struct prompt *p, const char *error);
+
+/* Shows note (copied; NULL: none), what the answer may be, above the
+ * question until it ends, where no error is shown. */
+void prompt_set_note(struct prompt *p, const char *note);
 
 /* Takes one key (a curses key code; UTF-8 text arrives a byte at a time).
  * Enter or y/n ends the prompt and calls done; Esc or Ctrl-G cancels it.

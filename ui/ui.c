@@ -59,6 +59,7 @@ ui_message(struct ui *ui, bool error, const char *fmt, ...)
 	free(ui->st.message);
 	ui->st.message = s;
 	ui->st.message_error = error;
+	ui->st.message_small = false;
 	ui->error_now = error;
 	ui_dirty(ui, VIEW_DIRTY_STATUS);
 }
@@ -765,6 +766,7 @@ ui_key(struct ui *ui, int key)
 	if (ui->layout.too_small && action_asks(a->id)) {
 		ui_message(ui, true, _("%s: too small a terminal to ask; needs %dx%d"),
 		           ui_key_name(key, name, sizeof name), VIEW_MIN_COLS, VIEW_MIN_ROWS);
+		ui->st.message_small = true;
 		return;
 	}
 	ui_action(ui, a);

@@ -132,6 +132,11 @@ view_status_draw(struct view_ctx *c, const struct view_layout *l)
 		draw_fill(c->d, l->hints.y, l->hints.x, l->hints.w, ' ', DRAW_NORMAL);
 		draw_text(c->d, l->hints.y, l->hints.x + 1, l->hints.w - 1, pr->error, DRAW_ERROR,
 		          true);
+	} else if (pr != NULL && pr->active && pr->note != NULL && l->hints.h > 0) {
+		/* What the answer may be takes the hints line. */
+		draw_fill(c->d, l->hints.y, l->hints.x, l->hints.w, ' ', DRAW_NORMAL);
+		draw_text(c->d, l->hints.y, l->hints.x + 1, l->hints.w - 1, pr->note, DRAW_DIM,
+		          true);
 	} else if (l->hints.h > 0) {
 		view_hints_draw(c, &l->hints, NULL, 0);
 	}
@@ -155,7 +160,7 @@ view_status_draw(struct view_ctx *c, const struct view_layout *l)
 		}
 		return;
 	}
-	if (l->too_small && !(st->message != NULL && st->message_error)) {
+	if (l->too_small && !(st->message != NULL && st->message_small)) {
 		char note[128];
 
 		/* The longest note that fits. */

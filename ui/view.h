@@ -83,6 +83,7 @@ struct view_state {
 	/* The message line. */
 	char *message;
 	bool message_error;
+	bool message_small;          /* says why a key was refused: shown over the too-small note */
 	const struct prompt *prompt; /* shown instead of the message while active */
 	/* The post preview (borrowed from the post in preparation). */
 	const char *post_title, *post_body, *post_repo;
