@@ -8,7 +8,10 @@
  * interference_p tests overlapped runs, which interference takes.
  * Those p-values, over every test of the sweep, get Benjamini-Hochberg
  * q-values. Order comes from results_order_dependent, with the polluter
- * when its search found one; timing is named when nothing else is. It never reads or writes files.
+ * when its search found one. When nothing else is named, timing is named
+ * only where the other tests could have named their cause (causes_gap):
+ * else the cause is unexplained, with what would decide. It never reads or
+ * writes files.
  */
 #include "config.h"
 
@@ -29,10 +32,21 @@ enum causes_kind {
 	CAUSES_TESTED, /* the kinds above have a p-value */
 	CAUSES_ORDER = CAUSES_TESTED,
 	CAUSES_TIMING,
+	CAUSES_UNEXPLAINED,
 };
 
-static const char *const causes_names[] = {"cpu",          "load",  "noise",
-                                           "interference", "order", "timing"};
+static const char *const causes_names[] = {"cpu",   "load",   "noise",      "interference",
+                                           "order", "timing", "unexplained"};
+
+/* Why timing cannot be named when no other cause is: "fails alike at
+ * every pair, alone or not" needs pairs to compare, failures enough that
+ * a cpu or load effect would have shown, and failures in runs alone. */
+enum causes_gap {
+	CAUSES_GAP_NONE,
+	CAUSES_GAP_PAIRS, /* measured at one pair */
+	CAUSES_GAP_FEW,   /* too few failures for the cpu or load test to name one */
+	CAUSES_GAP_ALONE, /* no failure in a run alone */
+};
 
 struct causes_test {
 	bool failed;
@@ -40,6 +54,10 @@ struct causes_test {
 	int value[2];                              /* the worst cpu and load */
 	int64_t k1[CAUSES_TESTED], n1[CAUSES_TESTED], k2[CAUSES_TESTED], n2[CAUSES_TESTED];
 	const struct results_polluter *polluter; /* the test's, or NULL */
+	enum causes_gap gap;
+	int64_t bad, runs;             /* failures and hangs, runs: every cell */
+	int64_t alone_bad, alone_runs; /* those in runs alone */
+	int64_t more;                  /* CAUSES_GAP_FEW: about this many more runs decide */
 };
 
 struct causes {
@@ -48,12 +66,17 @@ struct causes {
 };
 
 /* The cpu count (dim 0) or load (dim 1) at which t fails most against the
- * others. */
+ * others. *best gets the smallest p-value any value could have had, all of
+ * t's failures there (Bonferroni too): the test's power; 0 when the
+ * dimension has one value (there is nothing to tell apart). *need gets about how many failures, at
+ * the same spread of runs, would bring that below CAUSES_ALPHA. */
 static void
-causes_dimension(const struct results_test *t, int dim, struct causes_test *ct)
+causes_dimension(const struct results_test *t, int dim, struct causes_test *ct, double *best,
+                 int64_t *need)
 {
 	int64_t runs, fails, hangs, bad;
 	int i, j, nvalues = 0;
+	double lowest = 1, share = 1;
 
 	results_test_totals(t, &runs, &fails, &hangs);
 	bad = fails + hangs;
@@ -77,6 +100,11 @@ causes_dimension(const struct results_test *t, int dim, struct causes_test *ct)
 		}
 		if (n == runs)
 			continue;
+		share = fmin(share, (double)n / (double)runs);
+		if (bad <= n) {
+			stats_fisher(0, runs - n, bad, n, NULL, &greater);
+			lowest = fmin(lowest, greater);
+		}
 		stats_fisher(bad - k, runs - n, k, n, NULL, &greater);
 		if (ct->p[dim] < 0 || greater < ct->p[dim]) {
 			ct->p[dim] = greater;
@@ -89,6 +117,46 @@ causes_dimension(const struct results_test *t, int dim, struct causes_test *ct)
 	}
 	if (ct->p[dim] >= 0)
 		ct->p[dim] = fmin(1, ct->p[dim] * nvalues);
+	*best = nvalues > 1 ? fmin(1, lowest * nvalues) : 0;
+	/* All of k failures at the smallest value: about share^k, times the
+	 * values tested. */
+	*need =
+	    nvalues > 1 && share < 1 ? (int64_t)ceil(log(CAUSES_ALPHA / nvalues) / log(share)) : 0;
+}
+
+/* Whether timing may be named for ct when nothing else is, and if not,
+ * why: best[] is each dimension's power (causes_dimension). */
+static void
+causes_gap(const struct results_test *t, struct causes_test *ct, const double best[2],
+           const int64_t need[2])
+{
+	int i, j, npairs = 0;
+	int64_t k = 0;
+
+	for (i = 0; i < t->ncells; i++) {
+		bool seen = false;
+
+		for (j = 0; j < i; j++)
+			seen = seen || (t->cells[j].cpu == t->cells[i].cpu &&
+			                t->cells[j].load == t->cells[i].load);
+		npairs += !seen && t->cells[i].runs > 0;
+	}
+	ct->gap = CAUSES_GAP_NONE;
+	if (npairs < 2) {
+		ct->gap = CAUSES_GAP_PAIRS;
+	} else if (best[0] >= CAUSES_ALPHA || best[1] >= CAUSES_ALPHA) {
+		/* The failures both tests need, at the rate measured. */
+		ct->gap = CAUSES_GAP_FEW;
+		for (i = 0; i < 2; i++)
+			if (best[i] >= CAUSES_ALPHA && need[i] > k)
+				k = need[i];
+		ct->more =
+		    k > ct->bad && ct->bad > 0
+		        ? (int64_t)ceil((double)(k - ct->bad) * (double)ct->runs / (double)ct->bad)
+		        : 0;
+	} else if (ct->alone_bad == 0) {
+		ct->gap = CAUSES_GAP_ALONE;
+	}
 }
 
 /* Adds cell c's runs to x: quiet ones on side 1, noisy ones on side 2. */
@@ -123,17 +191,24 @@ causes_test(const struct results_test *t, struct causes_test *ct)
 {
 	struct stats_table sum;
 	int64_t runs, fails, hangs;
+	double best[2];
+	int64_t need[2];
 
 	results_test_totals(t, &runs, &fails, &hangs);
 	ct->failed = fails + hangs > 0 && fails + hangs < runs;
 	if (!ct->failed)
 		return false;
 	ct->polluter = t->polluter;
-	causes_dimension(t, 0, ct);
-	causes_dimension(t, 1, ct);
+	ct->bad = fails + hangs;
+	ct->runs = runs;
+	causes_dimension(t, 0, ct, &best[0], &need[0]);
+	causes_dimension(t, 1, ct, &best[1], &need[1]);
 	causes_noise(t, ct);
 	ct->p[CAUSES_INTERFERENCE] = -1;
 	interference_totals(t, &sum);
+	ct->alone_bad = sum.k1;
+	ct->alone_runs = sum.n1;
+	causes_gap(t, ct, best, need);
 	if (sum.n1 > 0 && sum.n2 > 0) {
 		double named;
 
@@ -195,6 +270,38 @@ causes_free(struct causes *c)
 	free(c);
 }
 
+/* Why no cause is named for ct, and what would decide. */
+static char *
+causes_unexplained(const struct causes_test *ct)
+{
+	long long bad = ct->bad, runs = ct->runs;
+
+	switch (ct->gap) {
+	case CAUSES_GAP_PAIRS:
+		return xasprintf(
+		    _("%lld of %lld runs failed, all at one pair: cpu, load and timing "
+		      "cannot be told apart; runs at other pairs would decide"),
+		    bad, runs);
+	case CAUSES_GAP_FEW:
+		if (ct->more > 0)
+			return xasprintf(
+			    _("%lld of %lld runs failed: too few for the cpu and load "
+			      "tests to name a cause; about %lld more runs would decide"),
+			    bad, runs, (long long)ct->more);
+		return xasprintf(_("%lld of %lld runs failed: too few for the cpu and load tests "
+		                   "to name a cause; more runs would decide"),
+		                 bad, runs);
+	default:
+		if (ct->alone_runs == 0)
+			return xasprintf(_("%lld of %lld runs failed, none ran alone: runs alone "
+			                   "(confirm) would tell timing from interference"),
+			                 bad, runs);
+		return xasprintf(_("%lld of %lld runs failed, none of the %lld alone: more runs "
+		                   "alone (confirm) would tell timing from interference"),
+		                 bad, runs, (long long)ct->alone_runs);
+	}
+}
+
 /* The evidence of cause k of ct in one sentence. */
 static char *
 causes_evidence(const struct causes_test *ct, int k)
@@ -238,13 +345,16 @@ causes_evidence(const struct causes_test *ct, int k)
 			                 (long long)ct->polluter->runs);
 		return xstrdup(_("fails only after other tests of its package in shuffled runs, "
 		                 "never alone"));
-	default:
+	case CAUSES_TIMING:
 		return xstrdup(_("fails alike at every pair, alone or not, quiet or not: a race "
 		                 "or a time budget inside the test"));
+	default:
+		return causes_unexplained(ct);
 	}
 }
 
-/* Calls fn for each cause of test i, in kind order; timing when no other. */
+/* Calls fn for each cause of test i, in kind order; timing or unexplained
+ * when no other. */
 static void
 causes_each(const struct causes *c, size_t i, void (*fn)(void *, const struct causes_test *, int),
             void *arg)
@@ -264,7 +374,7 @@ causes_each(const struct causes *c, size_t i, void (*fn)(void *, const struct ca
 		any = true;
 	}
 	if (!any)
-		fn(arg, ct, CAUSES_TIMING);
+		fn(arg, ct, ct->gap == CAUSES_GAP_NONE ? CAUSES_TIMING : CAUSES_UNEXPLAINED);
 }
 
 static void
