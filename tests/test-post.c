@@ -311,6 +311,39 @@ TEST(post_refusals)
 	free(desc);
 }
 
+/* A test that fails only when runs of its package overlap: "alone" in the
+ * post is the runs with no other run of its package alive (not the confirm
+ * runs, which can overlap each other), and the measured cause is the
+ * post's "Why", with its advice. */
+TEST(post_alone_means_alone_and_why_has_the_cause)
+{
+	char *path = xasprintf("%s/r.json", check_tmpdir());
+	struct post_draft *d;
+	const char *body;
+
+	put(path,
+	    "{\"schema\":\"flakesweep/results/v1\",\"project\":{},\"tests\":[{\"id\":\"p::T\","
+	    "\"package\":\"p\",\"test\":\"T\",\"level\":\"unit\",\"verdict\":\"flaky\",\"cells\":["
+	    "{\"phase\":\"sweep\",\"cpu\":1,\"load\":1,\"runs\":40,\"failures\":12,\"hangs\":0,"
+	    "\"overlapped\":{\"runs\":20,\"failures\":12}},"
+	    "{\"phase\":\"sweep\",\"cpu\":1,\"load\":2,\"runs\":40,\"failures\":14,\"hangs\":0,"
+	    "\"overlapped\":{\"runs\":20,\"failures\":14}},"
+	    "{\"phase\":\"confirm\",\"cpu\":1,\"load\":1,\"runs\":40,\"failures\":3,\"hangs\":0,"
+	    "\"overlapped\":{\"runs\":6,\"failures\":3}},"
+	    "{\"phase\":\"confirm\",\"cpu\":1,\"load\":2,\"runs\":40,\"failures\":0,\"hangs\":0}]}]}");
+	d = draft(path, "p::T", "Text.", NULL, NULL, 0, NULL);
+	body = post_draft_body(d);
+	CHECK(strstr(body, "In confirm runs of the test by itself: 3 failures in 80 runs. Alone, "
+	                   "with no other run of its package alive: 0 failed of 114; overlapping "
+	                   "another run of its package: 29 failed of 46.") != NULL);
+	CHECK(strstr(body, "## Why\n\nNot triaged yet. What flakesweep measured:\n\n```text\n"
+	                   "cause (interference): fails when runs of its package overlap: 29/46 "
+	                   "overlapped against 0/114 alone") != NULL);
+	CHECK(strstr(body, "bind to FLAKESWEEP_PORT_BASE's window") != NULL);
+	post_draft_free(d);
+	free(path);
+}
+
 TEST(post_verdict_from_cells)
 {
 	/* A results file that calls a test flaky although it failed every run

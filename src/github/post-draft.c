@@ -14,7 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "results/causes.h"
 #include "results/decisions.h"
+#include "results/interference.h"
 #include "drivers/driver.h"
 #include "github/github.h"
 #include "base/hash.h"
@@ -48,6 +50,9 @@ struct post_draft {
 	struct post_pair *pairs;
 	size_t npairs;
 	int64_t runs[2], failures[2], hangs[2]; /* [0] sweep, [1] confirm */
+	/* [0] runs alone (no other run of its package alive), [1] overlapped */
+	int64_t side_runs[2], side_bad[2];
+	char *why; /* the measured causes, as the report gives them */
 	bool has_first;
 	char *ff_phase, *ff_seed, *ff_log;
 	int ff_cpu, ff_load;
@@ -208,6 +213,10 @@ post_draft_add_pair(struct post_draft *d, const struct results_cell *c)
 	d->runs[ph] += c->runs;
 	d->failures[ph] += c->failures;
 	d->hangs[ph] += c->hangs;
+	d->side_runs[0] += c->runs - c->overlapped_runs;
+	d->side_bad[0] += c->failures + c->hangs - c->overlapped_bad;
+	d->side_runs[1] += c->overlapped_runs;
+	d->side_bad[1] += c->overlapped_bad;
 	for (i = 0; i < d->npairs; i++) {
 		if (d->pairs[i].cpu == c->cpu && d->pairs[i].load == c->load)
 			break;
@@ -480,9 +489,17 @@ post_draft_render_body(const struct post_draft *d, size_t budget)
 	buf_addc(&b, '\n');
 	buf_adds(&b, "In the sweep, with the rest of its package: ");
 	post_draft_count_phrase(&b, d->failures[0], d->hangs[0], d->runs[0]);
-	buf_adds(&b, ". Alone, in confirm runs: ");
+	buf_adds(&b, ". In confirm runs of the test by itself: ");
 	post_draft_count_phrase(&b, d->failures[1], d->hangs[1], d->runs[1]);
-	buf_adds(&b, ".\n\n");
+	buf_adds(&b, ".");
+	if (d->side_runs[0] > 0 && d->side_runs[1] > 0) {
+		buf_printf(&b,
+		           " Alone, with no other run of its package alive: %lld failed of %lld; "
+		           "overlapping another run of its package: %lld failed of %lld.",
+		           (long long)d->side_bad[0], (long long)d->side_runs[0],
+		           (long long)d->side_bad[1], (long long)d->side_runs[1]);
+	}
+	buf_adds(&b, "\n\n");
 
 	if (d->has_first) {
 		char *excerpt = post_draft_render_excerpt(d, budget);
@@ -526,8 +543,15 @@ post_draft_render_body(const struct post_draft *d, size_t budget)
 
 	buf_adds(&b, "## Why");
 	buf_adds(&b, "\n\n");
-	buf_adds(&b, "Not triaged yet.");
-	buf_adds(&b, "\n\n");
+	if (d->why != NULL) {
+		buf_adds(&b, "Not triaged yet. What flakesweep measured:");
+		buf_adds(&b, "\n\n");
+		markdown_fence(&b, "text", d->why);
+		buf_addc(&b, '\n');
+	} else {
+		buf_adds(&b, "Not triaged yet.");
+		buf_adds(&b, "\n\n");
+	}
 	buf_adds(&b, "## Expected");
 	buf_adds(&b, "\n\n");
 	markdown_code(&b, d->test);
@@ -608,6 +632,7 @@ post_draft_free(struct post_draft *d)
 	free(d->repro_direct);
 	free(d->description);
 	free(d->notes);
+	free(d->why);
 	free(d->repo);
 	free(d->src_repo);
 	free(d->web_base);
@@ -639,6 +664,34 @@ post_draft_name(const char *s)
 	return s != NULL ? markdown_clean_name(s) : NULL;
 }
 
+/* The causes the report names for t, and its interference advice: the
+ * post's "Why", in a fence (a polluter's name is test output). */
+static void
+post_draft_read_why(struct post_draft *d, const struct results *r, const struct results_test *t)
+{
+	struct causes *c = causes_new(r);
+	struct buf b, out;
+	char **lines;
+	size_t n, i;
+
+	buf_init(&b);
+	causes_text(&b, c, (size_t)(t - r->tests));
+	interference_text(&b, t);
+	causes_free(c);
+	buf_add(&b, "", 0);
+	/* The report's lines, without the report's indent. */
+	lines = markdown_split_lines(b.data, &n);
+	buf_free(&b);
+	buf_init(&out);
+	for (i = 0; i < n; i++)
+		if (lines[i][strspn(lines[i], " ")] != '\0')
+			buf_printf(&out, "%s\n", lines[i] + strspn(lines[i], " "));
+	markdown_free_lines(lines, n);
+	buf_add(&out, "", 0);
+	d->why = out.len > 1 ? markdown_clean_text(out.data) : NULL;
+	buf_free(&out);
+}
+
 /* Fills d from the results' project, machine and test t. */
 static void
 post_draft_read(struct post_draft *d, const struct results *r, const struct results_meta *m,
@@ -665,6 +718,7 @@ post_draft_read(struct post_draft *d, const struct results *r, const struct resu
 	if (d->npairs > 1)
 		qsort(d->pairs, d->npairs, sizeof *d->pairs, post_draft_cmp_pairs);
 	post_draft_read_first_failure(d, t->first, mt->first_lines);
+	post_draft_read_why(d, r, t);
 	d->repro_flakesweep = f != NULL ? markdown_clean_line(f, strlen(f), false) : NULL;
 	d->repro_direct = x != NULL ? markdown_clean_line(x, strlen(x), false) : NULL;
 }

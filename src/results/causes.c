@@ -67,7 +67,7 @@ struct causes {
 
 /* The cpu count (dim 0) or load (dim 1) at which t fails most against the
  * others. *best gets the smallest p-value any value could have had, all of
- * t's failures there (Bonferroni too): the test's power; 0 when the
+ * t's failures there, or as many as it has runs (Bonferroni too): the test's power; 0 when the
  * dimension has one value (there is nothing to tell apart). *need gets about how many failures, at
  * the same spread of runs, would bring that below CAUSES_ALPHA. */
 static void
@@ -101,10 +101,10 @@ causes_dimension(const struct results_test *t, int dim, struct causes_test *ct, 
 		if (n == runs)
 			continue;
 		share = fmin(share, (double)n / (double)runs);
-		if (bad <= n) {
-			stats_fisher(0, runs - n, bad, n, NULL, &greater);
-			lowest = fmin(lowest, greater);
-		}
+		/* The most extreme table: as many failures at v as it has runs. */
+		stats_fisher(bad - (bad < n ? bad : n), runs - n, bad < n ? bad : n, n, NULL,
+		             &greater);
+		lowest = fmin(lowest, greater);
 		stats_fisher(bad - k, runs - n, k, n, NULL, &greater);
 		if (ct->p[dim] < 0 || greater < ct->p[dim]) {
 			ct->p[dim] = greater;
