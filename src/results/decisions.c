@@ -157,6 +157,14 @@ decisions_problem(const char *path)
 	return why;
 }
 
+char *
+decisions_error(const char *path, int rc)
+{
+	char *why = rc == -EBADMSG ? decisions_problem(path) : NULL;
+
+	return why != NULL ? why : xasprintf("%s: %s", path, strerror(-rc));
+}
+
 static char *
 dup_string(const cJSON *obj, const char *key)
 {
