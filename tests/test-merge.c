@@ -218,3 +218,33 @@ TEST(merge_skips_logs_that_are_not_regular_files)
 	free(dirs[0]);
 	free(dirs[1]);
 }
+
+/* A log named outside its shard's directory (a journal tampered with) is
+ * not carried either. */
+TEST(merge_skips_logs_outside_the_shard)
+{
+	static const char *const run =
+	    "{\"type\":\"run\",\"run\":1,\"pkg\":0,\"phase\":\"sweep\",\"cpu\":1,\"load\":1,"
+	    "\"lane\":0,\"ms\":41,\"exit\":1,\"set\":1,\"log\":\"%s\"}\n";
+	char *r1 = xasprintf(run, "runs/../../secret"), *r2 = xasprintf(run, "/etc/hostname");
+	char *dirs[2] = {merge_shard_of(1, r1), merge_shard_of(2, r2)};
+	char *out = xasprintf("%s/merged", check_tmpdir()), *err = NULL, *warn = NULL, *want;
+
+	merge_put(check_tmpdir(), "secret", "root:x:0:\n");
+	CHECK_INT(merge_journals(out, dirs, 2, &err, &warn), 0);
+	want = xasprintf("%s/runs/../../secret: leaves its shard's directory: not carried into "
+	                 "the merge\n%s//etc/hostname: leaves its shard's directory: not carried "
+	                 "into the merge\n",
+	                 dirs[0], dirs[1]);
+	CHECK_STR(warn, want);
+	free(want);
+	free(warn);
+	want = merge_get(out, "runs/1.log");
+	CHECK_STR(want, "");
+	free(want);
+	free(out);
+	free(r1);
+	free(r2);
+	free(dirs[0]);
+	free(dirs[1]);
+}
