@@ -1131,6 +1131,27 @@ TEST(ui_dismiss_broken_decisions)
 	test_ui_stop(&t);
 }
 
+/* d when the project's decisions.json is a symbolic link to a shared file:
+ * the decision reaches the shared file and the link stays a link. */
+TEST(ui_dismiss_through_a_link)
+{
+	struct test_ui t;
+	struct test_ui_opts o = {0, 1, NULL, NULL, NULL, false, false};
+	struct stat st;
+	char *shared;
+
+	test_ui_start(&t, TEST_UI_VIEW, 24, 80, &o);
+	CHECK_INT(util_mkdir_p("shared"), 0);
+	CHECK_INT(symlink("shared/decisions.json", DECISIONS_FILE), 0);
+	test_ui_keys(&t, "jd<Enter>known: waits on a real network<Enter>");
+	CHECK_INT(lstat(DECISIONS_FILE, &st), 0);
+	CHECK(S_ISLNK(st.st_mode));
+	shared = test_ui_read("shared/decisions.json");
+	CHECK(shared != NULL && strstr(shared, "\"decision\":\t\"dismissed\"") != NULL);
+	free(shared);
+	test_ui_stop(&t);
+}
+
 /* p without a token: refused before the editor opens, saying why. */
 TEST(ui_post_no_token)
 {
