@@ -116,9 +116,9 @@ static int
 cmd_merge(int argc, char **argv)
 {
 	const char *out = NULL;
-	int made;
+	int made, rc;
 	struct cli c = {cmd_merge_options, cmd_merge_set, &out, 0, 0, NULL, NULL};
-	char *err = NULL;
+	char *err = NULL, *warn = NULL, *line, *next;
 
 	switch (cli_parse(&c, argc, argv)) {
 	case CLI_OK:
@@ -142,7 +142,14 @@ cmd_merge(int argc, char **argv)
 	made = cmd_merge_outdir(out);
 	if (made < 0)
 		return 2;
-	if (merge_journals(out, argv + c.first, argc - c.first, &err) < 0) {
+	rc = merge_journals(out, argv + c.first, argc - c.first, &err, &warn);
+	for (line = warn; line != NULL && *line != '\0'; line = next) {
+		next = strchr(line, '\n');
+		*next++ = '\0';
+		sanitize_fprintf(stderr, "flakesweep: %s\n", line);
+	}
+	free(warn);
+	if (rc < 0) {
 		sanitize_fprintf(stderr, "flakesweep: %s\n", err);
 		free(err);
 		cmd_merge_undo(out, made == 1);

@@ -152,6 +152,30 @@ cmd_stress_set(void *arg, int id, const char *value)
 	return -1;
 }
 
+/* --durations weighs shards: refused without --shard or --shard-plan,
+ * where it would do nothing, and when the file cannot be read, before any
+ * package is discovered. */
+static int
+cmd_stress_check_durations(const struct options *o)
+{
+	char *err = NULL;
+
+	if (o->durations == NULL)
+		return 0;
+	if (o->shard_count == 0 && !o->shard_plan) {
+		fprintf(stderr, "%s\n",
+		        _("flakesweep: --durations weighs the shards: it needs --shard or "
+		          "--shard-plan"));
+		return -1;
+	}
+	if (shard_durations_check(o->durations, &err) < 0) {
+		sanitize_fprintf(stderr, "flakesweep: %s\n", err);
+		free(err);
+		return -1;
+	}
+	return 0;
+}
+
 int
 cmd_stress_parse(struct options *o, int argc, char **argv)
 {
@@ -209,7 +233,7 @@ cmd_stress_parse(struct options *o, int argc, char **argv)
 		        _("flakesweep: --resume DIR and -o DIR cannot be combined"));
 		return -1;
 	}
-	return 0;
+	return cmd_stress_check_durations(o);
 }
 
 static void

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "results/merge.h"
@@ -93,10 +95,11 @@ merge_get(const char *dir, const char *name)
 TEST(merge_copies_lines_and_carries_run_and_canary_logs)
 {
 	char *dirs[2] = {merge_shard(2), merge_shard(1)};
-	char *out = xasprintf("%s/merged", check_tmpdir()), *err = NULL, *text;
+	char *out = xasprintf("%s/merged", check_tmpdir()), *err = NULL, *warn = NULL, *text;
 
-	CHECK_INT(merge_journals(out, dirs, 2, &err), 0);
+	CHECK_INT(merge_journals(out, dirs, 2, &err, &warn), 0);
 	CHECK(err == NULL);
+	CHECK(warn == NULL);
 	text = merge_get(out, "journal.jsonl");
 	/* Shard 1 started first: shard 2's runs are 3 and 4, its package
 	 * and set the second ones, its canary 2. */
@@ -142,10 +145,10 @@ TEST(merge_keeps_each_shards_default_overlapped)
 	                   "{\"type\":\"run\",\"run\":1,\"pkg\":0,\"cpu\":1,\"load\":1,\"set\":1}\n"
 	                   "{\"type\":\"run\",\"run\":2,\"pkg\":0,\"cpu\":1,\"load\":1,\"set\":1,"
 	                   "\"overlapped\":true}\n")};
-	char *out = xasprintf("%s/merged", check_tmpdir()), *err = NULL, *text, *path;
+	char *out = xasprintf("%s/merged", check_tmpdir()), *err = NULL, *warn = NULL, *text, *path;
 	struct replay rp;
 
-	CHECK_INT(merge_journals(out, dirs, 2, &err), 0);
+	CHECK_INT(merge_journals(out, dirs, 2, &err, &warn), 0);
 	text = merge_get(out, "journal.jsonl");
 	CHECK(strstr(text,
 	             "\n{\"type\":\"defaults\",\"overlapped\":true}\n"
@@ -164,6 +167,84 @@ TEST(merge_keeps_each_shards_default_overlapped)
 	replay_free(&rp);
 	free(path);
 	free(out);
+	free(dirs[0]);
+	free(dirs[1]);
+}
+
+/* A kept log that is a symbolic link (to a secret, in a tampered shard) or
+ * a FIFO is not carried into the merge, neither as a link nor as what it
+ * leads to: it is skipped with a warning naming it, and its run line loses
+ * its log. */
+TEST(merge_skips_logs_that_are_not_regular_files)
+{
+	char *dirs[2] = {merge_shard(1), merge_shard(2)};
+	char *out = xasprintf("%s/merged", check_tmpdir()), *err = NULL, *warn = NULL, *text;
+	char *secret = xasprintf("%s/secret", check_tmpdir());
+	char *link1 = xasprintf("%s/runs/2.log", dirs[0]), *got;
+	char *fifo2 = xasprintf("%s/runs/2.log", dirs[1]);
+	struct stat st;
+
+	merge_put(check_tmpdir(), "secret", "root:x:0:\n");
+	CHECK_INT(unlink(link1), 0);
+	CHECK_INT(symlink(secret, link1), 0);
+	CHECK_INT(unlink(fifo2), 0);
+	CHECK_INT(mkfifo(fifo2, 0600), 0);
+	CHECK_INT(merge_journals(out, dirs, 2, &err, &warn), 0);
+	text = xasprintf("%s: not a regular file: not carried into the merge\n"
+	                 "%s: not a regular file: not carried into the merge\n",
+	                 link1, fifo2);
+	CHECK_STR(warn, text);
+	free(text);
+	free(warn);
+	for (int i = 2; i <= 4; i += 2) {
+		char *path = xasprintf("%s/runs/%d.log", out, i);
+
+		if (lstat(path, &st) == 0)
+			check_fail(__FILE__, __LINE__, "%s was carried along (mode %o)", path,
+			           (unsigned)st.st_mode);
+		free(path);
+	}
+	text = merge_get(out, "journal.jsonl");
+	CHECK(strstr(text, "\"log\":") == NULL);
+	free(text);
+	/* The canaries' logs, regular files, still come along. */
+	got = merge_get(out, "runs/canary-2.log");
+	CHECK_STR(got, "canary 1 of shard 2\n");
+	free(got);
+	free(link1);
+	free(fifo2);
+	free(secret);
+	free(out);
+	free(dirs[0]);
+	free(dirs[1]);
+}
+
+/* A log named outside its shard's directory (a journal tampered with) is
+ * not carried either. */
+TEST(merge_skips_logs_outside_the_shard)
+{
+	static const char *const run =
+	    "{\"type\":\"run\",\"run\":1,\"pkg\":0,\"phase\":\"sweep\",\"cpu\":1,\"load\":1,"
+	    "\"lane\":0,\"ms\":41,\"exit\":1,\"set\":1,\"log\":\"%s\"}\n";
+	char *r1 = xasprintf(run, "runs/../../secret"), *r2 = xasprintf(run, "/etc/hostname");
+	char *dirs[2] = {merge_shard_of(1, r1), merge_shard_of(2, r2)};
+	char *out = xasprintf("%s/merged", check_tmpdir()), *err = NULL, *warn = NULL, *want;
+
+	merge_put(check_tmpdir(), "secret", "root:x:0:\n");
+	CHECK_INT(merge_journals(out, dirs, 2, &err, &warn), 0);
+	want = xasprintf("%s/runs/../../secret: leaves its shard's directory: not carried into "
+	                 "the merge\n%s//etc/hostname: leaves its shard's directory: not carried "
+	                 "into the merge\n",
+	                 dirs[0], dirs[1]);
+	CHECK_STR(warn, want);
+	free(want);
+	free(warn);
+	want = merge_get(out, "runs/1.log");
+	CHECK_STR(want, "");
+	free(want);
+	free(out);
+	free(r1);
+	free(r2);
 	free(dirs[0]);
 	free(dirs[1]);
 }

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "results/decisions.h"
@@ -689,6 +691,63 @@ TEST(decisions_record_and_load)
 	CHECK_INT(decisions_load(path, &v, &n), -EBADMSG);
 	CHECK_INT(decisions_record(path, "p::TestA", "posted", NULL, NULL, 0), -EBADMSG);
 	free(path);
+}
+
+/* A decisions.json that is a symbolic link to a shared file: the decisions
+ * reach the shared file and the links stay links, and writers through two
+ * links at once lose nothing. */
+TEST(decisions_record_through_links)
+{
+	const char *tmp = check_tmpdir();
+	char *real = xasprintf("%s/real", tmp), *shared = xasprintf("%s/real/decisions.json", tmp);
+	char *links[2], *dir;
+	struct decision *v;
+	struct stat st;
+	size_t n;
+	pid_t pids[2];
+	int i, k, status;
+
+	CHECK_INT(util_mkdir_p(real), 0);
+	for (i = 0; i < 2; i++) {
+		dir = xasprintf("%s/d%d", tmp, i + 1);
+		CHECK_INT(util_mkdir_p(dir), 0);
+		links[i] = xasprintf("%s/decisions.json", dir);
+		CHECK_INT(symlink("../real/decisions.json", links[i]), 0);
+		free(dir);
+	}
+	/* The shared file is not there yet: the first decision creates it. */
+	CHECK_INT(decisions_record(links[0], "p::TestA", "confirmed", NULL, NULL, 0), 0);
+	CHECK_INT(lstat(links[0], &st), 0);
+	CHECK(S_ISLNK(st.st_mode));
+	CHECK_INT(decisions_undo(links[1], "p::TestA", NULL), 0);
+	CHECK_INT(lstat(links[1], &st), 0);
+	CHECK(S_ISLNK(st.st_mode));
+	for (i = 0; i < 2; i++) {
+		pids[i] = fork();
+		CHECK(pids[i] >= 0);
+		if (pids[i] == 0) {
+			for (k = 0; k < 10; k++) {
+				char *test = xasprintf("p::Test%d_%d", i, k);
+
+				if (decisions_record(links[i], test, "dismissed", NULL, "r", 0) < 0)
+					_exit(1);
+				free(test);
+			}
+			_exit(0);
+		}
+	}
+	for (i = 0; i < 2; i++) {
+		CHECK(waitpid(pids[i], &status, 0) == pids[i]);
+		CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+		CHECK_INT(lstat(links[i], &st), 0);
+		CHECK(S_ISLNK(st.st_mode));
+		free(links[i]);
+	}
+	CHECK_INT(decisions_load(shared, &v, &n), 0);
+	CHECK_INT(n, 20);
+	decisions_free(v, n);
+	free(shared);
+	free(real);
 }
 
 static void

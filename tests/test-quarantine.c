@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -672,15 +673,17 @@ TEST(quarantine_add_refuses_invalid_utf8)
 	free(path);
 }
 
-TEST(quarantine_concurrent_adds_keep_every_entry)
+/* 20 processes read the same (missing) file, each through paths[i % 2],
+ * then each adds its own test: without the lock and the read under it most
+ * adds are lost. real is the file they all reach. */
+static void
+quarantine_adds_in_parallel(const char *const paths[2], const char *real)
 {
-	char *path = xasprintf("%s/c.json", check_tmpdir()), *err = NULL;
+	char *err = NULL;
 	struct quarantine *q = NULL;
 	pid_t pids[20];
 	int i, status;
 
-	/* 20 processes read the same (missing) file, then each adds its own
-	 * test: without the lock and the read under it most adds are lost. */
 	for (i = 0; i < 20; i++) {
 		pids[i] = fork();
 		CHECK(pids[i] >= 0);
@@ -688,10 +691,10 @@ TEST(quarantine_concurrent_adds_keep_every_entry)
 			char test[32];
 			struct quarantine_new_entry ne = {test, "any", NULL,
 			                                  "o",  "#1",  "2027-06-01"};
-			int rc = quarantine_load(path, &q, &err);
+			int rc = quarantine_load(paths[i % 2], &q, &err);
 
 			if (rc == -ENOENT)
-				q = quarantine_new(path);
+				q = quarantine_new(paths[i % 2]);
 			snprintf(test, sizeof test, "m::P%d", i);
 			usleep(20000);
 			_exit(quarantine_add(q, &ne, NOW_MS, &err) == 0 ? 0 : 1);
@@ -701,7 +704,7 @@ TEST(quarantine_concurrent_adds_keep_every_entry)
 		CHECK(waitpid(pids[i], &status, 0) == pids[i]);
 		CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	}
-	CHECK_INT(quarantine_load(path, &q, &err), 0);
+	CHECK_INT(quarantine_load(real, &q, &err), 0);
 	CHECK_INT(q->nerrors, 0);
 	CHECK_INT(q->nentries, 20);
 	for (i = 0; i < 20; i++) {
@@ -711,7 +714,44 @@ TEST(quarantine_concurrent_adds_keep_every_entry)
 		CHECK(quarantine_has_test(q, test));
 	}
 	quarantine_free(q);
+}
+
+TEST(quarantine_concurrent_adds_keep_every_entry)
+{
+	char *path = xasprintf("%s/c.json", check_tmpdir());
+	const char *const paths[2] = {path, path};
+
+	quarantine_adds_in_parallel(paths, path);
 	free(path);
+}
+
+/* The same through two symbolic links in two directories to one file (a
+ * shared quarantine file): every entry reaches that file, the links stay. */
+TEST(quarantine_concurrent_adds_through_links)
+{
+	const char *tmp = check_tmpdir();
+	char *real = xasprintf("%s/real/q.json", tmp), *dir = xasprintf("%s/real", tmp);
+	char *link[2];
+	struct stat st;
+	int i;
+
+	CHECK_INT(util_mkdir_p(dir), 0);
+	for (i = 0; i < 2; i++) {
+		char *d = xasprintf("%s/d%d", tmp, i + 1);
+
+		CHECK_INT(util_mkdir_p(d), 0);
+		link[i] = xasprintf("%s/q.json", d);
+		CHECK_INT(symlink("../real/q.json", link[i]), 0);
+		free(d);
+	}
+	quarantine_adds_in_parallel((const char *const *)link, real);
+	for (i = 0; i < 2; i++) {
+		CHECK_INT(lstat(link[i], &st), 0);
+		CHECK(S_ISLNK(st.st_mode));
+		free(link[i]);
+	}
+	free(real);
+	free(dir);
 }
 
 TEST(quarantine_go_skip_quoting)

@@ -233,3 +233,40 @@ TEST(shardset_refuses_other_sweeps)
 	cJSON_Delete(b);
 	cJSON_Delete(c);
 }
+
+/* Without a commit to vouch for them, shards are of one project only when
+ * they were swept in the same root with the same origin: shards of two
+ * projects, neither in git, are refused naming both directories and the
+ * field. With a commit, another root is another checkout of it. */
+TEST(shardset_refuses_other_projects_without_a_commit)
+{
+	static const char *const fmt = "{\"project\":{\"root\":\"%s\"%s},\"config\":{\"cpu\":[1],"
+	                               "\"shard\":{\"index\":%d,\"count\":2}}}";
+	char *text[6];
+	cJSON *h[6];
+	char *err = NULL;
+	int i;
+
+	text[0] = xasprintf(fmt, "/w/ng1", "", 1);
+	text[1] = xasprintf(fmt, "/w/ng2", "", 2);
+	text[2] = xasprintf(fmt, "/w/ng1", "", 2);
+	text[3] = xasprintf(fmt, "/w/ng1", ",\"origin\":\"https://example.com/b.git\"", 2);
+	text[4] = xasprintf(fmt, "/w/a", ",\"commit\":\"abc\"", 1);
+	text[5] = xasprintf(fmt, "/host2/a", ",\"commit\":\"abc\"", 2);
+	for (i = 0; i < 6; i++)
+		h[i] = cJSON_Parse(text[i]);
+	CHECK_INT(shardset_check_headers("ng1", h[0], "ng2", h[1], &err), -EINVAL);
+	CHECK_STR(err, "ng1 and ng2 differ in project.root (/w/ng1, /w/ng2) and no commit vouches "
+	               "for them: shards of different projects cannot be merged");
+	free(err);
+	CHECK_INT(shardset_check_headers("ng1", h[0], "s2", h[3], &err), -EINVAL);
+	CHECK_STR(err, "ng1 and s2 differ in project.origin (none, https://example.com/b.git) and "
+	               "no commit vouches for them: shards of different projects cannot be merged");
+	free(err);
+	CHECK_INT(shardset_check_headers("ng1", h[0], "s2", h[2], &err), 0);
+	CHECK_INT(shardset_check_headers("a", h[4], "b", h[5], &err), 0);
+	for (i = 0; i < 6; i++) {
+		cJSON_Delete(h[i]);
+		free(text[i]);
+	}
+}

@@ -1112,6 +1112,52 @@ TEST(ui_post_preview)
 	test_ui_stop(&t);
 }
 
+/* d when the project's decisions.json is cut short: the message names the
+ * file, the line and column and what was expected there; the file is left
+ * as it was. */
+TEST(ui_dismiss_broken_decisions)
+{
+	struct test_ui t;
+	struct test_ui_opts o = {0, 1, NULL, NULL, NULL, false, false};
+	const char *broken = "{\"tests\": {}, BROKEN";
+	const char *want =
+	    "decisions.json:1:15: invalid JSON (expected a member name in double quotes)";
+	char *screen, *after;
+
+	test_ui_start(&t, TEST_UI_VIEW, 40, 120, &o);
+	test_ui_write(DECISIONS_FILE, broken);
+	test_ui_keys(&t, "jd<Enter>known: waits on a real network<Enter>");
+	screen = ui_screen_text(t.ui, false);
+	if (strstr(screen, want) == NULL)
+		check_fail(__FILE__, __LINE__, "no line and column:\n%s", screen);
+	free(screen);
+	after = test_ui_read(DECISIONS_FILE);
+	CHECK_STR(after, broken);
+	free(after);
+	test_ui_stop(&t);
+}
+
+/* d when the project's decisions.json is a symbolic link to a shared file:
+ * the decision reaches the shared file and the link stays a link. */
+TEST(ui_dismiss_through_a_link)
+{
+	struct test_ui t;
+	struct test_ui_opts o = {0, 1, NULL, NULL, NULL, false, false};
+	struct stat st;
+	char *shared;
+
+	test_ui_start(&t, TEST_UI_VIEW, 24, 80, &o);
+	CHECK_INT(util_mkdir_p("shared"), 0);
+	CHECK_INT(symlink("shared/decisions.json", DECISIONS_FILE), 0);
+	test_ui_keys(&t, "jd<Enter>known: waits on a real network<Enter>");
+	CHECK_INT(lstat(DECISIONS_FILE, &st), 0);
+	CHECK(S_ISLNK(st.st_mode));
+	shared = test_ui_read("shared/decisions.json");
+	CHECK(shared != NULL && strstr(shared, "\"decision\":\t\"dismissed\"") != NULL);
+	free(shared);
+	test_ui_stop(&t);
+}
+
 /* p without a token: refused before the editor opens, saying why. */
 TEST(ui_post_no_token)
 {

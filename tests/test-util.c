@@ -2,8 +2,10 @@
 /* test-util.c: durations, lists, quoting and buffers. */
 #include "config.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "cmd.h"
@@ -151,4 +153,32 @@ TEST(options_cpu_shim)
 	p = cpu_shim_asan_options("halt_on_error=0");
 	CHECK_STR(p, "halt_on_error=0:verify_asan_link_order=0");
 	free(p);
+}
+
+/* util_lock_file follows a chain of links, relative to each link's own
+ * directory, to the file they lead to (there or not), and refuses a loop. */
+TEST(util_lock_file_follows_links)
+{
+	const char *tmp = check_tmpdir();
+	char *a = xasprintf("%s/a", tmp);
+	char *in = xasprintf("%s/d/in", tmp), *d = xasprintf("%s/d", tmp), *target = NULL;
+	char *want = xasprintf("%s/d/../real.json", tmp), *loop = xasprintf("%s/loop", tmp);
+	int fd;
+
+	CHECK_INT(util_mkdir_p(d), 0);
+	CHECK_INT(symlink("d/in", a), 0);
+	CHECK_INT(symlink("../real.json", in), 0);
+	fd = util_lock_file(a, &target);
+	CHECK(fd >= 0);
+	CHECK_STR(target, want);
+	close(fd);
+	free(target);
+	CHECK_INT(symlink("loop", loop), 0);
+	CHECK_INT(util_lock_file(loop, &target), -ELOOP);
+	CHECK(target == NULL);
+	free(a);
+	free(in);
+	free(d);
+	free(want);
+	free(loop);
 }

@@ -55,8 +55,10 @@ ui_record_decision(struct ui *ui, const struct decision *d)
 		return -ENOENT;
 	rc = decisions_record_one(path, d, util_now_ms());
 	if (rc < 0) {
-		ui_message(ui, true, _("cannot record the decision in %s: %s"), path,
-		           strerror(-rc));
+		char *why = decisions_error(path, rc);
+
+		ui_message(ui, true, _("cannot record the decision: %s"), why);
+		free(why);
 		free(path);
 	} else {
 		ui->undo = xrealloc(ui->undo, sizeof *ui->undo * (ui->nundo + 1));
@@ -161,8 +163,10 @@ decide_undo(struct ui *ui)
 	u = ui->undo[--ui->nundo];
 	rc = decisions_undo(u.path, u.test, &undone);
 	if (rc < 0) {
-		ui_message(ui, true, _("cannot take back the decision on %s in %s: %s"), u.test,
-		           u.path, strerror(-rc));
+		char *why = decisions_error(u.path, rc);
+
+		ui_message(ui, true, _("cannot take back the decision on %s: %s"), u.test, why);
+		free(why);
 		goto out;
 	}
 	if (u.qpath != NULL && undone.decision != NULL &&

@@ -10,6 +10,7 @@
 #include <math.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -513,23 +514,84 @@ util_shell_quote(const char *s)
 	return buf_steal(&b);
 }
 
-int
-util_lock_dir_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	char *dir = slash == NULL   ? xstrdup(".")
-	            : slash == path ? xstrdup("/")
-	                            : xstrndup(path, (size_t)(slash - path));
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), rc = fd;
+/* The most symbolic links util_lock_file follows (Linux's MAXSYMLINKS). */
+#define UTIL_LINKS_MAX 40
 
-	if (fd < 0)
-		rc = -errno;
-	else if (flock(fd, LOCK_EX) < 0) {
-		rc = -errno;
-		close(fd);
+/* The file path's symbolic links lead to (it need not exist), new; a
+ * relative link is read from the directory of the link. NULL with errno
+ * set when a link cannot be read or there are more than UTIL_LINKS_MAX. */
+static char *
+util_follow_links(const char *path)
+{
+	char *cur = xstrdup(path);
+	int hops;
+
+	for (hops = 0; hops <= UTIL_LINKS_MAX; hops++) {
+		struct stat st;
+		char to[PATH_MAX], *next;
+		const char *slash;
+		ssize_t n;
+
+		/* Not a link (or not there): the file itself. */
+		if (lstat(cur, &st) < 0 || !S_ISLNK(st.st_mode))
+			return cur;
+		n = readlink(cur, to, sizeof to);
+		if (n < 0 || (size_t)n >= sizeof to) {
+			if (n >= 0)
+				errno = ENAMETOOLONG;
+			free(cur);
+			return NULL;
+		}
+		to[n] = '\0';
+		slash = strrchr(cur, '/');
+		next = to[0] == '/' || slash == NULL
+		           ? xstrdup(to)
+		           : xasprintf("%.*s/%s", (int)(slash - cur), cur, to);
+		free(cur);
+		cur = next;
 	}
+	free(cur);
+	errno = ELOOP;
+	return NULL;
+}
+
+int
+util_lock_file(const char *path, char **target)
+{
+	char *file, *dir, *again;
+	const char *slash;
+	int fd;
+
+	*target = NULL;
+	file = util_follow_links(path);
+	if (file == NULL)
+		return -errno;
+	slash = strrchr(file, '/');
+	dir = slash == NULL   ? xstrdup(".")
+	      : slash == file ? xstrdup("/")
+	                      : xstrndup(file, (size_t)(slash - file));
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	free(dir);
-	return rc;
+	if (fd < 0 || flock(fd, LOCK_EX) < 0) {
+		int rc = -errno;
+
+		if (fd >= 0)
+			close(fd);
+		free(file);
+		return rc;
+	}
+	/* A link changed while this waited for the lock: lock where it
+	 * leads now. */
+	again = util_follow_links(path);
+	if (again == NULL || strcmp(again, file) != 0) {
+		free(again);
+		free(file);
+		close(fd);
+		return util_lock_file(path, target);
+	}
+	free(again);
+	*target = file;
+	return fd;
 }
 
 void

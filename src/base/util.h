@@ -115,11 +115,15 @@ int util_read_file(const char *path, size_t max, char **out, size_t *len);
  * ns and its size. -1 when it cannot be stat()ed. */
 int64_t util_file_signature(const char *path);
 
-/* Locks the directory that holds path (LOCK_EX, waiting for it), so
- * read-modify-write cycles that replace path by rename never lose each
- * other's changes. Returns the descriptor to close for unlocking, or a
- * negative errno. */
-int util_lock_dir_of(const char *path);
+/* Locks the file at path for a read-modify-write cycle that replaces it
+ * by rename. path's symbolic links are followed to the file they lead to,
+ * which need not exist yet: *target (caller frees) is its path, the one to
+ * give util_write_file_atomic so the links stay links, and the lock
+ * (LOCK_EX, waiting for it) is on its directory, so that writers through
+ * different links to one file never lose each other's changes. Returns the
+ * descriptor to close for unlocking, or a negative errno (-ELOOP for more
+ * than 40 links). */
+int util_lock_file(const char *path, char **target);
 
 /* util_read_file on an open descriptor, read to its end; fd stays open. */
 int util_read_fd(int fd, size_t max, char **out, size_t *len);

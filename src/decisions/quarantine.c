@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * quarantine.c: reads and checks the quarantine file, judges each entry from
- * the evidence of a sweep's results and an ambient ledger, appends entries
- * without disturbing the rest of the file, and exports skip lists. It never
- * runs or skips a test itself: a quarantined test is still swept, which is
- * how its entry becomes stale.
+ * the evidence of a sweep's results and an ambient ledger, and appends and
+ * removes entries without disturbing the rest of the file (the skip lists
+ * are quarantine-export.c's). It never runs or skips a test itself: a
+ * quarantined test is still swept, which is how its entry becomes stale.
  */
 #include "config.h"
 
@@ -16,7 +16,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "drivers/driver.h"
 #include "base/json.h"
 #include "base/jsonw.h"
 #include "decisions/quarantine-file.h"
@@ -827,9 +826,10 @@ quarantine_dirname(const char *path)
 	return xstrndup(path, (size_t)(slash - path));
 }
 
-/* Adds the entry to q, a fresh read of the file under the lock. */
+/* Adds the entry to q, a fresh read of the file under the lock, and writes
+ * the file to target, where q->path's links lead. */
 static int
-quarantine_add_locked(struct quarantine *q, const char *values[], char **err)
+quarantine_add_locked(struct quarantine *q, const char *target, const char *values[], char **err)
 {
 	struct quarantine *nq = NULL;
 	struct buf text;
@@ -864,7 +864,7 @@ quarantine_add_locked(struct quarantine *q, const char *values[], char **err)
 		rc = -EINVAL;
 		goto out;
 	}
-	rc = util_write_file_atomic(q->path, text.data, text.len);
+	rc = util_write_file_atomic(target, text.data, text.len);
 	if (rc < 0) {
 		*err = xasprintf("%s: %s", q->path, strerror(-rc));
 		goto out;
@@ -889,7 +889,7 @@ quarantine_add(struct quarantine *q, const struct quarantine_new_entry *ne, int6
 	const char *values[QUARANTINE_FIELD_COUNT];
 	struct quarantine *fresh = NULL;
 	int64_t days;
-	char *dir = NULL;
+	char *dir = NULL, *target = NULL;
 	int f, rc, lock;
 
 	*err = NULL;
@@ -929,10 +929,9 @@ quarantine_add(struct quarantine *q, const struct quarantine_new_entry *ne, int6
 		}
 		free(dir);
 	}
-	/* Concurrent adds must not lose each other's entries: lock the
-	 * directory (the rename replaces the file) and add to the file as it
-	 * is now, not as q read it. */
-	lock = util_lock_dir_of(q->path);
+	/* Concurrent adds, through any link, must not lose each other's
+	 * entries: add to the file as it is now under the lock. */
+	lock = util_lock_file(q->path, &target);
 	if (lock < 0) {
 		*err = xasprintf(_("%s: cannot lock its directory: %s"), q->path, strerror(-lock));
 		return lock;
@@ -945,7 +944,7 @@ quarantine_add(struct quarantine *q, const struct quarantine_new_entry *ne, int6
 		rc = 0;
 	}
 	if (rc == 0) {
-		rc = quarantine_add_locked(fresh, values, err);
+		rc = quarantine_add_locked(fresh, target, values, err);
 		if (rc == 0) {
 			struct quarantine tmp = *q;
 
@@ -954,15 +953,16 @@ quarantine_add(struct quarantine *q, const struct quarantine_new_entry *ne, int6
 		}
 	}
 	quarantine_free(fresh);
+	free(target);
 	close(lock); /* also releases the lock */
 	return rc;
 }
 
 /* Cuts the matching entries out of q, a fresh read of the file under the
- * lock, last first so the offsets of the others hold. */
+ * lock, last first so the offsets of the others hold; writes to target. */
 static int
-quarantine_remove_locked(struct quarantine *q, const char *test, const char *channel, int *removed,
-                         char **err)
+quarantine_remove_locked(struct quarantine *q, const char *target, const char *test,
+                         const char *channel, int *removed, char **err)
 {
 	struct quarantine *nq = NULL;
 	struct buf text;
@@ -1009,7 +1009,7 @@ quarantine_remove_locked(struct quarantine *q, const char *test, const char *cha
 		rc = -EINVAL;
 		goto out;
 	}
-	rc = util_write_file_atomic(q->path, text.data, text.len);
+	rc = util_write_file_atomic(target, text.data, text.len);
 	if (rc < 0) {
 		*err = xasprintf("%s: %s", q->path, strerror(-rc));
 		goto out;
@@ -1033,19 +1033,20 @@ quarantine_remove(struct quarantine *q, const char *test, const char *channel, i
                   char **err)
 {
 	struct quarantine *fresh = NULL;
+	char *target = NULL;
 	int rc, lock;
 
 	*err = NULL;
 	if (removed != NULL)
 		*removed = 0;
-	lock = util_lock_dir_of(q->path);
+	lock = util_lock_file(q->path, &target);
 	if (lock < 0) {
 		*err = xasprintf(_("%s: cannot lock its directory: %s"), q->path, strerror(-lock));
 		return lock;
 	}
 	rc = quarantine_load(q->path, &fresh, err);
 	if (rc == 0) {
-		rc = quarantine_remove_locked(fresh, test, channel, removed, err);
+		rc = quarantine_remove_locked(fresh, target, test, channel, removed, err);
 		if (rc == 0) {
 			struct quarantine tmp = *q;
 
@@ -1054,152 +1055,7 @@ quarantine_remove(struct quarantine *q, const char *test, const char *channel, i
 		}
 	}
 	quarantine_free(fresh);
+	free(target);
 	close(lock); /* also releases the lock */
 	return rc;
-}
-
-/* Export. */
-
-/* A test of the export, with its package's length and its position. */
-struct quarantine_ref {
-	const char *test;
-	size_t plen;
-	size_t pos;
-};
-
-/* The tests of one package: refs[start, end), first seen at pos. */
-struct quarantine_group {
-	size_t start, end, pos;
-};
-
-static int
-quarantine_cmp_packages(const struct quarantine_ref *x, const struct quarantine_ref *y)
-{
-	int c = memcmp(x->test, y->test, x->plen < y->plen ? x->plen : y->plen);
-
-	if (c != 0)
-		return c;
-	return x->plen < y->plen ? -1 : x->plen > y->plen;
-}
-
-static int
-quarantine_cmp_refs(const void *a, const void *b)
-{
-	const struct quarantine_ref *x = a, *y = b;
-	int c = quarantine_cmp_packages(x, y);
-
-	if (c != 0)
-		return c;
-	return x->pos < y->pos ? -1 : x->pos > y->pos;
-}
-
-static int
-quarantine_cmp_groups(const void *a, const void *b)
-{
-	const struct quarantine_group *x = a, *y = b;
-
-	return x->pos < y->pos ? -1 : x->pos > y->pos;
-}
-
-/* Orders entries by test, then position. */
-static int
-quarantine_cmp_tests(const void *a, const void *b)
-{
-	const struct quarantine_entry *x = *(const struct quarantine_entry *const *)a;
-	const struct quarantine_entry *y = *(const struct quarantine_entry *const *)b;
-	int c = strcmp(x->test, y->test);
-
-	if (c != 0)
-		return c;
-	return x->index < y->index ? -1 : x->index > y->index;
-}
-
-static bool
-quarantine_in_package(const char *test, const char *package)
-{
-	size_t n = strlen(package);
-
-	return strncmp(test, package, n) == 0 && strncmp(test + n, "::", 2) == 0;
-}
-
-char *
-quarantine_export(const struct quarantine *q, const struct driver *drv, const char *package)
-{
-	const char **tests = xcalloc(q->nentries + 1, sizeof *tests);
-	const struct quarantine_entry **sorted = xcalloc(q->nentries + 1, sizeof *sorted);
-	bool *first = xcalloc(q->nentries + 1, sizeof *first);
-	size_t ntests = 0, nsorted = 0, ngroups = 0, i, j, g;
-	struct quarantine_ref *refs;
-	struct quarantine_group *groups;
-	const char **names;
-	struct buf b;
-
-	buf_init(&b);
-	/* Each test once, at its first entry: sort, keep the first of each
-	 * run, then walk the file order. Only the driver's own tests. */
-	for (i = 0; i < q->nentries; i++) {
-		const struct quarantine_entry *e = &q->entries[i];
-
-		if (e->valid && drv->owns_test(e->test) &&
-		    (package == NULL || quarantine_in_package(e->test, package)))
-			sorted[nsorted++] = e;
-	}
-	if (nsorted > 1)
-		qsort(sorted, nsorted, sizeof *sorted, quarantine_cmp_tests);
-	for (i = 0; i < nsorted; i++)
-		first[sorted[i]->index - 1] =
-		    i == 0 || strcmp(sorted[i - 1]->test, sorted[i]->test) != 0;
-	for (i = 0; i < q->nentries; i++) {
-		if (first[i])
-			tests[ntests++] = q->entries[i].test;
-	}
-	free(sorted);
-	free(first);
-	/* One call per package, packages in the order of their first test:
-	 * sort by package (then position), cut into runs, order the runs. */
-	refs = xcalloc(ntests + 1, sizeof *refs);
-	for (i = 0; i < ntests; i++) {
-		refs[i].test = tests[i];
-		refs[i].plen = (size_t)(strstr(tests[i], "::") - tests[i]);
-		refs[i].pos = i;
-	}
-	if (ntests > 1)
-		qsort(refs, ntests, sizeof *refs, quarantine_cmp_refs);
-	groups = xcalloc(ntests + 1, sizeof *groups);
-	for (i = 0; i < ntests; i = j) {
-		for (j = i + 1; j < ntests && quarantine_cmp_packages(&refs[i], &refs[j]) == 0; j++)
-			;
-		groups[ngroups].start = i;
-		groups[ngroups].end = j;
-		groups[ngroups].pos = refs[i].pos;
-		ngroups++;
-	}
-	if (ngroups > 1)
-		qsort(groups, ngroups, sizeof *groups, quarantine_cmp_groups);
-	names = xcalloc(ntests + 1, sizeof *names);
-	for (g = 0; g < ngroups; g++) {
-		const struct quarantine_ref *r = &refs[groups[g].start];
-		char *pkg = xstrndup(r->test, r->plen), *text;
-		size_t nnames = 0;
-
-		for (i = groups[g].start; i < groups[g].end; i++)
-			names[nnames++] = refs[i].test + refs[i].plen + 2;
-		text = drv->skip_args(pkg, names, nnames, package != NULL);
-		buf_adds(&b, text);
-		free(text);
-		free(pkg);
-	}
-	free(names);
-	free(groups);
-	free(refs);
-	/* A package named but without a quarantined test: an empty pattern. */
-	if (package != NULL && ntests == 0) {
-		char *text = drv->skip_args(package, NULL, 0, true);
-
-		buf_adds(&b, text);
-		free(text);
-	}
-	free(tests);
-	buf_add(&b, "", 0);
-	return buf_steal(&b);
 }

@@ -223,8 +223,9 @@ struct quarantine_new_entry {
  * The text is spliced in after the last entry in the style of the first
  * (indentation, one line or one member per line), so the rest of the file
  * is kept byte for byte; a new file is written with two-space indentation.
- * The file is replaced atomically (util_write_file_atomic), its directory
- * created when missing. On success q describes the new file (statuses
+ * The file is replaced atomically (util_write_file_atomic) under a lock
+ * (util_lock_file), where q->path's symbolic links lead, so the links stay
+ * links; its directory is created when missing. On success q describes the new file (statuses
  * reset to UNPROVEN: evaluate again). Returns 0, or a negative errno with
  * *err set (caller frees). */
 int quarantine_add(struct quarantine *q, const struct quarantine_new_entry *ne, int64_t now_ms,

@@ -7,10 +7,12 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/hash.h"
 #include "base/sanitize.h"
@@ -60,20 +62,53 @@ shard_bucket(const char *package, const char *level)
 	return (int)(h % SHARD_BUCKETS);
 }
 
+/* The results.json of --durations arg: arg, or the one in the output
+ * directory arg (caller frees). */
+static char *
+shard_durations_path(const char *arg)
+{
+	struct stat st;
+
+	return stat(arg, &st) == 0 && S_ISDIR(st.st_mode) ? xasprintf("%s/results.json", arg)
+	                                                  : xstrdup(arg);
+}
+
+int
+shard_durations_check(const char *arg, char **err)
+{
+	char *path = shard_durations_path(arg);
+	/* O_NONBLOCK: opening a FIFO must not wait for a writer. */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), rc = 0;
+	struct stat st;
+
+	if (fd < 0) {
+		rc = -errno;
+		*err = xasprintf(_("--durations: cannot read %s: %s"), path, strerror(-rc));
+	} else if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		rc = -EINVAL;
+		*err = xasprintf(_("--durations: %s is not a regular file"), path);
+	}
+	if (fd >= 0)
+		close(fd);
+	free(path);
+	return rc;
+}
+
 /* Reads the units of a results.json (or an output directory's) with their
  * run time, or their test count when no package has a recorded time. */
 static int
 shard_read_durations(struct shard_plan *p, const char *arg, char **err)
 {
 	struct results *r = NULL;
-	struct stat st;
 	char *path;
 	bool seconds = false;
 	size_t i;
 	int rc;
 
-	path = stat(arg, &st) == 0 && S_ISDIR(st.st_mode) ? xasprintf("%s/results.json", arg)
-	                                                  : xstrdup(arg);
+	rc = shard_durations_check(arg, err);
+	if (rc < 0)
+		return rc;
+	path = shard_durations_path(arg);
 	rc = results_load(path, &r, NULL, err);
 	free(path);
 	if (rc < 0)
@@ -130,13 +165,20 @@ shard_plan_make(struct shard_plan *p, int count, const char *durations, char **e
 		    p->units[i].weight;
 	/* Longest first onto the least loaded shard; ties go to the shard
 	 * with fewer buckets, then the lower number, so equal weights (no
-	 * durations) deal the buckets round. */
+	 * durations) deal the buckets round. A bucket that weighs nothing
+	 * loads every shard alike, so for it every shard ties: the buckets
+	 * the durations file does not know are dealt round too, not piled
+	 * onto the shard that was least loaded when they came. */
 	for (k = 0; k < SHARD_BUCKETS; k++) {
 		b = shard_heaviest(p, placed);
 		s = 0;
-		for (i = 1; i < (size_t)count; i++)
-			if (load[i] < load[s] || (load[i] == load[s] && buckets[i] < buckets[s]))
+		for (i = 1; i < (size_t)count; i++) {
+			bool tie = p->weight[b] == 0 || load[i] == load[s];
+
+			if ((p->weight[b] > 0 && load[i] < load[s]) ||
+			    (tie && buckets[i] < buckets[s]))
 				s = (int)i;
+		}
 		placed[b] = true;
 		p->owner[b] = s + 1;
 		load[s] += p->weight[b];

@@ -4,7 +4,8 @@
  * level) hashes into one of SHARD_BUCKETS buckets; the buckets are packed
  * onto N shards, longest first onto the least loaded, by the weights an
  * earlier results.json gives (--durations); a unit that file does not know
- * weighs nothing, so adding or removing a package moves no other one.
+ * weighs nothing, so adding or removing a package moves no other one, and
+ * the buckets that weigh nothing are dealt round.
  */
 #ifndef FLAKESWEEP_SHARD_H
 #define FLAKESWEEP_SHARD_H
@@ -38,6 +39,12 @@ const char *shard_parse(const char *s, int *index, int *count);
 
 /* The bucket of a unit. */
 int shard_bucket(const char *package, const char *level);
+
+/* Whether arg, the --durations file (a results.json or an output directory
+ * holding one), can be read: refused with *err (caller frees) when it is
+ * missing or unreadable (a negative errno) or not a regular file (-EINVAL,
+ * a FIFO would block the reader). Returns 0 or a negative errno. */
+int shard_durations_check(const char *arg, char **err);
 
 /* Packs the buckets onto count shards, weighed by durations (a results.json
  * or an output directory holding one; NULL: none). */

@@ -195,9 +195,11 @@ post_finish(struct post *p, enum post_status status, const char *url, const char
 
 		r.recorded = rc == 0;
 		if (rc < 0) {
+			char *why = decisions_error(post_draft_decisions_path(p->d), rc);
+
 			free(msg);
-			msg = xasprintf(_("posted, but it could not be recorded in %s: %s"),
-			                post_draft_decisions_path(p->d), strerror(-rc));
+			msg = xasprintf(_("posted, but it could not be recorded: %s"), why);
+			free(why);
 			r.message = msg;
 		}
 	}

@@ -157,6 +157,14 @@ decisions_problem(const char *path)
 	return why;
 }
 
+char *
+decisions_error(const char *path, int rc)
+{
+	char *why = rc == -EBADMSG ? decisions_problem(path) : NULL;
+
+	return why != NULL ? why : xasprintf("%s: %s", path, strerror(-rc));
+}
+
 static char *
 dup_string(const cJSON *obj, const char *key)
 {
@@ -273,14 +281,14 @@ typedef int (*decisions_change_cb)(cJSON *tests, const char *test, void *arg);
 static int
 decisions_change(const char *path, const char *test, decisions_change_cb change, void *arg)
 {
-	char *text = NULL, *why;
+	char *text = NULL, *why, *target;
 	cJSON *root = NULL;
 	struct buf b;
 	int dfd, rc;
 
-	/* Two writers (a dashboard and a headless report) must not lose each
-	 * other's entries: lock the directory, not a file rename replaces. */
-	dfd = util_lock_dir_of(path);
+	/* Two writers (a dashboard and a headless report, perhaps through two
+	 * links to one shared file) must not lose each other's entries. */
+	dfd = util_lock_file(path, &target);
 	if (dfd < 0)
 		return dfd;
 	rc = decisions_read(path, &root, &why);
@@ -298,12 +306,13 @@ decisions_change(const char *path, const char *test, decisions_change_cb change,
 	buf_init(&b);
 	buf_adds(&b, text);
 	buf_addc(&b, '\n');
-	rc = util_write_file_atomic(path, b.data, b.len);
+	rc = util_write_file_atomic(target, b.data, b.len);
 	buf_free(&b);
 out:
 	if (text != NULL)
 		cJSON_free(text);
 	cJSON_Delete(root);
+	free(target);
 	close(dfd); /* also releases the lock */
 	return rc;
 }

@@ -75,6 +75,10 @@ void decision_clear(struct decision *d);
  * is missing: for the message after -EBADMSG. Caller frees. */
 char *decisions_problem(const char *path);
 
+/* What to say after a change of path failed with rc: decisions_problem's
+ * line and column for -EBADMSG, else "FILE: the error". Caller frees. */
+char *decisions_error(const char *path, int rc);
+
 void decisions_free(struct decision *v, size_t n);
 
 #endif

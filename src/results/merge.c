@@ -62,6 +62,7 @@ struct merge {
 	FILE *f;
 	const struct merge_part *want;
 	struct buf line; /* a fast line being copied */
+	struct buf warn; /* the logs not carried, a line each */
 	bool overlapped; /* the merged journal's default, as its defaults lines say */
 	char *err;
 };
@@ -316,32 +317,67 @@ merge_move(const struct merge_part *p, cJSON *line, const char *key, int k)
 		cJSON_SetNumberValue(v, v->valuedouble - (double)p->min[k] + (double)p->base[k]);
 }
 
-/* Links (or copies) the kept log from (relative to part p's directory)
- * to to (relative to the merge's); one that was never kept is no error
- * when optional. */
+/* Adds a line to the warnings merge_journals hands back. */
+static void
+merge_warn(struct merge *m, const char *src, const char *why)
+{
+	buf_printf(&m->warn, "%s: %s\n", src, why);
+}
+
+/* Carries the kept log from (relative to part p's directory) to to
+ * (relative to the merge's): a hard link to the very file opened, else a
+ * copy of it. Only a regular file inside the part's directory is carried:
+ * a symbolic link (to a secret, in a tampered shard), a FIFO, a device or a
+ * name that leaves the directory is skipped with a warning naming it. A
+ * log never kept is skipped in silence when optional. Returns 0 when the
+ * log was carried, 1 when skipped, or a negative errno with m->err. */
 static int
 merge_link(struct merge *m, const struct merge_part *p, const char *from, const char *to,
            bool optional)
 {
 	char *src = xasprintf("%s/%s", p->in->dir, from), *dst = xasprintf("%s/%s", m->out, to);
-	char *data = NULL;
+	char *wrapped = xasprintf("/%s/", from), *data = NULL, fdpath[40];
+	struct stat st;
 	size_t len = 0;
-	int rc = 0;
+	int fd = -1, rc = 1;
 
-	if ((!optional || access(src, F_OK) == 0) && link(src, dst) < 0) {
-		rc = util_read_file(src, SIZE_MAX, &data, &len);
+	if (from[0] == '/' || strstr(wrapped, "/../") != NULL) {
+		merge_warn(m, src, _("leaves its shard's directory: not carried into the merge"));
+		goto out;
+	}
+	fd = open(src, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT && optional)
+		goto out;
+	if (fd < 0 && errno != ELOOP) {
+		rc = -errno;
+		m->err = xasprintf(_("cannot copy %s to %s: %s"), src, dst, strerror(-rc));
+		goto out;
+	}
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		merge_warn(m, src, _("not a regular file: not carried into the merge"));
+		goto out;
+	}
+	snprintf(fdpath, sizeof fdpath, "/proc/self/fd/%d", fd);
+	rc = 0;
+	if (linkat(AT_FDCWD, fdpath, AT_FDCWD, dst, AT_SYMLINK_FOLLOW) < 0) {
+		rc = util_read_fd(fd, SIZE_MAX, &data, &len);
 		if (rc == 0)
 			rc = util_write_file_atomic(dst, data, len);
 		if (rc < 0)
 			m->err = xasprintf(_("cannot copy %s to %s: %s"), src, dst, strerror(-rc));
 	}
+out:
+	if (fd >= 0)
+		close(fd);
 	free(data);
+	free(wrapped);
 	free(src);
 	free(dst);
 	return rc;
 }
 
-/* Links (or copies) a kept log to the run's new number. */
+/* Carries a kept log to the run's new number; a log not carried leaves
+ * the line. */
 static int
 merge_log(struct merge *m, const struct merge_part *p, cJSON *line)
 {
@@ -353,9 +389,12 @@ merge_log(struct merge *m, const struct merge_part *p, cJSON *line)
 		return 0;
 	rel = xasprintf("runs/%lld.log", (long long)merge_num(line, "run"));
 	rc = merge_link(m, p, log->valuestring, rel, false);
-	cJSON_SetValuestring(log, rel);
+	if (rc == 1)
+		cJSON_DeleteItemFromObjectCaseSensitive(line, "log");
+	else
+		cJSON_SetValuestring(log, rel);
 	free(rel);
-	return rc;
+	return rc < 0 ? rc : 0;
 }
 
 /* An unexpected canary's log (runs/canary-N.log, named by its number
@@ -371,7 +410,7 @@ merge_canary(struct merge *m, const struct merge_part *p, cJSON *line)
 	rc = merge_link(m, p, from, to, true);
 	free(from);
 	free(to);
-	return rc;
+	return rc < 0 ? rc : 0;
 }
 
 static int
@@ -494,11 +533,10 @@ merge_fast_number(struct buf *b, const struct merge_part *p, const char *s, size
 	return true;
 }
 
-/* A fast line as merge_copy_line would write it, into m->line, its log
- * (if any) to be moved to *log_to; false when the slow path must. */
+/* A fast line as merge_copy_line would write it, into m->line; false when
+ * the slow path must (a line with a kept log: the log may not be carried). */
 static bool
-merge_fast_text(struct merge *m, const struct merge_part *p, const struct journal_fast *line,
-                char **log_to)
+merge_fast_text(struct merge *m, const struct merge_part *p, const struct journal_fast *line)
 {
 	struct buf *b = &m->line;
 	int i, k;
@@ -515,13 +553,8 @@ merge_fast_text(struct merge *m, const struct merge_part *p, const struct journa
 		k = merge_fast_kind(line, x);
 		switch (x->kind) {
 		case FLATJSON_STRING:
-			if (line->kind == JOURNAL_FAST_RUN && flatjson_is(x, "log")) {
-				*log_to = xasprintf("runs/%lld.log",
-				                    (long long)(line->run.run - p->min[MERGE_RUN] +
-				                                p->base[MERGE_RUN]));
-				v = *log_to;
-				end = v + strlen(v);
-			}
+			if (line->kind == JOURNAL_FAST_RUN && flatjson_is(x, "log"))
+				return false;
 			buf_addc(b, '"');
 			buf_add(b, v, (size_t)(end - v));
 			buf_addc(b, '"');
@@ -563,24 +596,16 @@ merge_copy_fast(void *arg, struct journal_reader *reader, const struct journal_f
 {
 	struct merge *m = arg;
 	const struct merge_part *p = m->want;
-	char *log_to = NULL;
-	int rc = 1;
 
 	(void)lineno;
 	if (m->ordinal != p->ordinal)
 		return 1;
 	if (line->kind == JOURNAL_FAST_RUN)
 		merge_defaults(m, reader);
-	if (!merge_fast_text(m, p, line, &log_to)) {
-		free(log_to);
+	if (!merge_fast_text(m, p, line))
 		return 0;
-	}
-	if (log_to != NULL && merge_link(m, p, line->run.log, log_to, false) < 0)
-		rc = -EIO;
-	if (rc == 1)
-		fwrite(m->line.data, 1, m->line.len, m->f);
-	free(log_to);
-	return rc;
+	fwrite(m->line.data, 1, m->line.len, m->f);
+	return 1;
 }
 
 /* The merged header: the earliest part's, with every shard's buckets. */
@@ -690,7 +715,7 @@ merge_write(struct merge *m)
 }
 
 int
-merge_journals(const char *out, char *const *dirs, int n, char **err)
+merge_journals(const char *out, char *const *dirs, int n, char **err, char **warn)
 {
 	struct merge m;
 	size_t i;
@@ -698,6 +723,7 @@ merge_journals(const char *out, char *const *dirs, int n, char **err)
 
 	memset(&m, 0, sizeof m);
 	buf_init(&m.line);
+	buf_init(&m.warn);
 	m.out = out;
 	m.nins = n;
 	m.ins = xcalloc((size_t)n + 1, sizeof *m.ins);
@@ -720,6 +746,8 @@ merge_journals(const char *out, char *const *dirs, int n, char **err)
 	}
 	free(m.ins);
 	buf_free(&m.line);
+	*warn = m.warn.len > 0 ? buf_steal(&m.warn) : NULL;
+	buf_free(&m.warn);
 	*err = m.err;
 	return rc;
 }

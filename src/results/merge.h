@@ -13,8 +13,10 @@
 /* Writes OUT/journal.jsonl (and OUT/runs/) from the journals of the n
  * directories, each a shard or an earlier merge. Refuses shards of another
  * commit or configuration, naming both directories and the field, and a
- * shard present twice. Returns 0, or a negative errno with *err (caller
- * frees). */
-int merge_journals(const char *out, char *const *dirs, int n, char **err);
+ * shard present twice. A kept log is carried only when it is a regular file
+ * in its shard's directory; *warn (caller frees; NULL when there is none)
+ * names each one skipped, a line each. Returns 0, or a negative errno with
+ * *err (caller frees). */
+int merge_journals(const char *out, char *const *dirs, int n, char **err, char **warn);
 
 #endif

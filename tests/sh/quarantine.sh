@@ -154,4 +154,33 @@ touch proj/go.mod
 got=$(cd proj/sub/dir && "$FLAKESWEEP" quarantine export --format go-skip 2>&1; echo "--- exit $?")
 compare default-file.txt "$got"
 
+# Adds through two symbolic links to one file, 20 through each in parallel:
+# all 40 entries reach the file the links name, and the links stay links.
+mkdir -p links/real links/d1 links/d2
+echo '[]' >links/real/q.json
+ln -s ../real/q.json links/d1/q.json
+ln -s ../real/q.json links/d2/q.json
+for i in $(seq 20); do
+	"$FLAKESWEEP" quarantine add "m::A$i" any --file links/d1/q.json --owner o --issue 1 \
+		--expires 2027-06-01 $now >/dev/null 2>&1 &
+	"$FLAKESWEEP" quarantine add "m::B$i" any --file links/d2/q.json --owner o --issue 1 \
+		--expires 2027-06-01 $now >/dev/null 2>&1 &
+done
+wait
+link_check() {
+	local n
+	[ -L links/d1/q.json ] && [ -L links/d2/q.json ] || { echo "FAIL: $1: a link was replaced"; ls -l links/d1 links/d2; bad=1; }
+	n=$(grep -c '"test"' links/real/q.json)
+	[ "$n" = "$2" ] || { echo "FAIL: $1: links/real/q.json has $n entries, not $2"; bad=1; }
+}
+link_check "adds through links" 40
+"$FLAKESWEEP" quarantine remove m::A1 --file links/d2/q.json >/dev/null 2>&1
+link_check "remove through a link" 39
+# A link to a file not there yet: the add creates the file it names.
+ln -s ../real/new.json links/d1/new.json
+"$FLAKESWEEP" quarantine add m::C any --file links/d1/new.json --owner o --issue 1 \
+	--expires 2027-06-01 $now >/dev/null 2>&1
+[ -L links/d1/new.json ] && grep -q '"m::C"' links/real/new.json ||
+	{ echo "FAIL: an add through a dangling link did not create the file it names"; bad=1; }
+
 exit $bad
