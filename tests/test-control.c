@@ -12,6 +12,7 @@
 
 #include "check.h"
 #include "engine/control-client.h"
+#include "engine/control.h"
 #include "engine/status-json.h"
 #include "engine/sweep.h"
 #include "results/replay.h"
@@ -294,6 +295,7 @@ TEST(control_confirm_after_the_end)
 struct test_control_client {
 	struct sweep *s;
 	struct control_client *c;
+	struct control *control; /* a server of the test's own, or NULL */
 	int statuses, replies, closed;
 	bool paused_seen;
 	char *errors;
@@ -388,5 +390,65 @@ TEST(control_client_steers_a_sweep)
 	free(t.errors);
 	free(sock);
 	free(out);
+	free(err);
+}
+
+/* A sweep that has not begun its runs refuses pause and resume, each by
+ * its name. */
+static void
+test_control_early_status(void *arg, const struct sweep_status *st, const char *end)
+{
+	struct test_control_client *t = arg;
+
+	(void)end;
+	if (t->statuses++ > 0)
+		return;
+	CHECK_INT(st->phase, SWEEP_PHASE_DISCOVER);
+	CHECK_INT(control_client_send(t->c, "pause", NULL, 0), 0);
+	CHECK_INT(control_client_send(t->c, "resume", NULL, 0), 0);
+}
+
+static void
+test_control_early_reply(void *arg, const char *error)
+{
+	struct test_control_client *t = arg;
+
+	test_control_reply(arg, error);
+	if (t->replies == 2)
+		control_close(t->control);
+}
+
+TEST(control_refuses_pause_and_resume_before_the_runs)
+{
+	const char *dir = check_tmpdir();
+	struct test_control_client t;
+	struct control_client_events ev = {&t, test_control_early_status, test_control_early_reply,
+	                                   test_control_closed};
+	char *err = NULL;
+	struct options o;
+	uv_loop_t loop;
+	int rc = 0;
+
+	memset(&t, 0, sizeof t);
+	uv_loop_init(&loop);
+	t.s = test_control_sweep(&loop, &o, dir, 1, NULL);
+	if (t.s == NULL)
+		return;
+	t.control = control_new(&loop, t.s, dir, &err);
+	CHECK(t.control != NULL);
+	t.c = control_client_new(&loop, dir, &ev, &rc, &err);
+	CHECK(t.c != NULL);
+	uv_run(&loop, UV_RUN_DEFAULT);
+	CHECK_STR(t.errors, "nothing to pause in the discover phase|"
+	                    "nothing to resume in the discover phase|");
+	CHECK_INT(t.closed, 1);
+	/* Its timers close as it ends. */
+	CHECK_INT(sweep_start(t.s, &err), 0);
+	uv_run(&loop, UV_RUN_DEFAULT);
+	CHECK_STR(sweep_end_status(t.s), "complete");
+	sweep_free(t.s);
+	CHECK_INT(uv_loop_close(&loop), 0);
+	options_free(&o);
+	free(t.errors);
 	free(err);
 }
