@@ -116,6 +116,8 @@ static int
 cmd_merge(int argc, char **argv)
 {
 	const char *out = NULL;
+	char **warnings = NULL;
+	size_t i;
 	int made;
 	struct cli c = {cmd_merge_options, cmd_merge_set, &out, 0, 0, NULL};
 	char *err = NULL;
@@ -142,12 +144,16 @@ cmd_merge(int argc, char **argv)
 	made = cmd_merge_outdir(out);
 	if (made < 0)
 		return 2;
-	if (merge_journals(out, argv + c.first, argc - c.first, &err) < 0) {
+	if (merge_journals(out, argv + c.first, argc - c.first, &warnings, &err) < 0) {
 		sanitize_fprintf(stderr, "flakesweep: %s\n", err);
 		free(err);
+		util_strv_free(warnings);
 		cmd_merge_undo(out, made == 1);
 		return 2;
 	}
+	for (i = 0; warnings != NULL && warnings[i] != NULL; i++)
+		sanitize_fprintf(stderr, "flakesweep: %s\n", warnings[i]);
+	util_strv_free(warnings);
 	return cmd_report_rebuild(out);
 }
 

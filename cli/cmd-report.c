@@ -195,8 +195,8 @@ cmd_report_rebuild(const char *dir)
 	if (r.torn)
 		fprintf(stderr, "flakesweep: %s\n",
 		        _("the journal's last line was torn and is ignored"));
-	for (i = 0; i < r.nwarnings; i++)
-		fprintf(stderr, "flakesweep: %s\n", r.warnings[i]);
+	for (i = 0; i < r.run_ids.nwarnings; i++)
+		fprintf(stderr, "flakesweep: %s\n", r.run_ids.warnings[i]);
 	sweep_config_to_options(&r.header.config, &o);
 	/* The reproduce lines preload the CPU shim as the runs did. */
 	if (o.cpu_shim && strcmp(o.driver, "go") != 0) {

@@ -93,10 +93,11 @@ merge_get(const char *dir, const char *name)
 TEST(merge_copies_lines_and_carries_run_and_canary_logs)
 {
 	char *dirs[2] = {merge_shard(2), merge_shard(1)};
-	char *out = xasprintf("%s/merged", check_tmpdir()), *err = NULL, *text;
+	char *out = xasprintf("%s/merged", check_tmpdir()), *err = NULL, *text, **warnings;
 
-	CHECK_INT(merge_journals(out, dirs, 2, &err), 0);
+	CHECK_INT(merge_journals(out, dirs, 2, &warnings, &err), 0);
 	CHECK(err == NULL);
+	CHECK(warnings == NULL);
 	text = merge_get(out, "journal.jsonl");
 	/* Shard 1 started first: shard 2's runs are 3 and 4, its package
 	 * and set the second ones, its canary 2. */
@@ -142,10 +143,11 @@ TEST(merge_keeps_each_shards_default_overlapped)
 	                   "{\"type\":\"run\",\"run\":1,\"pkg\":0,\"cpu\":1,\"load\":1,\"set\":1}\n"
 	                   "{\"type\":\"run\",\"run\":2,\"pkg\":0,\"cpu\":1,\"load\":1,\"set\":1,"
 	                   "\"overlapped\":true}\n")};
-	char *out = xasprintf("%s/merged", check_tmpdir()), *err = NULL, *text, *path;
+	char *out = xasprintf("%s/merged", check_tmpdir()), *err = NULL, *text, *path, **warnings;
 	struct replay rp;
 
-	CHECK_INT(merge_journals(out, dirs, 2, &err), 0);
+	CHECK_INT(merge_journals(out, dirs, 2, &warnings, &err), 0);
+	CHECK(warnings == NULL);
 	text = merge_get(out, "journal.jsonl");
 	CHECK(strstr(text,
 	             "\n{\"type\":\"defaults\",\"overlapped\":true}\n"
@@ -164,6 +166,45 @@ TEST(merge_keeps_each_shards_default_overlapped)
 	replay_free(&rp);
 	free(path);
 	free(out);
+	free(dirs[0]);
+	free(dirs[1]);
+}
+
+/* A run line that repeats a run of its shard (one read without a tree,
+ * one that failed and is read as JSON) is not copied, and merge says
+ * where it was. */
+TEST(merge_copies_a_repeated_run_once)
+{
+	static const char fail[] = "{\"type\":\"run\",\"run\":2,\"pkg\":0,\"cpu\":1,\"load\":1,"
+	                           "\"fail\":[\"TestA\"]}\n";
+	static const char pass[] = "{\"type\":\"run\",\"run\":1,\"pkg\":0,\"cpu\":1,\"load\":1,"
+	                           "\"set\":1}\n";
+	char *runs = xasprintf("%s%s%s%s", pass, fail, fail, pass);
+	char *dirs[2] = {merge_shard_of(1, runs), merge_shard_of(2, pass)};
+	char *out = xasprintf("%s/merged", check_tmpdir()), *err = NULL, *path, **warnings;
+	char *want[2];
+	struct replay rp;
+
+	CHECK_INT(merge_journals(out, dirs, 2, &warnings, &err), 0);
+	want[0] = xasprintf("%s/journal.jsonl:6: run 2 again; counted once", dirs[0]);
+	want[1] = xasprintf("%s/journal.jsonl:7: run 1 again; counted once", dirs[0]);
+	CHECK(warnings != NULL);
+	if (warnings != NULL) {
+		CHECK_STR(warnings[0], want[0]);
+		CHECK_STR(warnings[1], want[1]);
+		CHECK(warnings[2] == NULL);
+	}
+	path = xasprintf("%s/journal.jsonl", out);
+	CHECK_INT(replay_journal(path, &rp, &err), 0);
+	CHECK_INT(rp.results->runs, 3);
+	CHECK(rp.run_ids.warnings == NULL);
+	replay_free(&rp);
+	util_strv_free(warnings);
+	free(want[0]);
+	free(want[1]);
+	free(path);
+	free(out);
+	free(runs);
 	free(dirs[0]);
 	free(dirs[1]);
 }

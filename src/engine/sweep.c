@@ -892,8 +892,8 @@ sweep_start_resumed(struct sweep *s, char **err)
 		              killed);
 	if (s->replay.torn)
 		sweep_message(s, _("the journal's last line was torn and is ignored"));
-	for (i = 0; i < s->replay.nwarnings; i++)
-		sweep_message(s, "%s", s->replay.warnings[i]);
+	for (i = 0; i < s->replay.run_ids.nwarnings; i++)
+		sweep_message(s, "%s", s->replay.run_ids.warnings[i]);
 	/* The resumed sweep's machine is this one. */
 	s->hdr = s->replay.header;
 	memset(&s->replay.header, 0, sizeof s->replay.header);

@@ -25,13 +25,15 @@
 #include "drivers/outcome.h"
 #include "results/journal.h"
 #include "results/merge.h"
+#include "results/run-ids.h"
 #include "results/shardset.h"
 
 struct merge_input {
 	const char *dir;
 	char *path; /* its journal */
 	cJSON *header;
-	bool merged; /* it holds part lines */
+	bool merged;         /* it holds part lines */
+	struct run_ids runs; /* its run lines copied */
 };
 
 struct merge_part {
@@ -415,7 +417,6 @@ merge_copy_line(void *arg, struct journal_reader *reader, const cJSON *orig, int
 	cJSON *line;
 	int rc = 0;
 
-	(void)lineno;
 	if (strcmp(type, "header") == 0 || strcmp(type, "defaults") == 0)
 		return 0;
 	if (strcmp(type, "part") == 0) {
@@ -424,6 +425,10 @@ merge_copy_line(void *arg, struct journal_reader *reader, const cJSON *orig, int
 	}
 	if (m->ordinal != p->ordinal || strcmp(type, "phase") == 0 || strcmp(type, "end") == 0 ||
 	    strcmp(type, "resume") == 0)
+		return 0;
+	/* A run's line again (pass 1 checked its id) is counted once. */
+	if (strcmp(type, "run") == 0 &&
+	    !run_ids_first(&p->in->runs, merge_num(orig, "run"), p->in->path, lineno))
 		return 0;
 	line = cJSON_Duplicate(orig, 1);
 	if (strcmp(type, "build") == 0) {
@@ -566,8 +571,9 @@ merge_copy_fast(void *arg, struct journal_reader *reader, const struct journal_f
 	char *log_to = NULL;
 	int rc = 1;
 
-	(void)lineno;
-	if (m->ordinal != p->ordinal)
+	if (m->ordinal != p->ordinal ||
+	    (line->kind == JOURNAL_FAST_RUN &&
+	     !run_ids_first(&p->in->runs, line->run.run, p->in->path, lineno)))
 		return 1;
 	if (line->kind == JOURNAL_FAST_RUN)
 		merge_defaults(m, reader);
@@ -690,10 +696,10 @@ merge_write(struct merge *m)
 }
 
 int
-merge_journals(const char *out, char *const *dirs, int n, char **err)
+merge_journals(const char *out, char *const *dirs, int n, char ***warnings, char **err)
 {
 	struct merge m;
-	size_t i;
+	size_t i, nwarnings = 0;
 	int k, rc = 0;
 
 	memset(&m, 0, sizeof m);
@@ -714,7 +720,11 @@ merge_journals(const char *out, char *const *dirs, int n, char **err)
 	for (i = 0; i < m.nparts; i++)
 		cJSON_Delete(m.parts[i].prov);
 	free(m.parts);
+	*warnings = NULL;
 	for (k = 0; k < n; k++) {
+		for (i = 0; i < m.ins[k].runs.nwarnings; i++)
+			util_strv_add(warnings, &nwarnings, m.ins[k].runs.warnings[i]);
+		run_ids_free(&m.ins[k].runs);
 		free(m.ins[k].path);
 		cJSON_Delete(m.ins[k].header);
 	}

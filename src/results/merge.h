@@ -13,8 +13,9 @@
 /* Writes OUT/journal.jsonl (and OUT/runs/) from the journals of the n
  * directories, each a shard or an earlier merge. Refuses shards of another
  * commit or configuration, naming both directories and the field, and a
- * shard present twice. Returns 0, or a negative errno with *err (caller
- * frees). */
-int merge_journals(const char *out, char *const *dirs, int n, char **err);
+ * shard present twice. A run line that repeats a run of its journal is not
+ * copied: *warnings (NULL-terminated or NULL, caller frees) names each
+ * (run-ids.h). Returns 0, or a negative errno with *err (caller frees). */
+int merge_journals(const char *out, char *const *dirs, int n, char ***warnings, char **err);
 
 #endif

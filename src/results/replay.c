@@ -16,7 +16,6 @@
 #include "results/journal-canary.h"
 #include "results/journal.h"
 #include "results/replay.h"
-#include "base/idset.h"
 #include "base/util.h"
 
 struct replay_ctx {
@@ -57,32 +56,6 @@ replay_add_spawn(struct replay *r, int64_t run, int pid, uint64_t start_ticks)
 		r->max_run = s->run;
 	s->pid = pid;
 	s->start_ticks = start_ticks;
-}
-
-/* True the first time a run line has this id. Run ids are unique: a line
- * that repeats one (copied by hand, or a journal appended to twice) is
- * counted once and said where. */
-static bool
-replay_first_run(struct replay_ctx *c, int64_t run, int lineno)
-{
-	struct replay *r = c->r;
-	char *w;
-
-	if (r->run_ids == NULL)
-		r->run_ids = idset_new();
-	if (idset_add(r->run_ids, run))
-		return true;
-	if (r->nwarnings > REPLAY_WARNINGS)
-		return false;
-	w = r->nwarnings < REPLAY_WARNINGS
-	        ? xasprintf(_("%s:%d: run %lld again; counted once"), c->path, lineno,
-	                    (long long)run)
-	        : xasprintf(_("%s: more run lines repeat an earlier run's id; each run is "
-	                      "counted once"),
-	                    c->path);
-	util_strv_add(&r->warnings, &r->nwarnings, w);
-	free(w);
-	return false;
 }
 
 /* What a finished run adds besides its tests' counts. */
@@ -155,7 +128,7 @@ replay_fast(void *arg, struct journal_reader *reader, const struct journal_fast 
 		replay_add_spawn(r, jr->run, l->pid, l->start_ticks);
 		return 1;
 	}
-	if (!replay_first_run(c, jr->run, lineno))
+	if (!run_ids_first(&r->run_ids, jr->run, c->path, lineno))
 		return 1;
 	results_add_shaped(r->results, replay_shape(r, reader, l), jr->phase, jr->cpu, jr->load,
 	                   jr->cores, jr->ncores, jr->overlapped, jr->has_noise ? noise : NULL);
@@ -260,7 +233,7 @@ replay_line(void *arg, struct journal_reader *reader, const cJSON *line, int lin
 		if (journal_decode_run(reader, line, &jr, &o, &why) == 0 &&
 		    (size_t)jr.pkg >= r->npkgs)
 			why = xasprintf(_("run line: pkg: no build line for package %d"), jr.pkg);
-		if (why != NULL || !replay_first_run(c, jr.run, lineno)) {
+		if (why != NULL || !run_ids_first(&r->run_ids, jr.run, c->path, lineno)) {
 			outcome_free(&o);
 			return why != NULL ? replay_bad_why(c, lineno, why) : 0;
 		}
@@ -582,8 +555,7 @@ replay_free(struct replay *r)
 	free(r->confirm_tests);
 	free(r->confirm_counts);
 	free(r->end_status);
-	idset_free(r->run_ids);
-	util_strv_free(r->warnings);
+	run_ids_free(&r->run_ids);
 	cJSON_Delete(r->parts);
 	for (i = 0; r->shapes != NULL && i < REPLAY_SHAPES; i++)
 		results_shape_free(r->shapes[i].shape);

@@ -15,10 +15,10 @@
 #include "engine/observer.h"
 #include "engine/plan.h"
 #include "results/results.h"
+#include "results/run-ids.h"
 #include "engine/status.h"
 #include "engine/sweep-config.h"
 
-struct idset;
 struct replay_shape;
 struct journal_tail;
 
@@ -47,18 +47,11 @@ struct replay {
 	char *end_status;   /* from an end line, or NULL */
 	cJSON *parts;       /* a merged journal's part lines, or NULL */
 	int64_t started_ms, finished_ms;
-	struct idset *run_ids; /* the ids of the run lines counted */
-	/* What was read but not counted, for people: a run line whose id
-	 * came before ("FILE:LINE: run N again; counted once"), at most
-	 * REPLAY_WARNINGS of them and a last one saying there were more. */
-	char **warnings;
-	size_t nwarnings;
+	struct run_ids run_ids;      /* counted; its warnings are for people */
 	struct replay_shape *shapes; /* REPLAY_SHAPES, by set id modulo */
 	char *path;                  /* the journal */
 	struct journal_tail *tail;   /* where the lines not read yet start */
 };
-
-#define REPLAY_WARNINGS 20
 
 /* How many set lines' shapes replay keeps at once (a journal of unshuffled
  * runs has a few sets; an old shuffled one, one a run). */

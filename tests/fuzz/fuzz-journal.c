@@ -48,9 +48,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 	}
 	/* A repeated run is counted once, and the warning names the file. */
-	for (i = 0; i < r.nwarnings; i++) {
-		if (strncmp(r.warnings[i], path, strlen(path)) != 0 ||
-		    r.warnings[i][strlen(path)] != ':')
+	for (i = 0; i < r.run_ids.nwarnings; i++) {
+		if (strncmp(r.run_ids.warnings[i], path, strlen(path)) != 0 ||
+		    r.run_ids.warnings[i][strlen(path)] != ':')
 			abort();
 	}
 	for (i = 0; i < r.nunfinished; i++) {
