@@ -30,7 +30,7 @@ if [ $((FLAKESWEEP_RUN % 3)) = 0 ]; then echo "not ok 2 - beta"; else echo "ok 2
 EOF
 chmod +x t.sh
 O="$T/out"
-setsid "$FLAKESWEEP" --ui none --driver tap --cpu 1 --load 1,2 --count 20 --confirm 2 --canaries 0 \
+setsid "$FLAKESWEEP" --ui none --driver tap --cpu 1 --load 1,2 --count 30 --confirm 2 --canaries 0 \
 	--timeout 10s -o "$O" -- ./t.sh >sweep.out 2>sweep.err </dev/null &
 sweep_pid=$!
 for _ in $(seq 300); do
