@@ -116,9 +116,11 @@ static int
 cmd_merge(int argc, char **argv)
 {
 	const char *out = NULL;
+	char **warnings = NULL;
+	size_t i;
 	int made, rc;
 	struct cli c = {cmd_merge_options, cmd_merge_set, &out, 0, 0, NULL, NULL};
-	char *err = NULL, *warn = NULL, *line, *next;
+	char *err = NULL;
 
 	switch (cli_parse(&c, argc, argv)) {
 	case CLI_OK:
@@ -142,13 +144,10 @@ cmd_merge(int argc, char **argv)
 	made = cmd_merge_outdir(out);
 	if (made < 0)
 		return 2;
-	rc = merge_journals(out, argv + c.first, argc - c.first, &err, &warn);
-	for (line = warn; line != NULL && *line != '\0'; line = next) {
-		next = strchr(line, '\n');
-		*next++ = '\0';
-		sanitize_fprintf(stderr, "flakesweep: %s\n", line);
-	}
-	free(warn);
+	rc = merge_journals(out, argv + c.first, argc - c.first, &warnings, &err);
+	for (i = 0; warnings != NULL && warnings[i] != NULL; i++)
+		sanitize_fprintf(stderr, "flakesweep: %s\n", warnings[i]);
+	util_strv_free(warnings);
 	if (rc < 0) {
 		sanitize_fprintf(stderr, "flakesweep: %s\n", err);
 		free(err);

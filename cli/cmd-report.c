@@ -181,6 +181,7 @@ cmd_report_rebuild(const char *dir)
 	struct quarantine *q = NULL;
 	char *path = xasprintf("%s/journal.jsonl", dir), *err = NULL;
 	cJSON *header = NULL;
+	size_t i;
 	int rc;
 
 	options_init(&o);
@@ -194,11 +195,12 @@ cmd_report_rebuild(const char *dir)
 	if (r.torn)
 		fprintf(stderr, "flakesweep: %s\n",
 		        _("the journal's last line was torn and is ignored"));
+	for (i = 0; i < r.run_ids.nwarnings; i++)
+		fprintf(stderr, "flakesweep: %s\n", r.run_ids.warnings[i]);
 	sweep_config_to_options(&r.header.config, &o);
 	/* The reproduce lines preload the CPU shim as the runs did. */
 	if (o.cpu_shim && strcmp(o.driver, "go") != 0) {
 		char *shim = cpu_shim_find();
-		size_t i;
 
 		for (i = 0; shim != NULL && i < r.npkgs; i++)
 			if (r.pkgs[i]->driver_data == NULL)

@@ -12,6 +12,7 @@
 
 #include "check.h"
 #include "engine/control-client.h"
+#include "engine/control.h"
 #include "engine/status-json.h"
 #include "engine/sweep.h"
 #include "results/replay.h"
@@ -291,9 +292,80 @@ TEST(control_confirm_after_the_end)
 	free(err);
 }
 
+/* The journal's run lines. */
+static int
+test_control_journal_runs(const char *journal)
+{
+	FILE *f = fopen(journal, "r");
+	char line[4096];
+	int n = 0;
+
+	while (f != NULL && fgets(line, sizeof line, f) != NULL)
+		n += strstr(line, "\"type\":\"run\"") != NULL;
+	if (f != NULL)
+		fclose(f);
+	return n;
+}
+
+/* Confirm runs asked for in the sweep phase (as the dashboard's c asks)
+ * are served once: the sweep's resumes, complete, run nothing. */
+TEST(control_confirm_in_the_sweep_served_once)
+{
+	const char *dir = check_tmpdir();
+	char *err = NULL, *id = xasprintf("%s/t.sh::beta", dir);
+	char *out = xasprintf("%s/out", dir), *journal = xasprintf("%s/journal.jsonl", out);
+	struct options o;
+	const struct results_test *t;
+	struct sweep *s;
+	uv_loop_t loop;
+	int i, runs;
+
+	uv_loop_init(&loop);
+	s = test_control_sweep(&loop, &o, dir, 12, NULL);
+	if (s == NULL)
+		return;
+	CHECK_INT(sweep_start(s, &err), 0);
+	/* Asked once beta failed in the sweep (run 3), so --confirm runs it
+	 * too. */
+	while (((t = results_find(sweep_results(s), id)) == NULL || t->first == NULL) &&
+	       uv_run(&loop, UV_RUN_ONCE) != 0)
+		;
+	CHECK_INT(sweep_phase(s), SWEEP_PHASE_SWEEP);
+	CHECK_INT(sweep_confirm(s, id, 3), 0);
+	uv_run(&loop, UV_RUN_DEFAULT);
+	CHECK_STR(sweep_end_status(s), "complete");
+	/* --confirm 2, as beta failed in the sweep, and the 3 asked for. */
+	CHECK_INT(test_control_confirm_runs(s, "beta"), 5);
+	sweep_free(s);
+	options_free(&o);
+	runs = test_control_journal_runs(journal);
+	CHECK_INT(runs, 17);
+	for (i = 0; i < 2; i++) {
+		options_init(&o);
+		o.resume = xstrdup(out);
+		s = sweep_new(&loop, &o, NULL, &err);
+		CHECK(s != NULL);
+		if (s == NULL)
+			break;
+		CHECK_INT(sweep_start(s, &err), 0);
+		uv_run(&loop, UV_RUN_DEFAULT);
+		CHECK_STR(sweep_end_status(s), "complete");
+		CHECK_INT(test_control_confirm_runs(s, "beta"), 5);
+		CHECK_INT(test_control_journal_runs(journal), runs);
+		sweep_free(s);
+		options_free(&o);
+	}
+	CHECK_INT(uv_loop_close(&loop), 0);
+	free(journal);
+	free(out);
+	free(id);
+	free(err);
+}
+
 struct test_control_client {
 	struct sweep *s;
 	struct control_client *c;
+	struct control *control; /* a server of the test's own, or NULL */
 	int statuses, replies, closed;
 	bool paused_seen;
 	char *errors;
@@ -388,5 +460,65 @@ TEST(control_client_steers_a_sweep)
 	free(t.errors);
 	free(sock);
 	free(out);
+	free(err);
+}
+
+/* A sweep that has not begun its runs refuses pause and resume, each by
+ * its name. */
+static void
+test_control_early_status(void *arg, const struct sweep_status *st, const char *end)
+{
+	struct test_control_client *t = arg;
+
+	(void)end;
+	if (t->statuses++ > 0)
+		return;
+	CHECK_INT(st->phase, SWEEP_PHASE_DISCOVER);
+	CHECK_INT(control_client_send(t->c, "pause", NULL, 0), 0);
+	CHECK_INT(control_client_send(t->c, "resume", NULL, 0), 0);
+}
+
+static void
+test_control_early_reply(void *arg, const char *error)
+{
+	struct test_control_client *t = arg;
+
+	test_control_reply(arg, error);
+	if (t->replies == 2)
+		control_close(t->control);
+}
+
+TEST(control_refuses_pause_and_resume_before_the_runs)
+{
+	const char *dir = check_tmpdir();
+	struct test_control_client t;
+	struct control_client_events ev = {&t, test_control_early_status, test_control_early_reply,
+	                                   test_control_closed};
+	char *err = NULL;
+	struct options o;
+	uv_loop_t loop;
+	int rc = 0;
+
+	memset(&t, 0, sizeof t);
+	uv_loop_init(&loop);
+	t.s = test_control_sweep(&loop, &o, dir, 1, NULL);
+	if (t.s == NULL)
+		return;
+	t.control = control_new(&loop, t.s, dir, &err);
+	CHECK(t.control != NULL);
+	t.c = control_client_new(&loop, dir, &ev, &rc, &err);
+	CHECK(t.c != NULL);
+	uv_run(&loop, UV_RUN_DEFAULT);
+	CHECK_STR(t.errors, "nothing to pause in the discover phase|"
+	                    "nothing to resume in the discover phase|");
+	CHECK_INT(t.closed, 1);
+	/* Its timers close as it ends. */
+	CHECK_INT(sweep_start(t.s, &err), 0);
+	uv_run(&loop, UV_RUN_DEFAULT);
+	CHECK_STR(sweep_end_status(t.s), "complete");
+	sweep_free(t.s);
+	CHECK_INT(uv_loop_close(&loop), 0);
+	options_free(&o);
+	free(t.errors);
 	free(err);
 }

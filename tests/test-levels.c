@@ -248,7 +248,7 @@ TEST(levels_merge_refuses_other_levels)
 	static const char *const lc[] = {
 	    "", ",\"level_config\":{\"it\":{\"kind\":\"containers\",\"label\":\"a=b\"}}"};
 	const char *tmp = check_tmpdir();
-	char *dirs[2], *out = xasprintf("%s/merged", tmp), *err = NULL, *warn = NULL, *want;
+	char *dirs[2], *out = xasprintf("%s/merged", tmp), *err = NULL, *want, **warnings;
 	int i;
 
 	for (i = 0; i < 2; i++) {
@@ -267,7 +267,8 @@ TEST(levels_merge_refuses_other_levels)
 		free(line);
 		free(path);
 	}
-	CHECK(merge_journals(out, dirs, 2, &err, &warn) < 0);
+	CHECK(merge_journals(out, dirs, 2, &warnings, &err) < 0);
+	CHECK(warnings == NULL);
 	want = xasprintf("%s and %s differ in config.level_config: shards of different "
 	                 "configurations cannot be merged",
 	                 dirs[0], dirs[1]);

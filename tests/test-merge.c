@@ -95,11 +95,11 @@ merge_get(const char *dir, const char *name)
 TEST(merge_copies_lines_and_carries_run_and_canary_logs)
 {
 	char *dirs[2] = {merge_shard(2), merge_shard(1)};
-	char *out = xasprintf("%s/merged", check_tmpdir()), *err = NULL, *warn = NULL, *text;
+	char *out = xasprintf("%s/merged", check_tmpdir()), *err = NULL, *text, **warnings;
 
-	CHECK_INT(merge_journals(out, dirs, 2, &err, &warn), 0);
+	CHECK_INT(merge_journals(out, dirs, 2, &warnings, &err), 0);
 	CHECK(err == NULL);
-	CHECK(warn == NULL);
+	CHECK(warnings == NULL);
 	text = merge_get(out, "journal.jsonl");
 	/* Shard 1 started first: shard 2's runs are 3 and 4, its package
 	 * and set the second ones, its canary 2. */
@@ -145,10 +145,11 @@ TEST(merge_keeps_each_shards_default_overlapped)
 	                   "{\"type\":\"run\",\"run\":1,\"pkg\":0,\"cpu\":1,\"load\":1,\"set\":1}\n"
 	                   "{\"type\":\"run\",\"run\":2,\"pkg\":0,\"cpu\":1,\"load\":1,\"set\":1,"
 	                   "\"overlapped\":true}\n")};
-	char *out = xasprintf("%s/merged", check_tmpdir()), *err = NULL, *warn = NULL, *text, *path;
+	char *out = xasprintf("%s/merged", check_tmpdir()), *err = NULL, *text, *path, **warnings;
 	struct replay rp;
 
-	CHECK_INT(merge_journals(out, dirs, 2, &err, &warn), 0);
+	CHECK_INT(merge_journals(out, dirs, 2, &warnings, &err), 0);
+	CHECK(warnings == NULL);
 	text = merge_get(out, "journal.jsonl");
 	CHECK(strstr(text,
 	             "\n{\"type\":\"defaults\",\"overlapped\":true}\n"
@@ -171,6 +172,20 @@ TEST(merge_keeps_each_shards_default_overlapped)
 	free(dirs[1]);
 }
 
+/* The warnings of a merge, a line each, as one text. */
+static char *
+merge_lines(char **warnings)
+{
+	struct buf b;
+	size_t i;
+
+	buf_init(&b);
+	buf_add(&b, "", 0);
+	for (i = 0; warnings != NULL && warnings[i] != NULL; i++)
+		buf_printf(&b, "%s\n", warnings[i]);
+	return buf_steal(&b);
+}
+
 /* A kept log that is a symbolic link (to a secret, in a tampered shard) or
  * a FIFO is not carried into the merge, neither as a link nor as what it
  * leads to: it is skipped with a warning naming it, and its run line loses
@@ -178,7 +193,8 @@ TEST(merge_keeps_each_shards_default_overlapped)
 TEST(merge_skips_logs_that_are_not_regular_files)
 {
 	char *dirs[2] = {merge_shard(1), merge_shard(2)};
-	char *out = xasprintf("%s/merged", check_tmpdir()), *err = NULL, *warn = NULL, *text;
+	char *out = xasprintf("%s/merged", check_tmpdir()), *err = NULL, **warnings = NULL, *warn,
+	     *text;
 	char *secret = xasprintf("%s/secret", check_tmpdir());
 	char *link1 = xasprintf("%s/runs/2.log", dirs[0]), *got;
 	char *fifo2 = xasprintf("%s/runs/2.log", dirs[1]);
@@ -189,7 +205,9 @@ TEST(merge_skips_logs_that_are_not_regular_files)
 	CHECK_INT(symlink(secret, link1), 0);
 	CHECK_INT(unlink(fifo2), 0);
 	CHECK_INT(mkfifo(fifo2, 0600), 0);
-	CHECK_INT(merge_journals(out, dirs, 2, &err, &warn), 0);
+	CHECK_INT(merge_journals(out, dirs, 2, &warnings, &err), 0);
+	warn = merge_lines(warnings);
+	util_strv_free(warnings);
 	text = xasprintf("%s: not a regular file: not carried into the merge\n"
 	                 "%s: not a regular file: not carried into the merge\n",
 	                 link1, fifo2);
@@ -228,10 +246,13 @@ TEST(merge_skips_logs_outside_the_shard)
 	    "\"lane\":0,\"ms\":41,\"exit\":1,\"set\":1,\"log\":\"%s\"}\n";
 	char *r1 = xasprintf(run, "runs/../../secret"), *r2 = xasprintf(run, "/etc/hostname");
 	char *dirs[2] = {merge_shard_of(1, r1), merge_shard_of(2, r2)};
-	char *out = xasprintf("%s/merged", check_tmpdir()), *err = NULL, *warn = NULL, *want;
+	char *out = xasprintf("%s/merged", check_tmpdir()), *err = NULL, **warnings = NULL, *warn,
+	     *want;
 
 	merge_put(check_tmpdir(), "secret", "root:x:0:\n");
-	CHECK_INT(merge_journals(out, dirs, 2, &err, &warn), 0);
+	CHECK_INT(merge_journals(out, dirs, 2, &warnings, &err), 0);
+	warn = merge_lines(warnings);
+	util_strv_free(warnings);
 	want = xasprintf("%s/runs/../../secret: leaves its shard's directory: not carried into "
 	                 "the merge\n%s//etc/hostname: leaves its shard's directory: not carried "
 	                 "into the merge\n",
@@ -245,6 +266,45 @@ TEST(merge_skips_logs_outside_the_shard)
 	free(out);
 	free(r1);
 	free(r2);
+	free(dirs[0]);
+	free(dirs[1]);
+}
+
+/* A run line that repeats a run of its shard (one read without a tree,
+ * one that failed and is read as JSON) is not copied, and merge says
+ * where it was. */
+TEST(merge_copies_a_repeated_run_once)
+{
+	static const char fail[] = "{\"type\":\"run\",\"run\":2,\"pkg\":0,\"cpu\":1,\"load\":1,"
+	                           "\"fail\":[\"TestA\"]}\n";
+	static const char pass[] = "{\"type\":\"run\",\"run\":1,\"pkg\":0,\"cpu\":1,\"load\":1,"
+	                           "\"set\":1}\n";
+	char *runs = xasprintf("%s%s%s%s", pass, fail, fail, pass);
+	char *dirs[2] = {merge_shard_of(1, runs), merge_shard_of(2, pass)};
+	char *out = xasprintf("%s/merged", check_tmpdir()), *err = NULL, *path, **warnings;
+	char *want[2];
+	struct replay rp;
+
+	CHECK_INT(merge_journals(out, dirs, 2, &warnings, &err), 0);
+	want[0] = xasprintf("%s/journal.jsonl:6: run 2 again; counted once", dirs[0]);
+	want[1] = xasprintf("%s/journal.jsonl:7: run 1 again; counted once", dirs[0]);
+	CHECK(warnings != NULL);
+	if (warnings != NULL) {
+		CHECK_STR(warnings[0], want[0]);
+		CHECK_STR(warnings[1], want[1]);
+		CHECK(warnings[2] == NULL);
+	}
+	path = xasprintf("%s/journal.jsonl", out);
+	CHECK_INT(replay_journal(path, &rp, &err), 0);
+	CHECK_INT(rp.results->runs, 3);
+	CHECK(rp.run_ids.warnings == NULL);
+	replay_free(&rp);
+	util_strv_free(warnings);
+	free(want[0]);
+	free(want[1]);
+	free(path);
+	free(out);
+	free(runs);
 	free(dirs[0]);
 	free(dirs[1]);
 }

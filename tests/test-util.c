@@ -10,6 +10,7 @@
 #include "check.h"
 #include "cmd.h"
 #include "base/hash.h"
+#include "base/idset.h"
 #include "base/timefmt.h"
 #include "engine/cpu-shim.h"
 #include "engine/options.h"
@@ -181,4 +182,28 @@ TEST(util_lock_file_follows_links)
 	free(d);
 	free(want);
 	free(loop);
+}
+
+/* Each id is new once, dense or not: the bits grow past their first
+ * words, and ids near INT64_MAX go to the table, which grows too. */
+TEST(idset_adds_each_id_once)
+{
+	struct idset *s = idset_new();
+	int64_t i;
+
+	for (i = 1; i <= 5000; i++)
+		CHECK(idset_add(s, i));
+	CHECK(!idset_add(s, 1));
+	CHECK(!idset_add(s, 4999));
+	for (i = 0; i < 1000; i++)
+		CHECK(idset_add(s, INT64_MAX - i * 7919));
+	CHECK(!idset_add(s, INT64_MAX));
+	CHECK(!idset_add(s, INT64_MAX - 999 * 7919));
+	CHECK(idset_add(s, (int64_t)1 << 26));
+	CHECK(!idset_add(s, (int64_t)1 << 26));
+	CHECK(idset_add(s, ((int64_t)1 << 26) - 1));
+	CHECK(!idset_add(s, ((int64_t)1 << 26) - 1));
+	CHECK(idset_add(s, 9007199254740992LL));
+	idset_free(s);
+	idset_free(NULL);
 }

@@ -256,7 +256,9 @@ control_command(struct control *c, const cJSON *j)
 	name = cmd->valuestring;
 	if (strcmp(name, "pause") == 0 || strcmp(name, "resume") == 0) {
 		if (phase != SWEEP_PHASE_SWEEP && phase != SWEEP_PHASE_CONFIRM)
-			return xasprintf(_("nothing to pause in the %s phase"),
+			return xasprintf(strcmp(name, "pause") == 0
+			                     ? _("nothing to pause in the %s phase")
+			                     : _("nothing to resume in the %s phase"),
 			                 sweep_phase_label(phase));
 		sweep_pause(c->s, strcmp(name, "pause") == 0);
 		return NULL;
@@ -293,6 +295,10 @@ control_line(void *arg, const char *s, size_t n)
 
 	if (k->closing || n == 0)
 		return;
+	if (n > CONTROL_LINE_MAX) {
+		control_reply(k, NULL, _("line longer than 1 MiB"));
+		return;
+	}
 	j = cJSON_ParseWithLength(s, n);
 	if (!cJSON_IsObject(j)) {
 		control_reply(k, NULL, _("expected one JSON object a line"));
@@ -325,12 +331,9 @@ control_read(uv_stream_t *st, ssize_t n, const uv_buf_t *b)
 	if (n < 0) {
 		control_drop(k, false);
 	} else if (n > 0) {
-		if (k->in.len + (size_t)n > CONTROL_LINE_MAX &&
-		    memchr(b->base, '\n', (size_t)n) == NULL)
-			control_drop(k, false);
-		else
-			util_feed_lines(&k->in, CONTROL_LINE_MAX, b->base, (size_t)n, control_line,
-			                k);
+		/* A byte more than a line may have tells control_line it was
+		 * longer; what follows up to its newline is dropped. */
+		util_feed_lines(&k->in, CONTROL_LINE_MAX + 1, b->base, (size_t)n, control_line, k);
 	}
 	free(b->base);
 }

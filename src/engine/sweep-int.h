@@ -151,6 +151,13 @@ void sweep_begin_sweep(struct sweep *s);
 void sweep_check_phase(struct sweep *s);
 void sweep_finish(struct sweep *s, const char *status);
 
+/* sweep-resume.c: after a phase's plan is made, counts the runs the
+ * resumed journal holds at each of its pairs, up to the pair's target (a
+ * live request's pairs are planned after, and owe all their runs); and the
+ * journal's resume line. */
+void sweep_resume_count(struct sweep *s);
+void sweep_resume_line(struct sweep *s);
+
 /* sweep-containers.c: when a package to run is at a container level, follows the
  * engine and pins its containers to the kept-back cores; without an engine
  * those packages fail with the reason, as a build does. */

@@ -247,13 +247,11 @@ sweep_sched_finish(struct sweep *s, struct sched_run *sr, int64_t ms)
 	sched_finish(s->sched, sr, ms);
 }
 
-/* plan_added_cb: schedules what the plan added; a new pair starts with the
- * runs a resumed journal already has for it. */
+/* plan_added_cb: schedules what the plan added. */
 static void
 sweep_plan_added(void *arg, struct plan_pair *p, int extra)
 {
 	struct sweep *s = arg;
-	const struct plan_pair *done;
 	int id, n = sched_npairs(s->sched);
 
 	if (p->target > extra) {
@@ -270,12 +268,6 @@ sweep_plan_added(void *arg, struct plan_pair *p, int extra)
 	if (p->pkg != PLAN_CANARY && sweep_containers_level(s, s->pkgs[p->pkg]))
 		sched_cap_pair(s->sched, id);
 	sweep_envs_schedule(s, id, p->pkg);
-	done = plan_find(&s->replay.runs, p->phase, p->pkg, p->test, p->cpu, p->load);
-	if (done != NULL) {
-		p->runs = done->runs < p->target ? done->runs : p->target;
-		p->ms = done->ms;
-		sched_mark_done(s->sched, id, p->runs, done->ms);
-	}
 }
 
 /* A new scheduler and plan for the next phase. */
@@ -319,6 +311,7 @@ sweep_begin_sweep(struct sweep *s)
 	sweep_new_plan(s);
 	plan_sweep(&s->plan, s->pkgs, s->npkgs, sweep_plan_added, s);
 	plan_canaries(&s->plan, s->o->canaries, kinds, CANARY_NKINDS, sweep_plan_added, s);
+	sweep_resume_count(s);
 	sweep_set_phase(s, SWEEP_PHASE_SWEEP);
 	sweep_dispatch(s);
 	sweep_check_phase(s);
@@ -330,6 +323,7 @@ sweep_begin_confirm(struct sweep *s)
 	sweep_new_plan(s);
 	plan_confirm(&s->plan, s->results, s->pkgs, s->replay.confirm_tests,
 	             s->replay.confirm_counts, s->replay.nconfirms, sweep_plan_added, s);
+	sweep_resume_count(s);
 	sweep_set_phase(s, SWEEP_PHASE_CONFIRM);
 	sweep_dispatch(s);
 	sweep_check_phase(s);
@@ -816,7 +810,6 @@ static int
 sweep_start_resumed(struct sweep *s, char **err)
 {
 	const struct journal_project *project = &s->replay.header.project;
-	cJSON *line;
 	char *mark;
 	size_t i;
 	int killed = 0;
@@ -848,6 +841,8 @@ sweep_start_resumed(struct sweep *s, char **err)
 		              killed);
 	if (s->replay.torn)
 		sweep_message(s, _("the journal's last line was torn and is ignored"));
+	for (i = 0; i < s->replay.run_ids.nwarnings; i++)
+		sweep_message(s, "%s", s->replay.run_ids.warnings[i]);
 	/* The resumed sweep's machine is this one. */
 	s->hdr = s->replay.header;
 	memset(&s->replay.header, 0, sizeof s->replay.header);
@@ -858,11 +853,7 @@ sweep_start_resumed(struct sweep *s, char **err)
 	s->replay.results = NULL;
 	s->next_run = s->replay.max_run;
 	s->next_canary = s->replay.max_canary;
-	line = cJSON_CreateObject();
-	cJSON_AddStringToObject(line, "type", "resume");
-	cJSON_AddNumberToObject(line, "after_run", (double)s->next_run);
-	sweep_journal_check(s, journal_write(s->journal, line));
-	cJSON_Delete(line);
+	sweep_resume_line(s);
 	if (s->replay.npkgs == 0) {
 		/* The sweep died while building: discover and build again, in
 		 * the recorded root (o->dir), which discovery finds anew. */
@@ -1001,7 +992,6 @@ sweep_reopen(struct sweep *s, const struct results_test *t)
 {
 	const struct pkg *pkg = s->pkgs[t->pkg];
 	struct stat st;
-	cJSON *line;
 
 	if (s->end_status == NULL || strcmp(s->end_status, "complete") != 0 || s->journal_blocked)
 		return -EAGAIN;
@@ -1021,13 +1011,7 @@ sweep_reopen(struct sweep *s, const struct results_test *t)
 	uv_timer_init(s->loop, &s->quiet_timer);
 	s->flush_timer.data = s->reap_timer.data = s->journal_timer.data = s->quiet_timer.data = s;
 	sweep_start_timers(s);
-	line = cJSON_CreateObject();
-	cJSON_AddStringToObject(line, "type", "resume");
-	cJSON_AddNumberToObject(line, "after_run", (double)s->next_run);
-	sweep_journal_check(s, journal_write(s->journal, line));
-	cJSON_Delete(line);
-	/* The new pairs start empty: what --resume read back is counted. */
-	plan_free(&s->replay.runs);
+	sweep_resume_line(s);
 	sweep_new_plan(s);
 	sweep_set_phase(s, SWEEP_PHASE_CONFIRM);
 	return 0;

@@ -25,13 +25,15 @@
 #include "drivers/outcome.h"
 #include "results/journal.h"
 #include "results/merge.h"
+#include "results/run-ids.h"
 #include "results/shardset.h"
 
 struct merge_input {
 	const char *dir;
 	char *path; /* its journal */
 	cJSON *header;
-	bool merged; /* it holds part lines */
+	bool merged;         /* it holds part lines */
+	struct run_ids runs; /* its run lines copied */
 };
 
 struct merge_part {
@@ -62,7 +64,8 @@ struct merge {
 	FILE *f;
 	const struct merge_part *want;
 	struct buf line; /* a fast line being copied */
-	struct buf warn; /* the logs not carried, a line each */
+	char **warn;     /* the logs not carried, a line each */
+	size_t nwarn;
 	bool overlapped; /* the merged journal's default, as its defaults lines say */
 	char *err;
 };
@@ -321,7 +324,10 @@ merge_move(const struct merge_part *p, cJSON *line, const char *key, int k)
 static void
 merge_warn(struct merge *m, const char *src, const char *why)
 {
-	buf_printf(&m->warn, "%s: %s\n", src, why);
+	char *line = xasprintf("%s: %s", src, why);
+
+	util_strv_add(&m->warn, &m->nwarn, line);
+	free(line);
 }
 
 /* Carries the kept log from (relative to part p's directory) to to
@@ -454,7 +460,6 @@ merge_copy_line(void *arg, struct journal_reader *reader, const cJSON *orig, int
 	cJSON *line;
 	int rc = 0;
 
-	(void)lineno;
 	if (strcmp(type, "header") == 0 || strcmp(type, "defaults") == 0)
 		return 0;
 	if (strcmp(type, "part") == 0) {
@@ -463,6 +468,10 @@ merge_copy_line(void *arg, struct journal_reader *reader, const cJSON *orig, int
 	}
 	if (m->ordinal != p->ordinal || strcmp(type, "phase") == 0 || strcmp(type, "end") == 0 ||
 	    strcmp(type, "resume") == 0)
+		return 0;
+	/* A run's line again (pass 1 checked its id) is counted once. */
+	if (strcmp(type, "run") == 0 &&
+	    !run_ids_first(&p->in->runs, merge_num(orig, "run"), p->in->path, lineno))
 		return 0;
 	line = cJSON_Duplicate(orig, 1);
 	if (strcmp(type, "build") == 0) {
@@ -597,13 +606,17 @@ merge_copy_fast(void *arg, struct journal_reader *reader, const struct journal_f
 	struct merge *m = arg;
 	const struct merge_part *p = m->want;
 
-	(void)lineno;
 	if (m->ordinal != p->ordinal)
 		return 1;
 	if (line->kind == JOURNAL_FAST_RUN)
 		merge_defaults(m, reader);
+	/* A line the fast path cannot write goes to merge_copy_line, which
+	 * checks its run id itself. */
 	if (!merge_fast_text(m, p, line))
 		return 0;
+	if (line->kind == JOURNAL_FAST_RUN &&
+	    !run_ids_first(&p->in->runs, line->run.run, p->in->path, lineno))
+		return 1;
 	fwrite(m->line.data, 1, m->line.len, m->f);
 	return 1;
 }
@@ -715,15 +728,14 @@ merge_write(struct merge *m)
 }
 
 int
-merge_journals(const char *out, char *const *dirs, int n, char **err, char **warn)
+merge_journals(const char *out, char *const *dirs, int n, char ***warnings, char **err)
 {
 	struct merge m;
-	size_t i;
+	size_t i, nwarnings = 0;
 	int k, rc = 0;
 
 	memset(&m, 0, sizeof m);
 	buf_init(&m.line);
-	buf_init(&m.warn);
 	m.out = out;
 	m.nins = n;
 	m.ins = xcalloc((size_t)n + 1, sizeof *m.ins);
@@ -740,14 +752,19 @@ merge_journals(const char *out, char *const *dirs, int n, char **err, char **war
 	for (i = 0; i < m.nparts; i++)
 		cJSON_Delete(m.parts[i].prov);
 	free(m.parts);
+	*warnings = NULL;
+	for (i = 0; i < m.nwarn; i++)
+		util_strv_add(warnings, &nwarnings, m.warn[i]);
+	util_strv_free(m.warn);
 	for (k = 0; k < n; k++) {
+		for (i = 0; i < m.ins[k].runs.nwarnings; i++)
+			util_strv_add(warnings, &nwarnings, m.ins[k].runs.warnings[i]);
+		run_ids_free(&m.ins[k].runs);
 		free(m.ins[k].path);
 		cJSON_Delete(m.ins[k].header);
 	}
 	free(m.ins);
 	buf_free(&m.line);
-	*warn = m.warn.len > 0 ? buf_steal(&m.warn) : NULL;
-	buf_free(&m.warn);
 	*err = m.err;
 	return rc;
 }

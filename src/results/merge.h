@@ -14,9 +14,10 @@
  * directories, each a shard or an earlier merge. Refuses shards of another
  * commit or configuration, naming both directories and the field, and a
  * shard present twice. A kept log is carried only when it is a regular file
- * in its shard's directory; *warn (caller frees; NULL when there is none)
- * names each one skipped, a line each. Returns 0, or a negative errno with
- * *err (caller frees). */
-int merge_journals(const char *out, char *const *dirs, int n, char **err, char **warn);
+ * in its shard's directory, and a run line that repeats a run of its
+ * journal is not copied: *warnings (NULL-terminated or NULL, caller frees)
+ * names each log skipped and each run repeated (run-ids.h). Returns 0, or
+ * a negative errno with *err (caller frees). */
+int merge_journals(const char *out, char *const *dirs, int n, char ***warnings, char **err);
 
 #endif

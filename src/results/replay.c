@@ -121,7 +121,6 @@ replay_fast(void *arg, struct journal_reader *reader, const struct journal_fast 
 	const struct journal_run *jr = &l->run;
 	double noise[2] = {jr->noise_ms, (double)jr->ms * jr->cpu};
 
-	(void)lineno;
 	/* The slow path names what is wrong. */
 	if (!r->has_header || (l->kind == JOURNAL_FAST_RUN && (size_t)jr->pkg >= r->npkgs))
 		return 0;
@@ -129,6 +128,8 @@ replay_fast(void *arg, struct journal_reader *reader, const struct journal_fast 
 		replay_add_spawn(r, jr->run, l->pid, l->start_ticks);
 		return 1;
 	}
+	if (!run_ids_first(&r->run_ids, jr->run, c->path, lineno))
+		return 1;
 	results_add_shaped(r->results, replay_shape(r, reader, l), jr->phase, jr->cpu, jr->load,
 	                   jr->cores, jr->ncores, jr->overlapped, jr->has_noise ? noise : NULL);
 	replay_count_run(r, jr);
@@ -232,9 +233,9 @@ replay_line(void *arg, struct journal_reader *reader, const cJSON *line, int lin
 		if (journal_decode_run(reader, line, &jr, &o, &why) == 0 &&
 		    (size_t)jr.pkg >= r->npkgs)
 			why = xasprintf(_("run line: pkg: no build line for package %d"), jr.pkg);
-		if (why != NULL) {
+		if (why != NULL || !run_ids_first(&r->run_ids, jr.run, c->path, lineno)) {
 			outcome_free(&o);
-			return replay_bad_why(c, lineno, why);
+			return why != NULL ? replay_bad_why(c, lineno, why) : 0;
 		}
 		results_add_run(r->results, jr.pkg, jr.phase, jr.cpu, jr.load, &o, jr.log, jr.run);
 		results_add_cores(r->results, jr.pkg, &o, jr.cores, jr.ncores);
@@ -554,6 +555,7 @@ replay_free(struct replay *r)
 	free(r->confirm_tests);
 	free(r->confirm_counts);
 	free(r->end_status);
+	run_ids_free(&r->run_ids);
 	cJSON_Delete(r->parts);
 	for (i = 0; r->shapes != NULL && i < REPLAY_SHAPES; i++)
 		results_shape_free(r->shapes[i].shape);

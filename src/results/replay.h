@@ -15,6 +15,7 @@
 #include "engine/observer.h"
 #include "engine/plan.h"
 #include "results/results.h"
+#include "results/run-ids.h"
 #include "engine/status.h"
 #include "engine/sweep-config.h"
 
@@ -46,6 +47,7 @@ struct replay {
 	char *end_status;   /* from an end line, or NULL */
 	cJSON *parts;       /* a merged journal's part lines, or NULL */
 	int64_t started_ms, finished_ms;
+	struct run_ids run_ids;      /* counted; its warnings are for people */
 	struct replay_shape *shapes; /* REPLAY_SHAPES, by set id modulo */
 	char *path;                  /* the journal */
 	struct journal_tail *tail;   /* where the lines not read yet start */

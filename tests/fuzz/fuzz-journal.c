@@ -2,7 +2,8 @@
 /*
  * fuzz-journal.c: libFuzzer target for the journal reader. The input is a
  * journal.jsonl; it is replayed, and either the error names the file and a
- * line, or every cell holds values the command line would take.
+ * line, or every pair holds values the command line would take and
+ * every warning names the file.
  */
 #include "config.h"
 
@@ -39,11 +40,17 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		replay_free(&r);
 		return 0;
 	}
-	for (i = 0; i < r.npairs; i++) {
-		const struct replay_pair *p = &r.pairs[i];
+	for (i = 0; i < r.runs.npairs; i++) {
+		const struct plan_pair *p = r.runs.pairs[i];
 
 		if (p->cpu < 1 || p->cpu > UTIL_LIST_MAX || p->load < 1 ||
-		    p->load > UTIL_LIST_MAX || p->pkg < 0 || (size_t)p->pkg >= r.npkgs)
+		    p->load > UTIL_LIST_MAX || p->pkg < PLAN_CANARY || p->pkg >= (int)r.npkgs)
+			abort();
+	}
+	/* A repeated run is counted once, and the warning names the file. */
+	for (i = 0; i < r.run_ids.nwarnings; i++) {
+		if (strncmp(r.run_ids.warnings[i], path, strlen(path)) != 0 ||
+		    r.run_ids.warnings[i][strlen(path)] != ':')
 			abort();
 	}
 	for (i = 0; i < r.nunfinished; i++) {
