@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * cmd-bisect.c: `flakesweep bisect --good REV --bad REV --test ID -o DIR
+ * cmd-bisect.c: `flakesweep bisect --good REV --bad REV --test ID [-o DIR]
  * [--results FILE] [--budget N] [sweep options]`. bisect.c searches the
  * range, a worktree and a sequential test per probed commit; this file
  * picks the pair and the rates and prints what each probe found, or with
@@ -24,6 +24,19 @@
 #include "engine/options.h"
 #include "results/results.h"
 #include "results/verify.h"
+
+static void
+cmd_bisect_where(const struct bisect *b)
+{
+	sanitize_fprintf(stderr, _("flakesweep: bisect journals in %s\n"), b->outdir);
+}
+
+static void
+cmd_bisect_listed(void *arg, const struct bisect *b)
+{
+	(void)arg;
+	cmd_bisect_where(b);
+}
 
 static void
 cmd_bisect_probed(void *arg, const struct bisect *b, size_t i)
@@ -107,7 +120,8 @@ cmd_bisect(int argc, char **argv)
 	struct results *before = NULL;
 	struct bisect_config cfg = {0};
 	struct bisect b = {0};
-	struct bisect_observer obs = {NULL, NULL, NULL, cmd_bisect_probed, cmd_bisect_warning};
+	struct bisect_observer obs = {NULL, cmd_bisect_listed, NULL, cmd_bisect_probed,
+	                              cmd_bisect_warning};
 	struct cmd_bisect_held held = {{0}, {NULL, 0, 0}};
 	struct board *board = NULL;
 	struct verify_plan vp = {0};
@@ -120,10 +134,10 @@ cmd_bisect(int argc, char **argv)
 		goto out;
 	}
 	rc = 2;
-	if (a.test == NULL || a.good == NULL || a.bad == NULL || o.outdir == NULL) {
+	if (a.test == NULL || a.good == NULL || a.bad == NULL) {
 		fprintf(
 		    stderr, "%s\n",
-		    _("flakesweep: usage: flakesweep bisect --good REV --bad REV --test ID -o DIR "
+		    _("flakesweep: usage: flakesweep bisect --good REV --bad REV --test ID [-o DIR] "
 		      "[--results FILE] [--budget N] [sweep options]"));
 		goto out;
 	}
@@ -184,6 +198,8 @@ cmd_bisect(int argc, char **argv)
 		board_free(board);
 		if (held.warnings.len > 0)
 			sanitize_write(stderr, held.warnings.data, held.warnings.len);
+		if (b.outdir != NULL)
+			cmd_bisect_where(&b);
 	}
 	if (rc < 0) {
 		sanitize_fprintf(stderr, "flakesweep: %s\n", err);

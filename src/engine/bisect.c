@@ -27,12 +27,15 @@
 #include <unistd.h>
 
 #include "engine/bisect.h"
+#include "base/hash.h"
 #include "base/sanitize.h"
+#include "engine/outdir.h"
 #include "engine/sequential.h"
 #include "base/util.h"
 
 #define BISECT_GIT_OUTPUT_MAX ((size_t)64 << 20)
 #define BISECT_JOURNAL_MAX ((size_t)1 << 16)
+#define BISECT_ID_SLUG_MAX 40
 
 static const char *const bisect_state_names[] = {"unprobed", "clean", "flaky", "skipped",
                                                  "undecided"};
@@ -252,6 +255,31 @@ out:
 	free(bad);
 	free(good);
 	return rc;
+}
+
+/* flakesweep-out/bisect-ID-HASH-GOOD-BAD: the test's id as given, its
+ * characters but [A-Za-z0-9._-] made '_' and cut short, then the hash of
+ * the whole id (two ids alike once cut still differ) and the two commits,
+ * so the same bisect run again finds the directory. */
+static char *
+bisect_default_outdir(const struct bisect_config *cfg, const struct bisect *b)
+{
+	char slug[BISECT_ID_SLUG_MAX + 1], *name, *dir;
+	size_t i;
+
+	for (i = 0; cfg->id[i] != '\0' && i < BISECT_ID_SLUG_MAX; i++)
+		slug[i] =
+		    strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-",
+		           cfg->id[i]) != NULL
+		        ? cfg->id[i]
+		        : '_';
+	slug[i] = '\0';
+	name = xasprintf("bisect-%s-%08x-%.12s-%.12s", slug,
+	                 (unsigned)(hash_fnv1a_str(cfg->id) & 0xffffffffu), b->commits[0].sha,
+	                 b->commits[b->ncommits - 1].sha);
+	dir = outdir_named(name);
+	free(name);
+	return dir;
 }
 
 static char *
@@ -502,7 +530,7 @@ bisect_run(const struct bisect_config *cfg, struct bisect *b, const struct bisec
 	rc = bisect_list(cfg, b, err);
 	if (rc < 0)
 		goto out;
-	b->outdir = xstrdup(cfg->outdir);
+	b->outdir = cfg->outdir != NULL ? xstrdup(cfg->outdir) : bisect_default_outdir(cfg, b);
 	dir = xasprintf("%s/commits", b->outdir);
 	rc = util_mkdir_p(dir);
 	free(dir);
@@ -510,6 +538,11 @@ bisect_run(const struct bisect_config *cfg, struct bisect *b, const struct bisec
 		*err = xasprintf(_("cannot create %s/commits: %s"), b->outdir, strerror(-rc));
 		goto out;
 	}
+	/* The default directory lies in the repository: its .gitignore keeps
+	 * the worktrees and runs out of a git add -A. */
+	if ((dir = realpath(b->outdir, NULL)) != NULL)
+		outdir_ignore(dir);
+	free(dir);
 	b->lo = 0;
 	b->hi = b->ncommits - 1;
 	b->commits[b->lo].state = BISECT_CLEAN;

@@ -22,7 +22,9 @@ struct bisect_config {
 	const char *bad;
 	const char *test;   /* the test's full name as runs report it */
 	const char *id;     /* the test as given: names it in messages */
-	const char *outdir; /* worktrees, runs and journals go under it */
+	const char *outdir; /* worktrees, runs and journals go under it; NULL
+	                     * for one under flakesweep-out/ named by id,
+	                     * good and bad */
 	int cpu, load;
 	double p0, p1;         /* the sequential test: flaky at p0, clean at p1 */
 	int64_t budget;        /* runs per commit at most */
@@ -51,7 +53,7 @@ struct bisect {
 	struct bisect_commit *commits; /* good first, bad last */
 	size_t ncommits;
 	size_t lo, hi; /* the last clean and the first flaky commit known */
-	char *outdir;  /* cfg->outdir */
+	char *outdir;  /* cfg->outdir, or the one picked without it */
 };
 
 /* What a bisect tells its front end as it goes, the way a sweep's observer
@@ -76,7 +78,8 @@ struct bisect_observer {
  * is -EIO; a test that no probed commit has is -ENOENT. SIGINT, SIGTERM
  * and SIGHUP are caught while it runs, never blocked, and stop it with
  * -EINTR during a probe or between two (the probe's worktree is removed;
- * the commits judged so far keep their journals). */
+ * the commits judged so far keep their journals). b->outdir is set once
+ * the commits are listed. */
 int bisect_run(const struct bisect_config *cfg, struct bisect *b, const struct bisect_observer *obs,
                char **err);
 
