@@ -191,8 +191,8 @@ bisect_resolve(const char *repo, const char *rev, char **sha, char **err)
 
 	*sha = NULL;
 	if (rev[0] == '-') {
-		*err = xasprintf(_("the revision %s starts with '-': bisect takes it for no "
-		                   "git option; name the commit otherwise"),
+		*err = xasprintf(_("the revision %s starts with '-', as a git option does: name "
+		                   "the commit otherwise (its hash, or refs/heads/NAME)"),
 		                 rev);
 		rc = -EINVAL;
 		goto out;
@@ -226,8 +226,7 @@ bisect_list(const struct bisect_config *cfg, struct bisect *b, char **err)
 	    (rc = bisect_resolve(cfg->repo, cfg->bad, &bad, err)) < 0)
 		goto out;
 	if (strcmp(good, bad) == 0) {
-		*err = xasprintf(_("good and bad are the same commit (%s is %s)"), cfg->good,
-		                 cfg->bad);
+		*err = xasprintf(_("good and bad are the same commit (%s)"), good);
 		rc = -EINVAL;
 		goto out;
 	}
@@ -264,15 +263,13 @@ out:
 static char *
 bisect_default_outdir(const struct bisect_config *cfg, const struct bisect *b)
 {
+	static const char safe[] =
+	    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-";
 	char slug[BISECT_ID_SLUG_MAX + 1], *name, *dir;
 	size_t i;
 
 	for (i = 0; cfg->id[i] != '\0' && i < BISECT_ID_SLUG_MAX; i++)
-		slug[i] =
-		    strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-",
-		           cfg->id[i]) != NULL
-		        ? cfg->id[i]
-		        : '_';
+		slug[i] = strchr(safe, cfg->id[i]) != NULL ? cfg->id[i] : '_';
 	slug[i] = '\0';
 	name = xasprintf("bisect-%s-%08x-%.12s-%.12s", slug,
 	                 (unsigned)(hash_fnv1a_str(cfg->id) & 0xffffffffu), b->commits[0].sha,
@@ -339,10 +336,10 @@ bisect_journal_take(const cJSON *j, struct bisect_commit *c)
 	return NULL;
 }
 
-/* Reads the commit's journal back: true when there is one. One that
- * is not one a probe writes (not a regular file, not JSON, another
- * commit's, counts no probe gives) is warned of, naming the file, and
- * its commit probed again. */
+/* Reads the commit's journal back: true when there is one. A file in its
+ * place that no probe wrote (not a regular file, not JSON, another
+ * commit's, counts no probe gives) is warned of, naming it, and the
+ * commit probed again. */
 static bool
 bisect_journal_read(const struct bisect *b, struct bisect_commit *c,
                     const struct bisect_observer *obs)
