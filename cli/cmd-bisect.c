@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * cmd-bisect.c: `flakesweep bisect --good REV --bad REV --test ID -o DIR
+ * cmd-bisect.c: `flakesweep bisect --good REV --bad REV --test ID [-o DIR]
  * [--results FILE] [--budget N] [sweep options]`. bisect.c searches the
  * range, a worktree and a sequential test per probed commit; this file
  * picks the pair and the rates and prints what each probe found, or with
@@ -26,6 +26,19 @@
 #include "results/verify.h"
 
 static void
+cmd_bisect_where(const struct bisect *b)
+{
+	sanitize_fprintf(stderr, _("flakesweep: bisect journals in %s\n"), b->outdir);
+}
+
+static void
+cmd_bisect_listed(void *arg, const struct bisect *b)
+{
+	(void)arg;
+	cmd_bisect_where(b);
+}
+
+static void
 cmd_bisect_probed(void *arg, const struct bisect *b, size_t i)
 {
 	const struct bisect_commit *c = &b->commits[i];
@@ -34,6 +47,52 @@ cmd_bisect_probed(void *arg, const struct bisect *b, size_t i)
 	fprintf(stderr, _("flakesweep: %.12s %s after %lld runs, %lld failed%s\n"), c->sha,
 	        bisect_state_name(c->state), (long long)c->runs, (long long)c->failures,
 	        c->resumed ? _(" (from its journal)") : "");
+}
+
+static void
+cmd_bisect_warning(void *arg, const char *msg)
+{
+	(void)arg;
+	sanitize_fprintf(stderr, _("flakesweep: warning: %s\n"), msg);
+}
+
+/* The board's observer, with the warnings held until the board is
+ * closed: none is lost, and none is written over curses. */
+struct cmd_bisect_held {
+	struct bisect_observer board;
+	struct buf warnings;
+};
+
+static void
+cmd_bisect_held_listed(void *arg, const struct bisect *b)
+{
+	struct cmd_bisect_held *h = arg;
+
+	h->board.listed(h->board.arg, b);
+}
+
+static void
+cmd_bisect_held_probing(void *arg, const struct bisect *b, size_t i)
+{
+	struct cmd_bisect_held *h = arg;
+
+	h->board.probing(h->board.arg, b, i);
+}
+
+static void
+cmd_bisect_held_probed(void *arg, const struct bisect *b, size_t i)
+{
+	struct cmd_bisect_held *h = arg;
+
+	h->board.probed(h->board.arg, b, i);
+}
+
+static void
+cmd_bisect_held_warning(void *arg, const char *msg)
+{
+	struct cmd_bisect_held *h = arg;
+
+	buf_printf(&h->warnings, _("flakesweep: warning: %s\n"), msg);
 }
 
 /* The board on the terminal, or NULL after saying why not. */
@@ -61,7 +120,9 @@ cmd_bisect(int argc, char **argv)
 	struct results *before = NULL;
 	struct bisect_config cfg = {0};
 	struct bisect b = {0};
-	struct bisect_observer obs = {NULL, NULL, NULL, cmd_bisect_probed};
+	struct bisect_observer obs = {NULL, cmd_bisect_listed, NULL, cmd_bisect_probed,
+	                              cmd_bisect_warning};
+	struct cmd_bisect_held held = {{0}, {NULL, 0, 0}};
 	struct board *board = NULL;
 	struct verify_plan vp = {0};
 	char *err = NULL, *text, *cwd = NULL;
@@ -73,10 +134,10 @@ cmd_bisect(int argc, char **argv)
 		goto out;
 	}
 	rc = 2;
-	if (a.test == NULL || a.good == NULL || a.bad == NULL || o.outdir == NULL) {
+	if (a.test == NULL || a.good == NULL || a.bad == NULL) {
 		fprintf(
 		    stderr, "%s\n",
-		    _("flakesweep: usage: flakesweep bisect --good REV --bad REV --test ID -o DIR "
+		    _("flakesweep: usage: flakesweep bisect --good REV --bad REV --test ID [-o DIR] "
 		      "[--results FILE] [--budget N] [sweep options]"));
 		goto out;
 	}
@@ -102,6 +163,7 @@ cmd_bisect(int argc, char **argv)
 	}
 	cwd = getcwd(NULL, 0);
 	cfg.repo = cwd != NULL ? cwd : ".";
+	cfg.id = a.test;
 	cfg.good = a.good;
 	cfg.bad = a.bad;
 	cfg.outdir = o.outdir;
@@ -115,8 +177,14 @@ cmd_bisect(int argc, char **argv)
 
 		if (!ui_usable(STDOUT_FILENO, &why))
 			fprintf(stderr, _("flakesweep: no dashboard (%s); printing text\n"), why);
-		else if ((board = cmd_bisect_board(a.test)) != NULL)
-			obs = *board_bisect_observer(board);
+		else if ((board = cmd_bisect_board(a.test)) != NULL) {
+			struct bisect_observer on_board = {
+			    &held, cmd_bisect_held_listed, cmd_bisect_held_probing,
+			    cmd_bisect_held_probed, cmd_bisect_held_warning};
+
+			held.board = *board_bisect_observer(board);
+			obs = on_board;
+		}
 	}
 	rc = bisect_run(&cfg, &b, &obs, &err);
 	if (board != NULL) {
@@ -128,6 +196,10 @@ cmd_bisect(int argc, char **argv)
 			}
 		}
 		board_free(board);
+		if (held.warnings.len > 0)
+			sanitize_write(stderr, held.warnings.data, held.warnings.len);
+		if (b.outdir != NULL)
+			cmd_bisect_where(&b);
 	}
 	if (rc < 0) {
 		sanitize_fprintf(stderr, "flakesweep: %s\n", err);
@@ -139,6 +211,7 @@ cmd_bisect(int argc, char **argv)
 	free(text);
 	rc = bisect_first_bad(&b) != NULL ? 0 : 1;
 out:
+	buf_free(&held.warnings);
 	free(err);
 	free(cwd);
 	free((char *)cfg.outdir);

@@ -82,7 +82,7 @@ cmd_stress_usage(FILE *f)
 	        "       flakesweep gate BASE HEAD [--control HEAD2] [--probe]\n"
 	        "       flakesweep compare BEFORE AFTER [--test ID]... [--json]\n"
 	        "       flakesweep verify --test ID --results BEFORE [OPTIONS]\n"
-	        "       flakesweep bisect --good REV --bad REV --test ID -o DIR [OPTIONS]\n"
+	        "       flakesweep bisect --good REV --bad REV --test ID [-o DIR] [OPTIONS]\n"
 	        "       flakesweep merge -o OUT DIR...\n"
 	        "\n"
 	        "Runs every package of a project many times at each pair of CPU count and\n"

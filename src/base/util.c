@@ -393,6 +393,24 @@ util_read_file(const char *path, size_t max, char **out, size_t *len)
 }
 
 int
+util_read_regular(const char *path, size_t max, char **out, size_t *len)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY), rc;
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0)
+		rc = -errno;
+	else if (!S_ISREG(st.st_mode))
+		rc = -EINVAL;
+	else
+		rc = util_read_fd(fd, max, out, len);
+	close(fd);
+	return rc;
+}
+
+int
 util_read_fd(int fd, size_t max, char **out, size_t *len)
 {
 	struct buf b;

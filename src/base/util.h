@@ -111,6 +111,10 @@ int util_write_file_replacev(const char *path, const struct iovec *iov, int n);
  * its length. Returns 0 or a negative errno. max caps the size (bytes). */
 int util_read_file(const char *path, size_t max, char **out, size_t *len);
 
+/* util_read_file of a regular file only: O_NONBLOCK keeps open() from
+ * waiting on a FIFO, and anything but a regular file is -EINVAL. */
+int util_read_regular(const char *path, size_t max, char **out, size_t *len);
+
 /* A number that changes when the file at path is rewritten: its mtime in
  * ns and its size. -1 when it cannot be stat()ed. */
 int64_t util_file_signature(const char *path);

@@ -21,42 +21,13 @@
 #define PROJECT_SMALL_MAX ((size_t)4096)
 #define PROJECT_FILE_MAX ((size_t)16 << 20)
 
-/* Reads a regular file of at most max bytes, NUL-terminated. O_NONBLOCK
- * keeps open() from waiting on a FIFO; fstat() then refuses anything but
- * a regular file. Returns 0 or a negative errno. */
+/* Reads a regular file of at most max bytes, NUL-terminated, never
+ * waiting on a FIFO. Returns 0 or a negative errno. */
 int
 project_read_file(const char *path, size_t max, char **out)
 {
-	struct buf b;
-	struct stat st;
-	char chunk[4096];
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY), rc = 0;
-
 	*out = NULL;
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return -EINVAL;
-	}
-	buf_init(&b);
-	while ((n = read(fd, chunk, sizeof chunk)) != 0) {
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 || b.len + (size_t)n > max) {
-			rc = n < 0 ? -errno : -EFBIG;
-			break;
-		}
-		buf_add(&b, chunk, (size_t)n);
-	}
-	close(fd);
-	if (rc < 0) {
-		buf_free(&b);
-		return rc;
-	}
-	*out = buf_steal(&b);
-	return 0;
+	return util_read_regular(path, max, out, NULL);
 }
 
 /* The first line of a small file, without its end; NULL if unreadable. */

@@ -21,7 +21,10 @@ struct bisect_config {
 	const char *good; /* revisions, as git names them */
 	const char *bad;
 	const char *test;   /* the test's full name as runs report it */
-	const char *outdir; /* worktrees, runs and journals go under it */
+	const char *id;     /* the test as given: names it in messages */
+	const char *outdir; /* worktrees, runs and journals go under it; NULL
+	                     * for one under flakesweep-out/ named by id,
+	                     * good and bad */
 	int cpu, load;
 	double p0, p1;         /* the sequential test: flaky at p0, clean at p1 */
 	int64_t budget;        /* runs per commit at most */
@@ -42,13 +45,15 @@ struct bisect_commit {
 	char *subject;
 	enum bisect_state state;
 	int64_t runs, failures;
-	bool resumed; /* read back from its journal */
+	bool lacks_test; /* skipped: its first run did not report the test */
+	bool resumed;    /* read back from its journal */
 };
 
 struct bisect {
 	struct bisect_commit *commits; /* good first, bad last */
 	size_t ncommits;
 	size_t lo, hi; /* the last clean and the first flaky commit known */
+	char *outdir;  /* cfg->outdir, or the one picked without it */
 };
 
 /* What a bisect tells its front end as it goes, the way a sweep's observer
@@ -61,15 +66,20 @@ struct bisect_observer {
 	void (*probing)(void *arg, const struct bisect *b, size_t i);
 	/* Commit i is judged, and b->lo and b->hi narrowed by it. */
 	void (*probed)(void *arg, const struct bisect *b, size_t i);
+	/* Something the user should know that does not stop the bisect
+	 * (msg names the file). */
+	void (*warning)(void *arg, const char *msg);
 };
 
 /* Bisects into *b (free with bisect_free), telling obs (borrowed, or
- * NULL) as it goes. SIGINT, SIGTERM and SIGHUP are held blocked while it
- * runs, but for each probe's sweep, which they interrupt. Returns 0, or a
- * negative errno with *err (caller frees) when git cannot list the
- * commits or a worktree cannot be made, or -EINTR when one of those
- * signals came during a probe or between two (the probe's worktree is
- * removed; the commits judged so far keep their journals). */
+ * NULL) as it goes. A revision that starts with '-' or names no commit,
+ * or good and bad that are the same commit, is -EINVAL with *err (caller
+ * frees), as is a range git cannot list; a worktree that cannot be made
+ * is -EIO; a test that no probed commit has is -ENOENT. SIGINT, SIGTERM
+ * and SIGHUP are caught while it runs, never blocked, and stop it with
+ * -EINTR during a probe or between two (the probe's worktree is removed;
+ * the commits judged so far keep their journals). b->outdir is set once
+ * the commits are listed. */
 int bisect_run(const struct bisect_config *cfg, struct bisect *b, const struct bisect_observer *obs,
                char **err);
 

@@ -33,7 +33,13 @@ outdir_default(void)
 
 	localtime_r(&t, &tm);
 	strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
-	return xasprintf(OUTDIR_NAME "/%s", stamp);
+	return outdir_named(stamp);
+}
+
+char *
+outdir_named(const char *name)
+{
+	return xasprintf(OUTDIR_NAME "/%s", name);
 }
 
 /* The sweep writes and removes files in its output directory (DESIGN

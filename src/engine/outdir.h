@@ -11,6 +11,11 @@
  * directory. */
 char *outdir_default(void);
 
+/* flakesweep-out/NAME (name one path component), relative to the working
+ * directory: where a command that finds its directory again from what it
+ * was asked (bisect) writes when not given -o. */
+char *outdir_named(const char *name);
+
 /* A new output directory must not exist yet, or be an empty directory.
  * Returns 0, or -1 with *err set. */
 int outdir_check_new(const char *outdir, char **err);

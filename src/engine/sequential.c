@@ -122,6 +122,7 @@ sequential_run(struct options *o, const struct sequential_spec *sp, struct seque
 	struct observer obs = {.arg = &q, .run_finished = sequential_run_finished};
 	static const int signums[] = {SIGINT, SIGTERM, SIGHUP};
 	uv_signal_t sigs[3];
+	struct sigaction saved[3];
 	sigset_t quit, old;
 	uv_loop_t loop;
 	size_t i;
@@ -161,24 +162,29 @@ sequential_run(struct options *o, const struct sequential_spec *sp, struct seque
 		return -EINVAL;
 	}
 	for (i = 0; i < UTIL_ARRAY_LEN(sigs); i++) {
+		sigaction(signums[i], NULL, &saved[i]);
 		uv_signal_init(&loop, &sigs[i]);
 		sigs[i].data = &q;
 		uv_signal_start(&sigs[i], sequential_signal_cb, signums[i]);
 		uv_unref((uv_handle_t *)&sigs[i]);
 	}
-	/* A caller that holds these signals blocked between sweeps (bisect)
-	 * lets them through only while the handlers above catch them. */
+	rc = sweep_start(q.s, err);
+	uv_run(&loop, UV_RUN_DEFAULT);
+	/* A signal caught as the sweep ended is still in the loop's pipe. */
+	uv_run(&loop, UV_RUN_NOWAIT);
+	/* Closing the last handle of a signal sets it to SIG_DFL: the
+	 * caller's own handlers (bisect's, between probes) come back, and
+	 * one of these signals that comes meanwhile waits for them, never
+	 * the default action. */
 	sigemptyset(&quit);
 	for (i = 0; i < UTIL_ARRAY_LEN(signums); i++)
 		sigaddset(&quit, signums[i]);
-	sigprocmask(SIG_UNBLOCK, &quit, &old);
-	rc = sweep_start(q.s, err);
-	uv_run(&loop, UV_RUN_DEFAULT);
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	/* A signal caught as the sweep ended is still in the loop's pipe. */
-	uv_run(&loop, UV_RUN_NOWAIT);
-	for (i = 0; i < UTIL_ARRAY_LEN(sigs); i++)
+	sigprocmask(SIG_BLOCK, &quit, &old);
+	for (i = 0; i < UTIL_ARRAY_LEN(sigs); i++) {
 		uv_close((uv_handle_t *)&sigs[i], NULL);
+		sigaction(signums[i], &saved[i], NULL);
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	uv_run(&loop, UV_RUN_DEFAULT);
 	r->exit_status = q.signalled ? 130 : sweep_exit_status(q.s);
 	r->outdir = xstrdup(sweep_outdir(q.s));

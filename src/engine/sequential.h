@@ -43,7 +43,8 @@ struct sequential_spec {
  * until Wald's test of rate p0 against p1 at alpha and beta decides or
  * budget runs were fed. Runs are fed in run-id order whatever order they finish in, so
  * a run whose failure depends only on its id gives the same answer every
- * time. SIGINT, SIGTERM and SIGHUP interrupt the sweep (exit_status 130).
+ * time. SIGINT, SIGTERM and SIGHUP interrupt the sweep (exit_status 130);
+ * their handlers are the caller's again when it returns.
  * Returns 0 with *r filled, or a negative errno with *err (caller
  * frees) when the sweep could not start. */
 int sequential_run(struct options *o, const struct sequential_spec *sp, struct sequential_result *r,

@@ -274,4 +274,22 @@ wait_for bis "EXIT:0" 20
 restored bis
 grep -q "^first bad commit: $(git -C "$T/brepo" rev-parse c5) commit 5$" <<<"$(screen bis)" ||
 	fail "bisect: no text after the board"
+
+# Again with commit 4's journal tampered (flaky, runs -5): commit 4 is
+# probed again, and the warning that names the file waits for the board to
+# close (a wide window: no line wraps); so does the directory.
+c4=$(git -C "$T/brepo" rev-parse c4)
+printf '{"commit":"%s","state":"flaky","runs":-5,"failures":1e308}\n' "$c4" >"$T/bisout/commits/$c4.json"
+start bis2 250 30 "cd $T/brepo && $FLAKESWEEP bisect --test 'sh t.sh::TestRace' --level 0.01 --good c1 --bad c8 -o $T/bisout --ui full --driver tap -- sh t.sh 2>&1"
+wait_for bis2 "bisect  sh t.sh::TestRace  done" 120
+tm send-keys -t bis2 q
+wait_for bis2 "EXIT:0" 20
+restored bis2
+s=$(screen bis2)
+grep -qF "flakesweep: warning: $T/bisout/commits/$c4.json is not a bisect journal" <<<"$s" ||
+	{ echo "$s"; fail "bisect: no warning after the board"; }
+grep -qF "flakesweep: bisect journals in $T/bisout" <<<"$s" ||
+	{ echo "$s"; fail "bisect: no directory after the board"; }
+grep -q "^first bad commit: $(git -C "$T/brepo" rev-parse c5) commit 5$" <<<"$s" ||
+	{ echo "$s"; fail "bisect: the tampered journal was taken"; }
 echo "dashboard black-box checks passed"
