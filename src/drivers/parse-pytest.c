@@ -42,6 +42,7 @@ struct parse_pytest {
 	bool done;
 	int exitstatus;
 	bool collect_error;
+	bool reported;     /* the plugin wrote an event */
 	struct buf errors; /* collection errors, and a stack with no test open */
 	uint64_t errors_cut;
 	char *unreliable;
@@ -217,6 +218,7 @@ parse_pytest_line(struct parse_pytest *p, const char *s, size_t n)
 	ev = cJSON_ParseWithLength(s, n);
 	kind = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(ev, "event"));
 	test = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(ev, "test"));
+	p->reported = p->reported || kind != NULL;
 	if (kind == NULL) {
 		/* Not an event: a malformed line is ignored. */
 	} else if (strcmp(kind, "start") == 0 && test != NULL) {
@@ -323,6 +325,57 @@ parse_pytest_fail_package(struct parse_pytest *p, struct outcome *out, char *rea
 		out->package_lines = parse_pytest_tail(p);
 }
 
+/* The last line of the len bytes at s with text, without pytest's "E"
+ * mark and the spaces around it (caller frees). */
+static char *
+parse_pytest_last_line(const char *s, size_t len)
+{
+	const char *end = s + len, *start;
+
+	if (s == NULL)
+		return xstrdup("");
+	while (end > s && strchr("\n\r ", end[-1]) != NULL)
+		end--;
+	start = end;
+	while (start > s && start[-1] != '\n')
+		start--;
+	if (end - start > 1 && start[0] == 'E' && start[1] == ' ')
+		start++;
+	while (start < end && *start == ' ')
+		start++;
+	return xstrndup(start, (size_t)(end - start));
+}
+
+/* Why a run that ended by itself with no test never reached one, with the
+ * fix; NULL when it did reach its tests. */
+static char *
+parse_pytest_unreached(const struct parse_pytest *p)
+{
+	char *last, *why;
+
+	if (!p->reported) {
+		last = parse_pytest_last_line(p->tail.data, p->tail.len);
+		why = xasprintf("pytest stopped before the flakesweep_ledger plugin reported (%s): "
+		                "set FLAKESWEEP_DATADIR to the directory that holds "
+		                "flakesweep_ledger.py, or FLAKESWEEP_PYTHON to a Python that has "
+		                "pytest",
+		                last);
+	} else if (p->collect_error) {
+		last = parse_pytest_last_line(p->errors.data, p->errors.len);
+		why = xasprintf("pytest collected no test, only collection errors (the last: %s): "
+		                "fix the test files' imports, or set FLAKESWEEP_PYTHON to a Python "
+		                "that has their dependencies",
+		                last);
+	} else if (p->done && p->exitstatus == 5 && p->selected == NULL) {
+		return xstrdup("pytest collected no test (exit status 5): check the package names, "
+		               "--run and --skip");
+	} else {
+		return NULL;
+	}
+	free(last);
+	return why;
+}
+
 void
 parse_pytest_finish(struct parse_pytest *p, const struct proc_exit *exit, struct outcome *out)
 {
@@ -386,4 +439,6 @@ parse_pytest_finish(struct parse_pytest *p, const struct proc_exit *exit, struct
 	}
 	if (p->selected != NULL && !found && !out->package_failed)
 		out->selection_failed = true;
+	if (p->ntests == 0 && !exit->timed_out && exit->signal == 0)
+		out->unreached = parse_pytest_unreached(p);
 }

@@ -393,6 +393,25 @@ run_note_debris(struct sweep *s, const struct sweep_live *l, struct journal_run 
 	}
 }
 
+/* Stops a sweep none of whose runs reached a test once every package ran
+ * (the framework cannot start, every file fails to collect): each further
+ * run would end the same way, and "no test failed" would be no answer. */
+static void
+run_check_reached(struct sweep *s, const struct outcome *o)
+{
+	size_t i;
+
+	if (o->unreached == NULL || s->results->ntests > 0 || s->interrupting)
+		return;
+	for (i = 0; i < s->npkgs; i++) {
+		if (s->pkgs[i]->build_ok && !s->pkgs[i]->empty && s->results->pkgs[i].runs == 0)
+			return;
+	}
+	sweep_message(s, _("no run reached a test: %s"), o->unreached);
+	s->infra_error = true;
+	sweep_interrupt(s);
+}
+
 static void
 run_on_done(void *arg, const struct proc_exit *ex, bool leaked, int64_t elapsed_ms)
 {
@@ -519,6 +538,7 @@ run_on_done(void *arg, const struct proc_exit *ex, bool leaked, int64_t elapsed_
 		if (t != NULL)
 			s->obs.test_failed_first(s->obs.arg, t, &o.tests[i], &l->pub);
 	}
+	run_check_reached(s, &o);
 	outcome_free(&o);
 	free(log);
 	sweep_sched_finish(s, l->sr, elapsed_ms);

@@ -4,7 +4,9 @@
 # --driver pytest finds its plugin beside the binary, in the build tree and
 # in an install (make install DESTDIR=...), with FLAKESWEEP_DATADIR unset;
 # and a sweep that cannot reach the tests stops with exit status 2 and the
-# fix: the plugin unimportable, a python3 first on PATH without pytest.
+# fix, never "No test failed or hung.": the plugin unimportable, a python3
+# first on PATH without pytest, every test file failing to collect in the
+# runs.
 set -eu
 py=
 for cand in "${FLAKESWEEP_PYTHON:-}" /usr/bin/python3 python3; do
@@ -82,4 +84,13 @@ PATH=$CHECK_TMPDIR/bare:$PATH FLAKESWEEP_PYTHON= sweep nopytest "$FLAKESWEEP"
 stopped nopytest "python3 at "
 stopped nopytest "has no pytest: install python3-pytest or set FLAKESWEEP_PYTHON"
 
+# Every test file fails to collect in the runs (an import only the runs'
+# environment breaks; discovery collects them): stopped, with the error.
+for f in test_one.py test_two.py; do
+	printf 'import os\nif "FLAKESWEEP_REPORT_FD" in os.environ:\n    import no_such_module\n' \
+		>"$proj/x" && cat "$proj/$f" >>"$proj/x" && mv "$proj/x" "$proj/$f"
+done
+sweep nocollect "$FLAKESWEEP"
+stopped nocollect "no run reached a test: pytest collected no test, only collection errors"
+stopped nocollect "No module named 'no_such_module'"
 exit $bad
