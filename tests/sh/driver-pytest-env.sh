@@ -8,16 +8,7 @@
 # first on PATH without pytest, every test file failing to collect in the
 # runs.
 set -eu
-py=
-for cand in "${FLAKESWEEP_PYTHON:-}" /usr/bin/python3 python3; do
-	[ -n "$cand" ] || continue
-	if "$cand" -c 'import sys, pytest; sys.exit(int(pytest.__version__.split(".")[0]) < 7)' \
-		2>/dev/null; then
-		py=$(command -v "$cand")
-		break
-	fi
-done
-[ -n "$py" ] || { echo "SKIP no python3 with pytest 7 or later"; exit 77; }
+. "$CHECK_SRCDIR/tests/lib/pytest.sh"
 unset FLAKESWEEP_DATADIR PYTEST_ADDOPTS PYTHONPATH
 export FLAKESWEEP_PYTHON=$py PYTHONDONTWRITEBYTECODE=1
 proj=$CHECK_TMPDIR/proj
