@@ -173,6 +173,26 @@ TEST(parse_pytest_mixed_run)
 	CHECK(strstr(dump, "----- Captured stdout call -----\nsome output\n") != NULL);
 	CHECK(strstr(dump, "E       RuntimeError: setup broke\n") != NULL);
 	CHECK(strstr(dump, "[package]\n(null)\n") != NULL);
+	/* Short failures stay as pytest wrote them. */
+	CHECK(strstr(dump, "the output in order") == NULL);
+	free(dump);
+}
+
+/* A failure longer than the report shows (its first 20 lines) leads with
+ * the failing line, pytest's E lines and where it failed; the text in order
+ * follows. */
+TEST(parse_pytest_long_failure_leads_with_its_error)
+{
+	char *dump = check_fixture("long", NULL, &exit1, "FAIL test_long.py::test_long\n");
+
+	CHECK(strstr(dump, "[test_long.py::test_long]\n"
+	                   ">       assert x3 == x4, 'x3 and x4 differ'\n"
+	                   "E       AssertionError: x3 and x4 differ\n"
+	                   "E       assert 4 == 5\n"
+	                   "test_long.py:31: AssertionError\n"
+	                   "[... the output in order ...]\n"
+	                   "def test_long():\n") != NULL);
+	CHECK(strstr(dump, "        x24 = helper(24)\n>       assert x3 == x4") != NULL);
 	free(dump);
 }
 

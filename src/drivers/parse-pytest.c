@@ -15,11 +15,14 @@
 
 #include "drivers/outcome.h"
 #include "drivers/parse-pytest.h"
+#include "base/excerpt.h"
 #include "base/util.h"
 
 #define PARSE_PYTEST_LINE_MAX (4 * OUTCOME_LINES_CAP)
 #define PARSE_PYTEST_MARK_ROOM 64
 #define PARSE_PYTEST_NO_RESULT (-1)
+/* The E lines a long failure leads with. */
+#define PARSE_PYTEST_E_LINES 10
 
 struct parse_pytest_test {
 	char *name;
@@ -325,6 +328,95 @@ parse_pytest_fail_package(struct parse_pytest *p, struct outcome *out, char *rea
 		out->package_lines = parse_pytest_tail(p);
 }
 
+/* The length of the line at s, without its newline. */
+static size_t
+parse_pytest_line_len(const char *s)
+{
+	const char *nl = strchr(s, '\n');
+
+	return nl != NULL ? (size_t)(nl - s) : strlen(s);
+}
+
+/* pytest's "E       assert 4 == 5": an E alone or before a blank. */
+static bool
+parse_pytest_is_e(const char *s, size_t n)
+{
+	return n > 0 && s[0] == 'E' && (n == 1 || s[1] == ' ');
+}
+
+/* pytest's "test_x.py:31: AssertionError": no blank before ":DIGITS: ". */
+static bool
+parse_pytest_is_where(const char *s, size_t n)
+{
+	size_t i = 0, digits;
+
+	while (i < n && s[i] != ':' && s[i] != ' ')
+		i++;
+	if (i == 0 || i >= n || s[i] != ':')
+		return false;
+	digits = ++i;
+	while (i < n && s[i] >= '0' && s[i] <= '9')
+		i++;
+	return i > digits && i + 1 < n && s[i] == ':' && s[i + 1] == ' ';
+}
+
+/* A failure's text longer than a report shows (EXCERPT_SHORT_LINES) led by
+ * its error: the failing line (">"), the last run of E lines (at most
+ * PARSE_PYTEST_E_LINES) and where it failed. Takes text; returns what to
+ * keep. */
+static char *
+parse_pytest_error_first(char *text)
+{
+	const char *s, *src = NULL, *group = NULL, *group_src = NULL, *where = NULL;
+	size_t n, nlines = 0, i;
+	bool in_group = false;
+	struct buf lead;
+	char *keep;
+
+	for (s = text; *s != '\0'; s += n + (s[n] != '\0')) {
+		n = parse_pytest_line_len(s);
+		nlines++;
+		if (parse_pytest_is_e(s, n)) {
+			if (!in_group) {
+				group = s;
+				group_src = src;
+				where = NULL;
+			}
+			in_group = true;
+			continue;
+		}
+		if (in_group && where == NULL && parse_pytest_is_where(s, n))
+			where = s;
+		if (n > 0)
+			in_group = false;
+		if (s[0] == '>')
+			src = s;
+	}
+	if (nlines <= EXCERPT_SHORT_LINES || group == NULL)
+		return text;
+	buf_init(&lead);
+	if (group_src != NULL) {
+		buf_add(&lead, group_src, parse_pytest_line_len(group_src));
+		buf_addc(&lead, '\n');
+	}
+	for (s = group, i = 0; i < PARSE_PYTEST_E_LINES; s += n + 1, i++) {
+		n = parse_pytest_line_len(s);
+		if (!parse_pytest_is_e(s, n))
+			break;
+		buf_add(&lead, s, n);
+		buf_addc(&lead, '\n');
+		if (s[n] == '\0')
+			break;
+	}
+	if (where != NULL) {
+		buf_add(&lead, where, parse_pytest_line_len(where));
+		buf_addc(&lead, '\n');
+	}
+	keep = excerpt_lead(&lead, text, OUTCOME_LINES_CAP);
+	free(text);
+	return keep;
+}
+
 /* The last line of the len bytes at s with text, without pytest's "E"
  * mark and the spaces around it (caller frees). */
 static char *
@@ -403,10 +495,11 @@ parse_pytest_finish(struct parse_pytest *p, const struct proc_exit *exit, struct
 		}
 		failed = failed || status == OUTCOME_FAIL || status == OUTCOME_HANG;
 		found = found || (p->selected != NULL && strcmp(p->selected, t->name) == 0);
-		ot = outcome_add(out, xstrdup(t->name), (enum outcome_status)status,
-		                 status == OUTCOME_FAIL || status == OUTCOME_HANG
-		                     ? parse_pytest_kept(&t->lines, t->cut)
-		                     : NULL);
+		ot =
+		    outcome_add(out, xstrdup(t->name), (enum outcome_status)status,
+		                status == OUTCOME_FAIL || status == OUTCOME_HANG
+		                    ? parse_pytest_error_first(parse_pytest_kept(&t->lines, t->cut))
+		                    : NULL);
 		ot->reason = reason;
 		ot->channels = t->channels;
 		t->channels = NULL;
