@@ -86,6 +86,10 @@ ff = tests[hang]["first_failure"]
 check(ff["reason"] == "still running when the run hit its time limit", "hang reason: %s" % ff["reason"])
 check(any("in test_sometimes_hangs" in l for l in ff["lines"]), "the hang's stack names the test")
 check(any("Current thread" in l for l in ff["lines"]), "the hang's stack is faulthandler's")
+# The stack comes on the report descriptor; the run's log holds it too.
+log = open(os.path.join(out, ff.get("log") or "missing")).read() if ff.get("log") else ""
+check("in test_sometimes_hangs" in log and "Current thread" in log,
+      "the hung run's log %s holds its stack: %r" % (ff.get("log"), log[-300:]))
 r = json.load(open(os.path.join(out, "..", "rebuilt", "results.json")))
 def kept(doc):
     # The journal lists a run's passed tests apart from its failed ones, so
