@@ -324,8 +324,13 @@ driver_pytest_reproduce(const struct pkg *pkg, const struct driver_run *r, const
 	return buf_steal(&b);
 }
 
+/* The Python, the plugin's directory and the tests' own imports. */
+static const char *const driver_pytest_env[] = {"FLAKESWEEP_PYTHON", "FLAKESWEEP_DATADIR",
+                                                "PYTHONPATH", NULL};
+
 const struct driver driver_pytest = {
     .name = "pytest",
+    .repro_env = driver_pytest_env,
     .own_timeout = false,
     .report_pipe = true,
     .discover = driver_pytest_discover,
