@@ -70,7 +70,7 @@ driver_pytest_discover(const struct options *o, struct project *proj, struct pkg
                        size_t *npkgs, char **err)
 {
 	char **argv = NULL, *out = NULL, *line, *next, *cwd = getcwd(NULL, 0);
-	char *python = pytest_env_python();
+	char *python = pytest_env_python(), *exe = NULL;
 	size_t n = 0;
 	int i, rc;
 
@@ -79,9 +79,17 @@ driver_pytest_discover(const struct options *o, struct project *proj, struct pkg
 	*pkgs = NULL;
 	*npkgs = 0;
 	/* A run that cannot load pytest or the plugin reaches no test. */
-	rc = pytest_env_check(python, proj->root, err);
+	rc = pytest_env_check(python, proj->root, &exe, err);
 	if (rc < 0)
 		goto out;
+	/* A name found on PATH becomes the Python's own path, so that runs, a
+	 * resumed sweep and reproduce lines in another shell start the same
+	 * one; a path given (a wrapper, say) is kept as it is. */
+	if (strchr(python, '/') == NULL && exe != NULL && exe[0] == '/') {
+		free(python);
+		python = exe;
+		exe = NULL;
+	}
 	util_strv_add(&argv, &n, python);
 	util_strv_add(&argv, &n, "-m");
 	util_strv_add(&argv, &n, "pytest");
@@ -120,6 +128,7 @@ out:
 	util_strv_free(argv);
 	free(out);
 	free(python);
+	free(exe);
 	free(cwd);
 	return rc;
 }

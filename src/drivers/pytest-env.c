@@ -83,9 +83,10 @@ pytest_env_environ(const char *path)
 	return env;
 }
 
-/* Whether python imports pytest; *err names the fix when not. */
+/* Whether python imports pytest: 0 with *exe, its path, or -1 with *err,
+ * which names the fix. */
 static int
-pytest_env_check_pytest(const char *python, char **err)
+pytest_env_check_pytest(const char *python, char **exe, char **err)
 {
 	char *argv[] = {(char *)python, "-c", (char *)pytest_env_probe, NULL};
 	char *out = NULL, *where;
@@ -93,6 +94,7 @@ pytest_env_check_pytest(const char *python, char **err)
 	                            &out);
 
 	if (rc == 0) {
+		*exe = pytest_env_last_line(out);
 		free(out);
 		return 0;
 	}
@@ -111,14 +113,15 @@ pytest_env_check_pytest(const char *python, char **err)
 }
 
 int
-pytest_env_check(const char *python, const char *root, char **err)
+pytest_env_check(const char *python, const char *root, char **exe, char **err)
 {
 	char *argv[] = {(char *)python,     "-m",        "pytest", "-p", PYTEST_ENV_PLUGIN, "-p",
 	                "no:cacheprovider", "--version", NULL};
 	char *path, **env, *out = NULL, *why, *dir;
 	int rc;
 
-	if (pytest_env_check_pytest(python, err) < 0)
+	*exe = NULL;
+	if (pytest_env_check_pytest(python, exe, err) < 0)
 		return -1;
 	path = pytest_env_pythonpath();
 	env = pytest_env_environ(path);
@@ -135,6 +138,8 @@ pytest_env_check(const char *python, const char *root, char **err)
 			                 root, why, out);
 		free(dir);
 		free(why);
+		free(*exe);
+		*exe = NULL;
 	}
 	util_strv_free(env);
 	free(path);

@@ -17,7 +17,8 @@ char *pytest_env_pythonpath(void);
 
 /* Checks that python imports pytest and that pytest, started in root,
  * loads the flakesweep_ledger plugin from pytest_env_pythonpath(). Returns
- * 0, or -1 with *err (caller frees), a message that names the fix. */
-int pytest_env_check(const char *python, const char *root, char **err);
+ * 0 with *exe, python's absolute path (sys.executable, caller frees), or
+ * -1 with *err (caller frees), a message that names the fix. */
+int pytest_env_check(const char *python, const char *root, char **exe, char **err);
 
 #endif

@@ -75,6 +75,15 @@ PATH=$CHECK_TMPDIR/bare:$PATH FLAKESWEEP_PYTHON= sweep nopytest "$FLAKESWEEP"
 stopped nopytest "python3 at "
 stopped nopytest "has no pytest: install python3-pytest or set FLAKESWEEP_PYTHON"
 
+# A python3 with pytest found on PATH is recorded as its own path: the
+# reproduce line starts the same one in a shell with another PATH.
+mkdir -p "$CHECK_TMPDIR/withpy"
+ln -s "$py" "$CHECK_TMPDIR/withpy/python3"
+PATH=$CHECK_TMPDIR/withpy:$PATH FLAKESWEEP_PYTHON= sweep onpath "$FLAKESWEEP"
+reached onpath
+grep -q " $CHECK_TMPDIR/withpy/python3 -m pytest " "$CHECK_TMPDIR/onpath.report" ||
+	fail "onpath: the reproduce line names the python3 on PATH: $(grep directly: "$CHECK_TMPDIR/onpath.report")"
+
 # Every test file fails to collect in the runs (an import only the runs'
 # environment breaks; discovery collects them): stopped, with the error.
 for f in test_one.py test_two.py; do
