@@ -100,7 +100,7 @@ check(kept(r) == kept(d), "report --rebuild gives the same channels and seeds: %
       % (kept(r), kept(d)))
 text = open(report).read()
 check("ambient channels read: rng" in text, "report.txt shows the channels")
-check(text.count("directly:  cd ") == 5, "five reproduce lines in report.txt")
+check(text.count("\n  directly:  ") == 5, "five reproduce lines in report.txt")
 
 # Each reproduce line, run as printed, shows its failure.
 check(reproduces(tests[fail]["reproduce"]["direct"], "1 failed", 1), "always_fails reproduces")
