@@ -48,6 +48,8 @@ summary(const struct outcome *o)
 		buf_adds(&b, "selection failed\n");
 	if (o->unreliable)
 		buf_printf(&b, "unreliable: %s\n", o->unreliable_reason);
+	if (o->unreached != NULL)
+		buf_printf(&b, "unreached: %s\n", o->unreached);
 	return buf_steal(&b);
 }
 
@@ -171,6 +173,26 @@ TEST(parse_pytest_mixed_run)
 	CHECK(strstr(dump, "----- Captured stdout call -----\nsome output\n") != NULL);
 	CHECK(strstr(dump, "E       RuntimeError: setup broke\n") != NULL);
 	CHECK(strstr(dump, "[package]\n(null)\n") != NULL);
+	/* Short failures stay as pytest wrote them. */
+	CHECK(strstr(dump, "the output in order") == NULL);
+	free(dump);
+}
+
+/* A failure longer than the report shows (its first 20 lines) leads with
+ * the failing line, pytest's E lines and where it failed; the text in order
+ * follows. */
+TEST(parse_pytest_long_failure_leads_with_its_error)
+{
+	char *dump = check_fixture("long", NULL, &exit1, "FAIL test_long.py::test_long\n");
+
+	CHECK(strstr(dump, "[test_long.py::test_long]\n"
+	                   ">       assert x3 == x4, 'x3 and x4 differ'\n"
+	                   "E       AssertionError: x3 and x4 differ\n"
+	                   "E       assert 4 == 5\n"
+	                   "test_long.py:31: AssertionError\n"
+	                   "[... the output in order ...]\n"
+	                   "def test_long():\n") != NULL);
+	CHECK(strstr(dump, "        x24 = helper(24)\n>       assert x3 == x4") != NULL);
 	free(dump);
 }
 
@@ -198,8 +220,11 @@ TEST(parse_pytest_confirm_and_selection)
 	free(check_fixture("confirm", "test_mixed.py::test_param[1]", &exit1,
 	                   "FAIL test_mixed.py::test_param[2]\nselection failed\n"));
 	free(check_fixture("nomatch", "test_mixed.py::gone", &exit1, "selection failed\n"));
-	/* A sweep run that selects nothing is a run with no tests. */
-	free(check_fixture("nomatch", NULL, &exit1, ""));
+	/* A sweep run that selects nothing is a run with no tests: it never
+	 * reached one. */
+	free(check_fixture("nomatch", NULL, &exit1,
+	                   "unreached: pytest collected no test (exit status 5): check the "
+	                   "package names, --run and --skip\n"));
 }
 
 TEST(parse_pytest_package_failures)
@@ -208,13 +233,22 @@ TEST(parse_pytest_package_failures)
 	const struct proc_exit exit4 = {4, 0, false};
 	char *dump;
 
-	dump = check_fixture("collect-error", NULL, &exit2, "package failed: collection error\n");
+	dump = check_fixture("collect-error", NULL, &exit2,
+	                     "package failed: collection error\n"
+	                     "unreached: pytest collected no test, only collection errors (the "
+	                     "last: SyntaxError: invalid syntax): fix the test files' imports, or "
+	                     "set FLAKESWEEP_PYTHON to a Python that has their dependencies\n");
 	CHECK(strstr(dump, "E       def test_broken(:\n") != NULL);
 	CHECK(strstr(dump, "E   SyntaxError: invalid syntax\n") != NULL);
 	free(dump);
 	dump = check_fixture("noplugin", NULL, &exit4,
 	                     "package failed: process exited with status 4 with no report from "
-	                     "the flakesweep_ledger plugin\n");
+	                     "the flakesweep_ledger plugin\n"
+	                     "unreached: pytest stopped before the flakesweep_ledger plugin "
+	                     "reported (ImportError: Error importing plugin \"flakesweep_ledger\": "
+	                     "No module named 'flakesweep_ledger'): set FLAKESWEEP_DATADIR to the "
+	                     "directory that holds flakesweep_ledger.py, or FLAKESWEEP_PYTHON to a "
+	                     "Python that has pytest\n");
 	CHECK(strstr(dump, "No module named 'flakesweep_ledger'\n") != NULL);
 	free(dump);
 	CHECK_REPORT("exit 3",

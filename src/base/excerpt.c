@@ -138,15 +138,21 @@ excerpt_failure_first(const char *text, size_t cap)
 		buf_free(&b);
 		return xstrdup(text);
 	}
-	if (b.len > cap / 2) {
-		/* A long panic keeps its head; the output in order still
-		 * follows. */
-		b.len = cap / 2;
-		while (b.len > 0 && b.data[b.len - 1] != '\n')
-			b.len--;
-		b.data[b.len] = '\0';
+	return excerpt_lead(&b, text, cap);
+}
+
+char *
+excerpt_lead(struct buf *lead, const char *text, size_t cap)
+{
+	if (lead->len > cap / 2) {
+		/* A long lead (a panic) keeps its head; the output in order
+		 * still follows. */
+		lead->len = cap / 2;
+		while (lead->len > 0 && lead->data[lead->len - 1] != '\n')
+			lead->len--;
+		lead->data[lead->len] = '\0';
 	}
-	buf_adds(&b, "[... the output in order ...]\n");
-	excerpt_add_capped(&b, text, cap);
-	return buf_steal(&b);
+	buf_adds(lead, "[... the output in order ...]\n");
+	excerpt_add_capped(lead, text, cap);
+	return buf_steal(lead);
 }

@@ -25,4 +25,12 @@ char *excerpt_failure_first(const char *text, size_t cap);
 
 #define EXCERPT_ERROR_LINES 5
 
+struct buf;
+
+/* The error lines a parser picked (lead, at most cap / 2 bytes of it, cut
+ * at a line end), then "[... the output in order ...]" and text, in at
+ * most cap bytes in all. Takes lead's text (lead is left empty) and
+ * returns it. */
+char *excerpt_lead(struct buf *lead, const char *text, size_t cap);
+
 #endif

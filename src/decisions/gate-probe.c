@@ -19,6 +19,7 @@
 #include "engine/out-line.h"
 #include "engine/proc.h"
 #include "engine/sweep.h"
+#include "base/datadir.h"
 #include "base/util.h"
 
 extern char **environ;
@@ -49,14 +50,13 @@ gate_probe_python(void)
 static void
 gate_probe_pythonpath(void)
 {
-	const char *dir = getenv("FLAKESWEEP_DATADIR"), *old = getenv("PYTHONPATH");
-	char *v;
+	const char *old = getenv("PYTHONPATH");
+	char *dir = datadir_find("flakesweep_ledger.py"), *v;
 
-	if (dir == NULL || *dir == '\0')
-		dir = DATADIR;
 	v = old != NULL && *old != '\0' ? xasprintf("%s:%s", dir, old) : xstrdup(dir);
 	setenv("PYTHONPATH", v, 1);
 	free(v);
+	free(dir);
 }
 
 /* Promotes each probe row whose test failed or hung in the sweep. */

@@ -22,8 +22,8 @@ struct gate_probe_options {
 /* Sweeps r's probe tests and promotes the ones that failed or hung,
  * updating r's counts and their reasons. The Python used is
  * $FLAKESWEEP_PYTHON, else the first of python3 and /usr/bin/python3
- * that imports pytest; the plugin is found in $FLAKESWEEP_DATADIR, else
- * the installed data directory. Returns 0 (also when there is no probe
+ * that imports pytest; the plugin is found as datadir_find() says.
+ * Returns 0 (also when there is no probe
  * test), or -1 with *err (caller frees). */
 int gate_probe(struct gate_result *r, const struct gate_probe_options *po, char **err);
 

@@ -4,7 +4,7 @@
  * `python3 -m pytest --collect-only -q` from the project's root and makes
  * each test file (or, with --pytest-unit dir, each directory) one package.
  * Runs load flakesweep's plugin (data/flakesweep_ledger.py, found through
- * PYTHONPATH) which reports on the pipe flakesweep passes as descriptor
+ * PYTHONPATH, pytest-env.c) which reports on the pipe flakesweep passes as descriptor
  * FLAKESWEEP_REPORT_FD, shuffles with the run's seed and dumps every
  * thread's stack on SIGTERM. Parsing the report is parse-pytest.c's job.
  */
@@ -17,45 +17,13 @@
 #include "drivers/driver.h"
 #include "drivers/project.h"
 #include "drivers/parse-pytest.h"
+#include "drivers/pytest-env.h"
 #include "engine/proc.h"
 #include "base/util.h"
 
 extern char **environ;
 
 #define DRIVER_PYTEST_OUTPUT_MAX (16 << 20)
-
-/* The Python that runs pytest: $FLAKESWEEP_PYTHON, else the first of
- * python3 and /usr/bin/python3 that imports pytest (caller frees). */
-static char *
-driver_pytest_python(void)
-{
-	const char *cands[] = {"python3", "/usr/bin/python3"};
-	const char *env = getenv("FLAKESWEEP_PYTHON");
-	size_t i;
-
-	if (env != NULL && *env != '\0')
-		return xstrdup(env);
-	for (i = 0; i < UTIL_ARRAY_LEN(cands); i++) {
-		char *argv[] = {(char *)cands[i], "-c", "import pytest", NULL};
-		char *out = NULL;
-		int rc = proc_capture(argv, NULL, environ, 4096, &out);
-
-		free(out);
-		if (rc == 0)
-			return xstrdup(cands[i]);
-	}
-	return xstrdup("python3");
-}
-
-/* The directory that holds the plugin: $FLAKESWEEP_DATADIR, else where
- * make install put it. */
-static const char *
-driver_pytest_datadir(void)
-{
-	const char *dir = getenv("FLAKESWEEP_DATADIR");
-
-	return dir != NULL && *dir != '\0' ? dir : DATADIR;
-}
 
 /* The package a node id belongs to: its file, or the file's directory. */
 static char *
@@ -102,7 +70,7 @@ driver_pytest_discover(const struct options *o, struct project *proj, struct pkg
                        size_t *npkgs, char **err)
 {
 	char **argv = NULL, *out = NULL, *line, *next, *cwd = getcwd(NULL, 0);
-	char *python = driver_pytest_python();
+	char *python = pytest_env_python(), *exe = NULL;
 	size_t n = 0;
 	int i, rc;
 
@@ -110,6 +78,18 @@ driver_pytest_discover(const struct options *o, struct project *proj, struct pkg
 	project_read_git(proj);
 	*pkgs = NULL;
 	*npkgs = 0;
+	/* A run that cannot load pytest or the plugin reaches no test. */
+	rc = pytest_env_check(python, proj->root, &exe, err);
+	if (rc < 0)
+		goto out;
+	/* A name found on PATH becomes the Python's own path, so that runs, a
+	 * resumed sweep and reproduce lines in another shell start the same
+	 * one; a path given (a wrapper, say) is kept as it is. */
+	if (strchr(python, '/') == NULL && exe != NULL && exe[0] == '/') {
+		free(python);
+		python = exe;
+		exe = NULL;
+	}
 	util_strv_add(&argv, &n, python);
 	util_strv_add(&argv, &n, "-m");
 	util_strv_add(&argv, &n, "pytest");
@@ -148,6 +128,7 @@ out:
 	util_strv_free(argv);
 	free(out);
 	free(python);
+	free(exe);
 	free(cwd);
 	return rc;
 }
@@ -226,19 +207,10 @@ driver_pytest_run_argv(const struct options *o, const struct pkg *pkg, const str
 	return argv;
 }
 
-static char *
-driver_pytest_pythonpath(void)
-{
-	const char *old = getenv("PYTHONPATH");
-
-	return old != NULL && *old != '\0' ? xasprintf("%s:%s", driver_pytest_datadir(), old)
-	                                   : xstrdup(driver_pytest_datadir());
-}
-
 static char **
 driver_pytest_run_env(const struct options *o, const struct pkg *pkg, const struct driver_run *r)
 {
-	char **env = NULL, *path = driver_pytest_pythonpath(), *v;
+	char **env = NULL, *path = pytest_env_pythonpath(), *v;
 	size_t n = 0;
 
 	(void)o;
@@ -331,7 +303,7 @@ static char *
 driver_pytest_reproduce(const struct pkg *pkg, const struct driver_run *r, const int *cpus,
                         int count)
 {
-	char **args = NULL, *q, *path = driver_pytest_pythonpath();
+	char **args = NULL, *q, *path = pytest_env_pythonpath();
 	struct buf b;
 	size_t n = 0;
 	int i;
@@ -361,8 +333,13 @@ driver_pytest_reproduce(const struct pkg *pkg, const struct driver_run *r, const
 	return buf_steal(&b);
 }
 
+/* The Python, the plugin's directory and the tests' own imports. */
+static const char *const driver_pytest_env[] = {"FLAKESWEEP_PYTHON", "FLAKESWEEP_DATADIR",
+                                                "PYTHONPATH", NULL};
+
 const struct driver driver_pytest = {
     .name = "pytest",
+    .repro_env = driver_pytest_env,
     .own_timeout = false,
     .report_pipe = true,
     .discover = driver_pytest_discover,

@@ -77,6 +77,10 @@ struct driver {
 	 * module of a repository builds with its own go.mod), else in the
 	 * project's root. */
 	bool build_in_pkg_dir;
+	/* The variables of flakesweep's own environment, besides the Go
+	 * toolchain's, that change what its runs do (NULL-terminated, or NULL):
+	 * a reproduce line sets them, so it runs the same in a fresh shell. */
+	const char *const *repro_env;
 	/* Finds the packages to run. Returns 0 and a new array (caller frees
 	 * with driver_free_pkgs), or -1 with *err (caller frees). */
 	int (*discover)(const struct options *o, struct project *proj, struct pkg ***pkgs,

@@ -33,6 +33,7 @@ outcome_free(struct outcome *o)
 		free(o->candidates[i]);
 	free(o->candidates);
 	free(o->unreliable_reason);
+	free(o->unreached);
 	free(o->seed);
 	memset(o, 0, sizeof *o);
 }

@@ -57,6 +57,11 @@ struct outcome {
 	char *unreliable_reason;
 	/* A confirm run's filter selected no test ("no tests to run"). */
 	bool selection_failed;
+	/* The run ended before its framework reached any test (pytest: the
+	 * plugin did not load, only collection errors, nothing collected): why,
+	 * with the fix; NULL when it reached its tests or the driver cannot
+	 * tell. A sweep whose every package's runs end so stops (run.c). */
+	char *unreached;
 	char *seed; /* the shuffle seed the binary printed, or NULL */
 };
 

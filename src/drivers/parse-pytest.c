@@ -15,11 +15,14 @@
 
 #include "drivers/outcome.h"
 #include "drivers/parse-pytest.h"
+#include "base/excerpt.h"
 #include "base/util.h"
 
 #define PARSE_PYTEST_LINE_MAX (4 * OUTCOME_LINES_CAP)
 #define PARSE_PYTEST_MARK_ROOM 64
 #define PARSE_PYTEST_NO_RESULT (-1)
+/* The E lines a long failure leads with. */
+#define PARSE_PYTEST_E_LINES 10
 
 struct parse_pytest_test {
 	char *name;
@@ -42,6 +45,7 @@ struct parse_pytest {
 	bool done;
 	int exitstatus;
 	bool collect_error;
+	bool reported;     /* the plugin wrote an event */
 	struct buf errors; /* collection errors, and a stack with no test open */
 	uint64_t errors_cut;
 	char *unreliable;
@@ -217,6 +221,7 @@ parse_pytest_line(struct parse_pytest *p, const char *s, size_t n)
 	ev = cJSON_ParseWithLength(s, n);
 	kind = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(ev, "event"));
 	test = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(ev, "test"));
+	p->reported = p->reported || kind != NULL;
 	if (kind == NULL) {
 		/* Not an event: a malformed line is ignored. */
 	} else if (strcmp(kind, "start") == 0 && test != NULL) {
@@ -323,6 +328,146 @@ parse_pytest_fail_package(struct parse_pytest *p, struct outcome *out, char *rea
 		out->package_lines = parse_pytest_tail(p);
 }
 
+/* The length of the line at s, without its newline. */
+static size_t
+parse_pytest_line_len(const char *s)
+{
+	const char *nl = strchr(s, '\n');
+
+	return nl != NULL ? (size_t)(nl - s) : strlen(s);
+}
+
+/* pytest's "E       assert 4 == 5": an E alone or before a blank. */
+static bool
+parse_pytest_is_e(const char *s, size_t n)
+{
+	return n > 0 && s[0] == 'E' && (n == 1 || s[1] == ' ');
+}
+
+/* pytest's "test_x.py:31: AssertionError": no blank before ":DIGITS: ". */
+static bool
+parse_pytest_is_where(const char *s, size_t n)
+{
+	size_t i = 0, digits;
+
+	while (i < n && s[i] != ':' && s[i] != ' ')
+		i++;
+	if (i == 0 || i >= n || s[i] != ':')
+		return false;
+	digits = ++i;
+	while (i < n && s[i] >= '0' && s[i] <= '9')
+		i++;
+	return i > digits && i + 1 < n && s[i] == ':' && s[i + 1] == ' ';
+}
+
+/* A failure's text longer than a report shows (EXCERPT_SHORT_LINES) led by
+ * its error: the failing line (">"), the last run of E lines (at most
+ * PARSE_PYTEST_E_LINES) and where it failed. Takes text; returns what to
+ * keep. */
+static char *
+parse_pytest_error_first(char *text)
+{
+	const char *s, *src = NULL, *group = NULL, *group_src = NULL, *where = NULL;
+	size_t n, nlines = 0, i;
+	bool in_group = false;
+	struct buf lead;
+	char *keep;
+
+	for (s = text; *s != '\0'; s += n + (s[n] != '\0')) {
+		n = parse_pytest_line_len(s);
+		nlines++;
+		if (parse_pytest_is_e(s, n)) {
+			if (!in_group) {
+				group = s;
+				group_src = src;
+				where = NULL;
+			}
+			in_group = true;
+			continue;
+		}
+		if (in_group && where == NULL && parse_pytest_is_where(s, n))
+			where = s;
+		if (n > 0)
+			in_group = false;
+		if (s[0] == '>')
+			src = s;
+	}
+	if (nlines <= EXCERPT_SHORT_LINES || group == NULL)
+		return text;
+	buf_init(&lead);
+	if (group_src != NULL) {
+		buf_add(&lead, group_src, parse_pytest_line_len(group_src));
+		buf_addc(&lead, '\n');
+	}
+	for (s = group, i = 0; i < PARSE_PYTEST_E_LINES; s += n + 1, i++) {
+		n = parse_pytest_line_len(s);
+		if (!parse_pytest_is_e(s, n))
+			break;
+		buf_add(&lead, s, n);
+		buf_addc(&lead, '\n');
+		if (s[n] == '\0')
+			break;
+	}
+	if (where != NULL) {
+		buf_add(&lead, where, parse_pytest_line_len(where));
+		buf_addc(&lead, '\n');
+	}
+	keep = excerpt_lead(&lead, text, OUTCOME_LINES_CAP);
+	free(text);
+	return keep;
+}
+
+/* The last line of the len bytes at s with text, without pytest's "E"
+ * mark and the spaces around it (caller frees). */
+static char *
+parse_pytest_last_line(const char *s, size_t len)
+{
+	const char *end = s + len, *start;
+
+	if (s == NULL)
+		return xstrdup("");
+	while (end > s && strchr("\n\r ", end[-1]) != NULL)
+		end--;
+	start = end;
+	while (start > s && start[-1] != '\n')
+		start--;
+	if (end - start > 1 && start[0] == 'E' && start[1] == ' ')
+		start++;
+	while (start < end && *start == ' ')
+		start++;
+	return xstrndup(start, (size_t)(end - start));
+}
+
+/* Why a run that ended by itself with no test never reached one, with the
+ * fix; NULL when it did reach its tests. */
+static char *
+parse_pytest_unreached(const struct parse_pytest *p)
+{
+	char *last, *why;
+
+	if (!p->reported) {
+		last = parse_pytest_last_line(p->tail.data, p->tail.len);
+		why = xasprintf("pytest stopped before the flakesweep_ledger plugin reported (%s): "
+		                "set FLAKESWEEP_DATADIR to the directory that holds "
+		                "flakesweep_ledger.py, or FLAKESWEEP_PYTHON to a Python that has "
+		                "pytest",
+		                last);
+	} else if (p->collect_error) {
+		last = parse_pytest_last_line(p->errors.data, p->errors.len);
+		why = xasprintf("pytest collected no test, only collection errors (the last: %s): "
+		                "fix the test files' imports, or set FLAKESWEEP_PYTHON to a Python "
+		                "that has their dependencies",
+		                last);
+	} else if (p->done && p->exitstatus == 5 && p->selected == NULL) {
+		return xstrdup("pytest collected no test (exit status 5): check the package names, "
+		               "--run and --skip");
+	} else {
+		return NULL;
+	}
+	free(last);
+	return why;
+}
+
 void
 parse_pytest_finish(struct parse_pytest *p, const struct proc_exit *exit, struct outcome *out)
 {
@@ -350,10 +495,11 @@ parse_pytest_finish(struct parse_pytest *p, const struct proc_exit *exit, struct
 		}
 		failed = failed || status == OUTCOME_FAIL || status == OUTCOME_HANG;
 		found = found || (p->selected != NULL && strcmp(p->selected, t->name) == 0);
-		ot = outcome_add(out, xstrdup(t->name), (enum outcome_status)status,
-		                 status == OUTCOME_FAIL || status == OUTCOME_HANG
-		                     ? parse_pytest_kept(&t->lines, t->cut)
-		                     : NULL);
+		ot =
+		    outcome_add(out, xstrdup(t->name), (enum outcome_status)status,
+		                status == OUTCOME_FAIL || status == OUTCOME_HANG
+		                    ? parse_pytest_error_first(parse_pytest_kept(&t->lines, t->cut))
+		                    : NULL);
 		ot->reason = reason;
 		ot->channels = t->channels;
 		t->channels = NULL;
@@ -386,4 +532,6 @@ parse_pytest_finish(struct parse_pytest *p, const struct proc_exit *exit, struct
 	}
 	if (p->selected != NULL && !found && !out->package_failed)
 		out->selection_failed = true;
+	if (p->ntests == 0 && !exit->timed_out && exit->signal == 0)
+		out->unreached = parse_pytest_unreached(p);
 }

@@ -146,10 +146,27 @@ run_on_report(void *arg, const char *data, size_t len)
 	l->parser->feed_report(l->parser, data, len);
 }
 
-/* Writes the kept output of a failed run; returns its path relative to
- * the output directory (caller frees) or NULL. */
+/* The stacks of o's hung tests when they came on the report pipe, not in
+ * the output the log holds. */
+static void
+run_log_stacks(const struct sweep *s, const struct outcome *o, struct buf *b)
+{
+	size_t i;
+
+	for (i = 0; o != NULL && s->driver->report_pipe && i < o->ntests; i++) {
+		if (o->tests[i].status == OUTCOME_HANG && o->tests[i].lines != NULL)
+			buf_printf(
+			    b,
+			    "\n[flakesweep: %s was still running at the time limit; its stack:]\n%s",
+			    o->tests[i].name, o->tests[i].lines);
+	}
+}
+
+/* Writes the kept output of a failed run (o: what it showed, or NULL);
+ * returns its path relative to the output directory (caller frees) or
+ * NULL. */
 static char *
-run_keep_log(struct sweep *s, struct sweep_live *l)
+run_keep_log(struct sweep *s, struct sweep_live *l, const struct outcome *o)
 {
 	char *rel = l->canary >= 0 ? xasprintf("runs/canary-%lld.log", (long long)l->pub.id)
 	                           : xasprintf("runs/%lld.log", (long long)l->pub.id);
@@ -169,6 +186,7 @@ run_keep_log(struct sweep *s, struct sweep_live *l)
 		if (start > 0)
 			buf_add(&b, l->tail, start);
 	}
+	run_log_stacks(s, o, &b);
 	if (fd < 0 || write(fd, b.data ? b.data : "", b.len) != (ssize_t)b.len) {
 		sweep_message(s, _("cannot write %s: %s"), path, strerror(errno));
 		free(rel);
@@ -301,7 +319,7 @@ run_canary_end(struct sweep *s, struct sweep_live *l, const struct proc_exit *ex
 	v = canary_judge((enum canary_kind)l->canary, o, ex, jc.noise, &why);
 	if (why != NULL)
 		clean = sanitize_text(why, strlen(why));
-	log = v == CANARY_UNEXPECTED ? run_keep_log(s, l) : NULL;
+	log = v == CANARY_UNEXPECTED ? run_keep_log(s, l, NULL) : NULL;
 	run_remove_tmpdir(s, l);
 	jc.canary = l->pub.id;
 	jc.kind = canary_kind_name((enum canary_kind)l->canary);
@@ -393,6 +411,25 @@ run_note_debris(struct sweep *s, const struct sweep_live *l, struct journal_run 
 	}
 }
 
+/* Stops a sweep none of whose runs reached a test once every package ran
+ * (the framework cannot start, every file fails to collect): each further
+ * run would end the same way, and "no test failed" would be no answer. */
+static void
+run_check_reached(struct sweep *s, const struct outcome *o)
+{
+	size_t i;
+
+	if (o->unreached == NULL || s->results->ntests > 0 || s->interrupting)
+		return;
+	for (i = 0; i < s->npkgs; i++) {
+		if (s->pkgs[i]->build_ok && !s->pkgs[i]->empty && s->results->pkgs[i].runs == 0)
+			return;
+	}
+	sweep_message(s, _("no run reached a test: %s"), o->unreached);
+	s->infra_error = true;
+	sweep_interrupt(s);
+}
+
 static void
 run_on_done(void *arg, const struct proc_exit *ex, bool leaked, int64_t elapsed_ms)
 {
@@ -466,7 +503,7 @@ run_on_done(void *arg, const struct proc_exit *ex, bool leaked, int64_t elapsed_
 		return;
 	}
 	if (outcome_failed(&o) || o.unreliable || o.selection_failed)
-		log = run_keep_log(s, l);
+		log = run_keep_log(s, l, &o);
 	else
 		run_remove_tmpdir(s, l);
 	if (o.selection_failed && !o.package_failed)
@@ -519,6 +556,7 @@ run_on_done(void *arg, const struct proc_exit *ex, bool leaked, int64_t elapsed_
 		if (t != NULL)
 			s->obs.test_failed_first(s->obs.arg, t, &o.tests[i], &l->pub);
 	}
+	run_check_reached(s, &o);
 	outcome_free(&o);
 	free(log);
 	sweep_sched_finish(s, l->sr, elapsed_ms);

@@ -104,6 +104,19 @@ sweep_config_add_env(struct sweep_config *c, const char *name, const char *value
 	c->env_values[c->nenv++] = xstrdup(value);
 }
 
+void
+sweep_config_keep_env(struct sweep_config *c, const char *const *names)
+{
+	size_t i;
+
+	for (i = 0; names != NULL && names[i] != NULL; i++) {
+		const char *v = getenv(names[i]);
+
+		if (v != NULL)
+			sweep_config_add_env(c, names[i], v);
+	}
+}
+
 static void
 sweep_config_set_str(char **dst, const char *v)
 {

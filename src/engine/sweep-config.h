@@ -88,6 +88,10 @@ void sweep_config_from_options(struct sweep_config *c, const struct options *o,
 /* Records that the sweep ran with NAME=VALUE in its environment. */
 void sweep_config_add_env(struct sweep_config *c, const char *name, const char *value);
 
+/* Records each variable of names (NULL-terminated, or NULL) that is set
+ * in flakesweep's own environment. */
+void sweep_config_keep_env(struct sweep_config *c, const char *const *names);
+
 /* Sets what c records in o, for --resume and `report --rebuild`: every
  * setting, the driver, the package patterns and the TAP command; the
  * quarantine file only when o names none. */

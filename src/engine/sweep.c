@@ -152,9 +152,11 @@ sweep_set_phase(struct sweep *s, enum sweep_phase phase)
 /* ---- configuration, header ---- */
 
 /* The variables of flakesweep's own environment that change what a build
- * or a run does, so a reproduce line can set them in a fresh shell. */
+ * or a run does, so a reproduce line can set them in a fresh shell; the
+ * driver adds its own (driver.repro_env). */
 static const char *const sweep_repro_env[] = {
-    "GOPATH", "GO111MODULE", "GOFLAGS", "GOWORK", "GOTOOLCHAIN", "GOEXPERIMENT", "CGO_ENABLED",
+    "GOPATH",      "GO111MODULE",  "GOFLAGS",     "GOWORK",
+    "GOTOOLCHAIN", "GOEXPERIMENT", "CGO_ENABLED", NULL,
 };
 
 /* The machine as the header records it: this sweep's lanes. */
@@ -203,12 +205,8 @@ sweep_header(const struct sweep *s, struct journal_header *h)
 	h->project.commit = s->proj.commit != NULL ? xstrdup(s->proj.commit) : NULL;
 	h->project.toolchain = s->proj.toolchain != NULL ? xstrdup(s->proj.toolchain) : NULL;
 	h->project.origin = s->proj.origin != NULL ? xstrdup(s->proj.origin) : NULL;
-	for (i = 0; i < UTIL_ARRAY_LEN(sweep_repro_env); i++) {
-		const char *v = getenv(sweep_repro_env[i]);
-
-		if (v != NULL)
-			sweep_config_add_env(&h->config, sweep_repro_env[i], v);
-	}
+	sweep_config_keep_env(&h->config, sweep_repro_env);
+	sweep_config_keep_env(&h->config, s->driver->repro_env);
 }
 
 void

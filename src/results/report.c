@@ -465,8 +465,10 @@ report_text(const struct results *r, const struct report_meta *m)
 			report_text_section(&out, &b, r, list[i], m, d);
 		}
 	}
+	/* Runs that reached no test prove nothing passed. */
 	if (n == 0)
-		buf_printf(&b, "\n%s\n", _("No test failed or hung."));
+		buf_printf(&b, "\n%s\n",
+		           r->ntests > 0 ? _("No test failed or hung.") : _("No test ran."));
 	report_clean(&out, &b);
 	free(list);
 	if (d == &own)

@@ -6,16 +6,7 @@
 # the root in a bare environment, and the order-dependent victim found with
 # --shuffle in a by-file sweep, its seed replaying the failure.
 set -eu
-py=
-for cand in "${FLAKESWEEP_PYTHON:-}" /usr/bin/python3 python3; do
-	[ -n "$cand" ] || continue
-	if "$cand" -c 'import sys, pytest; sys.exit(int(pytest.__version__.split(".")[0]) < 7)' \
-		2>/dev/null; then
-		py=$(command -v "$cand")
-		break
-	fi
-done
-[ -n "$py" ] || { echo "SKIP no python3 with pytest 7 or later"; exit 77; }
+. "$CHECK_SRCDIR/tests/lib/pytest.sh"
 export FLAKESWEEP_PYTHON=$py FLAKESWEEP_DATADIR=$CHECK_SRCDIR/data PYTHONDONTWRITEBYTECODE=1
 unset PYTEST_ADDOPTS PYTHONPATH
 demo=$CHECK_TMPDIR/demo-py
@@ -95,6 +86,10 @@ ff = tests[hang]["first_failure"]
 check(ff["reason"] == "still running when the run hit its time limit", "hang reason: %s" % ff["reason"])
 check(any("in test_sometimes_hangs" in l for l in ff["lines"]), "the hang's stack names the test")
 check(any("Current thread" in l for l in ff["lines"]), "the hang's stack is faulthandler's")
+# The stack comes on the report descriptor; the run's log holds it too.
+log = open(os.path.join(out, ff.get("log") or "missing")).read() if ff.get("log") else ""
+check("in test_sometimes_hangs" in log and "Current thread" in log,
+      "the hung run's log %s holds its stack: %r" % (ff.get("log"), log[-300:]))
 r = json.load(open(os.path.join(out, "..", "rebuilt", "results.json")))
 def kept(doc):
     # The journal lists a run's passed tests apart from its failed ones, so
@@ -105,7 +100,7 @@ check(kept(r) == kept(d), "report --rebuild gives the same channels and seeds: %
       % (kept(r), kept(d)))
 text = open(report).read()
 check("ambient channels read: rng" in text, "report.txt shows the channels")
-check(text.count("directly:  cd ") == 5, "five reproduce lines in report.txt")
+check(text.count("\n  directly:  ") == 5, "five reproduce lines in report.txt")
 
 # Each reproduce line, run as printed, shows its failure.
 check(reproduces(tests[fail]["reproduce"]["direct"], "1 failed", 1), "always_fails reproduces")

@@ -6,7 +6,9 @@
 # a login shell whose PATH has flakesweep and go, and must fail the same way
 # the sweep saw. The Go package builds only in GOPATH
 # mode and fails only with --isolate-net; the TAP runner selects its test
-# through FLAKESWEEP_TEST (--tap-select env).
+# through FLAKESWEEP_TEST (--tap-select env); the pytest test imports a
+# module found only through the sweep's PYTHONPATH, with the Python and the
+# plugin's directory the sweep's FLAKESWEEP_PYTHON and FLAKESWEEP_DATADIR.
 set -eu
 [ "$(id -u)" = 0 ] || { echo "SKIP needs root for network namespaces"; exit 77; }
 command -v go >/dev/null || { echo "SKIP go is not installed"; exit 77; }
@@ -29,6 +31,19 @@ cd "$CHECK_TMPDIR"
 	--ui none \
 	-o tap -- "$CHECK_TMPDIR/fx/select.sh" >/dev/null 2>err || rc=$?
 [ "$rc" = 1 ] || { cat err; echo "tap sweep: exit status $rc, expected 1"; exit 1; }
+# Without a python3 that has pytest, the pytest lines are not checked.
+py=$( (. "$CHECK_SRCDIR/tests/lib/pytest.sh" >/dev/null && echo "$py") || true)
+if [ -n "$py" ]; then
+	mkdir plugin
+	cp "$CHECK_SRCDIR/data/flakesweep_ledger.py" plugin/
+	cd fx/py
+	rc=0
+	PYTHONPATH=$CHECK_TMPDIR/fx/py/lib FLAKESWEEP_PYTHON=$py FLAKESWEEP_DATADIR=$CHECK_TMPDIR/plugin \
+		"$FLAKESWEEP" --driver pytest --cpu 1 --load 1 --count 2 --confirm 2 --timeout 30s \
+		--ui none -o "$CHECK_TMPDIR/py" tests/test_helper.py >/dev/null 2>"$CHECK_TMPDIR/err" || rc=$?
+	[ "$rc" = 1 ] || { cat "$CHECK_TMPDIR/err"; echo "pytest sweep: exit status $rc, expected 1"; exit 1; }
+	cd "$CHECK_TMPDIR"
+fi
 line() {
 	python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))
@@ -52,5 +67,13 @@ for kind in direct flakesweep; do
 	direct) grep -q "selected beta alone" out && ! grep -q alpha out ;;
 	flakesweep) [ "$rc" = 1 ] && grep -q -- "--tap-select env" <<<"$l" ;;
 	esac || { cat out; echo "FAIL: the tap $kind line did not reproduce (exit $rc)"; bad=1; }
+	[ -n "$py" ] || continue
+	l=$(line py/results.json tests/test_helper.py::test_helper_agrees $kind)
+	echo "pytest $kind: $l"
+	rc=0
+	fresh "$l" >out 2>&1 || rc=$?
+	if [ "$rc" = 0 ] || ! grep -q "the helper says 41" out; then
+		cat out; echo "FAIL: the pytest $kind line did not reproduce (exit $rc)"; bad=1
+	fi
 done
 exit $bad
