@@ -196,8 +196,9 @@ bisect_probe(const struct bisect_config *cfg, struct bisect_commit *c, char **er
 	char *wt = xasprintf("%s/worktrees/%s", cfg->outdir, c->sha);
 	char *runs = xasprintf("%s/runs/%s", cfg->outdir, c->sha);
 	char *qwt = util_shell_quote(wt), *args;
-	struct sequential_spec sp = {cfg->test, cfg->cpu,         cfg->load,       cfg->p0,
-	                             cfg->p1,   SEQUENTIAL_ALPHA, SEQUENTIAL_BETA, cfg->budget};
+	struct sequential_spec sp = {cfg->test,       cfg->cpu,    cfg->load,
+	                             cfg->p0,         cfg->p1,     SEQUENTIAL_ALPHA,
+	                             SEQUENTIAL_BETA, cfg->budget, NULL};
 	struct sequential_result r;
 	int rc;
 
