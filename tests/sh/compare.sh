@@ -16,13 +16,13 @@ rc=0; "$FLAKESWEEP" compare before after.json >out 2>err || rc=$?
 cat >want <<'TXT'
 inconclusive p::Test15of20 at cpu 1 load 1: before 15/20 (75.0%), after 14/20 (70.0%); 69 passing runs after would show it fixed
 fixed        p::TestFixed at cpu 1 load 1: before 30/100 (30.0%), after 0/200 (0.0%)
-inconclusive p::TestGone at cpu 1 load 1: before 3/10 (30.0%), after not run; 353 passing runs after would show it fixed
+not run      p::TestGone at cpu 1 load 1: before 3/10 (30.0%), after not run
 new          p::TestNew at cpu 1 load 1: before 0/100 (0.0%), after 5/100 (5.0%)
 unchanged    p::TestPass
 rarer        p::TestRarer at cpu 1 load 1: before 30/100 (30.0%), after 5/100 (5.0%)
 unchanged    p::TestSame at cpu 1 load 1: before 500/1000 (50.0%), after 500/1000 (50.0%)
 worse        p::TestWorse at cpu 1 load 1: before 2/100 (2.0%), after 40/100 (40.0%)
-8 tests: 1 fixed, 1 rarer, 2 unchanged, 1 worse, 1 new, 2 inconclusive
+8 tests: 1 fixed, 1 rarer, 2 unchanged, 1 worse, 1 new, 1 inconclusive, 1 not run
 TXT
 diff -u want out || fail "text"
 [ ! -s err ] || fail "stderr: $(cat err)"
@@ -68,6 +68,29 @@ rc=0; "$FLAKESWEEP" compare before before >out || rc=$?
 rc=0; "$FLAKESWEEP" compare before after.json --level 0.01 --test p::TestFixed >out || rc=$?
 [ "$rc" = 1 ] || fail "--level 0.01: exit $rc"
 grep -q '^rarer        p::TestFixed ' out || fail "--level 0.01: $(cat out)"
+
+# An after that ran none of before's tests (no tests at all, or only tests
+# of other ids) fails, and calls every test of before not run.
+python3 - <<'PY'
+import json
+r = json.load(open("after.json"))
+r["tests"] = []
+json.dump(r, open("empty.json", "w"))
+r = json.load(open("after.json"))
+for t in r["tests"]:
+    t["id"] = "q::" + t["test"]
+    t["package"] = "q"
+json.dump(r, open("other.json", "w"))
+PY
+for a in empty.json other.json; do
+	rc=0; "$FLAKESWEEP" compare before $a >out 2>err || rc=$?
+	[ "$rc" = 2 ] || fail "after $a: exit $rc, expected 2"
+	grep -qx "flakesweep: $a ran none of the 8 tests of before" err || fail "after $a: $(cat err)"
+	grep -q '^\(unchanged\|inconclusive\) *p::' out && fail "after $a: a test after never ran is judged: $(cat out)"
+	[ "$(grep -c '^not run      p::' out)" = 8 ] || fail "after $a: not every test of before is not run: $(cat out)"
+	rc=0; "$FLAKESWEEP" compare --json before $a >out 2>err || rc=$?
+	[ "$rc" = 2 ] || fail "after $a --json: exit $rc, expected 2"
+done
 
 # Bad input.
 bad() {
