@@ -104,6 +104,26 @@ echo '{"schema": "flakesweep/results/v1", "tests": [{"id": "p::T", "cells": [7]}
 bad "bad.json:1: tests[0].package: expected a string" before bad.json
 printf '{"type":"header","schema":"flakesweep/journal/v1"}\n{"type":"phase","phase":"sweep"}\n' >journal.jsonl
 bad "journal.jsonl is a sweep's journal: give its results.json, or the directory that holds them" before journal.jsonl
+# A cell repeated (same phase, cpu and load) is refused as a repeated test
+# is, never summed.
+python3 - <<'PY'
+import json
+r = json.load(open("after.json"))
+cells = r["tests"][1]["cells"]
+cells.append(dict(cells[0], runs=7, failures=1))
+json.dump(r, open("dupcell.json", "w"), indent=1)
+PY
+bad "dupcell.json:34: tests[1].cells[1]: repeats the cell at phase sweep, cpu 1, load 1 (cells[0])" before dupcell.json
+bad "dupcell.json:34: tests[1].cells[1]: repeats" dupcell.json after.json
+python3 - <<'PY'
+import json
+r = json.load(open("after.json"))
+cells = r["tests"][1]["cells"]
+cells.append(dict(cells[0], phase="confirm", runs=7, failures=1))
+json.dump(r, open("confirmcell.json", "w"), indent=1)
+PY
+rc=0; "$FLAKESWEEP" compare before confirmcell.json >out 2>err || rc=$?
+[ "$rc" = 1 ] || fail "a confirm cell at a sweep cell's pair: exit $rc: $(cat err)"
 bad "--level 2: expected a number above 0, at most 1" before after.json --level 2
 bad "usage: flakesweep compare BEFORE AFTER" before
 bad "--ui tui: expected full or line" before after.json --ui tui
