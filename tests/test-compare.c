@@ -218,28 +218,32 @@ TEST(compare_worst_pair_decides_and_worse_overrides)
 	results_free(after);
 }
 
+/* The verdict's name of the test id in c. */
+static const char *
+verdict(const struct compare *c, const char *id)
+{
+	return compare_verdict_name(compare_find(c, id)->verdict);
+}
+
 TEST(compare_test_after_did_not_run_is_not_run)
 {
 	struct results *before = results_new(), *after = results_new(), *none = results_new();
 	struct compare_options o;
 	struct compare *c;
 	const struct compare_test *t;
-	int pb = results_add_pkg(before, "m/p", "unit"), pa = results_add_pkg(after, "m/q", "unit");
 	char *text;
 
 	compare_options_default(&o);
-	add_runs(before, pb, "TestFlaky", 1, 1, 200, 60);
-	add_runs(before, pb, "TestPass", 1, 1, 200, 0);
+	add_runs(before, results_add_pkg(before, "m/p", "unit"), "TestFlaky", 1, 1, 200, 60);
+	add_runs(before, 0, "TestPass", 1, 1, 200, 0);
 	/* After ran a test of the same name in another package only. */
-	add_runs(after, pa, "TestPass", 1, 1, 200, 0);
+	add_runs(after, results_add_pkg(after, "m/q", "unit"), "TestPass", 1, 1, 200, 0);
 	c = compare_new(before, after, &o);
-	t = compare_find(c, "m/p::TestPass");
-	CHECK_STR(compare_verdict_name(t->verdict), "not run");
+	CHECK_STR(verdict(c, "m/p::TestPass"), "not run");
+	CHECK_STR(verdict(c, "m/p::TestFlaky"), "not run");
 	t = compare_find(c, "m/p::TestFlaky");
-	CHECK_STR(compare_verdict_name(t->verdict), "not run");
 	CHECK_INT(t->pairs[t->decisive].before.failures, 60);
-	t = compare_find(c, "m/q::TestPass");
-	CHECK_STR(compare_verdict_name(t->verdict), "unchanged");
+	CHECK_STR(verdict(c, "m/q::TestPass"), "unchanged");
 	/* After ran none of before's tests: that fails, whatever is asked. */
 	CHECK_INT(compare_exit_status(c, NULL, 0), 2);
 	text = compare_to_text(c, NULL, 0);
@@ -253,13 +257,13 @@ TEST(compare_test_after_did_not_run_is_not_run)
 	/* An after with no tests at all. */
 	c = compare_new(before, none, &o);
 	CHECK_INT(compare_exit_status(c, NULL, 0), 2);
-	CHECK_STR(compare_verdict_name(compare_find(c, "m/p::TestPass")->verdict), "not run");
+	CHECK_STR(verdict(c, "m/p::TestPass"), "not run");
 	compare_free(c);
 	/* After ran one of them: the other is not run, and nothing failed. */
 	add_runs(after, results_add_pkg(after, "m/p", "unit"), "TestPass", 1, 1, 200, 0);
 	c = compare_new(before, after, &o);
-	CHECK_STR(compare_verdict_name(compare_find(c, "m/p::TestPass")->verdict), "unchanged");
-	CHECK_STR(compare_verdict_name(compare_find(c, "m/p::TestFlaky")->verdict), "not run");
+	CHECK_STR(verdict(c, "m/p::TestPass"), "unchanged");
+	CHECK_STR(verdict(c, "m/p::TestFlaky"), "not run");
 	CHECK_INT(compare_exit_status(c, NULL, 0), 0);
 	compare_free(c);
 	results_free(before);
