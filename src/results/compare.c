@@ -273,7 +273,9 @@ compare_new(const struct results *before, const struct results *after,
 	for (i = 0; i < c->ntests; i++) {
 		struct compare_test *t = &c->tests[i];
 
-		qsort(t->pairs, (size_t)t->npairs, sizeof *t->pairs, compare_pair_cmp);
+		/* A test without cells has no pairs: pairs is NULL. */
+		if (t->npairs > 1)
+			qsort(t->pairs, (size_t)t->npairs, sizeof *t->pairs, compare_pair_cmp);
 		for (k = 0; k < t->npairs; k++) {
 			struct compare_pair *pp = &t->pairs[k];
 			double blo, bhi;

@@ -124,6 +124,15 @@ json.dump(r, open("confirmcell.json", "w"), indent=1)
 PY
 rc=0; "$FLAKESWEEP" compare before confirmcell.json >out 2>err || rc=$?
 [ "$rc" = 1 ] || fail "a confirm cell at a sweep cell's pair: exit $rc: $(cat err)"
+# A test with no cells on either side has no pair to sort or judge.
+python3 - <<'PY'
+import json
+r = json.load(open("after.json"))
+r["tests"][0]["cells"] = []
+json.dump(r, open("nocells.json", "w"), indent=1)
+PY
+rc=0; "$FLAKESWEEP" compare nocells.json nocells.json >out 2>err || rc=$?
+[ "$rc" = 0 ] && [ ! -s err ] || fail "a test without cells: exit $rc: $(cat err)"
 bad "--level 2: expected a number above 0, at most 1" before after.json --level 2
 bad "usage: flakesweep compare BEFORE AFTER" before
 bad "--ui tui: expected full or line" before after.json --ui tui
