@@ -71,7 +71,8 @@ cmd_compare_usage(FILE *f)
 	        "                     after on the terminal; line: print them (default)\n"
 	        "\n"
 	        "Exit status: 0 every test named by --test is fixed (without --test:\n"
-	        "nothing is worse or new); 1 otherwise; 2 usage or input error.\n"),
+	        "nothing is worse or new); 1 otherwise; 2 usage or input error, or\n"
+	        "AFTER ran none of BEFORE's tests.\n"),
 	      f);
 }
 
@@ -137,6 +138,7 @@ cmd_compare(int argc, char **argv)
 	struct results *before = NULL, *after = NULL;
 	struct compare *cmp = NULL;
 	char *text;
+	size_t nbefore;
 	int rc = 2;
 
 	compare_options_default(&a.co);
@@ -184,6 +186,9 @@ cmd_compare(int argc, char **argv)
 	}
 	free(text);
 	rc = compare_exit_status(cmp, a.ids, a.nids);
+	if (compare_ran_after(cmp, &nbefore) == 0 && nbefore > 0)
+		sanitize_fprintf(stderr, _("flakesweep: %s ran none of the %zu tests of %s\n"),
+		                 argv[c.first + 1], nbefore, argv[c.first]);
 	goto out;
 usage:
 	fputs(_("Try 'flakesweep compare --help'.\n"), stderr);

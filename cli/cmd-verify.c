@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cmd.h"
 #include "rates.h"
@@ -25,6 +26,37 @@
 #include "results/results.h"
 #include "results/verify.h"
 
+/* The tests named when the runs did not run the test. */
+#define CMD_VERIFY_RAN_SHOWN 3
+
+/* Says that the runs at pair p, whose results are in outdir, did not run
+ * the test, and which tests they ran instead. */
+static void
+cmd_verify_not_run(const struct verify_plan *vp, const struct verify_pair *p, const char *outdir)
+{
+	struct results *ran = rates_load(outdir);
+	struct buf b;
+	size_t i;
+
+	buf_init(&b);
+	for (i = 0; ran != NULL && i < ran->ntests && i < CMD_VERIFY_RAN_SHOWN; i++)
+		buf_printf(&b, "%s%s", i > 0 ? ", " : "", ran->tests[i].id);
+	if (ran != NULL && ran->ntests > CMD_VERIFY_RAN_SHOWN)
+		buf_printf(&b, _(" and %zu more"), ran->ntests - CMD_VERIFY_RAN_SHOWN);
+	if (b.len > 0)
+		sanitize_fprintf(stderr,
+		                 _("flakesweep: no run of %s at cpu %d load %d: the runs ran %s "
+		                   "(results in %s)\n"),
+		                 vp->test->id, p->cpu, p->load, b.data, outdir);
+	else
+		sanitize_fprintf(stderr,
+		                 _("flakesweep: no run of %s at cpu %d load %d: the runs reported "
+		                   "no test (results in %s)\n"),
+		                 vp->test->id, p->cpu, p->load, outdir);
+	buf_free(&b);
+	results_free(ran);
+}
+
 /* Runs pair i of vp; its results are added to after. Returns the
  * sequential test's state, or -1 after printing an error (*rc set). */
 static int
@@ -32,8 +64,8 @@ cmd_verify_pair(struct options *o, const char *base, int64_t budget, const struc
                 size_t i, struct results *after, int *rc)
 {
 	const struct verify_pair *p = &vp->pairs[i];
-	struct sequential_spec sp = {vp->test->test, p->cpu,    p->load,  p->p0,
-	                             p->p1,          vp->alpha, vp->beta, budget};
+	struct sequential_spec sp = {vp->test->test, p->cpu,   p->load, p->p0,      p->p1,
+	                             vp->alpha,      vp->beta, budget,  vp->package};
 	struct sequential_result r = {0};
 	struct results *one = NULL;
 	char *err = NULL;
@@ -46,6 +78,11 @@ cmd_verify_pair(struct options *o, const char *base, int64_t budget, const struc
 	}
 	if (sequential_run(o, &sp, &r, &err) < 0) {
 		sanitize_fprintf(stderr, "flakesweep: %s\n", err);
+		*rc = 2;
+		goto out;
+	}
+	if (r.exit_status != 130 && (r.lacks_test || r.runs == 0)) {
+		cmd_verify_not_run(vp, p, r.outdir);
 		*rc = 2;
 		goto out;
 	}
@@ -84,7 +121,7 @@ cmd_verify(int argc, char **argv)
 	struct results *before = NULL, *after = results_new();
 	struct verify_plan vp = {0};
 	struct compare *c = NULL;
-	char *err = NULL, *text, *ids[1], *base = NULL;
+	char *err = NULL, *text, *ids[1], *base = NULL, *driver = NULL;
 	size_t i;
 	int rc, state = STATS_SPRT_ACCEPT_P1;
 
@@ -100,9 +137,18 @@ cmd_verify(int argc, char **argv)
 		          "[--budget N] [-o DIR] [sweep options]"));
 		goto out;
 	}
-	before = rates_load(a.results);
+	before = rates_load_driver(a.results, &driver);
 	if (before == NULL)
 		goto out;
+	/* Another driver names other tests: none of its runs could be the
+	 * test's. */
+	if (driver != NULL && strcmp(driver, o.driver) != 0) {
+		sanitize_fprintf(
+		    stderr, _("flakesweep: %s: the results are a %s sweep: give --driver %s%s\n"),
+		    a.results, driver, driver,
+		    options_check_command(driver, 0) != NULL ? " -- COMMAND" : "");
+		goto out;
+	}
 	if (verify_plan(before, a.test, &a.co, &vp, &err) < 0) {
 		sanitize_fprintf(stderr, "flakesweep: %s: %s\n", a.results, err);
 		goto out;
@@ -132,6 +178,7 @@ cmd_verify(int argc, char **argv)
 	rc = state == STATS_SPRT_ACCEPT_P1 ? 0 : 1;
 out:
 	free(err);
+	free(driver);
 	free(base);
 	verify_plan_free(&vp);
 	compare_free(c);

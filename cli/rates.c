@@ -69,15 +69,16 @@ rates_is_journal(const char *path)
 }
 
 struct results *
-rates_load(const char *arg)
+rates_load_driver(const char *arg, char **driver)
 {
+	struct results_meta m = {0};
 	struct results *r = NULL;
 	struct stat st;
 	char *path, *err = NULL;
 
 	path = stat(arg, &st) == 0 && S_ISDIR(st.st_mode) ? xasprintf("%s/results.json", arg)
 	                                                  : xstrdup(arg);
-	if (results_load(path, &r, NULL, &err) < 0) {
+	if (results_load(path, &r, driver != NULL ? &m : NULL, &err) < 0) {
 		if (rates_is_journal(path))
 			sanitize_fprintf(
 			    stderr,
@@ -88,8 +89,19 @@ rates_load(const char *arg)
 			sanitize_fprintf(stderr, "flakesweep: %s\n", err);
 		free(err);
 	}
+	if (driver != NULL) {
+		*driver = m.driver;
+		m.driver = NULL;
+		results_meta_free(&m);
+	}
 	free(path);
 	return r;
+}
+
+struct results *
+rates_load(const char *arg)
+{
+	return rates_load_driver(arg, NULL);
 }
 
 enum {

@@ -51,4 +51,8 @@ void rates_seq_package(struct options *o, const char *package);
  * printing an error naming the file and what was expected. */
 struct results *rates_load(const char *path);
 
+/* rates_load, and the driver that swept the results into *driver (caller
+ * frees; NULL when the file does not say). */
+struct results *rates_load_driver(const char *path, char **driver);
+
 #endif

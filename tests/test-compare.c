@@ -218,6 +218,59 @@ TEST(compare_worst_pair_decides_and_worse_overrides)
 	results_free(after);
 }
 
+/* The verdict's name of the test id in c. */
+static const char *
+verdict(const struct compare *c, const char *id)
+{
+	return compare_verdict_name(compare_find(c, id)->verdict);
+}
+
+TEST(compare_test_after_did_not_run_is_not_run)
+{
+	struct results *before = results_new(), *after = results_new(), *none = results_new();
+	struct compare_options o;
+	struct compare *c;
+	const struct compare_test *t;
+	char *text;
+
+	compare_options_default(&o);
+	add_runs(before, results_add_pkg(before, "m/p", "unit"), "TestFlaky", 1, 1, 200, 60);
+	add_runs(before, 0, "TestPass", 1, 1, 200, 0);
+	/* After ran a test of the same name in another package only. */
+	add_runs(after, results_add_pkg(after, "m/q", "unit"), "TestPass", 1, 1, 200, 0);
+	c = compare_new(before, after, &o);
+	CHECK_STR(verdict(c, "m/p::TestPass"), "not run");
+	CHECK_STR(verdict(c, "m/p::TestFlaky"), "not run");
+	t = compare_find(c, "m/p::TestFlaky");
+	CHECK_INT(t->pairs[t->decisive].before.failures, 60);
+	CHECK_STR(verdict(c, "m/q::TestPass"), "unchanged");
+	/* After ran none of before's tests: that fails, whatever is asked. */
+	CHECK_INT(compare_exit_status(c, NULL, 0), 2);
+	text = compare_to_text(c, NULL, 0);
+	CHECK(strstr(text, "not run      m/p::TestFlaky at cpu 1 load 1: before 60/200 (30.0%), "
+	                   "after not run\n") != NULL);
+	CHECK(strstr(text, "\nnot run      m/p::TestPass\n") != NULL);
+	CHECK(strstr(text, "3 tests: 0 fixed, 0 rarer, 1 unchanged, 0 worse, 0 new, "
+	                   "0 inconclusive, 2 not run\n") != NULL);
+	free(text);
+	compare_free(c);
+	/* An after with no tests at all. */
+	c = compare_new(before, none, &o);
+	CHECK_INT(compare_exit_status(c, NULL, 0), 2);
+	CHECK_STR(verdict(c, "m/p::TestPass"), "not run");
+	compare_free(c);
+	/* After ran one of them: the other is not run, and nothing failed. */
+	add_runs(after, results_add_pkg(after, "m/p", "unit"), "TestPass", 1, 1, 200, 0);
+	c = compare_new(before, after, &o);
+	CHECK_STR(verdict(c, "m/p::TestPass"), "unchanged");
+	CHECK_STR(verdict(c, "m/p::TestFlaky"), "not run");
+	CHECK_INT(compare_exit_status(c, NULL, 0), 0);
+	compare_free(c);
+	results_free(before);
+	results_free(after);
+	results_free(none);
+}
+
 TEST(compare_json_names_every_verdict)
 {
 	struct compare *c;
@@ -231,7 +284,7 @@ TEST(compare_json_names_every_verdict)
 	CHECK(strstr(s, "\"verdict\":\"inconclusive\",\"pair\":{\"cpu\":1,\"load\":1},"
 	                "\"runs_needed\":69") != NULL);
 	CHECK(strstr(s, "\"summary\":{\"fixed\":0,\"rarer\":0,\"unchanged\":0,\"worse\":0,"
-	                "\"new\":0,\"inconclusive\":1}") != NULL);
+	                "\"new\":0,\"inconclusive\":1,\"not run\":0}") != NULL);
 	free(s);
 	cJSON_Delete(j);
 	compare_free(c);

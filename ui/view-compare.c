@@ -28,6 +28,7 @@ view_compare_role(enum compare_verdict v)
 		return DRAW_BAD;
 	case COMPARE_RARER:
 	case COMPARE_INCONCLUSIVE:
+	case COMPARE_NOT_RUN:
 		return DRAW_WARN;
 	case COMPARE_UNCHANGED:
 		break;
@@ -38,7 +39,7 @@ view_compare_role(enum compare_verdict v)
 static void
 view_compare_header(struct view_ctx *c, const struct view_compare *vc, int cols)
 {
-	int counts[COMPARE_INCONCLUSIVE + 1] = {0}, x, v;
+	int counts[COMPARE_NOT_RUN + 1] = {0}, x, v;
 	size_t i;
 	char *s;
 
@@ -49,7 +50,7 @@ view_compare_header(struct view_ctx *c, const struct view_compare *vc, int cols)
 	s = xasprintf(_(" compare  %zu tests:"), vc->cmp->ntests);
 	x = draw_text(c->d, 0, 0, cols, s, DRAW_HEADER, true);
 	free(s);
-	for (v = 0; v <= COMPARE_INCONCLUSIVE && x < cols; v++) {
+	for (v = 0; v <= COMPARE_NOT_RUN && x < cols; v++) {
 		if (counts[v] == 0)
 			continue;
 		s = xasprintf(" %d %s", counts[v], compare_verdict_name(v));

@@ -283,6 +283,27 @@ options_set_checked(char **dst, const char *value, const char *check, const char
 	return 0;
 }
 
+/* A command for sh -c: one with nothing but blanks would do nothing. */
+static const char *
+options_check_shell(const char *value)
+{
+	return value[strspn(value, " \t\n")] == '\0' ? _("a shell command") : NULL;
+}
+
+/* A name the environment can hold: letters, digits and underscores, not
+ * starting with a digit (POSIX's portable names). */
+static const char *
+options_check_env_name(const char *value)
+{
+	static const char name[] =
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_0123456789";
+
+	if (value[0] == '\0' || (value[0] >= '0' && value[0] <= '9') ||
+	    value[strspn(value, name)] != '\0')
+		return _("a variable name (letters, digits and _, not starting with a digit)");
+	return NULL;
+}
+
 /* The choices of an option with a fixed set of values. */
 static int
 options_pick(const char *value, const char *const *choices, const char *expected, int *out,
@@ -338,11 +359,10 @@ options_set(struct options *o, enum options_key key, const char *value, const ch
 	case OPTIONS_CLUSTERS:
 		return options_parse_count(value, &o->clusters, 1, expected);
 	case OPTIONS_ENV_UP:
-		options_set_str(&o->env_up, value);
-		return 0;
+		return options_set_checked(&o->env_up, value, options_check_shell(value), expected);
 	case OPTIONS_ENV_DOWN:
-		options_set_str(&o->env_down, value);
-		return 0;
+		return options_set_checked(&o->env_down, value, options_check_shell(value),
+		                           expected);
 	case OPTIONS_BUILD_TAGS:
 		o->given |= OPTIONS_GIVEN_TAGS;
 		options_set_str(&o->build_tags, value);
@@ -426,6 +446,8 @@ options_set(struct options *o, enum options_key key, const char *value, const ch
 		o->shard_plan = true;
 		return 0;
 	case OPTIONS_SCRUB_ENV:
+		if ((*expected = options_check_env_name(value)) != NULL)
+			return -EINVAL;
 		o->scrub_env =
 		    xrealloc(o->scrub_env, sizeof *o->scrub_env * (size_t)(o->nscrub_env + 1));
 		o->scrub_env[o->nscrub_env++] = xstrdup(value);

@@ -9,14 +9,11 @@
  */
 #include "config.h"
 
-#include <errno.h>
 #include <math.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "base/sanitize.h"
 #include "engine/canary.h"
@@ -171,8 +168,8 @@ run_keep_log(struct sweep *s, struct sweep_live *l, const struct outcome *o)
 	char *rel = l->canary >= 0 ? xasprintf("runs/canary-%lld.log", (long long)l->pub.id)
 	                           : xasprintf("runs/%lld.log", (long long)l->pub.id);
 	char *path = xasprintf("%s/%s", s->outdir, rel);
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	struct buf b;
+	int rc;
 
 	buf_init(&b);
 	buf_add(&b, l->head.data ? l->head.data : "", l->head.len);
@@ -187,13 +184,14 @@ run_keep_log(struct sweep *s, struct sweep_live *l, const struct outcome *o)
 			buf_add(&b, l->tail, start);
 	}
 	run_log_stacks(s, o, &b);
-	if (fd < 0 || write(fd, b.data ? b.data : "", b.len) != (ssize_t)b.len) {
-		sweep_message(s, _("cannot write %s: %s"), path, strerror(errno));
+	/* Written whole or not at all, and a short write on a full disk is
+	 * written on until the write itself says why it stopped. */
+	rc = util_write_file_replace(path, b.data != NULL ? b.data : "", b.len);
+	if (rc < 0) {
+		sweep_message(s, _("cannot write %s: %s"), path, strerror(-rc));
 		free(rel);
 		rel = NULL;
 	}
-	if (fd >= 0)
-		close(fd);
 	buf_free(&b);
 	free(path);
 	return rel;

@@ -27,7 +27,7 @@ enum sequential_mark {
 };
 
 struct sequential {
-	const char *test;
+	const char *test, *package;
 	struct stats_sprt sprt;
 	int64_t budget;
 	struct sequential_result *r;
@@ -39,12 +39,15 @@ struct sequential {
 };
 
 static enum sequential_mark
-sequential_judge(const struct sequential *q, const struct outcome *o)
+sequential_judge(const struct sequential *q, const struct sweep_run *run, const struct outcome *o)
 {
+	const struct results *res = sweep_results(q->s);
 	size_t i;
 
 	if (o->unreliable)
 		return SEQUENTIAL_IGNORED;
+	if (q->package != NULL && strcmp(res->pkgs[run->pkg].name, q->package) != 0)
+		return SEQUENTIAL_ABSENT;
 	for (i = 0; i < o->ntests; i++) {
 		if (strcmp(o->tests[i].name, q->test) != 0)
 			continue;
@@ -110,7 +113,7 @@ sequential_run_finished(void *arg, const struct sweep_run *run, const struct out
 		memset(q->marks + q->nmarks, SEQUENTIAL_UNKNOWN, (size_t)(n - q->nmarks));
 		q->nmarks = n;
 	}
-	q->marks[run->id] = (unsigned char)sequential_judge(q, o);
+	q->marks[run->id] = (unsigned char)sequential_judge(q, run, o);
 	sequential_feed(q);
 }
 
@@ -118,7 +121,8 @@ int
 sequential_run(struct options *o, const struct sequential_spec *sp, struct sequential_result *r,
                char **err)
 {
-	struct sequential q = {.test = sp->test, .budget = sp->budget, .r = r, .next = 1};
+	struct sequential q = {
+	    .test = sp->test, .package = sp->package, .budget = sp->budget, .r = r, .next = 1};
 	struct observer obs = {.arg = &q, .run_finished = sequential_run_finished};
 	static const int signums[] = {SIGINT, SIGTERM, SIGHUP};
 	uv_signal_t sigs[3];

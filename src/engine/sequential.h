@@ -31,6 +31,9 @@ struct sequential_spec {
 	double alpha;   /* the chance to say fixed when the rate is p0 */
 	double beta;    /* the chance to say not fixed when it is p1 */
 	int64_t budget; /* runs fed at most */
+	/* The package whose test it is, as the runs name it; NULL: any. A run
+	 * of another package's test of the same name is not the test's. */
+	const char *package;
 };
 
 /* The error rates of one sequential test unless the caller splits them. */

@@ -90,6 +90,18 @@ compare_find(const struct compare *c, const char *id)
 	return bsearch(&key, c->tests, c->ntests, sizeof *c->tests, compare_test_cmp);
 }
 
+/* The runs of one side of t over every pair. */
+static int64_t
+compare_side_runs(const struct compare_test *t, bool after)
+{
+	int64_t n = 0;
+	int i;
+
+	for (i = 0; i < t->npairs; i++)
+		n += after ? t->pairs[i].after.runs : t->pairs[i].before.runs;
+	return n;
+}
+
 /* The verdict at a pair from its counts and q-value, before any runs are
  * projected. */
 static enum compare_verdict
@@ -155,12 +167,12 @@ compare_runs_needed(const struct compare_options *o, const struct compare_pair *
 	return hi;
 }
 
-/* The test's verdict: failures where it never failed before make it new,
+/* The test's verdict from its pairs: failures where it never failed before make it new,
  * a pair that got significantly worse makes it worse; otherwise the pair where before failed most
  * surely (the highest lower bound) measured on both sides decides, because that is where a fix has
  * to show. */
 static void
-compare_test_verdict(struct compare_test *t)
+compare_test_pairs_verdict(struct compare_test *t)
 {
 	double best = -1;
 	int i;
@@ -208,6 +220,16 @@ compare_test_verdict(struct compare_test *t)
 	t->runs_needed = t->pairs[t->decisive].runs_needed;
 }
 
+/* A test after never ran is not run, whatever before measured: it cannot
+ * be unchanged. Its decisive pair still shows before's worst. */
+static void
+compare_test_verdict(struct compare_test *t)
+{
+	compare_test_pairs_verdict(t);
+	if (compare_side_runs(t, true) == 0)
+		t->verdict = COMPARE_NOT_RUN;
+}
+
 struct compare *
 compare_new(const struct results *before, const struct results *after,
             const struct compare_options *opts)
@@ -251,7 +273,9 @@ compare_new(const struct results *before, const struct results *after,
 	for (i = 0; i < c->ntests; i++) {
 		struct compare_test *t = &c->tests[i];
 
-		qsort(t->pairs, (size_t)t->npairs, sizeof *t->pairs, compare_pair_cmp);
+		/* A test without cells has no pairs: pairs is NULL. */
+		if (t->npairs > 1)
+			qsort(t->pairs, (size_t)t->npairs, sizeof *t->pairs, compare_pair_cmp);
 		for (k = 0; k < t->npairs; k++) {
 			struct compare_pair *pp = &t->pairs[k];
 			double blo, bhi;
@@ -333,6 +357,8 @@ compare_verdict_name(enum compare_verdict v)
 		return "worse";
 	case COMPARE_NEW:
 		return "new";
+	case COMPARE_NOT_RUN:
+		return "not run";
 	case COMPARE_INCONCLUSIVE:
 		break;
 	}
@@ -353,7 +379,7 @@ cJSON *
 compare_to_json(const struct compare *c, const char *before, const char *after)
 {
 	cJSON *root = cJSON_CreateObject(), *o, *tests, *sum;
-	int64_t counts[COMPARE_INCONCLUSIVE + 1] = {0};
+	int64_t counts[COMPARE_NOT_RUN + 1] = {0};
 	size_t i;
 	int k;
 
@@ -403,7 +429,7 @@ compare_to_json(const struct compare *c, const char *before, const char *after)
 		cJSON_AddItemToArray(tests, jt);
 	}
 	sum = cJSON_AddObjectToObject(root, "summary");
-	for (k = 0; k <= COMPARE_INCONCLUSIVE; k++)
+	for (k = 0; k <= COMPARE_NOT_RUN; k++)
 		cJSON_AddNumberToObject(sum, compare_verdict_name((enum compare_verdict)k),
 		                        (double)counts[k]);
 	return root;
@@ -447,7 +473,7 @@ compare_text_test(struct buf *b, const struct compare_test *t)
 char *
 compare_to_text(const struct compare *c, char *const *ids, size_t nids)
 {
-	int64_t counts[COMPARE_INCONCLUSIVE + 1] = {0};
+	int64_t counts[COMPARE_NOT_RUN + 1] = {0};
 	struct buf b;
 	size_t i, shown = 0;
 	int k;
@@ -471,14 +497,38 @@ compare_to_text(const struct compare *c, char *const *ids, size_t nids)
 	for (k = 0; k <= COMPARE_INCONCLUSIVE; k++)
 		buf_printf(&b, " %lld %s%s", (long long)counts[k],
 		           compare_verdict_name((enum compare_verdict)k),
-		           k < COMPARE_INCONCLUSIVE ? "," : "\n");
+		           k < COMPARE_INCONCLUSIVE ? "," : "");
+	/* Counted only when some test was not run, so the line of a compare of
+	 * the same tests stays as it was. */
+	if (counts[COMPARE_NOT_RUN] > 0)
+		buf_printf(&b, ", %lld %s", (long long)counts[COMPARE_NOT_RUN],
+		           compare_verdict_name(COMPARE_NOT_RUN));
+	buf_printf(&b, "\n");
 	return buf_steal(&b);
+}
+
+size_t
+compare_ran_after(const struct compare *c, size_t *nbefore)
+{
+	size_t i, ran = 0;
+
+	*nbefore = 0;
+	for (i = 0; i < c->ntests; i++) {
+		if (compare_side_runs(&c->tests[i], false) == 0)
+			continue;
+		(*nbefore)++;
+		ran += c->tests[i].verdict != COMPARE_NOT_RUN;
+	}
+	return ran;
 }
 
 int
 compare_exit_status(const struct compare *c, char *const *ids, size_t nids)
 {
-	size_t i;
+	size_t i, nbefore;
+
+	if (compare_ran_after(c, &nbefore) == 0 && nbefore > 0)
+		return 2;
 
 	for (i = 0; i < nids; i++) {
 		const struct compare_test *t = compare_find(c, ids[i]);

@@ -23,6 +23,7 @@ enum compare_verdict {
 	COMPARE_WORSE,        /* significantly higher */
 	COMPARE_NEW,          /* fails only after */
 	COMPARE_INCONCLUSIVE, /* the runs cannot tell */
+	COMPARE_NOT_RUN,      /* after has no run of it */
 };
 
 struct compare_options {
@@ -94,7 +95,12 @@ struct cJSON *compare_to_json(const struct compare *c, const char *before, const
  * Caller frees. */
 char *compare_to_text(const struct compare *c, char *const *ids, size_t nids);
 
-/* The exit status of the compare command: 0 when every test in ids is
+/* The tests before ran that after ran too; *nbefore gets the tests before
+ * ran. */
+size_t compare_ran_after(const struct compare *c, size_t *nbefore);
+
+/* The exit status of the compare command: 2 when after ran none of the
+ * tests before ran (there were some); else 0 when every test in ids is
  * fixed (nids > 0) or, with no ids, when no test is worse or new; 1
  * otherwise. */
 int compare_exit_status(const struct compare *c, char *const *ids, size_t nids);

@@ -18,6 +18,7 @@
 #include "results/causes.h"
 #include "results/report-keep.h"
 #include "results/interference.h"
+#include "results/results-json-check.h"
 #include "results/results-json.h"
 #include "base/jsonw.h"
 #include "base/sanitize.h"
@@ -451,23 +452,6 @@ results_to_json(const struct results *r, const struct report_meta *m)
 
 /* ---- Where a value is in the text ---- */
 
-/* One step of the path to the value being read: a key, or an index when
- * key is NULL. */
-struct results_json_step {
-	const char *key;
-	int index;
-};
-
-#define RESULTS_JSON_DEPTH 6
-
-struct results_json_in {
-	const char *path;
-	const char *text; /* the whole file, valid JSON */
-	struct results_json_step steps[RESULTS_JSON_DEPTH];
-	int depth;
-	char *err;
-};
-
 static const char *
 results_json_ws(const char *p)
 {
@@ -549,9 +533,7 @@ results_json_line(const struct results_json_in *in)
 	return line;
 }
 
-/* Sets in->err to "PATH:LINE: FIELD: WHAT" for the value at the path with
- * key (or NULL) as a last step, and returns -EBADMSG. */
-static int
+int
 results_json_fail(struct results_json_in *in, const char *key, const char *what)
 {
 	struct buf field;
@@ -577,7 +559,7 @@ results_json_fail(struct results_json_in *in, const char *key, const char *what)
 	return -EBADMSG;
 }
 
-static void
+void
 results_json_push(struct results_json_in *in, const char *key, int index)
 {
 	if (in->depth < RESULTS_JSON_DEPTH)
@@ -585,7 +567,7 @@ results_json_push(struct results_json_in *in, const char *key, int index)
 	in->depth++;
 }
 
-static void
+void
 results_json_pop(struct results_json_in *in)
 {
 	in->depth--;
@@ -1128,6 +1110,8 @@ results_json_read_test(struct results_json_in *in, const cJSON *t, struct result
 		return results_json_fail(in, "id", _("the same test is listed twice"));
 	x = results_add_test(r, results_json_pkg_of(r, pkg, level), id, name);
 	rc = results_json_read_cells(in, cJSON_GetObjectItemCaseSensitive(t, "cells"), x, r);
+	if (rc == 0)
+		rc = results_json_check_cells(in, x);
 	if (rc == 0)
 		rc = results_json_read_failure(in, t, "first_failure", &x->first);
 	if (rc == 0)

@@ -5,7 +5,8 @@
 # directory is a 1 MiB tmpfs and run 3 of the fixture fills it. When the
 # space comes back the paused sweep goes on and ends complete with every
 # run journaled; when it does not, an interrupt stops it with the measured
-# runs in the printed report, and the journal still rebuilds.
+# runs in the printed report, and the journal still rebuilds. A run log
+# the full disk cuts short is reported with the write's own error.
 set -eu
 [ "$(id -u)" = 0 ] || { echo "SKIP needs root to mount a small tmpfs"; exit 77; }
 if [ -z "${DISK_FULL_INNER:-}" ]; then
@@ -71,4 +72,26 @@ journaled=$(grep -c '"type":"run"' small/b/journal.jsonl)
 check_journal small/b/journal.jsonl "$journaled"
 rm small/fill
 "$FLAKESWEEP" report --rebuild small/b >/dev/null || rc=$?
-echo "ok: $measured runs measured, $journaled journaled before the disk filled"
+
+# 3. A failed run's log is cut short by the disk: the message gives the
+# write's own error (it gave a stale errno, "No such process").
+printf '#!/bin/sh\necho 1..1\ni=0\nwhile [ $i -lt 4000 ]; do echo "# diagnostic line $i of a failure long enough to fill what is left of the disk"; i=$((i + 1)); done\necho "not ok 1 - big"\n' >big.sh
+mkdir small/c
+avail=$(df --output=avail -B 4096 small | tail -1)
+dd if=/dev/zero of=small/hog bs=4k count=$((avail - 16)) 2>/dev/null
+rc=0
+"$FLAKESWEEP" --driver tap --cpu 1 --load 1 --count 1 --confirm 0 --timeout 20s --ui line \
+	-o "$PWD/small/c" -- sh big.sh >out 2>err &
+pid=$!
+for _ in $(seq 300); do
+	grep -q "runs/1.log" err || ! kill -0 $pid 2>/dev/null && break
+	sleep 0.1
+done
+rm small/hog
+wait $pid || rc=$?
+cat err
+# 1: the test failed; 2 when results.json found the disk still full.
+[ "$rc" = 1 ] || [ "$rc" = 2 ] || { echo "FAIL: exit status $rc, expected 1 or 2"; exit 1; }
+grep -qx "flakesweep: cannot write $PWD/small/c/runs/1.log: No space left on device" err ||
+	{ echo "FAIL: the log's write error is not ENOSPC"; exit 1; }
+echo "ok: $measured runs measured, $journaled journaled before the disk filled; a cut log says ENOSPC"
