@@ -22,6 +22,7 @@
 #include <time.h>
 
 #include "engine/bisect.h"
+#include "base/jsonw.h"
 #include "base/sanitize.h"
 #include "engine/sequential.h"
 #include "base/util.h"
@@ -181,7 +182,7 @@ bisect_journal_write(const struct bisect_config *cfg, const struct bisect_commit
 	cJSON_AddStringToObject(j, "state", bisect_state_name(c->state));
 	cJSON_AddNumberToObject(j, "runs", (double)c->runs);
 	cJSON_AddNumberToObject(j, "failures", (double)c->failures);
-	text = cJSON_PrintUnformatted(j);
+	text = jsonw_print(j, false);
 	util_write_file_atomic(path, text, strlen(text));
 	free(text);
 	cJSON_Delete(j);
