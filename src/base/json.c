@@ -4,8 +4,9 @@
  * goes wrong, for every reader of a JSON file (journal, results, ledger,
  * quarantine, decisions). cJSON parses; this only finds the line, the
  * column and what was expected, and refuses what cJSON lets through:
- * invalid UTF-8 and raw control characters (NUL included) in strings. It
- * never builds a tree.
+ * invalid UTF-8 and raw control characters (NUL included) in strings.
+ * json_parse hands cJSON the text with its byte escapes (\\udc80 to
+ * \\udcff, what jsonw writes for a byte that is not UTF-8) made bytes.
  */
 #include "config.h"
 

@@ -3,7 +3,8 @@
  * json.h: where JSON text goes wrong (RFC 8259), for error messages that
  * name the line, the column and what was expected. Readers call json_error
  * after cJSON refuses a buffer, and json_check before trusting strings
- * cJSON would take (it accepts invalid UTF-8 and cuts a string at a NUL).
+ * cJSON would take (it accepts invalid UTF-8 and cuts a string at a NUL);
+ * they parse with json_parse, which reads jsonw's byte escapes.
  */
 #ifndef FLAKESWEEP_JSON_H
 #define FLAKESWEEP_JSON_H

@@ -6,7 +6,9 @@
  * on one line with ", " between items. Numbers follow cJSON's print_number:
  * %1.15g when it reads back within DBL_EPSILON, else %1.17g, always with a
  * '.' whatever the locale; ints and decimals of up to six places get the
- * same digits without printf. It never parses and never builds a tree.
+ * same digits without printf. Strings keep valid UTF-8 as it is and write
+ * every other byte as its byte escape, \\udc80 to \\udcff (json_parse
+ * reads them back). It never parses and never builds a tree.
  */
 #include "config.h"
 

@@ -4,7 +4,9 @@
  * cJSON_Print lays out the same tree (tabs, ":\t", ", " between array
  * items, cJSON's number formats), without building the tree. A writer
  * with many objects to save (results.json) uses it to skip the
- * allocations and the slow number printing; it never parses.
+ * allocations and the slow number printing; it never parses. Bytes that
+ * are not UTF-8 become byte escapes, here and in jsonw_print, which every
+ * JSON text printed from a tree goes through.
  */
 #ifndef FLAKESWEEP_JSONW_H
 #define FLAKESWEEP_JSONW_H
