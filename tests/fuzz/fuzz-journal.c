@@ -39,11 +39,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		replay_free(&r);
 		return 0;
 	}
-	for (i = 0; i < r.npairs; i++) {
-		const struct replay_pair *p = &r.pairs[i];
+	for (i = 0; i < r.runs.npairs; i++) {
+		const struct plan_pair *p = r.runs.pairs[i];
 
 		if (p->cpu < 1 || p->cpu > UTIL_LIST_MAX || p->load < 1 ||
-		    p->load > UTIL_LIST_MAX || p->pkg < 0 || (size_t)p->pkg >= r.npkgs)
+		    p->load > UTIL_LIST_MAX ||
+		    (p->pkg != PLAN_CANARY && (p->pkg < 0 || (size_t)p->pkg >= r.npkgs)))
 			abort();
 	}
 	for (i = 0; i < r.nunfinished; i++) {
