@@ -7,11 +7,10 @@
 #include "config.h"
 
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "input-file.h"
 #include "results/replay.h"
 #include "base/util.h"
 
@@ -20,17 +19,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static char path[64];
+	const char *path = fuzz_file("journal", "jsonl", data, size);
 	struct replay r;
 	char *err = NULL;
 	size_t i;
-	FILE *f;
 
-	if (path[0] == '\0')
-		snprintf(path, sizeof path, "/tmp/fuzz-journal-%d.jsonl", (int)getpid());
-	f = fopen(path, "w");
-	if (f == NULL || fwrite(data, 1, size, f) != size || fclose(f) != 0)
-		abort();
 	if (replay_journal(path, &r, &err) < 0) {
 		if (err == NULL || strncmp(err, path, strlen(path)) != 0 ||
 		    err[strlen(path)] != ':')

@@ -7,11 +7,10 @@
 #include "config.h"
 
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "input-file.h"
 #include "results/results-json.h"
 #include "base/util.h"
 
@@ -20,18 +19,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static char path[64];
+	const char *path = fuzz_file("results", "json", data, size);
 	struct results *r = NULL;
 	struct results_meta m;
 	char *err = NULL;
 	size_t i, k;
-	FILE *f;
 
-	if (path[0] == '\0')
-		snprintf(path, sizeof path, "/tmp/fuzz-results-%d.json", (int)getpid());
-	f = fopen(path, "w");
-	if (f == NULL || fwrite(data, 1, size, f) != size || fclose(f) != 0)
-		abort();
 	if (results_load(path, &r, &m, &err) < 0) {
 		if (r != NULL || err == NULL || strstr(err, path) == NULL)
 			abort();
