@@ -19,6 +19,7 @@
 #include "cli.h"
 #include "cmd.h"
 #include "rates.h"
+#include "base/jsonw.h"
 #include "base/sanitize.h"
 #include "base/util.h"
 #include "results/compare.h"
@@ -177,7 +178,7 @@ cmd_compare(int argc, char **argv)
 	if (a.json) {
 		cJSON *j = compare_to_json(cmp, argv[c.first], argv[c.first + 1]);
 
-		text = cJSON_Print(j);
+		text = jsonw_print(j, true);
 		printf("%s\n", text);
 		cJSON_Delete(j);
 	} else {

@@ -18,6 +18,7 @@
 #include "decisions/gate-probe.h"
 #include "decisions/gate.h"
 #include "decisions/ledger.h"
+#include "base/jsonw.h"
 #include "base/sanitize.h"
 #include "base/util.h"
 
@@ -197,10 +198,10 @@ cmd_gate(int argc, char **argv)
 	}
 	if (a.json) {
 		cJSON *j = gate_result_json(&r);
-		char *s = cJSON_Print(j);
+		char *s = jsonw_print(j, true);
 
 		printf("%s\n", s);
-		cJSON_free(s);
+		free(s);
 		cJSON_Delete(j);
 	} else {
 		cmd_gate_print(&r);

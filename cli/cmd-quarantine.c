@@ -22,6 +22,7 @@
 #include "decisions/quarantine.h"
 #include "results/results-json.h"
 #include "results/results.h"
+#include "base/jsonw.h"
 #include "base/sanitize.h"
 #include "base/timefmt.h"
 #include "base/util.h"
@@ -341,10 +342,10 @@ cmd_quarantine_list(const struct cmd_quarantine_args *c, struct quarantine *q)
 
 	if (c->json) {
 		cJSON *j = quarantine_to_json(q, c->min_runs, c->now_ms);
-		char *s = cJSON_Print(j);
+		char *s = jsonw_print(j, true);
 
 		printf("%s\n", s);
-		cJSON_free(s);
+		free(s);
 		cJSON_Delete(j);
 		return 0;
 	}

@@ -2,7 +2,8 @@
 /* test-control.c: the control socket's status message round-trips and
  * rejects what is out of range; a client on the socket of a sweep in this
  * process gets the hello and status, pauses, resumes and is refused with
- * a reason; a completed sweep takes confirm runs again. */
+ * a reason; a completed sweep takes confirm runs again; a test whose name
+ * is not UTF-8 is confirmed through the socket by its bytes. */
 #include "config.h"
 
 #include <stdio.h>
@@ -520,5 +521,91 @@ TEST(control_refuses_pause_and_resume_before_the_runs)
 	CHECK_INT(uv_loop_close(&loop), 0);
 	options_free(&o);
 	free(t.errors);
+	free(err);
+}
+
+struct test_control_bytes {
+	struct control_client *c;
+	char *id;
+	bool sent;
+	char *error;
+	int replies;
+};
+
+static void
+test_control_bytes_status(void *arg, const struct sweep_status *st, const char *end)
+{
+	struct test_control_bytes *t = arg;
+
+	(void)end;
+	/* Once the sweep has run the test, as the dashboard's c key does. */
+	if (!t->sent && st->done >= 1) {
+		t->sent = true;
+		CHECK_INT(control_client_send(t->c, "confirm", t->id, 3), 0);
+	}
+}
+
+static void
+test_control_bytes_reply(void *arg, const char *error)
+{
+	struct test_control_bytes *t = arg;
+
+	t->replies++;
+	free(t->error);
+	t->error = error != NULL ? xstrdup(error) : NULL;
+}
+
+static void
+test_control_bytes_closed(void *arg, const char *why)
+{
+	(void)arg;
+	CHECK(why == NULL);
+}
+
+/* The client writes the id's bytes that are not UTF-8 as byte escapes
+ * (a raw one would be refused), and the sweep confirms the test they
+ * name. */
+TEST(control_client_confirms_a_name_that_is_not_utf8)
+{
+	const char *dir = check_tmpdir();
+	struct test_control_bytes t;
+	struct control_client_events ev = {&t, test_control_bytes_status, test_control_bytes_reply,
+	                                   test_control_bytes_closed};
+	char *script = xasprintf("%s/t.sh", dir), *err = NULL;
+	struct options o;
+	struct sweep *s;
+	uv_loop_t loop;
+	FILE *f;
+	int rc = 0;
+
+	memset(&t, 0, sizeof t);
+	uv_loop_init(&loop);
+	s = test_control_sweep(&loop, &o, dir, 6, NULL);
+	if (s == NULL)
+		return;
+	/* beta passes at every run: only the confirm asked for runs it alone. */
+	f = fopen(script, "w");
+	fputs("#!/bin/sh\nsleep 0.2\necho 1..2\necho 'ok 1 - alpha'\n"
+	      "printf 'ok 2 - b\\377eta\\n'\n",
+	      f);
+	fclose(f);
+	t.id = xasprintf("%s::b\377eta", script);
+	CHECK_INT(sweep_start(s, &err), 0);
+	t.c = control_client_new(&loop, sweep_outdir(s), &ev, &rc, &err);
+	CHECK(t.c != NULL);
+	uv_run(&loop, UV_RUN_DEFAULT);
+	CHECK(t.sent);
+	CHECK_INT(t.replies, 1);
+	CHECK(t.error == NULL);
+	if (t.error != NULL)
+		fprintf(stderr, "%s\n", t.error);
+	CHECK_INT(test_control_confirm_runs(s, "b\377eta"), 3);
+	CHECK_STR(sweep_end_status(s), "complete");
+	sweep_free(s);
+	CHECK_INT(uv_loop_close(&loop), 0);
+	options_free(&o);
+	free(t.error);
+	free(t.id);
+	free(script);
 	free(err);
 }

@@ -182,3 +182,70 @@ TEST(jsonw_numbers_match_cjson)
 	CHECK_INT(bad, 0);
 	buf_free(&b);
 }
+
+/* A byte that is not part of valid UTF-8 is written as its byte escape,
+ * \udc80 to \udcff (by jsonw and by jsonw_print alike), and json_parse
+ * reads it back: the strings keep their bytes, and the text is valid
+ * UTF-8 JSON that json_check takes. */
+TEST(json_byte_escapes_round_trip)
+{
+	/* Lone bytes, an é, an encoded surrogate and a cut character. */
+	static const char raw[] = "a\xff\xfe b \xc3\xa9 \xed\xa0\x80 \xc3";
+	static const char want[] = "\"a\\udcff\\udcfe b \xc3\xa9 \\udced\\udca0\\udc80 \\udcc3\"";
+	cJSON *tree = cJSON_CreateString(raw), *back;
+	const char *end = NULL, *why;
+	struct buf b;
+	struct jsonw w;
+	size_t off;
+	char *text;
+
+	buf_init(&b);
+	jsonw_init(&w, &b);
+	jsonw_str(&w, NULL, raw);
+	CHECK_STR(b.data, want);
+	text = jsonw_print(tree, false);
+	CHECK_STR(text, want);
+	CHECK(json_utf8_valid(text, strlen(text)));
+	CHECK_INT(json_check(text, strlen(text), &off, &why), 0);
+	/* cJSON alone refuses the lone surrogates. */
+	CHECK(cJSON_Parse(text) == NULL);
+	back = json_parse(text, strlen(text), &end, false);
+	CHECK(cJSON_IsString(back));
+	if (cJSON_IsString(back))
+		CHECK_STR(back->valuestring, raw);
+	CHECK(end == text + strlen(text));
+	cJSON_Delete(back);
+	free(text);
+	cJSON_Delete(tree);
+	buf_free(&b);
+}
+
+/* What json_parse leaves as it is: a surrogate pair whose low half looks
+ * like a byte escape, an escaped backslash before "udcff", escapes
+ * outside the bytes 0x80 to 0xff; and where it says cJSON stopped. */
+TEST(json_parse_reads_only_byte_escapes)
+{
+	static const char pair[] = "[\"\\ud83d\\udc80\", \"\\\\udcff\", \"\\udcFF\"]";
+	static const char bad[] = "[\"\\udcff\", x]";
+	const char *end = NULL, *why;
+	cJSON *a = json_parse(pair, strlen(pair), NULL, false);
+	size_t off;
+
+	CHECK_INT(cJSON_GetArraySize(a), 3);
+	if (cJSON_GetArraySize(a) == 3) {
+		CHECK_STR(cJSON_GetArrayItem(a, 0)->valuestring, "\xf0\x9f\x92\x80");
+		CHECK_STR(cJSON_GetArrayItem(a, 1)->valuestring, "\\udcff");
+		CHECK_STR(cJSON_GetArrayItem(a, 2)->valuestring, "\xff");
+	}
+	cJSON_Delete(a);
+	CHECK(json_parse("[\"\\udc41\"]", 10, NULL, false) == NULL);
+	CHECK(json_check("[\"\\udc41\"]", 10, &off, &why) < 0);
+	CHECK(json_parse("[\"\\ud800x\"]", 11, NULL, false) == NULL);
+	/* Where cJSON stopped, in the text given. */
+	CHECK(json_parse(bad, strlen(bad), &end, false) == NULL);
+	CHECK(end == bad + 11); /* the x */
+	CHECK(json_parse("[\"\\udcff\"] x", 13, &end, true) == NULL);
+	a = json_parse("[\"\\udcff\"]  ", 13, &end, true);
+	CHECK(a != NULL);
+	cJSON_Delete(a);
+}

@@ -295,6 +295,14 @@ TEST(parse_pytest_contradictions)
 	             "\"skipped\", \"channels\": [\"net\", 3, \"rng\"]}\n"
 	             "{\"event\": \"done\", \"exitstatus\": 0}",
 	             &exit0, "SKIP a.py::t [net rng]\n");
+	/* A file name that is not UTF-8 comes as Python's json.dumps writes
+	 * it, with byte escapes: the test keeps its bytes. */
+	CHECK_REPORT("bytes",
+	             "{\"event\": \"start\", \"test\": \"\\udcff.py::t\"}\n"
+	             "{\"event\": \"result\", \"test\": \"\\udcff.py::t\", \"outcome\": "
+	             "\"passed\"}\n"
+	             "{\"event\": \"done\", \"exitstatus\": 0}\n",
+	             &exit0, "PASS \xff.py::t\n");
 }
 
 TEST(parse_pytest_long_lines_are_bounded)

@@ -20,6 +20,7 @@
 #include "github/markdown.h"
 #include "github/post-repro.h"
 #include "github/post.h"
+#include "base/json.h"
 #include "base/util.h"
 
 #define DEMO_ID "example.com/widgets/cache::TestCache/evicts_under_pressure"
@@ -796,6 +797,26 @@ TEST(decisions_record_dismiss_reason)
 	CHECK_STR(v[0].reason, "machine was swapping");
 	CHECK(v[0].url == NULL);
 	decisions_free(v, n);
+	free(path);
+}
+
+/* A test id that is not UTF-8 is written with byte escapes, so the file
+ * is UTF-8 JSON, and read back as its bytes. */
+TEST(decisions_keep_bytes_that_are_not_utf8)
+{
+	char *path = xasprintf("%s/decisions.json", check_tmpdir()), *text;
+	struct decision *v = NULL;
+	size_t n = 0;
+
+	CHECK_INT(decisions_record(path, "p::T\xff\xfe", "confirmed", NULL, NULL, 0), 0);
+	text = slurp(path);
+	CHECK(strstr(text, "\"p::T\\udcff\\udcfe\":") != NULL);
+	CHECK(json_utf8_valid(text, strlen(text)));
+	free(text);
+	CHECK_INT(decisions_load(path, &v, &n), 0);
+	CHECK(decisions_find(v, n, "p::T\xff\xfe") != NULL);
+	decisions_free(v, n);
+	CHECK_INT(decisions_undo(path, "p::T\xff\xfe", NULL), 0);
 	free(path);
 }
 

@@ -4,8 +4,9 @@
  * goes wrong, for every reader of a JSON file (journal, results, ledger,
  * quarantine, decisions). cJSON parses; this only finds the line, the
  * column and what was expected, and refuses what cJSON lets through:
- * invalid UTF-8 and raw control characters (NUL included) in strings. It
- * never builds a tree.
+ * invalid UTF-8 and raw control characters (NUL included) in strings.
+ * json_parse hands cJSON the text with its byte escapes (\\udc80 to
+ * \\udcff, what jsonw writes for a byte that is not UTF-8) made bytes.
  */
 #include "config.h"
 
@@ -18,6 +19,10 @@
 
 #include "base/json.h"
 #include "base/util.h"
+
+/* A low surrogate that stands for the byte 0x80 to 0xff of its low 8 bits
+ * (Python's "surrogateescape", PEP 383). */
+#define JSON_BYTE_ESCAPE(cp) ((cp) >= 0xDC80 && (cp) <= 0xDCFF)
 
 struct json_scan {
 	const unsigned char *s;
@@ -55,6 +60,12 @@ json_utf8_char(const unsigned char *s, size_t n)
 	    (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)))
 		return 0;
 	return len;
+}
+
+size_t
+json_utf8_len(const char *s, size_t n)
+{
+	return n > 0 ? json_utf8_char((const unsigned char *)s, n) : 0;
 }
 
 bool
@@ -111,9 +122,10 @@ json_scan_hex4(struct json_scan *sc, uint32_t *cp)
 	return true;
 }
 
-/* A \\u escape, sc->i at the u: a character, or a surrogate pair. NUL and
- * lone surrogates are refused: no reader can keep them in a C string or
- * in UTF-8 (cJSON cuts at the one and refuses the other). */
+/* A \\u escape, sc->i at the u: a character, a surrogate pair, or a byte
+ * escape (\\udc80 to \\udcff, which json_parse reads as the byte). NUL
+ * and other lone surrogates are refused: no reader can keep them in a C
+ * string or in UTF-8 (cJSON cuts at the one and refuses the other). */
 static bool
 json_scan_escape(struct json_scan *sc)
 {
@@ -126,6 +138,8 @@ json_scan_escape(struct json_scan *sc)
 		sc->i = at;
 		return json_scan_fail(sc, _("a NUL character (\\u0000) inside a string"));
 	}
+	if (JSON_BYTE_ESCAPE(cp))
+		return true;
 	if (cp >= 0xDC00 && cp <= 0xDFFF) {
 		sc->i = at;
 		return json_scan_fail(sc, _("a lone surrogate escape (not a character)"));
@@ -359,4 +373,96 @@ json_error(const char *text, size_t len, const char *errptr)
 
 	json_pos(text, len, off, &line, &col);
 	return xasprintf(_("%d:%d: invalid JSON (%s)"), line, col, why);
+}
+
+/* The code unit of the \\u escape at s (n bytes), or -1 when s is not one. */
+static long
+json_unit(const char *s, size_t n)
+{
+	long cp = 0;
+	size_t k;
+
+	if (n < 6 || s[0] != '\\' || s[1] != 'u')
+		return -1;
+	for (k = 2; k < 6; k++) {
+		int d = (unsigned char)s[k];
+
+		if (d >= '0' && d <= '9')
+			cp = cp << 4 | (d - '0');
+		else if ((d | 0x20) >= 'a' && (d | 0x20) <= 'f')
+			cp = cp << 4 | ((d | 0x20) - 'a' + 10);
+		else
+			return -1;
+	}
+	return cp;
+}
+
+/* Copies text (n bytes) to out, each byte escape inside a string as its
+ * byte, and returns the length written. With stop, it stops once *stop
+ * bytes are written and sets *stop to the offset in text reached. */
+static size_t
+json_unescape(const char *text, size_t n, char *out, size_t *stop)
+{
+	size_t i = 0, o = 0, k;
+	bool str = false;
+
+	while (i < n && (stop == NULL || o < *stop)) {
+		long cp = str ? json_unit(text + i, n - i) : -1;
+
+		if (JSON_BYTE_ESCAPE(cp)) {
+			out[o++] = (char)(cp & 0xFF);
+			i += 6;
+			continue;
+		}
+		k = 1;
+		if (cp >= 0xD800 && cp <= 0xDBFF && json_unit(text + i + 6, n - i - 6) >= 0)
+			k = 12; /* a pair: its low half is not a byte escape */
+		else if (str && text[i] == '\\')
+			k = n - i < 2 ? 1 : 2;
+		else if (text[i] == '"')
+			str = !str;
+		memcpy(out + o, text + i, k);
+		i += k;
+		o += k;
+	}
+	if (stop != NULL)
+		*stop = i;
+	return o;
+}
+
+/* True when text (n bytes) has a \\udc escape, upper or lower case. */
+static bool
+json_has_byte_escape(const char *text, size_t n)
+{
+	const char *p = text, *end = text + n;
+
+	while ((p = memchr(p, '\\', (size_t)(end - p))) != NULL) {
+		if (end - p >= 4 && p[1] == 'u' && (p[2] | 0x20) == 'd' && (p[3] | 0x20) == 'c')
+			return true;
+		p += end - p >= 2 ? 2 : 1;
+	}
+	return false;
+}
+
+cJSON *
+json_parse(const char *text, size_t len, const char **end, bool nul_end)
+{
+	const char *stopped = NULL;
+	size_t at;
+	char *plain;
+	cJSON *root;
+
+	if (!json_has_byte_escape(text, len))
+		return cJSON_ParseWithLengthOpts(text, len, end, nul_end);
+	plain = xmalloc(len + 1);
+	root = cJSON_ParseWithLengthOpts(plain, json_unescape(text, len, plain, NULL), &stopped,
+	                                 nul_end);
+	if (end != NULL) {
+		/* Where cJSON stopped, back in text. */
+		at = stopped != NULL ? (size_t)(stopped - plain) : 0;
+		json_unescape(text, len, plain, &at);
+		*end = text + at;
+	}
+	free(plain);
+	return root;
 }

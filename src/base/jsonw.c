@@ -6,7 +6,9 @@
  * on one line with ", " between items. Numbers follow cJSON's print_number:
  * %1.15g when it reads back within DBL_EPSILON, else %1.17g, always with a
  * '.' whatever the locale; ints and decimals of up to six places get the
- * same digits without printf. It never parses and never builds a tree.
+ * same digits without printf. Strings keep valid UTF-8 as it is and write
+ * every other byte as its byte escape, \\udc80 to \\udcff (json_parse
+ * reads them back). It never parses and never builds a tree.
  */
 #include "config.h"
 
@@ -18,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/json.h"
 #include "base/jsonw.h"
 
 static const char jsonw_tabs[] = "\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t";
@@ -41,7 +44,8 @@ jsonw_init_item(struct jsonw *w, struct buf *b, int depth)
 }
 
 /* s as a JSON string, escaped as cJSON escapes: '"', '\\' and the bytes
- * below 32, nothing else (UTF-8 passes as it is). */
+ * below 32; valid UTF-8 passes as it is, and each other byte is written as
+ * its byte escape (see json_parse). */
 static void
 jsonw_string(struct buf *b, const char *s, size_t n)
 {
@@ -51,11 +55,21 @@ jsonw_string(struct buf *b, const char *s, size_t n)
 	while (p < end) {
 		char esc[8];
 
-		for (run = p; p < end && *p >= 32 && *p != '"' && *p != '\\'; p++)
+		for (run = p; p < end && *p >= 32 && *p < 0x80 && *p != '"' && *p != '\\'; p++)
 			;
 		buf_add(b, run, (size_t)(p - run));
 		if (p == end)
 			break;
+		if (*p >= 0x80) {
+			size_t k = json_utf8_len((const char *)p, (size_t)(end - p));
+
+			if (k > 0)
+				buf_add(b, p, k);
+			else
+				buf_printf(b, "\\u%04x", 0xDC00 | *p);
+			p += k > 0 ? k : 1;
+			continue;
+		}
 		switch (*p) {
 		case '"':
 		case '\\':
@@ -356,4 +370,31 @@ jsonw_cjson(struct jsonw *w, const char *key, const cJSON *item)
 		jsonw_null(w, key);
 		break;
 	}
+}
+
+char *
+jsonw_print(const cJSON *item, bool formatted)
+{
+	char *text = formatted ? cJSON_Print(item) : cJSON_PrintUnformatted(item);
+	struct buf b;
+	size_t i, k, n;
+
+	if (text == NULL)
+		fatal("%s", _("out of memory"));
+	n = strlen(text);
+	if (json_utf8_valid(text, n))
+		return text;
+	/* cJSON copies every byte from 0x80 up as it is, and writes such
+	 * bytes only inside strings: each that is not valid UTF-8 becomes its
+	 * byte escape, as jsonw_string writes it. */
+	buf_init(&b);
+	for (i = 0; i<n; i += k> 0 ? k : 1) {
+		k = json_utf8_len(text + i, n - i);
+		if (k > 0)
+			buf_add(&b, text + i, k);
+		else
+			buf_printf(&b, "\\u%04x", 0xDC00 | (unsigned char)text[i]);
+	}
+	free(text);
+	return buf_steal(&b);
 }

@@ -4,7 +4,9 @@
  * cJSON_Print lays out the same tree (tabs, ":\t", ", " between array
  * items, cJSON's number formats), without building the tree. A writer
  * with many objects to save (results.json) uses it to skip the
- * allocations and the slow number printing; it never parses.
+ * allocations and the slow number printing; it never parses. Bytes that
+ * are not UTF-8 become byte escapes, here and in jsonw_print, which every
+ * JSON text printed from a tree goes through.
  */
 #ifndef FLAKESWEEP_JSONW_H
 #define FLAKESWEEP_JSONW_H
@@ -57,7 +59,9 @@ void jsonw_array(struct jsonw *w, const char *key);
 /* Closes the innermost object or array. */
 void jsonw_end(struct jsonw *w);
 
-/* s, or null when s is NULL. */
+/* s, or null when s is NULL. Each byte of s that is not part of valid
+ * UTF-8 is written as its byte escape, \\udc80 to \\udcff, which
+ * json_parse reads back: a test id keeps its bytes. */
 void jsonw_str(struct jsonw *w, const char *key, const char *s);
 /* The first n bytes of s. */
 void jsonw_strn(struct jsonw *w, const char *key, const char *s, size_t n);
@@ -76,6 +80,11 @@ void jsonw_raw(struct jsonw *w, const char *key, const char *s, size_t n);
  * With w->refs, s is not copied but referred to there: it must outlive
  * the use of the buffer. */
 void jsonw_reopen(struct jsonw *w, const char *key, const char *s, size_t n);
+/* cJSON_Print(item) (formatted) or cJSON_PrintUnformatted(item), each
+ * byte of its strings that is not valid UTF-8 written as jsonw_str writes
+ * it (see json_parse): every JSON text flakesweep writes from a tree. The
+ * caller frees. */
+char *jsonw_print(const cJSON *item, bool formatted);
 /* A tree made elsewhere (NULL writes null), laid out at this depth. */
 void jsonw_cjson(struct jsonw *w, const char *key, const cJSON *item);
 

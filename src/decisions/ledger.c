@@ -149,7 +149,7 @@ ledger_add_line(struct ledger *l, struct ledger_map *m, const char *text, size_t
 	 * one value, valid UTF-8, no raw control character. */
 	*col = 0;
 	if (json_check(text, len, &off, &why) == 0)
-		root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+		root = json_parse(text, len, &end, false);
 	if (root == NULL) {
 		why = json_why(text, len, end, &off);
 		json_pos(text, len, off, &l1, col);

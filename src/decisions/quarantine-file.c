@@ -15,6 +15,7 @@
 #include <cjson/cJSON.h>
 
 #include "decisions/quarantine-file.h"
+#include "base/jsonw.h"
 #include "base/util.h"
 
 /* The fields of an entry, in the order a new file writes them. */
@@ -218,10 +219,8 @@ static void
 quarantine_file_json_string(struct buf *b, const char *s)
 {
 	cJSON *str = cJSON_CreateString(s);
-	char *p = cJSON_PrintUnformatted(str);
+	char *p = jsonw_print(str, false);
 
-	if (p == NULL)
-		fatal("%s", _("out of memory"));
 	buf_adds(b, p);
 	cJSON_free(p);
 	cJSON_Delete(str);

@@ -125,9 +125,6 @@ quarantine_check_field(int field, const char *v)
 		return xstrdup(_("missing"));
 	if (field != QUARANTINE_FIELD_REASON && v[0] == '\0')
 		return xstrdup(_("empty"));
-	/* The file is JSON: UTF-8 only. */
-	if (!json_utf8_valid(v, strlen(v)))
-		return xstrdup(_("not valid UTF-8"));
 	switch (field) {
 	case QUARANTINE_FIELD_TEST: {
 		const char *sep = strstr(v, "::");
@@ -342,7 +339,7 @@ quarantine_parse(const char *path, const char *text, size_t len)
 	/* A file of only blanks is an empty list, so it can be created empty. */
 	if (quarantine_file_skip_ws(q->text, len, 0) == len)
 		return q;
-	root = cJSON_ParseWithLengthOpts(q->text, len, &end, 0);
+	root = json_parse(q->text, len, &end, false);
 	if (root != NULL) {
 		/* cJSON stops after the first value; only blanks may follow. */
 		size_t rest = (size_t)(end - q->text);

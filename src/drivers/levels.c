@@ -314,7 +314,7 @@ levels_parse(const char *path, const char *text, size_t len, struct levels **out
 
 	*out = NULL;
 	*err = NULL;
-	doc = cJSON_ParseWithLengthOpts(text, len, &errptr, false);
+	doc = json_parse(text, len, &errptr, false);
 	if (doc == NULL || json_check(text, len, &(size_t){0}, &e.expected) < 0) {
 		char *why = json_error(text, len, errptr != NULL ? errptr : text + len);
 

@@ -16,6 +16,7 @@
 #include "drivers/outcome.h"
 #include "drivers/parse-pytest.h"
 #include "base/excerpt.h"
+#include "base/json.h"
 #include "base/util.h"
 
 #define PARSE_PYTEST_LINE_MAX (4 * OUTCOME_LINES_CAP)
@@ -218,7 +219,7 @@ parse_pytest_line(struct parse_pytest *p, const char *s, size_t n)
 		parse_pytest_stack(p, s, n);
 		return;
 	}
-	ev = cJSON_ParseWithLength(s, n);
+	ev = json_parse(s, n, NULL, false);
 	kind = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(ev, "event"));
 	test = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(ev, "test"));
 	p->reported = p->reported || kind != NULL;

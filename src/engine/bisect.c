@@ -28,6 +28,7 @@
 
 #include "engine/bisect.h"
 #include "base/hash.h"
+#include "base/jsonw.h"
 #include "base/sanitize.h"
 #include "engine/outdir.h"
 #include "engine/sequential.h"
@@ -382,7 +383,7 @@ bisect_journal_write(const struct bisect *b, const struct bisect_commit *c)
 	cJSON_AddNumberToObject(j, "failures", (double)c->failures);
 	if (c->lacks_test)
 		cJSON_AddTrueToObject(j, "lacks_test");
-	text = cJSON_PrintUnformatted(j);
+	text = jsonw_print(j, false);
 	util_write_file_atomic(path, text, strlen(text));
 	free(text);
 	cJSON_Delete(j);
@@ -411,8 +412,8 @@ bisect_probe(const struct bisect_config *cfg, const struct bisect *b, struct bis
 	char *runs = xasprintf("%s/runs/%s", b->outdir, c->sha);
 	const char *add[] = {"worktree", "add", "--force", "--force", "--detach",
 	                     "--",       wt,    c->sha,    NULL};
-	struct sequential_spec sp = {cfg->test, cfg->cpu,         cfg->load,       cfg->p0,
-	                             cfg->p1,   SEQUENTIAL_ALPHA, SEQUENTIAL_BETA, budget, NULL};
+	struct sequential_spec sp = {cfg->test,        cfg->cpu,        cfg->load, cfg->p0, cfg->p1,
+	                             SEQUENTIAL_ALPHA, SEQUENTIAL_BETA, budget,    NULL};
 	struct sequential_result r;
 	int rc;
 

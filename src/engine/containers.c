@@ -20,6 +20,7 @@
 
 #include "base/gettext.h"
 #include "base/http-uv.h"
+#include "base/jsonw.h"
 #include "base/util.h"
 #include "engine/containers.h"
 
@@ -171,14 +172,12 @@ containers_pin_labelled(const char *sock, const char *label, const char *cpuset,
 	long status;
 
 	cJSON_AddItemToArray(cJSON_AddArrayToObject(filters, "label"), cJSON_CreateString(label));
-	json = cJSON_PrintUnformatted(filters);
+	json = jsonw_print(filters, false);
 	cJSON_Delete(filters);
 	body = cJSON_CreateObject();
 	cJSON_AddStringToObject(body, "CpusetCpus", cpuset);
-	update = cJSON_PrintUnformatted(body);
+	update = jsonw_print(body, false);
 	cJSON_Delete(body);
-	if (json == NULL || update == NULL)
-		fatal("%s", _("out of memory"));
 	q = curl_easy_escape(NULL, json, 0);
 	path = xasprintf("/containers/json?filters=%s", q);
 	curl_free(q);
@@ -276,10 +275,8 @@ containers_pin(struct containers *c, const char *id, int64_t event_ms)
 	x->id = xstrdup(id);
 	x->event_ms = event_ms;
 	cJSON_AddStringToObject(body, "CpusetCpus", c->cpuset);
-	x->body = cJSON_PrintUnformatted(body);
+	x->body = jsonw_print(body, false);
 	cJSON_Delete(body);
-	if (x->body == NULL)
-		fatal("%s", _("out of memory"));
 	x->headers = curl_slist_append(NULL, "Content-Type: application/json");
 	curl_easy_setopt(x->easy, CURLOPT_HTTPHEADER, x->headers);
 	curl_easy_setopt(x->easy, CURLOPT_POSTFIELDS, x->body);
@@ -369,10 +366,8 @@ containers_watch(uv_loop_t *loop, const char *sock, const char *label, const cha
 	cJSON_AddItemToArray(a, cJSON_CreateString("start"));
 	a = cJSON_AddArrayToObject(filters, "label");
 	cJSON_AddItemToArray(a, cJSON_CreateString(label));
-	json = cJSON_PrintUnformatted(filters);
+	json = jsonw_print(filters, false);
 	cJSON_Delete(filters);
-	if (json == NULL)
-		fatal("%s", _("out of memory"));
 	q = curl_easy_escape(NULL, json, 0);
 	path = xasprintf("/events?filters=%s", q);
 	curl_free(q);

@@ -20,6 +20,8 @@
 #include "engine/control-client.h"
 #include "engine/control.h"
 #include "engine/status-json.h"
+#include "base/json.h"
+#include "base/jsonw.h"
 #include "base/util.h"
 
 struct control_client {
@@ -105,7 +107,7 @@ control_client_line(void *arg, const char *s, size_t n)
 
 	if (c->closing || n == 0)
 		return;
-	j = cJSON_ParseWithLength(s, n);
+	j = json_parse(s, n, NULL, false);
 	if (!cJSON_IsObject(j))
 		control_client_end(c, _("the sweep sent a line that is not a JSON object"));
 	else
@@ -212,10 +214,8 @@ control_client_send(struct control_client *c, const char *cmd, const char *test,
 		cJSON_AddStringToObject(j, "test", test);
 		cJSON_AddNumberToObject(j, "count", count);
 	}
-	text = cJSON_PrintUnformatted(j);
+	text = jsonw_print(j, false);
 	cJSON_Delete(j);
-	if (text == NULL)
-		fatal("%s", _("out of memory"));
 	text = xrealloc(text, strlen(text) + 2);
 	strcat(text, "\n");
 	req = xcalloc(1, sizeof *req);

@@ -22,6 +22,7 @@
 
 #include "github/github.h"
 #include "base/http-uv.h"
+#include "base/jsonw.h"
 #include "base/sanitize.h"
 #include "base/timefmt.h"
 #include "base/util.h"
@@ -1073,10 +1074,8 @@ github_call(struct github *gh, const char *document, cJSON *variables, bool muta
 	cJSON_AddStringToObject(body, "query", document);
 	cJSON_AddItemToObject(body, "variables",
 	                      variables != NULL ? variables : cJSON_CreateObject());
-	text = cJSON_PrintUnformatted(body);
+	text = jsonw_print(body, false);
 	cJSON_Delete(body);
-	if (text == NULL)
-		fatal("%s", _("out of memory"));
 	c = xcalloc(1, sizeof *c);
 	c->request = xstrdup(text);
 	c->request_len = strlen(text);

@@ -17,6 +17,7 @@
 
 #include "results/decisions.h"
 #include "base/json.h"
+#include "base/jsonw.h"
 #include "base/timefmt.h"
 #include "base/util.h"
 
@@ -98,7 +99,7 @@ decisions_read(const char *path, cJSON **out, char **why)
 	size_t len = 0, off;
 	cJSON *root = NULL, *tests;
 	const cJSON *e;
-	const char *what;
+	const char *what, *end = NULL;
 	int rc;
 
 	*out = NULL;
@@ -115,9 +116,9 @@ decisions_read(const char *path, cJSON **out, char **why)
 		return rc;
 	/* Clean JSON first: cJSON takes invalid UTF-8 and cuts at a NUL. */
 	if (json_check(text, len, &off, &what) == 0)
-		root = cJSON_ParseWithLength(text, len);
+		root = json_parse(text, len, &end, false);
 	if (root == NULL) {
-		char *where = json_error(text, len, cJSON_GetErrorPtr());
+		char *where = json_error(text, len, end);
 
 		*why = xasprintf("%s:%s", path, where);
 		free(where);
@@ -300,9 +301,7 @@ decisions_change(const char *path, const char *test, decisions_change_cb change,
 	rc = change(cJSON_GetObjectItemCaseSensitive(root, "tests"), test, arg);
 	if (rc < 0)
 		goto out;
-	text = cJSON_Print(root);
-	if (text == NULL)
-		fatal("%s", _("out of memory"));
+	text = jsonw_print(root, true);
 	buf_init(&b);
 	buf_adds(&b, text);
 	buf_addc(&b, '\n');

@@ -22,6 +22,7 @@
 #include "results/journal.h"
 #include "base/flatjson.h"
 #include "base/json.h"
+#include "base/jsonw.h"
 #include "base/sanitize.h"
 #include "base/strmap.h"
 #include "base/util.h"
@@ -427,10 +428,8 @@ journal_flush(struct journal *j)
 int
 journal_write(struct journal *j, const cJSON *obj)
 {
-	char *text = cJSON_PrintUnformatted(obj);
+	char *text = jsonw_print(obj, false);
 
-	if (text == NULL)
-		fatal("%s", _("out of memory"));
 	/* Behind the lines still pending, so the order is kept. */
 	buf_adds(&j->pending, text);
 	buf_addc(&j->pending, '\n');
@@ -1081,7 +1080,7 @@ static int
 journal_tail_line(struct journal_tail *t, char *line, size_t len, journal_line_cb line_cb,
                   journal_fast_cb fast_cb, void *arg, char **err)
 {
-	const char *path = t->path;
+	const char *path = t->path, *end = NULL;
 	int lineno = t->lineno + 1, rc;
 	cJSON *obj;
 
@@ -1093,10 +1092,10 @@ journal_tail_line(struct journal_tail *t, char *line, size_t len, journal_line_c
 	rc = journal_try_fast(&t->reader, line, len, fast_cb, arg, lineno);
 	if (rc != 0)
 		return rc < 0 ? rc : 0;
-	obj = cJSON_ParseWithLength(line, len);
+	obj = json_parse(line, len, &end, false);
 	if (obj == NULL) {
 		size_t off = 0;
-		const char *why = json_why(line, len, cJSON_GetErrorPtr(), &off);
+		const char *why = json_why(line, len, end, &off);
 		int l, col;
 
 		json_pos(line, len, off, &l, &col);

@@ -422,10 +422,8 @@ merge_canary(struct merge *m, const struct merge_part *p, cJSON *line)
 static int
 merge_emit(struct merge *m, const cJSON *obj)
 {
-	char *text = cJSON_PrintUnformatted(obj);
+	char *text = jsonw_print(obj, false);
 
-	if (text == NULL)
-		fatal("%s", _("out of memory"));
 	fputs(text, m->f);
 	fputc('\n', m->f);
 	free(text);

@@ -20,6 +20,7 @@
 #include "results/interference.h"
 #include "results/results-json-check.h"
 #include "results/results-json.h"
+#include "base/json.h"
 #include "base/jsonw.h"
 #include "base/sanitize.h"
 #include "base/timefmt.h"
@@ -442,7 +443,7 @@ cJSON *
 results_to_json(const struct results *r, const struct report_meta *m)
 {
 	char *text = results_json_text(r, m);
-	cJSON *doc = cJSON_Parse(text);
+	cJSON *doc = json_parse(text, strlen(text), NULL, false);
 
 	if (doc == NULL)
 		fatal("%s", _("out of memory"));
@@ -1304,7 +1305,7 @@ results_load(const char *path, struct results **out, struct results_meta *meta, 
 		return rc;
 	}
 	/* len + 1 takes in the NUL, so trailing garbage is refused. */
-	root = cJSON_ParseWithLengthOpts(text, len + 1, &end, 1);
+	root = json_parse(text, len + 1, &end, true);
 	if (root == NULL) {
 		const char *p, *bol = text;
 		int line = 1;

@@ -8,11 +8,10 @@
 #include "config.h"
 
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "input-file.h"
 #include "results/replay.h"
 #include "base/util.h"
 
@@ -21,17 +20,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static char path[64];
+	const char *path = fuzz_file("journal", "jsonl", data, size);
 	struct replay r;
 	char *err = NULL;
 	size_t i;
-	FILE *f;
 
-	if (path[0] == '\0')
-		snprintf(path, sizeof path, "/tmp/fuzz-journal-%d.jsonl", (int)getpid());
-	f = fopen(path, "w");
-	if (f == NULL || fwrite(data, 1, size, f) != size || fclose(f) != 0)
-		abort();
 	if (replay_journal(path, &r, &err) < 0) {
 		if (err == NULL || strncmp(err, path, strlen(path)) != 0 ||
 		    err[strlen(path)] != ':')
@@ -44,7 +37,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		const struct plan_pair *p = r.runs.pairs[i];
 
 		if (p->cpu < 1 || p->cpu > UTIL_LIST_MAX || p->load < 1 ||
-		    p->load > UTIL_LIST_MAX || p->pkg < PLAN_CANARY || p->pkg >= (int)r.npkgs)
+		    p->load > UTIL_LIST_MAX ||
+		    (p->pkg != PLAN_CANARY && (p->pkg < 0 || (size_t)p->pkg >= r.npkgs)))
 			abort();
 	}
 	/* A repeated run is counted once, and the warning names the file. */

@@ -4,7 +4,8 @@
 # dashboard (ui/) header or a program (cli/) header, and names the folder
 # of every core header it includes ("engine/sweep.h"); src/base/ includes
 # nothing from the other folders; the dashboard never includes a cli/
-# header. Only cli/ sees both halves.
+# header. Only cli/ sees both halves. JSON text is printed from a tree
+# only by jsonw_print.
 set -eu
 cd "$CHECK_SRCDIR"
 bad=0
@@ -55,5 +56,13 @@ while read -r file h; do
 		;;
 	esac
 done < <(includes src)
+
+# JSON text is printed from a tree only by jsonw_print, which writes each
+# byte that is not UTF-8 as a byte escape (flakesweep(5)).
+if grep -rnE 'cJSON_Print[A-Za-z]*\(' src ui cli --include='*.c' | grep -v '^src/base/jsonw\.c:'; then
+	echo "cJSON_Print outside src/base/jsonw.c (above); call jsonw_print"
+	bad=1
+fi
 [ $bad = 0 ] || exit 1
-echo "src/ is free of curses, ui/ and cli/; base/ stands alone; ui/ is free of cli/"
+echo "src/ is free of curses, ui/ and cli/; base/ stands alone; ui/ is free of cli/;" \
+	"JSON is printed by jsonw_print"
