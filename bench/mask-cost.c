@@ -98,7 +98,8 @@ main(int argc, char **argv)
 	for (i = 0; i < 2; i++) {
 		const char *what = i == 0 ? "passing run (11 lines)" : "failing run (3 KiB)";
 		const char *text = i == 0 ? pass.data : fail.data;
-		double with = per_run(m, text, runs, chunk), none = per_run(NULL, text, runs, chunk);
+		double with = per_run(m, text, runs, chunk),
+		       none = per_run(NULL, text, runs, chunk);
 
 		printf("%s, %zu bytes, chunks of %zu: 3 values %.0f ns/run, none %.0f ns/run, "
 		       "cost %.0f ns/run\n",

@@ -25,7 +25,7 @@ stream(const struct mask *m, const char *text, size_t step)
 	size_t i, len = strlen(text);
 
 	buf_init(&b);
-	for (i = 0; i < len; i += step > 0 ? step : len)
+	for (i = 0; i<len; i += step> 0 ? step : len)
 		mask_stream_feed(ms, text + i, step > 0 && len - i > step ? step : len - i);
 	mask_stream_flush(ms);
 	mask_stream_free(ms);
@@ -65,8 +65,13 @@ TEST(mask_names_that_look_like_secrets)
 
 TEST(mask_environ_takes_secret_names_and_given_names_not_short_values)
 {
-	char *env[] = {"HOME=/home/someone", "CI_JOB_TOKEN=jobtoken123", "NPM_TOKEN=short",
-	               "DB_PASS=hunter2hunter2", "OTHER=visible-value", "BROKEN", NULL};
+	char *env[] = {"HOME=/home/someone",
+	               "CI_JOB_TOKEN=jobtoken123",
+	               "NPM_TOKEN=short",
+	               "DB_PASS=hunter2hunter2",
+	               "OTHER=visible-value",
+	               "BROKEN",
+	               NULL};
 	char *names[] = {"DB_PASS"};
 	struct mask *m = mask_new();
 	char *got;
