@@ -23,17 +23,38 @@ leaks() {
 	fi
 }
 
+# The runs take a second each, so a client reads the control socket
+# from the sweep's start to its end.
 rc=0
-(cd work && "$FLAKESWEEP" --cpu 1 --load 1 --count 4 --confirm 2 --timeout 20s --ui line \
-	--mask-env DB_PASS -o ../out --driver tap -- ./secretprint.sh) >stdout 2>stderr || rc=$?
+(cd work && SECRETPRINT_SLEEP=1 "$FLAKESWEEP" --cpu 1 --load 1 --count 4 --confirm 2 \
+	--timeout 20s --ui line --mask-env DB_PASS -o ../out --driver tap -- ./secretprint.sh) \
+	>stdout 2>stderr &
+sweep=$!
+python3 - out/control.sock >socket.out <<'PY' || { echo "no control socket"; exit 1; }
+import os, socket, sys, time
+deadline = time.time() + 60
+while not os.path.exists(sys.argv[1]):
+    if time.time() > deadline:
+        sys.exit(1)
+    time.sleep(0.02)
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.connect(sys.argv[1])
+while True:
+    b = s.recv(65536)
+    if not b:
+        break
+    sys.stdout.write(b.decode("utf-8", "replace"))
+PY
+wait $sweep || rc=$?
 [ "$rc" = 1 ] || { echo "exit $rc, expected 1"; cat stderr; exit 1; }
+grep -q '"type":"status"' socket.out || { echo "no status on the control socket"; exit 1; }
 # The failing runs' logs hold the environment: the check can fail.
 grep -q 'KEEP_ME=visible42' out/runs/*.log || { echo "no environment in the logs"; exit 1; }
 grep -q 'saw all six variables' out/runs/*.log || { echo "the runs missed a variable"; exit 1; }
 grep -q 'SHORT_TOKEN=ab5c9' out/runs/*.log || { echo "a 5-byte value was masked"; exit 1; }
 grep -q 'NPM_TOKEN=\*\*\*' out/runs/*.log || { echo "no mask in the logs"; exit 1; }
 grep -q '# split: \*\*\* end' out/runs/*.log || { echo "the split value is not masked whole"; exit 1; }
-leaks out stdout stderr
+leaks out stdout stderr socket.out
 grep -q '"mask_env":\["DB_PASS"\]' out/journal.jsonl || { echo "no mask_env in the header"; exit 1; }
 "$FLAKESWEEP" report --rebuild out >rebuild.out 2>&1 || true
 leaks rebuild.out
