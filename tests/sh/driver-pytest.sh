@@ -6,18 +6,7 @@
 # the root in a bare environment, and the order-dependent victim found with
 # --shuffle in a by-file sweep, its seed replaying the failure.
 set -eu
-py=
-for cand in "${FLAKESWEEP_PYTHON:-}" /usr/bin/python3 python3; do
-	[ -n "$cand" ] || continue
-	if "$cand" -c 'import sys, pytest; sys.exit(int(pytest.__version__.split(".")[0]) < 7)' \
-		2>/dev/null; then
-		py=$(command -v "$cand")
-		break
-	fi
-done
-[ -n "$py" ] || { echo "SKIP no python3 with pytest 7 or later"; exit 77; }
-export FLAKESWEEP_PYTHON=$py FLAKESWEEP_DATADIR=$CHECK_SRCDIR/data PYTHONDONTWRITEBYTECODE=1
-unset PYTEST_ADDOPTS PYTHONPATH
+. "$CHECK_SRCDIR/tests/lib/pytest.sh"
 demo=$CHECK_TMPDIR/demo-py
 cp -r "$CHECK_SRCDIR/data/demo-py" "$demo"
 chmod -R u+w "$demo"

@@ -6,18 +6,7 @@
 # assertion, one with a quote and a backslash (escaped in the JSON), leaves
 # none in the output directory or on the terminal; the test saw them.
 set -eu
-py=
-for cand in "${FLAKESWEEP_PYTHON:-}" /usr/bin/python3 python3; do
-	[ -n "$cand" ] || continue
-	if "$cand" -c 'import sys, pytest; sys.exit(int(pytest.__version__.split(".")[0]) < 7)' \
-		2>/dev/null; then
-		py=$(command -v "$cand")
-		break
-	fi
-done
-[ -n "$py" ] || { echo "SKIP no python3 with pytest 7 or later"; exit 77; }
-export FLAKESWEEP_PYTHON=$py FLAKESWEEP_DATADIR=$CHECK_SRCDIR/data PYTHONDONTWRITEBYTECODE=1
-unset PYTEST_ADDOPTS PYTHONPATH
+. "$CHECK_SRCDIR/tests/lib/pytest.sh"
 mkdir -p "$CHECK_TMPDIR/proj"
 cd "$CHECK_TMPDIR/proj"
 cat >test_secret.py <<'PY'
