@@ -14,3 +14,19 @@ trap 'rm -rf "$work"' EXIT
 bench_faketap() {
 	cc -O2 -o "$work/faketap" "$here/faketap.c"
 }
+
+# bench_sweep_rate JOURNAL: the runs per second of a sweep's sweep phase,
+# its run lines over the time from its sweep phase line to its confirm one.
+bench_sweep_rate() {
+	python3 - "$1" <<'PY'
+import json, sys
+t, n = {}, 0
+for line in open(sys.argv[1]):
+    d = json.loads(line)
+    if d.get("type") == "phase":
+        t[d["phase"]] = d["at_ms"]
+    elif d.get("type") == "run":
+        n += 1
+print("%.1f" % (n / ((t["confirm"] - t["sweep"]) / 1000.0)))
+PY
+}

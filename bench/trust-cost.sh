@@ -19,17 +19,7 @@ bench_faketap
 rate() {
 	"$1" --driver tap --cpu 1 --load 1 --count "$runs" --confirm 0 --ui none \
 		-o "$work/$2" -- "$work/faketap" 0 >/dev/null 2>&1 || true
-	python3 - "$work/$2/journal.jsonl" <<'PY'
-import json, sys
-t, n = {}, 0
-for line in open(sys.argv[1]):
-    d = json.loads(line)
-    if d.get("type") == "phase":
-        t[d["phase"]] = d["at_ms"]
-    elif d.get("type") == "run":
-        n += 1
-print("%.1f" % (n / ((t["confirm"] - t["sweep"]) / 1000.0)))
-PY
+	bench_sweep_rate "$work/$2/journal.jsonl"
 }
 
 with=() without=()

@@ -60,6 +60,7 @@ static const struct cli_option cmd_stress_options[] = {
     {"driver", true, OPTIONS_DRIVER},
     {"tap-select", true, OPTIONS_TAP_SELECT},
     {"scrub-env", true, OPTIONS_SCRUB_ENV},
+    {"mask-env", true, OPTIONS_MASK_ENV},
     {"pytest-unit", true, OPTIONS_PYTEST_UNIT},
     {"no-cpu-shim", false, OPTIONS_NO_CPU_SHIM},
     {"shard", true, OPTIONS_SHARD},
@@ -116,6 +117,7 @@ cmd_stress_usage(FILE *f)
 	        "  --resume DIR       continue the sweep recorded in DIR\n"
 	        "  --force            resume even if the configuration or commit changed\n"
 	        "  --scrub-env NAME   remove NAME from the runs' environment (repeatable)\n"
+	        "  --mask-env NAME    mask NAME's value in what is recorded (repeatable)\n"
 	        "  --quarantine FILE  quarantine file (default .flakesweep/quarantine.json)\n"
 	        "  --ui full|line|none  front end (default full on a terminal, else line)\n"
 	        "  --json             print results.json to standard output\n"

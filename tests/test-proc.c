@@ -9,6 +9,7 @@
 
 #include "check.h"
 #include "engine/proc.h"
+#include "base/mask.h"
 #include "base/util.h"
 
 extern char **environ;
@@ -251,4 +252,30 @@ TEST(proc_report_pipe_held_by_grandchild_does_not_stall)
 	CHECK(util_mono_ms() - t0 < 5000);
 	buf_free(&r.out);
 	buf_free(&r.report);
+}
+
+TEST(proc_masks_output_of_both_pipes_and_captures)
+{
+	struct mask *m = mask_new();
+	char *argv[] = {"sh", "-c", "printf 'k=hunter'; sleep 0.2; printf '2hunter2\\n'", NULL};
+	struct result r;
+	char *out;
+
+	mask_add(m, "hunter2hunter2");
+	proc_set_mask(m);
+	/* The value reaches flakesweep in two reads; the run ends held by a
+	 * grandchild, with the end of a value still held back. */
+	run_sh("printf 'a hunter2'; sleep 0.2; printf 'hunter2 b\\n'", NULL, 0, 0, &r);
+	CHECK_STR(r.out.data, "a *** b\n");
+	buf_free(&r.out);
+	run_sh_report("echo hunter2hunter2 >&3; printf hunter2hun; sleep 30 &", &r);
+	CHECK_STR(r.report.data, "***\n");
+	CHECK_STR(r.out.data, "hunter2hun");
+	buf_free(&r.out);
+	buf_free(&r.report);
+	CHECK_INT(proc_capture(argv, NULL, environ, 1024, &out), 0);
+	CHECK_STR(out, "k=***\n");
+	free(out);
+	proc_set_mask(NULL);
+	mask_free(m);
 }

@@ -239,6 +239,55 @@ TEST(sweep_config_header_refuses_what_the_command_line_refuses)
 	bad_config("containers", "0",
 	           "config.containers: expected a positive whole number, at most 100000000");
 	bad_config("env_up", "null", "config.env_up: expected a string");
+	bad_config("mask_env", "\"DB_PASS\"", "config.mask_env: expected an array of strings");
+	bad_config("mask_env", "[\"DB_PASS=hunter2\"]",
+	           "config.mask_env: expected an array of variable names (no \"=\", none empty)");
+	bad_config("mask_env", "[\"\"]",
+	           "config.mask_env: expected an array of variable names (no \"=\", none empty)");
+}
+
+/* --mask-env outlives the sweep, names only: a resume masks them, and
+ * names given again are added to them. */
+TEST(sweep_config_header_keeps_mask_env_names)
+{
+	struct journal_header h, back;
+	struct options o;
+	char *err = NULL, *text;
+	cJSON *line;
+
+	header_of(&h);
+	line = journal_header_encode(&h);
+	CHECK(cJSON_GetObjectItem(cJSON_GetObjectItem(line, "config"), "mask_env") == NULL);
+	cJSON_Delete(line);
+	options_init(&o);
+	options_add_mask_env(&o, "DB_PASS");
+	options_add_mask_env(&o, "DB_PASS");
+	options_add_mask_env(&o, "API");
+	util_strv_free_n(h.config.mask_env, h.config.nmask_env);
+	h.config.mask_env = o.mask_env;
+	h.config.nmask_env = o.nmask_env;
+	o.mask_env = NULL;
+	o.nmask_env = 0;
+	options_free(&o);
+	line = journal_header_encode(&h);
+	text = cJSON_PrintUnformatted(
+	    cJSON_GetObjectItem(cJSON_GetObjectItem(line, "config"), "mask_env"));
+	CHECK_STR(text, "[\"DB_PASS\",\"API\"]");
+	free(text);
+	CHECK_INT(journal_header_decode(line, "j", 1, &back, &err), 0);
+	CHECK_INT(back.config.nmask_env, 2);
+	options_init(&o);
+	options_add_mask_env(&o, "API");
+	options_add_mask_env(&o, "NEW_NAME");
+	sweep_config_to_options(&back.config, &o);
+	CHECK_INT(o.nmask_env, 3);
+	CHECK_STR(o.mask_env[0], "API");
+	CHECK_STR(o.mask_env[1], "NEW_NAME");
+	CHECK_STR(o.mask_env[2], "DB_PASS");
+	options_free(&o);
+	cJSON_Delete(line);
+	journal_header_free(&h);
+	journal_header_free(&back);
 }
 
 /* --resume where fewer cores are allowed than the header's kept-back cores

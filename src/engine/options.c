@@ -63,6 +63,7 @@ options_free(struct options *o)
 	util_strv_free_n(o->packages, o->npackages);
 	util_strv_free_n(o->command, o->ncommand);
 	util_strv_free_n(o->scrub_env, o->nscrub_env);
+	util_strv_free_n(o->mask_env, o->nmask_env);
 	memset(o, 0, sizeof *o);
 }
 
@@ -452,8 +453,24 @@ options_set(struct options *o, enum options_key key, const char *value, const ch
 		    xrealloc(o->scrub_env, sizeof *o->scrub_env * (size_t)(o->nscrub_env + 1));
 		o->scrub_env[o->nscrub_env++] = xstrdup(value);
 		return 0;
+	case OPTIONS_MASK_ENV:
+		options_add_mask_env(o, value);
+		return 0;
 	}
 	return -EINVAL;
+}
+
+void
+options_add_mask_env(struct options *o, const char *name)
+{
+	int i;
+
+	for (i = 0; i < o->nmask_env; i++) {
+		if (strcmp(o->mask_env[i], name) == 0)
+			return;
+	}
+	o->mask_env = xrealloc(o->mask_env, sizeof *o->mask_env * (size_t)(o->nmask_env + 1));
+	o->mask_env[o->nmask_env++] = xstrdup(name);
 }
 
 void

@@ -92,6 +92,11 @@ struct options {
 	 * top of the GitHub token variables. */
 	char **scrub_env;
 	int nscrub_env;
+	/* --mask-env: variables whose values are masked in what the sweep
+	 * records and shows, on top of those whose names look like secrets'
+	 * (base/mask.h). */
+	char **mask_env;
+	int nmask_env;
 	int shard_index, shard_count; /* --shard I/N; 0/0 when not sharded */
 	char *durations;              /* --durations FILE: weighs the shards */
 	bool shard_plan;              /* --shard-plan: print the plan and stop */
@@ -163,6 +168,7 @@ enum options_key {
 	OPTIONS_DRIVER,
 	OPTIONS_TAP_SELECT,
 	OPTIONS_SCRUB_ENV,
+	OPTIONS_MASK_ENV,
 	OPTIONS_PYTEST_UNIT,
 	OPTIONS_NO_CPU_SHIM,
 	OPTIONS_SHARD,
@@ -175,6 +181,9 @@ enum options_key {
  * *expected set to what the value should have been (a static, translated
  * phrase such as "a positive whole number"); o keeps its old value. */
 int options_set(struct options *o, enum options_key key, const char *value, const char **expected);
+
+/* Adds a --mask-env name, unless it is there already. */
+void options_add_mask_env(struct options *o, const char *name);
 
 /* Appends a package pattern, or one word of the TAP command (kept
  * NULL-terminated). */

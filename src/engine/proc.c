@@ -4,7 +4,8 @@
  * vfork-style clone() leads its own group, pins itself, asks to die with
  * flakesweep and execs; the parent watches the exit through a pidfd and the
  * output through a pipe, both libuv handles, so libuv's SIGCHLD handling is
- * never involved. It never parses output.
+ * never involved. Output is masked (base/mask.h) as it is read, before
+ * anyone sees it. It never parses output.
  */
 #include "config.h"
 
@@ -28,6 +29,7 @@
 #include <unistd.h>
 
 #include "engine/proc.h"
+#include "base/mask.h"
 #include "base/util.h"
 
 #define PROC_STACK_SIZE (64 * 1024)
@@ -56,6 +58,8 @@ struct proc {
 	uint64_t ticks0, ticks1; /* CLOCK_BOOTTIME before and after the clone */
 	proc_output_cb output_cb;
 	proc_output_cb report_cb;
+	/* The masks of the two pipes, NULL when no value is masked. */
+	struct mask_stream *out_mask, *report_mask;
 	proc_done_cb done_cb;
 	void *arg;
 	struct proc *next; /* live procs, for proc_reap_orphans */
@@ -75,6 +79,8 @@ struct proc_child {
 };
 
 static struct proc *live;
+/* The values masked in every child's output (proc_set_mask), or NULL. */
+static const struct mask *proc_masks;
 /* The signal that stopped a capture, for proc_interrupted(). */
 static int proc_signalled;
 static long proc_hz;
@@ -150,8 +156,45 @@ proc_close_cb(uv_handle_t *h)
 {
 	struct proc *p = h->data;
 
-	if (--p->handles == 0)
+	if (--p->handles == 0) {
+		mask_stream_free(p->out_mask);
+		mask_stream_free(p->report_mask);
 		free(p);
+	}
+}
+
+void
+proc_set_mask(const struct mask *m)
+{
+	proc_masks = m;
+}
+
+static void
+proc_out_masked(void *arg, const char *data, size_t len)
+{
+	struct proc *p = arg;
+
+	p->output_cb(p->arg, data, len);
+}
+
+static void
+proc_report_masked(void *arg, const char *data, size_t len)
+{
+	struct proc *p = arg;
+
+	p->report_cb(p->arg, data, len);
+}
+
+/* A pipe's end: what its mask held back goes on first. */
+static void
+proc_pipe_ended(struct proc *p, bool report)
+{
+	struct mask_stream *ms = report ? p->report_mask : p->out_mask;
+	bool *eof = report ? &p->report_eof : &p->eof;
+
+	if (ms != NULL && !*eof)
+		mask_stream_flush(ms);
+	*eof = true;
 }
 
 static void
@@ -203,15 +246,17 @@ proc_read_cb(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
 	bool report = s == (uv_stream_t *)&p->report;
 
 	if (n > 0) {
-		(report ? p->report_cb : p->output_cb)(p->arg, buf->base, (size_t)n);
+		struct mask_stream *ms = report ? p->report_mask : p->out_mask;
+
+		if (ms != NULL)
+			mask_stream_feed(ms, buf->base, (size_t)n);
+		else
+			(report ? p->report_cb : p->output_cb)(p->arg, buf->base, (size_t)n);
 		return;
 	}
 	if (n < 0) {
 		uv_read_stop(s);
-		if (report)
-			p->report_eof = true;
-		else
-			p->eof = true;
+		proc_pipe_ended(p, report);
 		proc_maybe_done(p);
 	}
 }
@@ -255,7 +300,8 @@ proc_timer_cb(uv_timer_t *t)
 			uv_read_stop((uv_stream_t *)&p->out);
 			if (p->report_cb != NULL)
 				uv_read_stop((uv_stream_t *)&p->report);
-			p->eof = p->report_eof = true;
+			proc_pipe_ended(p, false);
+			proc_pipe_ended(p, true);
 			p->leaked = true;
 			proc_maybe_done(p);
 		}
@@ -441,6 +487,11 @@ proc_spawn(uv_loop_t *loop, const struct proc_spec *spec, proc_output_cb output_
 	p->report_eof = spec->report_cb == NULL;
 	p->done_cb = done_cb;
 	p->arg = arg;
+	if (proc_masks != NULL && mask_count(proc_masks) > 0) {
+		p->out_mask = mask_stream_new(proc_masks, proc_out_masked, p);
+		if (p->report_cb != NULL)
+			p->report_mask = mask_stream_new(proc_masks, proc_report_masked, p);
+	}
 	p->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 	if (p->pidfd >= 0) {
 		uv_poll_init(loop, &p->exit_poll, p->pidfd);
@@ -783,11 +834,27 @@ proc_clone(char *const *argv, const char *cwd, char *const *envp, int out_fd)
 	return pid;
 }
 
+/* Where proc_capture_limit's output goes: into b, at most max bytes. */
+struct proc_capture_sink {
+	struct buf b;
+	size_t max;
+};
+
+static void
+proc_capture_add(void *arg, const char *data, size_t len)
+{
+	struct proc_capture_sink *k = arg;
+
+	if (k->b.len < k->max)
+		buf_add(&k->b, data, k->b.len + len > k->max ? k->max - k->b.len : len);
+}
+
 int
 proc_capture_limit(char *const *argv, const char *cwd, char *const *envp, size_t max,
                    int64_t limit_ms, char **output)
 {
-	struct buf b;
+	struct proc_capture_sink k = {.max = max};
+	struct mask_stream *ms = NULL;
 	struct pollfd pfd[2];
 	sigset_t stop, old;
 	int fds[2], ws = 0, rc, sig = 0;
@@ -796,7 +863,7 @@ proc_capture_limit(char *const *argv, const char *cwd, char *const *envp, size_t
 	pid_t pid;
 	char chunk[8192];
 
-	buf_init(&b);
+	buf_init(&k.b);
 	*output = NULL;
 	if (pipe2(fds, O_CLOEXEC) < 0) {
 		*output = xstrdup("");
@@ -820,6 +887,8 @@ proc_capture_limit(char *const *argv, const char *cwd, char *const *envp, size_t
 		*output = xstrdup("");
 		goto out;
 	}
+	if (proc_masks != NULL && mask_count(proc_masks) > 0)
+		ms = mask_stream_new(proc_masks, proc_capture_add, &k);
 	for (;;) {
 		int64_t left = deadline - util_mono_ms();
 		ssize_t n;
@@ -848,16 +917,21 @@ proc_capture_limit(char *const *argv, const char *cwd, char *const *envp, size_t
 			continue;
 		if (n <= 0)
 			break;
-		if (b.len < max)
-			buf_add(&b, chunk, b.len + (size_t)n > max ? max - b.len : (size_t)n);
+		if (ms != NULL)
+			mask_stream_feed(ms, chunk, (size_t)n);
+		else
+			proc_capture_add(&k, chunk, (size_t)n);
 	}
+	if (ms != NULL)
+		mask_stream_flush(ms);
+	mask_stream_free(ms);
 	if (timed_out || sig != 0)
 		kill(-pid, SIGKILL);
 	while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)
 		;
 	/* Whatever the child left in its group must not outlive it. */
 	kill(-pid, SIGKILL);
-	*output = buf_steal(&b);
+	*output = buf_steal(&k.b);
 	if (sig != 0)
 		rc = -EINTR;
 	else if (timed_out)

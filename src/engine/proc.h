@@ -20,6 +20,12 @@ struct proc_exit {
 };
 
 struct proc;
+struct mask;
+
+/* From now on every child's output (both pipes of proc_spawn, and
+ * proc_capture's) is masked with m's values before a callback or a caller
+ * sees it; NULL stops. m must outlive the children spawned meanwhile. */
+void proc_set_mask(const struct mask *m);
 
 struct proc_spec {
 	char *const *argv; /* argv[0]: a path, or a name looked up in PATH */
@@ -50,8 +56,9 @@ struct proc_spec {
 /* The child's descriptor of the report pipe (proc_spec.report_cb). */
 #define PROC_REPORT_FD 3
 
-/* Output as it arrives: raw bytes of stdout and stderr merged in one pipe,
- * as a terminal would see them. data is valid only during the call. */
+/* Output as it arrives: bytes of stdout and stderr merged in one pipe, as
+ * a terminal would see them, masked (proc_set_mask). data is valid only
+ * during the call. */
 typedef void (*proc_output_cb)(void *arg, const char *data, size_t len);
 
 /* The run is over: the leader was reaped and its pipe closed. leaked is

@@ -91,6 +91,8 @@ sweep_config_from_options(struct sweep_config *c, const struct options *o,
 	c->npackages = o->npackages;
 	c->command = sweep_config_strv_dup((const char *const *)o->command, o->ncommand);
 	c->ncommand = o->ncommand;
+	c->mask_env = sweep_config_strv_dup((const char *const *)o->mask_env, o->nmask_env);
+	c->nmask_env = o->nmask_env;
 	c->shard_index = o->shard_index;
 	c->shard_count = o->shard_count;
 }
@@ -127,6 +129,8 @@ sweep_config_set_str(char **dst, const char *v)
 void
 sweep_config_to_options(const struct sweep_config *c, struct options *o)
 {
+	int i;
+
 	free(o->cpus);
 	o->cpus = sweep_config_ints_dup(c->cpus, c->ncpus);
 	o->ncpus = c->ncpus;
@@ -175,6 +179,10 @@ sweep_config_to_options(const struct sweep_config *c, struct options *o)
 	util_strv_free_n(o->command, o->ncommand);
 	o->command = sweep_config_strv_dup((const char *const *)c->command, c->ncommand);
 	o->ncommand = c->ncommand;
+	/* The names given again are kept, with the recorded ones: masking
+	 * more changes no measurement. */
+	for (i = 0; i < c->nmask_env; i++)
+		options_add_mask_env(o, c->mask_env[i]);
 	o->shard_index = c->shard_index;
 	o->shard_count = c->shard_count;
 }
@@ -268,6 +276,7 @@ sweep_config_free(struct sweep_config *c)
 	free(c->pytest_unit);
 	util_strv_free_n(c->packages, c->npackages);
 	util_strv_free_n(c->command, c->ncommand);
+	util_strv_free_n(c->mask_env, c->nmask_env);
 	free(c->shard_buckets);
 	free(c->shard_merged);
 	levels_free(c->level_config);
@@ -347,6 +356,9 @@ sweep_config_json(const struct sweep_config *c)
 		cJSON_AddStringToObject(o, "pytest_unit", c->pytest_unit);
 	cJSON_AddItemToObject(o, "packages", sweep_config_strv_json(c->packages, c->npackages));
 	cJSON_AddItemToObject(o, "command", sweep_config_strv_json(c->command, c->ncommand));
+	if (c->nmask_env > 0)
+		cJSON_AddItemToObject(o, "mask_env",
+		                      sweep_config_strv_json(c->mask_env, c->nmask_env));
 	if (c->shard_count > 0) {
 		cJSON *shard = cJSON_AddObjectToObject(o, "shard");
 
@@ -631,7 +643,7 @@ sweep_config_decode(struct sweep_config_in *in, const cJSON *o, struct sweep_con
 	const cJSON *v;
 	double d;
 	const char *expected;
-	int rc;
+	int rc, i;
 
 	in->section = "config";
 	c->containers = OPTIONS_CONTAINERS_DEFAULT;
@@ -728,6 +740,13 @@ sweep_config_decode(struct sweep_config_in *in, const cJSON *o, struct sweep_con
 		rc = sweep_config_strv(in, o, "command", false, &c->command, &c->ncommand);
 	if (rc == 0 && options_check_command(c->driver, c->ncommand) != NULL)
 		rc = sweep_config_bad(in, "command", options_check_command(c->driver, c->ncommand));
+	if (rc == 0)
+		rc = sweep_config_strv(in, o, "mask_env", false, &c->mask_env, &c->nmask_env);
+	for (i = 0; rc == 0 && i < c->nmask_env; i++) {
+		if (c->mask_env[i][0] == '\0' || strchr(c->mask_env[i], '=') != NULL)
+			rc = sweep_config_bad(
+			    in, "mask_env", _("an array of variable names (no \"=\", none empty)"));
+	}
 	if (rc == 0)
 		rc = sweep_config_shard(in, cJSON_GetObjectItemCaseSensitive(o, "shard"), c);
 	if (rc == 0)

@@ -42,6 +42,9 @@ struct sweep_config {
 	 * reproduce lines. */
 	char **env_names, **env_values;
 	int nenv;
+	/* --mask-env: the names only, never a value (absent when none). */
+	char **mask_env;
+	int nmask_env;
 	char *quarantine, *build_tags; /* or NULL */
 	char *driver;                  /* "go", "tap" or "pytest" */
 	char *pytest_unit;             /* pytest: "file" or "dir"; else NULL */

@@ -3,7 +3,7 @@
  * sweep-int.h: the state one sweep shares among its own files: sweep.c
  * (the phases and the commands), run.c (one run), build.c (the build
  * phase), order.c (the polluter searches), sweep-containers.c and
- * sweep-environments.c. It is not installed and nothing outside those files
+ * sweep-environments.c, sweep-secrets.c. It is not installed and nothing outside those files
  * includes it; everyone else sees the sweep through sweep.h.
  */
 #ifndef FLAKESWEEP_SWEEP_INT_H
@@ -134,7 +134,14 @@ struct sweep {
 	bool images_begun;  /* sweep_envs_images ran */
 	int images_running; /* image builds in flight */
 	int exit_status;
+	struct mask *mask; /* the values masked in the children's output */
 };
+
+/* sweep-secrets.c: takes the values to mask from flakesweep's environment
+ * (names that look like secrets', and o->mask_env) and masks them in every
+ * child's output from then on; the end stops masking. */
+void sweep_secrets_begin(struct sweep *s);
+void sweep_secrets_end(struct sweep *s);
 
 /* sweep.c: a message to the front end (stderr without one); the journal
  * write's result (a failure pauses the sweep); the scheduler's dispatch,

@@ -705,6 +705,9 @@ sweep_new(uv_loop_t *loop, struct options *o, const struct observer *obs, char *
 		if (outdir_check_new(s->outdir, err) < 0)
 			goto fail;
 	}
+	/* After --resume has added the header's --mask-env names, before any
+	 * child runs. */
+	sweep_secrets_begin(s);
 	s->driver = driver_find(o->driver);
 	if (s->driver == NULL) {
 		*err = xasprintf(_("unknown driver %s"), o->driver);
@@ -1114,6 +1117,7 @@ sweep_free(struct sweep *s)
 	free(s->quiet_waiting);
 	sweep_envs_free(s);
 	free(s->canary_program);
+	sweep_secrets_end(s);
 	cJSON_Delete(s->header);
 	journal_header_free(&s->hdr);
 	driver_free_pkgs(s->pkgs, s->npkgs);

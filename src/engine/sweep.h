@@ -36,7 +36,9 @@ struct sweep;
 /* Prepares a sweep from o (borrowed; must outlive the sweep): creates the
  * output directory, which must be new or empty, or with --resume reads its
  * journal back. Removes the GitHub token variables and o->scrub_env from
- * the process environment, so no child sees them. Returns NULL with *err
+ * the process environment, so no child sees them, and masks the values of
+ * secret-looking variables and o->mask_env in every child's output until
+ * it is freed (proc_set_mask). Returns NULL with *err
  * (caller frees) on a usage or input error; the output directory is
  * checked before anything is written. */
 struct sweep *sweep_new(uv_loop_t *loop, struct options *o, const struct observer *obs, char **err);

@@ -3,7 +3,9 @@
  * post-draft.c: the bug report of one flaky test, as a draft (see
  * post-draft.h): reads results.json, refuses what must not be posted and
  * renders the fixed template. Nothing from test output lands outside a
- * code block. It never touches the network; post.c posts the draft.
+ * code block, and the values of the environment's secrets are masked in
+ * the whole draft, though a sweep masked them in what it recorded. It
+ * never touches the network; post.c posts the draft.
  */
 #include "config.h"
 
@@ -20,6 +22,7 @@
 #include "drivers/driver.h"
 #include "github/github.h"
 #include "base/hash.h"
+#include "base/mask.h"
 #include "github/markdown.h"
 #include "github/post-draft.h"
 #include "github/post-repro.h"
@@ -34,6 +37,8 @@
 #define POST_DRAFT_EXCERPT_MAX 24000
 /* Below this many bytes for the first failure, the text is what is too long. */
 #define POST_DRAFT_EXCERPT_MIN 2000
+
+extern char **environ;
 
 /* One (cpu, load) pair, sweep and confirm cells summed. */
 struct post_pair {
@@ -63,6 +68,7 @@ struct post_draft {
 	char *repo;     /* where it is posted, or NULL */
 	char *src_repo; /* where the source is, for links, or NULL */
 	char *web_base;
+	struct mask *mask; /* the values masked in the title and body */
 	char *top;         /* the checkout's top directory, or NULL */
 	char *source_path; /* relative to the repository's top, or NULL */
 	int source_line;   /* 0: source_path is the package's directory */
@@ -606,7 +612,11 @@ post_draft_render(struct post_draft *d)
 		body = post_draft_render_body(d, excerpt);
 	}
 	free(d->body);
-	d->body = body;
+	d->body = mask_text(d->mask, body);
+	free(body);
+	body = mask_text(d->mask, d->title);
+	free(d->title);
+	d->title = body;
 	return 0;
 }
 
@@ -643,6 +653,7 @@ post_draft_free(struct post_draft *d)
 	free(d->decisions_path);
 	free(d->title);
 	free(d->body);
+	mask_free(d->mask);
 	free(d);
 }
 
@@ -721,6 +732,34 @@ post_draft_read(struct post_draft *d, const struct results *r, const struct resu
 	post_draft_read_why(d, r, t);
 	d->repro_flakesweep = f != NULL ? markdown_clean_line(f, strlen(f), false) : NULL;
 	d->repro_direct = x != NULL ? markdown_clean_line(x, strlen(x), false) : NULL;
+}
+
+/* The values a draft masks: those of its own environment's variables that
+ * look like secrets and of the sweep's --mask-env names (config, from
+ * results.json). Not GitHub's tokens: a draft that holds one is refused. */
+static struct mask *
+post_draft_mask(const cJSON *config)
+{
+	const cJSON *x;
+	struct mask *m = mask_new();
+	char **env = NULL, **names = NULL;
+	size_t n = 0, nnames = 0, i;
+
+	cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(config, "mask_env"))
+	{
+		if (cJSON_IsString(x))
+			util_strv_add(&names, &nnames, x->valuestring);
+	}
+	for (i = 0; environ[i] != NULL; i++) {
+		const char *eq = strchr(environ[i], '=');
+
+		if (eq != NULL && !github_env_token_in(eq + 1))
+			util_strv_add(&env, &n, environ[i]);
+	}
+	mask_add_environ(m, env, names, nnames);
+	util_strv_free(env);
+	util_strv_free(names);
+	return m;
 }
 
 /* Whether anything of test t in the results, shown or not, holds a token. */
@@ -914,6 +953,7 @@ post_draft_new(const struct post_input *in, struct post_draft **out, char **err)
 		goto out;
 	}
 	d = xcalloc(1, sizeof *d);
+	d->mask = post_draft_mask(m.config);
 	post_draft_read(d, r, &m, t);
 	if (d->failures[0] + d->failures[1] + d->hangs[0] + d->hangs[1] == 0) {
 		*err = xasprintf(_("%s passed every run (%lld): there is nothing to report"), shown,
