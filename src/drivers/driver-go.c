@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "drivers/driver.h"
@@ -197,44 +198,71 @@ driver_go_listing_add(struct driver_go_discovery *d, const char *dir, const char
 
 /* A pattern relative to the root ("./grpc/...", "."): listed in its own
  * directory, whose module Go finds, and, with "...", every module below
- * it, which `go list ./...` would not enter. */
-static void
-driver_go_plan_relative(struct driver_go_discovery *d, const char *root, const char *pattern)
+ * it, which `go list ./...` would not enter. A directory in no module is
+ * not itself listed (Go would refuse it) when modules lie below it.
+ * Returns -1 with *err for a directory that is not there or holds no
+ * module at all. */
+static int
+driver_go_plan_relative(struct driver_go_discovery *d, const char *root, const char *pattern,
+                        char **err)
 {
 	size_t len = strlen(pattern);
 	bool recursive = len >= 3 && strcmp(pattern + len - 3, "...") == 0;
 	char *base = xstrndup(pattern, recursive ? len - 3 : len), *dir;
 	struct go_modules nested = {NULL, 0};
+	struct stat st;
+	bool inside;
 	size_t i;
+	int rc = 0;
 
 	if (recursive && strlen(base) > 0 && base[strlen(base) - 1] == '/')
 		base[strlen(base) - 1] = '\0';
-	dir = base[0] == '/' ? xstrdup(base) : xasprintf("%s/%s", root, base[0] ? base : ".");
-	driver_go_listing_add(d, dir, recursive ? "./..." : ".", pattern);
-	if (recursive) {
-		go_modules_below(dir, false, &nested);
-		for (i = 0; i < nested.n; i++) {
-			const struct go_module *m = &nested.v[i];
-			size_t rlen = strlen(root);
-			char *what = m->path != NULL ? xstrdup(m->path)
-			             : strncmp(m->dir, root, rlen) == 0 && m->dir[rlen] == '/'
-			                 ? xasprintf(".%s", m->dir + rlen)
-			                 : xstrdup(m->dir);
-
-			driver_go_listing_add(d, m->dir, "./...", what);
-			free(what);
-		}
+	dir = base[0] == '/'                              ? xstrdup(base)
+	      : base[0] == '\0' || strcmp(base, ".") == 0 ? xstrdup(root)
+	                                                  : xasprintf("%s/%s", root, base);
+	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		*err = xasprintf(_("%s: no such directory in %s: expected a package directory, a "
+		                   "pattern ending in /... or an import path"),
+		                 pattern, root);
+		rc = -1;
+		goto out;
 	}
+	inside = go_modules_inside(dir);
+	if (recursive)
+		go_modules_below(dir, false, &nested);
+	if (!inside && nested.n == 0) {
+		*err =
+		    xasprintf(_("%s: no Go module in %s, above it or below it: expected a go.mod "
+		                "(`go mod init`), or a go.work at the root"),
+		              pattern, dir);
+		rc = -1;
+		goto out;
+	}
+	if (inside)
+		driver_go_listing_add(d, dir, recursive ? "./..." : ".", pattern);
+	for (i = 0; i < nested.n; i++) {
+		const struct go_module *m = &nested.v[i];
+		size_t rlen = strlen(root);
+		char *what = m->path != NULL ? xstrdup(m->path)
+		             : strncmp(m->dir, root, rlen) == 0 && m->dir[rlen] == '/'
+		                 ? xasprintf(".%s", m->dir + rlen)
+		                 : xstrdup(m->dir);
+
+		driver_go_listing_add(d, m->dir, "./...", what);
+		free(what);
+	}
+out:
 	go_modules_free(&nested);
 	free(dir);
 	free(base);
+	return rc;
 }
 
 /* What to list where: go.work's modules, or every module at and below the
  * root, when no pattern was given; else each pattern in the module that
- * holds it. */
-static void
-driver_go_plan(struct driver_go_discovery *d, const char *root)
+ * holds it. Returns -1 with *err for a pattern that names nothing. */
+static int
+driver_go_plan(struct driver_go_discovery *d, const char *root, char **err)
 {
 	const struct options *o = d->o;
 	struct go_modules work = {NULL, 0};
@@ -248,21 +276,23 @@ driver_go_plan(struct driver_go_discovery *d, const char *root)
 			                      work.v[i].path != NULL ? work.v[i].path
 			                                             : work.v[i].dir);
 		go_modules_free(&work);
-		return;
+		return 0;
 	}
 	if (o->npackages == 0)
-		driver_go_plan_relative(d, root, "./...");
+		return driver_go_plan_relative(d, root, "./...", err);
 	for (k = 0; k < o->npackages; k++) {
 		const char *p = o->packages[k];
 		const struct go_module *m;
 
 		if (p[0] == '.' || p[0] == '/') {
-			driver_go_plan_relative(d, root, p);
+			if (driver_go_plan_relative(d, root, p, err) < 0)
+				return -1;
 			continue;
 		}
 		m = go_modules_owner(&d->below, p);
 		driver_go_listing_add(d, m != NULL ? m->dir : root, p, p);
 	}
+	return 0;
 }
 
 /* Lists one directory's packages into pkgs. A listing that fails becomes a
@@ -352,6 +382,20 @@ driver_go_check_versions(const struct driver_go_discovery *d, struct project *pr
 	}
 }
 
+static void
+driver_go_discovery_free(struct driver_go_discovery *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->n; i++) {
+		free(d->v[i].dir);
+		free(d->v[i].what);
+		util_strv_free(d->v[i].patterns);
+	}
+	free(d->v);
+	go_modules_free(&d->below);
+}
+
 static int
 driver_go_discover(const struct options *o, struct project *proj, struct pkg ***pkgs, size_t *npkgs,
                    char **err)
@@ -368,7 +412,11 @@ driver_go_discover(const struct options *o, struct project *proj, struct pkg ***
 		free(root);
 		return -1;
 	}
-	driver_go_plan(&d, root != NULL ? root : ".");
+	if (driver_go_plan(&d, root != NULL ? root : ".", err) < 0) {
+		driver_go_discovery_free(&d);
+		free(root);
+		return -1;
+	}
 	/* Several modules: the root is where the sweep stands. */
 	if (d.n > 1 && root != NULL) {
 		free(proj->root);
@@ -386,13 +434,7 @@ driver_go_discover(const struct options *o, struct project *proj, struct pkg ***
 		(*pkgs)[*npkgs - 1]->build_output = why;
 	}
 	driver_go_check_versions(&d, proj);
-	for (i = 0; i < d.n; i++) {
-		free(d.v[i].dir);
-		free(d.v[i].what);
-		util_strv_free(d.v[i].patterns);
-	}
-	free(d.v);
-	go_modules_free(&d.below);
+	driver_go_discovery_free(&d);
 	free(root);
 	if (failed == *npkgs) {
 		/* Nothing listed: the listing's error is the sweep's. */

@@ -105,6 +105,24 @@ go_modules_is_file(const char *dir, const char *name)
 	return yes;
 }
 
+bool
+go_modules_inside(const char *dir)
+{
+	char *d = realpath(dir, NULL), *slash;
+	bool yes = false;
+
+	while (d != NULL && !yes) {
+		yes = go_modules_is_file(d, "go.mod");
+		slash = strrchr(d, '/');
+		if (slash == NULL || (slash == d && d[1] == '\0'))
+			break;
+		/* "/a/b" to "/a", "/a" to "/". */
+		slash[slash == d ? 1 : 0] = '\0';
+	}
+	free(d);
+	return yes;
+}
+
 static int
 go_modules_cmp(const void *a, const void *b)
 {

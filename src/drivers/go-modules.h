@@ -30,6 +30,10 @@ int go_modules_work(const char *dir, struct go_modules *out);
  * dot or an underscore, as `go list ./...` does. */
 void go_modules_below(const char *dir, bool self, struct go_modules *out);
 
+/* Whether dir or a directory above it has a go.mod: the module go finds
+ * when it runs in dir. */
+bool go_modules_inside(const char *dir);
+
 /* The module whose path is the longest prefix of the import path pattern
  * (path itself or path/...), or NULL. */
 const struct go_module *go_modules_owner(const struct go_modules *m, const char *pattern);

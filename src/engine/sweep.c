@@ -723,6 +723,8 @@ sweep_new(uv_loop_t *loop, struct options *o, const struct observer *obs, char *
 	s->quiet_waiting = xcalloc((size_t)s->lanes.nlanes + 1, sizeof *s->quiet_waiting);
 	if (sweep_load_quarantine(s, o->quarantine, err) < 0)
 		goto fail;
+	if (!s->resumed)
+		s->outdir_made = outdir_missing(s->outdir);
 	dir = xasprintf("%s/runs", s->outdir);
 	if (util_mkdir_p(dir) < 0) {
 		*err = xasprintf(_("cannot create %s: %s"), dir, strerror(errno));
@@ -898,24 +900,6 @@ sweep_start_resumed(struct sweep *s, char **err)
 	return 0;
 }
 
-/* A new sweep that failed before its journal's header leaves its output
- * directory as it found it (new or empty), so the same -o works again. */
-static void
-sweep_undo_outdir(const struct sweep *s)
-{
-	static const char *const made[] = {"runs", "bin", "tmp"};
-	char *path = xasprintf("%s/journal.jsonl", s->outdir);
-	size_t i;
-
-	unlink(path);
-	free(path);
-	for (i = 0; i < UTIL_ARRAY_LEN(made); i++) {
-		path = xasprintf("%s/%s", s->outdir, made[i]);
-		rmdir(path);
-		free(path);
-	}
-}
-
 int
 sweep_start(struct sweep *s, char **err)
 {
@@ -940,7 +924,7 @@ sweep_start(struct sweep *s, char **err)
 	if (!interrupted)
 		s->exit_status = 2;
 	if (!s->resumed && s->header == NULL)
-		sweep_undo_outdir(s);
+		outdir_undo(s->outdir, s->outdir_made);
 	return interrupted ? 0 : rc;
 }
 
@@ -1284,6 +1268,12 @@ int64_t
 sweep_started_ms(const struct sweep *s)
 {
 	return s->started_ms;
+}
+
+bool
+sweep_began(const struct sweep *s)
+{
+	return s->header != NULL;
 }
 
 /* The ncpu cores a reproduce line pins to: the core on which the test
