@@ -596,11 +596,12 @@ sweep_load_quarantine(struct sweep *s, const char *given, char **err)
 	return 0;
 }
 
-/* Removes the GitHub token variables and the --scrub-env names from
- * flakesweep's own environment, so no child sees them: not go list, not a
- * build, not a listing's TestMain, not a run. A test printing its
- * environment would record a token in the output directory, and a report
- * could post it. */
+/* Withholds the GitHub token variables and the --scrub-env names from
+ * every child, so none sees them: not go list, not a build, not a
+ * listing's TestMain, not a run. A test printing its environment would
+ * record a token in the output directory, and a report could post it.
+ * flakesweep's own environment keeps them: a dashboard that started
+ * confirm runs still posts with the token. */
 static void
 sweep_scrub_environ(const struct options *o)
 {
@@ -609,9 +610,9 @@ sweep_scrub_environ(const struct options *o)
 	size_t i;
 
 	for (i = 0; i < UTIL_ARRAY_LEN(tokens); i++)
-		unsetenv(tokens[i]);
+		proc_withhold_env(tokens[i]);
 	for (i = 0; i < (size_t)o->nscrub_env; i++)
-		unsetenv(o->scrub_env[i]);
+		proc_withhold_env(o->scrub_env[i]);
 }
 
 static int
