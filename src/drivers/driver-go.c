@@ -216,10 +216,25 @@ driver_go_listing_add(struct driver_go_discovery *d, const char *dir, const char
 	util_strv_add(&l->patterns, &l->npatterns, pattern);
 }
 
+/* Whether go works in GOPATH mode in dir (GO111MODULE=off), where no
+ * module is needed: `go env GOMOD` is empty then, and /dev/null in module
+ * mode with no go.mod. */
+static bool
+driver_go_gopath_mode(const char *dir)
+{
+	char *argv[] = {"go", "env", "GOMOD", NULL};
+	char *line = proc_capture_line(argv, dir);
+	bool yes = line == NULL;
+
+	free(line);
+	return yes;
+}
+
 /* A pattern relative to the root ("./grpc/...", "."): listed in its own
  * directory, whose module Go finds, and, with "...", every module below
  * it, which `go list ./...` would not enter. A directory in no module is
- * not itself listed (Go would refuse it) when modules lie below it.
+ * not itself listed (Go would refuse it), outside GOPATH mode, when
+ * modules lie below it.
  * Returns -1 with *err for a directory that is not there or holds no
  * module at all. */
 static int
@@ -247,7 +262,7 @@ driver_go_plan_relative(struct driver_go_discovery *d, const char *root, const c
 		rc = -1;
 		goto out;
 	}
-	inside = go_modules_inside(dir);
+	inside = go_modules_inside(dir) || driver_go_gopath_mode(dir);
 	if (recursive)
 		go_modules_below(dir, false, &nested);
 	if (!inside && nested.n == 0) {
@@ -412,7 +427,7 @@ static int
 driver_go_list(const struct driver_go_discovery *d, const struct driver_go_listing *l,
                const char *tag, struct pkg ***pkgs, size_t *npkgs, char **err)
 {
-	char **argv = NULL, *out = NULL, *rec, *end;
+	char **argv = NULL, *out = NULL, *rec, *end, *tab, *nl;
 	size_t n = 0, i;
 	int rc;
 
@@ -447,7 +462,10 @@ driver_go_list(const struct driver_go_discovery *d, const struct driver_go_listi
 		int used = 0;
 
 		*end = '\0';
-		rec += strspn(rec, "\n");
+		/* Lines go wrote to stderr ("matched no packages") come before
+		 * a record's first tab. */
+		for (tab = rec + strcspn(rec, "\t"); (nl = strchr(rec, '\n')) != NULL && nl < tab;)
+			rec = nl + 1;
 		if (sscanf(rec, "%4095[^\t]\t%4095[^\t]\t%d\t%d\t%n", p.name, p.dir, &p.ntest,
 		           &p.nxtest, &used) != 4 ||
 		    used == 0)
