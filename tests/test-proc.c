@@ -78,6 +78,26 @@ TEST(proc_output_and_exit_status)
 	buf_free(&r.out);
 }
 
+/* A withheld variable reaches no child, spawned or captured, while
+ * flakesweep's own environment keeps it. */
+TEST(proc_withheld_env)
+{
+	char *argv[] = {"sh", "-c", "echo ${FS_TEST_SECRET-none} ${FS_TEST_KEPT-none}", NULL};
+	struct result r;
+	char *out = NULL;
+
+	setenv("FS_TEST_SECRET", "s3cret", 1);
+	setenv("FS_TEST_KEPT", "kept", 1);
+	proc_withhold_env("FS_TEST_SECRET");
+	run_sh("echo ${FS_TEST_SECRET-none} ${FS_TEST_KEPT-none}", NULL, 0, 0, &r);
+	CHECK_STR(r.out.data, "none kept\n");
+	buf_free(&r.out);
+	CHECK_INT(proc_capture(argv, NULL, environ, 4096, &out), 0);
+	CHECK_STR(out, "none kept\n");
+	free(out);
+	CHECK_STR(getenv("FS_TEST_SECRET"), "s3cret");
+}
+
 TEST(proc_born_pinned)
 {
 	struct result r;

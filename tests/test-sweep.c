@@ -22,7 +22,8 @@
 /* A fake TAP package: `sweep_tap MODE [MS]`.
  * flaky3: two tests, the second fails in runs whose id is a multiple of 3;
  * sleep MS: one test that takes MS; hang: one test that never ends;
- * exit N: one passing test, then exit status N. */
+ * exit N: one passing test, then exit status N; noenv NAME: one test that
+ * fails when the variable NAME is set. */
 CHILD(sweep_tap)
 {
 	const char *run = getenv("FLAKESWEEP_RUN");
@@ -33,6 +34,10 @@ CHILD(sweep_tap)
 	if (strcmp(argv[1], "flaky3") == 0) {
 		printf("1..2\nok 1 - steady\n%s 2 - every third\n", id % 3 == 0 ? "not ok" : "ok");
 		return id % 3 == 0;
+	}
+	if (strcmp(argv[1], "noenv") == 0 && argc >= 3) {
+		printf("1..1\n%s 1 - no %s\n", getenv(argv[2]) == NULL ? "ok" : "not ok", argv[2]);
+		return 0;
 	}
 	printf("1..1\n");
 	fflush(stdout);
@@ -244,6 +249,24 @@ case_canary(const struct sweep_case *c, const char *kind, int cpu, int load)
 /* Every pair gets its canaries: 6 runs a pair at the default 1% is under
  * the floor of three a pair, one of each kind. They count in the harness
  * only: the project's runs and tests are as without them. */
+/* The runs never see the GitHub token, and the sweep's own process keeps
+ * it: a dashboard whose confirm runs ran in its process then posts. */
+TEST(sweep_token_withheld_from_runs_only)
+{
+	static const struct case_spec sp = {.args = "--cpu 1 --load 1 --count 2 --confirm 0",
+	                                    .mode = "noenv",
+	                                    .arg = "GH_TOKEN",
+	                                    .status = 0,
+	                                    .runs = 2};
+	struct sweep_case c;
+
+	setenv("GH_TOKEN", "ghp_kept", 1);
+	case_expect(&c, &sp);
+	CHECK_STR(getenv("GH_TOKEN"), "ghp_kept");
+	case_free(&c);
+	unsetenv("GH_TOKEN");
+}
+
 TEST(sweep_canaries_at_every_pair)
 {
 	static const char *const kinds[] = {"green", "red", "cores"};

@@ -327,8 +327,9 @@ ui_tick_cb(uv_timer_t *t)
 		char *path = xasprintf("%s/%s", m->outdir, DECISIONS_FILE);
 		const char *project = model_decisions_path(m);
 		/* Either file changed: read both again. */
-		int64_t mt = util_file_signature(path) * 31 +
-		             (project != NULL ? util_file_signature(project) : 0);
+		int64_t mt =
+		    (int64_t)((uint64_t)util_file_signature(path) * 31u +
+		              (uint64_t)(project != NULL ? util_file_signature(project) : 0));
 
 		if (mt != ui->decisions_mtime) {
 			ui->decisions_mtime = mt;

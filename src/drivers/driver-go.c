@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "drivers/driver.h"
@@ -66,8 +67,18 @@ driver_go_add_unique(char ***v, size_t *n, const char *s)
 	util_strv_add(v, n, s);
 }
 
-/* The level tags of a package: identifiers in the //go:build lines of its
- * _test.go files that name no platform or toolchain. */
+/* Whether name is a Go test file's: NAME_test.go. */
+static bool
+driver_go_is_test_file(const char *name)
+{
+	size_t len = strlen(name);
+
+	return len > 8 && strcmp(name + len - 8, "_test.go") == 0;
+}
+
+/* The level tags of a package: identifiers in the build constraints
+ * (//go:build or the older // +build lines, before the package clause) of
+ * its _test.go files that name no platform or toolchain. */
 static void
 driver_go_scan_levels(const char *dir, char ***tags, size_t *ntags)
 {
@@ -75,23 +86,27 @@ driver_go_scan_levels(const char *dir, char ***tags, size_t *ntags)
 	struct dirent *de;
 
 	while (d != NULL && (de = readdir(d)) != NULL) {
-		size_t len = strlen(de->d_name);
 		char *path, *text, *line, *save = NULL;
 
-		if (len < 8 || strcmp(de->d_name + len - 8, "_test.go") != 0)
+		if (!driver_go_is_test_file(de->d_name))
 			continue;
 		path = xasprintf("%s/%s", dir, de->d_name);
 		if (util_read_file(path, 1 << 22, &text, NULL) < 0) {
 			free(path);
 			continue;
 		}
-		for (line = strtok_r(text, "\n", &save); line != NULL;
+		for (line = strtok_r(text, "\n", &save);
+		     line != NULL && strncmp(line, "package ", 8) != 0;
 		     line = strtok_r(NULL, "\n", &save)) {
 			const char *p;
 
-			if (strncmp(line, "//go:build ", 11) != 0)
+			if (strncmp(line, "//go:build ", 11) == 0)
+				p = line + 11;
+			else if (strncmp(line, "// +build ", 10) == 0)
+				p = line + 10;
+			else
 				continue;
-			for (p = line + 11; *p != '\0';) {
+			while (*p != '\0') {
 				const char *start;
 				char *tag;
 
@@ -166,6 +181,12 @@ struct driver_go_listing {
 	char *what; /* how the report names it when it fails */
 };
 
+/* The level tags found in a walk of directories. */
+struct driver_go_tag_walk {
+	char **tags;
+	size_t ntags;
+};
+
 struct driver_go_discovery {
 	const struct options *o;
 	struct driver_go_listing *v;
@@ -195,46 +216,88 @@ driver_go_listing_add(struct driver_go_discovery *d, const char *dir, const char
 	util_strv_add(&l->patterns, &l->npatterns, pattern);
 }
 
+/* Whether go works in GOPATH mode in dir (GO111MODULE=off), where no
+ * module is needed: `go env GOMOD` is empty then, and /dev/null in module
+ * mode with no go.mod. */
+static bool
+driver_go_gopath_mode(const char *dir)
+{
+	char *argv[] = {"go", "env", "GOMOD", NULL};
+	char *line = proc_capture_line(argv, dir);
+	bool yes = line == NULL;
+
+	free(line);
+	return yes;
+}
+
 /* A pattern relative to the root ("./grpc/...", "."): listed in its own
  * directory, whose module Go finds, and, with "...", every module below
- * it, which `go list ./...` would not enter. */
-static void
-driver_go_plan_relative(struct driver_go_discovery *d, const char *root, const char *pattern)
+ * it, which `go list ./...` would not enter. A directory in no module is
+ * not itself listed (Go would refuse it), outside GOPATH mode, when
+ * modules lie below it.
+ * Returns -1 with *err for a directory that is not there or holds no
+ * module at all. */
+static int
+driver_go_plan_relative(struct driver_go_discovery *d, const char *root, const char *pattern,
+                        char **err)
 {
 	size_t len = strlen(pattern);
 	bool recursive = len >= 3 && strcmp(pattern + len - 3, "...") == 0;
 	char *base = xstrndup(pattern, recursive ? len - 3 : len), *dir;
 	struct go_modules nested = {NULL, 0};
+	struct stat st;
+	bool inside;
 	size_t i;
+	int rc = 0;
 
 	if (recursive && strlen(base) > 0 && base[strlen(base) - 1] == '/')
 		base[strlen(base) - 1] = '\0';
-	dir = base[0] == '/' ? xstrdup(base) : xasprintf("%s/%s", root, base[0] ? base : ".");
-	driver_go_listing_add(d, dir, recursive ? "./..." : ".", pattern);
-	if (recursive) {
-		go_modules_below(dir, false, &nested);
-		for (i = 0; i < nested.n; i++) {
-			const struct go_module *m = &nested.v[i];
-			size_t rlen = strlen(root);
-			char *what = m->path != NULL ? xstrdup(m->path)
-			             : strncmp(m->dir, root, rlen) == 0 && m->dir[rlen] == '/'
-			                 ? xasprintf(".%s", m->dir + rlen)
-			                 : xstrdup(m->dir);
-
-			driver_go_listing_add(d, m->dir, "./...", what);
-			free(what);
-		}
+	dir = base[0] == '/'                              ? xstrdup(base)
+	      : base[0] == '\0' || strcmp(base, ".") == 0 ? xstrdup(root)
+	                                                  : xasprintf("%s/%s", root, base);
+	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		*err = xasprintf(_("%s: no such directory in %s: expected a package directory, a "
+		                   "pattern ending in /... or an import path"),
+		                 pattern, root);
+		rc = -1;
+		goto out;
 	}
+	inside = go_modules_inside(dir) || driver_go_gopath_mode(dir);
+	if (recursive)
+		go_modules_below(dir, false, &nested);
+	if (!inside && nested.n == 0) {
+		*err =
+		    xasprintf(_("%s: no Go module in %s, above it or below it: expected a go.mod "
+		                "(`go mod init`), or a go.work at the root"),
+		              pattern, dir);
+		rc = -1;
+		goto out;
+	}
+	if (inside)
+		driver_go_listing_add(d, dir, recursive ? "./..." : ".", pattern);
+	for (i = 0; i < nested.n; i++) {
+		const struct go_module *m = &nested.v[i];
+		size_t rlen = strlen(root);
+		char *what = m->path != NULL ? xstrdup(m->path)
+		             : strncmp(m->dir, root, rlen) == 0 && m->dir[rlen] == '/'
+		                 ? xasprintf(".%s", m->dir + rlen)
+		                 : xstrdup(m->dir);
+
+		driver_go_listing_add(d, m->dir, "./...", what);
+		free(what);
+	}
+out:
 	go_modules_free(&nested);
 	free(dir);
 	free(base);
+	return rc;
 }
 
 /* What to list where: go.work's modules, or every module at and below the
  * root, when no pattern was given; else each pattern in the module that
- * holds it. */
-static void
-driver_go_plan(struct driver_go_discovery *d, const char *root)
+ * holds it. Returns -1 with *err for a pattern that names nothing. */
+static int
+driver_go_plan(struct driver_go_discovery *d, const char *root, char **err)
 {
 	const struct options *o = d->o;
 	struct go_modules work = {NULL, 0};
@@ -248,40 +311,142 @@ driver_go_plan(struct driver_go_discovery *d, const char *root)
 			                      work.v[i].path != NULL ? work.v[i].path
 			                                             : work.v[i].dir);
 		go_modules_free(&work);
-		return;
+		return 0;
 	}
 	if (o->npackages == 0)
-		driver_go_plan_relative(d, root, "./...");
+		return driver_go_plan_relative(d, root, "./...", err);
 	for (k = 0; k < o->npackages; k++) {
 		const char *p = o->packages[k];
 		const struct go_module *m;
 
 		if (p[0] == '.' || p[0] == '/') {
-			driver_go_plan_relative(d, root, p);
+			if (driver_go_plan_relative(d, root, p, err) < 0)
+				return -1;
 			continue;
 		}
 		m = go_modules_owner(&d->below, p);
 		driver_go_listing_add(d, m != NULL ? m->dir : root, p, p);
 	}
+	return 0;
 }
 
-/* Lists one directory's packages into pkgs. A listing that fails becomes a
- * package that failed to build, so the rest goes on; returns -1 with *err
- * only for the caller to use when nothing else was found. */
+/* Whether pkgs holds the package name at level. */
+static bool
+driver_go_has_pkg(struct pkg *const *pkgs, size_t npkgs, const char *name, const char *level)
+{
+	size_t i;
+
+	for (i = 0; i < npkgs; i++) {
+		if (strcmp(pkgs[i]->name, name) == 0 && strcmp(pkgs[i]->level, level) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* Whether dir holds a _test.go file. */
+static bool
+driver_go_has_tests(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	bool yes = false;
+
+	while (d != NULL && !yes && (de = readdir(d)) != NULL)
+		yes = driver_go_is_test_file(de->d_name);
+	if (d != NULL)
+		closedir(d);
+	return yes;
+}
+
+/* One package as `go list -e` gave it. */
+struct driver_go_listed {
+	char name[4096], dir[4096];
+	int ntest, nxtest;
+	const char *error; /* go's reason it could not load it, or "" */
+};
+
+/* Adds what one listed package holds to pkgs: without tag, its untagged
+ * tests and a level for each tag of its test files; with tag, only that
+ * level (a package whose test files all carry tag). A package go could not
+ * load but that has test files fails with go's reason. */
+static void
+driver_go_list_one(const struct options *o, const struct driver_go_listed *p, const char *tag,
+                   struct pkg ***pkgs, size_t *npkgs)
+{
+	char **tags = NULL;
+	size_t ntags = 0, t;
+
+	if (p->error[0] != '\0') {
+		if (tag != NULL || !driver_go_has_tests(p->dir))
+			return;
+		driver_go_scan_levels(p->dir, &tags, &ntags);
+		/* Only its build tags keep go from it (a test package behind a
+		 * tag, named by its directory): its levels list it. */
+		if (ntags > 0 && strstr(p->error, "build constraints exclude") != NULL)
+			goto levels;
+		if (!driver_go_has_pkg(*pkgs, *npkgs, p->name, "unit")) {
+			driver_go_add_pkg(pkgs, npkgs, p->name, p->dir, "unit");
+			(*pkgs)[*npkgs - 1]->build_output =
+			    xasprintf(_("go list cannot load the package: %s"), p->error);
+		}
+		util_strv_free(tags);
+		return;
+	}
+	if (tag != NULL) {
+		/* Only where a test file carries the tag: the others' tests
+		 * are the unit level's. */
+		if (p->ntest + p->nxtest > 0 && !driver_go_has_pkg(*pkgs, *npkgs, p->name, tag))
+			driver_go_scan_levels(p->dir, &tags, &ntags);
+		for (t = 0; t < ntags; t++) {
+			if (strcmp(tags[t], tag) == 0)
+				driver_go_add_pkg(pkgs, npkgs, p->name, p->dir, tag);
+		}
+		util_strv_free(tags);
+		return;
+	}
+	/* go list counts only files of the default build; a package whose
+	 * tests all carry a tag still has levels. */
+	if (p->ntest + p->nxtest > 0 && driver_go_level_wanted(o, "unit") &&
+	    !driver_go_has_pkg(*pkgs, *npkgs, p->name, "unit"))
+		driver_go_add_pkg(pkgs, npkgs, p->name, p->dir, "unit");
+	driver_go_scan_levels(p->dir, &tags, &ntags);
+levels:
+	for (t = 0; t < ntags; t++) {
+		if (driver_go_level_wanted(o, tags[t]) &&
+		    !driver_go_has_pkg(*pkgs, *npkgs, p->name, tags[t]))
+			driver_go_add_pkg(pkgs, npkgs, p->name, p->dir, tags[t]);
+	}
+	util_strv_free(tags);
+}
+
+/* Lists one directory's packages into pkgs, with tag set (and -tags tag)
+ * or in the default build. A listing that fails becomes a package that
+ * failed to build, so the rest goes on; returns -1 with *err only for the
+ * caller to use when nothing else was found. */
 static int
 driver_go_list(const struct driver_go_discovery *d, const struct driver_go_listing *l,
-               struct pkg ***pkgs, size_t *npkgs, char **err)
+               const char *tag, struct pkg ***pkgs, size_t *npkgs, char **err)
 {
-	const struct options *o = d->o;
-	char **argv = NULL, *out = NULL, *line, *save = NULL;
-	size_t n = 0, i, before = *npkgs;
+	char **argv = NULL, *out = NULL, *rec, *end, *tab, *nl;
+	size_t n = 0, i;
 	int rc;
 
 	util_strv_add(&argv, &n, "go");
 	util_strv_add(&argv, &n, "list");
+	util_strv_add(&argv, &n, "-e");
+	if (tag != NULL) {
+		char *tags = d->o->build_tags != NULL ? xasprintf("%s,%s", tag, d->o->build_tags)
+		                                      : xstrdup(tag);
+
+		util_strv_add(&argv, &n, "-tags");
+		util_strv_add(&argv, &n, tags);
+		free(tags);
+	}
 	util_strv_add(&argv, &n, "-f");
+	/* A record ends with \x1e: go's error may span lines. */
 	util_strv_add(&argv, &n,
-	              "{{.ImportPath}}\t{{.Dir}}\t{{len .TestGoFiles}}\t{{len .XTestGoFiles}}");
+	              "{{.ImportPath}}\t{{.Dir}}\t{{len .TestGoFiles}}\t{{len .XTestGoFiles}}\t"
+	              "{{if .Error}}{{.Error}}{{end}}\x1e");
 	for (i = 0; i < l->npatterns; i++)
 		util_strv_add(&argv, &n, l->patterns[i]);
 	rc = proc_capture(argv, l->dir, environ, DRIVER_GO_OUTPUT_MAX, &out);
@@ -292,39 +457,54 @@ driver_go_list(const struct driver_go_discovery *d, const struct driver_go_listi
 		free(out);
 		return -1;
 	}
-	for (line = strtok_r(out, "\n", &save); line != NULL; line = strtok_r(NULL, "\n", &save)) {
-		char name[4096], dir[4096];
-		int ntest = 0, nxtest = 0;
-		char **tags = NULL;
-		size_t ntags = 0, t, j;
-		bool seen = false;
+	for (rec = out; (end = strchr(rec, '\x1e')) != NULL; rec = end + 1) {
+		struct driver_go_listed p;
+		int used = 0;
 
-		if (sscanf(line, "%4095[^\t]\t%4095[^\t]\t%d\t%d", name, dir, &ntest, &nxtest) != 4)
+		*end = '\0';
+		/* Lines go wrote to stderr ("matched no packages") come before
+		 * a record's first tab. */
+		for (tab = rec + strcspn(rec, "\t"); (nl = strchr(rec, '\n')) != NULL && nl < tab;)
+			rec = nl + 1;
+		if (sscanf(rec, "%4095[^\t]\t%4095[^\t]\t%d\t%d\t%n", p.name, p.dir, &p.ntest,
+		           &p.nxtest, &used) != 4 ||
+		    used == 0)
 			continue;
-		/* Patterns may overlap: each package once. */
-		for (j = 0; j < before && !seen; j++)
-			seen = strcmp((*pkgs)[j]->name, name) == 0;
-		if (seen)
-			continue;
-		if (ntest + nxtest == 0) {
-			/* go list counts only files of the default build; a package
-			 * whose tests all carry a tag still has levels. */
-			driver_go_scan_levels(dir, &tags, &ntags);
-			if (ntags == 0)
-				continue;
-		} else {
-			if (driver_go_level_wanted(o, "unit"))
-				driver_go_add_pkg(pkgs, npkgs, name, dir, "unit");
-			driver_go_scan_levels(dir, &tags, &ntags);
-		}
-		for (t = 0; t < ntags; t++) {
-			if (driver_go_level_wanted(o, tags[t]))
-				driver_go_add_pkg(pkgs, npkgs, name, dir, tags[t]);
-		}
-		util_strv_free(tags);
+		p.error = rec + used;
+		driver_go_list_one(d->o, &p, tag, pkgs, npkgs);
 	}
 	free(out);
 	return 0;
+}
+
+static void
+driver_go_tags_of_dir(const char *dir, void *arg)
+{
+	struct driver_go_tag_walk *w = arg;
+
+	driver_go_scan_levels(dir, &w->tags, &w->ntags);
+}
+
+/* Lists the packages of l, then again under each level tag found in the
+ * test files of its module's directories, and with the tag wanted: a test
+ * package whose files all carry a tag is in no default listing. */
+static int
+driver_go_list_levels(const struct driver_go_discovery *d, const struct driver_go_listing *l,
+                      struct pkg ***pkgs, size_t *npkgs, char **err)
+{
+	struct driver_go_tag_walk w = {NULL, 0};
+	size_t t;
+	int rc = driver_go_list(d, l, NULL, pkgs, npkgs, err);
+
+	if (rc < 0)
+		return rc;
+	go_modules_walk(l->dir, true, driver_go_tags_of_dir, &w);
+	for (t = 0; t < w.ntags && rc == 0; t++) {
+		if (driver_go_level_wanted(d->o, w.tags[t]))
+			rc = driver_go_list(d, l, w.tags[t], pkgs, npkgs, err);
+	}
+	util_strv_free(w.tags);
+	return rc;
 }
 
 /* Warns, through proj, of a module whose go.mod asks for a newer Go than
@@ -352,6 +532,20 @@ driver_go_check_versions(const struct driver_go_discovery *d, struct project *pr
 	}
 }
 
+static void
+driver_go_discovery_free(struct driver_go_discovery *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->n; i++) {
+		free(d->v[i].dir);
+		free(d->v[i].what);
+		util_strv_free(d->v[i].patterns);
+	}
+	free(d->v);
+	go_modules_free(&d->below);
+}
+
 static int
 driver_go_discover(const struct options *o, struct project *proj, struct pkg ***pkgs, size_t *npkgs,
                    char **err)
@@ -368,7 +562,11 @@ driver_go_discover(const struct options *o, struct project *proj, struct pkg ***
 		free(root);
 		return -1;
 	}
-	driver_go_plan(&d, root != NULL ? root : ".");
+	if (driver_go_plan(&d, root != NULL ? root : ".", err) < 0) {
+		driver_go_discovery_free(&d);
+		free(root);
+		return -1;
+	}
 	/* Several modules: the root is where the sweep stands. */
 	if (d.n > 1 && root != NULL) {
 		free(proj->root);
@@ -377,7 +575,7 @@ driver_go_discover(const struct options *o, struct project *proj, struct pkg ***
 	for (i = 0; i < d.n; i++) {
 		char *why = NULL;
 
-		if (driver_go_list(&d, &d.v[i], pkgs, npkgs, &why) == 0)
+		if (driver_go_list_levels(&d, &d.v[i], pkgs, npkgs, &why) == 0)
 			continue;
 		failed++;
 		if (first == NULL)
@@ -386,13 +584,7 @@ driver_go_discover(const struct options *o, struct project *proj, struct pkg ***
 		(*pkgs)[*npkgs - 1]->build_output = why;
 	}
 	driver_go_check_versions(&d, proj);
-	for (i = 0; i < d.n; i++) {
-		free(d.v[i].dir);
-		free(d.v[i].what);
-		util_strv_free(d.v[i].patterns);
-	}
-	free(d.v);
-	go_modules_free(&d.below);
+	driver_go_discovery_free(&d);
 	free(root);
 	if (failed == *npkgs) {
 		/* Nothing listed: the listing's error is the sweep's. */
@@ -789,9 +981,7 @@ driver_go_find_test_func(const char *dir, const char *test, char **file)
 
 	*file = NULL;
 	while (d != NULL && (de = readdir(d)) != NULL) {
-		size_t len = strlen(de->d_name);
-
-		if (len > 8 && strcmp(de->d_name + len - 8, "_test.go") == 0 && count < 10000) {
+		if (driver_go_is_test_file(de->d_name) && count < 10000) {
 			names = xrealloc(names, sizeof *names * (count + 1));
 			names[count++] = xstrdup(de->d_name);
 		}

@@ -105,6 +105,24 @@ go_modules_is_file(const char *dir, const char *name)
 	return yes;
 }
 
+bool
+go_modules_inside(const char *dir)
+{
+	char *d = realpath(dir, NULL), *slash;
+	bool yes = false;
+
+	while (d != NULL && !yes) {
+		yes = go_modules_is_file(d, "go.mod");
+		slash = strrchr(d, '/');
+		if (slash == NULL || (slash == d && d[1] == '\0'))
+			break;
+		/* "/a/b" to "/a", "/a" to "/". */
+		slash[slash == d ? 1 : 0] = '\0';
+	}
+	free(d);
+	return yes;
+}
+
 static int
 go_modules_cmp(const void *a, const void *b)
 {
@@ -112,15 +130,14 @@ go_modules_cmp(const void *a, const void *b)
 }
 
 void
-go_modules_below(const char *dir, bool self, struct go_modules *out)
+go_modules_walk(const char *dir, bool in_module, void (*fn)(const char *dir, void *arg), void *arg)
 {
 	char **names = NULL;
 	size_t n = 0, i;
 	struct dirent *e;
 	DIR *d;
 
-	if (self && go_modules_is_file(dir, "go.mod"))
-		go_modules_add(out, dir);
+	fn(dir, arg);
 	d = opendir(dir);
 	if (d == NULL)
 		return;
@@ -137,10 +154,35 @@ go_modules_below(const char *dir, bool self, struct go_modules *out)
 	for (i = 0; i < n; i++) {
 		char *sub = xasprintf("%s/%s", dir, names[i]);
 
-		go_modules_below(sub, true, out);
+		if (!in_module || !go_modules_is_file(sub, "go.mod"))
+			go_modules_walk(sub, in_module, fn, arg);
 		free(sub);
 	}
 	util_strv_free(names);
+}
+
+struct go_modules_below_walk {
+	const char *top;
+	bool self;
+	struct go_modules *out;
+};
+
+static void
+go_modules_below_one(const char *dir, void *arg)
+{
+	struct go_modules_below_walk *w = arg;
+
+	/* The walk hands the top directory back as it was given. */
+	if ((w->self || dir != w->top) && go_modules_is_file(dir, "go.mod"))
+		go_modules_add(w->out, dir);
+}
+
+void
+go_modules_below(const char *dir, bool self, struct go_modules *out)
+{
+	struct go_modules_below_walk w = {dir, self, out};
+
+	go_modules_walk(dir, false, go_modules_below_one, &w);
 }
 
 int

@@ -25,10 +25,22 @@ struct go_modules {
  * dir has a go.work, 0 when it has none. */
 int go_modules_work(const char *dir, struct go_modules *out);
 
+/* Calls fn for dir and each directory below it, in name order, skipping
+ * vendor, testdata, names that start with a dot or an underscore and
+ * symbolic links, as `go list ./...` does; with in_module, also every
+ * directory that holds a go.mod of its own (another module) and what lies
+ * below it. */
+void go_modules_walk(const char *dir, bool in_module, void (*fn)(const char *dir, void *arg),
+                     void *arg);
+
 /* Appends every module at or below dir (at dir too when self), in
  * directory order, skipping vendor, testdata and names that start with a
  * dot or an underscore, as `go list ./...` does. */
 void go_modules_below(const char *dir, bool self, struct go_modules *out);
+
+/* Whether dir or a directory above it has a go.mod: the module go finds
+ * when it runs in dir. */
+bool go_modules_inside(const char *dir);
 
 /* The module whose path is the longest prefix of the import path pattern
  * (path itself or path/...), or NULL. */

@@ -92,7 +92,8 @@ out_line_finished(void *arg)
 {
 	struct out_line *ol = arg;
 
-	if (ol->progress)
+	/* A sweep that never began has no progress to give. */
+	if (ol->progress && ol->sweep != NULL && sweep_began(ol->sweep))
 		out_line_print_progress(ol);
 	uv_timer_stop(&ol->timer);
 	if (!ol->timer_closed) {

@@ -106,3 +106,51 @@ outdir_ignore(const char *dir)
 	}
 	free(path);
 }
+
+int
+outdir_missing(const char *path)
+{
+	char *p = xstrdup(path), *slash;
+	int n = 0;
+
+	while (p[0] != '\0' && access(p, F_OK) < 0 && errno == ENOENT) {
+		n++;
+		slash = strrchr(p, '/');
+		if (slash == NULL || slash == p)
+			break;
+		*slash = '\0';
+	}
+	free(p);
+	return n;
+}
+
+void
+outdir_undo(const char *outdir, int made)
+{
+	static const char *const inside[] = {"runs", "bin", "tmp"};
+	char *path = xasprintf("%s/journal.jsonl", outdir), *slash;
+	size_t i;
+	int n;
+
+	unlink(path);
+	free(path);
+	for (i = 0; i < UTIL_ARRAY_LEN(inside); i++) {
+		path = xasprintf("%s/%s", outdir, inside[i]);
+		rmdir(path);
+		free(path);
+	}
+	path = xstrdup(outdir);
+	for (n = 0; n < made; n++) {
+		slash = strrchr(path, '/');
+		if (slash != NULL && strcmp(slash + 1, OUTDIR_NAME) == 0) {
+			char *ignore = xasprintf("%s/.gitignore", path);
+
+			unlink(ignore);
+			free(ignore);
+		}
+		if (rmdir(path) < 0 || slash == NULL || slash == path)
+			break;
+		*slash = '\0';
+	}
+	free(path);
+}

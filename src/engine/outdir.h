@@ -26,4 +26,14 @@ int outdir_check_new(const char *outdir, char **err);
  * sweep does not need it. */
 void outdir_ignore(const char *dir);
 
+/* How many trailing directories of path do not exist yet
+ * ("flakesweep-out/STAMP" in a new checkout: 2). */
+int outdir_missing(const char *path);
+
+/* Leaves the output directory of a sweep that failed before it began as it
+ * was found: takes away the journal and the empty directories the sweep
+ * made in it, then the made trailing directories of outdir (an absolute
+ * path), with the .gitignore written in a flakesweep-out it made. */
+void outdir_undo(const char *outdir, int made);
+
 #endif

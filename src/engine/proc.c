@@ -81,6 +81,9 @@ struct proc_child {
 static struct proc *live;
 /* The values masked in every child's output (proc_set_mask), or NULL. */
 static const struct mask *proc_masks;
+/* The variables no child sees (proc_withhold_env). */
+static char **proc_withheld;
+static size_t proc_nwithheld;
 /* The signal that stopped a capture, for proc_interrupted(). */
 static int proc_signalled;
 static long proc_hz;
@@ -107,6 +110,46 @@ proc_child_netns(void)
 	}
 	close(fd);
 	return rc;
+}
+
+void
+proc_withhold_env(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < proc_nwithheld; i++) {
+		if (strcmp(proc_withheld[i], name) == 0)
+			return;
+	}
+	util_strv_add(&proc_withheld, &proc_nwithheld, name);
+}
+
+/* envp without the withheld variables: an array of its own strings that
+ * the caller frees (not the strings), or NULL when nothing is withheld. */
+static char **
+proc_child_env(char *const *envp)
+{
+	size_t n = 0, k = 0, i;
+	char **out;
+
+	if (proc_nwithheld == 0 || envp == NULL)
+		return NULL;
+	while (envp[n] != NULL)
+		n++;
+	out = xmalloc(sizeof *out * (n + 1));
+	for (; *envp != NULL; envp++) {
+		bool keep = true;
+
+		for (i = 0; i < proc_nwithheld && keep; i++) {
+			size_t len = strlen(proc_withheld[i]);
+
+			keep = !(strncmp(*envp, proc_withheld[i], len) == 0 && (*envp)[len] == '=');
+		}
+		if (keep)
+			out[k++] = *envp;
+	}
+	out[k] = NULL;
+	return out;
 }
 
 /* Runs in the child, on proc_stack, while the parent is suspended
@@ -429,6 +472,7 @@ proc_spawn(uv_loop_t *loop, const struct proc_spec *spec, proc_output_cb output_
 {
 	struct proc_child child;
 	struct proc *p;
+	char **env;
 	int fds[2] = {-1, -1}, rfds[2] = {-1, -1}, null_fd = -1, rc = 0;
 	pid_t pid;
 	uint64_t ticks0, ticks1;
@@ -448,8 +492,9 @@ proc_spawn(uv_loop_t *loop, const struct proc_spec *spec, proc_output_cb output_
 		goto out;
 	}
 	memset(&child, 0, sizeof child);
+	env = proc_child_env(spec->envp);
 	child.argv = spec->argv;
-	child.envp = spec->envp;
+	child.envp = env != NULL ? env : spec->envp;
 	child.cwd = spec->cwd;
 	child.cpus = spec->cpus;
 	child.parent = getpid();
@@ -463,6 +508,8 @@ proc_spawn(uv_loop_t *loop, const struct proc_spec *spec, proc_output_cb output_
 	ticks0 = proc_boot_ticks();
 	pid = clone(proc_child_exec, proc_stack + sizeof proc_stack,
 	            CLONE_VM | CLONE_VFORK | SIGCHLD, &child);
+	/* CLONE_VFORK: the child has exec'd or failed; env is no longer read. */
+	free(env);
 	if (pid < 0) {
 		rc = -errno;
 		goto out;
@@ -810,20 +857,23 @@ static pid_t
 proc_clone(char *const *argv, const char *cwd, char *const *envp, int out_fd)
 {
 	struct proc_child child;
+	char **env;
 	pid_t pid;
 	int null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 
 	if (null_fd < 0)
 		return -errno;
 	memset(&child, 0, sizeof child);
+	env = proc_child_env(envp);
 	child.argv = argv;
-	child.envp = envp;
+	child.envp = env != NULL ? env : envp;
 	child.cwd = cwd;
 	child.parent = getpid();
 	child.out_fd = out_fd;
 	child.null_fd = null_fd;
 	pid = clone(proc_child_exec, proc_stack + sizeof proc_stack,
 	            CLONE_VM | CLONE_VFORK | SIGCHLD, &child);
+	free(env);
 	if (pid < 0)
 		pid = -errno;
 	else if (child.err != 0) {

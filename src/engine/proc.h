@@ -109,6 +109,11 @@ int proc_kill_stale(pid_t pid, uint64_t start_ticks);
  * process it may read. Returns how many were killed. */
 int proc_kill_by_env(const char *want, bool prefix, bool adopted);
 
+/* Withholds the variable name from every child started from now on, by
+ * proc_spawn and the captures alike, whatever environment they are given;
+ * flakesweep's own environment keeps it. */
+void proc_withhold_env(const char *name);
+
 /* Makes flakesweep the reaper of orphaned descendants, so a grandchild that
  * escapes its group still dies with the sweep (proc_reap_orphans). */
 void proc_become_subreaper(void);

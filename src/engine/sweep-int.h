@@ -118,6 +118,7 @@ struct sweep {
 	bool dirty, interrupting, finished, resumed, infra_error;
 	bool stopped;                  /* sweep_stop: the interrupt ends the sweep as complete */
 	bool checked;                  /* the driver checked the options (driver.check) */
+	int outdir_made;               /* trailing directories of outdir the sweep created */
 	struct replay replay;          /* what --resume read back */
 	struct quarantine *quarantine; /* the quarantine file, or NULL */
 	/* results.json's and report.txt's texts kept between rewrites */

@@ -588,11 +588,12 @@ sweep_load_quarantine(struct sweep *s, const char *given, char **err)
 	return 0;
 }
 
-/* Removes the GitHub token variables and the --scrub-env names from
- * flakesweep's own environment, so no child sees them: not go list, not a
- * build, not a listing's TestMain, not a run. A test printing its
- * environment would record a token in the output directory, and a report
- * could post it. */
+/* Withholds the GitHub token variables and the --scrub-env names from
+ * every child, so none sees them: not go list, not a build, not a
+ * listing's TestMain, not a run. A test printing its environment would
+ * record a token in the output directory, and a report could post it.
+ * flakesweep's own environment keeps them: a dashboard that started
+ * confirm runs still posts with the token. */
 static void
 sweep_scrub_environ(const struct options *o)
 {
@@ -601,9 +602,9 @@ sweep_scrub_environ(const struct options *o)
 	size_t i;
 
 	for (i = 0; i < UTIL_ARRAY_LEN(tokens); i++)
-		unsetenv(tokens[i]);
+		proc_withhold_env(tokens[i]);
 	for (i = 0; i < (size_t)o->nscrub_env; i++)
-		unsetenv(o->scrub_env[i]);
+		proc_withhold_env(o->scrub_env[i]);
 }
 
 static int
@@ -718,6 +719,8 @@ sweep_new(uv_loop_t *loop, struct options *o, const struct observer *obs, char *
 	s->quiet_waiting = xcalloc((size_t)s->lanes.nlanes + 1, sizeof *s->quiet_waiting);
 	if (sweep_load_quarantine(s, o->quarantine, err) < 0)
 		goto fail;
+	if (!s->resumed)
+		s->outdir_made = outdir_missing(s->outdir);
 	dir = xasprintf("%s/runs", s->outdir);
 	if (util_mkdir_p(dir) < 0) {
 		*err = xasprintf(_("cannot create %s: %s"), dir, strerror(errno));
@@ -890,24 +893,6 @@ sweep_start_resumed(struct sweep *s, char **err)
 	return 0;
 }
 
-/* A new sweep that failed before its journal's header leaves its output
- * directory as it found it (new or empty), so the same -o works again. */
-static void
-sweep_undo_outdir(const struct sweep *s)
-{
-	static const char *const made[] = {"runs", "bin", "tmp"};
-	char *path = xasprintf("%s/journal.jsonl", s->outdir);
-	size_t i;
-
-	unlink(path);
-	free(path);
-	for (i = 0; i < UTIL_ARRAY_LEN(made); i++) {
-		path = xasprintf("%s/%s", s->outdir, made[i]);
-		rmdir(path);
-		free(path);
-	}
-}
-
 int
 sweep_start(struct sweep *s, char **err)
 {
@@ -932,7 +917,7 @@ sweep_start(struct sweep *s, char **err)
 	if (!interrupted)
 		s->exit_status = 2;
 	if (!s->resumed && s->header == NULL)
-		sweep_undo_outdir(s);
+		outdir_undo(s->outdir, s->outdir_made);
 	return interrupted ? 0 : rc;
 }
 
@@ -1270,6 +1255,12 @@ int64_t
 sweep_started_ms(const struct sweep *s)
 {
 	return s->started_ms;
+}
+
+bool
+sweep_began(const struct sweep *s)
+{
+	return s->header != NULL;
 }
 
 /* The ncpu cores a reproduce line pins to: the core on which the test

@@ -106,6 +106,9 @@ bool sweep_provisional(const struct sweep *s, const struct results_test *t);
 /* Runs done and planned in the current phase, and in all so far. */
 void sweep_progress(const struct sweep *s, int64_t *done, int64_t *target);
 int64_t sweep_started_ms(const struct sweep *s);
+/* Whether the sweep began: its journal has its header (a sweep that failed
+ * in discovery never did). */
+bool sweep_began(const struct sweep *s);
 /* The reproduce commands of a test at a cell (caller frees both). */
 void sweep_reproduce(const struct sweep *s, const struct results_test *t,
                      const struct results_cell *c, char **flakesweep, char **direct);
