@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
@@ -514,11 +515,28 @@ cmd_quarantine_remove(const struct cmd_quarantine_args *c, struct quarantine *q)
 	return 0;
 }
 
+/* Where export finds the packages' modules: the directory that holds the
+ * quarantine file's .flakesweep, else the current one. Caller frees. */
+static char *
+cmd_quarantine_root(const struct quarantine *q)
+{
+	char *path = realpath(q->path, NULL), *slash;
+	const char *dot = "/.flakesweep/";
+
+	if (path != NULL && (slash = strrchr(path, '/')) != NULL && slash - path >= 12 &&
+	    strncmp(slash - 12, dot, 13) == 0) {
+		slash[-12] = '\0';
+		return path;
+	}
+	free(path);
+	return getcwd(NULL, 0);
+}
+
 static int
 cmd_quarantine_export(const struct cmd_quarantine_args *c, struct quarantine *q)
 {
 	const struct driver *drv;
-	char *text;
+	char *text, *root;
 
 	if (c->format == NULL)
 		return cmd_quarantine_usage_error("%s", _("quarantine export: --format is required "
@@ -535,9 +553,11 @@ cmd_quarantine_export(const struct cmd_quarantine_args *c, struct quarantine *q)
 		    c->format);
 	if (cmd_quarantine_problems(q))
 		return 2;
-	text = quarantine_export(q, drv, c->package);
+	root = cmd_quarantine_root(q);
+	text = quarantine_export(q, drv, c->package, root);
 	sanitize_write(stdout, text, strlen(text));
 	free(text);
+	free(root);
 	return 0;
 }
 

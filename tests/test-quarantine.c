@@ -622,7 +622,7 @@ TEST(quarantine_add_new_file_and_refusals)
 	/* A file with errors takes no new entry, and exports only its valid
 	 * ones (entry 9 has no test at all). */
 	q = parse_fixture("invalid.json");
-	text = quarantine_export(q, &driver_tap, NULL);
+	text = quarantine_export(q, &driver_tap, NULL, NULL);
 	CHECK_STR(text, "");
 	free(text);
 	CHECK_INT(quarantine_add(q, &ne, NOW_MS, &err), -EINVAL);
@@ -770,7 +770,7 @@ TEST(quarantine_go_skip_quoting)
 	const char *names[] = {"TestNames/should_(fail)",   "TestNames/a+b=c", "TestNames/[::1]:80",
 	                       "TestNames/it's_$HOME;_ok",  "TestNames/x/y",   "TestPlain",
 	                       "TestNames/bell\\a_nul\\x00"};
-	char *p = driver_go.skip_args("example.com/demo", names, UTIL_ARRAY_LEN(names), true);
+	char *p = driver_go.skip_args("example.com/demo", names, UTIL_ARRAY_LEN(names), true, NULL);
 
 	CHECK_STR(p, "^TestNames$/^should_\\(fail\\)$|^TestNames$/^a\\+b=c$|"
 	             "^TestNames$/^\\[::1\\]:80$|^TestNames$/^it's_\\$HOME;_ok$|"
@@ -783,24 +783,24 @@ TEST(quarantine_exports)
 	struct quarantine *q = parse_fixture("valid.json");
 	char *s;
 
-	s = quarantine_export(q, &driver_go, NULL);
+	s = quarantine_export(q, &driver_go, NULL, NULL);
 	/* Only Go tests: the file's pytest node ids are not Go packages. */
 	CHECK_STR(s, "go test -skip '^TestBackoff$' example.com/demo/retry\n"
 	             "go test -skip '^TestEvict$/^small_\\(lru\\)$' example.com/demo/cache\n"
 	             "go test -skip '^TestDial$' example.com/demo/net\n");
 	free(s);
-	s = quarantine_export(q, &driver_tap, NULL);
+	s = quarantine_export(q, &driver_tap, NULL, NULL);
 	CHECK_STR(s, "--deselect tests/test_sched.py::test_retry_backoff\n"
 	             "--deselect tests/test_sched.py::test_clock_skew\n"
 	             "--deselect 'tests/test_api.py::test_fetch[it'\\''s ok]'\n");
 	free(s);
-	s = quarantine_export(q, &driver_go, "example.com/demo/retry");
+	s = quarantine_export(q, &driver_go, "example.com/demo/retry", NULL);
 	CHECK_STR(s, "^TestBackoff$\n");
 	free(s);
-	s = quarantine_export(q, &driver_go, "example.com/demo");
+	s = quarantine_export(q, &driver_go, "example.com/demo", NULL);
 	CHECK_STR(s, "\n");
 	free(s);
-	s = quarantine_export(q, &driver_tap, "tests/test_api.py");
+	s = quarantine_export(q, &driver_tap, "tests/test_api.py", NULL);
 	CHECK_STR(s, "--deselect 'tests/test_api.py::test_fetch[it'\\''s ok]'\n");
 	free(s);
 	quarantine_free(q);

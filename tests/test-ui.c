@@ -969,39 +969,42 @@ TEST(ui_keys_table)
 	}
 }
 
-/* The keys of the KEY BINDINGS list: ".It Cm KEY" lines, those in a row
- * forming one entry, as "j, Down". */
+/* The keys of the KEY BINDINGS list: one ".It Cm KEY" line per entry,
+ * its other names after " , Cm " (as "j, Down" reads), "\\&" dropped. An
+ * ".It" without a text of its own renders as an empty item, so a line in
+ * a row of them is an entry by itself, never joined to the next. */
 static void
 test_ui_man_keys(char *section, char ***entries, size_t *n)
 {
 	struct buf b;
 	char *line, *save = NULL;
-	bool in_entry = false;
 
 	*entries = NULL;
 	*n = 0;
 	buf_init(&b);
 	for (line = strtok_r(section, "\n", &save); line != NULL;
 	     line = strtok_r(NULL, "\n", &save)) {
-		if (strncmp(line, ".It Cm ", 7) == 0) {
-			const char *k = line + 7;
+		const char *k = line + 7;
 
-			if (strncmp(k, "\\&", 2) == 0)
-				k += 2;
-			if (in_entry)
-				buf_adds(&b, ", ");
-			buf_adds(&b, k);
-			in_entry = true;
+		if (strncmp(line, ".It Cm ", 7) != 0)
 			continue;
+		buf_reset(&b);
+		buf_add(&b, "", 0);
+		while (*k != '\0') {
+			size_t len = strstr(k, " , Cm ") != NULL ? (size_t)(strstr(k, " , Cm ") - k)
+			                                         : strlen(k);
+
+			if (strncmp(k, "\\&", 2) == 0) {
+				k += 2;
+				len -= 2;
+			}
+			buf_printf(&b, "%s%.*s", b.len > 0 ? ", " : "", (int)len, k);
+			k += len;
+			if (*k != '\0')
+				k += 6;
 		}
-		if (in_entry) {
-			util_strv_add(entries, n, b.data);
-			buf_reset(&b);
-			in_entry = false;
-		}
-	}
-	if (in_entry)
 		util_strv_add(entries, n, b.data);
+	}
 	buf_free(&b);
 }
 

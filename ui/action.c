@@ -239,18 +239,21 @@ action_mdoc(void)
 	for (i = 0; i < UTIL_ARRAY_LEN(action_rows); i++) {
 		const char *p = action_rows[i].names;
 
+		/* One item per action, its names on the item's line ("j, Down"):
+		 * an .It with no text of its own renders as an empty item. */
+		buf_adds(&b, ".It");
 		while (*p != '\0') {
 			size_t n = strcspn(p, ",");
 
 			/* mdoc takes a lone punctuation mark for a delimiter. */
-			buf_printf(&b, ".It Cm %s%.*s\n",
+			buf_printf(&b, "%s Cm %s%.*s", p == action_rows[i].names ? "" : " ,",
 			           n == 1 && strchr(".,:;()[]?!|", *p) != NULL ? "\\&" : "", (int)n,
 			           p);
 			p += n;
 			while (*p == ',' || *p == ' ')
 				p++;
 		}
-		buf_printf(&b, "%s\n", action_rows[i].help);
+		buf_printf(&b, "\n%s\n", action_rows[i].help);
 	}
 	buf_adds(&b, ".El\n");
 	return buf_steal(&b);

@@ -75,7 +75,7 @@ bool action_asks(enum action_id id);
 int action_key_code(const char *name);
 
 /* An mdoc list for man/flakesweep.1's KEY BINDINGS section, from ".Bl"
- * to ".El": one ".It Cm KEY" per key, the keys of an action together,
+ * to ".El": one item per action, ".It Cm KEY , Cm OTHER" naming its keys,
  * then its help (English). The man page words the help itself; a test
  * checks that its keys and their grouping are the table's. Caller
  * frees. */

@@ -77,7 +77,8 @@ quarantine_in_package(const char *test, const char *package)
 }
 
 char *
-quarantine_export(const struct quarantine *q, const struct driver *drv, const char *package)
+quarantine_export(const struct quarantine *q, const struct driver *drv, const char *package,
+                  const char *root)
 {
 	const char **tests = xcalloc(q->nentries + 1, sizeof *tests);
 	const struct quarantine_entry **sorted = xcalloc(q->nentries + 1, sizeof *sorted);
@@ -138,7 +139,7 @@ quarantine_export(const struct quarantine *q, const struct driver *drv, const ch
 
 		for (i = groups[g].start; i < groups[g].end; i++)
 			names[nnames++] = refs[i].test + refs[i].plen + 2;
-		text = drv->skip_args(pkg, names, nnames, package != NULL);
+		text = drv->skip_args(pkg, names, nnames, package != NULL, root);
 		buf_adds(&b, text);
 		free(text);
 		free(pkg);
@@ -148,7 +149,7 @@ quarantine_export(const struct quarantine *q, const struct driver *drv, const ch
 	free(refs);
 	/* A package named but without a quarantined test: an empty pattern. */
 	if (package != NULL && ntests == 0) {
-		char *text = drv->skip_args(package, NULL, 0, true);
+		char *text = drv->skip_args(package, NULL, 0, true, root);
 
 		buf_adds(&b, text);
 		free(text);

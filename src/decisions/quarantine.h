@@ -244,8 +244,10 @@ int quarantine_remove(struct quarantine *q, const char *test, const char *channe
  * file order of their packages' first test: drv->skip_args once per
  * package (bare when package is given, which keeps only the tests whose id
  * starts with PACKAGE::; a bare empty pattern when it has none), e.g. "go
- * test -skip PATTERN PACKAGE" lines or pytest "--deselect ID" lines.
+ * test -skip PATTERN PACKAGE" lines or pytest "--deselect ID" lines; root
+ * (or NULL) is the project's directory, where drv finds each package.
  * Caller frees. */
-char *quarantine_export(const struct quarantine *q, const struct driver *drv, const char *package);
+char *quarantine_export(const struct quarantine *q, const struct driver *drv, const char *package,
+                        const char *root);
 
 #endif

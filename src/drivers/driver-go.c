@@ -19,6 +19,7 @@
 
 #include "drivers/driver.h"
 #include "drivers/go-modules.h"
+#include "drivers/go-skip.h"
 #include "drivers/parse-go.h"
 #include "engine/proc.h"
 #include "drivers/project.h"
@@ -1056,36 +1057,6 @@ driver_go_owns_test(const char *id)
 	return sep != NULL && !(sep - id >= 3 && strncmp(sep - 3, ".py", 3) == 0);
 }
 
-/* Go splits -skip at unbracketed '/' and '|' and matches each level of a
- * name against its own element: the -run pattern of each test, joined. */
-static char *
-driver_go_skip_args(const char *package, const char *const *tests, size_t n, bool bare)
-{
-	struct buf pat, out;
-	size_t i;
-
-	buf_init(&pat);
-	buf_add(&pat, "", 0);
-	for (i = 0; i < n; i++) {
-		char *one = parse_go_run_pattern(tests[i]);
-
-		buf_printf(&pat, "%s%s", i > 0 ? "|" : "", one);
-		free(one);
-	}
-	buf_init(&out);
-	if (bare) {
-		buf_printf(&out, "%s\n", pat.data);
-	} else {
-		char *qp = util_shell_quote(pat.data), *qpkg = util_shell_quote(package);
-
-		buf_printf(&out, "go test -skip %s %s\n", qp, qpkg);
-		free(qp);
-		free(qpkg);
-	}
-	buf_free(&pat);
-	return buf_steal(&out);
-}
-
 const struct driver driver_go = {
     .name = "go",
     .own_timeout = true,
@@ -1103,5 +1074,5 @@ const struct driver driver_go = {
     .reproduce = driver_go_reproduce,
     .locate_test = driver_go_locate_test,
     .owns_test = driver_go_owns_test,
-    .skip_args = driver_go_skip_args,
+    .skip_args = go_skip_args,
 };

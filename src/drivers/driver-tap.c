@@ -177,12 +177,14 @@ driver_tap_owns_test(const char *id)
 }
 
 static char *
-driver_tap_skip_args(const char *package, const char *const *tests, size_t n, bool bare)
+driver_tap_skip_args(const char *package, const char *const *tests, size_t n, bool bare,
+                     const char *root)
 {
 	struct buf out;
 	size_t i;
 
 	(void)bare;
+	(void)root;
 	buf_init(&out);
 	buf_add(&out, "", 0);
 	for (i = 0; i < n; i++) {

@@ -134,9 +134,12 @@ struct driver {
 	bool (*owns_test)(const char *id);
 	/* The text that skips tests (n names within package, in the order
 	 * given) in the framework's own runner, ending in a newline: go, a
-	 * `go test -skip PATTERN PACKAGE` line, or only the pattern when bare;
-	 * tap, one pytest `--deselect ID` line per test. Caller frees. */
-	char *(*skip_args)(const char *package, const char *const *tests, size_t n, bool bare);
+	 * `go test -skip PATTERN PACKAGE` line that works from the current
+	 * directory with the toolchain of the package's module (found at or
+	 * below root, NULL for none), or only the pattern when bare; tap, one
+	 * pytest `--deselect ID` line per test. Caller frees. */
+	char *(*skip_args)(const char *package, const char *const *tests, size_t n, bool bare,
+	                   const char *root);
 };
 
 /* The driver named name ("go", "tap", "pytest", "gtest", "ctest"), or NULL. */

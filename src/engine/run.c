@@ -428,6 +428,27 @@ run_check_reached(struct sweep *s, const struct outcome *o)
 	sweep_interrupt(s);
 }
 
+/* A run whose filter selected no test: a confirm run's test, or a run of
+ * the whole package under --run, named with its package. */
+static void
+run_note_no_test(struct sweep *s, const struct sweep_live *l)
+{
+	const char *pkg = s->pkgs[l->pub.pkg]->name;
+	char *q;
+
+	if (l->pub.test != NULL) {
+		sweep_message(s, _("run %lld: the filter for %s selected no test"),
+		              (long long)l->pub.id, l->pub.test);
+	} else if (s->o->run_re != NULL) {
+		q = util_shell_quote(s->o->run_re);
+		sweep_message(s, _("run %lld: --run %s selected no test of %s"),
+		              (long long)l->pub.id, q, pkg);
+		free(q);
+	} else {
+		sweep_message(s, _("run %lld: no test of %s ran"), (long long)l->pub.id, pkg);
+	}
+}
+
 static void
 run_on_done(void *arg, const struct proc_exit *ex, bool leaked, int64_t elapsed_ms)
 {
@@ -505,8 +526,7 @@ run_on_done(void *arg, const struct proc_exit *ex, bool leaked, int64_t elapsed_
 	else
 		run_remove_tmpdir(s, l);
 	if (o.selection_failed && !o.package_failed)
-		sweep_message(s, _("run %lld: the filter for %s selected no test"),
-		              (long long)l->pub.id, l->pub.test ? l->pub.test : "?");
+		run_note_no_test(s, l);
 	outside = s->results->pkgs[l->pub.pkg].failures_outside_tests;
 	fresh = results_add_run(s->results, l->pub.pkg, l->pub.phase, l->pub.cpu, l->pub.load, &o,
 	                        log, l->pub.id);

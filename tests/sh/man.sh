@@ -79,8 +79,19 @@ if ! grep -Eq '^\.It Fl o Ar' man/flakesweep.1; then
 	bad=1
 fi
 
-# KEY BINDINGS: one ".It Cm KEY" line per key, the same keys as the
-# action table's names ("j, Down" is j and Down).
+# KEY BINDINGS: one ".It Cm KEY , Cm OTHER" line per action, the same keys
+# as the action table's names ("j, Down" is j and Down), and no ".It" right
+# after another (it renders as an empty item).
+empty=$(awk '
+	/^\.Sh / { on = ($0 == ".Sh KEY BINDINGS"); next }
+	on && /^\.It/ && prev ~ /^\.It/ { print prev }
+	{ prev = $0 }
+' man/flakesweep.1)
+if [ -n "$empty" ]; then
+	echo "KEY BINDINGS of man/flakesweep.1 has empty items (name a key's other names on its .It line):"
+	printf '%s\n' "$empty" | sed 's/^/  /'
+	bad=1
+fi
 if [ -f ui/action.c ]; then
 	table_keys=$(c_block ui/action.c 'action_rows\\[\\] = \\{' |
 		grep -oE '\{ACTION_[A-Z_]+, \{[^}]*\}, "[^"]*"' |
@@ -88,7 +99,7 @@ if [ -f ui/action.c ]; then
 		sort -u)
 	man_keys=$(awk '
 		/^\.Sh / { on = ($0 == ".Sh KEY BINDINGS"); next }
-		on && /^\.It Cm / { s = $0; sub(/^\.It Cm /, "", s); gsub(/\\&/, "", s); print s }
+		on && /^\.It Cm / { s = $0; sub(/^\.It Cm /, "", s); gsub(/\\&/, "", s); gsub(/ , Cm /, "\n", s); print s }
 	' man/flakesweep.1 | sort -u)
 	if [ -z "$table_keys" ]; then
 		echo "ui/action.c: no action rows found (did the table's layout change?)"

@@ -4,7 +4,8 @@
 # A git repository of two Go modules with no go.mod at its root
 # (tests/fixtures/multimod): with no pattern, and with ./..., each module is
 # swept, the root (which holds no module) is not itself listed, no build
-# fails and a sweep whose tests all pass exits 0. A mistyped directory,
+# fails, a sweep whose tests all pass exits 0 and the warning that --run
+# selected no test names each package. A mistyped directory,
 # and a directory with no module at, above or below it, are refused before
 # anything runs (exit 2, naming the pattern and what was expected), and
 # leave no output directory behind.
@@ -29,6 +30,13 @@ for name in none dots; do
 	[ "$rc" = 0 ] || { cat "$out/$name.txt"; fail "$name: exit $rc, expected 0"; }
 	! grep -q 'BUILD FAILED\|failed to build' "$out/$name.txt" ||
 		{ cat "$out/$name.txt"; fail "$name: a build failed"; }
+	# The warning names the filter and the package, never "?".
+	for p in example.com/alpha example.com/beta/sub; do
+		grep -qF -- "--run '^TestNever\$' selected no test of $p" "$out/$name.txt" ||
+			{ cat "$out/$name.txt"; fail "$name: no \"selected no test of $p\""; }
+	done
+	! grep -qF 'filter for ?' "$out/$name.txt" ||
+		{ cat "$out/$name.txt"; fail "$name: a run named \"?\""; }
 	python3 - "$out/$name/results.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
