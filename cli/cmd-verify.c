@@ -57,11 +57,12 @@ cmd_verify_not_run(const struct verify_plan *vp, const struct verify_pair *p, co
 	results_free(ran);
 }
 
-/* Runs pair i of vp; its results are added to after. Returns the
- * sequential test's state, or -1 after printing an error (*rc set). */
+/* Runs pair i of vp; its results are added to after and its runs counted
+ * in *runs. Returns the sequential test's state, or -1 after printing an
+ * error (*rc set). */
 static int
 cmd_verify_pair(struct options *o, const char *base, int64_t budget, const struct verify_plan *vp,
-                size_t i, struct results *after, int *rc)
+                size_t i, struct results *after, int64_t *runs, int *rc)
 {
 	const struct verify_pair *p = &vp->pairs[i];
 	struct sequential_spec sp = {vp->test->test, p->cpu,   p->load, p->p0,      p->p1,
@@ -105,12 +106,37 @@ cmd_verify_pair(struct options *o, const char *base, int64_t budget, const struc
 	}
 	results_absorb(after, one);
 	sanitize_fprintf(stderr, _("flakesweep: results in %s\n"), r.outdir);
+	*runs = r.runs;
 	state = (int)r.state;
 out:
 	results_free(one);
 	free(r.outdir);
 	free(err);
 	return state;
+}
+
+/* Prints verify's own verdict, the last line: state is the sequential
+ * tests' answer, decided at pair `at` after runs runs there (fixed is
+ * decided at every pair), rc the exit status it gives. */
+static void
+cmd_verify_verdict(const struct verify_plan *vp, int state, size_t at, int64_t runs, int rc)
+{
+	const struct verify_pair *p = &vp->pairs[at];
+
+	if (state == STATS_SPRT_ACCEPT_P1 && vp->npairs > 1)
+		sanitize_fprintf(stdout, _("verify: %s fixed at all %zu pairs (exit %d)\n"),
+		                 vp->test->id, vp->npairs, rc);
+	else if (state == STATS_SPRT_ACCEPT_P1)
+		sanitize_fprintf(stdout, _("verify: %s fixed at cpu %d load %d (exit %d)\n"),
+		                 vp->test->id, p->cpu, p->load, rc);
+	else if (state == STATS_SPRT_ACCEPT_P0)
+		sanitize_fprintf(stdout, _("verify: %s not fixed at cpu %d load %d (exit %d)\n"),
+		                 vp->test->id, p->cpu, p->load, rc);
+	else
+		sanitize_fprintf(stdout,
+		                 _("verify: %s undecided at cpu %d load %d after %lld runs: the "
+		                   "budget is spent (exit %d)\n"),
+		                 vp->test->id, p->cpu, p->load, (long long)runs, rc);
 }
 
 static int
@@ -122,7 +148,8 @@ cmd_verify(int argc, char **argv)
 	struct verify_plan vp = {0};
 	struct compare *c = NULL;
 	char *err = NULL, *text, *ids[1], *base = NULL, *driver = NULL;
-	size_t i;
+	size_t i, at = 0;
+	int64_t runs = 0, at_runs = 0;
 	int rc, state = STATS_SPRT_ACCEPT_P1;
 
 	rc = rates_seq_parse(&a, &o, argc, argv);
@@ -161,12 +188,18 @@ cmd_verify(int argc, char **argv)
 	 * left undecided cannot make it fixed, but a later one may still show
 	 * it not fixed. */
 	for (i = 0; i < vp.npairs && state != STATS_SPRT_ACCEPT_P0; i++) {
-		int s = cmd_verify_pair(&o, base, a.budget, &vp, i, after, &rc);
+		int s = cmd_verify_pair(&o, base, a.budget, &vp, i, after, &runs, &rc);
 
 		if (s < 0)
 			goto out;
-		if (s != STATS_SPRT_ACCEPT_P1)
+		/* The first undecided pair names the verdict unless a later one
+		 * says not fixed. */
+		if (s != STATS_SPRT_ACCEPT_P1 &&
+		    (state == STATS_SPRT_ACCEPT_P1 || s == STATS_SPRT_ACCEPT_P0)) {
 			state = s;
+			at = i;
+			at_runs = runs;
+		}
 	}
 	c = compare_new(before, after, &a.co);
 	ids[0] = (char *)a.test;
@@ -174,8 +207,9 @@ cmd_verify(int argc, char **argv)
 	fputs(text, stdout);
 	free(text);
 	/* The sequential tests answer; compare's fixed-count verdict is shown
-	 * beside them. */
+	 * before theirs, which comes last. */
 	rc = state == STATS_SPRT_ACCEPT_P1 ? 0 : 1;
+	cmd_verify_verdict(&vp, state, at, at_runs, rc);
 out:
 	free(err);
 	free(driver);
