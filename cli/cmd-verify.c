@@ -18,6 +18,7 @@
 #include "rates.h"
 #include "base/sanitize.h"
 #include "base/util.h"
+#include "drivers/project.h"
 #include "engine/options.h"
 #include "engine/outdir.h"
 #include "engine/sequential.h"
@@ -115,6 +116,26 @@ out:
 	return state;
 }
 
+/* Warns when the checkout at dir differs from its commit: the runs then
+ * measure the edit, while the results name the commit (and record it as
+ * dirty: project.h). */
+static void
+cmd_verify_warn_dirty(const char *dir)
+{
+	struct project_git g;
+	char *changed = NULL;
+
+	if (project_git_find(dir, &g) < 0)
+		return;
+	if (g.commit != NULL && project_git_differs(&g, &changed) == 1)
+		sanitize_fprintf(stderr,
+		                 _("flakesweep: the tree differs from commit %.12s (%s changed): "
+		                   "verify measures your uncommitted edit\n"),
+		                 g.commit, changed);
+	free(changed);
+	project_git_free(&g);
+}
+
 /* Prints verify's own verdict, the last line: state is the sequential
  * tests' answer, decided at pair `at` after runs runs there (fixed is
  * decided at every pair), rc the exit status it gives. */
@@ -181,6 +202,7 @@ cmd_verify(int argc, char **argv)
 		goto out;
 	}
 	rates_seq_package(&o, vp.package);
+	cmd_verify_warn_dirty(o.dir != NULL ? o.dir : ".");
 	/* Several pairs' sweeps go under one directory: default ones made
 	 * within the same second would collide. */
 	base = o.outdir != NULL ? xstrdup(o.outdir) : vp.npairs > 1 ? outdir_default() : NULL;
