@@ -18,6 +18,7 @@
 #include "rates.h"
 #include "base/sanitize.h"
 #include "base/util.h"
+#include "drivers/project.h"
 #include "engine/options.h"
 #include "engine/outdir.h"
 #include "engine/sequential.h"
@@ -57,11 +58,12 @@ cmd_verify_not_run(const struct verify_plan *vp, const struct verify_pair *p, co
 	results_free(ran);
 }
 
-/* Runs pair i of vp; its results are added to after. Returns the
- * sequential test's state, or -1 after printing an error (*rc set). */
+/* Runs pair i of vp; its results are added to after and its runs counted
+ * in *runs. Returns the sequential test's state, or -1 after printing an
+ * error (*rc set). */
 static int
 cmd_verify_pair(struct options *o, const char *base, int64_t budget, const struct verify_plan *vp,
-                size_t i, struct results *after, int *rc)
+                size_t i, struct results *after, int64_t *runs, int *rc)
 {
 	const struct verify_pair *p = &vp->pairs[i];
 	struct sequential_spec sp = {vp->test->test, p->cpu,   p->load, p->p0,      p->p1,
@@ -105,12 +107,57 @@ cmd_verify_pair(struct options *o, const char *base, int64_t budget, const struc
 	}
 	results_absorb(after, one);
 	sanitize_fprintf(stderr, _("flakesweep: results in %s\n"), r.outdir);
+	*runs = r.runs;
 	state = (int)r.state;
 out:
 	results_free(one);
 	free(r.outdir);
 	free(err);
 	return state;
+}
+
+/* Warns when the checkout at dir differs from its commit: the runs then
+ * measure the edit, while the results name the commit (and record it as
+ * dirty: project.h). */
+static void
+cmd_verify_warn_dirty(const char *dir)
+{
+	struct project_git g;
+	char *changed = NULL;
+
+	if (project_git_find(dir, &g) < 0)
+		return;
+	if (g.commit != NULL && project_git_differs(&g, &changed) == 1)
+		sanitize_fprintf(stderr,
+		                 _("flakesweep: the tree differs from commit %.12s (%s changed): "
+		                   "verify measures your uncommitted edit\n"),
+		                 g.commit, changed);
+	free(changed);
+	project_git_free(&g);
+}
+
+/* Prints verify's own verdict, the last line: state is the sequential
+ * tests' answer, decided at pair `at` after runs runs there (fixed is
+ * decided at every pair), rc the exit status it gives. */
+static void
+cmd_verify_verdict(const struct verify_plan *vp, int state, size_t at, int64_t runs, int rc)
+{
+	const struct verify_pair *p = &vp->pairs[at];
+
+	if (state == STATS_SPRT_ACCEPT_P1 && vp->npairs > 1)
+		sanitize_fprintf(stdout, _("verify: %s fixed at all %zu pairs (exit %d)\n"),
+		                 vp->test->id, vp->npairs, rc);
+	else if (state == STATS_SPRT_ACCEPT_P1)
+		sanitize_fprintf(stdout, _("verify: %s fixed at cpu %d load %d (exit %d)\n"),
+		                 vp->test->id, p->cpu, p->load, rc);
+	else if (state == STATS_SPRT_ACCEPT_P0)
+		sanitize_fprintf(stdout, _("verify: %s not fixed at cpu %d load %d (exit %d)\n"),
+		                 vp->test->id, p->cpu, p->load, rc);
+	else
+		sanitize_fprintf(stdout,
+		                 _("verify: %s undecided at cpu %d load %d after %lld runs: the "
+		                   "budget is spent (exit %d)\n"),
+		                 vp->test->id, p->cpu, p->load, (long long)runs, rc);
 }
 
 static int
@@ -122,7 +169,8 @@ cmd_verify(int argc, char **argv)
 	struct verify_plan vp = {0};
 	struct compare *c = NULL;
 	char *err = NULL, *text, *ids[1], *base = NULL, *driver = NULL;
-	size_t i;
+	size_t i, at = 0;
+	int64_t runs = 0, at_runs = 0;
 	int rc, state = STATS_SPRT_ACCEPT_P1;
 
 	rc = rates_seq_parse(&a, &o, argc, argv);
@@ -154,6 +202,7 @@ cmd_verify(int argc, char **argv)
 		goto out;
 	}
 	rates_seq_package(&o, vp.package);
+	cmd_verify_warn_dirty(o.dir != NULL ? o.dir : ".");
 	/* Several pairs' sweeps go under one directory: default ones made
 	 * within the same second would collide. */
 	base = o.outdir != NULL ? xstrdup(o.outdir) : vp.npairs > 1 ? outdir_default() : NULL;
@@ -161,12 +210,18 @@ cmd_verify(int argc, char **argv)
 	 * left undecided cannot make it fixed, but a later one may still show
 	 * it not fixed. */
 	for (i = 0; i < vp.npairs && state != STATS_SPRT_ACCEPT_P0; i++) {
-		int s = cmd_verify_pair(&o, base, a.budget, &vp, i, after, &rc);
+		int s = cmd_verify_pair(&o, base, a.budget, &vp, i, after, &runs, &rc);
 
 		if (s < 0)
 			goto out;
-		if (s != STATS_SPRT_ACCEPT_P1)
+		/* The first undecided pair names the verdict unless a later one
+		 * says not fixed. */
+		if (s != STATS_SPRT_ACCEPT_P1 &&
+		    (state == STATS_SPRT_ACCEPT_P1 || s == STATS_SPRT_ACCEPT_P0)) {
 			state = s;
+			at = i;
+			at_runs = runs;
+		}
 	}
 	c = compare_new(before, after, &a.co);
 	ids[0] = (char *)a.test;
@@ -174,8 +229,9 @@ cmd_verify(int argc, char **argv)
 	fputs(text, stdout);
 	free(text);
 	/* The sequential tests answer; compare's fixed-count verdict is shown
-	 * beside them. */
+	 * before theirs, which comes last. */
 	rc = state == STATS_SPRT_ACCEPT_P1 ? 0 : 1;
+	cmd_verify_verdict(&vp, state, at, at_runs, rc);
 out:
 	free(err);
 	free(driver);

@@ -314,3 +314,32 @@ TEST(sweep_config_cores_short)
 	CHECK(sweep_config_cores_short(&h, "out", 2) == NULL);
 	journal_header_free(&h);
 }
+
+/* A tree that differed from its commit is recorded as "dirty": true in the
+ * project object and read back; a clean one writes no field, and a value
+ * that is no boolean is refused naming the field. */
+TEST(sweep_config_header_keeps_dirty)
+{
+	struct journal_header h, back;
+	char *err = NULL;
+	cJSON *line, *project;
+
+	header_of(&h);
+	line = journal_header_encode(&h);
+	CHECK(cJSON_GetObjectItem(cJSON_GetObjectItem(line, "project"), "dirty") == NULL);
+	cJSON_Delete(line);
+	h.project.dirty = true;
+	line = journal_header_encode(&h);
+	project = cJSON_GetObjectItem(line, "project");
+	CHECK(cJSON_IsTrue(cJSON_GetObjectItem(project, "dirty")));
+	CHECK_INT(journal_header_decode(line, "j", 1, &back, &err), 0);
+	CHECK(back.project.dirty);
+	journal_header_free(&back);
+	cJSON_ReplaceItemInObject(project, "dirty", cJSON_CreateString("yes"));
+	CHECK(journal_header_decode(line, "j", 1, &back, &err) < 0);
+	CHECK(err != NULL && strstr(err, "dirty: expected true or false") != NULL);
+	free(err);
+	cJSON_Delete(line);
+	journal_header_free(&h);
+	journal_header_free(&back);
+}

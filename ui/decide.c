@@ -966,7 +966,7 @@ decide_post_target(struct ui *ui, const struct model_test *mt)
 {
 	const struct decision *d =
 	    decisions_find(ui->model->decisions, ui->model->ndecisions, mt->id);
-	struct project_git g = {NULL, NULL, NULL};
+	struct project_git g = {NULL, NULL, NULL, NULL};
 	char *err = NULL, *repo = NULL;
 	bool ok;
 

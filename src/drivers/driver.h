@@ -61,6 +61,7 @@ struct project {
 	char *commit;    /* git HEAD, or NULL */
 	char *toolchain; /* e.g. "go1.19.8", or NULL */
 	char *origin;    /* the origin remote's URL, or NULL */
+	bool dirty;      /* a tracked file differs from the commit (project.h) */
 	char **warnings; /* what discovery found worth saying, or NULL */
 	size_t nwarnings;
 };

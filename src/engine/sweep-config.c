@@ -404,6 +404,8 @@ journal_header_encode(const struct journal_header *h)
 	sweep_config_add_str(p, "commit", h->project.commit);
 	sweep_config_add_str(p, "toolchain", h->project.toolchain);
 	sweep_config_add_str(p, "origin", h->project.origin);
+	if (h->project.dirty)
+		cJSON_AddTrueToObject(p, "dirty");
 	return line;
 }
 
@@ -816,6 +818,8 @@ sweep_config_decode_project(struct sweep_config_in *in, const cJSON *o, struct j
 		rc = sweep_config_str(in, o, "toolchain", true, &p->toolchain);
 	if (rc == 0)
 		rc = sweep_config_str(in, o, "origin", true, &p->origin);
+	if (rc == 0)
+		rc = sweep_config_bool(in, o, "dirty", &p->dirty);
 	return rc;
 }
 

@@ -75,6 +75,7 @@ struct journal_machine {
 struct journal_project {
 	char *driver;
 	char *root, *commit, *toolchain, *origin; /* or NULL */
+	bool dirty; /* a tracked file differed from the commit when it began */
 };
 
 struct journal_header {

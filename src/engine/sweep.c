@@ -205,6 +205,7 @@ sweep_header(const struct sweep *s, struct journal_header *h)
 	h->project.commit = s->proj.commit != NULL ? xstrdup(s->proj.commit) : NULL;
 	h->project.toolchain = s->proj.toolchain != NULL ? xstrdup(s->proj.toolchain) : NULL;
 	h->project.origin = s->proj.origin != NULL ? xstrdup(s->proj.origin) : NULL;
+	h->project.dirty = s->proj.dirty;
 	sweep_config_keep_env(&h->config, sweep_repro_env);
 	sweep_config_keep_env(&h->config, s->driver->repro_env);
 }

@@ -824,7 +824,7 @@ out:
 static int
 post_draft_repos(struct post_draft *d, const char *proot, const char *repo, char **err)
 {
-	struct project_git g = {NULL, NULL, NULL};
+	struct project_git g = {NULL, NULL, NULL, NULL};
 	char *origin = NULL, *origin_repo = NULL;
 
 	if (repo != NULL && post_draft_owner_name(repo, &d->repo) < 0) {

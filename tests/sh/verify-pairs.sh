@@ -7,7 +7,7 @@
 # each pair's sequential test has beta 0.05/2. Fixed everywhere: both pairs
 # say fixed, exit 0. Fixed only at cpu 2: cpu 2 says fixed, then cpu 1 not
 # fixed, exit 1. Not fixed at cpu 2 (every fifth run): it stops there and
-# never runs cpu 1.
+# never runs cpu 1. verify's verdict line comes last.
 set -eu
 cd "$CHECK_TMPDIR"
 fail() { echo "FAIL: $*"; exit 1; }
@@ -32,6 +32,7 @@ verify at cpu 2 load 1: 28 runs, 0 failed; the sequential test says fixed (rate 
 verify at cpu 1 load 1: 46 runs, 0 failed; the sequential test says fixed (rate 0.06951 not fixed against 0.006951 fixed; a fixed-count design needs 549)
 rarer        sh t.sh::TestRace at cpu 2 load 1: before 10/50 (20.0%), after 0/28 (0.0%)
 1 test: 0 fixed, 1 rarer, 0 unchanged, 0 worse, 0 new, 0 inconclusive
+verify: sh t.sh::TestRace fixed at all 2 pairs (exit 0)
 TXT
 after out >got
 diff -u want got || fail "fixed output"
@@ -55,6 +56,8 @@ verify at cpu 1 load 1: 14 runs, 2 failed; the sequential test says not fixed (r
 TXT
 head -2 out >got
 diff -u want got || fail "fixed at one pair only: output"
+[ "$(tail -1 out)" = 'verify: sh t.sh::TestRace not fixed at cpu 1 load 1 (exit 1)' ] ||
+	fail "fixed at one pair only: the last line is $(tail -1 out)"
 
 script '[ "$FLAKESWEEP_CPU" = 2 ] && [ $((FLAKESWEEP_RUN % 5)) = 0 ]'
 rc=0; vf -o v-worst >out 2>err || rc=$?
@@ -64,4 +67,6 @@ cat out err
 grep -q '^verify at cpu 2 load 1: 10 runs, 2 failed; the sequential test says not fixed' out ||
 	fail "not fixed at cpu 2: $(cat out)"
 [ ! -e v-worst/cpu-1-load-1 ] || fail "cpu 1 ran after cpu 2 said not fixed"
+[ "$(tail -1 out)" = 'verify: sh t.sh::TestRace not fixed at cpu 2 load 1 (exit 1)' ] ||
+	fail "not fixed at the worst pair: the last line is $(tail -1 out)"
 echo ok

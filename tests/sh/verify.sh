@@ -6,7 +6,8 @@
 # cpu 1 load 1 through the sweep engine and stops as soon as Wald's test
 # decides. Fixed: 46 passing runs, where compare's fixed-count design
 # needs 549 to call it fixed (compare says rarer after the 46). Not fixed: runs 7 and 14 fail and it stops at 14. A budget
-# below 46 leaves it undecided. Bad input is exit 2 naming the file.
+# below 46 leaves it undecided. Each ends with verify's own verdict line,
+# after compare's. Bad input is exit 2 naming the file.
 set -eu
 cd "$CHECK_TMPDIR"
 fail() { echo "FAIL: $*"; exit 1; }
@@ -28,6 +29,7 @@ cat >want <<'TXT'
 verify at cpu 1 load 1: 46 runs, 0 failed; the sequential test says fixed (rate 0.06951 not fixed against 0.006951 fixed; a fixed-count design needs 549)
 rarer        sh t.sh::TestRace at cpu 1 load 1: before 7/50 (14.0%), after 0/46 (0.0%)
 1 test: 0 fixed, 1 rarer, 0 unchanged, 0 worse, 0 new, 0 inconclusive
+verify: sh t.sh::TestRace fixed at cpu 1 load 1 (exit 0)
 TXT
 # A run of a later id that finished before the decision is counted in the
 # results too (never fed to the test): after may hold a run or two more.
@@ -49,12 +51,16 @@ cat out
 [ "$rc" = 1 ] || fail "not fixed: exit $rc, expected 1"
 grep -q '^verify at cpu 1 load 1: 14 runs, 2 failed; the sequential test says not fixed' out ||
 	fail "not fixed output"
+[ "$(tail -1 out)" = 'verify: sh t.sh::TestRace not fixed at cpu 1 load 1 (exit 1)' ] ||
+	fail "not fixed: the last line is $(tail -1 out)"
 
 fixed
 rc=0; vf -o v-budget --budget 20 >out 2>err || rc=$?
 [ "$rc" = 1 ] || fail "budget: exit $rc, expected 1"
 grep -q '^verify at cpu 1 load 1: 20 runs, 0 failed; the sequential test did not decide within the budget' out ||
 	fail "budget output: $(cat out)"
+[ "$(tail -1 out)" = 'verify: sh t.sh::TestRace undecided at cpu 1 load 1 after 20 runs: the budget is spent (exit 1)' ] ||
+	fail "budget: the last line is $(tail -1 out)"
 
 rc=0; "$FLAKESWEEP" verify --test 'sh t.sh::TestRace' --results nosuch.json -o v-bad \
 	--driver tap -- sh t.sh >out 2>err || rc=$?
