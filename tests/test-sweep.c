@@ -9,13 +9,16 @@
 
 #include <signal.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "check.h"
 #include "cmd.h"
 #include "engine/options.h"
 #include "engine/sweep.h"
+#include "engine/sweep-int.h"
 #include "results/replay.h"
 #include "base/util.h"
 
@@ -488,5 +491,24 @@ TEST(sweep_options_limits)
 		options_init(&o);
 		CHECK_INT(cmd_stress_parse(&o, argc, (char **)bad[i]), -1);
 		options_free(&o);
+	}
+}
+
+/* A shuffle seed is a run of digits whatever the clock: the product of
+ * the time and the multiplier wraps around 2^64, and read as a signed
+ * number it was negative for weeks at a time (2026-12-04 among them). */
+TEST(sweep_seed_is_digits)
+{
+	static const int64_t now[] = {0, 1796144528817, 1799999999999, INT64_MAX / 4};
+	char buf[32];
+	size_t i;
+	int64_t id;
+
+	for (i = 0; i < sizeof now / sizeof *now; i++) {
+		for (id = 1; id < 100; id += 7) {
+			run_seed(buf, sizeof buf, now[i], id);
+			CHECK(buf[0] != '\0' && strspn(buf, "0123456789") == strlen(buf));
+			CHECK(strlen(buf) <= 12);
+		}
 	}
 }

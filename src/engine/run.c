@@ -598,6 +598,17 @@ run_port_slot(struct sweep *s)
 	return -1;
 }
 
+/* The product wraps around 2^64: it is taken modulo in unsigned
+ * arithmetic (as a signed number it was negative for 40 days in every 80,
+ * and a seed is a run of digits). */
+void
+run_seed(char *buf, size_t size, int64_t now_ms, int64_t id)
+{
+	snprintf(buf, size, "%llu",
+	         (unsigned long long)(((uint64_t)now_ms * 2654435761u + (uint64_t)id) %
+	                              1000000000000ULL));
+}
+
 void
 run_start(void *arg, struct sched_run *sr)
 {
@@ -644,9 +655,7 @@ run_start(void *arg, struct sched_run *sr)
 		dr.seed = pair->seed;
 	} else if (s->o->shuffle) {
 		/* One seed per run, kept with its result. */
-		snprintf(seed, sizeof seed, "%lld",
-		         (long long)((uint64_t)util_now_ms() * 2654435761u + (uint64_t)l->pub.id) %
-		             1000000000000LL);
+		run_seed(seed, sizeof seed, util_now_ms(), l->pub.id);
 		dr.seed = seed;
 	}
 	if (pkg == NULL) {

@@ -203,6 +203,9 @@ void sweep_envs_free(struct sweep *s);
  * run that is over or never started. */
 void run_start(void *arg, struct sched_run *sr);
 void run_free(struct sweep_live *l);
+/* The shuffle seed of run id started at now_ms, in decimal digits (at most
+ * 12), into buf. */
+void run_seed(char *buf, size_t size, int64_t now_ms, int64_t id);
 
 /* build.c: starts builds while fewer than build_parallel run; once all
  * are done, splits the levels, journals the builds and begins the sweep
