@@ -67,18 +67,19 @@ cat >../bin/git <<SH
 #!/bin/sh
 # Only git as flakesweep runs it (directly or through sh -c): git itself
 # blocks signals around its own children. flakesweep's mask is read while
-# it waits for git, after the spawn (which blocks them for an instant).
+# it waits for this child, a tenth of a second after the spawn (which
+# blocks them in flakesweep for an instant, until the child has started):
+# read after git, flakesweep may already be spawning the next one.
 grep '^SigBlk' /proc/self/status >"$CHECK_TMPDIR/self.\$\$"
-"$real_git" "\$@"
-rc=\$?
 p=\$PPID
 [ "\$(cat /proc/\$p/comm)" = sh ] && p=\$(awk '/^PPid:/ { print \$2 }' /proc/\$p/status)
 if [ "\$(cat /proc/\$p/comm)" = flakesweep ]; then
+	sleep 0.1
 	grep '^SigBlk' /proc/\$p/status >>"$CHECK_TMPDIR/blocked"
 	cat "$CHECK_TMPDIR/self.\$\$" >>"$CHECK_TMPDIR/blocked"
 fi
 rm -f "$CHECK_TMPDIR/self.\$\$"
-exit \$rc
+exec "$real_git" "\$@"
 SH
 chmod +x ../bin/git
 rc=0; PATH="$CHECK_TMPDIR/bin:$PATH" bs -o ../sig >../out 2>../err || rc=$?
