@@ -6,7 +6,9 @@
  * last decision back. Each asks its questions on the message line, then
  * calls the core (sweep commands through the source, quarantine_add,
  * post_start) and records the decision in the project's decisions file.
- * Nothing here blocks the loop: the editor and the post run beside it.
+ * Nothing here blocks the loop: the editor (which the loop opens when
+ * asked, ui_want) and the post run beside it. It never calls into the
+ * loop (ui.c, ui-keys.c, ui-live.c), only the shared state (ui-state.c).
  */
 #include "config.h"
 
@@ -21,7 +23,6 @@
 #include <unistd.h>
 
 #include "action.h"
-#include "editor.h"
 #include "drivers/project.h"
 #include "github/github.h"
 #include "github/post-draft.h"
@@ -33,8 +34,11 @@
 #define DECIDE_EXPIRY_DAYS 14
 #define DECIDE_CONFIRM_MAX 1000000
 
-int
-ui_record_decision(struct ui *ui, const struct decision *d)
+/* Records a decision in the decisions file (model_decisions_path, else
+ * the output directory's), remembers it for u and shows it. Returns 0 or
+ * a negative errno, said on the message line. */
+static int
+decide_record_decision(struct ui *ui, const struct decision *d)
 {
 	const char *project = model_decisions_path(ui->model);
 	struct ui_undo *u;
@@ -72,9 +76,10 @@ ui_record_decision(struct ui *ui, const struct decision *d)
 	return rc;
 }
 
-int
-ui_record(struct ui *ui, const char *test, const char *decision, const char *url,
-          const char *reason)
+/* decide_record_decision without a channel. */
+static int
+decide_record(struct ui *ui, const char *test, const char *decision, const char *url,
+              const char *reason)
 {
 	struct decision d;
 
@@ -83,7 +88,7 @@ ui_record(struct ui *ui, const char *test, const char *decision, const char *url
 	d.decision = (char *)decision;
 	d.url = (char *)url;
 	d.reason = (char *)reason;
-	return ui_record_decision(ui, &d);
+	return decide_record_decision(ui, &d);
 }
 
 static void
@@ -213,7 +218,7 @@ decide_check_confirms(struct ui *ui)
 			continue;
 		}
 		if (runs >= c->runs) {
-			ui_record(ui, c->test, "confirmed", NULL, NULL);
+			decide_record(ui, c->test, "confirmed", NULL, NULL);
 			ui_message(ui, false, _("confirmed %s: its confirm runs have run"),
 			           c->test);
 		} else {
@@ -381,7 +386,7 @@ decide_expiry_done(void *arg, const char *answer)
 	d.test = ui->act_test;
 	d.decision = "quarantined";
 	d.channel = ui->act_channel;
-	if (ui_record_decision(ui, &d) == 0) {
+	if (decide_record_decision(ui, &d) == 0) {
 		/* u takes the entry back too. */
 		ui->undo[ui->nundo - 1].qpath = xstrdup(path);
 		ui->undo[ui->nundo - 1].qcreated = created;
@@ -592,7 +597,7 @@ decide_dismiss_done(void *arg, const char *answer)
 		free(q);
 		return;
 	}
-	if (ui_record(ui, ui->act_test, "dismissed", NULL, answer) == 0) {
+	if (decide_record(ui, ui->act_test, "dismissed", NULL, answer) == 0) {
 		ui_message(ui, false, _("dismissed %s: %s; u takes it back"), ui->act_test, answer);
 		ui_select_undecided(ui);
 	}
@@ -726,7 +731,7 @@ decide_quit_done(void *arg, const char *answer)
 	struct ui *ui = arg;
 
 	if (answer != NULL && strcmp(answer, "y") == 0)
-		ui_quit(ui);
+		ui_want(ui, UI_NEXT_QUIT, NULL, NULL);
 	else
 		ui_message(ui, false, "%s", _("still sweeping"));
 }
@@ -744,7 +749,7 @@ decide_quit(struct ui *ui)
 		free(q);
 		return;
 	}
-	ui_quit(ui);
+	ui_want(ui, UI_NEXT_QUIT, NULL, NULL);
 }
 
 /* ---- p: post a bug report ---- */
@@ -784,8 +789,8 @@ decide_post_done(const struct post_result *r, void *data)
 		/* The post recorded itself in the output directory; the
 		 * project's file keeps it for the next sweeps. */
 		if (!r->recorded || model_decisions_path(ui->model) != NULL)
-			ui_record(ui, ui->act_test != NULL ? ui->act_test : "", "posted", r->url,
-			          NULL);
+			decide_record(ui, ui->act_test != NULL ? ui->act_test : "", "posted",
+			              r->url, NULL);
 		else
 			model_load_decisions(ui->model);
 		ui_message(ui, false, _("posted: %s"), r->url != NULL ? r->url : "");
@@ -860,12 +865,6 @@ decide_post_key(struct ui *ui, int key)
 		ui_message(ui, false, "%s", _("post cancelled: nothing was sent"));
 		return;
 	}
-	if (a != NULL &&
-	    (a->id == ACTION_DOWN || a->id == ACTION_UP || a->id == ACTION_PAGE_DOWN ||
-	     a->id == ACTION_PAGE_UP || a->id == ACTION_TOP || a->id == ACTION_BOTTOM)) {
-		ui_move(ui, a->id);
-		return;
-	}
 	ui_message(ui, false, "%s", _("y sends the post, n cancels it, j and k scroll it"));
 }
 
@@ -909,10 +908,6 @@ decide_editor_done(void *arg, int status)
 	size_t len;
 	int rc;
 
-	ui->editing = false;
-	if (ui->closing)
-		return;
-	ui_suspend(ui, false);
 	if (status > 0) {
 		ui_message(ui, true, _("the editor exited with status %d: nothing is posted"),
 		           status);
@@ -1045,12 +1040,5 @@ decide_post(struct ui *ui)
 		util_write_file_atomic(ui->post_file, text, strlen(text));
 		free(text);
 	}
-	ui->editing = true;
-	ui_suspend(ui, true);
-	rc = editor_start(ui->loop, ui->post_file, decide_editor_done, ui, &ui->editor_pid);
-	if (rc < 0) {
-		ui->editing = false;
-		ui_suspend(ui, false);
-		ui_message(ui, true, _("cannot start the editor: %s"), strerror(-rc));
-	}
+	ui_want(ui, UI_NEXT_EDITOR, ui->post_file, decide_editor_done);
 }
