@@ -2,12 +2,12 @@
 /*
  * ui-int.h: the dashboard's state and its files' interfaces, inside ui/.
  * The calls go one way: the loop (ui.c) hands keys to ui-keys.c, which
- * dispatches them to the actions (decide.c, yank.c); the loop and the
- * actions both use the shared state (ui-state.c); no action calls back
- * into the loop, and tests/sh/layout.sh checks it. An action that needs
- * the loop (to quit, to give the terminal to the editor) says so with
- * ui_want() and the loop does it when the action returns. Nothing outside
- * ui/ includes it.
+ * dispatches them to the actions (decide.c, decide-post.c, yank.c); the
+ * loop and the actions both use the shared state (ui-state.c); no action
+ * calls back into the loop, and tests/sh/layout.sh checks it. An action
+ * that needs the loop (to quit, to give the terminal to the editor or the
+ * pager) says so with ui_want(), and the loop does it when the action
+ * returns. Nothing outside ui/ includes it.
  */
 #ifndef FLAKESWEEP_UI_UI_INT_H
 #define FLAKESWEEP_UI_UI_INT_H
@@ -146,10 +146,6 @@ void ui_keys_dispatch(struct ui *ui, int key);
 void decide_confirm(struct ui *ui);
 void decide_quarantine(struct ui *ui);
 void decide_dismiss(struct ui *ui);
-void decide_post(struct ui *ui);
-/* A key while the post's preview is shown (the keys that scroll it are
- * taken before). */
-void decide_post_key(struct ui *ui, int key);
 void decide_pause(struct ui *ui);
 void decide_stop(struct ui *ui);
 void decide_quit(struct ui *ui);
@@ -159,10 +155,27 @@ void decide_undo(struct ui *ui);
 /* Records confirmed for the tests whose queued confirm runs have run
  * (called after each model update). */
 void decide_check_confirms(struct ui *ui);
-/* Drops a post in preparation and cancels one in flight. */
-void decide_cleanup(struct ui *ui);
 /* Frees the undo stack and the queued confirms. */
 void decide_free(struct ui *ui);
+/* The selected test, remembered in act_test for the questions that
+ * follow; NULL with a message when there is none. */
+const struct model_test *decide_begin(struct ui *ui);
+/* Records a decision in the decisions file (model_decisions_path, else
+ * the output directory's), remembers it for u and shows it. Returns 0 or
+ * a negative errno, said on the message line. */
+int decide_record_decision(struct ui *ui, const struct decision *d);
+/* decide_record_decision without a channel. */
+int decide_record(struct ui *ui, const char *test, const char *decision, const char *url,
+                  const char *reason);
+
+/* decide-post.c: p, and the keys of the post's preview. */
+void decide_post(struct ui *ui);
+/* A key while the post's preview is shown (the keys that scroll it are
+ * taken before). */
+void decide_post_key(struct ui *ui, int key);
+/* Drops a post in preparation, cancels one in flight and ends the editor
+ * or the pager. */
+void decide_cleanup(struct ui *ui);
 
 /* yank.c: y copies the selected test's next fact (OSC 52), o opens its
  * first failure's log in $PAGER. */
