@@ -4,7 +4,7 @@
  * a short label for the hints line and a line of help; the help screen,
  * the hints line and man/flakesweep.1's KEY BINDINGS are all generated
  * from it (a test checks the man page agrees). It decides nothing about
- * what an action does: ui.c maps actions to commands.
+ * what an action does: ui-keys.c maps actions to commands.
  */
 #ifndef FLAKESWEEP_UI_ACTION_H
 #define FLAKESWEEP_UI_ACTION_H

@@ -1,8 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * ui-int.h: the dashboard's state, shared by ui.c (the loop, frames and
- * navigation) and decide.c (the keys that decide: confirm, quarantine,
- * post, dismiss, pause, quit). Nothing outside ui/ includes it.
+ * ui-int.h: the dashboard's state and its files' interfaces, inside ui/.
+ * The calls go one way: the loop (ui.c) hands keys to ui-keys.c, which
+ * dispatches them to the actions (decide.c, decide-post.c, yank.c); the
+ * loop and the actions both use the shared state (ui-state.c); no action
+ * calls back into the loop, and tests/sh/layout.sh checks it. An action
+ * that needs the loop (to quit, to give the terminal to the editor or the
+ * pager) says so with ui_want(), and the loop does it when the action
+ * returns. Nothing outside ui/ includes it.
  */
 #ifndef FLAKESWEEP_UI_UI_INT_H
 #define FLAKESWEEP_UI_UI_INT_H
@@ -11,6 +16,7 @@
 
 #include "action.h"
 #include "draw.h"
+#include "editor.h"
 #include "model.h"
 #include "prompt.h"
 #include "title.h"
@@ -38,6 +44,14 @@ struct ui_confirm {
 /* Dirty bits beyond the views': the model must be refreshed. */
 #define UI_DIRTY_MODEL (1u << 8)
 #define UI_DIRTY_JUDGE (1u << 9) /* quarantine statuses, from the results */
+
+/* What an action asks of the loop, done once the action returns. */
+enum ui_next {
+	UI_NEXT_NONE,
+	UI_NEXT_QUIT,   /* stop the runs in flight, then close */
+	UI_NEXT_EDITOR, /* hand the terminal to $EDITOR on a file */
+	UI_NEXT_PAGER,  /* hand it to $PAGER on a file */
+};
 
 struct ui {
 	uv_loop_t *loop;
@@ -97,51 +111,75 @@ struct ui {
 	/* The window title: how it is set, and the last text set. */
 	enum title_mode title_mode;
 	char *title_last;
+	/* What the action of the last key asked of the loop (ui_want), and
+	 * for a program, its file and what to call when it exits. */
+	enum ui_next next;
+	char *next_path;
+	editor_done_cb next_done;
 };
+
+/* ui-state.c: the state the loop and the actions share. */
+
+/* Marks parts of the screen (VIEW_DIRTY_*, UI_DIRTY_*) to redraw. */
+void ui_dirty(struct ui *ui, unsigned mask);
+/* ui_message() is in ui.h. Asks question on the message line; done gets
+ * the answer. An error shown since the last key stays beside it. */
+void ui_ask(struct ui *ui, enum prompt_kind kind, const char *question, const char *def,
+            prompt_done_cb done);
+/* The selected test, or NULL when the list is empty. */
+const struct model_test *ui_selected_test(struct ui *ui);
+/* Lists the tests that pass the filter, in the list's order, keeping the
+ * selection on its test. */
+void ui_visible(struct ui *ui);
+/* Selects the first test that needs a decision, if any. */
+void ui_select_undecided(struct ui *ui);
+/* Asks the loop to do next once the action returns: UI_NEXT_QUIT (path
+ * and done NULL), or UI_NEXT_EDITOR or UI_NEXT_PAGER on path (copied),
+ * the terminal given back before done is called with the program's exit
+ * status (editor_done_cb); the loop says itself when it cannot start. */
+void ui_want(struct ui *ui, enum ui_next next, const char *path, editor_done_cb done);
+
+/* ui-keys.c: one key (the loop has checked it may take keys). */
+void ui_keys_dispatch(struct ui *ui, int key);
 
 /* decide.c: the actions that decide, each on the selected test. */
 void decide_confirm(struct ui *ui);
 void decide_quarantine(struct ui *ui);
 void decide_dismiss(struct ui *ui);
-void decide_post(struct ui *ui);
-void decide_post_key(struct ui *ui, int key);
 void decide_pause(struct ui *ui);
 void decide_stop(struct ui *ui);
 void decide_quit(struct ui *ui);
-/* yank.c: y copies the selected test's next fact (OSC 52), o opens its
- * first failure's log in $PAGER. */
-void yank_copy(struct ui *ui);
-void yank_open_log(struct ui *ui);
-
-/* Drops a post in preparation and cancels one in flight. */
-void decide_cleanup(struct ui *ui);
-
-/* ui.c helpers for decide.c. */
-const struct model_test *ui_selected_test(struct ui *ui);
-void ui_dirty(struct ui *ui, unsigned mask);
-void ui_ask(struct ui *ui, enum prompt_kind kind, const char *question, const char *def,
-            prompt_done_cb done);
-/* Records a decision in the decisions file (model_decisions_path, else
- * the output directory's), remembers it for u and shows it. */
-int ui_record(struct ui *ui, const char *test, const char *decision, const char *url,
-              const char *reason);
-/* ui_record with a channel (a quarantine). */
-int ui_record_decision(struct ui *ui, const struct decision *d);
 /* u: takes back the last decision recorded here, and the quarantine entry
  * it added. */
 void decide_undo(struct ui *ui);
 /* Records confirmed for the tests whose queued confirm runs have run
  * (called after each model update). */
 void decide_check_confirms(struct ui *ui);
-/* Selects the first test that needs a decision, if any. */
-void ui_select_undecided(struct ui *ui);
 /* Frees the undo stack and the queued confirms. */
 void decide_free(struct ui *ui);
-/* Moves the selection or scrolls the focused pane (or the overlay). */
-void ui_move(struct ui *ui, enum action_id a);
-/* Starts closing: interrupts a running sweep first. */
-void ui_quit(struct ui *ui);
-/* The editor has the terminal, or gives it back. */
-void ui_suspend(struct ui *ui, bool suspended);
+/* The selected test, remembered in act_test for the questions that
+ * follow; NULL with a message when there is none. */
+const struct model_test *decide_begin(struct ui *ui);
+/* Records a decision in the decisions file (model_decisions_path, else
+ * the output directory's), remembers it for u and shows it. Returns 0 or
+ * a negative errno, said on the message line. */
+int decide_record_decision(struct ui *ui, const struct decision *d);
+/* decide_record_decision without a channel. */
+int decide_record(struct ui *ui, const char *test, const char *decision, const char *url,
+                  const char *reason);
+
+/* decide-post.c: p, and the keys of the post's preview. */
+void decide_post(struct ui *ui);
+/* A key while the post's preview is shown (the keys that scroll it are
+ * taken before). */
+void decide_post_key(struct ui *ui, int key);
+/* Drops a post in preparation, cancels one in flight and ends the editor
+ * or the pager. */
+void decide_cleanup(struct ui *ui);
+
+/* yank.c: y copies the selected test's next fact (OSC 52), o opens its
+ * first failure's log in $PAGER. */
+void yank_copy(struct ui *ui);
+void yank_open_log(struct ui *ui);
 
 #endif

@@ -14,7 +14,6 @@
 #include <sys/stat.h>
 
 #include "clipboard.h"
-#include "editor.h"
 #include "ui-int.h"
 #include "base/util.h"
 
@@ -105,10 +104,6 @@ yank_pager_done(void *arg, int status)
 {
 	struct ui *ui = arg;
 
-	ui->editing = false;
-	if (ui->closing)
-		return;
-	ui_suspend(ui, false);
 	if (status == 127)
 		ui_message(ui, true, "%s", _("cannot run the pager: set PAGER"));
 	else if (status > 0)
@@ -122,7 +117,6 @@ yank_open_log(struct ui *ui)
 	const struct results_test *t;
 	struct stat st;
 	char *path;
-	int rc;
 
 	if (mt == NULL) {
 		ui_message(ui, false, "%s", _("no flaky test selected: no log to open"));
@@ -140,13 +134,6 @@ yank_open_log(struct ui *ui)
 		free(path);
 		return;
 	}
-	ui->editing = true;
-	ui_suspend(ui, true);
-	rc = editor_start_pager(ui->loop, path, yank_pager_done, ui, &ui->editor_pid);
-	if (rc < 0) {
-		ui->editing = false;
-		ui_suspend(ui, false);
-		ui_message(ui, true, _("cannot start the pager: %s"), strerror(-rc));
-	}
+	ui_want(ui, UI_NEXT_PAGER, path, yank_pager_done);
 	free(path);
 }

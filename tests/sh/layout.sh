@@ -5,7 +5,8 @@
 # of every core header it includes ("engine/sweep.h"); src/base/ includes
 # nothing from the other folders; the dashboard never includes a cli/
 # header. Only cli/ sees both halves. JSON text is printed from a tree
-# only by jsonw_print.
+# only by jsonw_print. In the dashboard, the actions (decide*.c, yank.c)
+# never call back into the loop that dispatches keys to them.
 set -eu
 cd "$CHECK_SRCDIR"
 bad=0
@@ -63,6 +64,31 @@ if grep -rnE 'cJSON_Print[A-Za-z]*\(' src ui cli --include='*.c' | grep -v '^src
 	echo "cJSON_Print outside src/base/jsonw.c (above); call jsonw_print"
 	bad=1
 fi
+
+# The dashboard's calls go one way (ui/ui-int.h): the loop (ui.c,
+# ui-keys.c, ui-live.c) calls the actions (decide.c, decide-post.c,
+# yank.c), and both call the shared state (ui-state.c). An action never
+# names a function of the loop, and the state names none of the loop's or
+# the actions'.
+defined() { # FILE...: the functions the files define, a name at a line's start
+	sed -nE 's/^([a-z_][a-z0-9_]*)\(.*/\1/p' "$@" | sort -u
+}
+one_way() { # CALLERS CALLEES: no file of CALLERS names a function of CALLEES
+	local fn f hits
+	for fn in $(cd ui && defined $2); do
+		for f in $1; do
+			hits=$(grep -nE "[^A-Za-z0-9_]$fn([^A-Za-z0-9_]|\$)" "ui/$f" || true)
+			if [ -n "$hits" ]; then
+				printf '%s\n' "$hits" | sed "s|^|ui/$f:|"
+				echo "ui/$f names $fn, of $2: the calls go the other way (ui/ui-int.h)"
+				bad=1
+			fi
+		done
+	done
+}
+one_way "decide.c decide-post.c yank.c" "ui.c ui-keys.c ui-live.c"
+one_way "ui-state.c" "ui.c ui-keys.c ui-live.c decide.c decide-post.c yank.c"
+
 [ $bad = 0 ] || exit 1
 echo "src/ is free of curses, ui/ and cli/; base/ stands alone; ui/ is free of cli/;" \
-	"JSON is printed by jsonw_print"
+	"JSON is printed by jsonw_print; the dashboard's actions do not call its loop"
