@@ -2,8 +2,9 @@
 /*
  * cmd-compare.c: `flakesweep compare BEFORE AFTER [--test ID]... [--json]
  * [--level RATE] [--margin SHARE] [--alpha A] [--ui full|line]`. It loads both results,
- * lets compare.c judge every test and prints the verdicts as text or JSON;
- * with --ui full it first shows them on the board (ui/board.h).
+ * refuses those of two projects (identity.h), lets compare.c judge every
+ * test and prints the verdicts as text or JSON; with --ui full it first
+ * shows them on the board (ui/board.h).
  */
 #include "config.h"
 
@@ -23,6 +24,7 @@
 #include "base/sanitize.h"
 #include "base/util.h"
 #include "results/compare.h"
+#include "results/identity.h"
 #include "results/results.h"
 #include "ui.h"
 
@@ -73,7 +75,7 @@ cmd_compare_usage(FILE *f)
 	        "\n"
 	        "Exit status: 0 every test named by --test is fixed (without --test:\n"
 	        "nothing is worse or new); 1 otherwise; 2 usage or input error, or\n"
-	        "AFTER ran none of BEFORE's tests.\n"),
+	        "AFTER ran none of BEFORE's tests, or they are of different projects.\n"),
 	      f);
 }
 
@@ -138,6 +140,8 @@ cmd_compare(int argc, char **argv)
 	struct cli c = {cmd_compare_options, cmd_compare_set, &a, 0, 0, NULL, NULL};
 	struct results *before = NULL, *after = NULL;
 	struct compare *cmp = NULL;
+	struct identity_diff d;
+	cJSON *pb = NULL, *pa = NULL;
 	char *text;
 	size_t nbefore;
 	int rc = 2;
@@ -165,10 +169,17 @@ cmd_compare(int argc, char **argv)
 		    stderr);
 		goto usage;
 	}
-	before = rates_load(argv[c.first]);
-	after = before != NULL ? rates_load(argv[c.first + 1]) : NULL;
+	before = rates_load_project(argv[c.first], &pb);
+	after = before != NULL ? rates_load_project(argv[c.first + 1], &pa) : NULL;
 	if (after == NULL)
 		goto out;
+	if (!identity_same(pb, pa, &d)) {
+		text = identity_diff_text(&d);
+		sanitize_fprintf(stderr, _("flakesweep: %s and %s are of different projects: %s\n"),
+		                 argv[c.first], argv[c.first + 1], text);
+		free(text);
+		goto out;
+	}
 	cmp = compare_new(before, after, &a.co);
 	if (a.board && !a.json &&
 	    cmd_compare_board(cmp, before, after, argv[c.first], argv[c.first + 1]) == 130) {
@@ -197,6 +208,8 @@ out:
 	compare_free(cmp);
 	results_free(before);
 	results_free(after);
+	cJSON_Delete(pb);
+	cJSON_Delete(pa);
 	util_strv_free(a.ids);
 	return rc;
 }

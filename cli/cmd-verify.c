@@ -6,9 +6,11 @@
  * rates), each until its sequential test decides (sequential.c): not
  * fixed as soon as one pair says so, fixed when every pair says so. Then
  * it prints compare's verdict of BEFORE against the runs of every pair.
+ * Results of another project (identity.h) are refused before any run.
  */
 #include "config.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +26,7 @@
 #include "engine/sequential.h"
 #include "engine/sweep.h"
 #include "results/compare.h"
+#include "results/identity.h"
 #include "results/results.h"
 #include "results/verify.h"
 
@@ -136,6 +139,40 @@ cmd_verify_warn_dirty(const char *dir)
 	project_git_free(&g);
 }
 
+/* Whether the results (recorded project `recorded`, read from path) are
+ * of the project in dir (identity.h); says which two projects when not. */
+static bool
+cmd_verify_same_project(const char *path, const cJSON *recorded, const char *dir)
+{
+	struct project_git g;
+	struct identity_diff d;
+	cJSON *here = cJSON_CreateObject();
+	char *root = realpath(dir, NULL), *text;
+	bool same;
+
+	if (project_git_find(dir, &g) == 0) {
+		free(root);
+		root = xstrdup(g.top);
+		if (g.commit != NULL)
+			cJSON_AddStringToObject(here, "commit", g.commit);
+		if (g.origin != NULL)
+			cJSON_AddStringToObject(here, "origin", g.origin);
+		project_git_free(&g);
+	}
+	if (root != NULL)
+		cJSON_AddStringToObject(here, "root", root);
+	same = identity_same(recorded, here, &d);
+	if (!same) {
+		text = identity_diff_text(&d);
+		sanitize_fprintf(stderr, _("flakesweep: %s is of another project than %s: %s\n"),
+		                 path, root != NULL ? root : dir, text);
+		free(text);
+	}
+	cJSON_Delete(here);
+	free(root);
+	return same;
+}
+
 /* Prints verify's own verdict, the last line: state is the sequential
  * tests' answer, decided at pair `at` after runs runs there (fixed is
  * decided at every pair), rc the exit status it gives. */
@@ -168,7 +205,9 @@ cmd_verify(int argc, char **argv)
 	struct results *before = NULL, *after = results_new();
 	struct verify_plan vp = {0};
 	struct compare *c = NULL;
-	char *err = NULL, *text, *ids[1], *base = NULL, *driver = NULL;
+	char *err = NULL, *text, *ids[1], *base = NULL;
+	const char *driver;
+	cJSON *project = NULL;
 	size_t i, at = 0;
 	int64_t runs = 0, at_runs = 0;
 	int rc, state = STATS_SPRT_ACCEPT_P1;
@@ -185,18 +224,21 @@ cmd_verify(int argc, char **argv)
 		          "[--budget N] [-o DIR] [sweep options]"));
 		goto out;
 	}
-	before = rates_load_driver(a.results, &driver);
+	before = rates_load_project(a.results, &project);
 	if (before == NULL)
 		goto out;
+	driver = identity_member(project, "driver");
 	/* Another driver names other tests: none of its runs could be the
 	 * test's. */
-	if (driver != NULL && strcmp(driver, o.driver) != 0) {
+	if (*driver != '\0' && strcmp(driver, o.driver) != 0) {
 		sanitize_fprintf(
 		    stderr, _("flakesweep: %s: the results are a %s sweep: give --driver %s%s\n"),
 		    a.results, driver, driver,
 		    options_check_command(driver, 0) != NULL ? " -- COMMAND" : "");
 		goto out;
 	}
+	if (!cmd_verify_same_project(a.results, project, o.dir != NULL ? o.dir : "."))
+		goto out;
 	if (verify_plan(before, a.test, &a.co, &vp, &err) < 0) {
 		sanitize_fprintf(stderr, "flakesweep: %s: %s\n", a.results, err);
 		goto out;
@@ -234,7 +276,7 @@ cmd_verify(int argc, char **argv)
 	cmd_verify_verdict(&vp, state, at, at_runs, rc);
 out:
 	free(err);
-	free(driver);
+	cJSON_Delete(project);
 	free(base);
 	verify_plan_free(&vp);
 	compare_free(c);

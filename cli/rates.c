@@ -69,7 +69,7 @@ rates_is_journal(const char *path)
 }
 
 struct results *
-rates_load_driver(const char *arg, char **driver)
+rates_load_project(const char *arg, cJSON **project)
 {
 	struct results_meta m = {0};
 	struct results *r = NULL;
@@ -78,7 +78,7 @@ rates_load_driver(const char *arg, char **driver)
 
 	path = stat(arg, &st) == 0 && S_ISDIR(st.st_mode) ? xasprintf("%s/results.json", arg)
 	                                                  : xstrdup(arg);
-	if (results_load(path, &r, driver != NULL ? &m : NULL, &err) < 0) {
+	if (results_load(path, &r, project != NULL ? &m : NULL, &err) < 0) {
 		if (rates_is_journal(path))
 			sanitize_fprintf(
 			    stderr,
@@ -89,9 +89,9 @@ rates_load_driver(const char *arg, char **driver)
 			sanitize_fprintf(stderr, "flakesweep: %s\n", err);
 		free(err);
 	}
-	if (driver != NULL) {
-		*driver = m.driver;
-		m.driver = NULL;
+	if (project != NULL) {
+		*project = m.project;
+		m.project = NULL;
 		results_meta_free(&m);
 	}
 	free(path);
@@ -101,7 +101,7 @@ rates_load_driver(const char *arg, char **driver)
 struct results *
 rates_load(const char *arg)
 {
-	return rates_load_driver(arg, NULL);
+	return rates_load_project(arg, NULL);
 }
 
 enum {

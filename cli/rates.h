@@ -9,6 +9,8 @@
 
 #include <stdbool.h>
 
+#include <cjson/cJSON.h>
+
 #include "results/compare.h"
 
 struct options;
@@ -51,8 +53,8 @@ void rates_seq_package(struct options *o, const char *package);
  * printing an error naming the file and what was expected. */
 struct results *rates_load(const char *path);
 
-/* rates_load, and the driver that swept the results into *driver (caller
- * frees; NULL when the file does not say). */
-struct results *rates_load_driver(const char *path, char **driver);
+/* rates_load, and the results' project object into *project (caller
+ * deletes; NULL when the file has none). */
+struct results *rates_load_project(const char *path, cJSON **project);
 
 #endif

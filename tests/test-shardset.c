@@ -270,3 +270,22 @@ TEST(shardset_refuses_other_projects_without_a_commit)
 		free(text[i]);
 	}
 }
+
+/* Shards of one origin are of one project wherever they were swept, with
+ * no commit too (a clone per machine at another path). */
+TEST(shardset_takes_one_origin_at_other_roots)
+{
+	static const char *const fmt =
+	    "{\"project\":{\"root\":\"%s\",\"origin\":\"%s\"},"
+	    "\"config\":{\"cpu\":[1],\"shard\":{\"index\":%d,\"count\":2}}}";
+	char *ta = xasprintf(fmt, "/home/ann/r", "git@example.com:o/r.git", 1),
+	     *tb = xasprintf(fmt, "/builds/r", "https://example.com/o/r", 2);
+	cJSON *a = cJSON_Parse(ta), *b = cJSON_Parse(tb);
+	char *err = NULL;
+
+	CHECK_INT(shardset_check_headers("s1", a, "s2", b, &err), 0);
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+	free(ta);
+	free(tb);
+}

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "results/identity.h"
 #include "results/shardset.h"
 
 /* The first field of config (shard aside) where a and b differ, or NULL. */
@@ -37,44 +38,29 @@ shardset_config_diff(const cJSON *a, const cJSON *b)
 	return NULL;
 }
 
-/* Member key of the header's project, or "" when it has none. */
-static const char *
-shardset_project(const cJSON *header, const char *key)
-{
-	const cJSON *project = cJSON_GetObjectItemCaseSensitive(header, "project");
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(project, key);
-
-	return cJSON_IsString(v) ? v->valuestring : "";
-}
-
 int
 shardset_check_headers(const char *a, const cJSON *ha, const char *b, const cJSON *hb, char **err)
 {
-	static const char *const vouched[] = {"root", "origin"};
+	const cJSON *pa = cJSON_GetObjectItemCaseSensitive(ha, "project"),
+	            *pb = cJSON_GetObjectItemCaseSensitive(hb, "project");
+	const char *ca = identity_member(pa, "commit"), *cb = identity_member(pb, "commit");
+	struct identity_diff d;
 	const char *field;
-	size_t i;
 
-	if (strcmp(shardset_project(ha, "commit"), shardset_project(hb, "commit")) != 0) {
-		*err =
-		    xasprintf(_("%s and %s differ in project.commit (%s, %s): shards of "
-		                "different commits cannot be merged"),
-		              a, b, shardset_project(ha, "commit"), shardset_project(hb, "commit"));
+	if (strcmp(ca, cb) != 0) {
+		*err = xasprintf(_("%s and %s differ in project.commit (%s, %s): shards of "
+		                   "different commits cannot be merged"),
+		                 a, b, ca, cb);
 		return -EINVAL;
 	}
-	/* A commit says the checkouts are one tree wherever they are; without
-	 * one, only the same root and origin say they are one project. */
-	for (i = 0; i < UTIL_ARRAY_LEN(vouched) && *shardset_project(ha, "commit") == '\0'; i++) {
-		const char *x = shardset_project(ha, vouched[i]),
-		           *y = shardset_project(hb, vouched[i]);
-
-		if (strcmp(x, y) != 0) {
-			*err = xasprintf(_("%s and %s differ in project.%s (%s, %s) and no commit "
-			                   "vouches for them: shards of different projects cannot "
-			                   "be merged"),
-			                 a, b, vouched[i], *x != '\0' ? x : _("none"),
-			                 *y != '\0' ? y : _("none"));
-			return -EINVAL;
-		}
+	/* The same commit passed above; without one, the project's identity
+	 * (identity.h) says whether they are one project. */
+	if (!identity_same(pa, pb, &d)) {
+		*err = xasprintf(_("%s and %s differ in project.%s (%s, %s) and no commit "
+		                   "vouches for them: shards of different projects cannot "
+		                   "be merged"),
+		                 a, b, d.field, identity_shown(d.a), identity_shown(d.b));
+		return -EINVAL;
 	}
 	field = shardset_config_diff(cJSON_GetObjectItemCaseSensitive(ha, "config"),
 	                             cJSON_GetObjectItemCaseSensitive(hb, "config"));

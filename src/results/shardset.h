@@ -18,8 +18,8 @@
 
 /* Whether the header lines ha (of directory a) and hb (of b) are of one
  * sweep: the same project.commit and config, config.shard aside, and,
- * when neither has a commit to vouch for its tree, the same project.root
- * and project.origin. Returns 0, or -EINVAL with *err (caller frees)
+ * when neither has a commit to vouch for its tree, the same project
+ * (identity.h: the same origin, else the same root). Returns 0, or -EINVAL with *err (caller frees)
  * naming both directories and the first field that differs. */
 int shardset_check_headers(const char *a, const cJSON *ha, const char *b, const cJSON *hb,
                            char **err);
