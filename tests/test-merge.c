@@ -237,6 +237,37 @@ TEST(merge_skips_logs_that_are_not_regular_files)
 	free(dirs[1]);
 }
 
+/* A shard whose runs/ is a symbolic link out of it (to /etc in the attack)
+ * has its logs there skipped, each with a warning: nothing outside the
+ * shard's own directories is carried, though each log is a regular file. */
+TEST(merge_skips_logs_under_a_linked_runs_directory)
+{
+	char *dirs[2] = {merge_shard(1), merge_shard(2)};
+	char *out = xasprintf("%s/merged", check_tmpdir()), *err = NULL, **warnings = NULL, *warn;
+	char *runs = xasprintf("%s/runs", dirs[0]), *away = xasprintf("%s/away", check_tmpdir());
+	struct stat st;
+	char *path;
+
+	CHECK_INT(rename(runs, away), 0);
+	CHECK_INT(symlink(away, runs), 0);
+	CHECK_INT(merge_journals(out, dirs, 2, &warnings, &err), 0);
+	warn = merge_lines(warnings);
+	util_strv_free(warnings);
+	CHECK(strstr(warn, "/runs/2.log: not a regular file: not carried into the merge\n") !=
+	      NULL);
+	free(warn);
+	/* Shard 1 started first: its run 2 is the merge's run 2. */
+	path = xasprintf("%s/runs/2.log", out);
+	if (lstat(path, &st) == 0)
+		check_fail(__FILE__, __LINE__, "%s was carried along from outside the shard", path);
+	free(path);
+	free(runs);
+	free(away);
+	free(out);
+	free(dirs[0]);
+	free(dirs[1]);
+}
+
 /* A log named outside its shard's directory (a journal tampered with) is
  * not carried either. */
 TEST(merge_skips_logs_outside_the_shard)

@@ -330,6 +330,36 @@ merge_warn(struct merge *m, const char *src, const char *why)
 	free(line);
 }
 
+/* Opens rel, a relative name inside dir, following no symbolic link on
+ * the way (a runs/ that links out of the shard is refused as its log
+ * would be): returns the descriptor, or -1 with errno (ELOOP or ENOTDIR
+ * for a link). */
+static int
+merge_open_inside(const char *dir, const char *rel)
+{
+	char *copy = xstrdup(rel), *part = copy, *slash;
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), fd, saved;
+
+	while (dfd >= 0 && (slash = strchr(part, '/')) != NULL) {
+		*slash = '\0';
+		fd = *part == '\0'
+		         ? dup(dfd)
+		         : openat(dfd, part, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		saved = errno;
+		close(dfd);
+		errno = saved;
+		dfd = fd;
+		part = slash + 1;
+	}
+	fd = dfd >= 0 ? openat(dfd, part, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) : -1;
+	saved = errno;
+	if (dfd >= 0)
+		close(dfd);
+	free(copy);
+	errno = saved;
+	return fd;
+}
+
 /* Carries the kept log from (relative to part p's directory) to to
  * (relative to the merge's): a hard link to the very file opened, else a
  * copy of it. Only a regular file inside the part's directory is carried:
@@ -351,10 +381,10 @@ merge_link(struct merge *m, const struct merge_part *p, const char *from, const 
 		merge_warn(m, src, _("leaves its shard's directory: not carried into the merge"));
 		goto out;
 	}
-	fd = open(src, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	fd = merge_open_inside(p->in->dir, from);
 	if (fd < 0 && errno == ENOENT && optional)
 		goto out;
-	if (fd < 0 && errno != ELOOP) {
+	if (fd < 0 && errno != ELOOP && errno != ENOTDIR) {
 		rc = -errno;
 		m->err = xasprintf(_("cannot copy %s to %s: %s"), src, dst, strerror(-rc));
 		goto out;
