@@ -125,7 +125,7 @@ cmd_bisect(int argc, char **argv)
 	struct cmd_bisect_held held = {{0}, {NULL, 0, 0}};
 	struct board *board = NULL;
 	struct verify_plan vp = {0};
-	char *err = NULL, *text, *cwd = NULL;
+	char *err = NULL, *text, *cwd = NULL, *package = NULL;
 	int rc;
 
 	rc = rates_seq_parse(&a, &o, argc, argv);
@@ -145,6 +145,8 @@ cmd_bisect(int argc, char **argv)
 	cfg.p0 = 0.1;
 	cfg.p1 = a.co.level > 0 ? a.co.level : cfg.p0 / 10;
 	cfg.test = strstr(a.test, "::") != NULL ? strstr(a.test, "::") + 2 : a.test;
+	package = cfg.test != a.test ? xstrndup(a.test, (size_t)(cfg.test - 2 - a.test)) : NULL;
+	cfg.package = package;
 	if (a.results != NULL) {
 		before = rates_load(a.results);
 		if (before == NULL)
@@ -160,6 +162,7 @@ cmd_bisect(int argc, char **argv)
 		cfg.p0 = vp.pairs[0].p0;
 		cfg.p1 = vp.pairs[0].p1;
 		cfg.test = vp.test->test;
+		cfg.package = vp.package;
 	}
 	cwd = getcwd(NULL, 0);
 	cfg.repo = cwd != NULL ? cwd : ".";
@@ -214,6 +217,7 @@ out:
 	buf_free(&held.warnings);
 	free(err);
 	free(cwd);
+	free(package);
 	free((char *)cfg.outdir);
 	verify_plan_free(&vp);
 	bisect_free(&b);

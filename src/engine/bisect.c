@@ -412,8 +412,9 @@ bisect_probe(const struct bisect_config *cfg, const struct bisect *b, struct bis
 	char *runs = xasprintf("%s/runs/%s", b->outdir, c->sha);
 	const char *add[] = {"worktree", "add", "--force", "--force", "--detach",
 	                     "--",       wt,    c->sha,    NULL};
-	struct sequential_spec sp = {cfg->test,        cfg->cpu,        cfg->load, cfg->p0, cfg->p1,
-	                             SEQUENTIAL_ALPHA, SEQUENTIAL_BETA, budget,    NULL};
+	struct sequential_spec sp = {cfg->test,       cfg->cpu, cfg->load,
+	                             cfg->p0,         cfg->p1,  SEQUENTIAL_ALPHA,
+	                             SEQUENTIAL_BETA, budget,   cfg->package};
 	struct sequential_result r;
 	int rc;
 

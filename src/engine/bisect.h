@@ -20,8 +20,11 @@ struct bisect_config {
 	const char *repo; /* the user's git tree */
 	const char *good; /* revisions, as git names them */
 	const char *bad;
-	const char *test;   /* the test's full name as runs report it */
-	const char *id;     /* the test as given: names it in messages */
+	const char *test; /* the test's full name as runs report it */
+	const char *id;   /* the test as given: names it in messages */
+	/* The package whose test it is, as runs name it (the id's part before
+	 * "::"); NULL: any. A same-named test of another package is not it. */
+	const char *package;
 	const char *outdir; /* worktrees, runs and journals go under it; NULL
 	                     * for one under flakesweep-out/ named by id,
 	                     * good and bad */

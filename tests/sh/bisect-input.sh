@@ -52,6 +52,13 @@ rc=0; bs --test 'sh t.sh::TestNope' --good c1 --bad c8 -o ../nope >../out 2>../e
 [ "$rc" = 2 ] || fail "a test no commit has, from the records: exit $rc, expected 2"
 grep -q "TestNope.*never found" ../err || fail "from the records: $(cat ../err)"
 
+# A test of the same name in another package (another command here) is not
+# the test: its runs are not counted, so the test is never found.
+rc=0; bs --test 'sh other.sh::TestRace' --good c1 --bad c8 -o ../other >../out 2>../err || rc=$?
+cat ../out ../err
+[ "$rc" = 2 ] || fail "another package's same-named test: exit $rc, expected 2"
+grep -q "never found" ../err || fail "another package's test is not said never found: $(cat ../err)"
+
 # A test that the bad commit adds is found there: the commits before it
 # lack it, so the evidence cannot separate them (exit 1), as before.
 cd .. && mkdir added && cd added && git init -q .
