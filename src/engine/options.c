@@ -454,6 +454,8 @@ options_set(struct options *o, enum options_key key, const char *value, const ch
 		o->scrub_env[o->nscrub_env++] = xstrdup(value);
 		return 0;
 	case OPTIONS_MASK_ENV:
+		if ((*expected = options_check_env_name(value)) != NULL)
+			return -EINVAL;
 		options_add_mask_env(o, value);
 		return 0;
 	}

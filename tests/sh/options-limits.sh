@@ -4,7 +4,7 @@
 # Values the sweep cannot honour are refused up front with exit 2 and a
 # message that says the limit: --load above 64, --count above 1e8,
 # --timeout above Go's 2562047h (go driver), an empty --env-up or
-# --env-down, a --scrub-env that is not a variable name, and --run or
+# --env-down, a --scrub-env or --mask-env that is not a variable name, and --run or
 # --skip that Go's regexp syntax rejects.
 set -eu
 cd "$CHECK_TMPDIR"
@@ -27,8 +27,10 @@ expect 'invalid value "" for --env-down: expected a shell command' --env-down ''
 expect 'invalid value "" for --scrub-env: expected a variable name' --scrub-env '' --cpu 1 --load 1 --count 1 --confirm 0 -o o8 --driver tap -- ./sleep1.sh
 expect 'invalid value "A=B" for --scrub-env: expected a variable name' --scrub-env A=B --cpu 1 --load 1 --count 1 --confirm 0 -o o9 --driver tap -- ./sleep1.sh
 expect 'invalid value "1X" for --scrub-env: expected a variable name' --scrub-env 1X --cpu 1 --load 1 --count 1 --confirm 0 -o o10 --driver tap -- ./sleep1.sh
+expect 'invalid value "" for --mask-env: expected a variable name' --mask-env '' --cpu 1 --load 1 --count 1 --confirm 0 -o o11 --driver tap -- ./sleep1.sh
+expect 'invalid value "A=B" for --mask-env: expected a variable name' --mask-env A=B --cpu 1 --load 1 --count 1 --confirm 0 -o o12 --driver tap -- ./sleep1.sh
 [ ! -e o1 ] && [ ! -e o2 ] && [ ! -e o3 ] || fail "a refused sweep wrote its directory"
-[ ! -e o6 ] && [ ! -e o7 ] && [ ! -e o8 ] && [ ! -e o9 ] && [ ! -e o10 ] || fail "a refused sweep wrote its directory"
+[ ! -e o6 ] && [ ! -e o7 ] && [ ! -e o8 ] && [ ! -e o9 ] && [ ! -e o10 ] && [ ! -e o11 ] && [ ! -e o12 ] || fail "a refused sweep wrote its directory"
 command -v go >/dev/null || { echo "SKIP go is not installed"; exit 77; }
 cp -r "$CHECK_SRCDIR/tests/fixtures/gomod" gomod
 cd gomod
