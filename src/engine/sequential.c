@@ -191,7 +191,8 @@ sequential_run(struct options *o, const struct sequential_spec *sp, struct seque
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	uv_run(&loop, UV_RUN_DEFAULT);
 	r->exit_status = q.signalled ? 130 : sweep_exit_status(q.s);
-	r->outdir = xstrdup(sweep_outdir(q.s));
+	/* A sweep that could not start has no results to read. */
+	r->outdir = rc < 0 ? NULL : xstrdup(sweep_outdir(q.s));
 	sweep_free(q.s);
 	uv_run(&loop, UV_RUN_DEFAULT);
 	uv_loop_close(&loop);

@@ -20,7 +20,7 @@ struct sequential_result {
 	enum stats_sprt_state state; /* CONTINUE: the budget ran out first */
 	bool lacks_test;             /* the first run did not report the test */
 	int exit_status;             /* the sweep's: 2 when it could not run (build) */
-	char *outdir;                /* where its results are; caller frees */
+	char *outdir;                /* where its results are (NULL when it failed); caller frees */
 };
 
 /* What to run and when to stop. */
