@@ -221,12 +221,14 @@ compare_test_pairs_verdict(struct compare_test *t)
 }
 
 /* A test after never ran is not run, whatever before measured: it cannot
- * be unchanged. Its decisive pair still shows before's worst. */
+ * be unchanged. Its decisive pair still shows before's worst. One before
+ * never ran is new when it failed after, else not run too. */
 static void
 compare_test_verdict(struct compare_test *t)
 {
 	compare_test_pairs_verdict(t);
-	if (compare_side_runs(t, true) == 0)
+	if (compare_side_runs(t, true) == 0 ||
+	    (compare_side_runs(t, false) == 0 && t->verdict == COMPARE_UNCHANGED))
 		t->verdict = COMPARE_NOT_RUN;
 }
 
