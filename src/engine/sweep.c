@@ -642,6 +642,7 @@ sweep_new(uv_loop_t *loop, struct options *o, const struct observer *obs, char *
 {
 	struct sweep *s = xcalloc(1, sizeof *s);
 	char *jpath = NULL, *dir;
+	size_t i;
 
 	*err = NULL;
 	s->loop = loop;
@@ -675,6 +676,8 @@ sweep_new(uv_loop_t *loop, struct options *o, const struct observer *obs, char *
 		}
 		free(diff);
 		sweep_config_to_options(&h->config, o);
+		for (i = 0; i < s->replay.nmask_env; i++)
+			options_add_mask_env(o, s->replay.mask_env[i]);
 		/* The cores kept back stay as many: container levels pin
 		 * their containers there. Where they and the widest run do
 		 * not fit, the refusal says what the header asks. */

@@ -378,9 +378,22 @@ replay_line(void *arg, struct journal_reader *reader, const cJSON *line, int lin
 			r->parts = cJSON_CreateArray();
 		cJSON_AddItemToArray(r->parts, part);
 	} else if (strcmp(type, "resume") == 0) {
+		const cJSON *names = cJSON_GetObjectItemCaseSensitive(line, "mask_env"), *name;
+
 		free(r->end_status);
 		r->end_status = NULL;
 		r->finished_ms = 0;
+		if (!cJSON_IsArray(names))
+			names = NULL;
+		cJSON_ArrayForEach(name, names)
+		{
+			if (!cJSON_IsString(name) || name->valuestring[0] == '\0' ||
+			    strchr(name->valuestring, '=') != NULL)
+				return replay_bad(c, lineno,
+				                  _("resume line: mask_env: expected an array of "
+				                    "variable names"));
+			util_strv_add(&r->mask_env, &r->nmask_env, name->valuestring);
+		}
 	}
 	/* set lines are the reader's; unknown types are skipped so newer
 	 * journals still read. */
@@ -554,6 +567,7 @@ replay_free(struct replay *r)
 		free(r->confirm_tests[i]);
 	free(r->confirm_tests);
 	free(r->confirm_counts);
+	util_strv_free(r->mask_env);
 	free(r->end_status);
 	run_ids_free(&r->run_ids);
 	cJSON_Delete(r->parts);

@@ -41,6 +41,10 @@ struct replay {
 	char **confirm_tests; /* confirm lines: extra confirm runs asked for ... */
 	int *confirm_counts;  /* ... and how many */
 	size_t nconfirms;
+	/* The --mask-env names resume lines added to the header's (a value
+	 * masked once is masked on every later resume). */
+	char **mask_env;
+	size_t nmask_env;
 	int64_t max_run;
 	int64_t max_canary; /* the last canary run's number */
 	bool torn;          /* the last line was torn and skipped */
