@@ -324,6 +324,7 @@ results_absorb(struct results *dst, const struct results *src)
 			c->runs += sc->runs;
 			c->failures += sc->failures;
 			c->hangs += sc->hangs;
+			c->skipped += sc->skipped;
 			c->noise_ms += sc->noise_ms;
 			c->noise_core_ms += sc->noise_core_ms;
 			c->noisy_runs += sc->noisy_runs;
@@ -414,11 +415,13 @@ results_add_run(struct results *r, int pkg, enum results_phase phase, int cpu, i
 
 		t = results_get_test(r, pkg, ot->name);
 		results_add_channels(t, ot->channels);
-		/* A skipped test is listed but did not run: it adds nothing to
-		 * its denominator. */
-		if (ot->status == OUTCOME_SKIP)
-			continue;
 		c = results_get_cell(t, phase, cpu, load);
+		/* A skipped test did not run: it adds nothing to its runs, the
+		 * denominator of its rates, and is counted apart. */
+		if (ot->status == OUTCOME_SKIP) {
+			c->skipped++;
+			continue;
+		}
 		c->runs++;
 		if (ot->status == OUTCOME_FAIL) {
 			c->failures++;
@@ -637,6 +640,7 @@ struct results_shape_pair {
 	enum results_phase phase;
 	int cpu, load;
 	int *cells;
+	int *skip_cells; /* the cells of its skipped tests, by index */
 };
 
 /* Runs of a shape pinned to the same cores, not counted yet. */
@@ -650,6 +654,8 @@ struct results_shape {
 	int pkg;
 	long *tests; /* the entries of its tests that ran */
 	size_t ntests;
+	long *skips; /* and of those that skipped themselves */
+	size_t nskips;
 	struct results_shape_pair *pairs;
 	size_t npairs, last_pair;
 	struct results_shape_cores *cores;
@@ -664,11 +670,14 @@ results_shape_new(struct results *r, int pkg, const struct outcome *o)
 
 	s->pkg = pkg;
 	s->tests = xmalloc(sizeof *s->tests * (o->ntests + 1));
+	s->skips = xmalloc(sizeof *s->skips * (o->ntests + 1));
 	for (i = 0; i < o->ntests; i++) {
 		struct results_test *t = results_get_test(r, pkg, o->tests[i].name);
 
 		if (o->tests[i].status != OUTCOME_SKIP)
 			s->tests[s->ntests++] = t - r->tests;
+		else
+			s->skips[s->nskips++] = t - r->tests;
 	}
 	return s;
 }
@@ -680,13 +689,16 @@ results_shape_free(struct results_shape *s)
 
 	if (s == NULL)
 		return;
-	for (i = 0; i < s->npairs; i++)
+	for (i = 0; i < s->npairs; i++) {
 		free(s->pairs[i].cells);
+		free(s->pairs[i].skip_cells);
+	}
 	for (i = 0; i < s->ncores; i++)
 		free(s->cores[i].cores);
 	free(s->pairs);
 	free(s->cores);
 	free(s->tests);
+	free(s->skips);
 	free(s);
 }
 
@@ -694,6 +706,23 @@ int
 results_shape_pkg(const struct results_shape *s)
 {
 	return s->pkg;
+}
+
+/* The indices of the cells of tests (entries of r) at one pair, made as
+ * needed. */
+static int *
+results_shape_cells(struct results *r, const long *tests, size_t n, enum results_phase phase,
+                    int cpu, int load)
+{
+	int *cells = xmalloc(sizeof *cells * (n + 1));
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		struct results_test *t = &r->tests[tests[i]];
+
+		cells[i] = (int)(results_get_cell(t, phase, cpu, load) - t->cells);
+	}
+	return cells;
 }
 
 static struct results_shape_pair *
@@ -715,12 +744,8 @@ results_shape_pair(struct results *r, struct results_shape *s, enum results_phas
 	x->phase = phase;
 	x->cpu = cpu;
 	x->load = load;
-	x->cells = xmalloc(sizeof *x->cells * (s->ntests + 1));
-	for (i = 0; i < s->ntests; i++) {
-		struct results_test *t = &r->tests[s->tests[i]];
-
-		x->cells[i] = (int)(results_get_cell(t, phase, cpu, load) - t->cells);
-	}
+	x->cells = results_shape_cells(r, s->tests, s->ntests, phase, cpu, load);
+	x->skip_cells = results_shape_cells(r, s->skips, s->nskips, phase, cpu, load);
 	s->last_pair = s->npairs++;
 	return x;
 }
@@ -767,6 +792,8 @@ results_add_shaped(struct results *r, struct results_shape *s, enum results_phas
 		if (overlapped)
 			t->cells[x->cells[i]].overlapped_runs++;
 	}
+	for (i = 0; i < s->nskips; i++)
+		r->tests[s->skips[i]].cells[x->skip_cells[i]].skipped++;
 	if (ncores > 0)
 		results_shape_count_cores(s, cores, ncores);
 	if (noise == NULL)

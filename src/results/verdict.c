@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * verdict.c: a test's verdict from its cells (passed, flaky, failing,
- * cascade) and the counts of each over a sweep.
+ * cascade, skip-flaky, skipped) and the counts of each over a sweep.
  */
 #include "config.h"
 
@@ -48,7 +48,13 @@ results_verdict(const struct results_test *t)
 	 * however few. */
 	if (all_bad > 0 && all_bad == all_runs)
 		return RESULTS_FAILING;
-	return all_bad > 0 ? RESULTS_FLAKY : RESULTS_PASSED;
+	if (all_bad > 0)
+		return RESULTS_FLAKY;
+	/* A failure wins over a skip; without one, the runs it skipped are
+	 * runs in which nothing was tested. */
+	if (results_test_skipped(t) == 0)
+		return RESULTS_PASSED;
+	return all_runs > 0 ? RESULTS_SKIP_FLAKY : RESULTS_SKIPPED;
 }
 
 const char *
@@ -61,6 +67,10 @@ results_verdict_name(enum results_verdict v)
 		return "failing";
 	case RESULTS_CASCADE:
 		return "cascade";
+	case RESULTS_SKIP_FLAKY:
+		return "skip-flaky";
+	case RESULTS_SKIPPED:
+		return "skipped";
 	case RESULTS_PASSED:
 		break;
 	}
@@ -85,7 +95,34 @@ results_counts(const struct results *r, int64_t *passed, int64_t *flaky, int64_t
 			(*failing)++;
 			break;
 		case RESULTS_CASCADE:
+		case RESULTS_SKIP_FLAKY:
+		case RESULTS_SKIPPED:
 			break;
 		}
 	}
+}
+
+void
+results_skip_counts(const struct results *r, int64_t *skip_flaky, int64_t *skipped)
+{
+	size_t i;
+
+	*skip_flaky = *skipped = 0;
+	for (i = 0; i < r->ntests; i++) {
+		enum results_verdict v = results_verdict(&r->tests[i]);
+
+		*skip_flaky += v == RESULTS_SKIP_FLAKY;
+		*skipped += v == RESULTS_SKIPPED;
+	}
+}
+
+int64_t
+results_test_skipped(const struct results_test *t)
+{
+	int64_t n = 0;
+	int i;
+
+	for (i = 0; i < t->ncells; i++)
+		n += t->cells[i].skipped;
+	return n;
 }
