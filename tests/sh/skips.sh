@@ -71,15 +71,8 @@ rc=0
 	-- sh "$CHECK_SRCDIR/tests/fixtures/tap/skips.sh" >"$out/tap.txt" 2>&1 || rc=$?
 [ "$rc" = 1 ] || { cat "$out/tap.txt"; fail "tap: exit $rc, expected 1"; }
 check tap sometimes always passes
-py=
-for cand in "${FLAKESWEEP_PYTHON:-}" /usr/bin/python3 python3; do
-	[ -n "$cand" ] || continue
-	if "$cand" -c 'import sys, pytest; sys.exit(int(pytest.__version__.split(".")[0]) < 7)' \
-		2>/dev/null; then
-		py=$(command -v "$cand")
-		break
-	fi
-done
+# The Python that tests/lib/pytest.sh finds, or none.
+py=$(. "$CHECK_SRCDIR/tests/lib/pytest.sh" >/dev/null && echo "$py") || py=
 if [ -n "$py" ]; then
 	cp -r "$CHECK_SRCDIR/tests/fixtures/skips-py" "$CHECK_TMPDIR/py"
 	rc=0
