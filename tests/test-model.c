@@ -3,7 +3,7 @@
  * counts the confirm runs the failures so far will get, a pause freezes
  * both estimates and does not count in the pace, and the problems no
  * test list shows are counted. A view attached to a sweep keeps its own
- * copy of the packages that did not build. */
+ * copy of the packages that did not build. A skip-flaky test is listed. */
 #include "config.h"
 
 #include <stdio.h>
@@ -135,4 +135,35 @@ TEST(model_quarantine_removed_takes_the_decision_back)
 	free(id);
 	model_free(m);
 	replay_free(&r);
+}
+
+/* A test that skipped itself in some runs is listed with its skips and
+ * needs no decision: nothing failed to decide about. One that skipped every
+ * run is not listed. */
+TEST(model_lists_skip_flaky_tests)
+{
+	struct model *m = model_new(MODEL_VIEW);
+	struct results *r = results_new();
+	struct outcome o;
+	int pkg = results_add_pkg(r, "example.com/m", "unit"), i;
+
+	for (i = 1; i <= 4; i++) {
+		memset(&o, 0, sizeof o);
+		outcome_add(&o, xstrdup("TestSome"), i % 2 == 0 ? OUTCOME_SKIP : OUTCOME_PASS,
+		            NULL);
+		outcome_add(&o, xstrdup("TestAll"), OUTCOME_SKIP, NULL);
+		results_add_run(r, pkg, RESULTS_SWEEP, 1, 1, &o, NULL, i);
+		outcome_free(&o);
+	}
+	m->results = r;
+	model_list_tests(m);
+	CHECK_INT(m->ntests, 1);
+	CHECK_STR(m->tests[0].name, "TestSome");
+	CHECK(m->tests[0].verdict == RESULTS_SKIP_FLAKY);
+	CHECK_INT(m->tests[0].skipped, 2);
+	CHECK_INT(m->tests[0].runs, 2);
+	CHECK(!m->tests[0].undecided);
+	m->results = NULL;
+	model_free(m);
+	results_free(r);
 }

@@ -184,6 +184,90 @@ TEST(results_package_failures_and_unreliable_runs)
 	results_free(r);
 }
 
+/* Run i of the skip tests: TestSome skips in even runs, TestAll in every
+ * run, TestFail in even runs and fails in run 3, TestPass never skips. */
+static void
+outcome_skips(struct outcome *o, int i)
+{
+	memset(o, 0, sizeof *o);
+	outcome_add(o, xstrdup("TestSome"), i % 2 == 0 ? OUTCOME_SKIP : OUTCOME_PASS, NULL);
+	outcome_add(o, xstrdup("TestAll"), OUTCOME_SKIP, NULL);
+	outcome_add(o, xstrdup("TestFail"),
+	            i % 2 == 0 ? OUTCOME_SKIP
+	            : i == 3   ? OUTCOME_FAIL
+	                       : OUTCOME_PASS,
+	            i == 3 ? xstrdup("boom\n") : NULL);
+	outcome_add(o, xstrdup("TestPass"), OUTCOME_PASS, NULL);
+}
+
+/* The skipped runs of test id (a test of r), and its runs. */
+static int64_t
+results_skipped_of(const struct results *r, const char *id, int64_t *runs)
+{
+	const struct results_test *t = results_find(r, id);
+	int64_t failures, hangs;
+
+	CHECK(t != NULL);
+	results_test_totals(t, runs, &failures, &hangs);
+	return results_test_skipped(t);
+}
+
+TEST(results_skips_counted_apart)
+{
+	struct results *r = results_new(), *fast = results_new();
+	struct results_shape *shape[2] = {NULL, NULL};
+	struct outcome o;
+	int pkg = results_add_pkg(r, "p", "unit"), i;
+	int64_t runs, skip_flaky, skipped;
+
+	results_add_pkg(fast, "p", "unit");
+	for (i = 1; i <= 10; i++) {
+		outcome_skips(&o, i);
+		results_add_run(r, pkg, RESULTS_SWEEP, 1, 1, &o, NULL, i);
+		/* Passing runs go through the journal's fast path: one shape
+		 * per set of passed and skipped tests. */
+		if (i != 3) {
+			if (shape[i % 2] == NULL)
+				shape[i % 2] = results_shape_new(fast, pkg, &o);
+			results_add_shaped(fast, shape[i % 2], RESULTS_SWEEP, 1, 1, NULL, 0, false,
+			                   NULL);
+		} else {
+			results_add_run(fast, pkg, RESULTS_SWEEP, 1, 1, &o, NULL, i);
+		}
+		outcome_free(&o);
+	}
+	CHECK_INT(results_skipped_of(r, "p::TestSome", &runs), 5);
+	CHECK_INT(runs, 5);
+	CHECK_STR(results_verdict_name(results_verdict(results_find(r, "p::TestSome"))),
+	          "skip-flaky");
+	CHECK_INT(results_skipped_of(r, "p::TestAll", &runs), 10);
+	CHECK_INT(runs, 0);
+	CHECK_STR(results_verdict_name(results_verdict(results_find(r, "p::TestAll"))), "skipped");
+	/* A failure wins over a skip. */
+	CHECK_INT(results_skipped_of(r, "p::TestFail", &runs), 5);
+	CHECK_STR(results_verdict_name(results_verdict(results_find(r, "p::TestFail"))), "flaky");
+	CHECK_INT(results_skipped_of(r, "p::TestPass", &runs), 0);
+	CHECK_INT(runs, 10);
+	CHECK_STR(results_verdict_name(results_verdict(results_find(r, "p::TestPass"))), "passed");
+	results_skip_counts(r, &skip_flaky, &skipped);
+	CHECK_INT(skip_flaky, 1);
+	CHECK_INT(skipped, 1);
+	/* The fast path counts the same. */
+	for (i = 0; i < (int)r->ntests; i++) {
+		const struct results_test *t = &r->tests[i];
+		int64_t fast_runs;
+
+		CHECK_INT(results_skipped_of(fast, t->id, &fast_runs),
+		          results_skipped_of(r, t->id, &runs));
+		CHECK_INT(fast_runs, runs);
+		CHECK_INT(results_verdict(results_find(fast, t->id)), results_verdict(t));
+	}
+	results_shape_free(shape[0]);
+	results_shape_free(shape[1]);
+	results_free(fast);
+	results_free(r);
+}
+
 TEST(results_wilson_interval)
 {
 	double lo, hi;

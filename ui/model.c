@@ -279,6 +279,7 @@ model_test_fill(struct model *m, struct model_test *mt, const struct results_tes
 	const struct decision *d = decisions_find(m->decisions, m->ndecisions, t->id);
 
 	results_test_totals(t, &mt->runs, &mt->failures, &mt->hangs);
+	mt->skipped = results_test_skipped(t);
 	mt->verdict = results_verdict(t);
 	mt->decision = d != NULL ? d->decision : NULL;
 	mt->quarantined = m->quarantine != NULL && quarantine_has_test(m->quarantine, t->id);
@@ -287,7 +288,8 @@ model_test_fill(struct model *m, struct model_test *mt, const struct results_tes
 	if (mt->decision != NULL && strcmp(mt->decision, "quarantined") == 0 &&
 	    m->quarantine != NULL && !mt->quarantined)
 		mt->decision = NULL;
-	mt->undecided = mt->verdict != RESULTS_FAILING && mt->decision == NULL && !mt->quarantined;
+	mt->undecided = (mt->verdict == RESULTS_FLAKY || mt->verdict == RESULTS_CASCADE) &&
+	                mt->decision == NULL && !mt->quarantined;
 	mt->severity = model_severity(t);
 }
 
@@ -305,7 +307,10 @@ model_list_tests(struct model *m)
 		const struct results_test *t = &r->tests[i];
 		struct model_test *mt;
 
-		if (t->first == NULL || results_verdict(t) == RESULTS_PASSED)
+		/* A test that skipped itself in some runs is listed too: those
+		 * runs tested nothing. */
+		if ((t->first == NULL || results_verdict(t) == RESULTS_PASSED) &&
+		    results_verdict(t) != RESULTS_SKIP_FLAKY)
 			continue;
 		m->tests = xrealloc(m->tests, sizeof *m->tests * (m->ntests + 1));
 		mt = &m->tests[m->ntests++];

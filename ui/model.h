@@ -61,13 +61,14 @@ struct model_shard_in {
 	const char *end;               /* attached: how it ended, or NULL */
 };
 
-/* A flaky or failing test. */
+/* A flaky, failing or skip-flaky test. */
 struct model_test {
 	size_t index; /* into results->tests */
 	char *id;
 	char *pkg;  /* short package name */
 	char *name; /* the test's full name */
 	int64_t runs, failures, hangs;
+	int64_t skipped; /* the runs it skipped itself in: not among runs */
 	enum results_verdict verdict;
 	const char *decision; /* "confirmed", "quarantined", "posted", "dismissed" or NULL */
 	bool quarantined;     /* the quarantine file has an entry for it */

@@ -158,13 +158,22 @@ view_detail_build(const struct view_ctx *c, long sel, int width, struct doc *doc
 	doc_span(doc, DRAW_BOLD, t->id);
 	doc_line(doc, 2, false);
 	doc_span(doc, mt->verdict == RESULTS_FAILING ? DRAW_BAD : DRAW_WARN,
-	         mt->verdict == RESULTS_FAILING   ? _("failing")
-	         : mt->verdict == RESULTS_CASCADE ? _("cascade")
-	                                          : _("flaky"));
-	doc_spanf(doc, DRAW_NORMAL,
-	          ngettext(": %lld failed and %lld hung of %lld run",
-	                   ": %lld failed and %lld hung of %lld runs", (unsigned long)mt->runs),
-	          (long long)mt->failures, (long long)mt->hangs, (long long)mt->runs);
+	         mt->verdict == RESULTS_FAILING      ? _("failing")
+	         : mt->verdict == RESULTS_CASCADE    ? _("cascade")
+	         : mt->verdict == RESULTS_SKIP_FLAKY ? _("skip-flaky")
+	                                             : _("flaky"));
+	if (mt->verdict == RESULTS_SKIP_FLAKY)
+		doc_spanf(doc, DRAW_NORMAL,
+		          _(": skipped itself in %lld of %lld runs, passed in %lld (a skip that "
+		            "depends on the run can hide its failures)"),
+		          (long long)mt->skipped, (long long)(mt->skipped + mt->runs),
+		          (long long)mt->runs);
+	else
+		doc_spanf(doc, DRAW_NORMAL,
+		          ngettext(": %lld failed and %lld hung of %lld run",
+		                   ": %lld failed and %lld hung of %lld runs",
+		                   (unsigned long)mt->runs),
+		          (long long)mt->failures, (long long)mt->hangs, (long long)mt->runs);
 	if (mt->verdict == RESULTS_FAILING)
 		doc_span(doc, DRAW_DIM,
 		         _(" (every run failed at some pair: never posted as flaky)"));

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * view-tests.c: the flaky tests pane: every flaky or failing test in the
- * model's order (those that need a decision, those decided, the failing;
- * each most severe first), with its package, name, failures of runs, mini
+ * view-tests.c: the flaky tests pane: every flaky, failing or skip-flaky
+ * test in the model's order (those that need a decision, those decided, the
+ * failing; each most severe first), with its package, name, failures of runs
+ * (a skip-flaky test's: skipped of runs and skips), mini
  * heatmap, verdict and decision; the title counts those that need one. Columns drop out from the
  * least needed when the pane is narrow; the name takes what is left.
  */
@@ -42,7 +43,22 @@ view_tests_verdict(const struct model_test *mt)
 {
 	if (mt->verdict == RESULTS_CASCADE)
 		return _("cascade");
+	if (mt->verdict == RESULTS_SKIP_FLAKY)
+		return _("skip-flaky");
 	return mt->verdict == RESULTS_FAILING ? _("failing") : _("flaky");
+}
+
+/* Its failures of its runs; a skip-flaky test's skips of its runs and
+ * skips. */
+static void
+view_tests_count(char *n, size_t size, const struct model_test *mt)
+{
+	if (mt->verdict == RESULTS_SKIP_FLAKY)
+		snprintf(n, size, "%lld/%lld", (long long)mt->skipped,
+		         (long long)(mt->runs + mt->skipped));
+	else
+		snprintf(n, size, "%lld/%lld", (long long)(mt->failures + mt->hangs),
+		         (long long)mt->runs);
 }
 
 void
@@ -95,10 +111,12 @@ view_tests_draw(struct view_ctx *c, const struct view_rect *r, bool focused)
 		char n[64];
 		int w;
 
-		snprintf(n, sizeof n, "%lld/%lld", (long long)(mt->failures + mt->hangs),
-		         (long long)mt->runs);
+		view_tests_count(n, sizeof n, mt);
 		if ((int)strlen(n) > count_w)
 			count_w = (int)strlen(n);
+		w = draw_width(c->d, view_tests_verdict(mt));
+		if (w > verdict_w)
+			verdict_w = w;
 		w = draw_width(c->d, mt->pkg);
 		if (w > pkg_w)
 			pkg_w = w;
@@ -164,8 +182,7 @@ view_tests_draw(struct view_ctx *c, const struct view_rect *r, bool focused)
 		}
 		draw_text(c->d, y, x, name_w, mt->name, role, true);
 		x += name_w + 1;
-		snprintf(n, sizeof n, "%lld/%lld", (long long)(mt->failures + mt->hangs),
-		         (long long)mt->runs);
+		view_tests_count(n, sizeof n, mt);
 		draw_text(c->d, y, x + count_w - (int)strlen(n), count_w, n, role, false);
 		x += count_w + 1;
 		if (t != NULL)

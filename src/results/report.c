@@ -228,6 +228,47 @@ report_cmp_cells(const void *a, const void *b)
 	return x->load < y->load ? -1 : x->load > y->load;
 }
 
+/* The tests of list that skipped themselves in some runs, then those that
+ * skipped every run, one line each with their counts. */
+static void
+report_text_skips(struct buf *b, const struct results_test *const *list, size_t n)
+{
+	static const enum results_verdict wants[] = {RESULTS_SKIP_FLAKY, RESULTS_SKIPPED};
+	enum results_verdict want;
+	int64_t runs, failures, hangs, skipped;
+	bool header;
+	size_t i, k;
+
+	for (k = 0; k < sizeof wants / sizeof *wants; k++) {
+		want = wants[k];
+		header = false;
+		for (i = 0; i < n; i++) {
+			if (results_verdict(list[i]) != want)
+				continue;
+			if (!header)
+				buf_printf(
+				    b, "\n== %s ==\n",
+				    want == RESULTS_SKIP_FLAKY
+				        ? _("Skip-flaky tests (skipped themselves in some runs, "
+				            "passed in the others)")
+				        : _("Skipped tests (skipped themselves in every run)"));
+			header = true;
+			results_test_totals(list[i], &runs, &failures, &hangs);
+			skipped = results_test_skipped(list[i]);
+			if (want == RESULTS_SKIPPED)
+				buf_printf(b, _("%s  [skipped]  skipped in %lld of %lld runs\n"),
+				           list[i]->id, (long long)skipped, (long long)skipped);
+			else
+				buf_printf(
+				    b,
+				    _("%s  [skip-flaky]  skipped in %lld of %lld runs, passed "
+				      "in %lld\n"),
+				    list[i]->id, (long long)skipped, (long long)(skipped + runs),
+				    (long long)runs);
+		}
+	}
+}
+
 static void
 report_text_test(struct buf *b, const struct results *r, const struct results_test *t,
                  const struct report_meta *m, const struct causes *causes,
@@ -368,9 +409,9 @@ report_text(const struct results *r, const struct report_meta *m)
 	const struct results_test **list;
 	struct report_derived own;
 	const struct report_derived *d = m->derived;
-	int64_t passed, flaky, failing;
+	int64_t passed, flaky, failing, skip_flaky, skipped;
 	char *text;
-	size_t i, n = 0;
+	size_t i, n = 0, bad = 0;
 	int section;
 
 	buf_init(&b);
@@ -396,6 +437,10 @@ report_text(const struct results *r, const struct report_meta *m)
 	buf_printf(&b, ngettext("%zu test: ", "%zu tests: ", (unsigned long)r->ntests), r->ntests);
 	buf_printf(&b, _("%lld passed, %lld flaky, %lld failing; "), (long long)passed,
 	           (long long)flaky, (long long)failing);
+	results_skip_counts(r, &skip_flaky, &skipped);
+	if (skip_flaky + skipped > 0)
+		buf_printf(&b, _("%lld skip-flaky, %lld skipped; "), (long long)skip_flaky,
+		           (long long)skipped);
 	buf_printf(&b, ngettext("%lld failure, ", "%lld failures, ", (unsigned long)r->failures),
 	           (long long)r->failures);
 	buf_printf(&b, ngettext("%lld hang\n", "%lld hangs\n", (unsigned long)r->hangs),
@@ -453,6 +498,7 @@ report_text(const struct results *r, const struct report_meta *m)
 		for (i = 0; i < n; i++) {
 			if (results_verdict(list[i]) != want)
 				continue;
+			bad++;
 			if (!header) {
 				buf_printf(
 				    &b, "\n== %s ==\n",
@@ -465,8 +511,9 @@ report_text(const struct results *r, const struct report_meta *m)
 			report_text_section(&out, &b, r, list[i], m, d);
 		}
 	}
+	report_text_skips(&b, list, n);
 	/* Runs that reached no test prove nothing passed. */
-	if (n == 0)
+	if (bad == 0)
 		buf_printf(&b, "\n%s\n",
 		           r->ntests > 0 ? _("No test failed or hung.") : _("No test ran."));
 	report_clean(&out, &b);
@@ -569,6 +616,11 @@ report_exit_status(const struct results *r, const struct report_meta *m)
 	}
 	for (i = 0; i < m->npkgs; i++) {
 		if (!m->pkgs[i]->build_ok && !m->pkgs[i]->empty)
+			return 1;
+	}
+	/* A test that skipped itself in some runs may hide failures there. */
+	for (i = 0; i < r->ntests; i++) {
+		if (results_verdict(&r->tests[i]) == RESULTS_SKIP_FLAKY)
 			return 1;
 	}
 	return 0;

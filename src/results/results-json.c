@@ -149,6 +149,8 @@ results_json_cell(struct jsonw *w, const struct results_cell *c)
 	jsonw_int(w, "runs", c->runs);
 	jsonw_int(w, "failures", c->failures);
 	jsonw_int(w, "hangs", c->hangs);
+	if (c->skipped > 0)
+		jsonw_int(w, "skipped", c->skipped);
 	results_wilson(c->failures + c->hangs, c->runs, &lo, &hi);
 	jsonw_num(w, "rate_low", round(lo * 1e6) / 1e6);
 	jsonw_num(w, "rate_high", round(hi * 1e6) / 1e6);
@@ -368,7 +370,7 @@ results_json_write(struct buf *out, struct jsonw_refs *refs, const struct result
 	struct jsonw w;
 	struct buf scratch;
 	char when[40];
-	int64_t passed, flaky, failing;
+	int64_t passed, flaky, failing, skip_flaky, skipped;
 	size_t i;
 
 	buf_reset(out);
@@ -430,6 +432,11 @@ results_json_write(struct buf *out, struct jsonw_refs *refs, const struct result
 	jsonw_int(&w, "passed", passed);
 	jsonw_int(&w, "flaky", flaky);
 	jsonw_int(&w, "failing", failing);
+	results_skip_counts(r, &skip_flaky, &skipped);
+	if (skip_flaky + skipped > 0) {
+		jsonw_int(&w, "skip_flaky", skip_flaky);
+		jsonw_int(&w, "skipped", skipped);
+	}
 	jsonw_int(&w, "failures", r->failures);
 	jsonw_int(&w, "hangs", r->hangs);
 	jsonw_end(&w);
@@ -909,6 +916,9 @@ results_json_read_cells(struct results_json_in *in, const cJSON *cells, struct r
 		if (rc == 0)
 			rc = results_json_int(in, c, "hangs", true, 0, x->runs - x->failures,
 			                      &x->hangs);
+		if (rc == 0)
+			rc = results_json_int(in, c, "skipped", false, 0, RESULTS_JSON_COUNT_MAX,
+			                      &x->skipped);
 		if (rc == 0)
 			rc = results_json_noise_in(in, c, &x->noise_ms, &x->noise_core_ms);
 		if (rc == 0)

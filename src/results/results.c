@@ -324,6 +324,7 @@ results_absorb(struct results *dst, const struct results *src)
 			c->runs += sc->runs;
 			c->failures += sc->failures;
 			c->hangs += sc->hangs;
+			c->skipped += sc->skipped;
 			c->noise_ms += sc->noise_ms;
 			c->noise_core_ms += sc->noise_core_ms;
 			c->noisy_runs += sc->noisy_runs;
@@ -414,11 +415,13 @@ results_add_run(struct results *r, int pkg, enum results_phase phase, int cpu, i
 
 		t = results_get_test(r, pkg, ot->name);
 		results_add_channels(t, ot->channels);
-		/* A skipped test is listed but did not run: it adds nothing to
-		 * its denominator. */
-		if (ot->status == OUTCOME_SKIP)
-			continue;
 		c = results_get_cell(t, phase, cpu, load);
+		/* A skipped test did not run: it adds nothing to its runs, the
+		 * denominator of its rates, and is counted apart. */
+		if (ot->status == OUTCOME_SKIP) {
+			c->skipped++;
+			continue;
+		}
 		c->runs++;
 		if (ot->status == OUTCOME_FAIL) {
 			c->failures++;
@@ -637,6 +640,7 @@ struct results_shape_pair {
 	enum results_phase phase;
 	int cpu, load;
 	int *cells;
+	int *skip_cells; /* the cells of its skipped tests, by index */
 };
 
 /* Runs of a shape pinned to the same cores, not counted yet. */
@@ -650,6 +654,8 @@ struct results_shape {
 	int pkg;
 	long *tests; /* the entries of its tests that ran */
 	size_t ntests;
+	long *skips; /* and of those that skipped themselves */
+	size_t nskips;
 	struct results_shape_pair *pairs;
 	size_t npairs, last_pair;
 	struct results_shape_cores *cores;
@@ -664,11 +670,14 @@ results_shape_new(struct results *r, int pkg, const struct outcome *o)
 
 	s->pkg = pkg;
 	s->tests = xmalloc(sizeof *s->tests * (o->ntests + 1));
+	s->skips = xmalloc(sizeof *s->skips * (o->ntests + 1));
 	for (i = 0; i < o->ntests; i++) {
 		struct results_test *t = results_get_test(r, pkg, o->tests[i].name);
 
 		if (o->tests[i].status != OUTCOME_SKIP)
 			s->tests[s->ntests++] = t - r->tests;
+		else
+			s->skips[s->nskips++] = t - r->tests;
 	}
 	return s;
 }
@@ -680,13 +689,16 @@ results_shape_free(struct results_shape *s)
 
 	if (s == NULL)
 		return;
-	for (i = 0; i < s->npairs; i++)
+	for (i = 0; i < s->npairs; i++) {
 		free(s->pairs[i].cells);
+		free(s->pairs[i].skip_cells);
+	}
 	for (i = 0; i < s->ncores; i++)
 		free(s->cores[i].cores);
 	free(s->pairs);
 	free(s->cores);
 	free(s->tests);
+	free(s->skips);
 	free(s);
 }
 
@@ -694,6 +706,23 @@ int
 results_shape_pkg(const struct results_shape *s)
 {
 	return s->pkg;
+}
+
+/* The indices of the cells of tests (entries of r) at one pair, made as
+ * needed. */
+static int *
+results_shape_cells(struct results *r, const long *tests, size_t n, enum results_phase phase,
+                    int cpu, int load)
+{
+	int *cells = xmalloc(sizeof *cells * (n + 1));
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		struct results_test *t = &r->tests[tests[i]];
+
+		cells[i] = (int)(results_get_cell(t, phase, cpu, load) - t->cells);
+	}
+	return cells;
 }
 
 static struct results_shape_pair *
@@ -715,12 +744,8 @@ results_shape_pair(struct results *r, struct results_shape *s, enum results_phas
 	x->phase = phase;
 	x->cpu = cpu;
 	x->load = load;
-	x->cells = xmalloc(sizeof *x->cells * (s->ntests + 1));
-	for (i = 0; i < s->ntests; i++) {
-		struct results_test *t = &r->tests[s->tests[i]];
-
-		x->cells[i] = (int)(results_get_cell(t, phase, cpu, load) - t->cells);
-	}
+	x->cells = results_shape_cells(r, s->tests, s->ntests, phase, cpu, load);
+	x->skip_cells = results_shape_cells(r, s->skips, s->nskips, phase, cpu, load);
 	s->last_pair = s->npairs++;
 	return x;
 }
@@ -767,6 +792,8 @@ results_add_shaped(struct results *r, struct results_shape *s, enum results_phas
 		if (overlapped)
 			t->cells[x->cells[i]].overlapped_runs++;
 	}
+	for (i = 0; i < s->nskips; i++)
+		r->tests[s->skips[i]].cells[x->skip_cells[i]].skipped++;
 	if (ncores > 0)
 		results_shape_count_cores(s, cores, ncores);
 	if (noise == NULL)
@@ -1050,66 +1077,6 @@ results_test_totals(const struct results_test *t, int64_t *runs, int64_t *failur
 	}
 }
 
-/* The runs and bad runs (failures and hangs) of t at one pair, sweep and
- * confirm cells together. */
-static void
-results_pair_totals(const struct results_test *t, int cpu, int load, int64_t *runs, int64_t *bad)
-{
-	int i;
-
-	*runs = *bad = 0;
-	for (i = 0; i < t->ncells; i++) {
-		const struct results_cell *c = &t->cells[i];
-
-		if (c->cpu == cpu && c->load == load) {
-			*runs += c->runs;
-			*bad += c->failures + c->hangs;
-		}
-	}
-}
-
-enum results_verdict
-results_verdict(const struct results_test *t)
-{
-	int64_t all_runs = 0, all_bad = 0;
-	int i;
-
-	if (results_cascade(t))
-		return RESULTS_CASCADE;
-	/* Per pair, not per cell: one all-red confirm cell of a test that
-	 * passes half its runs at the same pair is flaky, not failing. */
-	for (i = 0; i < t->ncells; i++) {
-		int64_t runs, bad;
-
-		results_pair_totals(t, t->cells[i].cpu, t->cells[i].load, &runs, &bad);
-		if (runs >= RESULTS_FAILING_MIN_RUNS && bad == runs)
-			return RESULTS_FAILING;
-		all_runs += t->cells[i].runs;
-		all_bad += t->cells[i].failures + t->cells[i].hangs;
-	}
-	/* Flaky needs a pass: a test red in every run it had is failing,
-	 * however few. */
-	if (all_bad > 0 && all_bad == all_runs)
-		return RESULTS_FAILING;
-	return all_bad > 0 ? RESULTS_FLAKY : RESULTS_PASSED;
-}
-
-const char *
-results_verdict_name(enum results_verdict v)
-{
-	switch (v) {
-	case RESULTS_FLAKY:
-		return "flaky";
-	case RESULTS_FAILING:
-		return "failing";
-	case RESULTS_CASCADE:
-		return "cascade";
-	case RESULTS_PASSED:
-		break;
-	}
-	return "passed";
-}
-
 const char *
 results_phase_name(enum results_phase p)
 {
@@ -1174,27 +1141,4 @@ results_wilson(int64_t k, int64_t n, double *lo, double *hi)
 	half = z * sqrt(p * (1 - p) / (double)n + z * z / (4.0 * (double)n * (double)n)) / denom;
 	*lo = centre - half < 0 ? 0 : centre - half;
 	*hi = centre + half > 1 ? 1 : centre + half;
-}
-
-void
-results_counts(const struct results *r, int64_t *passed, int64_t *flaky, int64_t *failing)
-{
-	size_t i;
-
-	*passed = *flaky = *failing = 0;
-	for (i = 0; i < r->ntests; i++) {
-		switch (results_verdict(&r->tests[i])) {
-		case RESULTS_PASSED:
-			(*passed)++;
-			break;
-		case RESULTS_FLAKY:
-			(*flaky)++;
-			break;
-		case RESULTS_FAILING:
-			(*failing)++;
-			break;
-		case RESULTS_CASCADE:
-			break;
-		}
-	}
 }

@@ -29,6 +29,10 @@ enum results_verdict {
 	RESULTS_FLAKY,
 	RESULTS_FAILING, /* failed or hung every run at some pair */
 	RESULTS_CASCADE, /* failed only after an earlier test of its process, never alone */
+	/* Never failed or hung, and skipped itself in some runs but not in
+	 * others: the runs it skipped may hide failures. */
+	RESULTS_SKIP_FLAKY,
+	RESULTS_SKIPPED, /* skipped itself in every run it had */
 };
 
 /* A pair needs this many runs (sweep and confirm together), every one
@@ -42,6 +46,9 @@ struct results_cell {
 	enum results_phase phase;
 	int cpu, load;
 	int64_t runs, failures, hangs;
+	/* The runs in which the test skipped itself: not among runs, which
+	 * are the runs it ran in (passed, failed or hung). */
+	int64_t skipped;
 	/* Host noise over its measured runs (noise.h): the time other processes
 	 * took on their cores and those cores' whole time, both in ms. */
 	double noise_ms, noise_core_ms;
@@ -317,7 +324,8 @@ struct results_test *results_find(const struct results *r, const char *id);
 
 /* cascade when results_cascade says so; failing when at some pair every one of at least
  * RESULTS_FAILING_MIN_RUNS runs (sweep and confirm together) failed or hung, or when every run
- * it had failed or hung; flaky when it failed or hung otherwise; passed when never. */
+ * it had failed or hung; flaky when it failed or hung otherwise. When it never failed or hung:
+ * skipped when it skipped every run, skip-flaky when it skipped some, passed when none. */
 enum results_verdict results_verdict(const struct results_test *t);
 const char *results_verdict_name(enum results_verdict v);
 /* "sweep", "confirm" or "alone", as files write it. */
@@ -341,5 +349,9 @@ void results_wilson(int64_t k, int64_t n, double *lo, double *hi);
 
 /* Counts of verdicts over every test. */
 void results_counts(const struct results *r, int64_t *passed, int64_t *flaky, int64_t *failing);
+/* Counts of the skip-flaky and skipped verdicts over every test. */
+void results_skip_counts(const struct results *r, int64_t *skip_flaky, int64_t *skipped);
+/* The runs in which t skipped itself, over every cell. */
+int64_t results_test_skipped(const struct results_test *t);
 
 #endif
