@@ -5,7 +5,8 @@
 # (tests/fixtures/listblock: ./block sleeps before m.Run) costs no other
 # package: its listing ends at the listing's time limit and is reported
 # with the package's name and that limit, while ./quick's runs each get
-# their whole time limit, counted from their own start, and pass.
+# their whole time limit, counted from their own start, and pass. While
+# the listing blocks, the sweep's loop still serves its control socket.
 set -eu
 command -v go >/dev/null || { echo "SKIP go is not installed"; exit 77; }
 work=$CHECK_TMPDIR/listblock
@@ -49,3 +50,30 @@ grep -q 'test.list passed its time limit of 4000 ms' "$out/journal.jsonl" ||
 	fail "no listing limit in the build record"
 [ "$(pgrep -fc "listblock.*test.list")" = 0 ] || fail "the listing survived its limit"
 echo "ok: ./block stopped at its listing's limit, ./quick passed 3 runs (${took} s)"
+
+# While ./block's listing blocks (its limit 21 s here), the loop goes on: a
+# view attaching to the control socket gets its hello at once.
+rm -rf "$out"
+"$FLAKESWEEP" --cpu 1 --load 1 --count 1 --confirm 0 --no-race --ui none --timeout 20s \
+	--kill-grace 1s -o "$out" ./block ./quick >"$out.txt" 2>&1 &
+pid=$!
+for _ in $(seq 1200); do
+	pgrep -f "listblock.*test.list" >/dev/null && break
+	sleep 0.05
+done
+pgrep -f "listblock.*test.list" >/dev/null || fail "no listing started"
+python3 - "$out/control.sock" <<'PY' || { kill -9 $pid; fail "the loop stood still during the listing"; }
+import json, socket, sys
+c = socket.socket(socket.AF_UNIX)
+c.settimeout(5)
+c.connect(sys.argv[1])
+line = c.makefile().readline()
+if json.loads(line).get("type") != "hello":
+    print("FAIL: not a hello: %r" % line, file=sys.stderr)
+    sys.exit(1)
+PY
+kill -TERM $pid
+rc=0; wait $pid || rc=$?
+[ "$rc" = 130 ] || fail "SIGTERM during the listing: exit $rc, expected 130"
+[ "$(pgrep -fc "listblock.*test.list")" = 0 ] || fail "the listing survived SIGTERM"
+echo "ok: the control socket answered during the listing"
