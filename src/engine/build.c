@@ -92,7 +92,7 @@ build_all_done(struct sweep *s)
 	sweep_begin_sweep(s);
 }
 
-static void
+void
 build_on_output(void *arg, const char *data, size_t len)
 {
 	struct sweep_build *b = arg;

@@ -19,18 +19,8 @@ extern char **environ;
 /* A listing that exits non-zero is tried again, this many tries at most:
  * setup code may itself be flaky. One that reaches its limit is the last. */
 #define LISTING_TRIES 3
-#define LISTING_OUTPUT_MAX (1 << 20)
 
 static void listing_spawn(struct sweep_build *b);
-
-static void
-listing_on_output(void *arg, const char *data, size_t len)
-{
-	struct sweep_build *b = arg;
-
-	if (b->out.len < LISTING_OUTPUT_MAX)
-		buf_add(&b->out, data, len);
-}
 
 static void
 listing_on_done(void *arg, const struct proc_exit *ex, bool leaked, int64_t elapsed_ms)
@@ -77,7 +67,7 @@ listing_spawn(struct sweep_build *b)
 	spec.cwd = p->dir;
 	spec.kill_after_ms = DRIVER_LIST_LIMIT_MS(s->o);
 	spec.drain_ms = 1000;
-	rc = proc_spawn(s->loop, &spec, listing_on_output, listing_on_done, b, &b->proc);
+	rc = proc_spawn(s->loop, &spec, build_on_output, listing_on_done, b, &b->proc);
 	util_strv_free(argv);
 	if (rc < 0) {
 		p->build_ok = false;

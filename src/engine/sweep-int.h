@@ -212,6 +212,9 @@ void build_next(struct sweep *s);
 /* build.c: a package's build (and listing) is over: checks the options
  * against the first package that listed, frees b and starts the next. */
 void build_finish(struct sweep_build *b);
+/* build.c: a build's or a listing's output into b->out (a proc_output_cb),
+ * at most a megabyte. */
+void build_on_output(void *arg, const char *data, size_t len);
 
 /* listing.c: runs the driver's listing of b's package (built) on the
  * loop, as b, then calls build_finish. */
