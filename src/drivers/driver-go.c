@@ -678,40 +678,40 @@ driver_go_has_marker(const char *version)
 	return major > 1 || (major == 1 && minor >= 20);
 }
 
-static int
-driver_go_prepare(const struct options *o, struct pkg *pkg)
+static char **
+driver_go_list_argv(const struct options *o, struct pkg *pkg)
 {
-	char *argv[] = {pkg->binary, "-test.list", ".*", NULL};
-	char *out = NULL, *line, *save = NULL;
-	char **tests = NULL;
+	char **argv = NULL;
 	size_t n = 0;
-	int rc = 0, tries;
 
+	(void)o;
 	if (access(pkg->binary, X_OK) < 0) {
 		/* go test -c writes nothing for a package with no test files at
 		 * this level: nothing to run, and no failure. */
 		pkg->empty = true;
-		return 0;
+		return NULL;
 	}
-	/* The listing runs TestMain, which may itself be flaky: a listing
-	 * fails the package only when three tries in a row fail. It may also
-	 * hang: each try has a run's limit, --timeout plus --kill-grace, and a
-	 * try that reaches it or is interrupted is the last. */
-	for (tries = 0; tries < 3; tries++) {
-		free(out);
-		rc = proc_capture_limit(argv, pkg->dir, environ, DRIVER_GO_OUTPUT_MAX,
-		                        o->timeout_ms + o->kill_grace_ms, &out);
-		if (rc == 0 || rc == -ETIMEDOUT || rc == -EINTR)
-			break;
-	}
-	if (rc == -ETIMEDOUT || rc == -EINTR) {
+	util_strv_add(&argv, &n, pkg->binary);
+	util_strv_add(&argv, &n, "-test.list");
+	util_strv_add(&argv, &n, ".*");
+	return argv;
+}
+
+/* The listing runs TestMain, which may itself be flaky (the sweep tries
+ * it three times) or hang (its limit is a run's). */
+static int
+driver_go_listed(const struct options *o, struct pkg *pkg, int rc, const char *listing)
+{
+	char *out = xstrdup(listing), *line, *save = NULL;
+	char **tests = NULL;
+	size_t n = 0;
+
+	if (rc == -ETIMEDOUT) {
 		pkg->build_ok = false;
 		free(pkg->build_output);
 		pkg->build_output =
-		    rc == -ETIMEDOUT
-		        ? xasprintf(_("%s -test.list passed its time limit of %lld ms:\n%s"),
-		                    pkg->binary, (long long)(o->timeout_ms + o->kill_grace_ms), out)
-		        : xasprintf(_("%s -test.list was interrupted"), pkg->binary);
+		    xasprintf(_("%s -test.list passed its time limit of %lld ms:\n%s"), pkg->binary,
+		              (long long)DRIVER_LIST_LIMIT_MS(o), out);
 		free(out);
 		return -1;
 	}
@@ -753,7 +753,7 @@ driver_go_check_regexp(const struct options *o, const struct pkg *pkg, const cha
 	int rc;
 
 	rc = proc_capture_limit(argv, pkg->dir, environ, DRIVER_GO_OUTPUT_MAX,
-	                        o->timeout_ms + o->kill_grace_ms, &out);
+	                        DRIVER_LIST_LIMIT_MS(o), &out);
 	free(arg);
 	why = strstr(out, "invalid regexp");
 	if (rc != 0 && why != NULL) {
@@ -1063,7 +1063,8 @@ const struct driver driver_go = {
     .discover = driver_go_discover,
     .build_argv = driver_go_build_argv,
     .build_in_pkg_dir = true,
-    .prepare = driver_go_prepare,
+    .list_argv = driver_go_list_argv,
+    .listed = driver_go_listed,
     .check = driver_go_check,
     .run_argv = driver_go_run_argv,
     .run_env = driver_go_run_env,

@@ -66,6 +66,10 @@ struct project {
 	size_t nwarnings;
 };
 
+/* The time limit of a package's listing (ms): a run's, --timeout plus
+ * --kill-grace, since a listing runs the package's setup (TestMain) too. */
+#define DRIVER_LIST_LIMIT_MS(o) ((o)->timeout_ms + (o)->kill_grace_ms)
+
 struct driver {
 	const char *name;
 	/* The framework stops a run itself at the limit (Go panics and dumps
@@ -92,8 +96,19 @@ struct driver {
 	                     const char *bindir);
 	/* After a successful build: reads what the binary lists and which
 	 * toolchain built it. Returns 0, or -1 with pkg->build_ok cleared and
-	 * pkg->build_output set. */
+	 * pkg->build_output set. NULL when list_argv and listed do it. */
 	int (*prepare)(const struct options *o, struct pkg *pkg);
+	/* A listing the sweep runs on its loop after a successful build, so
+	 * one that blocks costs only its package: the argv that lists pkg's
+	 * tests (caller frees with util_strv_free()), or NULL when there is
+	 * nothing to list (pkg->empty set). It has DRIVER_LIST_LIMIT_MS(o) and
+	 * three tries while it exits non-zero. NULL for a framework whose
+	 * prepare lists. */
+	char **(*list_argv)(const struct options *o, struct pkg *pkg);
+	/* What the listing's last try printed (masked, at most a megabyte)
+	 * and how it ended: its exit status, 128+signal, or -ETIMEDOUT at its
+	 * limit. Returns what prepare does. */
+	int (*listed)(const struct options *o, struct pkg *pkg, int rc, const char *out);
 	/* Checks what only a built package can tell about the options (go:
 	 * that --run and --skip compile with the binary's own regexp package),
 	 * once, after the first package built and listed. NULL when there is

@@ -92,7 +92,7 @@ build_all_done(struct sweep *s)
 	sweep_begin_sweep(s);
 }
 
-static void
+void
 build_on_output(void *arg, const char *data, size_t len)
 {
 	struct sweep_build *b = arg;
@@ -101,17 +101,13 @@ build_on_output(void *arg, const char *data, size_t len)
 		buf_add(&b->out, data, len);
 }
 
-static void
-build_on_done(void *arg, const struct proc_exit *ex, bool leaked, int64_t elapsed_ms)
+void
+build_finish(struct sweep_build *b)
 {
-	struct sweep_build *b = arg;
 	struct sweep *s = b->s;
 	struct pkg *p = s->pkgs[b->pkg];
-
 	struct sweep_build **pp;
 
-	(void)leaked;
-	(void)elapsed_ms;
 	for (pp = &s->builds; *pp != NULL; pp = &(*pp)->next) {
 		if (*pp == b) {
 			*pp = b->next;
@@ -122,34 +118,22 @@ build_on_done(void *arg, const struct proc_exit *ex, bool leaked, int64_t elapse
 	s->builds_done++;
 	if (s->interrupting) {
 		p->build_ok = false;
-	} else if (ex->status == 0 && !ex->timed_out) {
-		p->build_ok = true;
-		s->driver->prepare(s->o, p);
-		if (p->build_ok && !p->empty && !s->checked && s->driver->check != NULL) {
-			char *err = NULL;
+	} else if (p->build_ok && !p->empty && !s->checked && s->driver->check != NULL) {
+		char *err = NULL;
 
-			s->checked = true;
-			if (s->driver->check(s->o, p, &err) < 0) {
-				/* A command-line value the framework rejects: every
-				 * run would fail the same way. */
-				sweep_message(s, "%s", err);
-				free(err);
-				s->infra_error = true;
-				sweep_interrupt(s);
-			}
+		s->checked = true;
+		if (s->driver->check(s->o, p, &err) < 0) {
+			/* A command-line value the framework rejects: every run
+			 * would fail the same way. */
+			sweep_message(s, "%s", err);
+			free(err);
+			s->infra_error = true;
+			sweep_interrupt(s);
 		}
-	} else {
-		p->build_ok = false;
-		free(p->build_output);
-		p->build_output = ex->timed_out ? xasprintf(_("the build passed its time limit of "
-		                                              "%d minutes:\n%s"),
-		                                            BUILD_LIMIT_MS / 60000,
-		                                            b->out.data ? b->out.data : "")
-		                                : buf_steal(&b->out);
 	}
 	buf_free(&b->out);
 	free(b);
-	/* A signal that stopped the listing stops the sweep, as it would have
+	/* A signal that stopped a capture stops the sweep, as it would have
 	 * a moment later. */
 	if (proc_interrupted() != 0)
 		sweep_interrupt(s);
@@ -159,6 +143,38 @@ build_on_done(void *arg, const struct proc_exit *ex, bool leaked, int64_t elapse
 		return;
 	}
 	build_next(s);
+}
+
+static void
+build_on_done(void *arg, const struct proc_exit *ex, bool leaked, int64_t elapsed_ms)
+{
+	struct sweep_build *b = arg;
+	struct sweep *s = b->s;
+	struct pkg *p = s->pkgs[b->pkg];
+
+	(void)leaked;
+	(void)elapsed_ms;
+	b->proc = NULL;
+	if (s->interrupting) {
+		p->build_ok = false;
+	} else if (ex->status == 0 && !ex->timed_out) {
+		p->build_ok = true;
+		if (s->driver->list_argv != NULL) {
+			/* The listing goes on in b's place among the builds. */
+			listing_start(b);
+			return;
+		}
+		s->driver->prepare(s->o, p);
+	} else {
+		p->build_ok = false;
+		free(p->build_output);
+		p->build_output = ex->timed_out ? xasprintf(_("the build passed its time limit of "
+		                                              "%d minutes:\n%s"),
+		                                            BUILD_LIMIT_MS / 60000,
+		                                            b->out.data ? b->out.data : "")
+		                                : buf_steal(&b->out);
+	}
+	build_finish(b);
 }
 
 void

@@ -319,6 +319,10 @@ proc_arm_timer(struct proc *p)
 		next = p->kill_after_ms;
 	if (next >= 0) {
 		p->due_ms = p->started_ms + p->shift_ms + next;
+		/* uv_timer_start counts from the loop's clock, which stands
+		 * still while a callback works: read the clock now, so the
+		 * limit counts from the run's own start. */
+		uv_update_time(p->loop);
 		uv_timer_start(&p->timer, proc_timer_cb, (uint64_t)(next > now ? next - now : 0),
 		               0);
 	}
@@ -355,6 +359,11 @@ proc_timer_cb(uv_timer_t *t)
 	 * (its output pipe full, say) could not go on. The run gets as long
 	 * again, with flakesweep awake, before it is judged. */
 	late = util_mono_ms() - p->due_ms;
+	if (late < 0) {
+		/* Early: the loop's clock was behind when the timer was set. */
+		proc_arm_timer(p);
+		return;
+	}
 	if (late > PROC_STOPPED_MS) {
 		p->shift_ms += 2 * late;
 		proc_arm_timer(p);

@@ -71,7 +71,8 @@ struct sweep_build {
 	struct sweep *s;
 	int pkg;
 	struct buf out;
-	struct proc *proc;
+	struct proc *proc;        /* the build, then the listing */
+	int tries;                /* the listing's */
 	struct sweep_build *next; /* builds in flight */
 };
 
@@ -211,6 +212,16 @@ void run_seed(char *buf, size_t size, int64_t now_ms, int64_t id);
  * are done, splits the levels, journals the builds and begins the sweep
  * phase. */
 void build_next(struct sweep *s);
+/* build.c: a package's build (and listing) is over: checks the options
+ * against the first package that listed, frees b and starts the next. */
+void build_finish(struct sweep_build *b);
+/* build.c: a build's or a listing's output into b->out (a proc_output_cb),
+ * at most a megabyte. */
+void build_on_output(void *arg, const char *data, size_t len);
+
+/* listing.c: runs the driver's listing of b's package (built) on the
+ * loop, as b, then calls build_finish. */
+void listing_start(struct sweep_build *b);
 
 /* order.c: schedules the next probe of the polluter searches (each test
  * that looks order-dependent once the confirm phase is done, one at a
