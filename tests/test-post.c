@@ -333,7 +333,8 @@ TEST(post_alone_means_alone_and_why_has_the_cause)
 	    "\"overlapped\":{\"runs\":20,\"failures\":14}},"
 	    "{\"phase\":\"confirm\",\"cpu\":1,\"load\":1,\"runs\":40,\"failures\":3,\"hangs\":0,"
 	    "\"overlapped\":{\"runs\":6,\"failures\":3}},"
-	    "{\"phase\":\"confirm\",\"cpu\":1,\"load\":2,\"runs\":40,\"failures\":0,\"hangs\":0}]}]}");
+	    "{\"phase\":\"confirm\",\"cpu\":1,\"load\":2,\"runs\":40,\"failures\":0,\"hangs\":0}],"
+	    "\"reproduce\":{\"flakesweep\":\"flakesweep stress --load 2 p\",\"direct\":\"go test -run T\"}}]}");
 	d = draft(path, "p::T", "Text.", NULL, NULL, 0, NULL);
 	body = post_draft_body(d);
 	CHECK(strstr(body, "In confirm runs of the test by itself: 3 failures in 80 runs. Alone, "
@@ -343,6 +344,11 @@ TEST(post_alone_means_alone_and_why_has_the_cause)
 	                   "cause (interference): fails when runs of its package overlap: 29/46 "
 	                   "overlapped against 0/114 alone") != NULL);
 	CHECK(strstr(body, "bind to FLAKESWEEP_PORT_BASE's window") != NULL);
+	/* One process running it in sequence cannot reproduce it: no direct
+	 * command, and a line that says why. */
+	CHECK(strstr(body, "go test -run T") == NULL);
+	CHECK(strstr(body, "No direct command: it fails when runs of its package overlap") != NULL);
+	CHECK(strstr(body, "flakesweep stress --load 2 p") != NULL);
 	post_draft_free(d);
 	free(path);
 }

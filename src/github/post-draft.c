@@ -57,7 +57,8 @@ struct post_draft {
 	int64_t runs[2], failures[2], hangs[2]; /* [0] sweep, [1] confirm */
 	/* [0] runs alone (no other run of its package alive), [1] overlapped */
 	int64_t side_runs[2], side_bad[2];
-	char *why; /* the measured causes, as the report gives them */
+	char *why;         /* the measured causes, as the report gives them */
+	bool interference; /* a cause: its runs fail when they overlap */
 	bool has_first;
 	char *ff_phase, *ff_seed, *ff_log;
 	int ff_cpu, ff_load;
@@ -536,7 +537,14 @@ post_draft_render_body(const struct post_draft *d, size_t budget)
 		markdown_fence(&b, "sh", d->repro_flakesweep);
 		buf_addc(&b, '\n');
 	}
-	if (d->repro_direct != NULL) {
+	if (d->repro_direct != NULL && d->interference) {
+		/* One process runs the test in sequence: never two at once. */
+		buf_adds(&b,
+		         "No direct command: it fails when runs of its package overlap (see Why), "
+		         "which one process running it again and again never does; the command "
+		         "above runs several at once, at the load where it failed.");
+		buf_adds(&b, "\n\n");
+	} else if (d->repro_direct != NULL) {
 		buf_adds(&b, "Or run it directly, pinned to the same number of cores:");
 		buf_adds(&b, "\n\n");
 		markdown_fence(&b, "sh", d->repro_direct);
@@ -682,12 +690,14 @@ post_draft_read_why(struct post_draft *d, const struct results *r, const struct 
 {
 	struct causes *c = causes_new(r);
 	struct buf b, out;
+	double p;
 	char **lines;
 	size_t n, i;
 
 	buf_init(&b);
 	causes_text(&b, c, (size_t)(t - r->tests));
 	interference_text(&b, t);
+	d->interference = interference_named(t, &p);
 	causes_free(c);
 	buf_add(&b, "", 0);
 	/* The report's lines, without the report's indent. */
