@@ -142,6 +142,10 @@ follow_shards_remote_closed(void *arg, const char *why)
 
 	s->remote = NULL;
 	s->has_status = false;
+	/* Its last lines are in the journal already: read them before the
+	 * next draw, so the shard never looks as if it ran elsewhere. */
+	if (why == NULL && s->follower != NULL)
+		follower_poll(s->follower);
 	if (s->owner->ui == NULL)
 		return;
 	if (why != NULL)

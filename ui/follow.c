@@ -232,6 +232,8 @@ follow_remote_closed(void *arg, const char *why)
 	struct follow *f = arg;
 
 	f->remote = NULL;
+	if (why == NULL && f->follower != NULL)
+		follower_poll(f->follower);
 	if (f->ui == NULL)
 		return;
 	if (why != NULL)

@@ -50,22 +50,23 @@ follower_reread(struct follower *f)
 	f->r = nr;
 }
 
-static void
-follower_timer_cb(uv_timer_t *t)
+/* Reads what was appended since the last look; true when there is more
+ * to read than one look takes. */
+static bool
+follower_look(struct follower *f)
 {
-	struct follower *f = t->data;
 	struct stat st;
 	char *err = NULL;
 	off_t before = journal_tail_offset(f->r.tail);
 	bool more = false;
 
 	if (stat(f->journal, &st) < 0 || (st.st_size == f->size && st.st_ino == f->inode))
-		return;
+		return false;
 	if (st.st_ino != f->inode || st.st_size < before) {
 		f->size = st.st_size;
 		f->inode = st.st_ino;
 		follower_reread(f);
-		return;
+		return false;
 	}
 	if (replay_update(&f->r, FOLLOWER_CHUNK, &more, &err) < 0) {
 		if (f->ev.error != NULL)
@@ -74,11 +75,24 @@ follower_timer_cb(uv_timer_t *t)
 	} else if (journal_tail_offset(f->r.tail) != before && f->ev.changed != NULL) {
 		f->ev.changed(f->ev.arg, &f->r);
 	}
-	/* With more to read, the rest comes in the next turns of the loop. */
-	if (more)
-		uv_timer_start(t, follower_timer_cb, 0, FOLLOWER_MS);
-	else
+	if (!more)
 		f->size = st.st_size;
+	return more;
+}
+
+static void
+follower_timer_cb(uv_timer_t *t)
+{
+	/* With more to read, the rest comes in the next turns of the loop. */
+	if (follower_look(t->data))
+		uv_timer_start(t, follower_timer_cb, 0, FOLLOWER_MS);
+}
+
+void
+follower_poll(struct follower *f)
+{
+	if (!f->stopped && follower_look(f))
+		uv_timer_start(&f->timer, follower_timer_cb, 0, FOLLOWER_MS);
 }
 
 struct follower *

@@ -34,6 +34,10 @@ struct follower *follower_new(uv_loop_t *loop, const char *dir, const struct fol
 /* The latest replay; valid until the next changed event. */
 const struct replay *follower_replay(const struct follower *f);
 
+/* Reads what was appended to the journal now, without waiting for the
+ * next look: a sweep that just ended wrote its last lines first. */
+void follower_poll(struct follower *f);
+
 /* Stops following (closes the timer); follower_free after the loop ran. */
 void follower_stop(struct follower *f);
 
