@@ -66,6 +66,8 @@ static const struct cli_option cmd_stress_options[] = {
     {"shard", true, OPTIONS_SHARD},
     {"durations", true, OPTIONS_DURATIONS},
     {"shard-plan", false, OPTIONS_SHARD_PLAN},
+    {"tz", true, OPTIONS_TZ},
+    {"locale", true, OPTIONS_LOCALE},
     {NULL, false, 0},
 };
 
@@ -111,6 +113,8 @@ cmd_stress_usage(FILE *f)
 	        "  --cover            build with coverage (go test -c -cover), as CI may\n"
 	        "  --isolate-net      give each run its own network namespace (root)\n"
 	        "  --private-workdir  run each run in its own copy of its package's directory\n"
+	        "  --tz ZONE          every run's TZ (default UTC; inherit: the caller's)\n"
+	        "  --locale NAME      every run's LC_ALL (default C; inherit: the caller's)\n"
 	        "  --quiet PERCENT    hold a lane while others take over PERCENT of it\n"
 	        "  --canaries PERCENT canary runs that check flakesweep itself (1%, 0: off)\n"
 	        "  -o DIR             output directory (default ./flakesweep-out/TIMESTAMP)\n"

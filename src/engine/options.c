@@ -14,6 +14,7 @@
 #include "drivers/driver.h"
 #include "engine/options.h"
 #include "engine/shard.h"
+#include "engine/zone.h"
 #include "base/timefmt.h"
 #include "base/util.h"
 
@@ -38,6 +39,8 @@ options_init(struct options *o)
 	o->tap_select = xstrdup("arg");
 	o->pytest_unit = xstrdup("file");
 	o->cpu_shim = true;
+	o->tz = xstrdup(ZONE_TZ_DEFAULT);
+	o->locale = xstrdup(ZONE_LOCALE_DEFAULT);
 }
 
 void
@@ -60,6 +63,8 @@ options_free(struct options *o)
 	free(o->pytest_unit);
 	free(o->cpu_shim_path);
 	free(o->dir);
+	free(o->tz);
+	free(o->locale);
 	util_strv_free_n(o->packages, o->npackages);
 	util_strv_free_n(o->command, o->ncommand);
 	util_strv_free_n(o->scrub_env, o->nscrub_env);
@@ -446,6 +451,12 @@ options_set(struct options *o, enum options_key key, const char *value, const ch
 	case OPTIONS_SHARD_PLAN:
 		o->shard_plan = true;
 		return 0;
+	case OPTIONS_TZ:
+		o->given |= OPTIONS_GIVEN_ZONE;
+		return options_set_checked(&o->tz, value, zone_check_tz(value), expected);
+	case OPTIONS_LOCALE:
+		o->given |= OPTIONS_GIVEN_ZONE;
+		return options_set_checked(&o->locale, value, zone_check_locale(value), expected);
 	case OPTIONS_SCRUB_ENV:
 		if ((*expected = options_check_env_name(value)) != NULL)
 			return -EINVAL;

@@ -35,6 +35,7 @@ enum options_given {
 	OPTIONS_GIVEN_PACKAGES = 1 << 12,
 	OPTIONS_GIVEN_SHARD = 1 << 13,
 	OPTIONS_GIVEN_CANARIES = 1 << 14,
+	OPTIONS_GIVEN_ZONE = 1 << 15, /* --tz or --locale */
 };
 
 /* The largest --count and --confirm, --load, and --timeout with the go
@@ -102,6 +103,8 @@ struct options {
 	bool shard_plan;              /* --shard-plan: print the plan and stop */
 	char *dir;                    /* where discovery runs; NULL = the current directory
 	                               * (--resume sets the journal's project root) */
+	char *tz;                     /* --tz: every run's TZ, or "inherit" (engine/zone.h) */
+	char *locale;                 /* --locale: every run's LC_ALL, or "inherit" */
 };
 
 /* The rules of the sweep settings, shared by the command line and the
@@ -174,6 +177,8 @@ enum options_key {
 	OPTIONS_SHARD,
 	OPTIONS_DURATIONS,
 	OPTIONS_SHARD_PLAN,
+	OPTIONS_TZ,
+	OPTIONS_LOCALE,
 };
 
 /* Sets one setting from its text (value is ignored for flags) and marks

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * run.c: one run of a sweep: its environment (TMPDIR, FLAKESWEEP_RUN,
+ * run.c: one run of a sweep: its environment (TZ, LC_ALL, TMPDIR, FLAKESWEEP_RUN,
  * FLAKESWEEP_PORT_BASE and its port window, FLAKESWEEP_CPU, the CPU
  * preload), the capture of its output (head and tail ring) fed to the
  * driver's parser, the log kept when it fails, and what it adds to the
@@ -18,6 +18,7 @@
 #include "base/sanitize.h"
 #include "engine/canary.h"
 #include "engine/cpu-shim.h"
+#include "engine/zone.h"
 #include "results/journal-canary.h"
 #include "results/interference.h"
 #include "engine/sweep-int.h"
@@ -42,6 +43,7 @@ run_environ(struct sweep *s, const struct sweep_live *l, const struct driver_run
 		}
 		if (strncmp(environ[i], "TMPDIR=", 7) == 0 ||
 		    strncmp(environ[i], "FLAKESWEEP_", 11) == 0 ||
+		    zone_replaces(environ[i], s->o->tz, s->o->locale) ||
 		    (s->o->cpu_shim_path != NULL &&
 		     (strncmp(environ[i], "LD_PRELOAD=", 11) == 0 ||
 		      strncmp(environ[i], "ASAN_OPTIONS=", 13) == 0)))
@@ -69,6 +71,7 @@ run_environ(struct sweep *s, const struct sweep_live *l, const struct driver_run
 		free(preload);
 		free(asan);
 	}
+	zone_run_env(s->o->tz, s->o->locale, &env, &n);
 	v = xasprintf("TMPDIR=%s", l->tmpdir);
 	util_strv_add(&env, &n, v);
 	free(v);

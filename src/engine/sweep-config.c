@@ -16,6 +16,7 @@
 #include "decisions/quarantine.h"
 #include "engine/shard.h"
 #include "engine/sweep-config.h"
+#include "engine/zone.h"
 #include "base/timefmt.h"
 #include "base/util.h"
 
@@ -95,6 +96,13 @@ sweep_config_from_options(struct sweep_config *c, const struct options *o,
 	c->nmask_env = o->nmask_env;
 	c->shard_index = o->shard_index;
 	c->shard_count = o->shard_count;
+	c->tz = xstrdup(o->tz);
+	c->locale = xstrdup(o->locale);
+	/* Runs that kept the caller's zone or locale: reproduce lines set it. */
+	if (strcmp(o->tz, ZONE_INHERIT) == 0)
+		sweep_config_keep_env(c, (const char *const[]){"TZ", NULL});
+	if (strcmp(o->locale, ZONE_INHERIT) == 0)
+		sweep_config_keep_env(c, (const char *const[]){"LC_ALL", NULL});
 }
 
 void
@@ -185,6 +193,8 @@ sweep_config_to_options(const struct sweep_config *c, struct options *o)
 		options_add_mask_env(o, c->mask_env[i]);
 	o->shard_index = c->shard_index;
 	o->shard_count = c->shard_count;
+	sweep_config_set_str(&o->tz, c->tz);
+	sweep_config_set_str(&o->locale, c->locale);
 }
 
 static bool
@@ -222,6 +232,10 @@ sweep_config_diff(const struct options *o, const struct sweep_config *c)
 	if (o->given & (OPTIONS_GIVEN_RUN | OPTIONS_GIVEN_SKIP | OPTIONS_GIVEN_TAGS |
 	                OPTIONS_GIVEN_DRIVER | OPTIONS_GIVEN_PACKAGES | OPTIONS_GIVEN_KEEP))
 		buf_printf(&b, " %s", _("(packages, --run, --skip, --tags, --keep or --driver)"));
+	if ((o->given & OPTIONS_GIVEN_ZONE) && strcmp(o->tz, c->tz) != 0)
+		buf_printf(&b, " --tz");
+	if ((o->given & OPTIONS_GIVEN_ZONE) && strcmp(o->locale, c->locale) != 0)
+		buf_printf(&b, " --locale");
 	if ((o->given & OPTIONS_GIVEN_SHARD) &&
 	    (o->shard_index != c->shard_index || o->shard_count != c->shard_count))
 		buf_printf(&b, " --shard");
@@ -280,6 +294,8 @@ sweep_config_free(struct sweep_config *c)
 	free(c->shard_buckets);
 	free(c->shard_merged);
 	levels_free(c->level_config);
+	free(c->tz);
+	free(c->locale);
 	memset(c, 0, sizeof *c);
 }
 
@@ -373,6 +389,8 @@ sweep_config_json(const struct sweep_config *c)
 	}
 	if (c->level_config != NULL)
 		cJSON_AddItemToObject(o, "level_config", levels_json(c->level_config));
+	cJSON_AddStringToObject(o, "tz", c->tz != NULL ? c->tz : ZONE_INHERIT);
+	cJSON_AddStringToObject(o, "locale", c->locale != NULL ? c->locale : ZONE_INHERIT);
 	return o;
 }
 
@@ -639,6 +657,28 @@ sweep_config_levels(struct sweep_config_in *in, const cJSON *v, struct sweep_con
 	return rc;
 }
 
+/* "tz" and "locale": absent is inherit, else the command line's rules. */
+static int
+sweep_config_zone(struct sweep_config_in *in, const cJSON *o, struct sweep_config *c)
+{
+	const char *expected;
+	int rc = sweep_config_str(in, o, "tz", false, &c->tz);
+
+	if (rc == 0)
+		rc = sweep_config_str(in, o, "locale", false, &c->locale);
+	if (rc < 0)
+		return rc;
+	if (c->tz == NULL)
+		c->tz = xstrdup(ZONE_INHERIT);
+	if (c->locale == NULL)
+		c->locale = xstrdup(ZONE_INHERIT);
+	if ((expected = zone_check_tz(c->tz)) != NULL)
+		return sweep_config_bad(in, "tz", expected);
+	if ((expected = zone_check_locale(c->locale)) != NULL)
+		return sweep_config_bad(in, "locale", expected);
+	return 0;
+}
+
 static int
 sweep_config_decode(struct sweep_config_in *in, const cJSON *o, struct sweep_config *c)
 {
@@ -754,6 +794,8 @@ sweep_config_decode(struct sweep_config_in *in, const cJSON *o, struct sweep_con
 	if (rc == 0)
 		rc =
 		    sweep_config_levels(in, cJSON_GetObjectItemCaseSensitive(o, "level_config"), c);
+	if (rc == 0)
+		rc = sweep_config_zone(in, o, c);
 	return rc;
 }
 

@@ -62,6 +62,10 @@ struct sweep_config {
 	/* The project's .flakesweep/levels.json (levels.h), or NULL without
 	 * one (then absent from the header). */
 	struct levels *level_config;
+	/* --tz and --locale: every run's TZ and LC_ALL, or "inherit" (a
+	 * header without them, from before flakesweep set them, reads as
+	 * inherit). */
+	char *tz, *locale;
 };
 
 /* The machine the sweep ran on. */

@@ -36,6 +36,7 @@
 #include "base/sanitize.h"
 #include "engine/sweep-config.h"
 #include "engine/shard.h"
+#include "engine/zone.h"
 #include "engine/sweep.h"
 #include "engine/outdir.h"
 #include "engine/sweep-int.h"
@@ -1295,6 +1296,7 @@ sweep_reproduce_env(const struct sweep_config *config, char *line)
 	int i;
 
 	buf_init(&b);
+	zone_export(&b, config->tz, config->locale);
 	for (i = 0; i < config->nenv; i++) {
 		char *q = util_shell_quote(config->env_values[i]);
 
@@ -1370,6 +1372,7 @@ sweep_repro_commands(const struct sweep_repro *s, const struct results_test *t,
 	}
 	if (tap_select != NULL && strcmp(tap_select, "env") == 0)
 		buf_adds(&extra, " --tap-select env");
+	zone_options(&extra, config->tz, config->locale);
 	filter = s->driver->filter(t->test);
 	qfilter = util_shell_quote(filter);
 	/* An order-dependent test passes alone: both commands replay the
