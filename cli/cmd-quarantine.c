@@ -20,6 +20,7 @@
 #include "cmd.h"
 #include "drivers/driver.h"
 #include "decisions/ledger.h"
+#include "decisions/quarantine-class.h"
 #include "decisions/quarantine.h"
 #include "results/results-json.h"
 #include "results/results.h"
@@ -41,23 +42,32 @@ enum {
 	QOPT_REASON,
 	QOPT_FORMAT,
 	QOPT_PACKAGE,
+	QOPT_FORCE,
 	QOPT_COUNT,
 };
 
 static const struct cli_option cmd_quarantine_options[] = {
-    {"file", true, QOPT_FILE},         {"quarantine", true, QOPT_FILE},
-    {"results", true, QOPT_RESULTS},   {"ledger", true, QOPT_LEDGER},
-    {"min-runs", true, QOPT_MIN_RUNS}, {"now", true, QOPT_NOW},
-    {"json", false, QOPT_JSON},        {"owner", true, QOPT_OWNER},
-    {"issue", true, QOPT_ISSUE},       {"expires", true, QOPT_EXPIRES},
-    {"reason", true, QOPT_REASON},     {"format", true, QOPT_FORMAT},
-    {"package", true, QOPT_PACKAGE},   {NULL, false, 0},
+    {"file", true, QOPT_FILE},
+    {"quarantine", true, QOPT_FILE},
+    {"results", true, QOPT_RESULTS},
+    {"ledger", true, QOPT_LEDGER},
+    {"min-runs", true, QOPT_MIN_RUNS},
+    {"now", true, QOPT_NOW},
+    {"json", false, QOPT_JSON},
+    {"owner", true, QOPT_OWNER},
+    {"issue", true, QOPT_ISSUE},
+    {"expires", true, QOPT_EXPIRES},
+    {"reason", true, QOPT_REASON},
+    {"format", true, QOPT_FORMAT},
+    {"package", true, QOPT_PACKAGE},
+    {"force", false, QOPT_FORCE},
+    {NULL, false, 0},
 };
 
 /* The spelling of each option in messages, by QOPT_x. */
 static const char *const cmd_quarantine_opt_names[] = {
-    "--file",  "--results", "--ledger",  "--min-runs", "--now",    "--json",
-    "--owner", "--issue",   "--expires", "--reason",   "--format", "--package",
+    "--file",  "--results", "--ledger", "--min-runs", "--now",     "--json",  "--owner",
+    "--issue", "--expires", "--reason", "--format",   "--package", "--force",
 };
 
 /* Which options each subcommand takes, as bits of (1 << QOPT_x). */
@@ -77,7 +87,7 @@ static const struct {
      0, 0},
     {"add",
      QBIT(QOPT_FILE) | QBIT(QOPT_NOW) | QBIT(QOPT_OWNER) | QBIT(QOPT_ISSUE) | QBIT(QOPT_EXPIRES) |
-         QBIT(QOPT_REASON),
+         QBIT(QOPT_REASON) | QBIT(QOPT_RESULTS) | QBIT(QOPT_FORCE),
      2, 2},
     {"remove", QBIT(QOPT_FILE), 1, 2},
     {"export", QBIT(QOPT_FILE) | QBIT(QOPT_FORMAT) | QBIT(QOPT_PACKAGE), 0, 0},
@@ -92,6 +102,7 @@ struct cmd_quarantine_args {
 	int min_runs;
 	int64_t now_ms;
 	bool json;
+	bool force; /* add: against what the test's class allows */
 	const char *owner, *issue, *expires, *reason, *format, *package;
 	char **args;
 	int nargs;
@@ -107,6 +118,7 @@ cmd_quarantine_usage(FILE *f)
 	      "                                   [--min-runs N] [--now TIME]\n"
 	      "       flakesweep quarantine add TEST CHANNEL --owner NAME --issue REF\n"
 	      "                                 --expires YYYY-MM-DD [--reason TEXT] [--file FILE]\n"
+	      "                                 [--results FILE [--force --reason TEXT]]\n"
 	      "       flakesweep quarantine remove TEST [CHANNEL] [--file FILE]\n"
 	      "       flakesweep quarantine export --format go-skip|pytest-deselect\n"
 	      "                                    [--package PACKAGE] [--file FILE]\n"
@@ -117,6 +129,8 @@ cmd_quarantine_usage(FILE *f)
 	      "evidence shows it gone: remove the entry), overdue (expired and not shown\n"
 	      "stale) or unproven (no evidence yet). remove takes out the test's entries\n"
 	      "(only the one for CHANNEL when given), keeping the rest of the file as it is.\n"
+	      "With --results, add takes only what the test's class there allows: a\n"
+	      "test-flake on any channel, a race on the channel where it fails.\n"
 	      "\n"
 	      "Options:\n"
 	      "  --file FILE, --quarantine FILE  the quarantine file (default\n"
@@ -128,6 +142,7 @@ cmd_quarantine_usage(FILE *f)
 	      "  --json             list as JSON\n"
 	      "  --format FORMAT    export as go-skip or pytest-deselect\n"
 	      "  --package PACKAGE  export only that package's tests\n"
+	      "  --force            add against what the test's class allows (needs --reason)\n"
 	      "\n"
 	      "Exit status: 0 fine; 1 check found a stale, overdue or invalid entry;\n"
 	      "2 usage or input error.\n"),
@@ -198,6 +213,9 @@ cmd_quarantine_set(void *arg, int id, const char *value)
 		break;
 	case QOPT_PACKAGE:
 		c->package = value;
+		break;
+	case QOPT_FORCE:
+		c->force = true;
 		break;
 	}
 	return 0;
@@ -465,22 +483,70 @@ cmd_quarantine_check(const struct cmd_quarantine_args *c, struct quarantine *q)
 	return rc;
 }
 
+/* add --results: the test's class there, into ne; refused (after saying
+ * why) when the class does not allow the channel and --force --reason
+ * does not override it. Returns 0 or -1. */
+static int
+cmd_quarantine_class(const struct cmd_quarantine_args *c, struct quarantine_new_entry *ne,
+                     enum classify_class *klass)
+{
+	struct results *r = NULL;
+	struct results_meta meta;
+	const struct results_test *t;
+	char *err = NULL, *why;
+	int rc = 0;
+
+	memset(&meta, 0, sizeof meta);
+	if (results_load(c->results_path, &r, &meta, &err) < 0) {
+		sanitize_fprintf(stderr, "flakesweep: %s\n", err);
+		free(err);
+		return -1;
+	}
+	t = results_find(r, ne->test);
+	*klass = t != NULL ? meta.tests[t - r->tests].klass : CLASSIFY_NONE;
+	why = quarantine_class_refusal(ne->test, *klass,
+	                               t != NULL ? meta.tests[t - r->tests].class_channel : NULL,
+	                               ne->channel);
+	ne->klass = classify_name(*klass);
+	if (why != NULL && c->force && c->reason != NULL) {
+		ne->forced = true;
+	} else if (why != NULL) {
+		sanitize_fprintf(stderr,
+		                 _("flakesweep: quarantine add: %s (%s; --force --reason TEXT adds "
+		                   "it all the same)\n"),
+		                 why, c->results_path);
+		rc = -1;
+	}
+	free(why);
+	results_meta_free(&meta);
+	results_free(r);
+	return rc;
+}
+
 static int
 cmd_quarantine_add(const struct cmd_quarantine_args *c, struct quarantine *q)
 {
 	struct quarantine_new_entry ne;
 	const struct quarantine_entry *e;
+	enum classify_class klass = CLASSIFY_NONE;
 	char *err = NULL;
 	int rc;
 
+	if (c->force && (c->results_path == NULL || c->reason == NULL))
+		return cmd_quarantine_usage_error(
+		    "%s", _("quarantine add: --force needs --results and --reason"));
+
 	if (cmd_quarantine_problems(q))
 		return 2;
+	memset(&ne, 0, sizeof ne);
 	ne.test = c->args[0];
 	ne.channel = c->args[1];
 	ne.reason = c->reason;
 	ne.owner = c->owner;
 	ne.issue = c->issue;
 	ne.expires = c->expires;
+	if (c->results_path != NULL && cmd_quarantine_class(c, &ne, &klass) < 0)
+		return 2;
 	rc = quarantine_add(q, &ne, c->now_ms, &err);
 	if (rc < 0) {
 		sanitize_fprintf(stderr, _("flakesweep: quarantine add: %s\n"), err);
@@ -490,6 +556,8 @@ cmd_quarantine_add(const struct cmd_quarantine_args *c, struct quarantine *q)
 	e = &q->entries[q->nentries - 1];
 	sanitize_fprintf(stdout, _("%s:%d: entry %d: added %s [%s], expires %s\n"), q->path,
 	                 e->line, e->index, e->test, e->channel, e->expires);
+	if (ne.forced)
+		sanitize_fprintf(stdout, _("forced: %s is %s\n"), e->test, classify_name(klass));
 	return 0;
 }
 

@@ -552,17 +552,27 @@ TEST(quarantine_add_keeps_style)
 	                                     "seeds from the clock",
 	                                     "platform",
 	                                     "#4823",
-	                                     "2026-12-24"};
+	                                     "2026-12-24",
+	                                     NULL,
+	                                     false};
 	struct quarantine_new_entry compact = {"tests/test_new.py::test_it[a \"b\"]",
 	                                       "env:TZ",
 	                                       NULL,
 	                                       "Zo\xc3\xab",
 	                                       "#9",
-	                                       "2026-12-24"};
+	                                       "2026-12-24",
+	                                       NULL,
+	                                       false};
 	struct quarantine_new_entry single = {
-	    "tests/test_new.py::test_it", "any", NULL, "sched", "#10", "2026-12-24"};
-	struct quarantine_new_entry empty = {
-	    "example.com/demo/net::TestDial", "cpu=4,load=2", NULL, "net", "#12", "2026-12-24"};
+	    "tests/test_new.py::test_it", "any", NULL, "sched", "#10", "2026-12-24", NULL, false};
+	struct quarantine_new_entry empty = {"example.com/demo/net::TestDial",
+	                                     "cpu=4,load=2",
+	                                     NULL,
+	                                     "net",
+	                                     "#12",
+	                                     "2026-12-24",
+	                                     NULL,
+	                                     false};
 
 	check_add("valid.json", "expected/add-valid.json", &valid);
 	check_add("compact.json", "expected/add-compact.json", &compact);
@@ -576,7 +586,7 @@ TEST(quarantine_add_new_file_and_refusals)
 	char *err = NULL, *text = NULL, *want;
 	struct quarantine *q = NULL;
 	struct quarantine_new_entry ne = {
-	    "example.com/demo/net::TestDial", "net", NULL, "net", "#12", "2026-12-24"};
+	    "example.com/demo/net::TestDial", "net", NULL, "net", "#12", "2026-12-24", NULL, false};
 
 	CHECK_INT(quarantine_load(path, &q, &err), -ENOENT);
 	CHECK(q == NULL);
@@ -667,7 +677,8 @@ TEST(quarantine_add_keeps_bytes_that_are_not_utf8)
 {
 	char *path = xasprintf("%s/q.json", check_tmpdir()), *err = NULL, *text = NULL;
 	struct quarantine *q = quarantine_new(path);
-	struct quarantine_new_entry ne = {"m::\xff\xfe x", "any", NULL, "o", "#1", "2027-06-01"};
+	struct quarantine_new_entry ne = {"m::\xff\xfe x", "any", NULL, "o", "#1",
+	                                  "2027-06-01",    NULL,  false};
 	size_t len = 0;
 
 	CHECK_INT(quarantine_add(q, &ne, NOW_MS, &err), 0);
@@ -700,8 +711,8 @@ quarantine_adds_in_parallel(const char *const paths[2], const char *real)
 		CHECK(pids[i] >= 0);
 		if (pids[i] == 0) {
 			char test[32];
-			struct quarantine_new_entry ne = {test, "any", NULL,
-			                                  "o",  "#1",  "2027-06-01"};
+			struct quarantine_new_entry ne = {test, "any",        NULL, "o",
+			                                  "#1", "2027-06-01", NULL, false};
 			int rc = quarantine_load(paths[i % 2], &q, &err);
 
 			if (rc == -ENOENT)

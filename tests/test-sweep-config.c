@@ -66,7 +66,8 @@ TEST(sweep_config_header_round_trip)
 	             "false,\"run\":\"^TestA$\",\"skip\":null,\"levels\":[\"unit\"],\"tags\":null,"
 	             "\"race\":true,\"isolate_net\":false,\"tap_select\":\"arg\",\"env\":{},"
 	             "\"quarantine\":null,\"build_tags\":null,"
-	             "\"driver\":\"tap\",\"packages\":[],\"command\":[\"./t.sh\"]},\"machine\":{"
+	             "\"driver\":\"tap\",\"packages\":[],\"command\":[\"./t.sh\"],\"tz\":\"UTC\","
+	             "\"locale\":\"C\"},\"machine\":{"
 	             "\"cores\":4,\"keep\":0,\"lanes\":[[0,1],[2,3]]},\"project\":{\"driver\":"
 	             "\"tap\",\"root\":\"/src/p\",\"commit\":null,\"toolchain\":null,\"origin\":"
 	             "null}}");

@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "decisions/quarantine-class.h"
 #include "engine/sweep.h"
 #include "ui-int.h"
 #include "base/util.h"
@@ -312,6 +313,18 @@ decide_confirm(struct ui *ui)
 
 /* ---- Q: quarantine ---- */
 
+/* The listed test being decided, or NULL. */
+static const struct model_test *
+decide_model_test(const struct ui *ui)
+{
+	size_t i;
+
+	for (i = 0; ui->act_test != NULL && i < ui->model->ntests; i++)
+		if (strcmp(ui->model->tests[i].id, ui->act_test) == 0)
+			return &ui->model->tests[i];
+	return NULL;
+}
+
 static void decide_ask_channel(struct ui *ui, const char *def);
 static void decide_ask_owner(struct ui *ui, const char *def);
 static void decide_ask_issue(struct ui *ui, const char *def);
@@ -325,6 +338,7 @@ decide_expiry_done(void *arg, const char *answer)
 	const struct results_test *t = decide_results_test(ui);
 	const struct results_cell *worst = t != NULL ? results_worst_cell(t) : NULL;
 	struct quarantine_new_entry ne;
+	const struct model_test *mt;
 	struct decision d;
 	int64_t runs = 0, failures = 0, hangs = 0;
 	char *reason, *err = NULL, *path;
@@ -352,6 +366,8 @@ decide_expiry_done(void *arg, const char *answer)
 	ne.owner = ui->act_owner;
 	ne.issue = ui->act_issue;
 	ne.expires = answer;
+	mt = decide_model_test(ui);
+	ne.klass = mt != NULL ? classify_name(mt->klass) : NULL;
 	rc = quarantine_add(m->quarantine, &ne, util_now_ms(), &err);
 	free(reason);
 	if (rc < 0) {
@@ -472,7 +488,9 @@ decide_channel_done(void *arg, const char *answer)
 {
 	struct ui *ui = arg;
 	const struct quarantine *q = ui->model->quarantine;
+	const struct model_test *mt;
 	struct quarantine_channel ch;
+	char *why;
 	size_t i;
 
 	if (answer == NULL) {
@@ -486,6 +504,17 @@ decide_channel_done(void *arg, const char *answer)
 		      "net or env:NAME"),
 		    answer);
 		decide_ask_channel(ui, answer);
+		return;
+	}
+	/* What the class does not allow is refused: the command line's
+	 * quarantine add --force --reason can override it, with a reason. */
+	mt = decide_model_test(ui);
+	why = mt != NULL
+	          ? quarantine_class_refusal(ui->act_test, mt->klass, mt->class_channel, answer)
+	          : NULL;
+	if (why != NULL) {
+		ui_message(ui, true, _("not quarantined: %s"), why);
+		free(why);
 		return;
 	}
 	/* Already there: say so now, not after three more answers. */
@@ -517,11 +546,27 @@ decide_ask_channel(struct ui *ui, const char *def)
 	free(q);
 }
 
+/* Asks for the channel, the one the test's class allows by default (its
+ * failing pair for a race, any for a test-flake), else its worst pair. */
+static void
+decide_ask_default_channel(struct ui *ui)
+{
+	const struct model_test *mt = decide_model_test(ui);
+	char *channel;
+
+	if (mt != NULL && mt->class_channel[0] != '\0') {
+		decide_ask_channel(ui, mt->class_channel);
+		return;
+	}
+	channel = model_worst_channel(decide_results_test(ui));
+	decide_ask_channel(ui, channel);
+	free(channel);
+}
+
 static void
 decide_outside_done(void *arg, const char *answer)
 {
 	struct ui *ui = arg;
-	char *channel;
 
 	if (answer == NULL || strcmp(answer, "y") != 0) {
 		ui_message(
@@ -530,9 +575,7 @@ decide_outside_done(void *arg, const char *answer)
 		      "project's file"));
 		return;
 	}
-	channel = model_worst_channel(decide_results_test(ui));
-	decide_ask_channel(ui, channel);
-	free(channel);
+	decide_ask_default_channel(ui);
 }
 
 void
@@ -540,7 +583,6 @@ decide_quarantine(struct ui *ui)
 {
 	const struct model_test *mt = decide_begin(ui);
 	const struct quarantine *q = ui->model->quarantine;
-	char *channel;
 
 	if (mt == NULL)
 		return;
@@ -559,9 +601,7 @@ decide_quarantine(struct ui *ui)
 		free(question);
 		return;
 	}
-	channel = model_worst_channel(decide_results_test(ui));
-	decide_ask_channel(ui, channel);
-	free(channel);
+	decide_ask_default_channel(ui);
 }
 
 /* ---- d: dismiss ---- */

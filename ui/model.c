@@ -16,6 +16,7 @@
 
 #include "model.h"
 #include "engine/sweep.h"
+#include "results/causes.h"
 #include "base/util.h"
 
 struct model *
@@ -297,12 +298,14 @@ void
 model_list_tests(struct model *m)
 {
 	const struct results *r = m->results;
+	struct causes *causes;
 	size_t i;
 
 	model_free_tests(m);
 	m->undecided = 0;
 	if (r == NULL)
 		return;
+	causes = causes_new(r);
 	for (i = 0; i < r->ntests; i++) {
 		const struct results_test *t = &r->tests[i];
 		struct model_test *mt;
@@ -322,8 +325,10 @@ model_list_tests(struct model *m)
 		              : xstrdup("?");
 		mt->name = xstrdup(t->test);
 		model_test_fill(m, mt, t);
+		mt->klass = classify_test(r, causes, i, mt->class_channel);
 		m->undecided += mt->undecided;
 	}
+	causes_free(causes);
 	if (m->ntests > 1)
 		qsort(m->tests, m->ntests, sizeof *m->tests, model_cmp_tests);
 	m->tests_failures = r->failures + r->hangs;

@@ -17,6 +17,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "results/classify.h"
 #include "results/decisions.h"
 #include "engine/observer.h"
 #include "decisions/quarantine.h"
@@ -74,6 +75,10 @@ struct model_test {
 	bool quarantined;     /* the quarantine file has an entry for it */
 	bool undecided;       /* flaky, neither decided nor quarantined */
 	double severity;      /* the worst pair's lower 95% bound of its failure rate */
+	/* Its class (classify.h) and the quarantine channel the class
+	 * allows ("" for none), worked out when the tests are listed. */
+	enum classify_class klass;
+	char class_channel[CLASSIFY_CHANNEL_MAX];
 };
 
 /* Something that happened while the dashboard watched a live sweep. */

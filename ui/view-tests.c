@@ -38,14 +38,20 @@ view_tests_decision(const struct model_test *mt)
 	return mt->undecided ? _("to decide") : "-";
 }
 
+/* The verdict, and the class beside it when the test has one and
+ * with_class. */
 static const char *
-view_tests_verdict(const struct model_test *mt)
+view_tests_verdict(const struct model_test *mt, bool with_class, char *out, size_t size)
 {
-	if (mt->verdict == RESULTS_CASCADE)
-		return _("cascade");
-	if (mt->verdict == RESULTS_SKIP_FLAKY)
-		return _("skip-flaky");
-	return mt->verdict == RESULTS_FAILING ? _("failing") : _("flaky");
+	const char *v = mt->verdict == RESULTS_CASCADE      ? _("cascade")
+	                : mt->verdict == RESULTS_SKIP_FLAKY ? _("skip-flaky")
+	                : mt->verdict == RESULTS_FAILING    ? _("failing")
+	                                                    : _("flaky");
+
+	bool k = with_class && mt->klass != CLASSIFY_NONE;
+
+	snprintf(out, size, "%s%s%s", v, k ? " " : "", k ? classify_name(mt->klass) : "");
+	return out;
 }
 
 /* Its failures of its runs; a skip-flaky test's skips of its runs and
@@ -68,6 +74,8 @@ view_tests_draw(struct view_ctx *c, const struct view_rect *r, bool focused)
 	struct view_state *st = c->st;
 	char title[160];
 	int rows = r->h - 1, count_w = 3, pkg_w = 0, verdict_w, decision_w = 0, heat_w, name_w;
+	int plain_w; /* the verdicts' width without the classes */
+	bool with_class = true;
 	int fixed, i, sep;
 	size_t k;
 	bool same_pkg = true;
@@ -105,18 +113,21 @@ view_tests_draw(struct view_ctx *c, const struct view_rect *r, bool focused)
 	if (st->list_top + (size_t)rows > c->nvisible)
 		st->list_top = c->nvisible > (size_t)rows ? c->nvisible - (size_t)rows : 0;
 
-	verdict_w = draw_width(c->d, _("failing"));
+	verdict_w = plain_w = draw_width(c->d, _("failing"));
 	for (k = 0; k < c->nvisible; k++) {
 		const struct model_test *mt = &m->tests[c->visible[k]];
-		char n[64];
+		char n[64], v[96];
 		int w;
 
 		view_tests_count(n, sizeof n, mt);
 		if ((int)strlen(n) > count_w)
 			count_w = (int)strlen(n);
-		w = draw_width(c->d, view_tests_verdict(mt));
+		w = draw_width(c->d, view_tests_verdict(mt, true, v, sizeof v));
 		if (w > verdict_w)
 			verdict_w = w;
+		w = draw_width(c->d, view_tests_verdict(mt, false, v, sizeof v));
+		if (w > plain_w)
+			plain_w = w;
 		w = draw_width(c->d, mt->pkg);
 		if (w > pkg_w)
 			pkg_w = w;
@@ -130,6 +141,13 @@ view_tests_draw(struct view_ctx *c, const struct view_rect *r, bool focused)
 		pkg_w = VIEW_TESTS_PKG_MAX;
 	heat_w = view_heatmap_mini_width(m);
 	fixed = 2 + count_w + 1 + heat_w + 1 + verdict_w + sep;
+	/* The decisions matter more than the classes: the classes go first
+	 * when both do not fit (the detail and the report still say them). */
+	if (decision_w > 0 && r->w - fixed - 1 - decision_w - 1 < VIEW_TESTS_NAME_MIN) {
+		fixed -= verdict_w - plain_w;
+		verdict_w = plain_w;
+		with_class = false;
+	}
 	if (decision_w > 0 && r->w - fixed - 1 - decision_w - 1 < VIEW_TESTS_NAME_MIN)
 		decision_w = 0;
 	if (decision_w > 0)
@@ -151,7 +169,7 @@ view_tests_draw(struct view_ctx *c, const struct view_rect *r, bool focused)
 		const struct model_test *mt;
 		const struct results_test *t;
 		enum draw_role role = DRAW_NORMAL, vrole;
-		char n[64];
+		char n[64], v[96];
 		bool sel;
 
 		draw_fill(c->d, y, r->x, r->w - sep, ' ', DRAW_NORMAL);
@@ -189,7 +207,8 @@ view_tests_draw(struct view_ctx *c, const struct view_rect *r, bool focused)
 			view_heatmap_mini(c, y, x, heat_w, t);
 		x += heat_w + 1;
 		vrole = sel ? role : (mt->verdict == RESULTS_FAILING ? DRAW_BAD : DRAW_WARN);
-		draw_text(c->d, y, x, verdict_w, view_tests_verdict(mt), vrole, false);
+		draw_text(c->d, y, x, verdict_w, view_tests_verdict(mt, with_class, v, sizeof v),
+		          vrole, false);
 		x += verdict_w + 1;
 		if (decision_w > 0)
 			draw_text(c->d, y, x, decision_w, view_tests_decision(mt),

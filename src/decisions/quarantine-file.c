@@ -20,7 +20,7 @@
 
 /* The fields of an entry, in the order a new file writes them. */
 const char *const quarantine_file_fields[] = {
-    "test", "channel", "reason", "owner", "issue", "expires",
+    "test", "channel", "reason", "owner", "issue", "expires", "class", "forced",
 };
 
 int
@@ -257,7 +257,10 @@ quarantine_file_render_entry(struct buf *b, const struct quarantine_file_style *
 		first = false;
 		quarantine_file_json_string(b, quarantine_file_fields[f]);
 		buf_add(b, st->key_to_value, st->key_to_value_len);
-		quarantine_file_json_string(b, values[f]);
+		if (f == QUARANTINE_FIELD_FORCED)
+			buf_adds(b, "true");
+		else
+			quarantine_file_json_string(b, values[f]);
 	}
 	buf_add(b, st->to_close, st->to_close_len);
 	buf_addc(b, '}');

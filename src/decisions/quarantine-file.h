@@ -24,6 +24,8 @@ enum quarantine_field {
 	QUARANTINE_FIELD_OWNER,
 	QUARANTINE_FIELD_ISSUE,
 	QUARANTINE_FIELD_EXPIRES,
+	QUARANTINE_FIELD_CLASS,  /* optional: the test's class when it was added */
+	QUARANTINE_FIELD_FORCED, /* optional: true, written as a JSON true */
 	QUARANTINE_FIELD_COUNT,
 };
 

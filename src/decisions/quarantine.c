@@ -113,6 +113,14 @@ quarantine_field_error(struct quarantine *q, struct quarantine_entry *e, int lin
 	e->valid = false;
 }
 
+/* The fields an entry may leave out. */
+static bool
+quarantine_optional(int field)
+{
+	return field == QUARANTINE_FIELD_REASON || field == QUARANTINE_FIELD_CLASS ||
+	       field == QUARANTINE_FIELD_FORCED;
+}
+
 /* Checks one field's value; returns NULL or what is wrong (caller frees).
  * Shared by the file's validation and by quarantine_add. */
 static char *
@@ -163,6 +171,10 @@ quarantine_entry_field(struct quarantine_entry *e, int field)
 		return &e->owner;
 	case QUARANTINE_FIELD_ISSUE:
 		return &e->issue;
+	case QUARANTINE_FIELD_CLASS:
+		return &e->klass;
+	case QUARANTINE_FIELD_FORCED:
+		return &e->forced;
 	default:
 		return &e->expires;
 	}
@@ -220,6 +232,13 @@ quarantine_check_entry(struct quarantine *q, struct quarantine_entry *e, const c
 			continue;
 		}
 		field_line[f] = line;
+		if (f == QUARANTINE_FIELD_FORCED) {
+			if (cJSON_IsTrue(child))
+				e->forced = xstrdup("true");
+			else
+				quarantine_field_error(q, e, line, "forced", _("expected true"));
+			continue;
+		}
 		if (!cJSON_IsString(child)) {
 			quarantine_field_error(q, e, line, quarantine_file_fields[f],
 			                       _("expected a string"));
@@ -231,7 +250,7 @@ quarantine_check_entry(struct quarantine *q, struct quarantine_entry *e, const c
 		char *what;
 		const char *v = *quarantine_entry_field(e, f);
 
-		if (f == QUARANTINE_FIELD_REASON && v == NULL)
+		if (quarantine_optional(f) && v == NULL)
 			continue;
 		/* A field of the wrong type was reported above. */
 		if (v == NULL && field_line[f] != 0)
@@ -896,6 +915,8 @@ quarantine_add(struct quarantine *q, const struct quarantine_new_entry *ne, int6
 	values[QUARANTINE_FIELD_OWNER] = ne->owner;
 	values[QUARANTINE_FIELD_ISSUE] = ne->issue;
 	values[QUARANTINE_FIELD_EXPIRES] = ne->expires;
+	values[QUARANTINE_FIELD_CLASS] = ne->klass;
+	values[QUARANTINE_FIELD_FORCED] = ne->forced ? "true" : NULL;
 	if (q->nerrors > 0) {
 		*err = xasprintf(_("%s has errors; see flakesweep quarantine check"), q->path);
 		return -EINVAL;
@@ -903,7 +924,7 @@ quarantine_add(struct quarantine *q, const struct quarantine_new_entry *ne, int6
 	for (f = 0; f < QUARANTINE_FIELD_COUNT; f++) {
 		char *what;
 
-		if (f == QUARANTINE_FIELD_REASON && values[f] == NULL)
+		if (quarantine_optional(f) && values[f] == NULL)
 			continue;
 		what = quarantine_check_field(f, values[f]);
 		if (what != NULL) {

@@ -73,7 +73,9 @@ struct quarantine_entry {
 	char *owner;
 	char *issue;
 	char *expires;
-	bool valid;                   /* no error in this entry */
+	char *klass;  /* "class": the test's class when it was added, or NULL */
+	char *forced; /* "true" when "forced" is true (added against its class), or NULL */
+	bool valid;   /* no error in this entry */
 	struct quarantine_channel ch; /* parsed channel, when valid */
 	int64_t expiry_end_ms;        /* 00:00 UTC of the day after expires, when valid */
 	/* Set by quarantine_evaluate(); UNPROVEN (or INVALID) before it. */
@@ -215,6 +217,8 @@ struct quarantine_new_entry {
 	const char *owner;
 	const char *issue;
 	const char *expires; /* YYYY-MM-DD */
+	const char *klass;   /* the test's class (classify.h), or NULL when unknown */
+	bool forced;         /* added against what its class allows (needs a reason) */
 };
 
 /* Appends an entry to q's file and to q: refused (-EINVAL, *err naming the

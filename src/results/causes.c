@@ -416,6 +416,29 @@ causes_key(const struct causes *c, size_t i, size_t *len)
 }
 
 static void
+causes_add_bit(void *arg, const struct causes_test *ct, int k)
+{
+	(void)ct;
+	*(unsigned *)arg |= 1u << k;
+}
+
+unsigned
+causes_named(const struct causes *c, size_t i, int *cpu, int *load)
+{
+	unsigned named = 0;
+
+	*cpu = *load = 0;
+	if (!c->t[i].failed)
+		return 0;
+	causes_each(c, i, causes_add_bit, &named);
+	if (named & CAUSES_NAMED_CPU)
+		*cpu = c->t[i].value[0];
+	if (named & CAUSES_NAMED_LOAD)
+		*load = c->t[i].value[1];
+	return named;
+}
+
+static void
 causes_add_text(void *arg, const struct causes_test *ct, int k)
 {
 	char *ev = causes_evidence(ct, k);

@@ -43,6 +43,21 @@ cJSON *causes_json(const struct causes *c, size_t i);
  * causes_text. */
 const void *causes_key(const struct causes *c, size_t i, size_t *len);
 
+/* The causes named for r->tests[i], as bits (1 << kind in the order cpu,
+ * load, noise, interference, order, timing, unexplained: the CAUSES_NAMED_*
+ * values); 0 when it has none. *cpu and *load get the cpu count and the
+ * load its failures pile up at when cpu and load are named, else 0. */
+enum {
+	CAUSES_NAMED_CPU = 1 << 0,
+	CAUSES_NAMED_LOAD = 1 << 1,
+	CAUSES_NAMED_NOISE = 1 << 2,
+	CAUSES_NAMED_INTERFERENCE = 1 << 3,
+	CAUSES_NAMED_ORDER = 1 << 4,
+	CAUSES_NAMED_TIMING = 1 << 5,
+	CAUSES_NAMED_UNEXPLAINED = 1 << 6,
+};
+unsigned causes_named(const struct causes *c, size_t i, int *cpu, int *load);
+
 /* The report's sentences for r->tests[i], one line per cause. */
 void causes_text(struct buf *b, const struct causes *c, size_t i);
 

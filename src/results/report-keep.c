@@ -52,7 +52,8 @@ struct report_keep {
 	struct buf json;        /* results.json's text */
 	struct jsonw_refs refs; /* the kept texts json refers to */
 	struct report_writer *writer;
-	int64_t counts[3]; /* passed, flaky, failing */
+	int64_t counts[3];          /* passed, flaky, failing */
+	int64_t harness_unexpected; /* the canaries' misbehaviour: it changes every class */
 };
 
 struct report_keep *
@@ -260,8 +261,11 @@ report_keep_meta(struct report_keep *k, const struct results *r, const struct re
 
 	k->all_changed = k->quarantine != m->quarantine || k->quarantine_text != qtext ||
 	                 k->quarantine_entries != qentries || k->reproduce != m->reproduce ||
-	                 k->arg != m->arg || k->status == NULL || strcmp(k->status, m->status) != 0;
+	                 k->arg != m->arg || k->status == NULL ||
+	                 strcmp(k->status, m->status) != 0 ||
+	                 k->harness_unexpected != r->harness.unexpected;
 	if (k->all_changed) {
+		k->harness_unexpected = r->harness.unexpected;
 		for (i = 0; i < k->n; i++)
 			report_keep_clear(&k->t[i]);
 		k->quarantine = m->quarantine;

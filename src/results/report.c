@@ -11,6 +11,7 @@
 
 #include "engine/noise.h"
 #include "results/causes.h"
+#include "results/classify.h"
 #include "results/interference.h"
 #include "results/report-keep.h"
 #include "results/report-writer.h"
@@ -278,7 +279,11 @@ report_text_test(struct buf *b, const struct results *r, const struct results_te
 	const struct results_cell **cells = xcalloc((size_t)t->ncells + 1, sizeof *cells);
 	int i;
 
-	buf_printf(b, "\n%s  [%s]%s\n", t->id, results_verdict_name(results_verdict(t)),
+	char channel[CLASSIFY_CHANNEL_MAX];
+	enum classify_class k = classify_test(r, causes, (size_t)(t - r->tests), channel);
+
+	buf_printf(b, "\n%s  [%s%s%s]%s\n", t->id, results_verdict_name(results_verdict(t)),
+	           k != CLASSIFY_NONE ? ", " : "", k != CLASSIFY_NONE ? classify_name(k) : "",
 	           m->quarantine != NULL && quarantine_has_test(m->quarantine, t->id)
 	               ? _("  (quarantined)")
 	               : "");

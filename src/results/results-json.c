@@ -196,6 +196,7 @@ results_json_test_open(struct jsonw *w, const struct results *r, const struct re
 	jsonw_str(w, "test", t->test);
 	jsonw_str(w, "level", p->level);
 	jsonw_str(w, "verdict", results_verdict_name(results_verdict(t)));
+	classify_write(w, r, o->causes, (size_t)(t - r->tests));
 	jsonw_array(w, "cells");
 	for (i = 0; i < t->ncells; i++)
 		results_json_cell(w, &t->cells[i]);
@@ -1154,6 +1155,13 @@ results_json_read_test(struct results_json_in *in, const cJSON *t, struct result
 		                                x);
 	if (rc == 0 && (rc = results_json_str(in, t, "cascade_of", false, &s)) == 0)
 		mt->cascade_of = results_json_dup(s);
+	if (rc == 0 && (rc = results_json_str(in, t, "class", false, &s)) == 0)
+		mt->klass = classify_parse(s);
+	if (rc == 0 && s != NULL && mt->klass == CLASSIFY_NONE)
+		rc = results_json_fail(in, "class",
+		                       _("expected a class (man 1 flakesweep) or null"));
+	if (rc == 0 && (rc = results_json_str(in, t, "class_channel", false, &s)) == 0)
+		mt->class_channel = results_json_dup(s);
 	return rc;
 }
 
@@ -1368,6 +1376,7 @@ results_meta_free(struct results_meta *m)
 	for (i = 0; m->tests != NULL && i < m->ntests; i++) {
 		free(m->tests[i].reproduce_flakesweep);
 		free(m->tests[i].reproduce_direct);
+		free(m->tests[i].class_channel);
 		free(m->tests[i].cascade_of);
 		util_strv_free(m->tests[i].first_lines);
 	}

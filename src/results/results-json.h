@@ -15,6 +15,7 @@
 
 #include "base/jsonw.h"
 #include "base/util.h"
+#include "results/classify.h"
 #include "results/report.h"
 #include "results/results.h"
 
@@ -34,8 +35,10 @@ struct results_meta_test {
 	char *reproduce_flakesweep; /* NULL when "reproduce" is null */
 	char *reproduce_direct;     /* NULL when "reproduce" is null */
 	bool quarantined;
-	bool provisional; /* its verdict could still change when it was written */
-	char *cascade_of; /* the test whose failures it followed, or NULL */
+	bool provisional;          /* its verdict could still change when it was written */
+	char *cascade_of;          /* the test whose failures it followed, or NULL */
+	enum classify_class klass; /* tests[].class, CLASSIFY_NONE when null */
+	char *class_channel;       /* the quarantine channel it allows, or NULL */
 	/* The first failure's lines as the file has them (one string is split
 	 * at its newlines), NULL-terminated; NULL when it has none. */
 	char **first_lines;
