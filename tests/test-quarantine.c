@@ -17,6 +17,7 @@
 #include "check.h"
 #include "drivers/driver.h"
 #include "decisions/ledger.h"
+#include "decisions/quarantine-class.h"
 #include "decisions/quarantine.h"
 #include "results/results-json.h"
 #include "results/results.h"
@@ -881,4 +882,29 @@ TEST(quarantine_remove_entries)
 	free(text);
 	free(src);
 	free(dst);
+}
+
+/* The table: a test-flake on any channel, a race on its failing channel
+ * (however it is written), nothing else without --force. */
+TEST(quarantine_class_allows_what_the_table_allows)
+{
+	char *why;
+
+	CHECK(quarantine_class_refusal("p::T", CLASSIFY_TEST_FLAKE, "any", "cpu=2") == NULL);
+	CHECK(quarantine_class_refusal("p::T", CLASSIFY_RACE, "cpu=2,load=1", "cpu=2,load=1") ==
+	      NULL);
+	CHECK(quarantine_class_refusal("p::T", CLASSIFY_NONE, NULL, "any") == NULL);
+	why = quarantine_class_refusal("p::T", CLASSIFY_RACE, "cpu=2", "any");
+	CHECK_STR(why, "p::T is a race that fails at cpu=2, not on channel any: fix the race, or "
+	               "quarantine it on cpu=2");
+	free(why);
+	why = quarantine_class_refusal("p::T", CLASSIFY_HARNESS_BUG, NULL, "any");
+	CHECK(why != NULL && strstr(why, "p::T is harness-bug: the environment") == why);
+	free(why);
+	why = quarantine_class_refusal("p::T", CLASSIFY_UNEXPLAINED, NULL, "any");
+	CHECK(why != NULL && strstr(why, "unexplained: there is not enough evidence") != NULL);
+	free(why);
+	why = quarantine_class_refusal("p::T", CLASSIFY_ISOLATION_BROKEN, NULL, "cpu=1");
+	CHECK(why != NULL && strstr(why, "isolation-broken: a canary misbehaved") != NULL);
+	free(why);
 }
