@@ -68,6 +68,7 @@ static const struct cli_option cmd_stress_options[] = {
     {"shard-plan", false, OPTIONS_SHARD_PLAN},
     {"tz", true, OPTIONS_TZ},
     {"locale", true, OPTIONS_LOCALE},
+    {"exclusive", true, OPTIONS_EXCLUSIVE},
     {NULL, false, 0},
 };
 
@@ -115,6 +116,7 @@ cmd_stress_usage(FILE *f)
 	        "  --private-workdir  run each run in its own copy of its package's directory\n"
 	        "  --tz ZONE          every run's TZ (default UTC; inherit: the caller's)\n"
 	        "  --locale NAME      every run's LC_ALL (default C; inherit: the caller's)\n"
+	        "  --exclusive NAME=PATTERN  never two runs of the group at once (repeatable)\n"
 	        "  --quiet PERCENT    hold a lane while others take over PERCENT of it\n"
 	        "  --canaries PERCENT canary runs that check flakesweep itself (1%, 0: off)\n"
 	        "  -o DIR             output directory (default ./flakesweep-out/TIMESTAMP)\n"

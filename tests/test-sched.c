@@ -446,6 +446,56 @@ TEST(sched_cap_limits_capped_pairs)
 	lanes_free(&l);
 }
 
+/* --exclusive: pairs a and b share group 0, c is in none. On 4 lanes one
+ * run of the group at a time, and the others' waiting takes no lane: c
+ * keeps 3 lanes busy while the group runs. */
+TEST(sched_exclusive_group_runs_one_at_a_time)
+{
+	struct lanes l;
+	struct fake f;
+	int a, b, c, k, in_group, peak = 0, c_peak = 0, finished = 0;
+
+	make_lanes(&l, 4, 1);
+	memset(&f, 0, sizeof f);
+	f.lanes = &l;
+	f.starts = xcalloc(3, sizeof *f.starts);
+	f.s = sched_new(&l, fake_start, &f);
+	a = sched_add_pair(f.s, 1, 1, 5, NULL);
+	b = sched_add_pair(f.s, 1, 1, 5, NULL);
+	c = sched_add_pair(f.s, 1, 1, 12, NULL);
+	sched_pair_exclusive(f.s, a, 1u);
+	sched_pair_exclusive(f.s, b, 1u);
+	sched_dispatch(f.s);
+	CHECK_INT(f.ninflight, 4);
+	while (f.ninflight > 0) {
+		struct sched_run *run = f.inflight[0];
+		int cs = 0;
+
+		for (in_group = 0, k = 0; k < f.ninflight; k++) {
+			in_group += f.inflight[k]->pair != c;
+			cs += f.inflight[k]->pair == c;
+		}
+		if (in_group > peak)
+			peak = in_group;
+		if (cs > c_peak)
+			c_peak = cs;
+		CHECK(!sched_pair_exclusive_waits(f.s, c));
+		memmove(f.inflight, f.inflight + 1, sizeof *f.inflight * (size_t)--f.ninflight);
+		sched_finish(f.s, run, 10);
+		finished++;
+		sched_dispatch(f.s);
+	}
+	CHECK_INT(peak, 1);
+	CHECK_INT(c_peak, 3);
+	CHECK_INT(finished, 22);
+	CHECK_INT(f.starts[a] + f.starts[b], 10);
+	CHECK(sched_complete(f.s));
+	sched_free(f.s);
+	free(f.inflight);
+	free(f.starts);
+	lanes_free(&l);
+}
+
 /* The environments the fake brings up and down: what was called, and
  * what waits for the test to answer. */
 struct fake_envs {

@@ -14,6 +14,7 @@
 #include "drivers/driver.h"
 #include "engine/options.h"
 #include "engine/shard.h"
+#include "engine/exclusive.h"
 #include "engine/zone.h"
 #include "base/timefmt.h"
 #include "base/util.h"
@@ -65,6 +66,7 @@ options_free(struct options *o)
 	free(o->dir);
 	free(o->tz);
 	free(o->locale);
+	util_strv_free_n(o->exclusive, o->nexclusive);
 	util_strv_free_n(o->packages, o->npackages);
 	util_strv_free_n(o->command, o->ncommand);
 	util_strv_free_n(o->scrub_env, o->nscrub_env);
@@ -457,6 +459,14 @@ options_set(struct options *o, enum options_key key, const char *value, const ch
 	case OPTIONS_LOCALE:
 		o->given |= OPTIONS_GIVEN_ZONE;
 		return options_set_checked(&o->locale, value, zone_check_locale(value), expected);
+	case OPTIONS_EXCLUSIVE:
+		o->given |= OPTIONS_GIVEN_EXCLUSIVE;
+		if ((*expected = exclusive_check(o->exclusive, o->nexclusive, value)) != NULL)
+			return -EINVAL;
+		o->exclusive =
+		    xrealloc(o->exclusive, sizeof *o->exclusive * (size_t)(o->nexclusive + 1));
+		o->exclusive[o->nexclusive++] = xstrdup(value);
+		return 0;
 	case OPTIONS_SCRUB_ENV:
 		if ((*expected = options_check_env_name(value)) != NULL)
 			return -EINVAL;

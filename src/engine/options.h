@@ -36,6 +36,7 @@ enum options_given {
 	OPTIONS_GIVEN_SHARD = 1 << 13,
 	OPTIONS_GIVEN_CANARIES = 1 << 14,
 	OPTIONS_GIVEN_ZONE = 1 << 15, /* --tz or --locale */
+	OPTIONS_GIVEN_EXCLUSIVE = 1 << 16,
 };
 
 /* The largest --count and --confirm, --load, and --timeout with the go
@@ -105,6 +106,10 @@ struct options {
 	                               * (--resume sets the journal's project root) */
 	char *tz;                     /* --tz: every run's TZ, or "inherit" (engine/zone.h) */
 	char *locale;                 /* --locale: every run's LC_ALL, or "inherit" */
+	/* --exclusive: "NAME=PATTERN" groups whose runs never run two at a
+	 * time (engine/exclusive.h), in the order given. */
+	char **exclusive;
+	int nexclusive;
 };
 
 /* The rules of the sweep settings, shared by the command line and the
@@ -179,6 +184,7 @@ enum options_key {
 	OPTIONS_SHARD_PLAN,
 	OPTIONS_TZ,
 	OPTIONS_LOCALE,
+	OPTIONS_EXCLUSIVE,
 };
 
 /* Sets one setting from its text (value is ignored for flags) and marks

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/exclusive.h"
 #include "engine/sweep-int.h"
 #include "results/journal.h"
 #include "base/util.h"
@@ -45,6 +46,9 @@ order_probe(struct sweep *s, const struct results_test *t, char *const *tests)
 	q->probes[q->nprobes++] = p;
 	id = sched_add_pair(s->sched, p->cpu, p->load, 1, p);
 	sched_pair_group(s->sched, id, p->pkg, true);
+	sched_pair_exclusive(
+	    s->sched, id,
+	    exclusive_mask(s->o->exclusive, s->o->nexclusive, s->o->dir, s->pkgs[p->pkg], NULL));
 	sweep_dispatch(s);
 }
 

@@ -19,10 +19,11 @@ struct sched_pair {
 	bool spread; /* sched_spread_pair */
 	int64_t total_ms;
 	void *data;
-	bool capped; /* counts against the cap: sched_cap_pair */
-	int group;   /* its package, or -1 */
-	bool alone;  /* runs with no other run of its group anywhere */
-	int env;     /* its environment, or -1 */
+	bool capped;   /* counts against the cap: sched_cap_pair */
+	int group;     /* its package, or -1 */
+	bool alone;    /* runs with no other run of its group anywhere */
+	int env;       /* its environment, or -1 */
+	unsigned excl; /* its exclusive groups: sched_pair_exclusive */
 };
 
 /* An environment's life: no lane; a lane claimed, draining; up called;
@@ -62,6 +63,7 @@ struct sched {
 	int npairs;
 	struct sched_group *groups;
 	int ngroups;
+	int excl_running[32]; /* runs in flight of each exclusive group */
 	int running;
 	int cap;            /* capped runs at once (sched_set_cap) */
 	int capped_running; /* capped runs in flight */
@@ -142,6 +144,35 @@ sched_pair_group(struct sched *s, int pair, int group, bool alone)
 	}
 	s->pairs[pair].group = group;
 	s->pairs[pair].alone = alone;
+}
+
+void
+sched_pair_exclusive(struct sched *s, int pair, unsigned mask)
+{
+	s->pairs[pair].excl = mask;
+}
+
+bool
+sched_pair_exclusive_waits(const struct sched *s, int pair)
+{
+	unsigned m = s->pairs[pair].excl;
+	int i;
+
+	for (i = 0; m != 0 && i < 32; i++)
+		if ((m & (1u << i)) && s->excl_running[i] > 0)
+			return true;
+	return false;
+}
+
+/* Adds d to the runs in flight of pair's exclusive groups. */
+static void
+sched_exclusive_count(struct sched *s, int pair, int d)
+{
+	int i;
+
+	for (i = 0; i < 32; i++)
+		if (s->pairs[pair].excl & (1u << i))
+			s->excl_running[i] += d;
 }
 
 /* False while pair's group keeps it out: an alone run of the group is in
@@ -300,7 +331,8 @@ sched_pick(const struct sched *s)
 
 	for (i = 0; i < s->npairs; i++) {
 		if (s->pairs[i].started < s->pairs[i].target && sched_cap_room(s, i) &&
-		    s->pairs[i].env < 0 && (best < 0 || sched_behind(s, i, best)))
+		    s->pairs[i].env < 0 && !sched_pair_exclusive_waits(s, i) &&
+		    (best < 0 || sched_behind(s, i, best)))
 			best = i;
 	}
 	return best;
@@ -343,7 +375,7 @@ sched_pick_for_lane(const struct sched *s, const struct sched_lane *l)
 		int64_t cap = (int64_t)SCHED_AHEAD_LANES * s->lanes->width * p->load / p->cpu;
 
 		if (p->load != l->load || p->started >= p->target || !sched_cap_room(s, i) ||
-		    free_slots < p->cpu || p->env >= 0)
+		    free_slots < p->cpu || p->env >= 0 || sched_pair_exclusive_waits(s, i))
 			continue;
 		if ((int64_t)p->started * h->target >
 		    (int64_t)p->target * h->started + cap * h->target)
@@ -381,7 +413,7 @@ sched_try_place(struct sched *s, int lane, int pair)
 	int *slots;
 
 	if ((l->running > 0 && l->load != p->load) || !sched_group_lets(s, pair) ||
-	    !sched_cap_room(s, pair))
+	    !sched_cap_room(s, pair) || sched_pair_exclusive_waits(s, pair))
 		return false;
 	slots = xmalloc(sizeof *slots * (size_t)p->cpu);
 	for (level = 0; level < p->load && picked < p->cpu; level++) {
@@ -402,6 +434,7 @@ sched_try_place(struct sched *s, int lane, int pair)
 		s->groups[p->group].alone += p->alone;
 	}
 	s->capped_running += p->capped;
+	sched_exclusive_count(s, pair, 1);
 	if (p->env >= 0)
 		s->envs[p->env].running++;
 	run = xcalloc(1, sizeof *run);
@@ -500,7 +533,8 @@ sched_env_place(struct sched *s, int lane)
 		return;
 	for (i = 0; i < s->npairs; i++) {
 		if (s->pairs[i].env == e && s->pairs[i].started < s->pairs[i].target &&
-		    sched_group_lets(s, i) && (best < 0 || sched_behind(s, i, best)))
+		    sched_group_lets(s, i) && !sched_pair_exclusive_waits(s, i) &&
+		    (best < 0 || sched_behind(s, i, best)))
 			best = i;
 	}
 	if (best < 0)
@@ -532,6 +566,12 @@ sched_dispatch(struct sched *s)
 			 * start): nothing more is placed after it. */
 			if (s->paused)
 				return;
+			/* A pair its exclusive group keeps out holds no room:
+			 * it goes back to the queue. */
+			if (l->held >= 0 && sched_pair_exclusive_waits(s, l->held)) {
+				s->pairs[l->held].started--;
+				l->held = -1;
+			}
 			if (l->held >= 0) {
 				if (!sched_try_place(s, lane, l->held))
 					break;
@@ -571,6 +611,7 @@ sched_release(struct sched *s, struct sched_run *run)
 		l->load = 0;
 	s->running--;
 	s->capped_running -= s->pairs[run->pair].capped;
+	sched_exclusive_count(s, run->pair, -1);
 	if (p->env >= 0)
 		s->envs[p->env].running--;
 	free(run->slots);

@@ -61,6 +61,14 @@ void sched_spread_pair(struct sched *s, int pair);
  * never held back. */
 void sched_pair_group(struct sched *s, int pair, int group, bool alone);
 
+/* Puts a pair in the exclusive groups of mask (bit i: group i, 0 to 31;
+ * --exclusive): no run of it starts while a run of any of those groups is
+ * in flight, and a pair kept out holds no lane's room meanwhile (the
+ * lane takes other pairs' runs). */
+void sched_pair_exclusive(struct sched *s, int pair, unsigned mask);
+/* Whether pair waits for a run of one of its exclusive groups to end. */
+bool sched_pair_exclusive_waits(const struct sched *s, int pair);
+
 /* At most cap runs of capped pairs run at once (--containers). */
 void sched_set_cap(struct sched *s, int cap);
 void sched_cap_pair(struct sched *s, int pair);

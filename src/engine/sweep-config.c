@@ -16,6 +16,7 @@
 #include "decisions/quarantine.h"
 #include "engine/shard.h"
 #include "engine/sweep-config.h"
+#include "engine/exclusive.h"
 #include "engine/zone.h"
 #include "base/timefmt.h"
 #include "base/util.h"
@@ -98,6 +99,8 @@ sweep_config_from_options(struct sweep_config *c, const struct options *o,
 	c->shard_count = o->shard_count;
 	c->tz = xstrdup(o->tz);
 	c->locale = xstrdup(o->locale);
+	c->exclusive = sweep_config_strv_dup((const char *const *)o->exclusive, o->nexclusive);
+	c->nexclusive = o->nexclusive;
 	/* Runs that kept the caller's zone or locale: reproduce lines set it. */
 	if (strcmp(o->tz, ZONE_INHERIT) == 0)
 		sweep_config_keep_env(c, (const char *const[]){"TZ", NULL});
@@ -195,12 +198,26 @@ sweep_config_to_options(const struct sweep_config *c, struct options *o)
 	o->shard_count = c->shard_count;
 	sweep_config_set_str(&o->tz, c->tz);
 	sweep_config_set_str(&o->locale, c->locale);
+	util_strv_free_n(o->exclusive, o->nexclusive);
+	o->exclusive = sweep_config_strv_dup((const char *const *)c->exclusive, c->nexclusive);
+	o->nexclusive = c->nexclusive;
 }
 
 static bool
 sweep_config_ints_equal(const int *a, int na, const int *b, int nb)
 {
 	return na == nb && (na == 0 || memcmp(a, b, sizeof *a * (size_t)na) == 0);
+}
+
+static bool
+sweep_config_strv_equal(char *const *a, int na, char *const *b, int nb)
+{
+	int i;
+
+	for (i = 0; na == nb && i < na; i++)
+		if (strcmp(a[i], b[i]) != 0)
+			return false;
+	return na == nb;
 }
 
 char *
@@ -236,6 +253,9 @@ sweep_config_diff(const struct options *o, const struct sweep_config *c)
 		buf_printf(&b, " --tz");
 	if ((o->given & OPTIONS_GIVEN_ZONE) && strcmp(o->locale, c->locale) != 0)
 		buf_printf(&b, " --locale");
+	if ((o->given & OPTIONS_GIVEN_EXCLUSIVE) &&
+	    !sweep_config_strv_equal(o->exclusive, o->nexclusive, c->exclusive, c->nexclusive))
+		buf_printf(&b, " --exclusive");
 	if ((o->given & OPTIONS_GIVEN_SHARD) &&
 	    (o->shard_index != c->shard_index || o->shard_count != c->shard_count))
 		buf_printf(&b, " --shard");
@@ -296,6 +316,7 @@ sweep_config_free(struct sweep_config *c)
 	levels_free(c->level_config);
 	free(c->tz);
 	free(c->locale);
+	util_strv_free_n(c->exclusive, c->nexclusive);
 	memset(c, 0, sizeof *c);
 }
 
@@ -391,6 +412,17 @@ sweep_config_json(const struct sweep_config *c)
 		cJSON_AddItemToObject(o, "level_config", levels_json(c->level_config));
 	cJSON_AddStringToObject(o, "tz", c->tz != NULL ? c->tz : ZONE_INHERIT);
 	cJSON_AddStringToObject(o, "locale", c->locale != NULL ? c->locale : ZONE_INHERIT);
+	if (c->nexclusive > 0) {
+		cJSON *x = cJSON_AddObjectToObject(o, "exclusive");
+
+		for (i = 0; i < c->nexclusive; i++) {
+			size_t k = strcspn(c->exclusive[i], "=");
+			char *name = xstrndup(c->exclusive[i], k);
+
+			cJSON_AddStringToObject(x, name, c->exclusive[i] + k + 1);
+			free(name);
+		}
+	}
 	return o;
 }
 
@@ -679,6 +711,37 @@ sweep_config_zone(struct sweep_config_in *in, const cJSON *o, struct sweep_confi
 	return 0;
 }
 
+/* "exclusive": absent, or an object of NAME: PATTERN with the command
+ * line's rules. */
+static int
+sweep_config_exclusive(struct sweep_config_in *in, const cJSON *v, struct sweep_config *c)
+{
+	const cJSON *x;
+	const char *expected;
+
+	if (v == NULL)
+		return 0;
+	if (!cJSON_IsObject(v))
+		return sweep_config_bad(in, "exclusive",
+		                        _("an object of group names and patterns"));
+	cJSON_ArrayForEach(x, v)
+	{
+		char *spec =
+		    cJSON_IsString(x) ? xasprintf("%s=%s", x->string, x->valuestring) : NULL;
+
+		expected = spec != NULL ? exclusive_check(c->exclusive, c->nexclusive, spec)
+		                        : _("an object of group names and patterns");
+		if (expected != NULL) {
+			free(spec);
+			return sweep_config_bad(in, "exclusive", expected);
+		}
+		c->exclusive =
+		    xrealloc(c->exclusive, sizeof *c->exclusive * (size_t)(c->nexclusive + 1));
+		c->exclusive[c->nexclusive++] = spec;
+	}
+	return 0;
+}
+
 static int
 sweep_config_decode(struct sweep_config_in *in, const cJSON *o, struct sweep_config *c)
 {
@@ -796,6 +859,9 @@ sweep_config_decode(struct sweep_config_in *in, const cJSON *o, struct sweep_con
 		    sweep_config_levels(in, cJSON_GetObjectItemCaseSensitive(o, "level_config"), c);
 	if (rc == 0)
 		rc = sweep_config_zone(in, o, c);
+	if (rc == 0)
+		rc =
+		    sweep_config_exclusive(in, cJSON_GetObjectItemCaseSensitive(o, "exclusive"), c);
 	return rc;
 }
 

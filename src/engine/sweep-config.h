@@ -66,6 +66,9 @@ struct sweep_config {
 	 * header without them, from before flakesweep set them, reads as
 	 * inherit). */
 	char *tz, *locale;
+	/* --exclusive: "NAME=PATTERN" each (absent from the header when none). */
+	char **exclusive;
+	int nexclusive;
 };
 
 /* The machine the sweep ran on. */

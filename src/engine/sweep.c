@@ -36,6 +36,7 @@
 #include "base/sanitize.h"
 #include "engine/sweep-config.h"
 #include "engine/shard.h"
+#include "engine/exclusive.h"
 #include "engine/zone.h"
 #include "engine/sweep.h"
 #include "engine/outdir.h"
@@ -265,6 +266,10 @@ sweep_plan_added(void *arg, struct plan_pair *p, int extra)
 		sched_spread_pair(s->sched, id);
 	else
 		sched_pair_group(s->sched, id, p->pkg, p->phase == RESULTS_ALONE);
+	if (p->pkg != PLAN_CANARY)
+		sched_pair_exclusive(s->sched, id,
+		                     exclusive_mask(s->o->exclusive, s->o->nexclusive, s->o->dir,
+		                                    s->pkgs[p->pkg], p->test));
 	if (p->pkg != PLAN_CANARY && sweep_containers_level(s, s->pkgs[p->pkg]))
 		sched_cap_pair(s->sched, id);
 	sweep_envs_schedule(s, id, p->pkg);
@@ -798,6 +803,9 @@ sweep_start_fresh(struct sweep *s, char **err)
 		return -1;
 	for (i = 0; i < s->proj.nwarnings; i++)
 		sweep_message(s, "%s", s->proj.warnings[i]);
+	*err = exclusive_unmatched(s->o->exclusive, s->o->nexclusive, s->o->dir, s->pkgs, s->npkgs);
+	if (*err != NULL)
+		return -1;
 	sweep_header(s, &s->hdr);
 	if (levels_load(s->proj.root != NULL ? s->proj.root : ".", &s->hdr.config.level_config,
 	                err) < 0)

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * exclusive.h: exclusive groups (--exclusive NAME=PATTERN): the runs of
+ * the packages, or of the tests, a group's pattern matches never run two
+ * at a time, whatever the load. It parses and matches the groups; the
+ * scheduler keeps them apart (sched_pair_exclusive). No I/O but realpath.
+ */
+#ifndef FLAKESWEEP_EXCLUSIVE_H
+#define FLAKESWEEP_EXCLUSIVE_H
+
+#include <stddef.h>
+
+#include "drivers/driver.h"
+
+/* Groups a sweep may have: one bit each in a mask. */
+#define EXCLUSIVE_MAX 32
+
+/* Whether spec ("NAME=PATTERN") can join the groups specs (n of them,
+ * each already checked): NULL when it can, else what was expected,
+ * translated. NAME is letters, digits, '.', '_' and '-' (a file name:
+ * --lease-dir holds one lease per group); PATTERN is a package pattern as
+ * the command line takes them (import path or ./dir, "..." matching any
+ * text) or PKG::TEST; no NAME twice. */
+const char *exclusive_check(char *const *specs, int n, const char *spec);
+
+/* The groups (a mask of bit i for specs[i]) a run of pkg belongs to: test
+ * is the one test it runs (confirm), or NULL for the whole package, which
+ * runs every test of a PKG::TEST pattern too. Relative package patterns
+ * are relative to dir (NULL: the current directory). */
+unsigned exclusive_mask(char *const *specs, int n, const char *dir, const struct pkg *pkg,
+                        const char *test);
+
+/* The first group whose pattern matches none of the packages (and, for
+ * PKG::TEST, none of their listed tests when they were listed), as the
+ * error "--exclusive NAME=PATTERN matches no package" (caller frees); NULL
+ * when each matches one. */
+char *exclusive_unmatched(char *const *specs, int n, const char *dir, struct pkg *const *pkgs,
+                          size_t npkgs);
+
+/* The name of group i (up to the '='), into out (size bytes). */
+void exclusive_name(char *const *specs, int i, char *out, size_t size);
+
+#endif
