@@ -305,6 +305,7 @@ bisect_journal_take(const cJSON *j, struct bisect_commit *c)
 	const cJSON *sha = cJSON_GetObjectItemCaseSensitive(j, "commit");
 	const cJSON *st = cJSON_GetObjectItemCaseSensitive(j, "state");
 	const cJSON *lacks = cJSON_GetObjectItemCaseSensitive(j, "lacks_test");
+	const cJSON *why = cJSON_GetObjectItemCaseSensitive(j, "why");
 	int64_t runs, failures;
 	size_t i;
 
@@ -329,10 +330,14 @@ bisect_journal_take(const cJSON *j, struct bisect_commit *c)
 		return _("its counts do not fit its state");
 	if (lacks != NULL && !cJSON_IsBool(lacks))
 		return _("lacks_test is not true or false");
+	if (why != NULL && (!cJSON_IsString(why) || i != BISECT_SKIPPED))
+		return _("why is not the text of a skipped commit");
 	c->state = (enum bisect_state)i;
 	c->runs = runs;
 	c->failures = failures;
 	c->lacks_test = cJSON_IsTrue(lacks);
+	free(c->why);
+	c->why = why != NULL ? xstrdup(why->valuestring) : NULL;
 	c->resumed = true;
 	return NULL;
 }
@@ -383,6 +388,8 @@ bisect_journal_write(const struct bisect *b, const struct bisect_commit *c)
 	cJSON_AddNumberToObject(j, "failures", (double)c->failures);
 	if (c->lacks_test)
 		cJSON_AddTrueToObject(j, "lacks_test");
+	if (c->why != NULL)
+		cJSON_AddStringToObject(j, "why", c->why);
 	text = jsonw_print(j, false);
 	util_write_file_atomic(path, text, strlen(text));
 	free(text);
@@ -456,8 +463,10 @@ bisect_probe(const struct bisect_config *cfg, const struct bisect *b, struct bis
 		else
 			c->state = BISECT_UNDECIDED;
 	} else {
-		/* A commit the sweep cannot even start on is skipped too. */
-		free(*err);
+		/* A commit the sweep cannot even start on is skipped too,
+		 * and says why. */
+		free(c->why);
+		c->why = *err != NULL ? *err : xstrdup(strerror(-rc));
 		*err = NULL;
 		c->state = BISECT_SKIPPED;
 		rc = 0;
@@ -635,6 +644,7 @@ bisect_free(struct bisect *b)
 	for (i = 0; i < b->ncommits; i++) {
 		free(b->commits[i].sha);
 		free(b->commits[i].subject);
+		free(b->commits[i].why);
 	}
 	free(b->commits);
 	free(b->outdir);
