@@ -297,10 +297,29 @@ bisect_journal_count(const cJSON *n, int64_t *v)
 	return true;
 }
 
+/* The state the sequential test of cfg is in after runs runs with
+ * failures failed: it stops at its first crossing, so the counts it
+ * stopped at decide it whatever their order. */
+static enum bisect_state
+bisect_counts_state(const struct bisect_config *cfg, int64_t runs, int64_t failures)
+{
+	struct stats_sprt sprt;
+	enum stats_sprt_state st = STATS_SPRT_CONTINUE;
+	int64_t i;
+
+	if (stats_sprt_init(&sprt, cfg->p0, cfg->p1, SEQUENTIAL_ALPHA, SEQUENTIAL_BETA) < 0)
+		return BISECT_UNDECIDED;
+	for (i = 0; i < runs; i++)
+		st = stats_sprt_add(&sprt, i < failures);
+	return st == STATS_SPRT_ACCEPT_P0   ? BISECT_FLAKY
+	       : st == STATS_SPRT_ACCEPT_P1 ? BISECT_CLEAN
+	                                    : BISECT_UNDECIDED;
+}
+
 /* Why the journal j is not one a probe of c writes, or NULL when it is one
  * (then c is filled from it). */
 static const char *
-bisect_journal_take(const cJSON *j, struct bisect_commit *c)
+bisect_journal_take(const struct bisect_config *cfg, const cJSON *j, struct bisect_commit *c)
 {
 	const cJSON *sha = cJSON_GetObjectItemCaseSensitive(j, "commit");
 	const cJSON *st = cJSON_GetObjectItemCaseSensitive(j, "state");
@@ -328,6 +347,10 @@ bisect_journal_take(const cJSON *j, struct bisect_commit *c)
 	 * judged flaky only on failures. */
 	if ((i == BISECT_SKIPPED) != (runs == 0) || (i == BISECT_FLAKY && failures == 0))
 		return _("its counts do not fit its state");
+	/* A clean, flaky or undecided commit is what the sequential test
+	 * says at its counts, at this bisect's rates. */
+	if (i != BISECT_SKIPPED && bisect_counts_state(cfg, runs, failures) != i)
+		return _("the sequential test at this bisect's rates says otherwise at its counts");
 	if (lacks != NULL && !cJSON_IsBool(lacks))
 		return _("lacks_test is not true or false");
 	if (why != NULL && (!cJSON_IsString(why) || i != BISECT_SKIPPED))
@@ -347,8 +370,8 @@ bisect_journal_take(const cJSON *j, struct bisect_commit *c)
  * commit's, counts no probe gives) is warned of, naming it, and the
  * commit probed again. */
 static bool
-bisect_journal_read(const struct bisect *b, struct bisect_commit *c,
-                    const struct bisect_observer *obs)
+bisect_journal_read(const struct bisect_config *cfg, const struct bisect *b,
+                    struct bisect_commit *c, const struct bisect_observer *obs)
 {
 	char *path = bisect_journal_path(b, c), *text = NULL, *msg;
 	const char *why = NULL;
@@ -363,7 +386,7 @@ bisect_journal_read(const struct bisect *b, struct bisect_commit *c,
 	else if (rc == 0 && (j = cJSON_ParseWithLength(text, len)) == NULL)
 		why = _("not JSON");
 	else if (rc == 0)
-		why = bisect_journal_take(j, c);
+		why = bisect_journal_take(cfg, j, c);
 	if (why != NULL && obs != NULL && obs->warning != NULL) {
 		msg = xasprintf(_("%s is not a bisect journal of %.12s (%s); probing it again"),
 		                path, c->sha, why);
@@ -567,7 +590,7 @@ bisect_run(const struct bisect_config *cfg, struct bisect *b, const struct bisec
 		}
 		if (obs != NULL && obs->probing != NULL)
 			obs->probing(obs->arg, b, i);
-		if (!bisect_journal_read(b, c, obs)) {
+		if (!bisect_journal_read(cfg, b, c, obs)) {
 			rc = bisect_probe(cfg, b, c, cfg->budget, err);
 			if (rc < 0)
 				goto out;
