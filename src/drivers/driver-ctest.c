@@ -21,6 +21,7 @@
 #include "drivers/project.h"
 #include "drivers/parse-ctest.h"
 #include "engine/proc.h"
+#include "base/sanitize.h"
 #include "base/util.h"
 
 #define DRIVER_CTEST_LIST_MAX (16 << 20)
@@ -240,7 +241,7 @@ driver_ctest_parser_new(const struct pkg *pkg, const char *selected)
 static char *
 driver_ctest_package_args(const struct pkg *pkg)
 {
-	char *q = util_shell_quote(pkg->dir), *s = xasprintf("--driver ctest %s", q);
+	char *q = sanitize_shell_quote(pkg->dir), *s = xasprintf("--driver ctest %s", q);
 
 	free(q);
 	return s;
@@ -250,7 +251,7 @@ static char *
 driver_ctest_reproduce(const struct pkg *pkg, const struct driver_run *r, const int *cpus,
                        int count)
 {
-	char *re = driver_ctest_filter(pkg->tests[0]), *q = util_shell_quote(re), *cmd, *line;
+	char *re = driver_ctest_filter(pkg->tests[0]), *q = sanitize_shell_quote(re), *cmd, *line;
 
 	cmd = xasprintf("ctest -R %s --output-on-failure", q);
 	line = driver_reproduce_loop(pkg, r, cpus, count, pkg->driver_data, cmd);

@@ -23,6 +23,7 @@
 #include "drivers/parse-go.h"
 #include "engine/proc.h"
 #include "drivers/project.h"
+#include "base/sanitize.h"
 #include "base/util.h"
 
 extern char **environ;
@@ -919,22 +920,22 @@ driver_go_reproduce(const struct pkg *pkg, const struct driver_run *r, const int
 	int i;
 
 	buf_init(&b);
-	q = util_shell_quote(pkg->dir);
+	q = sanitize_shell_quote(pkg->dir);
 	buf_printf(&b, "cd %s && taskset -c ", q);
 	free(q);
 	for (i = 0; i < ncpus; i++)
 		buf_printf(&b, "%s%d", i > 0 ? "," : "", cpus[i]);
-	q = util_shell_quote(pkg->binary);
+	q = sanitize_shell_quote(pkg->binary);
 	buf_printf(&b, " %s -test.v -test.paniconexit0", q);
 	free(q);
 	if (test != NULL) {
 		pat = parse_go_run_pattern(test);
-		q = util_shell_quote(pat);
+		q = sanitize_shell_quote(pat);
 		buf_printf(&b, " -test.run %s", q);
 		free(q);
 		free(pat);
 	} else if (r->run_re != NULL || pkg->run_filter != NULL) {
-		q = util_shell_quote(r->run_re != NULL ? r->run_re : pkg->run_filter);
+		q = sanitize_shell_quote(r->run_re != NULL ? r->run_re : pkg->run_filter);
 		buf_printf(&b, " -test.run %s", q);
 		free(q);
 	}
@@ -950,7 +951,7 @@ driver_go_reproduce(const struct pkg *pkg, const struct driver_run *r, const int
 static char *
 driver_go_package_args(const struct pkg *pkg)
 {
-	return util_shell_quote(pkg->name);
+	return sanitize_shell_quote(pkg->name);
 }
 
 static char **

@@ -19,6 +19,7 @@
 #include "drivers/project.h"
 #include "drivers/parse-gtest.h"
 #include "engine/proc.h"
+#include "base/sanitize.h"
 #include "base/util.h"
 
 /* The most a listing may print: a few thousand names. */
@@ -221,7 +222,7 @@ driver_gtest_parser_new(const struct pkg *pkg, const char *selected)
 static char *
 driver_gtest_package_args(const struct pkg *pkg)
 {
-	char *q = util_shell_quote(pkg->name), *s = xasprintf("--driver gtest -- %s", q);
+	char *q = sanitize_shell_quote(pkg->name), *s = xasprintf("--driver gtest -- %s", q);
 
 	free(q);
 	return s;
@@ -239,7 +240,7 @@ driver_gtest_reproduce(const struct pkg *pkg, const struct driver_run *r, const 
 	util_strv_add(&argv, &n, strchr(pkg->name, '/') != NULL ? pkg->name : pkg->binary);
 	driver_gtest_flags(pkg, r, &argv, &n);
 	for (i = 0; i < n; i++) {
-		char *q = util_shell_quote(argv[i]);
+		char *q = sanitize_shell_quote(argv[i]);
 
 		buf_printf(&cmd, "%s%s", i > 0 ? " " : "", q);
 		free(q);

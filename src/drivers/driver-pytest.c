@@ -19,6 +19,7 @@
 #include "drivers/parse-pytest.h"
 #include "drivers/pytest-env.h"
 #include "engine/proc.h"
+#include "base/sanitize.h"
 #include "base/util.h"
 
 extern char **environ;
@@ -271,7 +272,7 @@ driver_pytest_parser_new(const struct pkg *pkg, const char *selected)
 static char *
 driver_pytest_package_args(const struct pkg *pkg)
 {
-	char *q = util_shell_quote(pkg->name), *s;
+	char *q = sanitize_shell_quote(pkg->name), *s;
 	size_t len = strlen(pkg->name);
 	bool file = len > 3 && strcmp(pkg->name + len - 3, ".py") == 0;
 
@@ -309,21 +310,21 @@ driver_pytest_reproduce(const struct pkg *pkg, const struct driver_run *r, const
 	int i;
 
 	buf_init(&b);
-	q = util_shell_quote(pkg->dir);
+	q = sanitize_shell_quote(pkg->dir);
 	buf_printf(&b, "cd %s && for i in $(seq %d); do ", q, count);
 	free(q);
-	q = util_shell_quote(path);
+	q = sanitize_shell_quote(path);
 	buf_printf(&b, "PYTHONPATH=%s timeout %llds taskset -c ", q,
 	           (long long)(r->timeout_ms + 999) / 1000);
 	free(q);
 	for (i = 0; i < r->cpu; i++)
 		buf_printf(&b, "%s%d", i > 0 ? "," : "", cpus[i]);
-	q = util_shell_quote(driver_pytest_pkg_python(pkg));
+	q = sanitize_shell_quote(driver_pytest_pkg_python(pkg));
 	buf_printf(&b, " %s -m pytest", q);
 	free(q);
 	driver_pytest_args(&args, &n, pkg, r);
 	for (i = 0; args[i] != NULL; i++) {
-		q = util_shell_quote(args[i]);
+		q = sanitize_shell_quote(args[i]);
 		buf_printf(&b, " %s", q);
 		free(q);
 	}

@@ -15,6 +15,7 @@
 #include "drivers/driver.h"
 #include "drivers/project.h"
 #include "drivers/parse-tap.h"
+#include "base/sanitize.h"
 #include "base/util.h"
 
 static int
@@ -31,7 +32,7 @@ driver_tap_discover(const struct options *o, struct project *proj, struct pkg **
 	project_read_git(proj);
 	buf_init(&name);
 	for (i = 0; i < o->ncommand; i++) {
-		char *q = util_shell_quote(o->command[i]);
+		char *q = sanitize_shell_quote(o->command[i]);
 
 		buf_printf(&name, "%s%s", i > 0 ? " " : "", q);
 		free(q);
@@ -157,7 +158,7 @@ driver_tap_package_args(const struct pkg *pkg)
 static char *
 driver_tap_reproduce(const struct pkg *pkg, const struct driver_run *r, const int *cpus, int count)
 {
-	char *q = r->test != NULL && !r->select_env ? util_shell_quote(r->test) : NULL, *cmd, *line;
+	char *q = r->test != NULL && !r->select_env ? sanitize_shell_quote(r->test) : NULL, *cmd, *line;
 
 	cmd = q != NULL ? xasprintf("%s %s", pkg->name, q) : xstrdup(pkg->name);
 	line = driver_reproduce_loop(pkg, r, cpus, count, pkg->driver_data, cmd);
@@ -188,7 +189,7 @@ driver_tap_skip_args(const char *package, const char *const *tests, size_t n, bo
 	buf_init(&out);
 	buf_add(&out, "", 0);
 	for (i = 0; i < n; i++) {
-		char *id = xasprintf("%s::%s", package, tests[i]), *quoted = util_shell_quote(id);
+		char *id = xasprintf("%s::%s", package, tests[i]), *quoted = sanitize_shell_quote(id);
 
 		buf_printf(&out, "--deselect %s\n", quoted);
 		free(quoted);
