@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "drivers/driver.h"
+#include "drivers/parser-adapter.h"
 #include "drivers/go-modules.h"
 #include "drivers/go-skip.h"
 #include "drivers/parse-go.h"
@@ -866,34 +867,11 @@ driver_go_run_argv(const struct options *o, const struct pkg *pkg, const struct 
 	return argv;
 }
 
-struct driver_go_parser {
-	struct driver_parser base;
-	struct parse_go *p;
-};
-
-static void
-driver_go_parser_feed(struct driver_parser *dp, const char *data, size_t len)
-{
-	parse_go_feed(((struct driver_go_parser *)dp)->p, data, len);
-}
-
-static void
-driver_go_parser_finish(struct driver_parser *dp, const struct proc_exit *exit, struct outcome *out)
-{
-	parse_go_finish(((struct driver_go_parser *)dp)->p, exit, out);
-}
-
-static void
-driver_go_parser_free(struct driver_parser *dp)
-{
-	parse_go_free(((struct driver_go_parser *)dp)->p);
-	free(dp);
-}
+PARSER_ADAPTER(driver_go_parser, struct parse_go, parse_go_feed, parse_go_finish, parse_go_free)
 
 static struct driver_parser *
 driver_go_parser_new(const struct pkg *pkg, const char *selected)
 {
-	struct driver_go_parser *gp = xcalloc(1, sizeof *gp);
 	struct parse_go_opts opts;
 
 	memset(&opts, 0, sizeof opts);
@@ -901,11 +879,7 @@ driver_go_parser_new(const struct pkg *pkg, const char *selected)
 	opts.import_path = pkg->name;
 	opts.listed = (const char *const *)pkg->tests;
 	opts.selected = selected;
-	gp->p = parse_go_new(&opts);
-	gp->base.feed = driver_go_parser_feed;
-	gp->base.finish = driver_go_parser_finish;
-	gp->base.free = driver_go_parser_free;
-	return &gp->base;
+	return driver_go_parser_wrap(parse_go_new(&opts));
 }
 
 static char *
