@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "drivers/driver.h"
-#include "engine/noise.h"
+#include "results/noise-share.h"
 #include "results/causes.h"
 #include "results/report-keep.h"
 #include "results/interference.h"
