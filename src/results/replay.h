@@ -12,10 +12,10 @@
 #include <stdint.h>
 
 #include "drivers/driver.h"
+#include "results/journal-header.h"
 #include "results/plan-pairs.h"
 #include "results/results.h"
 #include "results/run-ids.h"
-#include "engine/sweep-config.h"
 
 struct replay_shape;
 struct journal_tail;
