@@ -21,8 +21,6 @@
 
 #include "results/journal.h"
 #include "results/journal-int.h"
-#include "base/flatjson.h"
-#include "base/json.h"
 #include "base/jsonw.h"
 #include "base/sanitize.h"
 #include "base/strmap.h"

@@ -14,8 +14,6 @@
 #include <string.h>
 
 #include "drivers/driver.h"
-#include "results/causes.h"
-#include "results/interference.h"
 #include "results/results-json-check.h"
 #include "results/results-json-in.h"
 #include "results/results-json.h"
