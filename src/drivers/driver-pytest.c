@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "drivers/driver.h"
+#include "drivers/parser-adapter.h"
 #include "drivers/project.h"
 #include "drivers/parse-pytest.h"
 #include "drivers/pytest-env.h"
@@ -224,16 +225,8 @@ driver_pytest_run_env(const struct options *o, const struct pkg *pkg, const stru
 	return env;
 }
 
-struct driver_pytest_parser {
-	struct driver_parser base;
-	struct parse_pytest *p;
-};
-
-static void
-driver_pytest_parser_feed(struct driver_parser *dp, const char *data, size_t len)
-{
-	parse_pytest_feed_output(((struct driver_pytest_parser *)dp)->p, data, len);
-}
+PARSER_ADAPTER(driver_pytest_parser, struct parse_pytest, parse_pytest_feed_output,
+               parse_pytest_finish, parse_pytest_free)
 
 static void
 driver_pytest_parser_feed_report(struct driver_parser *dp, const char *data, size_t len)
@@ -241,32 +234,15 @@ driver_pytest_parser_feed_report(struct driver_parser *dp, const char *data, siz
 	parse_pytest_feed_report(((struct driver_pytest_parser *)dp)->p, data, len);
 }
 
-static void
-driver_pytest_parser_finish(struct driver_parser *dp, const struct proc_exit *exit,
-                            struct outcome *out)
-{
-	parse_pytest_finish(((struct driver_pytest_parser *)dp)->p, exit, out);
-}
-
-static void
-driver_pytest_parser_free(struct driver_parser *dp)
-{
-	parse_pytest_free(((struct driver_pytest_parser *)dp)->p);
-	free(dp);
-}
-
 static struct driver_parser *
 driver_pytest_parser_new(const struct pkg *pkg, const char *selected)
 {
-	struct driver_pytest_parser *tp = xcalloc(1, sizeof *tp);
+	struct driver_parser *dp;
 
 	(void)pkg;
-	tp->p = parse_pytest_new(selected);
-	tp->base.feed = driver_pytest_parser_feed;
-	tp->base.feed_report = driver_pytest_parser_feed_report;
-	tp->base.finish = driver_pytest_parser_finish;
-	tp->base.free = driver_pytest_parser_free;
-	return &tp->base;
+	dp = driver_pytest_parser_wrap(parse_pytest_new(selected));
+	dp->feed_report = driver_pytest_parser_feed_report;
+	return dp;
 }
 
 static char *

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "drivers/driver.h"
+#include "drivers/parser-adapter.h"
 #include "drivers/project.h"
 #include "drivers/parse-tap.h"
 #include "base/sanitize.h"
@@ -110,42 +111,14 @@ driver_tap_run_env(const struct options *o, const struct pkg *pkg, const struct 
 	return env;
 }
 
-struct driver_tap_parser {
-	struct driver_parser base;
-	struct parse_tap *p;
-};
-
-static void
-driver_tap_parser_feed(struct driver_parser *dp, const char *data, size_t len)
-{
-	parse_tap_feed(((struct driver_tap_parser *)dp)->p, data, len);
-}
-
-static void
-driver_tap_parser_finish(struct driver_parser *dp, const struct proc_exit *exit,
-                         struct outcome *out)
-{
-	parse_tap_finish(((struct driver_tap_parser *)dp)->p, exit, out);
-}
-
-static void
-driver_tap_parser_free(struct driver_parser *dp)
-{
-	parse_tap_free(((struct driver_tap_parser *)dp)->p);
-	free(dp);
-}
+PARSER_ADAPTER(driver_tap_parser, struct parse_tap, parse_tap_feed, parse_tap_finish,
+               parse_tap_free)
 
 static struct driver_parser *
 driver_tap_parser_new(const struct pkg *pkg, const char *selected)
 {
-	struct driver_tap_parser *tp = xcalloc(1, sizeof *tp);
-
 	(void)pkg;
-	tp->p = parse_tap_new(selected);
-	tp->base.feed = driver_tap_parser_feed;
-	tp->base.finish = driver_tap_parser_finish;
-	tp->base.free = driver_tap_parser_free;
-	return &tp->base;
+	return driver_tap_parser_wrap(parse_tap_new(selected));
 }
 
 static char *

@@ -3,7 +3,7 @@
 # The layering (HACKING.md): the core (src/) never includes curses, a
 # dashboard (ui/) header or a program (cli/) header, and names the folder
 # of every core header it includes ("engine/sweep.h"); src/base/ includes
-# nothing from the other folders; the dashboard never includes a cli/
+# nothing from the other folders; src/results/ includes no engine header; the dashboard never includes a cli/
 # header. Only cli/ sees both halves. JSON text is printed from a tree
 # only by jsonw_print. In the dashboard, the actions (decide*.c, yank.c)
 # never call back into the loop that dispatches keys to them.
@@ -37,8 +37,8 @@ check() { # DIR FORBIDDEN...
 check src ui cli
 check ui cli
 
-# In src/, every include but config.h names a folder of src/, and base/
-# includes only base/.
+# In src/, every include but config.h names a folder of src/, base/
+# includes only base/, and results/ includes nothing from engine/.
 while read -r file h; do
 	case $h in
 	config.h) ;;
@@ -48,6 +48,9 @@ while read -r file h; do
 			bad=1
 		elif [ "${file#src/base/}" != "$file" ] && [ "${h#base/}" = "$h" ]; then
 			echo "$file includes $h: src/base/ includes nothing from the other folders"
+			bad=1
+		elif [ "${file#src/results/}" != "$file" ] && [ "${h#engine/}" != "$h" ]; then
+			echo "$file includes $h: src/results/ reads what sweeps recorded and includes no engine header"
 			bad=1
 		fi
 		;;
