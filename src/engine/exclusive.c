@@ -88,27 +88,6 @@ exclusive_pkg(const char *pat, size_t len, const char *dir, const struct pkg *pk
 	return ok;
 }
 
-const char *
-exclusive_check(char *const *specs, int n, const char *spec)
-{
-	static const char name[] =
-	    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-";
-	const char *eq = strchr(spec, '=');
-	size_t k = eq != NULL ? (size_t)(eq - spec) : 0;
-	int i;
-
-	if (eq == NULL || k == 0 || strspn(spec, name) != k || eq[1] == '\0' ||
-	    strcmp(eq + 1, "::") == 0 || (k <= 2 && strspn(spec, ".") == k))
-		return _("NAME=PATTERN: a name of letters, digits, '.', '_' and '-', and a "
-		         "package pattern or PACKAGE::TEST");
-	for (i = 0; i < n; i++)
-		if (strncmp(specs[i], spec, k + 1) == 0)
-			return _("a group name not given before: each group is named once");
-	if (n >= EXCLUSIVE_MAX)
-		return _("at most 32 groups");
-	return NULL;
-}
-
 /* Whether group spec matches a run of pkg (test: the one it runs, or NULL
  * for the whole package). */
 static bool
@@ -132,7 +111,7 @@ exclusive_mask(char *const *specs, int n, const char *dir, const struct pkg *pkg
 	unsigned mask = 0;
 	int i;
 
-	for (i = 0; i < n && i < EXCLUSIVE_MAX; i++)
+	for (i = 0; i < n && i < OPTIONS_EXCLUSIVE_MAX; i++)
 		if (exclusive_matches(specs[i], dir, pkg, test))
 			mask |= 1u << i;
 	return mask;

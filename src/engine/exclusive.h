@@ -2,7 +2,8 @@
 /*
  * exclusive.h: exclusive groups (--exclusive NAME=PATTERN): the runs of
  * the packages, or of the tests, a group's pattern matches never run two
- * at a time, whatever the load. It parses and matches the groups; the
+ * at a time, whatever the load (the rule of a group's text is
+ * options_check_exclusive). It matches the groups; the
  * scheduler keeps them apart (sched_pair_exclusive). No I/O but realpath.
  */
 #ifndef FLAKESWEEP_EXCLUSIVE_H
@@ -11,17 +12,7 @@
 #include <stddef.h>
 
 #include "drivers/driver.h"
-
-/* Groups a sweep may have: one bit each in a mask. */
-#define EXCLUSIVE_MAX 32
-
-/* Whether spec ("NAME=PATTERN") can join the groups specs (n of them,
- * each already checked): NULL when it can, else what was expected,
- * translated. NAME is letters, digits, '.', '_' and '-' (a file name:
- * --lease-dir holds one lease per group); PATTERN is a package pattern as
- * the command line takes them (import path or ./dir, "..." matching any
- * text) or PKG::TEST; no NAME twice. */
-const char *exclusive_check(char *const *specs, int n, const char *spec);
+#include "results/options-check.h"
 
 /* The groups (a mask of bit i for specs[i]) a run of pkg belongs to: test
  * is the one test it runs (confirm), or NULL for the whole package, which

@@ -2,8 +2,9 @@
 /*
  * zone.h: the time zone and locale every run gets (--tz, --locale): TZ
  * and LC_ALL set explicitly, never whatever the person who started the
- * sweep had, unless the value is "inherit". It checks the values against
- * this machine and writes the entries; it never starts a process.
+ * sweep had, unless the value is "inherit" (OPTIONS_INHERIT; the rules of
+ * the values are options_check_tz and options_check_locale). It writes the
+ * entries; it never starts a process.
  */
 #ifndef FLAKESWEEP_ZONE_H
 #define FLAKESWEEP_ZONE_H
@@ -12,20 +13,7 @@
 #include <stddef.h>
 
 #include "base/util.h"
-
-/* The defaults, and the value that keeps the caller's. */
-#define ZONE_TZ_DEFAULT "UTC"
-#define ZONE_LOCALE_DEFAULT "C"
-#define ZONE_INHERIT "inherit"
-
-/* --tz: NULL when name is "inherit", "UTC" or a zone of this machine's
- * zoneinfo ($TZDIR, else /usr/share/zoneinfo: a TZif file under it), else
- * what was expected, translated. */
-const char *zone_check_tz(const char *name);
-
-/* --locale: NULL when name is "inherit" or a locale this machine has
- * (newlocale(3) loads it), else what was expected, translated. */
-const char *zone_check_locale(const char *name);
+#include "results/options-check.h"
 
 /* Whether the environment entry "NAME=value" is one a run gets from tz
  * and locale instead of flakesweep's own environment. */
