@@ -69,6 +69,8 @@ static const struct cli_option cmd_stress_options[] = {
     {"tz", true, OPTIONS_TZ},
     {"locale", true, OPTIONS_LOCALE},
     {"exclusive", true, OPTIONS_EXCLUSIVE},
+    {"lease-dir", true, OPTIONS_LEASE_DIR},
+    {"lease-ttl", true, OPTIONS_LEASE_TTL},
     {NULL, false, 0},
 };
 
@@ -117,6 +119,8 @@ cmd_stress_usage(FILE *f)
 	        "  --tz ZONE          every run's TZ (default UTC; inherit: the caller's)\n"
 	        "  --locale NAME      every run's LC_ALL (default C; inherit: the caller's)\n"
 	        "  --exclusive NAME=PATTERN  never two runs of the group at once (repeatable)\n"
+	        "  --lease-dir DIR    the groups' leases, shared with other sweeps\n"
+	        "  --lease-ttl DUR    a lease not refreshed for DUR is stale (default 10m)\n"
 	        "  --quiet PERCENT    hold a lane while others take over PERCENT of it\n"
 	        "  --canaries PERCENT canary runs that check flakesweep itself (1%, 0: off)\n"
 	        "  -o DIR             output directory (default ./flakesweep-out/TIMESTAMP)\n"

@@ -14,6 +14,7 @@
 #include "drivers/driver.h"
 #include "engine/options.h"
 #include "results/options-check.h"
+#include "engine/lease.h"
 #include "engine/shard.h"
 #include "base/timefmt.h"
 #include "base/util.h"
@@ -41,6 +42,7 @@ options_init(struct options *o)
 	o->cpu_shim = true;
 	o->tz = xstrdup(OPTIONS_TZ_DEFAULT);
 	o->locale = xstrdup(OPTIONS_LOCALE_DEFAULT);
+	o->lease_ttl_ms = 10 * 60 * 1000;
 }
 
 void
@@ -66,6 +68,7 @@ options_free(struct options *o)
 	free(o->tz);
 	free(o->locale);
 	util_strv_free_n(o->exclusive, o->nexclusive);
+	free(o->lease_dir);
 	util_strv_free_n(o->packages, o->npackages);
 	util_strv_free_n(o->command, o->ncommand);
 	util_strv_free_n(o->scrub_env, o->nscrub_env);
@@ -372,6 +375,10 @@ options_set(struct options *o, enum options_key key, const char *value, const ch
 		    xrealloc(o->exclusive, sizeof *o->exclusive * (size_t)(o->nexclusive + 1));
 		o->exclusive[o->nexclusive++] = xstrdup(value);
 		return 0;
+	case OPTIONS_LEASE_DIR:
+		return options_set_checked(&o->lease_dir, value, lease_check_dir(value), expected);
+	case OPTIONS_LEASE_TTL:
+		return options_parse_duration(value, &o->lease_ttl_ms, expected);
 	case OPTIONS_SCRUB_ENV:
 		if ((*expected = options_check_env_name(value)) != NULL)
 			return -EINVAL;

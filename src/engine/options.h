@@ -106,6 +106,8 @@ struct options {
 	 * time (engine/exclusive.h), in the order given. */
 	char **exclusive;
 	int nexclusive;
+	char *lease_dir;      /* --lease-dir: the groups' leases, or NULL */
+	int64_t lease_ttl_ms; /* --lease-ttl: a lease not refreshed for this long is stale */
 };
 
 /* Fills o with the defaults of DESIGN section 3. */
@@ -157,6 +159,8 @@ enum options_key {
 	OPTIONS_TZ,
 	OPTIONS_LOCALE,
 	OPTIONS_EXCLUSIVE,
+	OPTIONS_LEASE_DIR,
+	OPTIONS_LEASE_TTL,
 };
 
 /* Sets one setting from its text (value is ignored for flags) and marks

@@ -64,6 +64,8 @@ struct sched {
 	struct sched_group *groups;
 	int ngroups;
 	int excl_running[32]; /* runs in flight of each exclusive group */
+	sched_gate_cb gate;   /* sched_set_gate, or NULL */
+	void *gate_arg;
 	int running;
 	int cap;            /* capped runs at once (sched_set_cap) */
 	int capped_running; /* capped runs in flight */
@@ -161,7 +163,20 @@ sched_pair_exclusive_waits(const struct sched *s, int pair)
 	for (i = 0; m != 0 && i < 32; i++)
 		if ((m & (1u << i)) && s->excl_running[i] > 0)
 			return true;
-	return false;
+	return m != 0 && s->gate != NULL && !s->gate(s->gate_arg, m);
+}
+
+int
+sched_exclusive_running(const struct sched *s, int group)
+{
+	return s->excl_running[group];
+}
+
+void
+sched_set_gate(struct sched *s, sched_gate_cb gate, void *arg)
+{
+	s->gate = gate;
+	s->gate_arg = arg;
 }
 
 /* Adds d to the runs in flight of pair's exclusive groups. */

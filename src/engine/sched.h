@@ -69,6 +69,13 @@ void sched_pair_exclusive(struct sched *s, int pair, unsigned mask);
 /* Whether pair waits for a run of one of its exclusive groups to end. */
 bool sched_pair_exclusive_waits(const struct sched *s, int pair);
 
+/* Runs of exclusive group (0 to 31) in flight. */
+int sched_exclusive_running(const struct sched *s, int group);
+/* A gate on the exclusive groups (--lease-dir): a pair in groups (a mask)
+ * waits, holding no room, while gate(arg, groups) is false. */
+typedef bool (*sched_gate_cb)(void *arg, unsigned groups);
+void sched_set_gate(struct sched *s, sched_gate_cb gate, void *arg);
+
 /* At most cap runs of capped pairs run at once (--containers). */
 void sched_set_cap(struct sched *s, int cap);
 void sched_cap_pair(struct sched *s, int pair);

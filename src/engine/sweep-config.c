@@ -98,6 +98,8 @@ sweep_config_from_options(struct sweep_config *c, const struct options *o,
 	c->locale = xstrdup(o->locale);
 	c->exclusive = sweep_config_strv_dup((const char *const *)o->exclusive, o->nexclusive);
 	c->nexclusive = o->nexclusive;
+	c->lease_dir = sweep_config_dup(o->lease_dir);
+	c->lease_ttl_ms = o->lease_ttl_ms;
 	/* Runs that kept the caller's zone or locale: reproduce lines set it. */
 	if (strcmp(o->tz, OPTIONS_INHERIT) == 0)
 		sweep_config_keep_env(c, (const char *const[]){"TZ", NULL});
@@ -189,6 +191,12 @@ sweep_config_to_options(const struct sweep_config *c, struct options *o)
 	util_strv_free_n(o->exclusive, o->nexclusive);
 	o->exclusive = sweep_config_strv_dup((const char *const *)c->exclusive, c->nexclusive);
 	o->nexclusive = c->nexclusive;
+	/* A --lease-dir given to --resume wins, as a quarantine file does: the
+	 * leases may have moved. */
+	if (o->lease_dir == NULL) {
+		o->lease_dir = sweep_config_dup(c->lease_dir);
+		o->lease_ttl_ms = c->lease_ttl_ms;
+	}
 }
 
 static bool

@@ -125,6 +125,7 @@ struct sweep {
 	/* results.json's and report.txt's texts kept between rewrites */
 	struct report_keep *json_cache;
 	struct noise *noise;          /* host noise on the lanes' cores */
+	struct sweep_lease *lease;    /* --lease-dir (sweep-lease.h), or NULL */
 	struct workdir_watch **watch; /* per package, from its first run on */
 	struct tmpdir_pool *tmp_pool; /* the runs' idle TMPDIRs */
 	struct sweep_order order;     /* polluter searches */

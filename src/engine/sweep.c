@@ -37,6 +37,7 @@
 #include "engine/sweep-config.h"
 #include "engine/shard.h"
 #include "engine/exclusive.h"
+#include "engine/sweep-lease.h"
 #include "engine/zone.h"
 #include "engine/sweep.h"
 #include "engine/outdir.h"
@@ -293,6 +294,7 @@ sweep_new_plan(struct sweep *s)
 	sweep_free_sched(s);
 	s->sched = sched_new(&s->lanes, run_start, s);
 	sched_set_cap(s->sched, s->o->containers);
+	sweep_lease_attach(s, s->sched);
 	plan_init(&s->plan, &g);
 }
 
@@ -508,6 +510,7 @@ sweep_finish(struct sweep *s, const char *status)
 	if (s->finished)
 		return;
 	s->finished = true;
+	sweep_lease_end(s);
 	s->end_status = status;
 	s->finished_ms = util_now_ms();
 	/* A sweep that began has results, even stopped while it built: what

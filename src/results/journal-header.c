@@ -55,6 +55,7 @@ sweep_config_free(struct sweep_config *c)
 	free(c->tz);
 	free(c->locale);
 	util_strv_free_n(c->exclusive, c->nexclusive);
+	free(c->lease_dir);
 	memset(c, 0, sizeof *c);
 }
 
@@ -150,6 +151,10 @@ sweep_config_json(const struct sweep_config *c)
 		cJSON_AddItemToObject(o, "level_config", levels_json(c->level_config));
 	cJSON_AddStringToObject(o, "tz", c->tz != NULL ? c->tz : OPTIONS_INHERIT);
 	cJSON_AddStringToObject(o, "locale", c->locale != NULL ? c->locale : OPTIONS_INHERIT);
+	if (c->lease_dir != NULL) {
+		cJSON_AddStringToObject(o, "lease_dir", c->lease_dir);
+		cJSON_AddNumberToObject(o, "lease_ttl_ms", (double)c->lease_ttl_ms);
+	}
 	if (c->nexclusive > 0) {
 		cJSON *x = cJSON_AddObjectToObject(o, "exclusive");
 
@@ -600,6 +605,11 @@ sweep_config_decode(struct sweep_config_in *in, const cJSON *o, struct sweep_con
 	if (rc == 0)
 		rc =
 		    sweep_config_exclusive(in, cJSON_GetObjectItemCaseSensitive(o, "exclusive"), c);
+	if (rc == 0)
+		rc = sweep_config_str(in, o, "lease_dir", true, &c->lease_dir);
+	d = 600000;
+	if (rc == 0 && (rc = sweep_config_num(in, o, "lease_ttl_ms", 1, 1e15, &d)) == 0)
+		c->lease_ttl_ms = (int64_t)d;
 	return rc;
 }
 

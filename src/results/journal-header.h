@@ -65,6 +65,10 @@ struct sweep_config {
 	/* --exclusive: "NAME=PATTERN" each (absent from the header when none). */
 	char **exclusive;
 	int nexclusive;
+	/* --lease-dir, or NULL (then both absent from the header), and
+	 * --lease-ttl. */
+	char *lease_dir;
+	int64_t lease_ttl_ms;
 };
 
 /* The machine the sweep ran on. */

@@ -1,0 +1,173 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sweep-lease.c: the leases of the sweep's exclusive groups. The
+ * scheduler asks the gate before it places a run of a group; the gate
+ * takes the group's lease, or says wait. A timer every
+ * SWEEP_LEASE_TICK_MS refreshes the leases held, gives back those of
+ * groups with no run in flight (so other sweeps take turns), dispatches
+ * again while a group waits, and ends a sweep stopped by a stale lease
+ * once its last run ended. It never kills a run.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/exclusive.h"
+#include "engine/lease.h"
+#include "engine/sweep-int.h"
+#include "engine/sweep-lease.h"
+
+#define SWEEP_LEASE_TICK_MS 500
+
+struct sweep_lease {
+	struct sweep *s;
+	uv_timer_t timer;
+	unsigned held;                           /* groups whose lease is ours */
+	unsigned waiting;                        /* groups told to wait since the last tick */
+	char *busy[OPTIONS_EXCLUSIVE_MAX];       /* who holds each, as last said */
+	int64_t next_try[OPTIONS_EXCLUSIVE_MAX]; /* monotonic ms */
+	bool stopping;
+};
+
+static void
+sweep_lease_closed(uv_handle_t *h)
+{
+	struct sweep_lease *l = h->data;
+	int i;
+
+	for (i = 0; i < OPTIONS_EXCLUSIVE_MAX; i++)
+		free(l->busy[i]);
+	free(l);
+}
+
+/* Stops the sweep on a stale lease: no new run; the tick ends it. */
+static void
+sweep_lease_stop(struct sweep_lease *l, const char *why)
+{
+	struct sweep *s = l->s;
+
+	if (l->stopping)
+		return;
+	l->stopping = true;
+	s->infra_error = true;
+	sweep_message(s,
+	              _("%s; the sweep starts no new run and stops when its runs in flight "
+	                "end (--resume continues it)"),
+	              why);
+	if (s->sched != NULL)
+		sched_pause(s->sched, true);
+}
+
+/* Takes group g's lease if it is time to try. */
+static bool
+sweep_lease_try(struct sweep_lease *l, int g)
+{
+	struct sweep *s = l->s;
+	char name[256], *why = NULL;
+	enum lease_state st;
+
+	if (l->stopping || util_mono_ms() < l->next_try[g])
+		return false;
+	exclusive_name(s->o->exclusive, g, name, sizeof name);
+	st = lease_take(s->o->lease_dir, name, s->outdir, s->o->lease_ttl_ms, &why);
+	if (st == LEASE_TAKEN) {
+		l->held |= 1u << g;
+		free(l->busy[g]);
+		l->busy[g] = NULL;
+	} else if (st == LEASE_BUSY) {
+		l->next_try[g] = util_mono_ms() + SWEEP_LEASE_TICK_MS;
+		if (l->busy[g] == NULL || strcmp(l->busy[g], why) != 0)
+			sweep_message(s, _("waiting: %s"), why);
+		free(l->busy[g]);
+		l->busy[g] = why;
+		why = NULL;
+	} else {
+		sweep_lease_stop(l, why);
+	}
+	free(why);
+	return st == LEASE_TAKEN;
+}
+
+/* sched_gate_cb: every lease of groups is ours, or is taken now. */
+static bool
+sweep_lease_gate(void *arg, unsigned groups)
+{
+	struct sweep_lease *l = arg;
+	int g;
+
+	for (g = 0; g < OPTIONS_EXCLUSIVE_MAX; g++) {
+		if (!(groups & (1u << g)) || (l->held & (1u << g)))
+			continue;
+		if (!sweep_lease_try(l, g)) {
+			l->waiting |= groups;
+			return false;
+		}
+	}
+	return true;
+}
+
+static void
+sweep_lease_tick(uv_timer_t *t)
+{
+	struct sweep_lease *l = t->data;
+	struct sweep *s = l->s;
+	char name[256];
+	int g;
+
+	for (g = 0; g < OPTIONS_EXCLUSIVE_MAX; g++) {
+		if (!(l->held & (1u << g)))
+			continue;
+		exclusive_name(s->o->exclusive, g, name, sizeof name);
+		if (s->sched == NULL || sched_exclusive_running(s->sched, g) == 0) {
+			lease_release(s->o->lease_dir, name);
+			l->held &= ~(1u << g);
+		} else {
+			lease_refresh(s->o->lease_dir, name);
+		}
+	}
+	if (l->stopping && s->nlive == 0 && !s->finished && !s->interrupting)
+		sweep_interrupt(s);
+	else if (l->waiting != 0 && !l->stopping) {
+		l->waiting = 0;
+		sweep_dispatch(s);
+	}
+}
+
+void
+sweep_lease_attach(struct sweep *s, struct sched *sched)
+{
+	struct sweep_lease *l = s->lease;
+
+	if (s->o->lease_dir == NULL || s->o->nexclusive == 0)
+		return;
+	if (l == NULL) {
+		l = s->lease = xcalloc(1, sizeof *l);
+		l->s = s;
+		uv_timer_init(s->loop, &l->timer);
+		l->timer.data = l;
+		uv_timer_start(&l->timer, sweep_lease_tick, SWEEP_LEASE_TICK_MS,
+		               SWEEP_LEASE_TICK_MS);
+	}
+	sched_set_gate(sched, sweep_lease_gate, l);
+}
+
+void
+sweep_lease_end(struct sweep *s)
+{
+	struct sweep_lease *l = s->lease;
+	char name[256];
+	int g;
+
+	if (l == NULL)
+		return;
+	for (g = 0; g < OPTIONS_EXCLUSIVE_MAX; g++) {
+		if (!(l->held & (1u << g)))
+			continue;
+		exclusive_name(s->o->exclusive, g, name, sizeof name);
+		lease_release(s->o->lease_dir, name);
+	}
+	s->lease = NULL;
+	uv_timer_stop(&l->timer);
+	uv_close((uv_handle_t *)&l->timer, sweep_lease_closed);
+}
