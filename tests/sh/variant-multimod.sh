@@ -36,8 +36,8 @@ fail() { echo "FAIL: $*"; cat "$out.txt"; exit 1; }
 sweep() {
 	local name=$1 want=$2 rc=0 got
 	shift 2
-	"$FLAKESWEEP" --cpu 1 --load 1 --count 2 --confirm 0 --no-race --ui none --json "$@" \
-		>"$out.json" 2>"$out.txt" || rc=$?
+	"$FLAKESWEEP" --cpu 1 --load 1 --count 2 --confirm 0 --no-race --ui none --json \
+		-o "flakesweep-out/$name" "$@" >"$out.json" 2>"$out.txt" || rc=$?
 	[ "$rc" = 0 ] || fail "$name: exit $rc, expected 0"
 	got=$(python3 -c '
 import json, sys
