@@ -24,6 +24,7 @@ const struct cmd_entry *const cmd_table[] = {
     &cmd_verify_entry,
     &cmd_bisect_entry,
     &cmd_merge_entry,
+    &cmd_plan_entry,
     &cmd_canary_entry,
     NULL,
 };
