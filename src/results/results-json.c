@@ -291,6 +291,9 @@ results_json_durations(struct jsonw *w, const struct results_pkg *p)
 {
 	size_t i;
 
+	/* A package never run has none, as in files from before durations. */
+	if (p->durations.ncells == 0)
+		return;
 	jsonw_array(w, "durations");
 	for (i = 0; i < p->durations.ncells; i++) {
 		struct durations_cell *c = (struct durations_cell *)&p->durations.cells[i];
