@@ -76,6 +76,12 @@ sweep_pkg_name(const struct sweep *s, int pkg)
 	return pkg >= 0 && (size_t)pkg < s->npkgs ? s->pkgs[pkg]->name : NULL;
 }
 
+bool
+sweep_paused(const struct sweep *s)
+{
+	return sweep_sched(s) != NULL && sched_paused(sweep_sched(s));
+}
+
 void
 sweep_status(const struct sweep *s, struct sweep_status *st)
 {

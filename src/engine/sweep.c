@@ -472,12 +472,6 @@ sweep_pause(struct sweep *s, bool paused)
 		sweep_drive(s);
 }
 
-bool
-sweep_paused(const struct sweep *s)
-{
-	return sweep_sched(s) != NULL && sched_paused(sweep_sched(s));
-}
-
 const char *
 sweep_end_status(const struct sweep *s)
 {
