@@ -1,12 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * results-json-in.h: the state of results.json's reader (results-json.c)
- * that the checks of results-json-check.c share: the path to the value
- * being read, so an error names the file, the line and the field. Only
- * those two files include it.
+ * that the checks of results-json-check.c and the durations' reader
+ * (results-json-durations.c) share: the path to the value being read, so
+ * an error names the file, the line and the field. Only those files
+ * include it.
  */
 #ifndef FLAKESWEEP_RESULTS_JSON_IN_H
 #define FLAKESWEEP_RESULTS_JSON_IN_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stdint.h>
 
 /* One step of the path to the value being read: a key, or an index when
  * key is NULL. */
@@ -34,5 +39,13 @@ int results_json_fail(struct results_json_in *in, const char *key, const char *w
  * back. */
 void results_json_push(struct results_json_in *in, const char *key, int index);
 void results_json_pop(struct results_json_in *in);
+
+/* The largest count a file may hold. */
+#define RESULTS_JSON_COUNT_MAX 9000000000000000LL
+
+/* A whole number from min to max at key of obj into *out (0 when absent
+ * and not required); else results_json_fail's error. */
+int results_json_int(struct results_json_in *in, const cJSON *obj, const char *key, bool required,
+                     int64_t min, int64_t max, int64_t *out);
 
 #endif

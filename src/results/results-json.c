@@ -19,6 +19,7 @@
 #include "results/report-keep.h"
 #include "results/interference.h"
 #include "results/results-json-check.h"
+#include "results/results-json-durations.h"
 #include "results/results-json.h"
 #include "base/json.h"
 #include "base/jsonw.h"
@@ -284,30 +285,6 @@ results_json_test_at(struct jsonw *w, const struct results *r, size_t i,
 	results_json_test_close(w, t, m, e->quarantined);
 }
 
-/* packages[].durations: each (cpu, load) measured, its runs and median.
- * The cell keeps its median between rewrites: only that changes in it. */
-static void
-results_json_durations(struct jsonw *w, const struct results_pkg *p)
-{
-	size_t i;
-
-	/* A package never run has none, as in files from before durations. */
-	if (p->durations.ncells == 0)
-		return;
-	jsonw_array(w, "durations");
-	for (i = 0; i < p->durations.ncells; i++) {
-		struct durations_cell *c = (struct durations_cell *)&p->durations.cells[i];
-
-		jsonw_object(w, NULL);
-		jsonw_int(w, "cpu", c->cpu);
-		jsonw_int(w, "load", c->load);
-		jsonw_int(w, "runs", c->runs);
-		jsonw_int(w, "median_ms", durations_median(c));
-		jsonw_end(w);
-	}
-	jsonw_end(w);
-}
-
 static void
 results_json_pkg(struct jsonw *w, const struct results_pkg *p, const struct pkg *dp,
                  const struct levels *levels)
@@ -333,7 +310,7 @@ results_json_pkg(struct jsonw *w, const struct results_pkg *p, const struct pkg 
 	jsonw_int(w, "unreliable_runs", p->unreliable_runs);
 	jsonw_int(w, "leaked_runs", p->leaked_runs);
 	jsonw_int(w, "ms", p->ms);
-	results_json_durations(w, p);
+	results_json_durations_write(w, &p->durations);
 	if (p->ndebris > 0)
 		results_json_debris(w, p);
 	if (p->first_outside != NULL)
@@ -632,7 +609,7 @@ results_json_dup(const char *s)
 }
 
 /* A whole number in [min, max]; 0 when absent and optional. */
-static int
+int
 results_json_int(struct results_json_in *in, const cJSON *obj, const char *key, bool required,
                  int64_t min, int64_t max, int64_t *out)
 {
@@ -654,8 +631,6 @@ results_json_int(struct results_json_in *in, const cJSON *obj, const char *key, 
 	free(what);
 	return rc;
 }
-
-#define RESULTS_JSON_COUNT_MAX 9000000000000000LL
 
 /* "noise": a share from 0 to 1, or null or absent when not measured. It
  * comes back as other processes' time out of a core time of 1, which is
@@ -827,42 +802,6 @@ results_json_read_debris(struct results_json_in *in, const cJSON *p, struct resu
 	return rc;
 }
 
-/* packages[].durations, absent in files before it. */
-static int
-results_json_read_durations(struct results_json_in *in, const cJSON *p, struct results_pkg *rp)
-{
-	const cJSON *a = cJSON_GetObjectItemCaseSensitive(p, "durations"), *d;
-	int64_t cpu, load, runs, median;
-	int rc = 0, i = 0;
-
-	if (a == NULL)
-		return 0;
-	if (!cJSON_IsArray(a))
-		return results_json_fail(in, "durations", _("expected an array"));
-	results_json_push(in, "durations", 0);
-	cJSON_ArrayForEach(d, a)
-	{
-		results_json_push(in, NULL, i++);
-		if (!cJSON_IsObject(d))
-			rc = results_json_fail(in, NULL, _("expected an object"));
-		if (rc == 0)
-			rc = results_json_int(in, d, "cpu", true, 1, 4096, &cpu);
-		if (rc == 0)
-			rc = results_json_int(in, d, "load", true, 1, 64, &load);
-		if (rc == 0)
-			rc =
-			    results_json_int(in, d, "runs", true, 0, RESULTS_JSON_COUNT_MAX, &runs);
-		if (rc == 0)
-			rc = results_json_int(in, d, "median_ms", true, 0, INT32_MAX, &median);
-		results_json_pop(in);
-		if (rc < 0)
-			break;
-		durations_set(&rp->durations, (int)cpu, (int)load, runs, median);
-	}
-	results_json_pop(in);
-	return rc;
-}
-
 static int
 results_json_read_pkg(struct results_json_in *in, const cJSON *p, struct results *r,
                       struct results_meta_pkg *mp)
@@ -893,7 +832,7 @@ results_json_read_pkg(struct results_json_in *in, const cJSON *p, struct results
 	if (rc == 0)
 		rc = results_json_int(in, p, "ms", false, 0, RESULTS_JSON_COUNT_MAX, &rp->ms);
 	if (rc == 0)
-		rc = results_json_read_durations(in, p, rp);
+		rc = results_json_durations_read(in, p, &rp->durations);
 	if (rc == 0)
 		rc = results_json_read_debris(in, p, r, i);
 	if (rc == 0)
