@@ -158,76 +158,83 @@ TEST(sched_core_phases_sweep_confirm_over)
 	results_free(r);
 }
 
+/* One package "a" on two cores, its sweep phase begun with the runs a
+ * resume holds (done, or NULL). */
+struct test_core_one {
+	struct pkg a;
+	struct pkg *pkgs[1];
+	struct results *r;
+	struct lanes l;
+	struct sched_core *c;
+	struct test_core_log log;
+};
+
+static void
+test_core_one_begin(struct test_core_one *f, const struct plan *done)
+{
+	struct sched_core_input in;
+
+	memset(f, 0, sizeof *f);
+	f->a = (struct pkg){.name = "a", .level = "unit", .build_ok = true};
+	f->pkgs[0] = &f->a;
+	f->r = results_new();
+	results_add_pkg(f->r, "a", "unit");
+	test_core_lanes(&f->l, 2);
+	f->c = test_core_new(&f->l, 0);
+	memset(&in, 0, sizeof in);
+	in.pkgs = f->pkgs;
+	in.npkgs = 1;
+	in.results = f->r;
+	in.done = done;
+	sched_core_begin(f->c, &in);
+}
+
+static void
+test_core_one_free(struct test_core_one *f)
+{
+	sched_core_free(f->c);
+	lanes_free(&f->l);
+	results_free(f->r);
+}
+
 TEST(sched_core_no_phase_change_while_it_may_not_start)
 {
-	struct pkg a = {.name = "a", .level = "unit", .build_ok = true};
-	struct pkg *pkgs[] = {&a};
-	struct results *r = results_new();
-	struct sched_core_input in;
-	struct test_core_log log;
-	struct sched_core *c;
-	struct lanes l;
+	struct test_core_one f;
 
-	results_add_pkg(r, "a", "unit");
-	test_core_lanes(&l, 2);
-	c = test_core_new(&l, 0);
-	memset(&in, 0, sizeof in);
-	in.pkgs = pkgs;
-	in.npkgs = 1;
-	in.results = r;
-	sched_core_begin(c, &in);
+	test_core_one_begin(&f, NULL);
 	/* The phase is announced; no run is placed while the executor cannot
 	 * start one (an interrupt, a journal that takes no line). */
-	memset(&log, 0, sizeof log);
-	test_core_drive(c, &log, 0);
-	CHECK_INT(log.nphases, 1);
-	CHECK_INT(log.starts[SWEEP_PHASE_SWEEP], 0);
+	test_core_drive(f.c, &f.log, 0);
+	CHECK_INT(f.log.nphases, 1);
+	CHECK_INT(f.log.starts[SWEEP_PHASE_SWEEP], 0);
 	/* Then it may: all 12 runs, an empty confirm phase, the end. */
-	test_core_drive(c, &log, -1);
-	CHECK_INT(log.starts[SWEEP_PHASE_SWEEP], 12);
-	CHECK_INT(log.nphases, 2);
-	CHECK_INT(log.overs, 1);
-	sched_core_free(c);
-	lanes_free(&l);
-	results_free(r);
+	test_core_drive(f.c, &f.log, -1);
+	CHECK_INT(f.log.starts[SWEEP_PHASE_SWEEP], 12);
+	CHECK_INT(f.log.nphases, 2);
+	CHECK_INT(f.log.overs, 1);
+	test_core_one_free(&f);
 }
 
 TEST(sched_core_counts_the_runs_a_resume_holds)
 {
-	struct pkg a = {.name = "a", .level = "unit", .build_ok = true};
-	struct pkg *pkgs[] = {&a};
-	struct results *r = results_new();
-	struct sched_core_input in;
-	struct test_core_log log;
-	struct sched_core *c;
+	struct test_core_one f;
 	struct plan done;
 	struct plan_grid g = {0};
-	struct lanes l;
+	int i;
 
-	results_add_pkg(r, "a", "unit");
 	/* The journal holds 2 runs at (1, 1) and 5 (more than planned) at
 	 * (2, 2): 1 + 3 + 3 + 0 runs are owed. */
 	plan_init(&done, &g);
 	plan_count_run(&done, RESULTS_SWEEP, 0, NULL, 1, 1, 10);
 	plan_count_run(&done, RESULTS_SWEEP, 0, NULL, 1, 1, 10);
-	for (int i = 0; i < 5; i++)
+	for (i = 0; i < 5; i++)
 		plan_count_run(&done, RESULTS_SWEEP, 0, NULL, 2, 2, 10);
-	test_core_lanes(&l, 2);
-	c = test_core_new(&l, 0);
-	memset(&in, 0, sizeof in);
-	in.pkgs = pkgs;
-	in.npkgs = 1;
-	in.results = r;
-	in.done = &done;
-	sched_core_begin(c, &in);
-	memset(&log, 0, sizeof log);
-	test_core_drive(c, &log, -1);
-	CHECK_INT(log.starts[SWEEP_PHASE_SWEEP], 7);
-	CHECK_INT(log.overs, 1);
-	sched_core_free(c);
+	test_core_one_begin(&f, &done);
+	test_core_drive(f.c, &f.log, -1);
+	CHECK_INT(f.log.starts[SWEEP_PHASE_SWEEP], 7);
+	CHECK_INT(f.log.overs, 1);
+	test_core_one_free(&f);
 	plan_free(&done);
-	lanes_free(&l);
-	results_free(r);
 }
 
 static struct results *
