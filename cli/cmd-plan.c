@@ -91,6 +91,17 @@ cmd_plan_set(void *arg, int id, const char *value)
 }
 
 static void
+cmd_plan_json_phase(struct jsonw *w, const char *name, const struct forecast_phase *ph)
+{
+	jsonw_object(w, name);
+	jsonw_int(w, "runs", ph->runs);
+	jsonw_num(w, "wall_s", ph->wall_s);
+	jsonw_num(w, "busy_core_s", ph->busy_core_s);
+	jsonw_num(w, "utilisation", ph->utilisation);
+	jsonw_end(w);
+}
+
+static void
 cmd_plan_json(const struct forecast *f, const struct results *r, const char *ends)
 {
 	struct buf b;
@@ -112,14 +123,8 @@ cmd_plan_json(const struct forecast *f, const struct results *r, const char *end
 	jsonw_num(&w, "utilisation", f->utilisation);
 	jsonw_str(&w, "ends", ends);
 	jsonw_object(&w, "phases");
-	jsonw_object(&w, "sweep");
-	jsonw_int(&w, "runs", f->sweep.runs);
-	jsonw_num(&w, "wall_s", f->sweep.wall_s);
-	jsonw_end(&w);
-	jsonw_object(&w, "confirm");
-	jsonw_int(&w, "runs", f->confirm.runs);
-	jsonw_num(&w, "wall_s", f->confirm.wall_s);
-	jsonw_end(&w);
+	cmd_plan_json_phase(&w, "sweep", &f->sweep);
+	cmd_plan_json_phase(&w, "confirm", &f->confirm);
 	jsonw_end(&w);
 	jsonw_array(&w, "scaled");
 	for (i = 0; i < f->nscaled; i++) {
@@ -156,8 +161,10 @@ cmd_plan_text(const struct forecast *f, const char *ends)
 
 	printf(_("machine: %d cores, %d kept, %d lanes of %d\n"), f->cores, f->keep, f->nlanes,
 	       f->width);
-	printf(_("sweep:   %lld runs in %.1f s\n"), (long long)f->sweep.runs, f->sweep.wall_s);
-	printf(_("confirm: %lld runs in %.1f s\n"), (long long)f->confirm.runs, f->confirm.wall_s);
+	printf(_("sweep:   %lld runs in %.1f s, utilisation %.3f\n"), (long long)f->sweep.runs,
+	       f->sweep.wall_s, f->sweep.utilisation);
+	printf(_("confirm: %lld runs in %.1f s, utilisation %.3f\n"), (long long)f->confirm.runs,
+	       f->confirm.wall_s, f->confirm.utilisation);
 	printf(_("canaries: %lld runs\n"), (long long)f->canary_runs);
 	printf(_("wall:    %.1f s; cores busy %.1f of %.1f core-s: utilisation %.3f\n"), f->wall_s,
 	       f->busy_core_s, f->usable_core_s, f->utilisation);

@@ -35,7 +35,8 @@ struct forecast_state {
 	int *core_runs;     /* per CPU id: runs pinned to it */
 	int64_t *busy_from; /* per CPU id: since when it holds one */
 	int64_t busy_ms;
-	int64_t phase_ms[SWEEP_PHASE_DONE + 1]; /* when each phase began */
+	int64_t phase_ms[SWEEP_PHASE_DONE + 1];      /* when each phase began */
+	int64_t phase_busy_ms[SWEEP_PHASE_DONE + 1]; /* busy_ms then: no run is in flight */
 	bool over;
 };
 
@@ -176,6 +177,7 @@ forecast_decide(struct forecast_state *st)
 			break;
 		case SCHED_CORE_PHASE:
 			st->phase_ms[d.phase] = st->now_ms;
+			st->phase_busy_ms[d.phase] = st->busy_ms;
 			break;
 		case SCHED_CORE_OVER:
 			st->over = true;
@@ -235,6 +237,18 @@ forecast_lanes(const struct forecast_input *in, struct forecast *out, struct lan
 	return 0;
 }
 
+/* A phase's wall time and busy core time, from ms. */
+static void
+forecast_phase(struct forecast_phase *ph, const struct lanes *lanes, int64_t wall_ms,
+               int64_t busy_ms)
+{
+	double usable = (double)(lanes->nlanes * lanes->width) * (double)wall_ms;
+
+	ph->wall_s = (double)wall_ms / 1000.0;
+	ph->busy_core_s = (double)busy_ms / 1000.0;
+	ph->utilisation = usable > 0 ? (double)busy_ms / usable : 0;
+}
+
 int
 forecast_run(const struct forecast_input *in, struct forecast *out, char **err)
 {
@@ -277,10 +291,12 @@ forecast_run(const struct forecast_input *in, struct forecast *out, char **err)
 		forecast_end(&st, &r);
 	}
 	out->runs = out->sweep.runs + out->confirm.runs;
+	forecast_phase(&out->sweep, &lanes,
+	               st.phase_ms[SWEEP_PHASE_CONFIRM] - st.phase_ms[SWEEP_PHASE_SWEEP],
+	               st.phase_busy_ms[SWEEP_PHASE_CONFIRM] - st.phase_busy_ms[SWEEP_PHASE_SWEEP]);
+	forecast_phase(&out->confirm, &lanes, st.now_ms - st.phase_ms[SWEEP_PHASE_CONFIRM],
+	               st.busy_ms - st.phase_busy_ms[SWEEP_PHASE_CONFIRM]);
 	out->wall_s = (double)st.now_ms / 1000.0;
-	out->sweep.wall_s =
-	    (double)(st.phase_ms[SWEEP_PHASE_CONFIRM] - st.phase_ms[SWEEP_PHASE_SWEEP]) / 1000.0;
-	out->confirm.wall_s = (double)(st.now_ms - st.phase_ms[SWEEP_PHASE_CONFIRM]) / 1000.0;
 	out->busy_core_s = (double)st.busy_ms / 1000.0;
 	out->usable_core_s = (double)(lanes.nlanes * lanes.width) * out->wall_s;
 	out->utilisation = out->usable_core_s > 0 ? out->busy_core_s / out->usable_core_s : 0;

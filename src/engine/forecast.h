@@ -38,8 +38,10 @@ struct forecast_scaled {
 };
 
 struct forecast_phase {
-	int64_t runs;  /* the project's runs, canaries not counted */
-	double wall_s; /* from the phase's start to its last run's end */
+	int64_t runs;       /* the project's runs, canaries not counted */
+	double wall_s;      /* from the phase's start to its last run's end */
+	double busy_core_s; /* as in struct forecast, within the phase */
+	double utilisation;
 };
 
 struct forecast {
