@@ -19,6 +19,7 @@
 #include "base/util.h"
 #include "cli.h"
 #include "cmd.h"
+#include "drivers/driver.h"
 #include "engine/forecast.h"
 #include "engine/lanes.h"
 #include "results/results-json.h"
@@ -137,6 +138,8 @@ cmd_plan_json(const struct forecast *f, const struct results *r, const char *end
 		if (s->from_cpu > 0) {
 			jsonw_int(&w, "from_cpu", s->from_cpu);
 			jsonw_int(&w, "from_load", s->from_load);
+		} else if (s->from_cpu < 0) {
+			jsonw_bool(&w, "new", true);
 		}
 		jsonw_end(&w);
 	}
@@ -180,7 +183,15 @@ cmd_plan_text(const struct forecast *f, const char *ends)
 			continue;
 		for (j = i; j < f->nscaled; j++)
 			n += cmd_plan_same_scale(s, &f->scaled[j]);
-		if (s->from_cpu > 0)
+		if (s->from_cpu < 0)
+			printf(
+			    ngettext("new:     cpu %d load %d from the other packages' median (%zu "
+			             "package not in the durations file)\n",
+			             "new:     cpu %d load %d from the other packages' median (%zu "
+			             "packages not in the durations file)\n",
+			             n),
+			    s->cpu, s->load, n);
+		else if (s->from_cpu > 0)
 			printf(
 			    ngettext("scaled:  cpu %d load %d from cpu %d load %d (%zu package)\n",
 			             "scaled:  cpu %d load %d from cpu %d load %d (%zu packages)\n",
@@ -196,6 +207,44 @@ cmd_plan_text(const struct forecast *f, const char *ends)
 	}
 }
 
+/* The packages the patterns name now (the driver's discovery: go list),
+ * added to r after its own when r lacks them: new since the durations were
+ * measured. Discovery that fails is said on stderr; the plan goes on with
+ * r's packages. */
+static void
+cmd_plan_discover(struct options *o, char **patterns, int n, struct results *r)
+{
+	const struct driver *d = driver_find(o->driver);
+	struct project proj;
+	struct pkg **pkgs = NULL;
+	size_t npkgs = 0, i, k;
+	char *err = NULL;
+	int j;
+
+	memset(&proj, 0, sizeof proj);
+	for (j = 0; j < n; j++)
+		options_add_package(o, patterns[j]);
+	if (d == NULL || d->discover(o, &proj, &pkgs, &npkgs, &err) < 0) {
+		sanitize_fprintf(stderr,
+		                 _("flakesweep: cannot look the packages up (%s): the plan holds "
+		                   "the packages of %s\n"),
+		                 err != NULL ? err : o->driver, o->durations);
+		free(err);
+		driver_free_project(&proj);
+		return;
+	}
+	for (i = 0; i < npkgs; i++) {
+		for (k = 0; k < r->npkgs; k++)
+			if (strcmp(r->pkgs[k].name, pkgs[i]->name) == 0 &&
+			    strcmp(r->pkgs[k].level, pkgs[i]->level) == 0)
+				break;
+		if (k == r->npkgs)
+			results_add_pkg(r, pkgs[i]->name, pkgs[i]->level);
+	}
+	driver_free_pkgs(pkgs, npkgs);
+	driver_free_project(&proj);
+}
+
 static int
 cmd_plan(int argc, char **argv)
 {
@@ -207,6 +256,7 @@ cmd_plan(int argc, char **argv)
 	struct results_meta meta;
 	cpu_set_t allowed;
 	char *err = NULL, ends[40];
+	size_t measured;
 	int rc = 2;
 
 	memset(&p, 0, sizeof p);
@@ -243,6 +293,9 @@ cmd_plan(int argc, char **argv)
 		                 p.o.durations);
 		goto out;
 	}
+	measured = r->npkgs;
+	if (c.first < argc)
+		cmd_plan_discover(&p.o, argv + c.first, argc - c.first, r);
 	if (p.cores == 0)
 		p.cores = lanes_machine(&allowed) == 0 ? CPU_COUNT(&allowed) : 1;
 	memset(&in, 0, sizeof in);
@@ -257,6 +310,7 @@ cmd_plan(int argc, char **argv)
 	in.run = p.o.run_re != NULL;
 	in.canaries = p.o.canaries;
 	in.durations = r;
+	in.measured = measured;
 	if (forecast_run(&in, &f, &err) < 0) {
 		sanitize_fprintf(stderr, "flakesweep: %s\n", err);
 		goto out;

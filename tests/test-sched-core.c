@@ -267,6 +267,7 @@ TEST(forecast_keeps_256_cores_busy)
 	char *err = NULL;
 
 	in.durations = test_core_dozen();
+	in.measured = in.durations->npkgs;
 	CHECK_INT(forecast_run(&in, &f, &err), 0);
 	CHECK_INT(f.nlanes, 31);
 	CHECK_INT(f.sweep.runs, 12 * 4 * 2 * 500);
@@ -299,6 +300,7 @@ TEST(forecast_one_core_is_the_sum_of_the_runs)
 	size_t i;
 
 	in.durations = test_core_dozen();
+	in.measured = in.durations->npkgs;
 	for (i = 0; i < in.durations->npkgs; i++)
 		sum_ms += 10 * in.durations->pkgs[i].durations.cells[0].median_ms;
 	CHECK_INT(forecast_run(&in, &f, &err), 0);

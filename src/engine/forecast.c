@@ -98,8 +98,38 @@ forecast_note_scaled(struct forecast *out, int pkg, int cpu, int load, int from_
  * or at the nearest load times load over its load; else, in a file from
  * before durations were recorded, the mean of every run of the package,
  * times the load. */
+static int64_t forecast_ms(struct forecast_state *st, int pkg, int cpu, int load, bool note);
+
+static int
+forecast_cmp_ms(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* A new package's time at (cpu, load): the median of the measured
+ * packages' there (the lower middle of an even count). */
 static int64_t
-forecast_ms(struct forecast_state *st, int pkg, int cpu, int load)
+forecast_borrowed_ms(struct forecast_state *st, int pkg, int cpu, int load)
+{
+	size_t n = st->in->measured, i;
+	int64_t *ms = xcalloc(n + 1, sizeof *ms), median;
+
+	forecast_note_scaled(st->out, pkg, cpu, load, -1, -1);
+	size_t k = 0;
+
+	for (i = 0; i < n; i++)
+		if (st->in->durations->pkgs[i].runs > 0)
+			ms[k++] = forecast_ms(st, (int)i, cpu, load, false);
+	qsort(ms, k, sizeof *ms, forecast_cmp_ms);
+	median = k > 0 ? ms[(k - 1) / 2] : 0;
+	free(ms);
+	return median;
+}
+
+static int64_t
+forecast_ms(struct forecast_state *st, int pkg, int cpu, int load, bool note)
 {
 	struct results_pkg *p = &st->in->durations->pkgs[pkg];
 	struct durations_cell *best = NULL;
@@ -118,12 +148,15 @@ forecast_ms(struct forecast_state *st, int pkg, int cpu, int load)
 		      (dc == abs(best->cpu - cpu) && c->cpu < best->cpu))))
 			best = c;
 	}
+	if (best == NULL && (size_t)pkg >= st->in->measured)
+		return forecast_borrowed_ms(st, pkg, cpu, load);
 	if (best == NULL) {
-		forecast_note_scaled(st->out, pkg, cpu, load, 0, 0);
+		if (note)
+			forecast_note_scaled(st->out, pkg, cpu, load, 0, 0);
 		ms = p->runs > 0 ? p->ms / p->runs : 0;
 		return ms * load;
 	}
-	if (best->cpu != cpu || best->load != load)
+	if (note && (best->cpu != cpu || best->load != load))
 		forecast_note_scaled(st->out, pkg, cpu, load, best->cpu, best->load);
 	return durations_median(best) * load / best->load;
 }
@@ -135,7 +168,8 @@ forecast_start(struct forecast_state *st, struct sched_run *run)
 	struct forecast_run r = {.run = run, .seq = st->seq++};
 	int i;
 
-	r.ms = p->pkg == PLAN_CANARY ? CANARY_SPIN_MS : forecast_ms(st, p->pkg, p->cpu, p->load);
+	r.ms =
+	    p->pkg == PLAN_CANARY ? CANARY_SPIN_MS : forecast_ms(st, p->pkg, p->cpu, p->load, true);
 	/* A run never takes no time: the loop spawns and reaps it. */
 	if (r.ms < 1)
 		r.ms = 1;
@@ -190,11 +224,12 @@ forecast_decide(struct forecast_state *st)
 	}
 }
 
-/* The packages of the durations file as the plan sees them: built, with
- * tests, at their level. */
+/* The packages of the durations file as the plan sees them: built, at
+ * their level, with tests when they ran (or are new since). */
 static struct pkg **
-forecast_pkgs(const struct results *r)
+forecast_pkgs(const struct forecast_input *in)
 {
+	const struct results *r = in->durations;
 	struct pkg **pkgs = xcalloc(r->npkgs + 1, sizeof *pkgs);
 	size_t i;
 
@@ -203,7 +238,7 @@ forecast_pkgs(const struct results *r)
 		pkgs[i]->name = xstrdup(r->pkgs[i].name);
 		pkgs[i]->level = xstrdup(r->pkgs[i].level);
 		pkgs[i]->build_ok = true;
-		pkgs[i]->empty = r->pkgs[i].runs == 0;
+		pkgs[i]->empty = i < in->measured && r->pkgs[i].runs == 0;
 	}
 	return pkgs;
 }
@@ -274,7 +309,7 @@ forecast_run(const struct forecast_input *in, struct forecast *out, char **err)
 	                                .confirm = in->confirm,
 	                                .run = in->run};
 	setup.canaries = in->canaries;
-	pkgs = forecast_pkgs(in->durations);
+	pkgs = forecast_pkgs(in);
 	memset(&ci, 0, sizeof ci);
 	ci.pkgs = pkgs;
 	ci.npkgs = in->durations->npkgs;

@@ -26,15 +26,20 @@ struct forecast_input {
 	bool run;        /* --run: the sweep phase runs selected tests as confirm runs */
 	double canaries; /* percent */
 	/* The packages, their run times and the tests that failed (an
-	 * earlier results.json; borrowed). */
+	 * earlier results.json; borrowed). Its packages from index measured
+	 * on are new (discovered since): their runs take, at each pair, the
+	 * median of the measured packages' times there. */
 	const struct results *durations;
+	size_t measured;
 };
 
 /* A pair's time taken from another pair's measure (the nearest cpu). */
 struct forecast_scaled {
 	int pkg;
-	int cpu, load;           /* the pair */
-	int from_cpu, from_load; /* the measure (0, 0: the package's mean over every run) */
+	int cpu, load; /* the pair */
+	/* The measure: another pair's; 0, 0: the package's mean over every
+	 * run; -1, -1: the other packages' median (a package new since). */
+	int from_cpu, from_load;
 };
 
 struct forecast_phase {

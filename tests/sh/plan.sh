@@ -4,8 +4,9 @@
 # flakesweep plan predicts this machine's sweep: a real sweep of three
 # packages whose tests sleep 80, 160 and 240 ms, then a plan for this
 # machine's cores from its results.json; the plan's sweep phase is within
-# 25% of the one the journal's phase lines measured. Then the plan's
-# refusals: no --durations, a file that is not there, a malformed one.
+# 25% of the one the journal's phase lines measured; a package added since
+# is planned too. Then the plan's refusals: no --durations, a file that is
+# not there, a malformed one.
 set -eu
 command -v go >/dev/null || { echo "SKIP go is not installed"; exit 77; }
 . "$CHECK_SRCDIR/tests/lib/first.sh"
@@ -44,6 +45,20 @@ check(p["phases"]["sweep"]["runs"] == 24, "24 sweep runs planned")
 check(p["phases"]["confirm"]["runs"] == 0, "nothing to confirm")
 check(0 < p["utilisation"] <= 1, "utilisation in (0, 1]")
 check(abs(pred - real) <= 0.25 * real, "the plan is within 25% of the real sweep phase")
+PY
+# A package added since the durations were measured is looked up (go list)
+# and planned at the other packages' median time, and the plan says so.
+mkdir d
+sed 's/^package a$/package d/' a/a_test.go >d/d_test.go
+"$FLAKESWEEP" plan --cores "$cores" --cpu 1 --load 1,2 --count 4 --canaries 0 \
+	--durations "$out/results.json" --json ./... >"$CHECK_TMPDIR/plan-new.json"
+python3 - "$CHECK_TMPDIR/plan-new.json" <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1]))
+new = sorted((s["package"], s["load"]) for s in p["scaled"] if s.get("new"))
+if p["phases"]["sweep"]["runs"] != 32 or new != [("example.com/plan/d", 1), ("example.com/plan/d", 2)]:
+    print("FAIL: the new package d is not planned from the others:", p["phases"], p["scaled"])
+    sys.exit(1)
 PY
 # Refusals: each names what is wrong, exit status 2.
 rc=0
