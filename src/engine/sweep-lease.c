@@ -55,8 +55,8 @@ sweep_lease_stop(struct sweep_lease *l, const char *why)
 	              _("%s; the sweep starts no new run and stops when its runs in flight "
 	                "end (--resume continues it)"),
 	              why);
-	if (s->sched != NULL)
-		sched_pause(s->sched, true);
+	if (sweep_sched(s) != NULL)
+		sched_pause(sweep_sched(s), true);
 }
 
 /* Takes group g's lease if it is time to try. */
@@ -119,7 +119,7 @@ sweep_lease_tick(uv_timer_t *t)
 		if (!(l->held & (1u << g)))
 			continue;
 		exclusive_name(s->o->exclusive, g, name, sizeof name);
-		if (s->sched == NULL || sched_exclusive_running(s->sched, g) == 0) {
+		if (sweep_sched(s) == NULL || sched_exclusive_running(sweep_sched(s), g) == 0) {
 			lease_release(s->o->lease_dir, name);
 			l->held &= ~(1u << g);
 		} else {
@@ -130,17 +130,41 @@ sweep_lease_tick(uv_timer_t *t)
 		sweep_interrupt(s);
 	else if (l->waiting != 0 && !l->stopping) {
 		l->waiting = 0;
-		sweep_dispatch(s);
+		sweep_drive(s);
 	}
 }
 
+/* The exclusive groups of a pair's runs (sched-core.h). */
+static unsigned
+sweep_lease_groups(void *arg, const struct plan_pair *p)
+{
+	struct sweep *s = arg;
+
+	return exclusive_mask(s->o->exclusive, s->o->nexclusive, s->o->dir, s->pkgs[p->pkg],
+	                      p->seed != NULL ? NULL : p->test);
+}
+
+/* sched_gate_cb with the sweep as its argument. */
+static bool
+sweep_lease_gate_of(void *arg, unsigned groups)
+{
+	struct sweep *s = arg;
+
+	return s->lease == NULL || sweep_lease_gate(s->lease, groups);
+}
+
 void
-sweep_lease_attach(struct sweep *s, struct sched *sched)
+sweep_lease_setup(struct sweep *s, struct sched_core_setup *setup)
 {
 	struct sweep_lease *l = s->lease;
 
-	if (s->o->lease_dir == NULL || s->o->nexclusive == 0)
+	if (s->o->nexclusive == 0)
 		return;
+	setup->exclusive = sweep_lease_groups;
+	setup->arg = s;
+	if (s->o->lease_dir == NULL)
+		return;
+	setup->gate = sweep_lease_gate_of;
 	if (l == NULL) {
 		l = s->lease = xcalloc(1, sizeof *l);
 		l->s = s;
@@ -149,7 +173,6 @@ sweep_lease_attach(struct sweep *s, struct sched *sched)
 		uv_timer_start(&l->timer, sweep_lease_tick, SWEEP_LEASE_TICK_MS,
 		               SWEEP_LEASE_TICK_MS);
 	}
-	sched_set_gate(sched, sweep_lease_gate, l);
 }
 
 void

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sweep-lease.h: the sweep's side of --lease-dir: the exclusive groups'
+ * sweep-lease.h: the sweep's side of --exclusive and --lease-dir: each
+ * pair's exclusive groups, and the groups'
  * leases taken before a run of the group starts, refreshed while held and
  * given back when the group has no run in flight. A lease held by a live
  * owner is waited for, saying who holds it; a stale one stops the sweep:
@@ -11,11 +12,11 @@
 #define FLAKESWEEP_SWEEP_LEASE_H
 
 struct sweep;
-struct sched;
+struct sched_core_setup;
 
-/* Gates sched's exclusive groups on their leases, when the sweep has a
- * lease directory. */
-void sweep_lease_attach(struct sweep *s, struct sched *sched);
+/* Sets the scheduler core's exclusive groups (--exclusive) and, when the
+ * sweep has a lease directory, gates them on their leases. */
+void sweep_lease_setup(struct sweep *s, struct sched_core_setup *setup);
 
 /* Gives back every lease held and closes the timer (the sweep ends). */
 void sweep_lease_end(struct sweep *s);
