@@ -74,7 +74,8 @@ view_tests_draw(struct view_ctx *c, const struct view_rect *r, bool focused)
 	struct view_state *st = c->st;
 	char title[160];
 	int rows = r->h - 1, count_w = 3, pkg_w = 0, verdict_w, decision_w = 0, heat_w, name_w;
-	int plain_w; /* the verdicts' width without the classes */
+	int plain_w;      /* the verdicts' width without the classes */
+	int name_max = 0; /* the widest name */
 	bool with_class = true;
 	int fixed, i, sep;
 	size_t k;
@@ -128,6 +129,9 @@ view_tests_draw(struct view_ctx *c, const struct view_rect *r, bool focused)
 		w = draw_width(c->d, view_tests_verdict(mt, false, v, sizeof v));
 		if (w > plain_w)
 			plain_w = w;
+		w = draw_width(c->d, mt->name);
+		if (w > name_max)
+			name_max = w;
 		w = draw_width(c->d, mt->pkg);
 		if (w > pkg_w)
 			pkg_w = w;
@@ -160,6 +164,12 @@ view_tests_draw(struct view_ctx *c, const struct view_rect *r, bool focused)
 	if (pkg_w > 0)
 		fixed += pkg_w + 1;
 	name_w = r->w - fixed - 2;
+	/* Whole names matter more than the classes too. */
+	if (with_class && name_w < name_max) {
+		name_w += verdict_w - plain_w;
+		verdict_w = plain_w;
+		with_class = false;
+	}
 	if (name_w < 1)
 		name_w = 1;
 
