@@ -25,6 +25,7 @@
 #include "engine/outdir.h"
 #include "engine/sequential.h"
 #include "engine/sweep.h"
+#include "results/compare-bandaids.h"
 #include "results/compare.h"
 #include "results/identity.h"
 #include "results/results.h"
@@ -197,6 +198,22 @@ cmd_verify_verdict(const struct verify_plan *vp, int state, size_t at, int64_t r
 		                 vp->test->id, p->cpu, p->load, (long long)runs, rc);
 }
 
+/* Looks for the band-aids of the change from the commit of before's
+ * results (project) to the checkout verify ran in, for the compare line. */
+static void
+cmd_verify_bandaids(struct compare *c, const cJSON *project, const struct options *o)
+{
+	cJSON *checkout = cJSON_CreateObject();
+	char *err = NULL;
+
+	cJSON_AddStringToObject(checkout, "driver", o->driver);
+	if (compare_bandaids(c, project, checkout, o->dir != NULL ? o->dir : ".", &err) < 0) {
+		sanitize_fprintf(stderr, _("flakesweep: no band-aids looked for: %s\n"), err);
+		free(err);
+	}
+	cJSON_Delete(checkout);
+}
+
 static int
 cmd_verify(int argc, char **argv)
 {
@@ -205,12 +222,14 @@ cmd_verify(int argc, char **argv)
 	struct results *before = NULL, *after = results_new();
 	struct verify_plan vp = {0};
 	struct compare *c = NULL;
+	const struct compare_test *t;
 	char *err = NULL, *text, *ids[1], *base = NULL;
 	const char *driver;
 	cJSON *project = NULL;
 	size_t i, at = 0;
 	int64_t runs = 0, at_runs = 0;
 	int rc, state = STATS_SPRT_ACCEPT_P1;
+	bool masked;
 
 	rc = rates_seq_parse(&a, &o, argc, argv);
 	if (rc != 0) {
@@ -266,14 +285,23 @@ cmd_verify(int argc, char **argv)
 		}
 	}
 	c = compare_new(before, after, &a.co);
+	cmd_verify_bandaids(c, project, &o);
+	t = compare_find(c, a.test);
+	/* A fix of band-aids only is masked (or skipped) whatever the
+	 * sequential tests say, unless they say not fixed. */
+	masked = t != NULL && t->verdict >= COMPARE_MASKED && state != STATS_SPRT_ACCEPT_P0;
 	ids[0] = (char *)a.test;
 	text = compare_to_text(c, ids, 1);
 	fputs(text, stdout);
 	free(text);
 	/* The sequential tests answer; compare's fixed-count verdict is shown
 	 * before theirs, which comes last. */
-	rc = state == STATS_SPRT_ACCEPT_P1 ? 0 : 1;
-	cmd_verify_verdict(&vp, state, at, at_runs, rc);
+	rc = state == STATS_SPRT_ACCEPT_P1 && !masked ? 0 : 1;
+	if (masked)
+		sanitize_fprintf(stdout, _("verify: %s %s: its fix is band-aids only (exit %d)\n"),
+		                 a.test, compare_verdict_name(t->verdict), rc);
+	else
+		cmd_verify_verdict(&vp, state, at, at_runs, rc);
 out:
 	free(err);
 	cJSON_Delete(project);

@@ -9,6 +9,7 @@
 # through an import alias and a flaky decorator is masked with sleep and
 # flaky-marker. --json lists tests[].bandaids[] with kind, file, line and
 # text; masked and skipped exit 1 for a compare of the test, as rarer does.
+# verify of the retry at its checkout says masked, exit 1.
 set -eu
 cd "$CHECK_TMPDIR"
 fail() { echo "FAIL: $*"; exit 1; }
@@ -84,6 +85,15 @@ compare retry
 [ "$rc" = 1 ] || fail "retry: exit $rc, expected 1: $(cat retry.txt retry.cerr)"
 grep -q "^masked  *$id .*; fixed by the rates$" retry.txt || fail "retry: $(cat retry.txt)"
 grep -q "band-aid retry at coin_test.go:11: for i := 0; i < 20; i++ {" retry.txt || fail "retry: $(cat retry.txt)"
+# verify at the retry's checkout: the sequential tests say fixed, the fix is
+# masked.
+rc=0
+(cd repo && "$FLAKESWEEP" verify --test "$id" --results "$CHECK_TMPDIR/before/results.json" \
+	--budget 300 --timeout 60s --canaries 0 --ui none -o "$CHECK_TMPDIR/verify-retry" \
+	>"$CHECK_TMPDIR/verify.txt" 2>"$CHECK_TMPDIR/verify.err") || rc=$?
+[ "$rc" = 1 ] || fail "verify: exit $rc, expected 1: $(cat verify.txt verify.err)"
+grep -qxF "verify: $id masked: its fix is band-aids only (exit 1)" verify.txt || fail "verify: $(cat verify.txt)"
+grep -q "band-aid retry at coin_test.go:11" verify.txt || fail "verify: $(cat verify.txt)"
 
 git -C repo checkout -q base
 commit skip coin_test.go <<'GO'
