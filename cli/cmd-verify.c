@@ -29,6 +29,7 @@
 #include "results/compare.h"
 #include "results/identity.h"
 #include "results/results.h"
+#include "results/verify-json.h"
 #include "results/verify.h"
 
 /* The tests named when the runs did not run the test. */
@@ -62,12 +63,12 @@ cmd_verify_not_run(const struct verify_plan *vp, const struct verify_pair *p, co
 	results_free(ran);
 }
 
-/* Runs pair i of vp; its results are added to after and its runs counted
- * in *runs. Returns the sequential test's state, or -1 after printing an
- * error (*rc set). */
+/* Runs pair i of vp; its results are added to after and its runs,
+ * failures and decision recorded in *rec. Returns the sequential test's state, or -1 after printing
+ * an error (*rc set). */
 static int
 cmd_verify_pair(struct options *o, const char *base, int64_t budget, const struct verify_plan *vp,
-                size_t i, struct results *after, int64_t *runs, int *rc)
+                size_t i, struct results *after, struct verify_json_pair *rec, int *rc)
 {
 	const struct verify_pair *p = &vp->pairs[i];
 	struct sequential_spec sp = {vp->test->test, p->cpu,   p->load, p->p0,      p->p1,
@@ -111,8 +112,8 @@ cmd_verify_pair(struct options *o, const char *base, int64_t budget, const struc
 	}
 	results_absorb(after, one);
 	sanitize_fprintf(stderr, _("flakesweep: results in %s\n"), r.outdir);
-	*runs = r.runs;
 	state = (int)r.state;
+	*rec = (struct verify_json_pair){p->cpu, p->load, r.runs, r.failures, state};
 out:
 	results_free(one);
 	free(r.outdir);
@@ -214,6 +215,33 @@ cmd_verify_bandaids(struct compare *c, const cJSON *project, const struct option
 	cJSON_Delete(checkout);
 }
 
+/* -o DIR: DIR/verify.json, with the commit of the checkout and whether a
+ * tracked file differed from it; verdict is NULL for the sequential
+ * tests' own. */
+static void
+cmd_verify_record(const struct options *o, const char *test, const char *verdict, int state,
+                  const struct verify_json_pair *pairs, size_t npairs, const struct compare_test *t)
+{
+	struct verify_json v = {test, verdict, NULL, false, pairs, npairs, t};
+	struct project_git g;
+	char *changed = NULL, *err = NULL;
+	bool found = project_git_find(o->dir != NULL ? o->dir : ".", &g) == 0;
+
+	if (v.verdict == NULL)
+		v.verdict = verify_json_decision(state);
+	if (found) {
+		v.commit = g.commit;
+		v.dirty = g.commit != NULL && project_git_differs(&g, &changed) != 0;
+	}
+	if (verify_json_write(o->outdir, &v, &err) < 0) {
+		sanitize_fprintf(stderr, "flakesweep: %s\n", err);
+		free(err);
+	}
+	free(changed);
+	if (found)
+		project_git_free(&g);
+}
+
 static int
 cmd_verify(int argc, char **argv)
 {
@@ -227,7 +255,9 @@ cmd_verify(int argc, char **argv)
 	const char *driver;
 	cJSON *project = NULL;
 	size_t i, at = 0;
-	int64_t runs = 0, at_runs = 0;
+	struct verify_json_pair *pairs = NULL;
+	size_t npairs = 0;
+	int64_t at_runs = 0;
 	int rc, state = STATS_SPRT_ACCEPT_P1;
 	bool masked;
 
@@ -267,21 +297,23 @@ cmd_verify(int argc, char **argv)
 	/* Several pairs' sweeps go under one directory: default ones made
 	 * within the same second would collide. */
 	base = o.outdir != NULL ? xstrdup(o.outdir) : vp.npairs > 1 ? outdir_default() : NULL;
+	pairs = xcalloc(vp.npairs, sizeof *pairs);
 	/* Worst first: the first pair that says not fixed ends it; a pair
 	 * left undecided cannot make it fixed, but a later one may still show
 	 * it not fixed. */
 	for (i = 0; i < vp.npairs && state != STATS_SPRT_ACCEPT_P0; i++) {
-		int s = cmd_verify_pair(&o, base, a.budget, &vp, i, after, &runs, &rc);
+		int s = cmd_verify_pair(&o, base, a.budget, &vp, i, after, &pairs[i], &rc);
 
 		if (s < 0)
 			goto out;
+		npairs++;
 		/* The first undecided pair names the verdict unless a later one
 		 * says not fixed. */
 		if (s != STATS_SPRT_ACCEPT_P1 &&
 		    (state == STATS_SPRT_ACCEPT_P1 || s == STATS_SPRT_ACCEPT_P0)) {
 			state = s;
 			at = i;
-			at_runs = runs;
+			at_runs = pairs[i].runs;
 		}
 	}
 	c = compare_new(before, after, &a.co);
@@ -302,7 +334,11 @@ cmd_verify(int argc, char **argv)
 		                 a.test, compare_verdict_name(t->verdict), rc);
 	else
 		cmd_verify_verdict(&vp, state, at, at_runs, rc);
+	if (o.outdir != NULL)
+		cmd_verify_record(&o, a.test, masked ? compare_verdict_name(t->verdict) : NULL,
+		                  state, pairs, npairs, t);
 out:
+	free(pairs);
 	free(err);
 	cJSON_Delete(project);
 	free(base);

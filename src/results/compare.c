@@ -382,11 +382,10 @@ compare_counts_json(const struct compare_counts *k)
 	return o;
 }
 
-/* tests[].bandaids[] and, when they changed the verdict, measured. */
-static void
-compare_bandaids_json(cJSON *jt, const struct compare_test *t)
+cJSON *
+compare_bandaids_json(const struct compare_test *t)
 {
-	cJSON *list = cJSON_AddArrayToObject(jt, "bandaids");
+	cJSON *list = cJSON_CreateArray();
 	size_t i;
 
 	for (i = 0; i < t->bandaids.n; i++) {
@@ -399,8 +398,7 @@ compare_bandaids_json(cJSON *jt, const struct compare_test *t)
 		cJSON_AddStringToObject(o, "text", b->text);
 		cJSON_AddItemToArray(list, o);
 	}
-	if (t->verdict != t->measured)
-		cJSON_AddStringToObject(jt, "measured", compare_verdict_name(t->measured));
+	return list;
 }
 
 cJSON *
@@ -438,7 +436,9 @@ compare_to_json(const struct compare *c, const char *before, const char *after)
 		}
 		cJSON_AddNumberToObject(jt, "runs_needed", (double)t->runs_needed);
 		if (t->checked)
-			compare_bandaids_json(jt, t);
+			cJSON_AddItemToObject(jt, "bandaids", compare_bandaids_json(t));
+		if (t->verdict != t->measured && t->checked)
+			cJSON_AddStringToObject(jt, "measured", compare_verdict_name(t->measured));
 		pairs = cJSON_AddArrayToObject(jt, "pairs");
 		for (k = 0; k < t->npairs; k++) {
 			const struct compare_pair *p = &t->pairs[k];

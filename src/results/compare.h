@@ -97,6 +97,10 @@ void compare_free(struct compare *c);
  * added. A test c lacks frees l. */
 void compare_set_bandaids(struct compare *c, const char *id, struct bandaid_list *l);
 
+/* t's band-aids as a JSON array of {kind, file, line, text} (compare's
+ * tests[].bandaids[]). Caller frees with cJSON_Delete. */
+struct cJSON *compare_bandaids_json(const struct compare_test *t);
+
 /* The test with this id, or NULL. */
 const struct compare_test *compare_find(const struct compare *c, const char *id);
 

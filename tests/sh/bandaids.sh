@@ -9,7 +9,8 @@
 # through an import alias and a flaky decorator is masked with sleep and
 # flaky-marker. --json lists tests[].bandaids[] with kind, file, line and
 # text; masked and skipped exit 1 for a compare of the test, as rarer does.
-# verify of the retry at its checkout says masked, exit 1.
+# verify of the retry at its checkout says masked, exit 1, and so does its
+# verify.json; that of the mutex says fixed.
 set -eu
 cd "$CHECK_TMPDIR"
 fail() { echo "FAIL: $*"; exit 1; }
@@ -94,6 +95,15 @@ rc=0
 [ "$rc" = 1 ] || fail "verify: exit $rc, expected 1: $(cat verify.txt verify.err)"
 grep -qxF "verify: $id masked: its fix is band-aids only (exit 1)" verify.txt || fail "verify: $(cat verify.txt)"
 grep -q "band-aid retry at coin_test.go:11" verify.txt || fail "verify: $(cat verify.txt)"
+python3 - "$(git -C repo rev-parse HEAD)" <<'PY'
+import json, sys
+v = json.load(open("verify-retry/verify.json"))
+assert v["schema"] == "flakesweep/verify/v1" and v["verdict"] == "masked", v
+assert v["test"] == "example.com/coin::TestCoin" and v["commit"] == sys.argv[1], v
+assert v["dirty"] is False and v["runs"] == sum(p["runs"] for p in v["pairs"]), v
+assert [p["decision"] for p in v["pairs"]] == ["fixed"], v
+assert [b["kind"] for b in v["bandaids"]] == ["retry"], v
+PY
 
 git -C repo checkout -q base
 commit skip coin_test.go <<'GO'
@@ -152,6 +162,16 @@ compare mutex
 [ "$rc" = 0 ] || fail "mutex: exit $rc, expected 0: $(cat mutex.txt mutex.cerr)"
 grep -q "^fixed  *$id" mutex.txt || fail "mutex: $(cat mutex.txt)"
 ! grep -q "band-aid" mutex.txt || fail "mutex: a band-aid named: $(cat mutex.txt)"
+rc=0
+(cd repo && "$FLAKESWEEP" verify --test "$id" --results "$CHECK_TMPDIR/before/results.json" \
+	--budget 300 --timeout 60s --canaries 0 --ui none -o "$CHECK_TMPDIR/verify-mutex" \
+	>"$CHECK_TMPDIR/verify.txt" 2>"$CHECK_TMPDIR/verify.err") || rc=$?
+[ "$rc" = 0 ] || fail "verify mutex: exit $rc, expected 0: $(cat verify.txt verify.err)"
+python3 - <<'PY'
+import json
+v = json.load(open("verify-mutex/verify.json"))
+assert v["verdict"] == "fixed" and v["bandaids"] == [] and v["dirty"] is False, v
+PY
 
 python3 - <<'PY'
 import json
