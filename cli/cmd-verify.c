@@ -28,6 +28,7 @@
 #include "results/compare-bandaids.h"
 #include "results/compare.h"
 #include "results/identity.h"
+#include "results/junit.h"
 #include "results/results.h"
 #include "results/verify-json.h"
 #include "results/verify.h"
@@ -295,8 +296,10 @@ cmd_verify(int argc, char **argv)
 	rates_seq_package(&o, vp.package);
 	cmd_verify_warn_dirty(o.dir != NULL ? o.dir : ".");
 	/* Several pairs' sweeps go under one directory: default ones made
-	 * within the same second would collide. */
-	base = o.outdir != NULL ? xstrdup(o.outdir) : vp.npairs > 1 ? outdir_default() : NULL;
+	 * within the same second would collide; --junit reads that one. */
+	base = o.outdir != NULL                   ? xstrdup(o.outdir)
+	       : vp.npairs > 1 || o.junit != NULL ? outdir_default()
+	                                          : NULL;
 	pairs = xcalloc(vp.npairs, sizeof *pairs);
 	/* Worst first: the first pair that says not fixed ends it; a pair
 	 * left undecided cannot make it fixed, but a later one may still show
@@ -334,6 +337,10 @@ cmd_verify(int argc, char **argv)
 		                 a.test, compare_verdict_name(t->verdict), rc);
 	else
 		cmd_verify_verdict(&vp, state, at, at_runs, rc);
+	if (o.junit != NULL && junit_write(base, o.junit, &err) < 0) {
+		sanitize_fprintf(stderr, "flakesweep: --junit: %s\n", err);
+		rc = 2;
+	}
 	if (o.outdir != NULL)
 		cmd_verify_record(&o, a.test, masked ? compare_verdict_name(t->verdict) : NULL,
 		                  state, pairs, npairs, t);

@@ -10,7 +10,7 @@
 # flaky-marker. --json lists tests[].bandaids[] with kind, file, line and
 # text; masked and skipped exit 1 for a compare of the test, as rarer does.
 # verify of the retry at its checkout says masked, exit 1, and so does its
-# verify.json; that of the mutex says fixed.
+# verify.json; that of the mutex says fixed, and --junit writes its runs.
 set -eu
 cd "$CHECK_TMPDIR"
 fail() { echo "FAIL: $*"; exit 1; }
@@ -165,8 +165,9 @@ grep -q "^fixed  *$id" mutex.txt || fail "mutex: $(cat mutex.txt)"
 rc=0
 (cd repo && "$FLAKESWEEP" verify --test "$id" --results "$CHECK_TMPDIR/before/results.json" \
 	--budget 300 --timeout 60s --canaries 0 --ui none -o "$CHECK_TMPDIR/verify-mutex" \
-	>"$CHECK_TMPDIR/verify.txt" 2>"$CHECK_TMPDIR/verify.err") || rc=$?
+	--junit "$CHECK_TMPDIR/verify.xml" >"$CHECK_TMPDIR/verify.txt" 2>"$CHECK_TMPDIR/verify.err") || rc=$?
 [ "$rc" = 0 ] || fail "verify mutex: exit $rc, expected 0: $(cat verify.txt verify.err)"
+grep -q '<testcase name="TestCoin" classname="example.com/coin"' verify.xml || fail "verify --junit: $(cat verify.xml)"
 python3 - <<'PY'
 import json
 v = json.load(open("verify-mutex/verify.json"))
