@@ -57,7 +57,7 @@ while time.monotonic() < end:
     echo_ms.append(ask_echo(n))
     time.sleep(0.01)
 ctl.sendall(b'{"cmd":"stop"}\n')
-echo.close()
+echo.shutdown(socket.SHUT_RDWR)
 os.waitpid(pid, 0)
 print("%.2f %.2f %.2f %.2f %d" % (pct(ctl_ms, 0.5), pct(ctl_ms, 0.99), pct(echo_ms, 0.5),
                                   pct(echo_ms, 0.99), n))
