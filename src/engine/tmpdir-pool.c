@@ -111,7 +111,8 @@ tmpdir_pool_lend(struct tmpdir_pool *p, struct tmpdir_pool_dir *d, const char *p
 	struct stat st;
 
 	if (lstat(path, &st) < 0 || st.st_ino != d->st.st_ino ||
-	    st.st_mtim.tv_sec != d->st.st_mtim.tv_sec || st.st_mtim.tv_nsec != d->st.st_mtim.tv_nsec)
+	    st.st_mtim.tv_sec != d->st.st_mtim.tv_sec ||
+	    st.st_mtim.tv_nsec != d->st.st_mtim.tv_nsec)
 		return;
 	d->st = st;
 	if (p->nlent == TMPDIR_POOL_LENT_MAX) {
