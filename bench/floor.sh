@@ -43,17 +43,8 @@ sweep() {
 		--cpu 1 --load "$2" --count "$runs" --confirm 0 --ui none -o "$out" \
 		-- "$work/tapone" "$3" "$4" >/dev/null 2>&1 || true
 	read -r own _ <"$work/own"
-	python3 - "$out/journal.jsonl" "$own" <<'PY'
-import json, sys
-t, n = {}, 0
-for line in open(sys.argv[1]):
-    d = json.loads(line)
-    if d.get("type") == "phase":
-        t[d["phase"]] = d["at_ms"]
-    elif d.get("type") == "run":
-        n += 1
-print("%.1f %.4f" % (n / ((t["confirm"] - t["sweep"]) / 1000.0), float(sys.argv[2]) / n))
-PY
+	echo "$(bench_sweep_rate "$out/journal.jsonl")" \
+		"$(awk -v own="$own" '/"type":"run"/ { n++ } END { printf "%.4f", own / n }' "$out/journal.jsonl")"
 	rm -rf "$out"
 }
 
