@@ -11,13 +11,8 @@
 # class. A sweep whose canaries misbehave makes every flaky test
 # isolation-broken.
 set -eu
-command -v go >/dev/null || { echo "SKIP no go"; exit 77; }
-export GOPROXY=off GOFLAGS=-mod=mod GOTOOLCHAIN=local
+. "$CHECK_SRCDIR/tests/lib/isolation.sh"
 core=$(python3 -c 'import os; print(min(os.sched_getaffinity(0)))')
-cp -r "$CHECK_SRCDIR/tests/fixtures/isolation" "$CHECK_TMPDIR/mod"
-chmod -R u+w "$CHECK_TMPDIR/mod"
-cd "$CHECK_TMPDIR/mod"
-fail() { echo "FAIL: $*"; exit 1; }
 out=$CHECK_TMPDIR/out
 rc=0
 taskset -c "$core" "$FLAKESWEEP" --cpu 1 --load 1,2 --count 30 --confirm 15 --canaries 0 \

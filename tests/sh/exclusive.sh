@@ -7,13 +7,8 @@
 # results.json's config. A pattern that matches no package, a group named
 # twice and a malformed group are errors before anything runs.
 set -eu
-command -v go >/dev/null || { echo "SKIP no go"; exit 77; }
-export GOPROXY=off GOFLAGS=-mod=mod GOTOOLCHAIN=local
+. "$CHECK_SRCDIR/tests/lib/isolation.sh"
 core=$(python3 -c 'import os; print(min(os.sched_getaffinity(0)))')
-cp -r "$CHECK_SRCDIR/tests/fixtures/isolation" "$CHECK_TMPDIR/mod"
-chmod -R u+w "$CHECK_TMPDIR/mod"
-cd "$CHECK_TMPDIR/mod"
-fail() { echo "FAIL: $*"; exit 1; }
 
 # sweep NAME WANT [OPTIONS...]: ./device/... at load 2 on one core.
 sweep() {

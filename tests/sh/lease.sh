@@ -10,12 +10,7 @@
 # once it is removed. A lease directory
 # that is not a writable directory is an error before anything runs.
 set -eu
-command -v go >/dev/null || { echo "SKIP no go"; exit 77; }
-export GOPROXY=off GOFLAGS=-mod=mod GOTOOLCHAIN=local
-cp -r "$CHECK_SRCDIR/tests/fixtures/isolation" "$CHECK_TMPDIR/mod"
-chmod -R u+w "$CHECK_TMPDIR/mod"
-cd "$CHECK_TMPDIR/mod"
-fail() { echo "FAIL: $*"; exit 1; }
+. "$CHECK_SRCDIR/tests/lib/isolation.sh"
 leases=$CHECK_TMPDIR/leases
 mkdir "$leases"
 host=$(hostname)

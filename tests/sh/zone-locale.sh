@@ -7,12 +7,7 @@
 # the journal header record them, and every reproduce line sets them. A zone
 # or locale this machine does not have is an error before anything runs.
 set -eu
-command -v go >/dev/null || { echo "SKIP no go"; exit 77; }
-export GOPROXY=off GOFLAGS=-mod=mod GOTOOLCHAIN=local
-cp -r "$CHECK_SRCDIR/tests/fixtures/isolation" "$CHECK_TMPDIR/mod"
-chmod -R u+w "$CHECK_TMPDIR/mod"
-cd "$CHECK_TMPDIR/mod"
-fail() { echo "FAIL: $*"; exit 1; }
+. "$CHECK_SRCDIR/tests/lib/isolation.sh"
 
 # sweep NAME TZ LC_ALL WANT_TZ WANT_LOCALE [OPTIONS...]: a sweep of ./zone
 # started with TZ and LC_ALL in its environment; TestZone fails a run whose
