@@ -20,6 +20,7 @@
 #include "engine/cpu-shim.h"
 #include "results/journal-canary.h"
 #include "results/interference.h"
+#include "results/timeline.h"
 #include "engine/sweep-int.h"
 
 extern char **environ;
@@ -449,6 +450,17 @@ run_note_no_test(struct sweep *s, const struct sweep_live *l)
 	}
 }
 
+/* Puts the run of jr on the results' timeline (timeline.h). */
+static void
+run_add_timeline(struct results *r, const struct journal_run *jr, const struct outcome *o)
+{
+	struct timeline_span sp = {jr->pkg,   jr->phase, jr->cpu,
+	                           jr->load,  jr->began, jr->ended,
+	                           jr->has_noise ? jr->noise : -1};
+
+	timeline_add_outcome(r, &sp, o);
+}
+
 static void
 run_on_done(void *arg, const struct proc_exit *ex, bool leaked, int64_t elapsed_ms)
 {
@@ -557,7 +569,10 @@ run_on_done(void *arg, const struct proc_exit *ex, bool leaked, int64_t elapsed_
 	jr.load = l->pub.load;
 	jr.lane = l->pub.lane;
 	jr.ms = elapsed_ms;
+	jr.began = l->pub.started_ms;
+	jr.ended = util_now_ms();
 	results_add_time(s->results, l->pub.pkg, elapsed_ms);
+	run_add_timeline(s->results, &jr, &o);
 	jr.exit = *ex;
 	jr.log = log;
 	jr.selected = l->pub.test;

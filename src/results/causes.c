@@ -21,6 +21,7 @@
 
 #include "results/causes.h"
 #include "results/interference.h"
+#include "results/overlap.h"
 #include "results/stats.h"
 #include "results/strata.h"
 
@@ -46,6 +47,7 @@ enum causes_gap {
 	CAUSES_GAP_PAIRS, /* measured at one pair */
 	CAUSES_GAP_FEW,   /* too few failures for the cpu or load test to name one */
 	CAUSES_GAP_ALONE, /* no failure in a run alone */
+	CAUSES_GAP_UNTIMED, /* runs without a start and an end: what overlapped is unknown */
 };
 
 struct causes_test {
@@ -55,9 +57,15 @@ struct causes_test {
 	int64_t k1[CAUSES_TESTED], n1[CAUSES_TESTED], k2[CAUSES_TESTED], n2[CAUSES_TESTED];
 	const struct results_polluter *polluter; /* the test's, or NULL */
 	enum causes_gap gap;
+	bool gap_untimed; /* a run of it has no start and end */
 	int64_t bad, runs;             /* failures and hangs, runs: every cell */
-	int64_t alone_bad, alone_runs; /* those in runs alone */
+	int64_t alone_bad, alone_runs; /* those in runs that nothing overlapped */
 	int64_t more;                  /* CAUSES_GAP_FEW: about this many more runs decide */
+	/* The package interference's failures overlap (overlap.h), or -1,
+	 * with its counts and its name (r's, borrowed). */
+	int partner;
+	int64_t bad_with, k_without, n_without;
+	const char *partner_name;
 };
 
 struct causes {
@@ -154,6 +162,8 @@ causes_gap(const struct results_test *t, struct causes_test *ct, const double be
 		    k > ct->bad && ct->bad > 0
 		        ? (int64_t)ceil((double)(k - ct->bad) * (double)ct->runs / (double)ct->bad)
 		        : 0;
+	} else if (ct->gap_untimed) {
+		ct->gap = CAUSES_GAP_UNTIMED;
 	} else if (ct->alone_bad == 0) {
 		ct->gap = CAUSES_GAP_ALONE;
 	}
@@ -187,9 +197,9 @@ causes_noise(const struct results_test *t, struct causes_test *ct)
 /* Tests t for each cause into ct; false when it has no flaky cause to
  * find (it never failed, or failed every run). */
 static bool
-causes_test(const struct results_test *t, struct causes_test *ct)
+causes_test(const struct results *r, const struct results_test *t, struct causes_test *ct)
 {
-	struct stats_table sum;
+	struct overlap ov;
 	int64_t runs, fails, hangs;
 	double best[2];
 	int64_t need[2];
@@ -205,21 +215,26 @@ causes_test(const struct results_test *t, struct causes_test *ct)
 	causes_dimension(t, 1, ct, &best[1], &need[1]);
 	causes_noise(t, ct);
 	ct->p[CAUSES_INTERFERENCE] = -1;
-	interference_totals(t, &sum);
-	ct->alone_bad = sum.k1;
-	ct->alone_runs = sum.n1;
+	overlap_judge(r, t, &ov);
+	ct->gap_untimed = !ov.known;
+	ct->alone_bad = ov.k_alone;
+	ct->alone_runs = ov.n_alone;
 	causes_gap(t, ct, best, need);
-	if (sum.n1 > 0 && sum.n2 > 0) {
-		double named;
-
+	ct->partner = -1;
+	if (ov.p >= 0) {
 		/* 1 when not named (failures on one core), so that its q is
 		 * never below CAUSES_ALPHA. */
-		ct->p[CAUSES_INTERFERENCE] = interference_named(t, &named) ? named : 1;
-		ct->k1[CAUSES_INTERFERENCE] = sum.k2;
-		ct->n1[CAUSES_INTERFERENCE] = sum.n2;
-		ct->k2[CAUSES_INTERFERENCE] = sum.k1;
-		ct->n2[CAUSES_INTERFERENCE] = sum.n1;
+		ct->p[CAUSES_INTERFERENCE] = interference_named_by(t, &ov) ? ov.p : 1;
+		ct->k1[CAUSES_INTERFERENCE] = ov.k_over;
+		ct->n1[CAUSES_INTERFERENCE] = ov.n_over;
+		ct->k2[CAUSES_INTERFERENCE] = ov.k_alone;
+		ct->n2[CAUSES_INTERFERENCE] = ov.n_alone;
+		ct->partner = ov.partner;
+		ct->bad_with = ov.bad_with;
+		ct->k_without = ov.k_without;
+		ct->n_without = ov.n_without;
 	}
+	ct->partner_name = ct->partner >= 0 ? r->pkgs[ct->partner].name : NULL;
 	return true;
 }
 
@@ -244,9 +259,11 @@ causes_new_kept(const struct results *r, const void *const *kept)
 
 		if (kept != NULL && kept[i] != NULL) {
 			memcpy(ct, kept[i], sizeof *ct);
-			/* The same polluter, perhaps found again. */
+			/* The same polluter, perhaps found again; the
+			 * partner's name where r keeps it now. */
 			ct->polluter = r->tests[i].polluter;
-		} else if (!causes_test(&r->tests[i], ct)) {
+			ct->partner_name = ct->partner >= 0 ? r->pkgs[ct->partner].name : NULL;
+		} else if (!causes_test(r, &r->tests[i], ct)) {
 			continue;
 		}
 		for (k = 0; k < CAUSES_TESTED; k++)
@@ -291,13 +308,20 @@ causes_unexplained(const struct causes_test *ct)
 		return xasprintf(_("%lld of %lld runs failed: too few for the cpu and load tests "
 		                   "to name a cause; more runs would decide"),
 		                 bad, runs);
+	case CAUSES_GAP_UNTIMED:
+		return xasprintf(_("%lld of %lld runs failed; its runs have no start and end in the "
+		                   "journal, so what ran beside them is unknown: a sweep that "
+		                   "records them would tell timing from interference"),
+		                 bad, runs);
 	default:
 		if (ct->alone_runs == 0)
-			return xasprintf(_("%lld of %lld runs failed, none ran alone: runs alone "
-			                   "(confirm) would tell timing from interference"),
+			return xasprintf(_("%lld of %lld runs failed, none ran alone (another run "
+			                   "overlapped each): runs alone would tell timing from "
+			                   "interference"),
 			                 bad, runs);
-		return xasprintf(_("%lld of %lld runs failed, none of the %lld alone: more runs "
-		                   "alone (confirm) would tell timing from interference"),
+		return xasprintf(_("%lld of %lld runs failed, none of the %lld that nothing "
+		                   "overlapped: more runs alone would tell timing from "
+		                   "interference"),
 		                 bad, runs, (long long)ct->alone_runs);
 	}
 }
@@ -334,7 +358,17 @@ causes_evidence(const struct causes_test *ct, int k)
 		                   "%lld/%lld quiet ones"),
 		                 k1, n1, k2, n2);
 	case CAUSES_INTERFERENCE:
-		return xasprintf(_("fails when runs of its package overlap: %lld/%lld overlapped "
+		if (ct->partner_name != NULL && n2 > 0)
+			return xasprintf(_("fails while %s runs: %lld/%lld of its failures overlapped "
+			                   "a run of it, %lld/%lld alone"),
+			                 ct->partner_name, (long long)ct->bad_with, (long long)ct->bad,
+			                 k2, n2);
+		if (ct->partner_name != NULL)
+			return xasprintf(_("fails while %s runs: %lld/%lld of its failures overlapped "
+			                   "a run of it, %lld/%lld of the runs without it failed"),
+			                 ct->partner_name, (long long)ct->bad_with, (long long)ct->bad,
+			                 (long long)ct->k_without, (long long)ct->n_without);
+		return xasprintf(_("fails when other runs overlap it: %lld/%lld overlapped "
 		                   "against %lld/%lld alone"),
 		                 k1, n1, k2, n2);
 	case CAUSES_ORDER:
@@ -385,6 +419,8 @@ causes_add_json(void *arg, const struct causes_test *ct, int k)
 
 	cJSON_AddStringToObject(o, "cause", causes_names[k]);
 	cJSON_AddStringToObject(o, "evidence", ev);
+	if (k == CAUSES_INTERFERENCE && ct->partner_name != NULL)
+		cJSON_AddStringToObject(o, "partner", ct->partner_name);
 	if (k < CAUSES_TESTED) {
 		cJSON_AddNumberToObject(o, "p", util_round3(ct->p[k]));
 		cJSON_AddNumberToObject(o, "q", util_round3(ct->q[k]));

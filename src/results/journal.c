@@ -618,6 +618,10 @@ journal_write_run(struct journal *j, const struct journal_run *jr, const struct 
 		cJSON_AddStringToObject(line, "test", jr->selected);
 	if (jr->log != NULL)
 		cJSON_AddStringToObject(line, "log", jr->log);
+	if (jr->began > 0 && jr->ended >= jr->began) {
+		cJSON_AddNumberToObject(line, "began", (double)jr->began);
+		cJSON_AddNumberToObject(line, "ended", (double)jr->ended);
+	}
 	if (o->package_failed) {
 		cJSON_AddStringToObject(line, "package_failed",
 		                        o->package_reason != NULL ? o->package_reason : "");
@@ -790,6 +794,8 @@ enum journal_key {
 	JOURNAL_KEY_SEED,
 	JOURNAL_KEY_TEST,
 	JOURNAL_KEY_LOG,
+	JOURNAL_KEY_BEGAN,
+	JOURNAL_KEY_ENDED,
 	JOURNAL_KEY_PID,
 	JOURNAL_KEY_START,
 	JOURNAL_KEYS,
@@ -798,7 +804,8 @@ enum journal_key {
 static const char *const journal_keys[JOURNAL_KEYS] = {
     "run",   "pkg",      "phase",  "cpu",       "load",   "lane",  "ms",
     "exit",  "set",      "signal", "timed_out", "leaked", "cores", "overlapped",
-    "noise", "noise_ms", "seed",   "test",      "log",    "pid",   "start",
+    "noise", "noise_ms", "seed",   "test",      "log",    "began", "ended",
+    "pid",   "start",
 };
 
 /* The key of member m, trying the one after the last first; -1 if it is
@@ -932,6 +939,10 @@ journal_fast_member(char *line, const struct flatjson_member *m, int key, struct
 		*(key == JOURNAL_KEY_TEST ? &jr->selected : &jr->log) =
 		    journal_fast_str(line, m, ends, nends);
 		return true;
+	case JOURNAL_KEY_BEGAN:
+		return num && flatjson_int(m->val, m->vlen, 1, JOURNAL_NUM_MAX, &jr->began);
+	case JOURNAL_KEY_ENDED:
+		return num && flatjson_int(m->val, m->vlen, 1, JOURNAL_NUM_MAX, &jr->ended);
 	case JOURNAL_KEY_PID:
 		if (!num || !flatjson_int(m->val, m->vlen, 1, INT32_MAX, &v))
 			return false;
@@ -997,6 +1008,9 @@ journal_fast_decode(struct journal_reader *reader, char *line, const struct flat
 		return false;
 	f->run.has_noise =
 	    (seen & JOURNAL_BIT(JOURNAL_KEY_NOISE)) && (seen & JOURNAL_BIT(JOURNAL_KEY_NOISE_MS));
+	/* The slow path names an end before the start. */
+	if (f->run.ended > 0 && f->run.ended < f->run.began)
+		return false;
 	if (f->kind == JOURNAL_FAST_RUN) {
 		if ((uint64_t)f->set >= reader->nsets || reader->sets[f->set].order == NULL)
 			return false;
@@ -1243,6 +1257,9 @@ journal_decode_run(struct journal_reader *reader, const cJSON *line, struct jour
 	    journal_decode_int(line, "exit", INT32_MIN, INT32_MAX, false, &ex, why) < 0 ||
 	    journal_decode_int(line, "signal", 0, 255, false, &sig, why) < 0 ||
 	    journal_decode_int(line, "set", 0, JOURNAL_NUM_MAX, false, &set, why) < 0 ||
+	    journal_decode_int(line, "began", 1, JOURNAL_NUM_MAX, false, &jr->began, why) < 0 ||
+	    journal_decode_int(line, "ended", jr->began > 0 ? jr->began : 1, JOURNAL_NUM_MAX,
+	                       false, &jr->ended, why) < 0 ||
 	    journal_decode_bool(line, "timed_out", false, &jr->exit.timed_out, why) < 0 ||
 	    journal_decode_bool(line, "leaked", false, &jr->leaked, why) < 0 ||
 	    journal_decode_bool(line, "overlapped", reader->overlapped, &jr->overlapped, why) < 0 ||

@@ -13,6 +13,7 @@
 
 #include "results/results.h"
 #include "results/stats.h"
+#include "results/timeline.h"
 #include "engine/noise.h"
 #include "base/sanitize.h"
 #include "base/strmap.h"
@@ -104,6 +105,7 @@ results_free(struct results *r)
 	free(r->tests);
 	free(r->pkgs);
 	strmap_free(r->index);
+	timeline_free(r->timeline);
 	free(r);
 }
 
@@ -609,6 +611,7 @@ results_absorb_part(struct results *dst, const struct results *src, const char *
 		results_absorb_order(dst, t, src, st);
 	}
 	harness_absorb(&dst->harness, &src->harness);
+	timeline_absorb(dst, src);
 }
 
 void
@@ -700,6 +703,13 @@ results_shape_free(struct results_shape *s)
 	free(s->tests);
 	free(s->skips);
 	free(s);
+}
+
+const long *
+results_shape_ran(const struct results_shape *s, size_t *n)
+{
+	*n = s->ntests;
+	return s->tests;
 }
 
 int

@@ -152,6 +152,8 @@ struct results_pin {
 /* The pins results keep, newest last. */
 #define RESULTS_PINS_MAX 4
 
+struct timeline;
+
 struct results {
 	struct results_test *tests;
 	size_t ntests;
@@ -166,6 +168,7 @@ struct results {
 	struct results_pin pins[RESULTS_PINS_MAX]; /* the last containers pinned */
 	size_t npins;
 	int64_t pinned, pin_failed; /* every container pinned, and not */
+	struct timeline *timeline;  /* the runs on the wall clock (timeline.h), or NULL */
 };
 
 struct results *results_new(void);
@@ -217,6 +220,9 @@ struct results_shape *results_shape_new(struct results *r, int pkg, const struct
 
 /* Frees s after results_shape_flush. NULL is a no-op. */
 void results_shape_free(struct results_shape *s);
+
+/* The tests of shape s that ran (indices into results.tests), *n of them. */
+const long *results_shape_ran(const struct results_shape *s, size_t *n);
 
 /* The package of shape s. */
 int results_shape_pkg(const struct results_shape *s);
