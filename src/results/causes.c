@@ -64,7 +64,8 @@ struct causes_test {
 	/* The package interference's failures overlap (overlap.h), or -1,
 	 * with its counts and its name (r's, borrowed). */
 	int partner;
-	int64_t bad_with, k_without, n_without;
+	bool partner_own; /* the partner is its own package */
+	int64_t bad_with, n_with, k_without, n_without;
 	const char *partner_name;
 };
 
@@ -230,7 +231,9 @@ causes_test(const struct results *r, const struct results_test *t, struct causes
 		ct->k2[CAUSES_INTERFERENCE] = ov.k_alone;
 		ct->n2[CAUSES_INTERFERENCE] = ov.n_alone;
 		ct->partner = ov.partner;
+		ct->partner_own = ov.partner == t->pkg;
 		ct->bad_with = ov.bad_with;
+		ct->n_with = ov.n_with;
 		ct->k_without = ov.k_without;
 		ct->n_without = ov.n_without;
 	}
@@ -358,6 +361,11 @@ causes_evidence(const struct causes_test *ct, int k)
 		                   "%lld/%lld quiet ones"),
 		                 k1, n1, k2, n2);
 	case CAUSES_INTERFERENCE:
+		if (ct->partner_own)
+			return xasprintf(_("fails when runs of its package overlap: %lld/%lld "
+			                   "overlapped against %lld/%lld alone"),
+			                 (long long)ct->bad_with, (long long)ct->n_with,
+			                 (long long)ct->k_without, (long long)ct->n_without);
 		if (ct->partner_name != NULL && n2 > 0)
 			return xasprintf(_("fails while %s runs: %lld/%lld of its failures overlapped "
 			                   "a run of it, %lld/%lld alone"),

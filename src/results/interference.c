@@ -137,7 +137,13 @@ interference_text(struct buf *b, const struct results_test *t)
 	overlap_judge(t->owner, t, &ov);
 	if (!interference_named_by(t, &ov))
 		return;
-	if (ov.partner >= 0)
+	if (ov.partner == t->pkg)
+		buf_printf(b,
+		           _("  fails when runs of its package overlap: %lld of %lld overlapped runs "
+		             "against %lld of %lld alone (exact test stratified by pair, p=%.2g); "),
+		           (long long)ov.bad_with, (long long)ov.n_with, (long long)ov.k_without,
+		           (long long)ov.n_without, ov.p);
+	else if (ov.partner >= 0)
 		buf_printf(b,
 		           _("  fails while %s runs: %lld of its %lld failures overlapped a run "
 		             "of it (exact test stratified by pair and kind of run, p=%.2g); "),

@@ -159,8 +159,10 @@ overlap_judge(const struct results *r, const struct results_test *t, struct over
 		ov->partner = pkg[best];
 		ov->bad_with = count[best];
 		for (i = 0; i < v.n; i++) {
-			if (timeline_obs_with(&v, &v.obs[i], pkg[best]))
+			if (timeline_obs_with(&v, &v.obs[i], pkg[best])) {
+				ov->n_with++;
 				continue;
+			}
 			ov->k_without += v.obs[i].bad;
 			ov->n_without++;
 		}

@@ -37,6 +37,7 @@ struct overlap {
 	 * run of it, and its runs that overlapped none. */
 	int partner;
 	int64_t bad, bad_with;
+	int64_t n_with; /* its runs that overlapped a run of the partner */
 	int64_t k_without, n_without;
 };
 
