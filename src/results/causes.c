@@ -21,7 +21,11 @@
 
 #include "results/causes.h"
 #include "results/interference.h"
+#include "results/episode.h"
+#include "results/noise-rank.h"
 #include "results/overlap.h"
+#include "results/timeline.h"
+#include "base/timefmt.h"
 #include "results/stats.h"
 #include "results/strata.h"
 
@@ -30,14 +34,19 @@ enum causes_kind {
 	CAUSES_LOAD,
 	CAUSES_NOISE,
 	CAUSES_INTERFERENCE,
+	CAUSES_EPISODE,
 	CAUSES_TESTED, /* the kinds above have a p-value */
 	CAUSES_ORDER = CAUSES_TESTED,
 	CAUSES_TIMING,
 	CAUSES_UNEXPLAINED,
 };
 
-static const char *const causes_names[] = {"cpu",   "load",   "noise",      "interference",
-                                           "order", "timing", "unexplained"};
+static const char *const causes_names[] = {"cpu",     "load",  "noise",  "interference",
+                                           "episode", "order", "timing", "unexplained"};
+
+/* Timing needs at least this many failures: fewer, whatever the pairs,
+ * cannot show that failures do not cluster in time or in overlaps. */
+#define CAUSES_MIN_BAD 3
 
 /* Why timing cannot be named when no other cause is: "fails alike at
  * every pair, alone or not" needs pairs to compare, failures enough that
@@ -67,6 +76,12 @@ struct causes_test {
 	bool partner_own; /* the partner is its own package */
 	int64_t bad_with, n_with, k_without, n_without;
 	const char *partner_name;
+	struct noise_rank rank; /* the noise of failing runs against passing ones */
+	struct episode episode; /* where its failures cluster in time */
+	/* A pair whose runs sat in a small part of the sweep's time. */
+	bool concentrated;
+	int conc_cpu, conc_load;
+	double conc_share;
 };
 
 struct causes {
@@ -153,7 +168,8 @@ causes_gap(const struct results_test *t, struct causes_test *ct, const double be
 	ct->gap = CAUSES_GAP_NONE;
 	if (npairs < 2) {
 		ct->gap = CAUSES_GAP_PAIRS;
-	} else if (best[0] >= CAUSES_ALPHA || best[1] >= CAUSES_ALPHA) {
+	} else if (best[0] >= CAUSES_ALPHA || best[1] >= CAUSES_ALPHA ||
+	           ct->bad < CAUSES_MIN_BAD) {
 		/* The failures both tests need, at the rate measured. */
 		ct->gap = CAUSES_GAP_FEW;
 		for (i = 0; i < 2; i++)
@@ -181,9 +197,11 @@ causes_noise_cell(struct stats_table *x, const struct results_cell *c)
 }
 
 static void
-causes_noise(const struct results_test *t, struct causes_test *ct)
+causes_noise(const struct results_test *t, const struct timeline_view *v, struct causes_test *ct)
 {
 	struct stats_table sum;
+
+	noise_rank(v, &ct->rank);
 
 	strata_totals(t, causes_noise_cell, &sum);
 	ct->k1[CAUSES_NOISE] = sum.k2;
@@ -193,6 +211,9 @@ causes_noise(const struct results_test *t, struct causes_test *ct)
 	ct->p[CAUSES_NOISE] = -1;
 	if (sum.n1 > 0 && sum.n2 > 0)
 		ct->p[CAUSES_NOISE] = strata_pairs_greater(t, causes_noise_cell);
+	/* No run, or every run, above the threshold: the ranks decide. */
+	else
+		ct->p[CAUSES_NOISE] = ct->rank.p;
 }
 
 /* Tests t for each cause into ct; false when it has no flaky cause to
@@ -201,6 +222,7 @@ static bool
 causes_test(const struct results *r, const struct results_test *t, struct causes_test *ct)
 {
 	struct overlap ov;
+	struct timeline_view v;
 	int64_t runs, fails, hangs;
 	double best[2];
 	int64_t need[2];
@@ -209,14 +231,23 @@ causes_test(const struct results *r, const struct results_test *t, struct causes
 	ct->failed = fails + hangs > 0 && fails + hangs < runs;
 	if (!ct->failed)
 		return false;
+	timeline_view(r, t, &v);
 	ct->polluter = t->polluter;
 	ct->bad = fails + hangs;
 	ct->runs = runs;
 	causes_dimension(t, 0, ct, &best[0], &need[0]);
 	causes_dimension(t, 1, ct, &best[1], &need[1]);
-	causes_noise(t, ct);
+	causes_noise(t, &v, ct);
+	episode_find(&v, &ct->episode);
+	ct->p[CAUSES_EPISODE] = ct->episode.p;
+	ct->concentrated =
+	    episode_pair_concentrated(&v, &ct->conc_cpu, &ct->conc_load, &ct->conc_share);
 	ct->p[CAUSES_INTERFERENCE] = -1;
-	overlap_judge(r, t, &ov);
+	if (r->timeline != NULL)
+		overlap_judge_view(r, t, &v, &ov);
+	else
+		overlap_judge(r, t, &ov);
+	timeline_view_free(&v);
 	ct->gap_untimed = !ov.known;
 	ct->alone_bad = ov.k_alone;
 	ct->alone_runs = ov.n_alone;
@@ -329,6 +360,28 @@ causes_unexplained(const struct causes_test *ct)
 	}
 }
 
+/* The evidence of an episode: its window, its counts, its noise. */
+static char *
+causes_episode(const struct causes_test *ct)
+{
+	const struct episode *e = &ct->episode;
+	char from[40], to[40];
+	struct buf b;
+
+	timefmt_format_rfc3339(e->began, from, sizeof from);
+	timefmt_format_rfc3339(e->ended, to, sizeof to);
+	buf_init(&b);
+	buf_printf(&b,
+	           _("failures cluster in time: %lld of its %lld runs from %s to %s failed, "
+	             "%lld of the %lld others"),
+	           (long long)e->k, (long long)e->w, from, to, (long long)e->k_out,
+	           (long long)e->n_out);
+	if (e->noise_in >= 0 && e->noise_out >= 0)
+		buf_printf(&b, _("; median host noise %.1f%% there, %.1f%% elsewhere"),
+		           e->noise_in * 100, e->noise_out * 100);
+	return buf_steal(&b);
+}
+
 /* The evidence of cause k of ct in one sentence. */
 static char *
 causes_evidence(const struct causes_test *ct, int k)
@@ -357,9 +410,17 @@ causes_evidence(const struct causes_test *ct, int k)
 		                         "other loads"),
 		                 ct->value[1], k1, n1, k2, n2);
 	case CAUSES_NOISE:
+		if (n1 == 0 || n2 == 0)
+			return xasprintf(_("fails with more host noise: its failing runs' median "
+			                   "noise %.1f%% against %.1f%% for its passing ones "
+			                   "(%lld and %lld runs ranked within each pair)"),
+			                 ct->rank.bad_median * 100, ct->rank.good_median * 100,
+			                 (long long)ct->rank.nbad, (long long)ct->rank.ngood);
 		return xasprintf(_("fails under host noise: %lld/%lld noisy runs against "
 		                   "%lld/%lld quiet ones"),
 		                 k1, n1, k2, n2);
+	case CAUSES_EPISODE:
+		return causes_episode(ct);
 	case CAUSES_INTERFERENCE:
 		if (ct->partner_own)
 			return xasprintf(_("fails when runs of its package overlap: %lld/%lld "
@@ -419,6 +480,26 @@ causes_each(const struct causes *c, size_t i, void (*fn)(void *, const struct ca
 		fn(arg, ct, ct->gap == CAUSES_GAP_NONE ? CAUSES_TIMING : CAUSES_UNEXPLAINED);
 }
 
+/* results.json causes[].window of an episode. */
+static cJSON *
+causes_window_json(const struct episode *e)
+{
+	cJSON *w = cJSON_CreateObject();
+	char at[40];
+
+	timefmt_format_rfc3339(e->began, at, sizeof at);
+	cJSON_AddStringToObject(w, "start", at);
+	timefmt_format_rfc3339(e->ended, at, sizeof at);
+	cJSON_AddStringToObject(w, "end", at);
+	cJSON_AddNumberToObject(w, "runs", (double)e->w);
+	cJSON_AddNumberToObject(w, "failures", (double)e->k);
+	if (e->noise_in >= 0)
+		cJSON_AddNumberToObject(w, "noise", util_round3(e->noise_in));
+	else
+		cJSON_AddNullToObject(w, "noise");
+	return w;
+}
+
 static void
 causes_add_json(void *arg, const struct causes_test *ct, int k)
 {
@@ -429,6 +510,8 @@ causes_add_json(void *arg, const struct causes_test *ct, int k)
 	cJSON_AddStringToObject(o, "evidence", ev);
 	if (k == CAUSES_INTERFERENCE && ct->partner_name != NULL)
 		cJSON_AddStringToObject(o, "partner", ct->partner_name);
+	if (k == CAUSES_EPISODE)
+		cJSON_AddItemToObject(o, "window", causes_window_json(&ct->episode));
 	if (k < CAUSES_TESTED) {
 		cJSON_AddNumberToObject(o, "p", util_round3(ct->p[k]));
 		cJSON_AddNumberToObject(o, "q", util_round3(ct->q[k]));
@@ -468,6 +551,11 @@ causes_add_text(void *arg, const struct causes_test *ct, int k)
 		buf_printf(arg, _("  cause (%s): %s (q=%.2g)\n"), causes_names[k], ev, ct->q[k]);
 	else
 		buf_printf(arg, _("  cause (%s): %s\n"), causes_names[k], ev);
+	if ((k == CAUSES_CPU || k == CAUSES_LOAD || k == CAUSES_EPISODE) && ct->concentrated)
+		buf_printf(arg,
+		           _("  its runs at cpu %d load %d fell within %.0f%% of the time its "
+		             "runs took: a rate there is also that time's\n"),
+		           ct->conc_cpu, ct->conc_load, ct->conc_share * 100);
 	free(ev);
 }
 

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "results/overlap.h"
+#include "results/interference.h"
 #include "results/stats.h"
 #include "results/timeline.h"
 #include "base/util.h"
@@ -113,10 +114,39 @@ overlap_candidates(const struct timeline_view *v, int *pkg, int64_t *count)
 	return m;
 }
 
+/* Results without a timeline (read from results.json, which keeps no
+ * runs): the cells' overlap with runs of the test's own package. */
+static void
+overlap_from_cells(const struct results_test *t, struct overlap *ov)
+{
+	struct stats_table sum;
+
+	interference_totals(t, &sum);
+	ov->known = true;
+	ov->k_over = sum.k2;
+	ov->n_over = sum.n2;
+	ov->k_alone = sum.k1;
+	ov->n_alone = sum.n1;
+	ov->bad = sum.k1 + sum.k2;
+	if (sum.n1 > 0 && sum.n2 > 0)
+		ov->p = interference_p(t);
+}
+
 void
 overlap_judge(const struct results *r, const struct results_test *t, struct overlap *ov)
 {
 	struct timeline_view v;
+
+	timeline_view(r, t, &v);
+	overlap_judge_view(r, t, &v, ov);
+	timeline_view_free(&v);
+}
+
+void
+overlap_judge_view(const struct results *r, const struct results_test *t,
+                   const struct timeline_view *view, struct overlap *ov)
+{
+	const struct timeline_view v = *view;
 	int pkg[OVERLAP_PARTNERS];
 	int64_t count[OVERLAP_PARTNERS];
 	double p_any, p_best = 1, ptest[OVERLAP_PARTNERS];
@@ -126,11 +156,12 @@ overlap_judge(const struct results *r, const struct results_test *t, struct over
 	memset(ov, 0, sizeof *ov);
 	ov->partner = -1;
 	ov->p = -1;
-	timeline_view(r, t, &v);
-	if (v.n == 0 || v.untimed > 0) {
-		timeline_view_free(&v);
+	if (r->timeline == NULL) {
+		overlap_from_cells(t, ov);
 		return;
 	}
+	if (v.n == 0 || v.untimed > 0)
+		return;
 	ov->known = true;
 	for (i = 0; i < v.n; i++) {
 		const struct timeline_obs *o = &v.obs[i];
@@ -168,5 +199,4 @@ overlap_judge(const struct results *r, const struct results_test *t, struct over
 		}
 	}
 	free(stratum);
-	timeline_view_free(&v);
 }

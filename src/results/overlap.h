@@ -43,7 +43,14 @@ struct overlap {
 
 #define OVERLAP_ALPHA 0.01
 
-/* Judges t (a test of r) into *ov. */
+/* Judges t (a test of r) into *ov. Results with no timeline at all (read
+ * from results.json) are judged from their cells: overlap with runs of the
+ * test's own package, as the sweep marked them. */
 void overlap_judge(const struct results *r, const struct results_test *t, struct overlap *ov);
+
+/* The same from v, t's timeline view (timeline_view), made already. */
+struct timeline_view;
+void overlap_judge_view(const struct results *r, const struct results_test *t,
+                        const struct timeline_view *v, struct overlap *ov);
 
 #endif

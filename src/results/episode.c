@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * episode.c: finds the window of a test's runs where its failures cluster
+ * (episode.h) and the pairs whose runs sat in a small part of the sweep's
+ * time. It never reads or writes files.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "results/episode.h"
+#include "results/stats.h"
+#include "base/util.h"
+
+/* The windows tried, at most, about this many failures apart at each end. */
+#define EPISODE_ENDS 64
+
+static int
+episode_cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The median noise of v's measured runs in [from, to) (inside) or outside
+ * it; -1 when none is measured. */
+static double
+episode_noise(const struct timeline_view *v, size_t from, size_t to, bool inside)
+{
+	double *x = xmalloc(sizeof *x * (v->n + 1)), m = -1;
+	size_t i, n = 0;
+
+	for (i = 0; i < v->n; i++)
+		if ((i >= from && i < to) == inside && v->obs[i].noise >= 0)
+			x[n++] = v->obs[i].noise;
+	if (n > 0) {
+		qsort(x, n, sizeof *x, episode_cmp_double);
+		m = n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
+	}
+	free(x);
+	return m;
+}
+
+void
+episode_find(const struct timeline_view *v, struct episode *e)
+{
+	size_t *bad = xmalloc(sizeof *bad * (v->n + 1));
+	size_t i, j, nbad = 0, step, from = 0, to = 0;
+	double best = 2, tried = 0;
+
+	memset(e, 0, sizeof *e);
+	e->p = -1;
+	for (i = 0; i < v->n; i++)
+		if (v->obs[i].bad)
+			bad[nbad++] = i;
+	if (v->untimed > 0 || nbad < EPISODE_MIN_BAD) {
+		free(bad);
+		return;
+	}
+	step = nbad / EPISODE_ENDS + 1;
+	for (i = 0; i < nbad; i += step) {
+		for (j = i + EPISODE_MIN_BAD - 1; j < nbad; j += step) {
+			int64_t w = (int64_t)(bad[j] - bad[i] + 1), k = (int64_t)(j - i + 1);
+			double greater;
+
+			if (w == (int64_t)v->n)
+				continue;
+			tried++;
+			/* Its failures inside the window against outside it. */
+			stats_fisher((int64_t)nbad - k, (int64_t)v->n - w, k, w, NULL, &greater);
+			if (greater < best) {
+				best = greater;
+				from = bad[i];
+				to = bad[j] + 1;
+			}
+		}
+	}
+	free(bad);
+	if (tried == 0)
+		return;
+	e->p = fmin(1, best * tried);
+	e->began = v->obs[from].began;
+	e->ended = v->obs[from].ended;
+	for (i = from; i < to; i++) {
+		e->k += v->obs[i].bad;
+		e->ended = v->obs[i].ended > e->ended ? v->obs[i].ended : e->ended;
+	}
+	e->w = (int64_t)(to - from);
+	e->k_out = (int64_t)nbad - e->k;
+	e->n_out = (int64_t)v->n - e->w;
+	e->noise_in = episode_noise(v, from, to, true);
+	e->noise_out = episode_noise(v, from, to, false);
+}
+
+bool
+episode_pair_concentrated(const struct timeline_view *v, int *cpu, int *load, double *share)
+{
+	int64_t first, last;
+	size_t i, j;
+	bool found = false;
+
+	if (v->n < 2 || v->untimed > 0)
+		return false;
+	first = v->obs[0].began;
+	last = v->obs[0].ended;
+	for (i = 0; i < v->n; i++)
+		last = v->obs[i].ended > last ? v->obs[i].ended : last;
+	if (last <= first)
+		return false;
+	*share = 0.5;
+	for (i = 0; i < v->n; i++) {
+		int64_t lo = v->obs[i].began, hi = v->obs[i].ended, n = 0;
+		double s;
+
+		for (j = 0; j < i; j++)
+			if (v->obs[j].cpu == v->obs[i].cpu && v->obs[j].load == v->obs[i].load)
+				break;
+		if (j < i)
+			continue;
+		for (j = i; j < v->n; j++) {
+			if (v->obs[j].cpu != v->obs[i].cpu || v->obs[j].load != v->obs[i].load)
+				continue;
+			n++;
+			hi = v->obs[j].ended > hi ? v->obs[j].ended : hi;
+		}
+		s = (double)(hi - lo) / (double)(last - first);
+		if (n >= 5 && s < *share) {
+			*share = s;
+			*cpu = v->obs[i].cpu;
+			*load = v->obs[i].load;
+			found = true;
+		}
+	}
+	return found;
+}
