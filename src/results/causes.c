@@ -4,8 +4,10 @@
  * value is tested against the others (failures and hangs over runs, sweep
  * and confirm cells together) and the smallest p, times the number of
  * values (Bonferroni), stands for the dimension; noise tests the runs
- * above NOISE_NOISY against the rest within each pair (strata.h), as
- * interference_p tests overlapped runs, which interference takes.
+ * above NOISE_NOISY against the rest within each pair (strata.h), or when
+ * none or all are, ranks the noise of failing runs against passing ones
+ * (noise-rank.h); interference and its partner come from overlap.h,
+ * episode from episode.h, on the timeline of the sweep's runs.
  * Those p-values, over every test of the sweep, get Benjamini-Hochberg
  * q-values. Order comes from results_order_dependent, with the polluter
  * when its search found one. When nothing else is named, timing is named

@@ -25,16 +25,16 @@ episode_cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The median noise of v's measured runs in [from, to) (inside) or outside
- * it; -1 when none is measured. */
+/* The median noise of v's measured runs of one kind in [from, to)
+ * (inside) or outside it; -1 when none is measured. */
 static double
-episode_noise(const struct timeline_view *v, size_t from, size_t to, bool inside)
+episode_noise(const struct timeline_view *v, size_t from, size_t to, bool inside, bool one)
 {
 	double *x = xmalloc(sizeof *x * (v->n + 1)), m = -1;
 	size_t i, n = 0;
 
 	for (i = 0; i < v->n; i++)
-		if ((i >= from && i < to) == inside && v->obs[i].noise >= 0)
+		if ((i >= from && i < to) == inside && v->obs[i].one == one && v->obs[i].noise >= 0)
 			x[n++] = v->obs[i].noise;
 	if (n > 0) {
 		qsort(x, n, sizeof *x, episode_cmp_double);
@@ -44,55 +44,79 @@ episode_noise(const struct timeline_view *v, size_t from, size_t to, bool inside
 	return m;
 }
 
-void
-episode_find(const struct timeline_view *v, struct episode *e)
+/* Tries the windows of the runs of v of one kind (obs.one == one) into
+ * *best (the smallest p-value, its window [*from, *to) in v) and *tried. */
+static void
+episode_scan(const struct timeline_view *v, bool one, double *best, size_t *from, size_t *to,
+             double *tried)
 {
-	size_t *bad = xmalloc(sizeof *bad * (v->n + 1));
-	size_t i, j, nbad = 0, step, from = 0, to = 0;
-	double best = 2, tried = 0;
+	size_t *at = xmalloc(sizeof *at * (v->n + 1)), *bad = xmalloc(sizeof *bad * (v->n + 1));
+	size_t i, j, n = 0, nbad = 0, step;
 
-	memset(e, 0, sizeof *e);
-	e->p = -1;
-	for (i = 0; i < v->n; i++)
+	for (i = 0; i < v->n; i++) {
+		if (v->obs[i].one != one)
+			continue;
 		if (v->obs[i].bad)
-			bad[nbad++] = i;
-	if (v->untimed > 0 || nbad < EPISODE_MIN_BAD) {
-		free(bad);
-		return;
+			bad[nbad++] = n;
+		at[n++] = i;
 	}
 	step = nbad / EPISODE_ENDS + 1;
-	for (i = 0; i < nbad; i += step) {
+	for (i = 0; nbad >= EPISODE_MIN_BAD && i < nbad; i += step) {
 		for (j = i + EPISODE_MIN_BAD - 1; j < nbad; j += step) {
 			int64_t w = (int64_t)(bad[j] - bad[i] + 1), k = (int64_t)(j - i + 1);
 			double greater;
 
-			if (w == (int64_t)v->n)
+			if (w == (int64_t)n)
 				continue;
-			tried++;
+			*tried += 1;
 			/* Its failures inside the window against outside it. */
-			stats_fisher((int64_t)nbad - k, (int64_t)v->n - w, k, w, NULL, &greater);
-			if (greater < best) {
-				best = greater;
-				from = bad[i];
-				to = bad[j] + 1;
+			stats_fisher((int64_t)nbad - k, (int64_t)n - w, k, w, NULL, &greater);
+			if (greater < *best) {
+				*best = greater;
+				*from = at[bad[i]];
+				*to = at[bad[j]] + 1;
 			}
 		}
 	}
+	free(at);
 	free(bad);
+}
+
+void
+episode_find(const struct timeline_view *v, struct episode *e)
+{
+	size_t i, from = 0, to = 0;
+	double best = 2, tried = 0;
+	bool one = false;
+
+	memset(e, 0, sizeof *e);
+	e->p = -1;
+	if (v->untimed > 0)
+		return;
+	/* Like with like: the confirm phase runs after the sweep, so a test
+	 * that fails in its whole-package runs only would look clustered. */
+	episode_scan(v, false, &best, &from, &to, &tried);
+	episode_scan(v, true, &best, &from, &to, &tried);
 	if (tried == 0)
 		return;
 	e->p = fmin(1, best * tried);
+	one = v->obs[from].one;
 	e->began = v->obs[from].began;
 	e->ended = v->obs[from].ended;
-	for (i = from; i < to; i++) {
-		e->k += v->obs[i].bad;
-		e->ended = v->obs[i].ended > e->ended ? v->obs[i].ended : e->ended;
+	for (i = 0; i < v->n; i++) {
+		if (v->obs[i].one != one)
+			continue;
+		if (i >= from && i < to) {
+			e->k += v->obs[i].bad;
+			e->w++;
+			e->ended = v->obs[i].ended > e->ended ? v->obs[i].ended : e->ended;
+		} else {
+			e->k_out += v->obs[i].bad;
+			e->n_out++;
+		}
 	}
-	e->w = (int64_t)(to - from);
-	e->k_out = (int64_t)nbad - e->k;
-	e->n_out = (int64_t)v->n - e->w;
-	e->noise_in = episode_noise(v, from, to, true);
-	e->noise_out = episode_noise(v, from, to, false);
+	e->noise_in = episode_noise(v, from, to, true, one);
+	e->noise_out = episode_noise(v, from, to, false, one);
 }
 
 bool

@@ -6,7 +6,8 @@
  * spread at random over its runs (hypergeometric), the smallest over the
  * windows times their number (Bonferroni). A foreign load that comes and
  * goes, a disk filling up, a service restarting: the cause is the
- * episode, not the pair or the test. It reads a timeline view only; no
+ * episode, not the pair or the test. Runs of each kind (timeline.h) are
+ * scanned apart: confirm runs come after the sweep's. It reads a timeline view only; no
  * I/O.
  */
 #ifndef FLAKESWEEP_EPISODE_H
@@ -22,8 +23,8 @@
 struct episode {
 	double p;             /* -1: not testable (too few failures, runs without times) */
 	int64_t began, ended; /* the window: the first run's start, the last one's end */
-	int64_t k, w;         /* failures and runs in it */
-	int64_t k_out, n_out; /* outside it */
+	int64_t k, w;         /* failures and runs in it, of its kind */
+	int64_t k_out, n_out; /* the runs of that kind outside it */
 	double noise_in, noise_out; /* the median host noise of measured runs, -1 none */
 };
 

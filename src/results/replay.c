@@ -397,6 +397,7 @@ replay_line(void *arg, struct journal_reader *reader, const cJSON *line, int lin
 			                  _("part line: expected \"dir\" and \"shard\": "
 			                    "{\"index\", \"count\"}"));
 		part = cJSON_Duplicate(line, 1);
+		timeline_new_host(r->results);
 
 		cJSON_DeleteItemFromObjectCaseSensitive(part, "type");
 		if (r->parts == NULL)

@@ -38,7 +38,8 @@ struct timeline {
 	struct strmap *set_index;
 	long *bads;
 	size_t nbads;
-	int hosts;
+	int hosts; /* the hosts numbered so far */
+	int host;  /* the host of the runs added now */
 };
 
 void
@@ -154,7 +155,7 @@ timeline_add_outcome(struct results *r, const struct timeline_span *sp, const st
 		if (o->tests[i].status == OUTCOME_FAIL || o->tests[i].status == OUTCOME_HANG)
 			bad[nbad++] = t - r->tests;
 	}
-	timeline_add(timeline_of(r), sp, 0, ran, nran, bad, nbad);
+	timeline_add(timeline_of(r), sp, timeline_of(r)->host, ran, nran, bad, nbad);
 	free(ran);
 	free(bad);
 }
@@ -167,8 +168,16 @@ timeline_add_passed(struct results *r, const struct timeline_span *sp, const lon
 
 	if (nran > 0)
 		memcpy(copy, ran, sizeof *copy * nran);
-	timeline_add(timeline_of(r), sp, 0, copy, nran, NULL, 0);
+	timeline_add(timeline_of(r), sp, timeline_of(r)->host, copy, nran, NULL, 0);
 	free(copy);
+}
+
+void
+timeline_new_host(struct results *r)
+{
+	struct timeline *tl = timeline_of(r);
+
+	tl->host = ++tl->hosts;
 }
 
 /* The index in dst of src's test i, or -1. */

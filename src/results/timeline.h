@@ -43,6 +43,10 @@ void timeline_add_outcome(struct results *r, const struct timeline_span *sp,
 void timeline_add_passed(struct results *r, const struct timeline_span *sp, const long *ran,
                          size_t nran);
 
+/* The runs added from now on ran on another host than those before (the
+ * next part of a merged journal): they overlap none of them. */
+void timeline_new_host(struct results *r);
+
 /* Adds src's runs to dst's (tests and packages matched by name) as the runs
  * of a host of their own: they overlap none of dst's. */
 void timeline_absorb(struct results *dst, const struct results *src);
