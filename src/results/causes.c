@@ -55,9 +55,9 @@ static const char *const causes_names[] = {"cpu",     "load",  "noise",  "interf
  * a cpu or load effect would have shown, and failures in runs alone. */
 enum causes_gap {
 	CAUSES_GAP_NONE,
-	CAUSES_GAP_PAIRS, /* measured at one pair */
-	CAUSES_GAP_FEW,   /* too few failures for the cpu or load test to name one */
-	CAUSES_GAP_ALONE, /* no failure in a run alone */
+	CAUSES_GAP_PAIRS,   /* measured at one pair */
+	CAUSES_GAP_FEW,     /* too few failures for the cpu or load test to name one */
+	CAUSES_GAP_ALONE,   /* no failure in a run alone */
 	CAUSES_GAP_UNTIMED, /* runs without a start and an end: what overlapped is unknown */
 };
 
@@ -68,7 +68,7 @@ struct causes_test {
 	int64_t k1[CAUSES_TESTED], n1[CAUSES_TESTED], k2[CAUSES_TESTED], n2[CAUSES_TESTED];
 	const struct results_polluter *polluter; /* the test's, or NULL */
 	enum causes_gap gap;
-	bool gap_untimed; /* a run of it has no start and end */
+	bool gap_untimed;              /* a run of it has no start and end */
 	int64_t bad, runs;             /* failures and hangs, runs: every cell */
 	int64_t alone_bad, alone_runs; /* those in runs that nothing overlapped */
 	int64_t more;                  /* CAUSES_GAP_FEW: about this many more runs decide */
@@ -170,8 +170,7 @@ causes_gap(const struct results_test *t, struct causes_test *ct, const double be
 	ct->gap = CAUSES_GAP_NONE;
 	if (npairs < 2) {
 		ct->gap = CAUSES_GAP_PAIRS;
-	} else if (best[0] >= CAUSES_ALPHA || best[1] >= CAUSES_ALPHA ||
-	           ct->bad < CAUSES_MIN_BAD) {
+	} else if (best[0] >= CAUSES_ALPHA || best[1] >= CAUSES_ALPHA || ct->bad < CAUSES_MIN_BAD) {
 		/* The failures both tests need, at the rate measured. */
 		ct->gap = CAUSES_GAP_FEW;
 		for (i = 0; i < 2; i++)
@@ -345,10 +344,11 @@ causes_unexplained(const struct causes_test *ct)
 		                   "to name a cause; more runs would decide"),
 		                 bad, runs);
 	case CAUSES_GAP_UNTIMED:
-		return xasprintf(_("%lld of %lld runs failed; its runs have no start and end in the "
-		                   "journal, so what ran beside them is unknown: a sweep that "
-		                   "records them would tell timing from interference"),
-		                 bad, runs);
+		return xasprintf(
+		    _("%lld of %lld runs failed; its runs have no start and end in the "
+		      "journal, so what ran beside them is unknown: a sweep that "
+		      "records them would tell timing from interference"),
+		    bad, runs);
 	default:
 		if (ct->alone_runs == 0)
 			return xasprintf(_("%lld of %lld runs failed, none ran alone (another run "
@@ -430,15 +430,16 @@ causes_evidence(const struct causes_test *ct, int k)
 			                 (long long)ct->bad_with, (long long)ct->n_with,
 			                 (long long)ct->k_without, (long long)ct->n_without);
 		if (ct->partner_name != NULL && n2 > 0)
-			return xasprintf(_("fails while %s runs: %lld/%lld of its failures overlapped "
-			                   "a run of it, %lld/%lld alone"),
-			                 ct->partner_name, (long long)ct->bad_with, (long long)ct->bad,
-			                 k2, n2);
+			return xasprintf(
+			    _("fails while %s runs: %lld/%lld of its failures overlapped "
+			      "a run of it, %lld/%lld alone"),
+			    ct->partner_name, (long long)ct->bad_with, (long long)ct->bad, k2, n2);
 		if (ct->partner_name != NULL)
-			return xasprintf(_("fails while %s runs: %lld/%lld of its failures overlapped "
-			                   "a run of it, %lld/%lld of the runs without it failed"),
-			                 ct->partner_name, (long long)ct->bad_with, (long long)ct->bad,
-			                 (long long)ct->k_without, (long long)ct->n_without);
+			return xasprintf(
+			    _("fails while %s runs: %lld/%lld of its failures overlapped "
+			      "a run of it, %lld/%lld of the runs without it failed"),
+			    ct->partner_name, (long long)ct->bad_with, (long long)ct->bad,
+			    (long long)ct->k_without, (long long)ct->n_without);
 		return xasprintf(_("fails when other runs overlap it: %lld/%lld overlapped "
 		                   "against %lld/%lld alone"),
 		                 k1, n1, k2, n2);

@@ -21,10 +21,10 @@
 #define EPISODE_MIN_BAD 3
 
 struct episode {
-	double p;             /* -1: not testable (too few failures, runs without times) */
-	int64_t began, ended; /* the window: the first run's start, the last one's end */
-	int64_t k, w;         /* failures and runs in it, of its kind */
-	int64_t k_out, n_out; /* the runs of that kind outside it */
+	double p;                   /* -1: not testable (too few failures, runs without times) */
+	int64_t began, ended;       /* the window: the first run's start, the last one's end */
+	int64_t k, w;               /* failures and runs in it, of its kind */
+	int64_t k_out, n_out;       /* the runs of that kind outside it */
 	double noise_in, noise_out; /* the median host noise of measured runs, -1 none */
 };
 

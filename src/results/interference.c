@@ -138,11 +138,12 @@ interference_text(struct buf *b, const struct results_test *t)
 	if (!interference_named_by(t, &ov))
 		return;
 	if (ov.partner == t->pkg)
-		buf_printf(b,
-		           _("  fails when runs of its package overlap: %lld of %lld overlapped runs "
-		             "against %lld of %lld alone (exact test stratified by pair, p=%.2g); "),
-		           (long long)ov.bad_with, (long long)ov.n_with, (long long)ov.k_without,
-		           (long long)ov.n_without, ov.p);
+		buf_printf(
+		    b,
+		    _("  fails when runs of its package overlap: %lld of %lld overlapped runs "
+		      "against %lld of %lld alone (exact test stratified by pair, p=%.2g); "),
+		    (long long)ov.bad_with, (long long)ov.n_with, (long long)ov.k_without,
+		    (long long)ov.n_without, ov.p);
 	else if (ov.partner >= 0)
 		buf_printf(b,
 		           _("  fails while %s runs: %lld of its %lld failures overlapped a run "

@@ -31,7 +31,7 @@ struct timeline_run {
 struct timeline {
 	struct timeline_run *runs;
 	size_t nruns;
-	size_t *order; /* runs by start, ascending */
+	size_t *order;   /* runs by start, ascending */
 	int64_t longest; /* the longest run, ms */
 	struct timeline_set *sets;
 	size_t nsets;
@@ -161,8 +161,7 @@ timeline_add_outcome(struct results *r, const struct timeline_span *sp, const st
 }
 
 void
-timeline_add_passed(struct results *r, const struct timeline_span *sp, const long *ran,
-                    size_t nran)
+timeline_add_passed(struct results *r, const struct timeline_span *sp, const long *ran, size_t nran)
 {
 	long *copy = xmalloc(sizeof *copy * (nran + 1));
 

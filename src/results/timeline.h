@@ -59,8 +59,8 @@ struct timeline_obs {
 	 * with other tests are another kind: those may change what it sees. */
 	bool one;
 	int cpu, load;
-	bool bad;      /* it failed or hung */
-	double noise;  /* < 0 unmeasured */
+	bool bad;        /* it failed or hung */
+	double noise;    /* < 0 unmeasured */
 	bool overlapped; /* another run was alive on its host at some moment of its life */
 	/* The packages of the runs that overlapped it, each once, ascending:
 	 * partners[first .. first + npartners) of its view. */
@@ -78,8 +78,7 @@ struct timeline_view {
 
 /* The runs of t (a test of r), each with the runs that overlapped it; free
  * with timeline_view_free. */
-void timeline_view(const struct results *r, const struct results_test *t,
-                   struct timeline_view *v);
+void timeline_view(const struct results *r, const struct results_test *t, struct timeline_view *v);
 void timeline_view_free(struct timeline_view *v);
 
 /* True when obs o overlapped a run of package pkg. */
