@@ -454,13 +454,12 @@ run_note_no_test(struct sweep *s, const struct sweep_live *l)
 static void
 run_add_timeline(struct results *r, const struct journal_run *jr, const struct outcome *o)
 {
-	struct timeline_span sp = {jr->pkg,
-	                           jr->phase,
-	                           jr->cpu,
-	                           jr->load,
-	                           jr->began,
-	                           jr->ended,
-	                           jr->has_noise ? jr->noise : -1};
+	struct timeline_span sp = {.pkg = jr->pkg, .phase = jr->phase, .cpu = jr->cpu};
+
+	sp.load = jr->load;
+	sp.began = jr->began;
+	sp.ended = jr->ended;
+	sp.noise = jr->has_noise ? jr->noise : -1;
 
 	timeline_add_outcome(r, &sp, o);
 }
