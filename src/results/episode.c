@@ -25,16 +25,17 @@ episode_cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The median noise of v's measured runs of one kind in [from, to)
- * (inside) or outside it; -1 when none is measured. */
+/* The median noise of v's measured runs of one kind that started in e's
+ * window (inside) or outside it; -1 when none is measured. */
 static double
-episode_noise(const struct timeline_view *v, size_t from, size_t to, bool inside, bool one)
+episode_noise(const struct timeline_view *v, const struct episode *e, bool inside, bool one)
 {
 	double *x = xmalloc(sizeof *x * (v->n + 1)), m = -1;
 	size_t i, n = 0;
 
 	for (i = 0; i < v->n; i++)
-		if ((i >= from && i < to) == inside && v->obs[i].one == one && v->obs[i].noise >= 0)
+		if ((v->obs[i].began >= e->began && v->obs[i].began < e->ended) == inside &&
+		    v->obs[i].one == one && v->obs[i].noise >= 0)
 			x[n++] = v->obs[i].noise;
 	if (n > 0) {
 		qsort(x, n, sizeof *x, episode_cmp_double);
@@ -44,17 +45,24 @@ episode_noise(const struct timeline_view *v, size_t from, size_t to, bool inside
 	return m;
 }
 
-/* Tries the windows of the runs of v of one kind (obs.one == one) into
+/* Whether obs a and b are of one stratum: kind and pair. */
+static bool
+episode_same(const struct timeline_obs *a, const struct timeline_obs *b)
+{
+	return a->one == b->one && a->cpu == b->cpu && a->load == b->load;
+}
+
+/* Tries the windows of the runs of v of the stratum of v->obs[s] into
  * *best (the smallest p-value, its window [*from, *to) in v) and *tried. */
 static void
-episode_scan(const struct timeline_view *v, bool one, double *best, size_t *from, size_t *to,
+episode_scan(const struct timeline_view *v, size_t s, double *best, size_t *from, size_t *to,
              double *tried)
 {
 	size_t *at = xmalloc(sizeof *at * (v->n + 1)), *bad = xmalloc(sizeof *bad * (v->n + 1));
 	size_t i, j, n = 0, nbad = 0, step;
 
 	for (i = 0; i < v->n; i++) {
-		if (v->obs[i].one != one)
+		if (!episode_same(&v->obs[i], &v->obs[s]))
 			continue;
 		if (v->obs[i].bad)
 			bad[nbad++] = n;
@@ -85,38 +93,49 @@ episode_scan(const struct timeline_view *v, bool one, double *best, size_t *from
 void
 episode_find(const struct timeline_view *v, struct episode *e)
 {
-	size_t i, from = 0, to = 0;
+	size_t i, j, from = 0, to = 0;
 	double best = 2, tried = 0;
-	bool one = false;
+	bool one;
 
 	memset(e, 0, sizeof *e);
 	e->p = -1;
 	if (v->untimed > 0)
 		return;
-	/* Like with like: the confirm phase runs after the sweep, so a test
-	 * that fails in its whole-package runs only would look clustered. */
-	episode_scan(v, false, &best, &from, &to, &tried);
-	episode_scan(v, true, &best, &from, &to, &tried);
+	/* Like with like, pair by pair: the confirm phase runs after the
+	 * sweep, and a lane may run one pair's runs together, so a test that
+	 * fails in its sweep runs only, or at one pair only, would look
+	 * clustered. */
+	for (i = 0; i < v->n; i++) {
+		for (j = 0; j < i && !episode_same(&v->obs[j], &v->obs[i]); j++)
+			;
+		if (j == i)
+			episode_scan(v, i, &best, &from, &to, &tried);
+	}
 	if (tried == 0)
 		return;
 	e->p = fmin(1, best * tried);
+	/* The window in time, and every run of the kind that started in it. */
 	one = v->obs[from].one;
 	e->began = v->obs[from].began;
 	e->ended = v->obs[from].ended;
+	for (i = from; i < to; i++)
+		if (episode_same(&v->obs[i], &v->obs[from]) && v->obs[i].ended > e->ended)
+			e->ended = v->obs[i].ended;
 	for (i = 0; i < v->n; i++) {
+		bool in = v->obs[i].began >= e->began && v->obs[i].began < e->ended;
+
 		if (v->obs[i].one != one)
 			continue;
-		if (i >= from && i < to) {
+		if (in) {
 			e->k += v->obs[i].bad;
 			e->w++;
-			e->ended = v->obs[i].ended > e->ended ? v->obs[i].ended : e->ended;
 		} else {
 			e->k_out += v->obs[i].bad;
 			e->n_out++;
 		}
 	}
-	e->noise_in = episode_noise(v, from, to, true, one);
-	e->noise_out = episode_noise(v, from, to, false, one);
+	e->noise_in = episode_noise(v, e, true, one);
+	e->noise_out = episode_noise(v, e, false, one);
 }
 
 bool

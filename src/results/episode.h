@@ -6,8 +6,9 @@
  * spread at random over its runs (hypergeometric), the smallest over the
  * windows times their number (Bonferroni). A foreign load that comes and
  * goes, a disk filling up, a service restarting: the cause is the
- * episode, not the pair or the test. Runs of each kind (timeline.h) are
- * scanned apart: confirm runs come after the sweep's. It reads a timeline view only; no
+ * episode, not the pair or the test. The runs of each kind (timeline.h)
+ * and pair are scanned apart: confirm runs come after the sweep's, and a
+ * lane may run a pair's runs together. It reads a timeline view only; no
  * I/O.
  */
 #ifndef FLAKESWEEP_EPISODE_H
