@@ -11,19 +11,12 @@
 #include <string.h>
 
 #include "results/episode.h"
+#include "results/noise-rank.h"
 #include "results/stats.h"
 #include "base/util.h"
 
 /* The windows tried, at most, about this many failures apart at each end. */
 #define EPISODE_ENDS 64
-
-static int
-episode_cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
 
 /* The median noise of v's measured runs of one kind that started in e's
  * window (inside) or outside it; -1 when none is measured. */
@@ -37,10 +30,8 @@ episode_noise(const struct timeline_view *v, const struct episode *e, bool insid
 		if ((v->obs[i].began >= e->began && v->obs[i].began < e->ended) == inside &&
 		    v->obs[i].one == one && v->obs[i].noise >= 0)
 			x[n++] = v->obs[i].noise;
-	if (n > 0) {
-		qsort(x, n, sizeof *x, episode_cmp_double);
-		m = n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
-	}
+	if (n > 0)
+		m = noise_rank_median(x, n);
 	free(x);
 	return m;
 }

@@ -41,7 +41,7 @@ noise_rank_cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static double
+double
 noise_rank_median(double *v, size_t n)
 {
 	if (n == 0)

@@ -25,4 +25,7 @@ struct noise_rank {
 
 void noise_rank(const struct timeline_view *v, struct noise_rank *nr);
 
+/* The median of v[0 .. n) (sorted in place); 0 when n is 0. */
+double noise_rank_median(double *v, size_t n);
+
 #endif
