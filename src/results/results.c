@@ -13,8 +13,8 @@
 
 #include "results/results.h"
 #include "results/stats.h"
+#include "results/noise-share.h"
 #include "results/timeline.h"
-#include "engine/noise.h"
 #include "base/sanitize.h"
 #include "base/strmap.h"
 #include "base/util.h"
