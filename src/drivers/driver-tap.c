@@ -131,7 +131,8 @@ driver_tap_package_args(const struct pkg *pkg)
 static char *
 driver_tap_reproduce(const struct pkg *pkg, const struct driver_run *r, const int *cpus, int count)
 {
-	char *q = r->test != NULL && !r->select_env ? sanitize_shell_quote(r->test) : NULL, *cmd, *line;
+	char *q = r->test != NULL && !r->select_env ? sanitize_shell_quote(r->test) : NULL, *cmd,
+	     *line;
 
 	cmd = q != NULL ? xasprintf("%s %s", pkg->name, q) : xstrdup(pkg->name);
 	line = driver_reproduce_loop(pkg, r, cpus, count, pkg->driver_data, cmd);
@@ -162,7 +163,8 @@ driver_tap_skip_args(const char *package, const char *const *tests, size_t n, bo
 	buf_init(&out);
 	buf_add(&out, "", 0);
 	for (i = 0; i < n; i++) {
-		char *id = xasprintf("%s::%s", package, tests[i]), *quoted = sanitize_shell_quote(id);
+		char *id = xasprintf("%s::%s", package, tests[i]),
+		     *quoted = sanitize_shell_quote(id);
 
 		buf_printf(&out, "--deselect %s\n", quoted);
 		free(quoted);
