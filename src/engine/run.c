@@ -253,7 +253,7 @@ run_note_cores(struct sweep *s, const struct sweep_live *l, const struct outcome
 
 	for (i = 0; l->pub.cpus != NULL && i < l->pub.cpu && i < JOURNAL_CORES_MAX; i++)
 		jr->cores[jr->ncores++] = l->pub.cpus[i];
-	results_add_cores(s->results, l->pub.pkg, o, jr->cores, jr->ncores);
+	results_add_cores(s->results, l->pub.pkg, l->pub.phase, o, jr->cores, jr->ncores);
 	results_add_order(s->results, l->pub.pkg, l->pub.phase, o);
 }
 

@@ -261,7 +261,7 @@ replay_line(void *arg, struct journal_reader *reader, const cJSON *line, int lin
 			return why != NULL ? replay_bad_why(c, lineno, why) : 0;
 		}
 		results_add_run(r->results, jr.pkg, jr.phase, jr.cpu, jr.load, &o, jr.log, jr.run);
-		results_add_cores(r->results, jr.pkg, &o, jr.cores, jr.ncores);
+		results_add_cores(r->results, jr.pkg, jr.phase, &o, jr.cores, jr.ncores);
 		results_add_order(r->results, jr.pkg, jr.phase, &o);
 		interference_add_run(r->results, jr.pkg, jr.phase, jr.cpu, jr.load, &o,
 		                     jr.overlapped);

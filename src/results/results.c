@@ -615,12 +615,13 @@ results_absorb_part(struct results *dst, const struct results *src, const char *
 }
 
 void
-results_add_cores(struct results *r, int pkg, const struct outcome *o, const int *cores, int ncores)
+results_add_cores(struct results *r, int pkg, enum results_phase phase, const struct outcome *o,
+                  const int *cores, int ncores)
 {
 	size_t i;
 	int k;
 
-	for (i = 0; !o->unreliable && ncores > 0 && i < o->ntests; i++) {
+	for (i = 0; phase == RESULTS_SWEEP && !o->unreliable && ncores > 0 && i < o->ntests; i++) {
 		const struct outcome_test *ot = &o->tests[i];
 		bool bad = ot->status == OUTCOME_FAIL || ot->status == OUTCOME_HANG;
 		struct results_test *t;
@@ -804,7 +805,9 @@ results_add_shaped(struct results *r, struct results_shape *s, enum results_phas
 	}
 	for (i = 0; i < s->nskips; i++)
 		r->tests[s->skips[i]].cells[x->skip_cells[i]].skipped++;
-	if (ncores > 0)
+	/* A confirm run takes its lane's first free core: the sweep's runs
+	 * alone are compared by core. */
+	if (ncores > 0 && phase == RESULTS_SWEEP)
 		results_shape_count_cores(s, cores, ncores);
 	if (noise == NULL)
 		return;
@@ -1042,6 +1045,13 @@ results_core_concentration(const struct results_test *t, const struct results_co
 	*c = NULL;
 	*runs = *bad = 0;
 	*p = 1;
+	/* Measured at one pair (a reproduce sweep), the core a run got goes
+	 * with what else ran then: nothing to tell them apart. */
+	for (i = 1; i < t->ncells; i++)
+		if (t->cells[i].cpu != t->cells[0].cpu || t->cells[i].load != t->cells[0].load)
+			break;
+	if (i >= t->ncells)
+		return false;
 	for (i = 0; i < t->ncores; i++) {
 		const struct results_core *k = &t->cores[i];
 		int64_t n = 0, f = 0;

@@ -238,10 +238,12 @@ void results_add_shaped(struct results *r, struct results_shape *s, enum results
 /* Adds the counts by core s holds to its tests. */
 void results_shape_flush(struct results *r, struct results_shape *s);
 
-/* Counts the cores (ncores of them) that a run of package pkg was pinned to
- * for each test of outcome o that ran: results_add_run first. */
-void results_add_cores(struct results *r, int pkg, const struct outcome *o, const int *cores,
-                       int ncores);
+/* Counts the cores (ncores of them) that a sweep run of package pkg was
+ * pinned to for each test of outcome o that ran: results_add_run first.
+ * Runs of another phase count nothing: a confirm run takes its lane's
+ * first free core. */
+void results_add_cores(struct results *r, int pkg, enum results_phase phase,
+                       const struct outcome *o, const int *cores, int ncores);
 
 /* Notes, for each test that failed or hung in sweep run o of package pkg,
  * whether an earlier test of the same process (not its parent) had failed
@@ -280,7 +282,8 @@ int results_worst_core(const struct results_test *t);
  * concentrated when the smallest p-value is below RESULTS_CORE_ALPHA
  * divided by the number of tests made (Bonferroni). Sets *c to that entry
  * of t->cores, *runs and *bad to the runs at its cpu count and their
- * failures, and *p to its p-value. */
+ * failures, and *p to its p-value. Never for a test measured at one
+ * (cpu, load) pair. */
 bool results_core_concentration(const struct results_test *t, const struct results_core **c,
                                 int64_t *runs, int64_t *bad, double *p);
 
