@@ -13,11 +13,15 @@
 
 #include "results/timeline.h"
 
+/* Runs shorter than this (ms) are left out: their share is coarse. */
+#define NOISE_RANK_MIN_MS 200
+
 struct noise_rank {
 	/* The one-sided p-value that failing runs' noise is no higher than
 	 * passing runs', by the normal approximation of the summed rank
 	 * statistic with ties corrected; -1 when no stratum has measured
-	 * runs of both kinds. */
+	 * runs of both kinds; 1 when the failing runs' median noise is not
+	 * above the passing runs'. */
 	double p;
 	double bad_median, good_median; /* over the measured runs compared */
 	int64_t nbad, ngood;

@@ -23,9 +23,10 @@
 #include "results/timeline.h"
 #include "base/util.h"
 
-/* The stratum of each obs of v, numbered from 0; *n gets how many. */
+/* The stratum of each obs of v, numbered from 0, by pair, and by kind
+ * too when by_kind; *n gets how many. */
 static int *
-overlap_strata(const struct timeline_view *v, size_t *n)
+overlap_strata(const struct timeline_view *v, bool by_kind, size_t *n)
 {
 	int *s = xmalloc(sizeof *s * (v->n + 1));
 	size_t i, j;
@@ -35,7 +36,7 @@ overlap_strata(const struct timeline_view *v, size_t *n)
 		const struct timeline_obs *o = &v->obs[i];
 
 		for (j = 0; j < i; j++)
-			if (v->obs[j].one == o->one && v->obs[j].cpu == o->cpu &&
+			if ((!by_kind || v->obs[j].one == o->one) && v->obs[j].cpu == o->cpu &&
 			    v->obs[j].load == o->load)
 				break;
 		s[i] = j < i ? s[j] : (int)(*n)++;
@@ -128,6 +129,12 @@ overlap_from_cells(const struct results_test *t, struct overlap *ov)
 	ov->k_alone = sum.k1;
 	ov->n_alone = sum.n1;
 	ov->bad = sum.k1 + sum.k2;
+	/* The overlaps the cells know are with the test's own package. */
+	ov->partner = t->pkg;
+	ov->bad_with = sum.k2;
+	ov->n_with = sum.n2;
+	ov->k_without = sum.k1;
+	ov->n_without = sum.n1;
 	if (sum.n1 > 0 && sum.n2 > 0)
 		ov->p = interference_p(t);
 }
@@ -175,7 +182,10 @@ overlap_judge_view(const struct results *r, const struct results_test *t,
 			ov->n_alone++;
 		}
 	}
-	stratum = overlap_strata(&v, &nstrata);
+	/* A test that looks order-dependent fails after other tests of its
+	 * shuffled runs: its runs by itself are another kind. Without a
+	 * shuffled order, the tests before it are the same in every run. */
+	stratum = overlap_strata(&v, results_order_dependent(t), &nstrata);
 	p_any = overlap_test(&v, stratum, nstrata, -1);
 	m = overlap_candidates(&v, pkg, count);
 	for (i = 0; i < m; i++) {

@@ -3,8 +3,9 @@
  * overlap.h: whether a test fails when other runs are alive on the
  * machine (interference), judged after the fact from the timeline
  * (timeline.h): any run of any package at any level counts. Runs are
- * compared like with like, within strata of (kind, cpu, load), where the
- * kind is a run of the whole package or of the test by itself (confirm):
+ * compared like with like, within strata of (cpu, load), and of kind too
+ * for a test that looks order-dependent (results_order_dependent): a run
+ * of the whole package or of the test by itself (confirm):
  * the test's runs that overlapped another run against those that nothing
  * overlapped, and its runs that overlapped a run of one package (the
  * partner) against those that did not. It reads struct results only; no
