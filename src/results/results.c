@@ -1045,13 +1045,6 @@ results_core_concentration(const struct results_test *t, const struct results_co
 	*c = NULL;
 	*runs = *bad = 0;
 	*p = 1;
-	/* Measured at one pair (a reproduce sweep), the core a run got goes
-	 * with what else ran then: nothing to tell them apart. */
-	for (i = 1; i < t->ncells; i++)
-		if (t->cells[i].cpu != t->cells[0].cpu || t->cells[i].load != t->cells[0].load)
-			break;
-	if (i >= t->ncells)
-		return false;
 	for (i = 0; i < t->ncores; i++) {
 		const struct results_core *k = &t->cores[i];
 		int64_t n = 0, f = 0;

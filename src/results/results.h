@@ -282,8 +282,7 @@ int results_worst_core(const struct results_test *t);
  * concentrated when the smallest p-value is below RESULTS_CORE_ALPHA
  * divided by the number of tests made (Bonferroni). Sets *c to that entry
  * of t->cores, *runs and *bad to the runs at its cpu count and their
- * failures, and *p to its p-value. Never for a test measured at one
- * (cpu, load) pair. */
+ * failures, and *p to its p-value. */
 bool results_core_concentration(const struct results_test *t, const struct results_core **c,
                                 int64_t *runs, int64_t *bad, double *p);
 
