@@ -2,11 +2,15 @@
 /*
  * causes.h: why each failing test fails, with its evidence: cpu (its
  * failures pile up at one CPU count), load (at one load), noise (in runs
- * measured under host noise), interference (in runs that overlapped another
- * run of its package), order (order_dependent), or timing when none of
- * these explains it and each could have, else unexplained. Each test is a one-sided exact test,
- * noise and interference stratified by (cpu, load) pair (strata.h); the p-values of every test of
- * the sweep are adjusted together (Benjamini-Hochberg). It reads struct results only; no I/O.
+ * measured under host noise, or with more noise than its passing runs),
+ * interference (in runs that another run of any package overlapped, with
+ * the partner package when the overlaps concentrate on one: overlap.h),
+ * episode (failures clustered in time: episode.h), order
+ * (order_dependent), or timing when none of these explains it and each
+ * could have, else unexplained. Each test is one-sided, stratified by
+ * (cpu, load) pair where it compares runs; the p-values of every test of
+ * the sweep are adjusted together (Benjamini-Hochberg). It reads struct
+ * results only; no I/O.
  */
 #ifndef FLAKESWEEP_CAUSES_H
 #define FLAKESWEEP_CAUSES_H
@@ -33,7 +37,8 @@ struct causes *causes_new_kept(const struct results *r, const void *const *kept)
 void causes_free(struct causes *c);
 
 /* results.json tests[].causes for r->tests[i]: an array of {"cause",
- * "evidence", "p", "q"} (p and q null for order, timing and unexplained), or NULL when
+ * "evidence", "p", "q"} (p and q null for order, timing and unexplained;
+ * "partner" for an interference that has one, "window" for an episode), or NULL when
  * the test never failed or failed every run. */
 cJSON *causes_json(const struct causes *c, size_t i);
 
@@ -44,17 +49,19 @@ cJSON *causes_json(const struct causes *c, size_t i);
 const void *causes_key(const struct causes *c, size_t i, size_t *len);
 
 /* The causes named for r->tests[i], as bits (1 << kind in the order cpu,
- * load, noise, interference, order, timing, unexplained: the CAUSES_NAMED_*
- * values); 0 when it has none. *cpu and *load get the cpu count and the
- * load its failures pile up at when cpu and load are named, else 0. */
+ * load, noise, interference, episode, order, timing, unexplained: the
+ * CAUSES_NAMED_* values); 0 when it has none. *cpu and *load get the cpu
+ * count and the load its failures pile up at when cpu and load are named,
+ * else 0. */
 enum {
 	CAUSES_NAMED_CPU = 1 << 0,
 	CAUSES_NAMED_LOAD = 1 << 1,
 	CAUSES_NAMED_NOISE = 1 << 2,
 	CAUSES_NAMED_INTERFERENCE = 1 << 3,
-	CAUSES_NAMED_ORDER = 1 << 4,
-	CAUSES_NAMED_TIMING = 1 << 5,
-	CAUSES_NAMED_UNEXPLAINED = 1 << 6,
+	CAUSES_NAMED_EPISODE = 1 << 4,
+	CAUSES_NAMED_ORDER = 1 << 5,
+	CAUSES_NAMED_TIMING = 1 << 6,
+	CAUSES_NAMED_UNEXPLAINED = 1 << 7,
 };
 unsigned causes_named(const struct causes *c, size_t i, int *cpu, int *load);
 

@@ -31,7 +31,8 @@ classify_own(const struct results *r, const struct causes *c, size_t i, char *ch
 	channel[0] = '\0';
 	if (!harness_clean(&r->harness))
 		return CLASSIFY_ISOLATION_BROKEN;
-	if ((named & (CAUSES_NAMED_INTERFERENCE | CAUSES_NAMED_NOISE)) || debris)
+	if ((named & (CAUSES_NAMED_INTERFERENCE | CAUSES_NAMED_NOISE | CAUSES_NAMED_EPISODE)) ||
+	    debris)
 		return CLASSIFY_HARNESS_BUG;
 	if (named & (CAUSES_NAMED_CPU | CAUSES_NAMED_LOAD)) {
 		if (cpu > 0 && load > 0)

@@ -3,7 +3,8 @@
  * classify.h: the class of a flaky test (man 1 flakesweep, Classes), from
  * the causes flakesweep computed, checked in this order: isolation-broken
  * (a canary misbehaved: nothing else can be trusted), harness-bug
- * (interference, host noise or debris: the environment, not the test's
+ * (interference, host noise, a load episode or debris: the environment,
+ * not the test's
  * code), race (its failures pile up at a cpu count or a load), test-flake
  * (fails alike everywhere, alone or not, or only after a named polluter),
  * else unexplained. A cascade takes its root's class. The class also says

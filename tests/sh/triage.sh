@@ -83,9 +83,17 @@ mkdir -p "$P2"
 sweep "$T/night3" "$P2"
 start three 120 40 "$FLAKESWEEP view $T/night3"
 wait_for three "Flaky tests (4) 2 need a decision"
-wait_for three "> TestLoadSensitive    43/79 ██ ██ flaky   to decide"
+wait_for three "> TestLoadSensitive"
+# Its class, unexplained, allows no quarantine (man 1, Classes): refused,
+# and no file is created.
 tm send-keys -t three Q
 wait_for three "channel: any"
+tm send-keys -t three Enter
+wait_for three "not quarantined: example.com/flakesweep-demo::TestLoadSensitive is unexplained"
+[ -e "$P2/.flakesweep/quarantine.json" ] && fail "a refused Q created the quarantine file"
+# A failing test has no class: Q takes it.
+tm send-keys -t three G Q
+wait_for three "channel: cpu=1,load=1"
 tm send-keys -t three Enter
 wait_for three "owner (a person or team):"
 tm send-keys -t three -l bob
@@ -95,10 +103,10 @@ tm send-keys -t three -l "#7"
 tm send-keys -t three Enter
 wait_for three "expires (YYYY-MM-DD):"
 tm send-keys -t three Enter
-wait_for three "Flaky tests (4) 1 needs a decision"
+wait_for three "quarantined example.com/flakesweep-demo::TestNeedsTwoCPUs (cpu=1,load=1)"
 [ -s "$P2/.flakesweep/quarantine.json" ] || fail "Q created no quarantine file"
 tm send-keys -t three u
-wait_for three "Flaky tests (4) 2 need a decision"
+wait_for three "took back quarantined on example.com/flakesweep-demo::TestNeedsTwoCPUs"
 [ -e "$P2/.flakesweep/quarantine.json" ] && fail "u left the quarantine file Q created"
 tm send-keys -t three q
 wait_for three "EXIT:0"
