@@ -163,7 +163,9 @@ tm send-keys -t sigint C-c
 wait_for sigint "EXIT:"
 restored sigint
 
-# --- TERM=dumb: the line front end, even when the dashboard is asked for.
+# --- TERM=dumb: the line front end, even when the dashboard is asked for
+# (wide and tall enough that the report's reproduce lines, which export the
+# zone and the locale, leave the first line on the screen).
 cat >"$T/t.sh" <<'EOF'
 #!/bin/sh
 # A fake TAP suite: beta fails about one run in four and prints escape
@@ -181,7 +183,7 @@ fi
 echo "ok 3 - gamma"
 EOF
 chmod +x "$T/t.sh"
-start dumb 100 30 "cd $T && TERM=dumb $FLAKESWEEP --ui full --driver tap --cpu 1 --load 1 --count 4 --confirm 0 -o $T/dumbout -- $T/t.sh"
+start dumb 200 50 "cd $T && TERM=dumb $FLAKESWEEP --ui full --driver tap --cpu 1 --load 1 --count 4 --confirm 0 -o $T/dumbout -- $T/t.sh"
 wait_for dumb "EXIT:" 30
 screen dumb | grep -qF "no dashboard (TERM is dumb or not set); using --ui line" ||
 	{ screen dumb; fail "TERM=dumb did not fall back to the line front end"; }
