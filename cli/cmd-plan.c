@@ -333,8 +333,9 @@ cmd_plan(int argc, char **argv)
 		goto out;
 	}
 	timefmt_format_rfc3339(now_ms + (int64_t)(f.wall_s * 1000), ends, sizeof ends);
-	if (fj != NULL && (forecast_journal_finish(fj, now_ms + (int64_t)(f.wall_s * 1000), &err) < 0 ||
-	                   cmd_report_rebuild(p.o.outdir, REPLAY_SIMULATED) == 2)) {
+	if (fj != NULL &&
+	    (forecast_journal_finish(fj, now_ms + (int64_t)(f.wall_s * 1000), &err) < 0 ||
+	     cmd_report_rebuild(p.o.outdir, REPLAY_SIMULATED) == 2)) {
 		if (err != NULL)
 			sanitize_fprintf(stderr, "flakesweep: %s\n", err);
 		forecast_free(&f);

@@ -832,7 +832,8 @@ model_reproduce(struct model *m, const struct sweep *s, size_t i, const char **f
 			results_meta_free(&m->saved_meta);
 			m->saved = NULL;
 			/* A results.json not yet written (or torn) has no commands. */
-			results_load_flags(path, RESULTS_LOAD_SIMULATED, &m->saved, &m->saved_meta, &err);
+			results_load_flags(path, RESULTS_LOAD_SIMULATED, &m->saved, &m->saved_meta,
+			                   &err);
 			free(err);
 			m->results_mtime_ns = mtime;
 		}

@@ -62,7 +62,8 @@ forecast_journal_lanes(void *arg, const struct lanes *lanes)
 	h.machine.keep = lanes->keep;
 	h.machine.nlanes = lanes->nlanes;
 	h.machine.width = lanes->width;
-	h.machine.lanes = xcalloc((size_t)(lanes->nlanes * lanes->width) + 1, sizeof *h.machine.lanes);
+	h.machine.lanes =
+	    xcalloc((size_t)(lanes->nlanes * lanes->width) + 1, sizeof *h.machine.lanes);
 	for (i = 0; i < lanes->nlanes; i++)
 		memcpy(h.machine.lanes + i * lanes->width, lanes->cores[i],
 		       sizeof *h.machine.lanes * (size_t)lanes->width);

@@ -19,9 +19,8 @@ struct forecast_journal;
  * started at started_ms; rec is to be in->record. Returns NULL and sets
  * *err (caller frees) when it cannot. */
 struct forecast_journal *forecast_journal_new(const char *dir, const struct options *o,
-                                              const struct forecast_input *in,
-                                              int64_t started_ms, struct forecast_recorder *rec,
-                                              char **err);
+                                              const struct forecast_input *in, int64_t started_ms,
+                                              struct forecast_recorder *rec, char **err);
 
 /* Ends the journal at finished_ms and closes it; fj is freed. Returns 0,
  * or a negative errno with *err (caller frees) when a line was not

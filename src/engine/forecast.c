@@ -198,8 +198,8 @@ forecast_end(struct forecast_state *st, const struct forecast_run *r)
 	if (st->in->record != NULL) {
 		const struct plan_pair *p =
 		    sched_pair_data(sched_core_sched(st->core), r->run->pair);
-		struct forecast_record rec = {p,        r->run->lane,         r->run->cpus,
-		                              r->run->ncpus, r->end_ms - r->ms, r->ms};
+		struct forecast_record rec = {
+		    p, r->run->lane, r->run->cpus, r->run->ncpus, r->end_ms - r->ms, r->ms};
 
 		if (p->pkg != PLAN_CANARY)
 			st->in->record->run(st->in->record->arg, &rec);
