@@ -7,7 +7,7 @@
 # results.json that says "simulated": true. Every command that needs
 # measured runs refuses it with exit 2, saying it is a plan's simulation:
 # report (--rebuild and --results), merge, compare, quarantine list and
-# check with --results, --resume and plan --durations.
+# check with --results, --resume, junit, verify and plan --durations.
 set -eu
 cd "$CHECK_TMPDIR"
 sim=$CHECK_TMPDIR/sim
@@ -55,4 +55,6 @@ refuse compare "$sim/results.json" "$sim/results.json"
 refuse quarantine check --results "$sim/results.json"
 refuse quarantine list --results "$sim/results.json"
 refuse --resume "$sim"
+refuse junit "$sim" -o junit.xml
+refuse verify --test example.com/dozen/p00::TestA --results "$sim/results.json"
 refuse plan --durations "$sim/results.json"
