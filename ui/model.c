@@ -522,6 +522,7 @@ model_update_from(struct model *m, const struct replay *r, struct sweep_status *
 	model_apply_status(m, st);
 	free(m->status);
 	m->status = xstrdup(status);
+	m->simulated = r->header.simulated;
 	m->finished_ms = r->finished_ms;
 	model_counts(m);
 	model_eta(m, now_ms);
