@@ -329,7 +329,7 @@ cmd_plan(int argc, char **argv)
 	if (forecast_run(&in, &f, &err) < 0) {
 		sanitize_fprintf(stderr, "flakesweep: %s\n", err);
 		if (fj != NULL)
-			forecast_journal_finish(fj, now_ms, &err);
+			forecast_journal_abandon(fj, p.o.outdir);
 		goto out;
 	}
 	timefmt_format_rfc3339(now_ms + (int64_t)(f.wall_s * 1000), ends, sizeof ends);

@@ -167,3 +167,15 @@ forecast_journal_finish(struct forecast_journal *fj, int64_t finished_ms, char *
 	free(fj);
 	return rc;
 }
+
+void
+forecast_journal_abandon(struct forecast_journal *fj, const char *dir)
+{
+	char *path = xasprintf("%s/journal.jsonl", dir);
+
+	journal_close(fj->j);
+	unlink(path);
+	free(path);
+	driver_free_pkgs(fj->pkgs, fj->in->durations->npkgs);
+	free(fj);
+}

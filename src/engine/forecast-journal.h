@@ -27,4 +27,8 @@ struct forecast_journal *forecast_journal_new(const char *dir, const struct opti
  * written. */
 int forecast_journal_finish(struct forecast_journal *fj, int64_t finished_ms, char **err);
 
+/* Closes and removes the journal of a plan that could not be played;
+ * fj is freed. */
+void forecast_journal_abandon(struct forecast_journal *fj, const char *dir);
+
 #endif

@@ -304,8 +304,10 @@ forecast_run(const struct forecast_input *in, struct forecast *out, char **err)
 	memset(out, 0, sizeof *out);
 	memset(&st, 0, sizeof st);
 	*err = NULL;
-	if ((rc = forecast_lanes(in, out, &lanes, err)) < 0)
+	if ((rc = forecast_lanes(in, out, &lanes, err)) < 0) {
+		forecast_free(out);
 		return rc;
+	}
 	if (in->record != NULL)
 		in->record->lanes(in->record->arg, &lanes);
 	memset(&setup, 0, sizeof setup);

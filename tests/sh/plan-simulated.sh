@@ -36,6 +36,15 @@ check(d.get("simulated") is True, "results.json says simulated")
 check(d["status"] == "complete", "results.json is complete")
 print("ok: %d runs on %d lanes" % (len(runs), p["lanes"]))
 PY
+# A plan that cannot be played leaves no journal behind.
+rc=0
+"$FLAKESWEEP" plan --cores 4 --cpu 8 --durations "$CHECK_SRCDIR/tests/fixtures/plan/dozen.json" \
+	-o nofit >/dev/null 2>err.txt || rc=$?
+if [ "$rc" != 2 ] || [ -e nofit/journal.jsonl ]; then
+	echo "not ok: a plan whose lanes do not fit exited $rc or left a journal"
+	cat err.txt
+	exit 1
+fi
 echo "a description" >desc.txt
 refuse() {
 	local rc=0
