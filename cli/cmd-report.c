@@ -59,7 +59,7 @@ struct cmd_report_args {
 static void
 cmd_report_usage(FILE *f)
 {
-	fputs(_("Usage: flakesweep report --results FILE --test ID --description FILE\n"
+	fputs(_("Usage: flakesweep report --results FILE --test ID [--description FILE]\n"
 	        "                         [--notes FILE] [--repo OWNER/NAME] [--category NAME]\n"
 	        "                         [--api-url URL] [--dry-run]\n"
 	        "\n"
@@ -67,24 +67,29 @@ cmd_report_usage(FILE *f)
 	        "Discussions, in the category \"Bugs\" unless --category names another.\n"
 	        "The description and notes (Markdown without headings; - reads standard\n"
 	        "input) go into a fixed template with the measured rates, the first\n"
-	        "failure and the commands that reproduce it. Nothing is posted for a test\n"
-	        "that is not flaky, or when an open discussion or issue already names it.\n"
+	        "failure and the commands that reproduce it. When an open discussion\n"
+	        "already names the test, the new evidence is added to it as a comment;\n"
+	        "one closed as fixed is reopened with a comment saying it failed again.\n"
+	        "Nothing is posted for a test that is not flaky, or when an open issue\n"
+	        "names it.\n"
 	        "\n"
 	        "  --results FILE      results.json of the sweep\n"
 	        "  --test ID           the test, as PACKAGE::TEST\n"
-	        "  --description FILE  what happens, written by a person\n"
+	        "  --description FILE  what happens, written by a person (needed for a new\n"
+	        "                      discussion; a comment's text otherwise)\n"
 	        "  --notes FILE        more to say, after the measurements\n"
 	        "  --repo OWNER/NAME   the repository (default: the project's origin remote)\n"
 	        "  --category NAME     the discussion category (default Bugs)\n"
 	        "  --api-url URL       the GraphQL endpoint (https; http only on loopback)\n"
-	        "  --dry-run           print the title and body; send nothing\n"
+	        "  --dry-run           print the title and body (without --description,\n"
+	        "                      the comment); send nothing\n"
 	        "\n"
 	        "The token comes from GH_TOKEN or GITHUB_TOKEN (GH_ENTERPRISE_TOKEN or\n"
 	        "GITHUB_ENTERPRISE_TOKEN when GH_HOST names a GitHub Enterprise host).\n"
 	        "\n"
-	        "Exit status: 0 posted (its URL on standard output) or printed; 2 a usage\n"
-	        "or input error, a refusal, a GitHub error, or an open report that already\n"
-	        "names the test (its URL on standard output).\n"),
+	        "Exit status: 0 posted or commented (its URL on standard output) or\n"
+	        "printed; 2 a usage or input error, a refusal, a GitHub error, or an open\n"
+	        "issue that already names the test (its URL on standard output).\n"),
 	      f);
 }
 
@@ -275,6 +280,11 @@ cmd_report_done(const struct post_result *r, void *data)
 			sanitize_fprintf(stderr, "flakesweep: %s\n", r->message);
 		posted->status = 0;
 		break;
+	case POST_COMMENTED:
+		sanitize_fprintf(stdout, "%s\n", r->url);
+		sanitize_fprintf(stderr, "flakesweep: %s\n", r->message);
+		posted->status = 0;
+		break;
 	case POST_EXISTS:
 		sanitize_fprintf(stdout, "%s\n", r->url);
 		sanitize_fprintf(stderr, "flakesweep: %s\n", r->message);
@@ -329,10 +339,10 @@ cmd_report(int argc, char **argv)
 		                 argv[c.first]);
 		return 2;
 	}
-	if (a.results == NULL || a.test == NULL || a.desc_path == NULL) {
+	if (a.results == NULL || a.test == NULL) {
 		fprintf(stderr, "%s\n",
-		        _("flakesweep: report needs --results FILE, --test ID and --description "
-		          "FILE (see flakesweep report --help)"));
+		        _("flakesweep: report needs --results FILE and --test ID (see flakesweep "
+		          "report --help)"));
 		return 2;
 	}
 	if (a.gh.category != NULL && *a.gh.category == '\0') {
@@ -349,9 +359,11 @@ cmd_report(int argc, char **argv)
 		}
 		free(url);
 	}
-	description = cmd_report_read_text(a.desc_path, _("description"), &rc);
-	if (rc < 0)
-		goto out;
+	if (a.desc_path != NULL) {
+		description = cmd_report_read_text(a.desc_path, _("description"), &rc);
+		if (rc < 0)
+			goto out;
+	}
 	if (a.notes_path != NULL) {
 		notes = cmd_report_read_text(a.notes_path, _("notes"), &rc);
 		if (rc < 0)
@@ -366,6 +378,15 @@ cmd_report(int argc, char **argv)
 	rc = post_draft_new(&in, &d, &err);
 	if (rc < 0) {
 		sanitize_fprintf(stderr, "flakesweep: %s\n", err);
+		goto out;
+	}
+	if (a.dry_run && description == NULL) {
+		/* Without a description only a comment can be posted. */
+		char *comment = post_draft_comment(d, false);
+
+		sanitize_fprintf(stdout, "%s", comment);
+		free(comment);
+		status = 0;
 		goto out;
 	}
 	if (a.dry_run) {

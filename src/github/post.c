@@ -90,14 +90,14 @@ static const char post_doc_find[] =
     "                  $issuesByName: String!) {\n"
     "  repository(owner: $owner, name: $name) {\n"
     "    discussions(first: 30, orderBy: {field: CREATED_AT, direction: DESC}) {\n"
-    "      nodes { number url title body closed }\n"
+    "      nodes { id number url title body closed stateReason }\n"
     "    }\n"
     "  }\n"
     "  discussionsByMarker: search(type: DISCUSSION, query: $discussionsByMarker, first: 20) {\n"
-    "    nodes { ... on Discussion { number url title body closed } }\n"
+    "    nodes { ... on Discussion { id number url title body closed stateReason } }\n"
     "  }\n"
     "  discussionsByName: search(type: DISCUSSION, query: $discussionsByName, first: 20) {\n"
-    "    nodes { ... on Discussion { number url title body closed } }\n"
+    "    nodes { ... on Discussion { id number url title body closed stateReason } }\n"
     "  }\n"
     "  issuesByMarker: search(type: ISSUE, query: $issuesByMarker, first: 20) {\n"
     "    nodes { ... on Issue { number url title body closed } }\n"
@@ -112,6 +112,22 @@ static const char post_doc_create[] =
     "  createDiscussion(input: $input) {\n"
     "    clientMutationId\n"
     "    discussion { id number url }\n"
+    "  }\n"
+    "}\n";
+
+static const char post_doc_comment[] =
+    "mutation AddDiscussionComment($input: AddDiscussionCommentInput!) {\n"
+    "  addDiscussionComment(input: $input) {\n"
+    "    clientMutationId\n"
+    "    comment { id url }\n"
+    "  }\n"
+    "}\n";
+
+static const char post_doc_reopen[] =
+    "mutation ReopenDiscussion($input: ReopenDiscussionInput!) {\n"
+    "  reopenDiscussion(input: $input) {\n"
+    "    clientMutationId\n"
+    "    discussion { id url closed }\n"
     "  }\n"
     "}\n";
 
@@ -130,6 +146,8 @@ struct post {
 	bool done;
 	char *owner, *name;
 	char *repo_id, *category_id;
+	char *disc_id, *disc_url; /* the discussion a comment goes to */
+	bool reopened;
 	github_note_cb note;
 	void *note_data;
 	int64_t max_wait_ms;
@@ -152,6 +170,8 @@ post_closed(uv_handle_t *h)
 	free(p->name);
 	free(p->repo_id);
 	free(p->category_id);
+	free(p->disc_id);
+	free(p->disc_url);
 	free(p);
 }
 
@@ -217,6 +237,7 @@ out:
 
 static void post_find(struct post *p);
 static void post_create(struct post *p);
+static void post_follow(struct post *p, const char *id, const char *url, bool reopen);
 
 static void
 post_note(struct post *p, const char *line)
@@ -298,6 +319,8 @@ post_repo_reply(const struct github_reply *r, void *data)
 
 struct post_match {
 	const char *open_url, *open_kind, *closed_url;
+	const char *open_id;              /* an open discussion's id, or NULL */
+	const char *fixed_id, *fixed_url; /* a discussion closed as fixed */
 	bool open_ours;
 };
 
@@ -316,14 +339,23 @@ post_scan_nodes(const struct post *p, const cJSON *nodes, const char *kind, stru
 		                                    post_draft_marker(p->d)))
 			continue;
 		if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(n, "closed"))) {
+			const char *reason = github_json_string(n, "stateReason");
+
 			if (m->closed_url == NULL)
 				m->closed_url = url;
+			if (m->fixed_id == NULL && reason != NULL &&
+			    strcmp(reason, "RESOLVED") == 0 &&
+			    github_json_string(n, "id") != NULL) {
+				m->fixed_id = github_json_string(n, "id");
+				m->fixed_url = url;
+			}
 			continue;
 		}
 		if (m->open_url == NULL || (!m->open_ours && body != NULL &&
 		                            strstr(body, post_draft_marker(p->d)) != NULL)) {
 			m->open_url = url;
 			m->open_kind = kind;
+			m->open_id = github_json_string(n, "id");
 			m->open_ours =
 			    body != NULL && strstr(body, post_draft_marker(p->d)) != NULL;
 		}
@@ -365,12 +397,28 @@ post_find_reply(const struct github_reply *r, void *data)
 		post_finish(p, POST_POSTED, m.open_url, NULL);
 		return;
 	}
+	if (m.open_url != NULL && strcmp(m.open_kind, "discussion") == 0 && m.open_id != NULL) {
+		post_follow(p, m.open_id, m.open_url, false);
+		return;
+	}
+	if (m.open_url == NULL && m.fixed_id != NULL) {
+		post_follow(p, m.fixed_id, m.fixed_url, true);
+		return;
+	}
 	if (m.open_url != NULL) {
 		msg = xasprintf(strcmp(m.open_kind, "issue") == 0
 		                    ? _("an open issue already names %s: %s")
 		                    : _("an open discussion already names %s: %s"),
 		                post_draft_test_shown(p->d), m.open_url);
 		post_finish(p, POST_EXISTS, m.open_url, msg);
+		free(msg);
+		return;
+	}
+	if (!post_draft_has_description(p->d)) {
+		msg = xasprintf(_("no open discussion names %s: a new report needs --description "
+		                  "FILE"),
+		                post_draft_test_shown(p->d));
+		post_finish(p, POST_FAILED, NULL, msg);
 		free(msg);
 		return;
 	}
@@ -491,6 +539,101 @@ post_create(struct post *p)
 	}
 	p->creates++;
 	rc = github_call(p->gh, post_doc_create, v, true, post_create_reply, p);
+	if (rc < 0)
+		post_finish(p, POST_FAILED, NULL, strerror(-rc));
+}
+
+static void
+post_comment_reply(const struct github_reply *r, void *data)
+{
+	struct post *p = data;
+	const char *url = github_json_string(
+	    cJSON_GetObjectItemCaseSensitive(
+	        cJSON_GetObjectItemCaseSensitive(r->data, "addDiscussionComment"), "comment"),
+	    "url");
+	char *msg;
+
+	if (r->error != GITHUB_OK || url == NULL) {
+		post_finish(p, POST_FAILED, NULL,
+		            r->error != GITHUB_OK
+		                ? r->message
+		                : _("unexpected reply from GitHub to addDiscussionComment"));
+		return;
+	}
+	if (p->reopened)
+		msg = xasprintf(_("%s failed again: reopened the discussion closed as fixed: %s"),
+		                post_draft_test_shown(p->d), p->disc_url);
+	else
+		msg = xasprintf(_("added the new evidence to the open discussion of %s: %s"),
+		                post_draft_test_shown(p->d), p->disc_url);
+	post_finish(p, POST_COMMENTED, url, msg);
+	free(msg);
+}
+
+/* addDiscussionComment: the new evidence, once (a comment is never
+ * retried: a lost reply may have posted it). */
+static void
+post_comment(struct post *p)
+{
+	cJSON *v = cJSON_CreateObject(), *input = cJSON_CreateObject();
+	char *body = post_draft_comment(p->d, p->reopened);
+	int rc;
+
+	cJSON_AddStringToObject(input, "discussionId", p->disc_id);
+	cJSON_AddStringToObject(input, "body", body);
+	cJSON_AddItemToObject(v, "input", input);
+	free(body);
+	rc = github_call(p->gh, post_doc_comment, v, true, post_comment_reply, p);
+	if (rc < 0)
+		post_finish(p, POST_FAILED, NULL, strerror(-rc));
+}
+
+static void
+post_reopen_reply(const struct github_reply *r, void *data)
+{
+	struct post *p = data;
+	const cJSON *disc = cJSON_GetObjectItemCaseSensitive(
+	    cJSON_GetObjectItemCaseSensitive(r->data, "reopenDiscussion"), "discussion");
+
+	if (r->error != GITHUB_OK || disc == NULL ||
+	    cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(disc, "closed"))) {
+		post_finish(p, POST_FAILED, NULL,
+		            r->error != GITHUB_OK
+		                ? r->message
+		                : _("unexpected reply from GitHub to reopenDiscussion"));
+		return;
+	}
+	post_comment(p);
+}
+
+/* The test's discussion exists: a comment on it, after reopening it when
+ * it was closed as fixed. */
+static void
+post_follow(struct post *p, const char *id, const char *url, bool reopen)
+{
+	cJSON *v, *input;
+	int rc;
+
+	if (!github_web_url_ok(p->gh, url)) {
+		post_finish(p, POST_EXISTS, url, NULL);
+		return;
+	}
+	p->disc_id = xstrdup(id);
+	p->disc_url = xstrdup(url);
+	p->reopened = reopen;
+	if (post_draft_holds_token(p->d)) {
+		post_finish(p, POST_FAILED, NULL, _(POST_TOKEN_REFUSAL));
+		return;
+	}
+	if (!reopen) {
+		post_comment(p);
+		return;
+	}
+	v = cJSON_CreateObject();
+	input = cJSON_CreateObject();
+	cJSON_AddStringToObject(input, "discussionId", id);
+	cJSON_AddItemToObject(v, "input", input);
+	rc = github_call(p->gh, post_doc_reopen, v, true, post_reopen_reply, p);
 	if (rc < 0)
 		post_finish(p, POST_FAILED, NULL, strerror(-rc));
 }
