@@ -75,6 +75,7 @@ decide_post_done(const struct post_result *r, void *data)
 		ui_message(ui, false, _("posted: %s"), r->url != NULL ? r->url : "");
 		break;
 	case POST_COMMENTED:
+	case POST_CLOSED:
 		ui_message(ui, false, "%s", r->message != NULL ? r->message : "");
 		break;
 	case POST_EXISTS:

@@ -1082,6 +1082,30 @@ post_draft_decisions_path(const struct post_draft *d)
 	return d->decisions_path;
 }
 
+int
+post_draft_new_test(const char *test_id, const char *repo, const char *checkout,
+                    struct post_draft **out, char **err)
+{
+	struct post_draft *d = xcalloc(1, sizeof *d);
+	const char *sep = strstr(test_id, "::");
+	int rc;
+
+	d->test_id = xstrdup(test_id);
+	d->test_shown = markdown_clean_name(test_id);
+	d->package = sep != NULL ? xstrndup(test_id, (size_t)(sep - test_id)) : xstrdup("");
+	d->test = markdown_clean_name(sep != NULL ? sep + 2 : test_id);
+	post_draft_hash(test_id, d->hash);
+	d->marker = xasprintf("flakesweep:id=%s", d->hash);
+	d->web_base = github_web_base();
+	rc = post_draft_repos(d, checkout, repo, err);
+	if (rc < 0) {
+		post_draft_free(d);
+		d = NULL;
+	}
+	*out = d;
+	return rc;
+}
+
 bool
 post_draft_has_description(const struct post_draft *d)
 {

@@ -55,6 +55,13 @@ const char *post_draft_marker(const struct post_draft *d);
 /* decisions.json beside the results file. */
 const char *post_draft_decisions_path(const struct post_draft *d);
 
+/* A draft that names only the test, for closing its discussion: no
+ * results, no title or body; the repository is repo or the origin of the
+ * checkout holding the directory checkout. Returns 0, or -EINVAL with
+ * *err for a bad repo. */
+int post_draft_new_test(const char *test_id, const char *repo, const char *checkout,
+                        struct post_draft **out, char **err);
+
 /* Whether the draft has a description: a new discussion needs one. */
 bool post_draft_has_description(const struct post_draft *d);
 

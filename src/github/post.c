@@ -123,6 +123,13 @@ static const char post_doc_comment[] =
     "  }\n"
     "}\n";
 
+static const char post_doc_close[] = "mutation CloseDiscussion($input: CloseDiscussionInput!) {\n"
+                                     "  closeDiscussion(input: $input) {\n"
+                                     "    clientMutationId\n"
+                                     "    discussion { id url closed stateReason }\n"
+                                     "  }\n"
+                                     "}\n";
+
 static const char post_doc_reopen[] =
     "mutation ReopenDiscussion($input: ReopenDiscussionInput!) {\n"
     "  reopenDiscussion(input: $input) {\n"
@@ -148,6 +155,7 @@ struct post {
 	char *repo_id, *category_id;
 	char *disc_id, *disc_url; /* the discussion a comment goes to */
 	bool reopened;
+	char *close_comment; /* or NULL */
 	github_note_cb note;
 	void *note_data;
 	int64_t max_wait_ms;
@@ -172,6 +180,7 @@ post_closed(uv_handle_t *h)
 	free(p->category_id);
 	free(p->disc_id);
 	free(p->disc_url);
+	free(p->close_comment);
 	free(p);
 }
 
@@ -238,6 +247,7 @@ out:
 static void post_find(struct post *p);
 static void post_create(struct post *p);
 static void post_follow(struct post *p, const char *id, const char *url, bool reopen);
+static void post_close(struct post *p);
 
 static void
 post_note(struct post *p, const char *line)
@@ -282,6 +292,10 @@ post_repo_reply(const struct github_reply *r, void *data)
 		return;
 	}
 	p->repo_id = xstrdup(id);
+	if (p->close_comment != NULL) {
+		post_find(p);
+		return;
+	}
 	buf_init(&names);
 	cJSON_ArrayForEach(c, cats)
 	{
@@ -395,6 +409,14 @@ post_find_reply(const struct github_reply *r, void *data)
 	if (m.open_url != NULL && p->created_maybe && m.open_ours) {
 		/* Our own create landed though its reply was lost. */
 		post_finish(p, POST_POSTED, m.open_url, NULL);
+		return;
+	}
+	if (p->close_comment != NULL &&
+	    (m.open_url == NULL || strcmp(m.open_kind, "discussion") != 0 || m.open_id == NULL)) {
+		msg = xasprintf(_("no open discussion names %s: there is nothing to close"),
+		                post_draft_test_shown(p->d));
+		post_finish(p, POST_FAILED, NULL, msg);
+		free(msg);
 		return;
 	}
 	if (m.open_url != NULL && strcmp(m.open_kind, "discussion") == 0 && m.open_id != NULL) {
@@ -560,6 +582,10 @@ post_comment_reply(const struct github_reply *r, void *data)
 		                : _("unexpected reply from GitHub to addDiscussionComment"));
 		return;
 	}
+	if (p->close_comment != NULL) {
+		post_close(p);
+		return;
+	}
 	if (p->reopened)
 		msg = xasprintf(_("%s failed again: reopened the discussion closed as fixed: %s"),
 		                post_draft_test_shown(p->d), p->disc_url);
@@ -570,13 +596,51 @@ post_comment_reply(const struct github_reply *r, void *data)
 	free(msg);
 }
 
+static void
+post_close_reply(const struct github_reply *r, void *data)
+{
+	struct post *p = data;
+	const cJSON *disc = cJSON_GetObjectItemCaseSensitive(
+	    cJSON_GetObjectItemCaseSensitive(r->data, "closeDiscussion"), "discussion");
+	char *msg;
+
+	if (r->error != GITHUB_OK ||
+	    !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(disc, "closed"))) {
+		post_finish(p, POST_FAILED, NULL,
+		            r->error != GITHUB_OK
+		                ? r->message
+		                : _("unexpected reply from GitHub to closeDiscussion"));
+		return;
+	}
+	msg = xasprintf(_("closed the discussion of %s as resolved: %s"),
+	                post_draft_test_shown(p->d), p->disc_url);
+	post_finish(p, POST_CLOSED, p->disc_url, msg);
+	free(msg);
+}
+
+/* closeDiscussion as resolved, after the verified evidence's comment. */
+static void
+post_close(struct post *p)
+{
+	cJSON *v = cJSON_CreateObject(), *input = cJSON_CreateObject();
+	int rc;
+
+	cJSON_AddStringToObject(input, "discussionId", p->disc_id);
+	cJSON_AddStringToObject(input, "reason", "RESOLVED");
+	cJSON_AddItemToObject(v, "input", input);
+	rc = github_call(p->gh, post_doc_close, v, true, post_close_reply, p);
+	if (rc < 0)
+		post_finish(p, POST_FAILED, NULL, strerror(-rc));
+}
+
 /* addDiscussionComment: the new evidence, once (a comment is never
  * retried: a lost reply may have posted it). */
 static void
 post_comment(struct post *p)
 {
 	cJSON *v = cJSON_CreateObject(), *input = cJSON_CreateObject();
-	char *body = post_draft_comment(p->d, p->reopened);
+	char *body = p->close_comment != NULL ? xstrdup(p->close_comment)
+	                                      : post_draft_comment(p->d, p->reopened);
 	int rc;
 
 	cJSON_AddStringToObject(input, "discussionId", p->disc_id);
@@ -621,7 +685,7 @@ post_follow(struct post *p, const char *id, const char *url, bool reopen)
 	p->disc_id = xstrdup(id);
 	p->disc_url = xstrdup(url);
 	p->reopened = reopen;
-	if (post_draft_holds_token(p->d)) {
+	if (post_draft_holds_token(p->d) || github_env_token_in(p->close_comment)) {
 		post_finish(p, POST_FAILED, NULL, _(POST_TOKEN_REFUSAL));
 		return;
 	}
@@ -666,6 +730,7 @@ post_start(uv_loop_t *loop, struct post_draft *d, const struct post_options *o, 
 	p->gh = gh;
 	p->category = xstrdup(o->category != NULL ? o->category : POST_DEFAULT_CATEGORY);
 	p->max_creates = o->max_creates > 0 ? o->max_creates : POST_DEFAULT_CREATES;
+	p->close_comment = o->close_comment != NULL ? xstrdup(o->close_comment) : NULL;
 	p->max_wait_ms = o->github.max_wait_ms > 0 ? o->github.max_wait_ms : 90000;
 	p->cb = cb;
 	p->data = data;

@@ -5,7 +5,9 @@
 # the local stand-in for GitHub's GraphQL endpoint (which checks every
 # document against GitHub's published schema): an open discussion gets a
 # comment with the new evidence, one closed as fixed is reopened with a
-# comment saying it failed again; one discussion, never a second.
+# comment saying it failed again; one discussion, never a second. A
+# verified fix (report --close --verified DIR) comments and closes it, only
+# when verify.json says fixed at the commit checked out, with a clean tree.
 set -eu
 
 command -v node >/dev/null 2>&1 || { echo "SKIP node is not installed"; exit 77; }
@@ -22,10 +24,16 @@ tmux_cleanup() { :; }
 # shellcheck source=../lib/standin.sh
 . "$CHECK_SRCDIR/tests/lib/standin.sh"
 
-mkdir -p "$T/project/cache" "$T/project/.git" "$T/bodies"
+command -v git >/dev/null 2>&1 || { echo "SKIP git is not installed"; exit 77; }
+mkdir -p "$T/project/cache" "$T/bodies"
 cp "$fx/demo/project/go.mod" "$T/project/"
 cp "$fx/demo/project/cache/cache_test.go" "$T/project/cache/"
-printf '[remote "origin"]\n\turl = git@github.com:demo/widgets.git\n' >"$T/project/.git/config"
+g() { git -C "$T/project" -c user.name=t -c user.email=t@example.com "$@" >/dev/null; }
+g init -q
+g remote add origin git@github.com:demo/widgets.git
+g add .
+g commit -q -m fix
+head=$(git -C "$T/project" rev-parse HEAD)
 sed "s|@ROOT@|$T/project|g" "$fx/demo/results.json" >"$T/results.json"
 printf 'It failed again on the nightly run.\n' >"$T/again.md"
 STANDIN_BODIES="$T/bodies" standin_start "$ID" 180
@@ -105,6 +113,49 @@ run dry never --dry-run
 expect dry 0 "$(cat "$T/dry.out")" ""
 has "$T/dry.out" "flakesweep measured \`TestCache/evicts_under_pressure\` again" "- Measured: "
 expect_ops never ""
+
+# report --close: verify.json must say fixed, at HEAD, with a clean tree.
+verified() { # DIR VERDICT COMMIT DIRTY
+	mkdir -p "$T/$1"
+	printf '{"schema":"flakesweep/verify/v1","test":"%s","verdict":"%s","commit":%s,"dirty":%s,"pairs":[{"cpu":4,"load":2,"runs":300,"failures":0,"decision":"fixed"}],"runs":300,"bandaids":[]}\n' \
+		"$ID" "$2" "$3" "$4" >"$T/$1/verify.json"
+}
+close() { # NAME SCENARIO DIR
+	set +e
+	(cd "$T/project" && "$FLAKESWEEP" report --close --test "$ID" --verified "$T/$3" \
+		--api-url "$base/$2/graphql") >"$T/$1.out" 2>"$T/$1.err"
+	echo $? >"$T/$1.rc"
+	set -e
+}
+verified v-notfixed not-fixed "\"$head\"" false
+close notfixed follow v-notfixed
+expect notfixed 2 "" "flakesweep: $T/v-notfixed/verify.json says not-fixed, not fixed: the discussion stays open"
+verified v-dirty fixed "\"$head\"" true
+close dirty follow v-dirty
+expect dirty 2 "" "flakesweep: $T/v-dirty/verify.json measured an uncommitted edit: commit it and verify again"
+verified v-other fixed '"0123456789abcdef0123456789abcdef01234567"' false
+close other follow v-other
+expect other 2 "" "flakesweep: $T/v-other/verify.json verified commit 0123456789ab, but ${head:0:12} is checked out"
+verified v-nocommit fixed null false
+close nocommit follow v-nocommit
+expect nocommit 2 "" "flakesweep: $T/v-nocommit/verify.json has no commit: verify did not run in a git checkout"
+verified v-fixed fixed "\"$head\"" false
+echo edit >>"$T/project/go.mod"
+close edited follow v-fixed
+expect edited 2 "" "flakesweep: the checkout differs from commit ${head:0:12} (go.mod changed): the verified commit is not what is checked out"
+g checkout -q go.mod
+close none nodisc v-fixed
+expect none 2 "" "flakesweep: no open discussion names $ID: there is nothing to close"
+close closed follow v-fixed
+expect closed 0 "$D/40" "flakesweep: closed the discussion of $ID as resolved: $D/40"
+has "$T/bodies/follow-40-comment-3.md" "flakesweep verified the fix of \`TestCache/evicts_under_pressure\` at commit" \
+	"| cpu 4, load 2 | 300 | 0 | fixed |"
+# A failure after the close reopens it.
+run after follow
+expect after 0 "$D/40#discussioncomment-4004" \
+	"flakesweep: $ID failed again: reopened the discussion closed as fixed: $D/40"
+expect_ops follow "RepoAndCategories:200 FindReports:200 CreateDiscussion:200 RepoAndCategories:200 FindReports:200 AddDiscussionComment:200 RepoAndCategories:200 FindReports:200 AddDiscussionComment:200 RepoAndCategories:200 FindReports:200 AddDiscussionComment:200 CloseDiscussion:200 RepoAndCategories:200 FindReports:200 ReopenDiscussion:200 AddDiscussionComment:200"
+[ ! -e "$T/bodies/follow-41.md" ] || { echo "FAIL follow: a second discussion"; bad=1; }
 
 # Every document was valid against GitHub's schema.
 if grep -E 'valid=no|INVALID|auth=missing|ua=bad' "$T/standin.log"; then
