@@ -618,19 +618,28 @@ post_close_reply(const struct github_reply *r, void *data)
 	free(msg);
 }
 
+/* A mutation of the discussion found: input (taken over) gets its id. */
+static void
+post_mutate(struct post *p, const char *document, cJSON *input, github_reply_cb cb)
+{
+	cJSON *v = cJSON_CreateObject();
+	int rc;
+
+	cJSON_AddStringToObject(input, "discussionId", p->disc_id);
+	cJSON_AddItemToObject(v, "input", input);
+	rc = github_call(p->gh, document, v, true, cb, p);
+	if (rc < 0)
+		post_finish(p, POST_FAILED, NULL, strerror(-rc));
+}
+
 /* closeDiscussion as resolved, after the verified evidence's comment. */
 static void
 post_close(struct post *p)
 {
-	cJSON *v = cJSON_CreateObject(), *input = cJSON_CreateObject();
-	int rc;
+	cJSON *input = cJSON_CreateObject();
 
-	cJSON_AddStringToObject(input, "discussionId", p->disc_id);
 	cJSON_AddStringToObject(input, "reason", "RESOLVED");
-	cJSON_AddItemToObject(v, "input", input);
-	rc = github_call(p->gh, post_doc_close, v, true, post_close_reply, p);
-	if (rc < 0)
-		post_finish(p, POST_FAILED, NULL, strerror(-rc));
+	post_mutate(p, post_doc_close, input, post_close_reply);
 }
 
 /* addDiscussionComment: the new evidence, once (a comment is never
@@ -638,18 +647,13 @@ post_close(struct post *p)
 static void
 post_comment(struct post *p)
 {
-	cJSON *v = cJSON_CreateObject(), *input = cJSON_CreateObject();
+	cJSON *input = cJSON_CreateObject();
 	char *body = p->close_comment != NULL ? xstrdup(p->close_comment)
 	                                      : post_draft_comment(p->d, p->reopened);
-	int rc;
 
-	cJSON_AddStringToObject(input, "discussionId", p->disc_id);
 	cJSON_AddStringToObject(input, "body", body);
-	cJSON_AddItemToObject(v, "input", input);
 	free(body);
-	rc = github_call(p->gh, post_doc_comment, v, true, post_comment_reply, p);
-	if (rc < 0)
-		post_finish(p, POST_FAILED, NULL, strerror(-rc));
+	post_mutate(p, post_doc_comment, input, post_comment_reply);
 }
 
 static void
@@ -675,9 +679,6 @@ post_reopen_reply(const struct github_reply *r, void *data)
 static void
 post_follow(struct post *p, const char *id, const char *url, bool reopen)
 {
-	cJSON *v, *input;
-	int rc;
-
 	if (!github_web_url_ok(p->gh, url)) {
 		post_finish(p, POST_EXISTS, url, NULL);
 		return;
@@ -689,17 +690,10 @@ post_follow(struct post *p, const char *id, const char *url, bool reopen)
 		post_finish(p, POST_FAILED, NULL, _(POST_TOKEN_REFUSAL));
 		return;
 	}
-	if (!reopen) {
+	if (reopen)
+		post_mutate(p, post_doc_reopen, cJSON_CreateObject(), post_reopen_reply);
+	else
 		post_comment(p);
-		return;
-	}
-	v = cJSON_CreateObject();
-	input = cJSON_CreateObject();
-	cJSON_AddStringToObject(input, "discussionId", id);
-	cJSON_AddItemToObject(v, "input", input);
-	rc = github_call(p->gh, post_doc_reopen, v, true, post_reopen_reply, p);
-	if (rc < 0)
-		post_finish(p, POST_FAILED, NULL, strerror(-rc));
 }
 
 int

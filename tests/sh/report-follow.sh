@@ -120,11 +120,13 @@ verified() { # DIR VERDICT COMMIT DIRTY
 	printf '{"schema":"flakesweep/verify/v1","test":"%s","verdict":"%s","commit":%s,"dirty":%s,"pairs":[{"cpu":4,"load":2,"runs":300,"failures":0,"decision":"fixed"}],"runs":300,"bandaids":[]}\n' \
 		"$ID" "$2" "$3" "$4" >"$T/$1/verify.json"
 }
-close() { # NAME SCENARIO DIR
+close() { # NAME SCENARIO DIR [ARGS...]
+	local name=$1 scenario=$2 dir=$3
+	shift 3
 	set +e
-	(cd "$T/project" && "$FLAKESWEEP" report --close --test "$ID" --verified "$T/$3" \
-		--api-url "$base/$2/graphql") >"$T/$1.out" 2>"$T/$1.err"
-	echo $? >"$T/$1.rc"
+	(cd "$T/project" && "$FLAKESWEEP" report --close --test "$ID" --verified "$T/$dir" \
+		--api-url "$base/$scenario/graphql" "$@") >"$T/$name.out" 2>"$T/$name.err"
+	echo $? >"$T/$name.rc"
 	set -e
 }
 verified v-notfixed not-fixed "\"$head\"" false
@@ -146,6 +148,9 @@ expect edited 2 "" "flakesweep: the checkout differs from commit ${head:0:12} (g
 g checkout -q go.mod
 close none nodisc v-fixed
 expect none 2 "" "flakesweep: no open discussion names $ID: there is nothing to close"
+close close-dry never v-fixed --dry-run
+has "$T/close-dry.out" "flakesweep verified the fix of" "| cpu 4, load 2 | 300 | 0 | fixed |"
+expect_ops never ""
 close closed follow v-fixed
 expect closed 0 "$D/40" "flakesweep: closed the discussion of $ID as resolved: $D/40"
 has "$T/bodies/follow-40-comment-3.md" "flakesweep verified the fix of \`TestCache/evicts_under_pressure\` at commit" \
