@@ -38,6 +38,7 @@
 #include "engine/shard.h"
 #include "engine/sweep.h"
 #include "engine/outdir.h"
+#include "engine/budget.h"
 #include "engine/sweep-int.h"
 #include "base/timefmt.h"
 #include "base/util.h"
@@ -312,6 +313,7 @@ sweep_begin_sweep(struct sweep *s)
 	plan_canaries(&s->plan, s->o->canaries, kinds, CANARY_NKINDS, sweep_plan_added, s);
 	sweep_resume_count(s);
 	sweep_set_phase(s, SWEEP_PHASE_SWEEP);
+	budget_plan(s);
 	sweep_dispatch(s);
 	sweep_check_phase(s);
 }
@@ -324,6 +326,7 @@ sweep_begin_confirm(struct sweep *s)
 	             s->replay.confirm_counts, s->replay.nconfirms, sweep_plan_added, s);
 	sweep_resume_count(s);
 	sweep_set_phase(s, SWEEP_PHASE_CONFIRM);
+	budget_plan(s);
 	sweep_dispatch(s);
 	sweep_check_phase(s);
 }
@@ -333,6 +336,7 @@ sweep_check_phase(struct sweep *s)
 {
 	if (s->finished)
 		return;
+	budget_tick(s);
 	if (s->interrupting) {
 		if (s->nlive == 0)
 			sweep_finish(s, s->stopped ? "complete" : "interrupted");
@@ -451,8 +455,9 @@ sweep_quiet_cb(uv_timer_t *t)
 static void
 sweep_reap_cb(uv_timer_t *t)
 {
-	(void)t;
 	proc_reap_orphans(false);
+	/* A budget's deadline comes whether or not a run ends. */
+	budget_tick(t->data);
 }
 
 static int sweep_confirm_now(struct sweep *s, const struct results_test *t, int count);
@@ -522,6 +527,7 @@ sweep_finish(struct sweep *s, const char *status)
 			                "report printed at the end has every run measured"));
 		cJSON_Delete(end);
 	}
+	budget_finish(s);
 	sweep_containers_close(s);
 	sweep_envs_stop(s);
 	uv_timer_stop(&s->flush_timer);
@@ -1096,6 +1102,7 @@ sweep_free(struct sweep *s)
 	free(s->live);
 	sweep_free_sched(s);
 	order_free(s);
+	budget_free(s);
 	journal_close(s->journal);
 	quarantine_free(s->quarantine);
 	noise_free(s->noise);
@@ -1198,6 +1205,7 @@ sweep_status(const struct sweep *s, struct sweep_status *st)
 		st->done = st->target = s->results->runs;
 	st->started_ms = s->started_ms;
 	st->finished_ms = s->finished_ms;
+	st->deadline_ms = budget_deadline(s);
 	st->cpus = s->o->cpus;
 	st->ncpus = s->o->cpus != NULL ? s->o->ncpus : 0;
 	st->loads = s->o->loads;
