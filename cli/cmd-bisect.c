@@ -44,9 +44,17 @@ cmd_bisect_probed(void *arg, const struct bisect *b, size_t i)
 	const struct bisect_commit *c = &b->commits[i];
 
 	(void)arg;
-	fprintf(stderr, _("flakesweep: %.12s %s after %lld runs, %lld failed%s\n"), c->sha,
-	        bisect_state_name(c->state), (long long)c->runs, (long long)c->failures,
-	        c->resumed ? _(" (from its journal)") : "");
+	if (c->why != NULL)
+		sanitize_fprintf(stderr, _("flakesweep: %.12s skipped: %s%s\n"), c->sha, c->why,
+		                 c->resumed ? _(" (from its journal)") : "");
+	else if (c->lacks_test)
+		fprintf(stderr,
+		        _("flakesweep: %.12s skipped: its first run did not report the test%s\n"),
+		        c->sha, c->resumed ? _(" (from its journal)") : "");
+	else
+		fprintf(stderr, _("flakesweep: %.12s %s after %lld runs, %lld failed%s\n"), c->sha,
+		        bisect_state_name(c->state), (long long)c->runs, (long long)c->failures,
+		        c->resumed ? _(" (from its journal)") : "");
 }
 
 static void

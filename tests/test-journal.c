@@ -12,6 +12,7 @@
 #include "check.h"
 #include "results/journal.h"
 #include "base/json.h"
+#include "engine/replay-status.h"
 #include "results/replay.h"
 #include "results/report.h"
 #include "results/results-json.h"

@@ -132,6 +132,24 @@ TEST(mask_adds_lines_and_json_form_of_a_value)
 	mask_free(m);
 }
 
+/* pytest's assertion messages show a str by repr: 'pa"ss\\word12', and
+ * with a ' in it "it's\\tab" (double quotes, ' left) or 'it\'s"x' (both). */
+TEST(mask_adds_python_repr_form_of_a_value)
+{
+	struct mask *m = mask_new();
+	char *got;
+
+	mask_add(m, "pa\"ss\\word12");
+	mask_add(m, "it's\tkey99");
+	mask_add(m, "q'uo\"te\x01zz");
+	got = mask_text(m, "assert 'pa\"ss\\\\word12' == x\n"
+	                   "E  \"it's\\tkey99\"\n"
+	                   "E  'q\\'uo\"te\\x01zz'\n");
+	CHECK_STR(got, "assert '***' == x\nE  \"***\"\nE  '***'\n");
+	free(got);
+	mask_free(m);
+}
+
 TEST(mask_without_values_passes_text_as_it_is)
 {
 	struct mask *m = mask_new();

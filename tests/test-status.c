@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "check.h"
+#include "engine/replay-status.h"
 #include "results/replay.h"
 #include "engine/sweep.h"
 #include "base/util.h"

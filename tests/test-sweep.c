@@ -19,6 +19,7 @@
 #include "engine/options.h"
 #include "engine/sweep.h"
 #include "engine/sweep-int.h"
+#include "engine/replay-status.h"
 #include "results/replay.h"
 #include "base/util.h"
 
@@ -499,7 +500,8 @@ TEST(sweep_options_limits)
  * number it was negative for weeks at a time (2026-12-04 among them). */
 TEST(sweep_seed_is_digits)
 {
-	static const int64_t now[] = {0, 1796144528817, 1796421728817, 1799000000000, INT64_MAX / 4};
+	static const int64_t now[] = {0, 1796144528817, 1796421728817, 1799000000000,
+	                              INT64_MAX / 4};
 	char buf[32];
 	size_t i;
 	int64_t id;

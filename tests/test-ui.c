@@ -29,6 +29,7 @@
 #include "check.h"
 #include "results/compare.h"
 #include "results/decisions.h"
+#include "engine/replay-status.h"
 #include "results/replay.h"
 #include "results/results-json.h"
 #include "results/shardset.h"

@@ -14,6 +14,7 @@
 #include "base/timefmt.h"
 #include "engine/cpu-shim.h"
 #include "engine/options.h"
+#include "base/sanitize.h"
 #include "base/util.h"
 
 TEST(util_duration_go_forms)
@@ -61,18 +62,58 @@ TEST(util_int_list)
 	CHECK_INT(util_parse_int_list("1,x", &v, &n), -22);
 }
 
-TEST(util_shell_quote)
+TEST(sanitize_shell_quote)
 {
-	char *q = util_shell_quote("^TestX$/^a_b$");
+	char *q = sanitize_shell_quote("^TestX$/^a_b$");
 
 	CHECK_STR(q, "'^TestX$/^a_b$'");
 	free(q);
-	q = util_shell_quote("it's");
+	q = sanitize_shell_quote("it's");
 	CHECK_STR(q, "'it'\\''s'");
 	free(q);
-	q = util_shell_quote("plain-word_1.2");
+	q = sanitize_shell_quote("plain-word_1.2");
 	CHECK_STR(q, "plain-word_1.2");
 	free(q);
+	/* Printable UTF-8 stays as it is, in single quotes. */
+	q = sanitize_shell_quote("caf\xc3\xa9 test");
+	CHECK_STR(q, "'caf\xc3\xa9 test'");
+	free(q);
+}
+
+/* A name that is not UTF-8, or holds a control, is spelled with escapes a
+ * shell reads back to the same bytes (a display would show U+FFFD, and the
+ * line pasted would select nothing). */
+TEST(sanitize_shell_quote_escapes_bytes)
+{
+	const char *words[] = {"^a\xff\xfe"
+	                       "b$",
+	                       "it's\x1b[31m\\", "tab\there\xe2\x80\xae"};
+	const char *want[] = {"$'^a\\xff\\xfeb$'", "$'it\\'s\\x1b[31m\\\\'",
+	                      "$'tab\\x09here\\xe2\\x80\\xae'"};
+	char *script = xasprintf("%s/quote.sh", check_tmpdir());
+	size_t i;
+
+	for (i = 0; i < sizeof words / sizeof *words; i++) {
+		char *q = sanitize_shell_quote(words[i]), *cmd, *out = NULL;
+		size_t len = 0;
+		FILE *f;
+
+		CHECK_STR(q, want[i]);
+		/* bash reads the escapes back to the very bytes. */
+		cmd = xasprintf("printf %%s %s", q);
+		CHECK_INT(util_write_file_atomic(script, cmd, strlen(cmd)), 0);
+		free(cmd);
+		cmd = xasprintf("bash %s", script);
+		f = popen(cmd, "r");
+		CHECK(f != NULL);
+		CHECK(getdelim(&out, &len, '\0', f) >= 0);
+		CHECK_STR(out, words[i]);
+		pclose(f);
+		free(out);
+		free(cmd);
+		free(q);
+	}
+	free(script);
 }
 
 /* The published FNV-1a 64 vectors: strmap and ledger used an offset basis

@@ -32,6 +32,14 @@ decide_post_close(struct ui *ui)
 	ui_dirty(ui, VIEW_DIRTY_ALL);
 }
 
+/* The post ends without a URL: a quarantine waiting for one is not
+ * written (the message said why nothing was posted). */
+static void
+decide_post_abandon(struct ui *ui)
+{
+	ui->after_post = NULL;
+}
+
 void
 decide_cleanup(struct ui *ui)
 {
@@ -48,10 +56,13 @@ static void
 decide_post_done(const struct post_result *r, void *data)
 {
 	struct ui *ui = data;
+	void (*after)(struct ui *, const char *);
 
 	ui->post = NULL;
 	if (ui->closing)
 		return;
+	after = ui->after_post;
+	ui->after_post = NULL;
 	switch (r->status) {
 	case POST_POSTED:
 		/* The post recorded itself in the output directory; the
@@ -74,6 +85,12 @@ decide_post_done(const struct post_result *r, void *data)
 		ui_message(ui, false, "%s", _("post cancelled"));
 		break;
 	}
+	if (after != NULL && r->status != POST_FAILED && r->status != POST_CANCELLED &&
+	    r->url != NULL)
+		after(ui, r->url);
+	else if (after != NULL)
+		ui_message(ui, true, "%s",
+		           _("not quarantined: the post gave no URL for the entry's issue"));
 	ui_dirty(ui, VIEW_DIRTY_ALL);
 }
 
@@ -92,6 +109,7 @@ decide_post_send(struct ui *ui)
 	int rc;
 
 	if (post_draft_repo(d) == NULL) {
+		decide_post_abandon(ui);
 		ui_message(ui, true, "%s",
 		           _("no repository to post to: the project has no GitHub origin remote "
 		             "(flakesweep view DIR --repo OWNER/NAME names one)"));
@@ -109,6 +127,7 @@ decide_post_send(struct ui *ui)
 	rc = post_start(ui->loop, d, &o, decide_post_done, ui, &ui->post, &err);
 	if (rc < 0) {
 		ui->post = NULL;
+		decide_post_abandon(ui);
 		ui_message(ui, true, _("not posted: %s"), err != NULL ? err : strerror(-rc));
 		free(err);
 	} else {
@@ -130,7 +149,11 @@ decide_post_key(struct ui *ui, int key)
 	if (key == 'n' || key == 'N' ||
 	    (a != NULL && (a->id == ACTION_BACK || a->id == ACTION_QUIT))) {
 		decide_post_close(ui);
-		ui_message(ui, false, "%s", _("post cancelled: nothing was sent"));
+		ui_message(ui, false, "%s",
+		           ui->after_post != NULL
+		               ? _("post cancelled: nothing was sent, nothing was quarantined")
+		               : _("post cancelled: nothing was sent"));
+		decide_post_abandon(ui);
 		return;
 	}
 	ui_message(ui, false, "%s", _("y sends the post, n cancels it, j and k scroll it"));
@@ -167,10 +190,11 @@ decide_post_description(const char *text)
 	return s;
 }
 
-static void
-decide_post_edited(void *arg, int status)
+/* Drafts the post from the description written; false when it ends
+ * there, said why. */
+static bool
+decide_post_draft(struct ui *ui, int status)
 {
-	struct ui *ui = arg;
 	struct post_input in;
 	char *text = NULL, *desc, *err = NULL, *results;
 	size_t len;
@@ -179,19 +203,19 @@ decide_post_edited(void *arg, int status)
 	if (status > 0) {
 		ui_message(ui, true, _("the editor exited with status %d: nothing is posted"),
 		           status);
-		return;
+		return false;
 	}
 	rc = util_read_file(ui->post_file, POST_TEXT_MAX, &text, &len);
 	if (rc < 0) {
 		ui_message(ui, true, _("cannot read %s: %s"), ui->post_file, strerror(-rc));
-		return;
+		return false;
 	}
 	desc = decide_post_description(text);
 	free(text);
 	if (*desc == '\0') {
 		ui_message(ui, false, "%s", _("the description is empty: nothing is posted"));
 		free(desc);
-		return;
+		return false;
 	}
 	results = xasprintf("%s/results.json", ui->model->outdir);
 	memset(&in, 0, sizeof in);
@@ -206,7 +230,7 @@ decide_post_edited(void *arg, int status)
 		ui->draft = NULL;
 		ui_message(ui, true, _("not posted: %s"), err != NULL ? err : strerror(-rc));
 		free(err);
-		return;
+		return false;
 	}
 	ui->st.post_title = post_draft_title(ui->draft);
 	ui->st.post_body = post_draft_body(ui->draft);
@@ -220,6 +244,16 @@ decide_post_edited(void *arg, int status)
 		ui_message(ui, true, "%s",
 		           _("no repository to post to (no GitHub origin remote); n closes"));
 	ui_dirty(ui, VIEW_DIRTY_ALL);
+	return true;
+}
+
+static void
+decide_post_edited(void *arg, int status)
+{
+	struct ui *ui = arg;
+
+	if (!decide_post_draft(ui, status))
+		decide_post_abandon(ui);
 }
 
 /* Whether the post can go anywhere, said before the editor opens: a
@@ -258,8 +292,10 @@ decide_post_target(struct ui *ui, const struct model_test *mt)
 	return ok;
 }
 
-void
-decide_post(struct ui *ui)
+/* Opens the editor on the post's description; false when it cannot,
+ * said why. */
+static bool
+decide_post_open(struct ui *ui)
 {
 	const struct model_test *mt = decide_begin(ui);
 	char hash[17], *dir, *results;
@@ -267,28 +303,28 @@ decide_post(struct ui *ui)
 	int rc;
 
 	if (mt == NULL)
-		return;
+		return false;
 	if (mt->verdict == RESULTS_FAILING) {
 		ui_message(
 		    ui, false,
 		    _("%s failed every run at some pair: it is failing, not flaky, and is not "
 		      "posted"),
 		    mt->id);
-		return;
+		return false;
 	}
 	if (ui->post != NULL) {
 		ui_message(ui, false, "%s", _("a post is in flight: wait for it"));
-		return;
+		return false;
 	}
 	if (ui->model->outdir == NULL || !decide_post_target(ui, mt))
-		return;
+		return false;
 	results = xasprintf("%s/results.json", ui->model->outdir);
 	rc = stat(results, &st);
 	free(results);
 	if (rc < 0) {
 		ui_message(ui, false, "%s",
 		           _("results.json is not written yet: try again in a few seconds"));
-		return;
+		return false;
 	}
 	post_draft_hash(mt->id, hash);
 	dir = xasprintf("%s/posts", ui->model->outdir);
@@ -309,4 +345,12 @@ decide_post(struct ui *ui)
 		free(text);
 	}
 	ui_want(ui, UI_NEXT_EDITOR, ui->post_file, decide_post_edited);
+	return true;
+}
+
+void
+decide_post(struct ui *ui)
+{
+	if (!decide_post_open(ui))
+		decide_post_abandon(ui);
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * decide.c: the keys that decide, one per test: confirm it now (c),
- * quarantine it (Q), dismiss it (d) (posting it, p, is decide-post.c),
+ * quarantine it (Q), dismiss it (d) (posting it, p, is decide-post.c,
+ * which the quarantine dialog starts when the issue is yet to be posted),
  * and the keys that steer the sweep: pause (P), stop (S) and quit (q),
  * and u, which takes the last decision back. Each asks its questions on
  * the message line, then calls the core (sweep commands through the
@@ -25,59 +26,6 @@
 
 #define DECIDE_EXPIRY_DAYS 14
 #define DECIDE_CONFIRM_MAX 1000000
-
-int
-decide_record_decision(struct ui *ui, const struct decision *d)
-{
-	const char *project = model_decisions_path(ui->model);
-	struct ui_undo *u;
-	char *path;
-	int rc;
-
-	if (project != NULL) {
-		char *dir;
-
-		path = xstrdup(project);
-		/* .flakesweep/ may not be there yet. */
-		dir = xstrndup(path, (size_t)(strrchr(path, '/') - path));
-		util_mkdir_p(dir);
-		free(dir);
-	} else if (ui->model->outdir != NULL)
-		path = xasprintf("%s/%s", ui->model->outdir, DECISIONS_FILE);
-	else
-		return -ENOENT;
-	rc = decisions_record_one(path, d, util_now_ms());
-	if (rc < 0) {
-		char *why = decisions_error(path, rc);
-
-		ui_message(ui, true, _("cannot record the decision: %s"), why);
-		free(why);
-		free(path);
-	} else {
-		ui->undo = xrealloc(ui->undo, sizeof *ui->undo * (ui->nundo + 1));
-		u = &ui->undo[ui->nundo++];
-		memset(u, 0, sizeof *u);
-		u->test = xstrdup(d->test);
-		u->path = path;
-	}
-	model_load_decisions(ui->model);
-	ui_dirty(ui, VIEW_DIRTY_TESTS | VIEW_DIRTY_DETAIL);
-	return rc;
-}
-
-int
-decide_record(struct ui *ui, const char *test, const char *decision, const char *url,
-              const char *reason)
-{
-	struct decision d;
-
-	memset(&d, 0, sizeof d);
-	d.test = (char *)test;
-	d.decision = (char *)decision;
-	d.url = (char *)url;
-	d.reason = (char *)reason;
-	return decide_record_decision(ui, &d);
-}
 
 static void
 decide_undo_free(struct ui_undo *u)
@@ -220,20 +168,6 @@ decide_check_confirms(struct ui *ui)
 		memmove(c, c + 1, sizeof *c * (ui->nconfirms - i - 1));
 		ui->nconfirms--;
 	}
-}
-
-const struct model_test *
-decide_begin(struct ui *ui)
-{
-	const struct model_test *mt = ui_selected_test(ui);
-
-	if (mt == NULL) {
-		ui_message(ui, false, "%s", _("no flaky test selected"));
-		return NULL;
-	}
-	free(ui->act_test);
-	ui->act_test = xstrdup(mt->id);
-	return mt;
 }
 
 static const struct results_test *
@@ -408,13 +342,27 @@ decide_posted_url(const struct ui *ui)
 	return NULL;
 }
 
+/* The issue is known (typed, or the URL of the post the dialog made):
+ * the expiry is the last question. */
+static void
+decide_issue_posted(struct ui *ui, const char *issue)
+{
+	char day[16];
+	time_t t;
+	struct tm tm;
+
+	free(ui->act_issue);
+	ui->act_issue = xstrdup(issue);
+	t = (time_t)(util_now_ms() / 1000) + (time_t)DECIDE_EXPIRY_DAYS * 86400;
+	gmtime_r(&t, &tm);
+	strftime(day, sizeof day, "%Y-%m-%d", &tm);
+	decide_ask_expiry(ui, day);
+}
+
 static void
 decide_issue_done(void *arg, const char *answer)
 {
 	struct ui *ui = arg;
-	char day[16];
-	time_t t;
-	struct tm tm;
 
 	if (answer == NULL) {
 		ui_message(ui, false, "%s", _("quarantine cancelled"));
@@ -425,12 +373,15 @@ decide_issue_done(void *arg, const char *answer)
 		decide_ask_issue(ui, NULL);
 		return;
 	}
-	free(ui->act_issue);
-	ui->act_issue = xstrdup(answer);
-	t = (time_t)(util_now_ms() / 1000) + (time_t)DECIDE_EXPIRY_DAYS * 86400;
-	gmtime_r(&t, &tm);
-	strftime(day, sizeof day, "%Y-%m-%d", &tm);
-	decide_ask_expiry(ui, day);
+	if (strcmp(answer, "p") == 0 && decide_posted_url(ui) == NULL) {
+		/* The post comes first; the entry names its URL. */
+		ui->after_post = decide_issue_posted;
+		ui_message(ui, false, "%s",
+		           _("the quarantine entry is written once the post gives its URL"));
+		decide_post(ui);
+		return;
+	}
+	decide_issue_posted(ui, answer);
 }
 
 static void
@@ -438,7 +389,7 @@ decide_ask_issue(struct ui *ui, const char *def)
 {
 	ui_ask(ui, PROMPT_LINE,
 	       def != NULL ? _("issue (URL or #number; the post's by default):")
-	                   : _("issue (URL or #number; none yet? Esc, then p posts one):"),
+	                   : _("issue (URL or #number; none yet? p posts the report first):"),
 	       def, decide_issue_done);
 }
 

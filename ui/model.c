@@ -16,6 +16,7 @@
 
 #include "model.h"
 #include "engine/sweep.h"
+#include "engine/replay-status.h"
 #include "base/util.h"
 
 struct model *

@@ -102,6 +102,9 @@ struct ui {
 	struct post_draft *draft;
 	struct post *post;
 	char *post_file;
+	/* What the post of act_test continues with once it has a URL (the
+	 * quarantine dialog that asked for it), or NULL. */
+	void (*after_post)(struct ui *ui, const char *url);
 	bool editing;
 	pid_t editor_pid;
 	/* The filter as it was before / began, back on Esc: the list follows
@@ -157,6 +160,8 @@ void decide_undo(struct ui *ui);
 void decide_check_confirms(struct ui *ui);
 /* Frees the undo stack and the queued confirms. */
 void decide_free(struct ui *ui);
+
+/* decide-record.c: what the deciding keys share. */
 /* The selected test, remembered in act_test for the questions that
  * follow; NULL with a message when there is none. */
 const struct model_test *decide_begin(struct ui *ui);
@@ -168,7 +173,9 @@ int decide_record_decision(struct ui *ui, const struct decision *d);
 int decide_record(struct ui *ui, const char *test, const char *decision, const char *url,
                   const char *reason);
 
-/* decide-post.c: p, and the keys of the post's preview. */
+/* decide-post.c: p, and the keys of the post's preview. A post that
+ * ends with a URL (posted, or an open report found) calls after_post
+ * with it; one that ends without clears it. */
 void decide_post(struct ui *ui);
 /* A key while the post's preview is shown (the keys that scroll it are
  * taken before). */

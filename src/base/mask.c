@@ -119,6 +119,39 @@ mask_add_json(struct mask *m, const char *value)
 	buf_free(&b);
 }
 
+/* The value as Python's repr shows a str between its quotes (pytest
+ * prints a failed comparison's operands so): backslashes doubled, \n,
+ * \r and \t, other controls as \xNN, and ' escaped unless repr picks
+ * double quotes (a value with ' and no "). */
+static void
+mask_add_repr(struct mask *m, const char *value)
+{
+	bool dquote = strchr(value, '\'') != NULL && strchr(value, '"') == NULL;
+	struct buf b;
+	const char *p;
+
+	buf_init(&b);
+	for (p = value; *p != '\0'; p++) {
+		unsigned char c = (unsigned char)*p;
+
+		if (c == '\\' || (c == '\'' && !dquote))
+			buf_printf(&b, "\\%c", c);
+		else if (c == '\n')
+			buf_adds(&b, "\\n");
+		else if (c == '\r')
+			buf_adds(&b, "\\r");
+		else if (c == '\t')
+			buf_adds(&b, "\\t");
+		else if (c < 0x20 || c == 0x7f)
+			buf_printf(&b, "\\x%02x", c);
+		else
+			buf_addc(&b, (char)c);
+	}
+	if (strcmp(b.data, value) != 0)
+		mask_add_bytes(m, b.data, b.len);
+	buf_free(&b);
+}
+
 void
 mask_add(struct mask *m, const char *value)
 {
@@ -128,6 +161,7 @@ mask_add(struct mask *m, const char *value)
 		return;
 	mask_add_bytes(m, value, strlen(value));
 	mask_add_json(m, value);
+	mask_add_repr(m, value);
 	/* A key of several lines is often printed a line at a time, behind
 	 * a logger's prefix. */
 	if (strchr(value, '\n') == NULL)

@@ -226,3 +226,79 @@ sanitize_fprintf(FILE *f, const char *fmt, ...)
 	sanitize_write(f, raw, (size_t)n);
 	free(raw);
 }
+
+bool
+sanitize_shell_escapes(const char *word)
+{
+	const unsigned char *s = (const unsigned char *)word;
+	size_t len = strlen(word), i = 0, n;
+	int32_t cp;
+
+	while (i < len) {
+		n = sanitize_decode(s + i, len - i, &cp);
+		if (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0) ||
+		    sanitize_invisible(cp) || cp == 0x2028 || cp == 0x2029)
+			return true;
+		i += n;
+	}
+	return false;
+}
+
+char *
+sanitize_shell_ansi(const char *word)
+{
+	const unsigned char *s = (const unsigned char *)word;
+	size_t len = strlen(word), i = 0, n, k;
+	struct buf b;
+	int32_t cp;
+
+	buf_init(&b);
+	buf_adds(&b, "$'");
+	while (i < len) {
+		n = sanitize_decode(s + i, len - i, &cp);
+		if (cp == '\\' || cp == '\'') {
+			buf_addc(&b, '\\');
+			buf_addc(&b, (char)cp);
+		} else if (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0) ||
+		           sanitize_invisible(cp) || cp == 0x2028 || cp == 0x2029) {
+			for (k = 0; k < n; k++)
+				buf_printf(&b, "\\x%02x", s[i + k]);
+		} else {
+			buf_add(&b, s + i, n);
+		}
+		i += n;
+	}
+	buf_addc(&b, '\'');
+	return buf_steal(&b);
+}
+
+char *
+sanitize_shell_quote(const char *s)
+{
+	struct buf b;
+	const char *p;
+	int safe = *s != '\0';
+
+	for (p = s; *p != '\0'; p++) {
+		if (!strchr(
+		        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+@%",
+		        *p))
+			safe = 0;
+	}
+	if (safe)
+		return xstrdup(s);
+	/* Bytes no display shows as they are (a name that is not UTF-8):
+	 * spelled as escapes, so the line pasted selects them. */
+	if (sanitize_shell_escapes(s))
+		return sanitize_shell_ansi(s);
+	buf_init(&b);
+	buf_addc(&b, '\'');
+	for (p = s; *p != '\0'; p++) {
+		if (*p == '\'')
+			buf_adds(&b, "'\\''");
+		else
+			buf_addc(&b, *p);
+	}
+	buf_addc(&b, '\'');
+	return buf_steal(&b);
+}

@@ -8,6 +8,7 @@
 #define FLAKESWEEP_SANITIZE_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 /* Returns a new NUL-terminated copy of the len bytes at raw (which may hold
@@ -34,5 +35,22 @@ void sanitize_write(FILE *f, const char *raw, size_t len);
 /* fprintf(f, fmt, ...), the whole formatted text cleaned as by
  * sanitize_write. */
 void sanitize_fprintf(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Quotes s as one shell word: as it is when it is made only of safe
+ * characters; with a byte that is not printable text, as
+ * sanitize_shell_ansi does; else in single quotes with ' written as '\''.
+ * Caller frees. */
+char *sanitize_shell_quote(const char *s);
+
+/* Whether word holds a byte that is not printable text: invalid UTF-8, a
+ * control or an invisible format character (what sanitize_text would
+ * change), so that only sanitize_shell_ansi quotes it faithfully. */
+bool sanitize_shell_escapes(const char *word);
+
+/* word as one shell word in ANSI-C quotes ($'...', bash, zsh, ksh and
+ * POSIX.1-2024 sh): each byte that is not printable text as \xHH, the
+ * rest as it is, so the command selects the same bytes when pasted and
+ * shows no byte a terminal acts on. The caller frees the result. */
+char *sanitize_shell_ansi(const char *word);
 
 #endif

@@ -505,33 +505,6 @@ util_rm_rf(const char *path)
 	return 0;
 }
 
-char *
-util_shell_quote(const char *s)
-{
-	struct buf b;
-	const char *p;
-	int safe = *s != '\0';
-
-	for (p = s; *p != '\0'; p++) {
-		if (!strchr(
-		        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+@%",
-		        *p))
-			safe = 0;
-	}
-	if (safe)
-		return xstrdup(s);
-	buf_init(&b);
-	buf_addc(&b, '\'');
-	for (p = s; *p != '\0'; p++) {
-		if (*p == '\'')
-			buf_adds(&b, "'\\''");
-		else
-			buf_addc(&b, *p);
-	}
-	buf_addc(&b, '\'');
-	return buf_steal(&b);
-}
-
 /* The most symbolic links util_lock_file follows (Linux's MAXSYMLINKS). */
 #define UTIL_LINKS_MAX 40
 

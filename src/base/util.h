@@ -138,10 +138,6 @@ int util_mkdir_p(const char *dir);
 /* Removes path recursively. Returns 0 or a negative errno. */
 int util_rm_rf(const char *path);
 
-/* Quotes s for a POSIX shell: returned as is when it is made only of safe
- * characters, else in single quotes with ' written as '\''. Caller frees. */
-char *util_shell_quote(const char *s);
-
 /* v (>= 0) rounded to three significant digits, for p-values in JSON. */
 double util_round3(double v);
 

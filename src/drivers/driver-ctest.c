@@ -18,9 +18,11 @@
 #include <unistd.h>
 
 #include "drivers/driver.h"
+#include "drivers/parser-adapter.h"
 #include "drivers/project.h"
 #include "drivers/parse-ctest.h"
 #include "engine/proc.h"
+#include "base/sanitize.h"
 #include "base/util.h"
 
 #define DRIVER_CTEST_LIST_MAX (16 << 20)
@@ -200,47 +202,20 @@ driver_ctest_run_env(const struct options *o, const struct pkg *pkg, const struc
 	return NULL;
 }
 
-struct driver_ctest_parser {
-	struct driver_parser base;
-	struct parse_ctest *p;
-};
-
-static void
-driver_ctest_parser_feed(struct driver_parser *dp, const char *data, size_t len)
-{
-	parse_ctest_feed(((struct driver_ctest_parser *)dp)->p, data, len);
-}
-
-static void
-driver_ctest_parser_finish(struct driver_parser *dp, const struct proc_exit *exit,
-                           struct outcome *out)
-{
-	parse_ctest_finish(((struct driver_ctest_parser *)dp)->p, exit, out);
-}
-
-static void
-driver_ctest_parser_free(struct driver_parser *dp)
-{
-	parse_ctest_free(((struct driver_ctest_parser *)dp)->p);
-	free(dp);
-}
+PARSER_ADAPTER(driver_ctest_parser, struct parse_ctest, parse_ctest_feed, parse_ctest_finish,
+               parse_ctest_free)
 
 static struct driver_parser *
 driver_ctest_parser_new(const struct pkg *pkg, const char *selected)
 {
-	struct driver_ctest_parser *cp = xcalloc(1, sizeof *cp);
-
-	cp->p = parse_ctest_new(selected != NULL ? selected : pkg->tests[0]);
-	cp->base.feed = driver_ctest_parser_feed;
-	cp->base.finish = driver_ctest_parser_finish;
-	cp->base.free = driver_ctest_parser_free;
-	return &cp->base;
+	return driver_ctest_parser_wrap(
+	    parse_ctest_new(selected != NULL ? selected : pkg->tests[0]));
 }
 
 static char *
 driver_ctest_package_args(const struct pkg *pkg)
 {
-	char *q = util_shell_quote(pkg->dir), *s = xasprintf("--driver ctest %s", q);
+	char *q = sanitize_shell_quote(pkg->dir), *s = xasprintf("--driver ctest %s", q);
 
 	free(q);
 	return s;
@@ -250,7 +225,7 @@ static char *
 driver_ctest_reproduce(const struct pkg *pkg, const struct driver_run *r, const int *cpus,
                        int count)
 {
-	char *re = driver_ctest_filter(pkg->tests[0]), *q = util_shell_quote(re), *cmd, *line;
+	char *re = driver_ctest_filter(pkg->tests[0]), *q = sanitize_shell_quote(re), *cmd, *line;
 
 	cmd = xasprintf("ctest -R %s --output-on-failure", q);
 	line = driver_reproduce_loop(pkg, r, cpus, count, pkg->driver_data, cmd);

@@ -16,9 +16,11 @@
 #include <unistd.h>
 
 #include "drivers/driver.h"
+#include "drivers/parser-adapter.h"
 #include "drivers/project.h"
 #include "drivers/parse-gtest.h"
 #include "engine/proc.h"
+#include "base/sanitize.h"
 #include "base/util.h"
 
 /* The most a listing may print: a few thousand names. */
@@ -180,48 +182,20 @@ driver_gtest_run_env(const struct options *o, const struct pkg *pkg, const struc
 	return NULL;
 }
 
-struct driver_gtest_parser {
-	struct driver_parser base;
-	struct parse_gtest *p;
-};
-
-static void
-driver_gtest_parser_feed(struct driver_parser *dp, const char *data, size_t len)
-{
-	parse_gtest_feed(((struct driver_gtest_parser *)dp)->p, data, len);
-}
-
-static void
-driver_gtest_parser_finish(struct driver_parser *dp, const struct proc_exit *exit,
-                           struct outcome *out)
-{
-	parse_gtest_finish(((struct driver_gtest_parser *)dp)->p, exit, out);
-}
-
-static void
-driver_gtest_parser_free(struct driver_parser *dp)
-{
-	parse_gtest_free(((struct driver_gtest_parser *)dp)->p);
-	free(dp);
-}
+PARSER_ADAPTER(driver_gtest_parser, struct parse_gtest, parse_gtest_feed, parse_gtest_finish,
+               parse_gtest_free)
 
 static struct driver_parser *
 driver_gtest_parser_new(const struct pkg *pkg, const char *selected)
 {
-	struct driver_gtest_parser *gp = xcalloc(1, sizeof *gp);
-
 	(void)pkg;
-	gp->p = parse_gtest_new(selected);
-	gp->base.feed = driver_gtest_parser_feed;
-	gp->base.finish = driver_gtest_parser_finish;
-	gp->base.free = driver_gtest_parser_free;
-	return &gp->base;
+	return driver_gtest_parser_wrap(parse_gtest_new(selected));
 }
 
 static char *
 driver_gtest_package_args(const struct pkg *pkg)
 {
-	char *q = util_shell_quote(pkg->name), *s = xasprintf("--driver gtest -- %s", q);
+	char *q = sanitize_shell_quote(pkg->name), *s = xasprintf("--driver gtest -- %s", q);
 
 	free(q);
 	return s;
@@ -239,7 +213,7 @@ driver_gtest_reproduce(const struct pkg *pkg, const struct driver_run *r, const 
 	util_strv_add(&argv, &n, strchr(pkg->name, '/') != NULL ? pkg->name : pkg->binary);
 	driver_gtest_flags(pkg, r, &argv, &n);
 	for (i = 0; i < n; i++) {
-		char *q = util_shell_quote(argv[i]);
+		char *q = sanitize_shell_quote(argv[i]);
 
 		buf_printf(&cmd, "%s%s", i > 0 ? " " : "", q);
 		free(q);

@@ -15,10 +15,12 @@
 #include <unistd.h>
 
 #include "drivers/driver.h"
+#include "drivers/parser-adapter.h"
 #include "drivers/project.h"
 #include "drivers/parse-pytest.h"
 #include "drivers/pytest-env.h"
 #include "engine/proc.h"
+#include "base/sanitize.h"
 #include "base/util.h"
 
 extern char **environ;
@@ -224,16 +226,8 @@ driver_pytest_run_env(const struct options *o, const struct pkg *pkg, const stru
 	return env;
 }
 
-struct driver_pytest_parser {
-	struct driver_parser base;
-	struct parse_pytest *p;
-};
-
-static void
-driver_pytest_parser_feed(struct driver_parser *dp, const char *data, size_t len)
-{
-	parse_pytest_feed_output(((struct driver_pytest_parser *)dp)->p, data, len);
-}
+PARSER_ADAPTER(driver_pytest_parser, struct parse_pytest, parse_pytest_feed_output,
+               parse_pytest_finish, parse_pytest_free)
 
 static void
 driver_pytest_parser_feed_report(struct driver_parser *dp, const char *data, size_t len)
@@ -241,38 +235,21 @@ driver_pytest_parser_feed_report(struct driver_parser *dp, const char *data, siz
 	parse_pytest_feed_report(((struct driver_pytest_parser *)dp)->p, data, len);
 }
 
-static void
-driver_pytest_parser_finish(struct driver_parser *dp, const struct proc_exit *exit,
-                            struct outcome *out)
-{
-	parse_pytest_finish(((struct driver_pytest_parser *)dp)->p, exit, out);
-}
-
-static void
-driver_pytest_parser_free(struct driver_parser *dp)
-{
-	parse_pytest_free(((struct driver_pytest_parser *)dp)->p);
-	free(dp);
-}
-
 static struct driver_parser *
 driver_pytest_parser_new(const struct pkg *pkg, const char *selected)
 {
-	struct driver_pytest_parser *tp = xcalloc(1, sizeof *tp);
+	struct driver_parser *dp;
 
 	(void)pkg;
-	tp->p = parse_pytest_new(selected);
-	tp->base.feed = driver_pytest_parser_feed;
-	tp->base.feed_report = driver_pytest_parser_feed_report;
-	tp->base.finish = driver_pytest_parser_finish;
-	tp->base.free = driver_pytest_parser_free;
-	return &tp->base;
+	dp = driver_pytest_parser_wrap(parse_pytest_new(selected));
+	dp->feed_report = driver_pytest_parser_feed_report;
+	return dp;
 }
 
 static char *
 driver_pytest_package_args(const struct pkg *pkg)
 {
-	char *q = util_shell_quote(pkg->name), *s;
+	char *q = sanitize_shell_quote(pkg->name), *s;
 	size_t len = strlen(pkg->name);
 	bool file = len > 3 && strcmp(pkg->name + len - 3, ".py") == 0;
 
@@ -327,21 +304,21 @@ driver_pytest_reproduce(const struct pkg *pkg, const struct driver_run *r, const
 	int i;
 
 	buf_init(&b);
-	q = util_shell_quote(pkg->dir);
+	q = sanitize_shell_quote(pkg->dir);
 	buf_printf(&b, "cd %s && for i in $(seq %d); do ", q, count);
 	free(q);
-	q = util_shell_quote(path);
+	q = sanitize_shell_quote(path);
 	buf_printf(&b, "PYTHONPATH=%s timeout %llds taskset -c ", q,
 	           (long long)(r->timeout_ms + 999) / 1000);
 	free(q);
 	for (i = 0; i < r->cpu; i++)
 		buf_printf(&b, "%s%d", i > 0 ? "," : "", cpus[i]);
-	q = util_shell_quote(driver_pytest_pkg_python(pkg));
+	q = sanitize_shell_quote(driver_pytest_pkg_python(pkg));
 	buf_printf(&b, " %s -m pytest", q);
 	free(q);
 	driver_pytest_args(&args, &n, pkg, r);
 	for (i = 0; args[i] != NULL; i++) {
-		q = util_shell_quote(args[i]);
+		q = sanitize_shell_quote(args[i]);
 		buf_printf(&b, " %s", q);
 		free(q);
 	}

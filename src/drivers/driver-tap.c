@@ -13,8 +13,10 @@
 #include <unistd.h>
 
 #include "drivers/driver.h"
+#include "drivers/parser-adapter.h"
 #include "drivers/project.h"
 #include "drivers/parse-tap.h"
+#include "base/sanitize.h"
 #include "base/util.h"
 
 static int
@@ -31,7 +33,7 @@ driver_tap_discover(const struct options *o, struct project *proj, struct pkg **
 	project_read_git(proj);
 	buf_init(&name);
 	for (i = 0; i < o->ncommand; i++) {
-		char *q = util_shell_quote(o->command[i]);
+		char *q = sanitize_shell_quote(o->command[i]);
 
 		buf_printf(&name, "%s%s", i > 0 ? " " : "", q);
 		free(q);
@@ -109,42 +111,14 @@ driver_tap_run_env(const struct options *o, const struct pkg *pkg, const struct 
 	return env;
 }
 
-struct driver_tap_parser {
-	struct driver_parser base;
-	struct parse_tap *p;
-};
-
-static void
-driver_tap_parser_feed(struct driver_parser *dp, const char *data, size_t len)
-{
-	parse_tap_feed(((struct driver_tap_parser *)dp)->p, data, len);
-}
-
-static void
-driver_tap_parser_finish(struct driver_parser *dp, const struct proc_exit *exit,
-                         struct outcome *out)
-{
-	parse_tap_finish(((struct driver_tap_parser *)dp)->p, exit, out);
-}
-
-static void
-driver_tap_parser_free(struct driver_parser *dp)
-{
-	parse_tap_free(((struct driver_tap_parser *)dp)->p);
-	free(dp);
-}
+PARSER_ADAPTER(driver_tap_parser, struct parse_tap, parse_tap_feed, parse_tap_finish,
+               parse_tap_free)
 
 static struct driver_parser *
 driver_tap_parser_new(const struct pkg *pkg, const char *selected)
 {
-	struct driver_tap_parser *tp = xcalloc(1, sizeof *tp);
-
 	(void)pkg;
-	tp->p = parse_tap_new(selected);
-	tp->base.feed = driver_tap_parser_feed;
-	tp->base.finish = driver_tap_parser_finish;
-	tp->base.free = driver_tap_parser_free;
-	return &tp->base;
+	return driver_tap_parser_wrap(parse_tap_new(selected));
 }
 
 static char *
@@ -157,7 +131,8 @@ driver_tap_package_args(const struct pkg *pkg)
 static char *
 driver_tap_reproduce(const struct pkg *pkg, const struct driver_run *r, const int *cpus, int count)
 {
-	char *q = r->test != NULL && !r->select_env ? util_shell_quote(r->test) : NULL, *cmd, *line;
+	char *q = r->test != NULL && !r->select_env ? sanitize_shell_quote(r->test) : NULL, *cmd,
+	     *line;
 
 	cmd = q != NULL ? xasprintf("%s %s", pkg->name, q) : xstrdup(pkg->name);
 	line = driver_reproduce_loop(pkg, r, cpus, count, pkg->driver_data, cmd);
@@ -188,7 +163,8 @@ driver_tap_skip_args(const char *package, const char *const *tests, size_t n, bo
 	buf_init(&out);
 	buf_add(&out, "", 0);
 	for (i = 0; i < n; i++) {
-		char *id = xasprintf("%s::%s", package, tests[i]), *quoted = util_shell_quote(id);
+		char *id = xasprintf("%s::%s", package, tests[i]),
+		     *quoted = sanitize_shell_quote(id);
 
 		buf_printf(&out, "--deselect %s\n", quoted);
 		free(quoted);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "drivers/driver.h"
+#include "base/sanitize.h"
 #include "base/util.h"
 
 const struct driver *
@@ -78,16 +79,16 @@ driver_reproduce_loop(const struct pkg *pkg, const struct driver_run *r, const i
 	int i;
 
 	buf_init(&b);
-	q = util_shell_quote(pkg->dir);
+	q = sanitize_shell_quote(pkg->dir);
 	buf_printf(&b, "cd %s && for i in $(seq %d); do FLAKESWEEP_CPU=%d ", q, count, r->cpu);
 	free(q);
 	if (preload != NULL) {
-		q = util_shell_quote(preload);
+		q = sanitize_shell_quote(preload);
 		buf_printf(&b, "LD_PRELOAD=%s ", q);
 		free(q);
 	}
 	if (r->test != NULL && r->select_env) {
-		q = util_shell_quote(r->test);
+		q = sanitize_shell_quote(r->test);
 		buf_printf(&b, "FLAKESWEEP_TEST=%s ", q);
 		free(q);
 	}

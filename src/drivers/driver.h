@@ -15,7 +15,7 @@
 #include "engine/options.h"
 #include "drivers/levels.h"
 #include "drivers/outcome.h"
-#include "engine/proc.h"
+#include "base/proc-exit.h"
 
 /* One package at one level: the unit of building and of sweep runs. */
 struct pkg {

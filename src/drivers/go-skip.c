@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "base/gettext.h"
+#include "base/sanitize.h"
 #include "base/util.h"
 #include "drivers/go-modules.h"
 #include "drivers/go-skip.h"
@@ -84,7 +85,7 @@ go_skip_place_find(struct go_skip_place *pl, const char *package, const char *ro
 	cwd = getcwd(NULL, 0);
 	rel = cwd != NULL && cwd[0] == '/' ? go_skip_relative(cwd, m->dir) : xstrdup(m->dir);
 	if (rel[0] != '\0')
-		pl->cd = util_shell_quote(rel);
+		pl->cd = sanitize_shell_quote(rel);
 	free(rel);
 	free(cwd);
 	go_modules_free(&mods);
@@ -220,8 +221,8 @@ go_skip_old(struct buf *out, const struct go_skip_place *pl, const char *const *
 		      "nothing to run\n"),
 		    pl->toolchain, pl->target);
 	} else {
-		char *re = parse_go_run_alternation(others), *q = util_shell_quote(re);
-		char *qpkg = util_shell_quote(pl->target);
+		char *re = parse_go_run_alternation(others), *q = sanitize_shell_quote(re);
+		char *qpkg = sanitize_shell_quote(pl->target);
 
 		buf_printf(out,
 		           _("# %s has no -skip (Go 1.20 added it): a -run of the package's other "
@@ -251,8 +252,8 @@ go_skip_args(const char *package, const char *const *tests, size_t n, bool bare,
 		return line;
 	}
 	go_skip_place_find(&pl, package, root);
-	qp = util_shell_quote(pat);
-	qpkg = util_shell_quote(pl.target);
+	qp = sanitize_shell_quote(pat);
+	qpkg = sanitize_shell_quote(pl.target);
 	line = xasprintf("%s%s%sgo test -skip %s %s\n", pl.cd != NULL ? "cd " : "",
 	                 pl.cd != NULL ? pl.cd : "", pl.cd != NULL ? " && " : "", qp, qpkg);
 	buf_init(&out);

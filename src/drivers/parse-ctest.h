@@ -11,7 +11,7 @@
 #include <stddef.h>
 
 #include "drivers/outcome.h"
-#include "engine/proc.h"
+#include "base/proc-exit.h"
 
 #define PARSE_CTEST_JUNIT_MARK "--- flakesweep: ctest junit ---"
 

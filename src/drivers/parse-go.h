@@ -12,7 +12,7 @@
 #include <stddef.h>
 
 #include "drivers/outcome.h"
-#include "engine/proc.h"
+#include "base/proc-exit.h"
 
 /*
  * The binary runs as `BIN -test.v -test.paniconexit0 -test.count=1 ...`

@@ -10,7 +10,7 @@
 #include <stddef.h>
 
 #include "drivers/outcome.h"
-#include "engine/proc.h"
+#include "base/proc-exit.h"
 
 /* The line the gtest driver prints between the binary's console output and
  * the --gtest_output=json file it then copies to the same stream. */

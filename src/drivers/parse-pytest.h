@@ -12,7 +12,7 @@
 #include <stddef.h>
 
 #include "drivers/outcome.h"
-#include "engine/proc.h"
+#include "base/proc-exit.h"
 
 /*
  * The rules (the report's events are JSON lines, man 5 flakesweep):

@@ -10,7 +10,7 @@
 #include <stddef.h>
 
 #include "drivers/outcome.h"
-#include "engine/proc.h"
+#include "base/proc-exit.h"
 
 /*
  * The rules (TAP 14 with what Node's and Perl's producers really print):

@@ -297,14 +297,34 @@ bisect_journal_count(const cJSON *n, int64_t *v)
 	return true;
 }
 
+/* The state the sequential test of cfg is in after runs runs with
+ * failures failed: it stops at its first crossing, so the counts it
+ * stopped at decide it whatever their order. */
+static enum bisect_state
+bisect_counts_state(const struct bisect_config *cfg, int64_t runs, int64_t failures)
+{
+	struct stats_sprt sprt;
+	enum stats_sprt_state st = STATS_SPRT_CONTINUE;
+	int64_t i;
+
+	if (stats_sprt_init(&sprt, cfg->p0, cfg->p1, SEQUENTIAL_ALPHA, SEQUENTIAL_BETA) < 0)
+		return BISECT_UNDECIDED;
+	for (i = 0; i < runs; i++)
+		st = stats_sprt_add(&sprt, i < failures);
+	return st == STATS_SPRT_ACCEPT_P0   ? BISECT_FLAKY
+	       : st == STATS_SPRT_ACCEPT_P1 ? BISECT_CLEAN
+	                                    : BISECT_UNDECIDED;
+}
+
 /* Why the journal j is not one a probe of c writes, or NULL when it is one
  * (then c is filled from it). */
 static const char *
-bisect_journal_take(const cJSON *j, struct bisect_commit *c)
+bisect_journal_take(const struct bisect_config *cfg, const cJSON *j, struct bisect_commit *c)
 {
 	const cJSON *sha = cJSON_GetObjectItemCaseSensitive(j, "commit");
 	const cJSON *st = cJSON_GetObjectItemCaseSensitive(j, "state");
 	const cJSON *lacks = cJSON_GetObjectItemCaseSensitive(j, "lacks_test");
+	const cJSON *why = cJSON_GetObjectItemCaseSensitive(j, "why");
 	int64_t runs, failures;
 	size_t i;
 
@@ -327,12 +347,20 @@ bisect_journal_take(const cJSON *j, struct bisect_commit *c)
 	 * judged flaky only on failures. */
 	if ((i == BISECT_SKIPPED) != (runs == 0) || (i == BISECT_FLAKY && failures == 0))
 		return _("its counts do not fit its state");
+	/* A clean, flaky or undecided commit is what the sequential test
+	 * says at its counts, at this bisect's rates. */
+	if (i != BISECT_SKIPPED && bisect_counts_state(cfg, runs, failures) != i)
+		return _("the sequential test at this bisect's rates says otherwise at its counts");
 	if (lacks != NULL && !cJSON_IsBool(lacks))
 		return _("lacks_test is not true or false");
+	if (why != NULL && (!cJSON_IsString(why) || i != BISECT_SKIPPED))
+		return _("why is not the text of a skipped commit");
 	c->state = (enum bisect_state)i;
 	c->runs = runs;
 	c->failures = failures;
 	c->lacks_test = cJSON_IsTrue(lacks);
+	free(c->why);
+	c->why = why != NULL ? xstrdup(why->valuestring) : NULL;
 	c->resumed = true;
 	return NULL;
 }
@@ -342,8 +370,8 @@ bisect_journal_take(const cJSON *j, struct bisect_commit *c)
  * commit's, counts no probe gives) is warned of, naming it, and the
  * commit probed again. */
 static bool
-bisect_journal_read(const struct bisect *b, struct bisect_commit *c,
-                    const struct bisect_observer *obs)
+bisect_journal_read(const struct bisect_config *cfg, const struct bisect *b,
+                    struct bisect_commit *c, const struct bisect_observer *obs)
 {
 	char *path = bisect_journal_path(b, c), *text = NULL, *msg;
 	const char *why = NULL;
@@ -358,7 +386,7 @@ bisect_journal_read(const struct bisect *b, struct bisect_commit *c,
 	else if (rc == 0 && (j = cJSON_ParseWithLength(text, len)) == NULL)
 		why = _("not JSON");
 	else if (rc == 0)
-		why = bisect_journal_take(j, c);
+		why = bisect_journal_take(cfg, j, c);
 	if (why != NULL && obs != NULL && obs->warning != NULL) {
 		msg = xasprintf(_("%s is not a bisect journal of %.12s (%s); probing it again"),
 		                path, c->sha, why);
@@ -383,6 +411,8 @@ bisect_journal_write(const struct bisect *b, const struct bisect_commit *c)
 	cJSON_AddNumberToObject(j, "failures", (double)c->failures);
 	if (c->lacks_test)
 		cJSON_AddTrueToObject(j, "lacks_test");
+	if (c->why != NULL)
+		cJSON_AddStringToObject(j, "why", c->why);
 	text = jsonw_print(j, false);
 	util_write_file_atomic(path, text, strlen(text));
 	free(text);
@@ -456,8 +486,10 @@ bisect_probe(const struct bisect_config *cfg, const struct bisect *b, struct bis
 		else
 			c->state = BISECT_UNDECIDED;
 	} else {
-		/* A commit the sweep cannot even start on is skipped too. */
-		free(*err);
+		/* A commit the sweep cannot even start on is skipped too,
+		 * and says why. */
+		free(c->why);
+		c->why = *err != NULL ? *err : xstrdup(strerror(-rc));
 		*err = NULL;
 		c->state = BISECT_SKIPPED;
 		rc = 0;
@@ -558,7 +590,7 @@ bisect_run(const struct bisect_config *cfg, struct bisect *b, const struct bisec
 		}
 		if (obs != NULL && obs->probing != NULL)
 			obs->probing(obs->arg, b, i);
-		if (!bisect_journal_read(b, c, obs)) {
+		if (!bisect_journal_read(cfg, b, c, obs)) {
 			rc = bisect_probe(cfg, b, c, cfg->budget, err);
 			if (rc < 0)
 				goto out;
@@ -635,6 +667,7 @@ bisect_free(struct bisect *b)
 	for (i = 0; i < b->ncommits; i++) {
 		free(b->commits[i].sha);
 		free(b->commits[i].subject);
+		free(b->commits[i].why);
 	}
 	free(b->commits);
 	free(b->outdir);

@@ -49,6 +49,7 @@ struct bisect_commit {
 	enum bisect_state state;
 	int64_t runs, failures;
 	bool lacks_test; /* skipped: its first run did not report the test */
+	char *why;       /* skipped: why its sweep could not start, or NULL */
 	bool resumed;    /* read back from its journal */
 };
 

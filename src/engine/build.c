@@ -232,3 +232,10 @@ build_next(struct sweep *s)
 	if (s->builds_done == s->npkgs && s->builds_running == 0)
 		build_all_done(s);
 }
+
+void
+sweep_build_progress(const struct sweep *s, int64_t *done, int64_t *total)
+{
+	*done = (int64_t)s->builds_done;
+	*total = (int64_t)s->npkgs;
+}

@@ -254,14 +254,3 @@ noise_end(struct noise *n, struct noise_run *r, int64_t tick, int64_t cpu_us, do
 	free(r);
 	return share;
 }
-
-double
-noise_share(double other_ms, double core_ms)
-{
-	double s;
-
-	if (core_ms <= 0)
-		return -1;
-	s = other_ms / core_ms;
-	return s < 0 ? 0 : s > 1 ? 1 : s;
-}

@@ -13,11 +13,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-/* A cell or a machine measured above this share is noisy: with a fifth of
- * its cores' time taken by others, a run at load 1 already competes the
- * way a run at a higher load would, so its rates no longer answer "does
- * load matter". */
-#define NOISE_NOISY 0.2
+#include "results/noise-share.h"
 
 struct noise;
 struct noise_run;
@@ -43,9 +39,5 @@ struct noise_run *noise_begin(struct noise *n, int64_t tick, pid_t pid, const in
  * when /proc/stat could not be read or no tick passed. */
 double noise_end(struct noise *n, struct noise_run *r, int64_t tick, int64_t cpu_us,
                  double *other_ms);
-
-/* The share a cell's runs saw: other_ms summed over its runs against their
- * cores' time (wall ms times cores), 0.0-1.0, or -1 when none measured. */
-double noise_share(double other_ms, double core_ms);
 
 #endif

@@ -10,6 +10,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "results/options-check.h"
+
 enum options_ui {
 	OPTIONS_UI_AUTO, /* full on a terminal, line otherwise */
 	OPTIONS_UI_FULL,
@@ -36,12 +38,6 @@ enum options_given {
 	OPTIONS_GIVEN_SHARD = 1 << 13,
 	OPTIONS_GIVEN_CANARIES = 1 << 14,
 };
-
-/* The largest --count and --confirm, --load, and --timeout with the go
- * driver (Go's time.Duration tops out at 2562047h47m16s). */
-#define OPTIONS_COUNT_MAX 100000000
-#define OPTIONS_LOAD_MAX 64
-#define OPTIONS_GO_TIMEOUT_MAX_MS (2562047LL * 3600 * 1000)
 
 struct options {
 	unsigned given; /* enum options_given bits */
@@ -107,30 +103,6 @@ struct options {
 	char *dir;                    /* where discovery runs; NULL = the current directory
 	                               * (--resume sets the journal's project root) */
 };
-
-/* The rules of the sweep settings, shared by the command line and the
- * journal header (sweep-config.c). Each returns NULL when the value is
- * valid, else what was expected ("a positive whole number, at most
- * 100000000"), translated. */
-const char *options_check_count(long long v, int min);
-/* --quiet: a whole percentage from 1 to 99, or 0 (off). */
-const char *options_check_quiet(long long v);
-/* --canaries: a percentage from 0 (off) to 100. */
-#define OPTIONS_CANARIES_DEFAULT 1.0
-/* --containers and --clusters by default. */
-#define OPTIONS_CONTAINERS_DEFAULT 4
-#define OPTIONS_CLUSTERS_DEFAULT 2
-const char *options_check_canaries(double v);
-const char *options_check_list(const int *v, int n);
-const char *options_check_loads(const int *v, int n);
-/* Above zero, and within Go's time.Duration with the go driver (NULL: any
- * driver). */
-const char *options_check_timeout(const char *driver, int64_t ms);
-const char *options_check_driver(const char *name);
-const char *options_check_tap_select(const char *name);
-const char *options_check_pytest_unit(const char *name);
-/* tap and gtest need the command after --; go and pytest take none. */
-const char *options_check_command(const char *driver, int ncommand);
 
 /* Fills o with the defaults of DESIGN section 3. */
 void options_init(struct options *o);

@@ -33,16 +33,29 @@ out_line_print_progress(struct out_line *ol)
 	if (s == NULL)
 		return;
 	r = sweep_results(s);
+	secs = (util_now_ms() - sweep_started_ms(s)) / 1000;
+	if (sweep_phase(s) == SWEEP_PHASE_BUILD) {
+		/* No run is planned before the builds end: count packages. */
+		sweep_build_progress(s, &done, &target);
+		fprintf(ol->f, _("[%s] %lld/%lld packages built | %lld:%02lld:%02lld\n"),
+		        sweep_phase_label(SWEEP_PHASE_BUILD), (long long)done, (long long)target,
+		        (long long)(secs / 3600), (long long)(secs / 60 % 60),
+		        (long long)(secs % 60));
+		fflush(ol->f);
+		return;
+	}
 	sweep_progress(s, &done, &target);
 	results_counts(r, &passed, &flaky, &failing);
-	secs = (util_now_ms() - sweep_started_ms(s)) / 1000;
-	fprintf(
-	    ol->f,
-	    _("[%s] %lld/%lld runs (%d%%) | %lld flaky, %lld failing, %lld hangs | %lld:%02lld:%02lld\n"),
-	    sweep_phase_label(sweep_phase(s)), (long long)done, (long long)target,
-	    target > 0 ? (int)(100 * done / target) : 0, (long long)flaky, (long long)failing,
-	    (long long)r->hangs, (long long)(secs / 3600), (long long)(secs / 60 % 60),
-	    (long long)(secs % 60));
+	fprintf(ol->f,
+	        ngettext("[%s] %lld/%lld runs (%d%%) | %lld flaky, %lld failing, %lld hang | "
+	                 "%lld:%02lld:%02lld\n",
+	                 "[%s] %lld/%lld runs (%d%%) | %lld flaky, %lld failing, %lld hangs | "
+	                 "%lld:%02lld:%02lld\n",
+	                 (unsigned long)r->hangs),
+	        sweep_phase_label(sweep_phase(s)), (long long)done, (long long)target,
+	        target > 0 ? (int)(100 * done / target) : 0, (long long)flaky, (long long)failing,
+	        (long long)r->hangs, (long long)(secs / 3600), (long long)(secs / 60 % 60),
+	        (long long)(secs % 60));
 	fflush(ol->f);
 }
 

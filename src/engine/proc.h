@@ -12,12 +12,7 @@
 #include <sys/types.h>
 #include <uv.h>
 
-/* How a run's process ended, as proc.c saw it. */
-struct proc_exit {
-	int status;     /* exit status, or -1 when killed by a signal */
-	int signal;     /* the signal that killed it, or 0 */
-	bool timed_out; /* flakesweep killed it after the time limit */
-};
+#include "base/proc-exit.h"
 
 struct proc;
 struct mask;

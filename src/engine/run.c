@@ -441,7 +441,7 @@ run_note_no_test(struct sweep *s, const struct sweep_live *l)
 		sweep_message(s, _("run %lld: the filter for %s selected no test"),
 		              (long long)l->pub.id, l->pub.test);
 	} else if (s->o->run_re != NULL) {
-		q = util_shell_quote(s->o->run_re);
+		q = sanitize_shell_quote(s->o->run_re);
 		sweep_message(s, _("run %lld: --run %s selected no test of %s"),
 		              (long long)l->pub.id, q, pkg);
 		free(q);

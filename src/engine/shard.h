@@ -13,9 +13,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-struct pkg;
+#include "results/options-check.h"
 
-#define SHARD_BUCKETS 512
+struct pkg;
 
 /* What the weights of a plan are. */
 enum shard_basis {

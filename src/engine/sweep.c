@@ -1304,7 +1304,7 @@ sweep_reproduce_env(const struct sweep_config *config, char *line)
 
 	buf_init(&b);
 	for (i = 0; i < config->nenv; i++) {
-		char *q = util_shell_quote(config->env_values[i]);
+		char *q = sanitize_shell_quote(config->env_values[i]);
 
 		buf_printf(&b, "%s%s=%s", b.len == 0 ? "export " : " ", config->env_names[i], q);
 		free(q);
@@ -1324,14 +1324,14 @@ sweep_reproduce_env(const struct sweep_config *config, char *line)
 static char *
 sweep_reproduce_netns(char *line, const char *dir)
 {
-	char *qdir = util_shell_quote(dir), *cd = xasprintf("cd %s && ", qdir), *out, *q;
+	char *qdir = sanitize_shell_quote(dir), *cd = xasprintf("cd %s && ", qdir), *out, *q;
 
 	free(qdir);
 	if (strncmp(line, cd, strlen(cd)) != 0) {
 		free(cd);
 		return line;
 	}
-	q = util_shell_quote(line + strlen(cd));
+	q = sanitize_shell_quote(line + strlen(cd));
 	out = xasprintf("%sunshare -rn sh -c 'ip link set lo up && eval \"$0\"' %s", cd, q);
 	free(q);
 	free(cd);
@@ -1355,7 +1355,7 @@ sweep_repro_commands(const struct sweep_repro *s, const struct results_test *t,
 	struct buf extra;
 
 	sweep_reproduce_cores(s, t, c->cpu, cpus);
-	qdir = util_shell_quote(s->root != NULL ? s->root : ".");
+	qdir = sanitize_shell_quote(s->root != NULL ? s->root : ".");
 	qpkg = pkg != NULL ? s->driver->package_args(pkg) : xstrdup("");
 	timefmt_format_duration(s->o->timeout_ms, t1, sizeof t1);
 	timefmt_format_duration(s->o->kill_grace_ms, t2, sizeof t2);
@@ -1371,7 +1371,7 @@ sweep_repro_commands(const struct sweep_repro *s, const struct results_test *t,
 	if (s->o->private_workdir)
 		buf_adds(&extra, " --private-workdir");
 	if (s->o->build_tags != NULL) {
-		char *q = util_shell_quote(s->o->build_tags);
+		char *q = sanitize_shell_quote(s->o->build_tags);
 
 		buf_printf(&extra, " --build-tags %s", q);
 		free(q);
@@ -1379,7 +1379,7 @@ sweep_repro_commands(const struct sweep_repro *s, const struct results_test *t,
 	if (tap_select != NULL && strcmp(tap_select, "env") == 0)
 		buf_adds(&extra, " --tap-select env");
 	filter = s->driver->filter(t->test);
-	qfilter = util_shell_quote(filter);
+	qfilter = sanitize_shell_quote(filter);
 	/* An order-dependent test passes alone: both commands replay the
 	 * whole package in the failing order instead. */
 	if (order)

@@ -106,6 +106,8 @@ bool sweep_provisional(const struct sweep *s, const struct results_test *t);
 /* Runs done and planned in the current phase, and in all so far. */
 void sweep_progress(const struct sweep *s, int64_t *done, int64_t *target);
 int64_t sweep_started_ms(const struct sweep *s);
+/* The packages built (or found unbuildable) and all to build (build.c). */
+void sweep_build_progress(const struct sweep *s, int64_t *done, int64_t *total);
 /* Whether the sweep began: its journal has its header (a sweep that failed
  * in discovery never did). */
 bool sweep_began(const struct sweep *s);

@@ -2,7 +2,7 @@
 /*
  * post-repro.c: reproduce commands relative to the repository's root
  * (see post-repro.h). It reads the shell words flakesweep writes
- * (util_shell_quote's) and never runs them.
+ * (sanitize_shell_quote's) and never runs them.
  */
 #include "config.h"
 
@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "github/post-repro.h"
+#include "base/sanitize.h"
 #include "base/util.h"
 
 /* The next shell word of *p as written (quotes kept), *p moved past it
@@ -100,7 +101,7 @@ post_repro_go_test(const char *cmd, const struct post_repro_build *bd)
 	if (bd->race)
 		buf_adds(&b, " -race");
 	if (bd->tags != NULL) {
-		char *q = util_shell_quote(bd->tags);
+		char *q = sanitize_shell_quote(bd->tags);
 
 		buf_printf(&b, " -tags %s", q);
 		free(q);
@@ -173,7 +174,7 @@ post_repro_relative(const char *line, const char *top, const char *driver,
 	/* An export before the cd stays. */
 	buf_add(&o, line, (size_t)(cd == line ? 0 : cd - line + 4));
 	if (*rel != '\0') {
-		q = util_shell_quote(rel);
+		q = sanitize_shell_quote(rel);
 		buf_printf(&o, "cd %s && ", q);
 		free(q);
 	}

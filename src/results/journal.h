@@ -14,9 +14,9 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "base/proc-exit.h"
 #include "drivers/driver.h"
 #include "drivers/outcome.h"
-#include "engine/proc.h"
 #include "results/results.h"
 
 #define JOURNAL_SCHEMA "flakesweep/journal/v1"

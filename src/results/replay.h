@@ -12,12 +12,10 @@
 #include <stdint.h>
 
 #include "drivers/driver.h"
-#include "engine/observer.h"
-#include "engine/plan.h"
+#include "results/journal-header.h"
+#include "results/plan-pairs.h"
 #include "results/results.h"
 #include "results/run-ids.h"
-#include "engine/status.h"
-#include "engine/sweep-config.h"
 
 struct replay_shape;
 struct journal_tail;
@@ -71,20 +69,6 @@ int replay_journal(const char *path, struct replay *r, char **err);
  * or a negative errno with *err (caller frees) naming the file and line;
  * the lines before that one are counted in r. */
 int replay_update(struct replay *r, size_t max_bytes, bool *more, char **err);
-
-/* Where the sweep of the journal stands, as the live sweep counts it:
- * its phase, and the runs done and planned in that phase. A sweep that
- * completed has done all it planned; one that ended before (interrupted,
- * stopped on an error) is SWEEP_PHASE_DONE with the runs done and planned
- * in the phase it reached. */
-void replay_progress(const struct replay *r, enum sweep_phase *phase, int64_t *done,
-                     int64_t *target);
-
-/* Fills st (zeroed, or filled before) with where the journal's sweep
- * stands, as sweep_status does for a live one; the lanes are the
- * recorded ones, with no run (inflight counts the runs spawned and never
- * recorded). Free with status_free. */
-void replay_status(const struct replay *r, struct sweep_status *st);
 
 /* Frees what r owns. */
 void replay_free(struct replay *r);

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/noise.h"
+#include "results/noise-share.h"
 #include "results/causes.h"
 #include "results/interference.h"
 #include "results/report-keep.h"

@@ -13,7 +13,7 @@
 
 #include "results/results.h"
 #include "results/stats.h"
-#include "engine/noise.h"
+#include "results/noise-share.h"
 #include "base/sanitize.h"
 #include "base/strmap.h"
 #include "base/util.h"

@@ -75,4 +75,17 @@ cat ../out ../err
 [ "$rc" = 1 ] || fail "a test the bad commit adds: exit $rc, expected 1"
 grep -q "never found" ../err && fail "a test the bad commit adds is said never found"
 grep -q '^the evidence cannot separate' ../out || fail "a test the bad commit adds: $(cat ../out)"
+
+# A commit whose sweep cannot even start (here the Go driver, in a tree
+# with no go.mod) is skipped, and its line says why; so it does when read
+# back from its record.
+cd "$CHECK_TMPDIR/repo"
+for pass in 1 2; do
+	rc=0
+	"$FLAKESWEEP" bisect --timeout 10s --level 0.01 --test 'example.com/x::TestRace' \
+		--good c1 --bad c8 -o ../nomod >../out 2>../err || rc=$?
+	grep -q '^flakesweep: [0-9a-f]\{12\} skipped: .*no Go module' ../err ||
+		fail "pass $pass: a skipped commit says no why: $(cat ../err)"
+done
+grep -q '"why": *".*no Go module' ../nomod/commits/*.json || fail "the record keeps no why"
 echo "ok"

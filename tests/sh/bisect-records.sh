@@ -3,6 +3,7 @@
 # timeout: 240
 # A commit's record (commits/SHA.json) that is not one bisect wrote is not
 # taken: a negative or non-integer count, more failures than runs, 1e308,
+# counts the sequential test would not have stopped at,
 # another commit's hash, or a FIFO in its place. bisect says which file it
 # did not take and why, probes that commit again and names the right first
 # bad commit; a FIFO never blocks it. No signal is held blocked while it
@@ -46,6 +47,18 @@ for rec in "{\"commit\":\"$c4\",\"state\":\"flaky\",\"runs\":-5,\"failures\":1e3
 	[ "$(grep -c 'from its journal' ../err)" = 2 ] || fail "record $rec: commit 4 not probed again"
 	cmp "../b/commits/$c4.json" "../t$n/commits/$c4.json" || fail "record $rec: not rewritten"
 done
+
+# A record whose counts the sequential test could not have stopped at:
+# commit 5 clean after 1 run (it needs many more to say clean at these
+# rates). Taken, it would name commit 6 the first bad one.
+cp -a ../b ../short
+printf '{"commit":"%s","state":"clean","runs":1,"failures":0}\n' "$c5" >"../short/commits/$c5.json"
+rc=0; bs -o ../short >../out 2>../err || rc=$?
+cat ../out ../err
+[ "$rc" = 0 ] || fail "a clean record after 1 run: exit $rc"
+grep -q "^first bad commit: $c5 commit 5\$" ../out || fail "a clean record after 1 run was taken"
+grep -q "warning: .*short/commits/$c5.json.*says otherwise" ../err ||
+	fail "a clean record after 1 run: no warning naming it"
 
 # A FIFO where commit 4's record goes: not read, commit 4 probed again.
 # Before, bisect blocked opening it with SIGTERM held blocked, so only

@@ -3,7 +3,7 @@
 # The layering (HACKING.md): the core (src/) never includes curses, a
 # dashboard (ui/) header or a program (cli/) header, and names the folder
 # of every core header it includes ("engine/sweep.h"); src/base/ includes
-# nothing from the other folders; the dashboard never includes a cli/
+# nothing from the other folders; src/results/ includes no engine header; the dashboard never includes a cli/
 # header. Only cli/ sees both halves. JSON text is printed from a tree
 # only by jsonw_print. In the dashboard, the actions (decide*.c, yank.c)
 # never call back into the loop that dispatches keys to them.
@@ -37,8 +37,8 @@ check() { # DIR FORBIDDEN...
 check src ui cli
 check ui cli
 
-# In src/, every include but config.h names a folder of src/, and base/
-# includes only base/.
+# In src/, every include but config.h names a folder of src/, base/
+# includes only base/, and results/ includes nothing from engine/.
 while read -r file h; do
 	case $h in
 	config.h) ;;
@@ -48,6 +48,9 @@ while read -r file h; do
 			bad=1
 		elif [ "${file#src/base/}" != "$file" ] && [ "${h#base/}" = "$h" ]; then
 			echo "$file includes $h: src/base/ includes nothing from the other folders"
+			bad=1
+		elif [ "${file#src/results/}" != "$file" ] && [ "${h#engine/}" != "$h" ]; then
+			echo "$file includes $h: src/results/ reads what sweeps recorded and includes no engine header"
 			bad=1
 		fi
 		;;
@@ -69,7 +72,9 @@ fi
 # ui-keys.c, ui-live.c) calls the actions (decide.c, decide-post.c,
 # yank.c), and both call the shared state (ui-state.c). An action never
 # names a function of the loop, and the state names none of the loop's or
-# the actions'.
+# the actions'. Of the actions, decide-record.c (what they share) calls
+# none of the others, and decide-post.c none of decide.c: the quarantine
+# dialog (decide.c) starts a post and is called back when it has a URL.
 defined() { # FILE...: the functions the files define, a name at a line's start
 	sed -nE 's/^([a-z_][a-z0-9_]*)\(.*/\1/p' "$@" | sort -u
 }
@@ -86,8 +91,10 @@ one_way() { # CALLERS CALLEES: no file of CALLERS names a function of CALLEES
 		done
 	done
 }
-one_way "decide.c decide-post.c yank.c" "ui.c ui-keys.c ui-live.c"
-one_way "ui-state.c" "ui.c ui-keys.c ui-live.c decide.c decide-post.c yank.c"
+one_way "decide.c decide-post.c decide-record.c yank.c" "ui.c ui-keys.c ui-live.c"
+one_way "ui-state.c" "ui.c ui-keys.c ui-live.c decide.c decide-post.c decide-record.c yank.c"
+one_way "decide-record.c" "decide.c decide-post.c yank.c"
+one_way "decide-post.c" "decide.c"
 
 [ $bad = 0 ] || exit 1
 echo "src/ is free of curses, ui/ and cli/; base/ stands alone; ui/ is free of cli/;" \

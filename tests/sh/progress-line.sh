@@ -34,3 +34,17 @@ case $last in
 "[done] 0/6 runs (0%)"*) ;;
 *) cat err; echo "FAIL: last line: $last"; exit 1 ;;
 esac
+# While packages build, no run is planned yet: the line counts packages
+# built, not "0/0 runs" (a link that takes 6 s holds the build phase).
+command -v go >/dev/null || exit 0
+mkdir -p mod/p
+printf 'module example.com/m\n\ngo 1.19\n' >mod/go.mod
+printf 'package p\n\nimport "testing"\n\nfunc TestOK(t *testing.T) {}\n' >mod/p/p_test.go
+printf '#!/bin/sh\ncase "$1" in */link) sleep 6 ;; esac\nexec "$@"\n' >slowlink.sh
+chmod +x slowlink.sh
+rc=0
+(cd mod && GOFLAGS="-toolexec=$CHECK_TMPDIR/slowlink.sh" "$FLAKESWEEP" --cpu 1 --load 1 \
+	--count 2 --confirm 0 --no-race --ui line -o "$CHECK_TMPDIR/c" ./... >../out 2>../err) || rc=$?
+[ "$rc" = 0 ] || { cat err; echo "exit status $rc, expected 0"; exit 1; }
+grep -q '^\[build\] 0/1 packages built | ' err || { cat err; echo "FAIL: no build line"; exit 1; }
+! grep -q '^\[build\] .* runs (' err || { cat err; echo "FAIL: runs counted in the build"; exit 1; }

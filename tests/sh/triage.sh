@@ -41,7 +41,7 @@ tm send-keys -t one Enter
 wait_for one "owner (a person or team):"
 tm send-keys -t one -l alice
 tm send-keys -t one Enter
-wait_for one "issue (URL or #number; none yet? Esc, then p posts one):"
+wait_for one "issue (URL or #number; none yet? p posts the report first):"
 tm send-keys -t one -l "#77"
 tm send-keys -t one Enter
 wait_for one "expires (YYYY-MM-DD):"
@@ -90,7 +90,7 @@ tm send-keys -t three Enter
 wait_for three "owner (a person or team):"
 tm send-keys -t three -l bob
 tm send-keys -t three Enter
-wait_for three "issue (URL or #number; none yet? Esc, then p posts one):"
+wait_for three "issue (URL or #number; none yet? p posts the report first):"
 tm send-keys -t three -l "#7"
 tm send-keys -t three Enter
 wait_for three "expires (YYYY-MM-DD):"

@@ -100,7 +100,7 @@ tm send-keys -t decide Enter
 wait_for decide "owner (a person or team):"
 tm send-keys -t decide -l alice
 tm send-keys -t decide Enter
-wait_for decide "issue (URL or #number; none yet? Esc, then p posts one):"
+wait_for decide "issue (URL or #number; none yet? p posts the report first):"
 tm send-keys -t decide -l "#77"
 tm send-keys -t decide Enter
 wait_for decide "expires (YYYY-MM-DD):"
