@@ -90,9 +90,13 @@ mask_add_bytes(struct mask *m, const char *v, size_t len)
 	m->first[(unsigned char)v[0]] = true;
 }
 
-/* The value as a JSON string's contents, escaped as JSON encoders do. */
+/* The value as an encoder escapes it between its quotes: a backslash
+ * before each of the bytes in quoted (the backslash among them), \n, \r
+ * and \t, and every other control byte (and DEL with del) as ctl does.
+ * Added when it differs from the value. */
 static void
-mask_add_json(struct mask *m, const char *value)
+mask_add_escaped(struct mask *m, const char *value, const char *quoted, const char *ctl,
+                 bool del)
 {
 	struct buf b;
 	const char *p;
@@ -101,7 +105,7 @@ mask_add_json(struct mask *m, const char *value)
 	for (p = value; *p != '\0'; p++) {
 		unsigned char c = (unsigned char)*p;
 
-		if (c == '"' || c == '\\')
+		if (strchr(quoted, (char)c) != NULL)
 			buf_printf(&b, "\\%c", c);
 		else if (c == '\n')
 			buf_adds(&b, "\\n");
@@ -109,14 +113,21 @@ mask_add_json(struct mask *m, const char *value)
 			buf_adds(&b, "\\r");
 		else if (c == '\t')
 			buf_adds(&b, "\\t");
-		else if (c < 0x20)
-			buf_printf(&b, "\\u%04x", c);
+		else if (c < 0x20 || (del && c == 0x7f))
+			buf_printf(&b, ctl, c);
 		else
 			buf_addc(&b, (char)c);
 	}
 	if (strcmp(b.data, value) != 0)
 		mask_add_bytes(m, b.data, b.len);
 	buf_free(&b);
+}
+
+/* The value as a JSON string's contents, escaped as JSON encoders do. */
+static void
+mask_add_json(struct mask *m, const char *value)
+{
+	mask_add_escaped(m, value, "\"\\", "\\u%04x", false);
 }
 
 /* The value as Python's repr shows a str between its quotes (pytest
@@ -127,29 +138,8 @@ static void
 mask_add_repr(struct mask *m, const char *value)
 {
 	bool dquote = strchr(value, '\'') != NULL && strchr(value, '"') == NULL;
-	struct buf b;
-	const char *p;
 
-	buf_init(&b);
-	for (p = value; *p != '\0'; p++) {
-		unsigned char c = (unsigned char)*p;
-
-		if (c == '\\' || (c == '\'' && !dquote))
-			buf_printf(&b, "\\%c", c);
-		else if (c == '\n')
-			buf_adds(&b, "\\n");
-		else if (c == '\r')
-			buf_adds(&b, "\\r");
-		else if (c == '\t')
-			buf_adds(&b, "\\t");
-		else if (c < 0x20 || c == 0x7f)
-			buf_printf(&b, "\\x%02x", c);
-		else
-			buf_addc(&b, (char)c);
-	}
-	if (strcmp(b.data, value) != 0)
-		mask_add_bytes(m, b.data, b.len);
-	buf_free(&b);
+	mask_add_escaped(m, value, dquote ? "\\" : "'\\", "\\x%02x", true);
 }
 
 void

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "drivers/driver.h"
+#include "engine/options.h"
 #include "drivers/parser-adapter.h"
 #include "drivers/project.h"
 #include "drivers/parse-ctest.h"

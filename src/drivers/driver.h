@@ -12,7 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "engine/options.h"
+/* The options are the engine's; a driver reads them through a pointer. */
+struct options;
 #include "drivers/levels.h"
 #include "drivers/outcome.h"
 #include "base/proc-exit.h"

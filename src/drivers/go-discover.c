@@ -18,6 +18,7 @@
 #include "drivers/go-discover.h"
 #include "drivers/go-modules.h"
 #include "drivers/project.h"
+#include "engine/options.h"
 #include "engine/proc.h"
 #include "base/util.h"
 

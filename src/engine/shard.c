@@ -18,6 +18,7 @@
 #include "base/sanitize.h"
 #include "base/util.h"
 #include "drivers/driver.h"
+#include "engine/options.h"
 #include "engine/shard.h"
 #include "results/results-json.h"
 #include "results/results.h"

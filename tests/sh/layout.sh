@@ -61,6 +61,31 @@ while read -r file h; do
 	esac
 done < <(includes src)
 
+# Nor through another header: no chain of includes from src/results/ ever
+# reaches src/engine/ (a driver header that pulled in the engine's options
+# did once).
+declare -A seen=()
+reach() { # HEADER CHAIN: fails at an engine header on the chain
+	local h=$1 chain=$2 next
+	[ -z "${seen[$h]:-}" ] || return 0
+	seen[$h]=1
+	if [ "${h#engine/}" != "$h" ]; then
+		echo "$chain -> $h: src/results/ reaches an engine header through others"
+		bad=1
+		return 0
+	fi
+	for next in $(sed -nE 's/^#[[:space:]]*include[[:space:]]*"([^"]+\/[^"]+)"$/\1/p' "src/$h"); do
+		[ -f "src/$next" ] && reach "$next" "$chain -> $h"
+	done
+	return 0
+}
+for file in src/results/*.[ch]; do
+	seen=()
+	for h in $(sed -nE 's/^#[[:space:]]*include[[:space:]]*"([^"]+\/[^"]+)"$/\1/p' "$file"); do
+		[ -f "src/$h" ] && reach "$h" "$file"
+	done
+done
+
 # JSON text is printed from a tree only by jsonw_print, which writes each
 # byte that is not UTF-8 as a byte escape (flakesweep(5)).
 if grep -rnE 'cJSON_Print[A-Za-z]*\(' src ui cli --include='*.c' | grep -v '^src/base/jsonw\.c:'; then

@@ -9,28 +9,20 @@
 set -eu
 
 . "$CHECK_SRCDIR/tests/lib/tmux.sh"
+. "$CHECK_SRCDIR/tests/lib/standin.sh"
 T="$CHECK_TMPDIR"
-srv="$CHECK_SRCDIR/tests/server"
-command -v node >/dev/null 2>&1 && [ -d "$srv/node_modules/@octokit/graphql-schema" ] ||
-	{ echo "SKIP no node or tests/server/node_modules"; exit 77; }
+standin_available || { echo "SKIP no node or tests/server/node_modules"; exit 77; }
 
 cd "$T"
 cp "$CHECK_SRCDIR/tests/fixtures/tap/third.sh" .
 "$FLAKESWEEP" --ui none --cpu 1 --load 1 --count 6 --confirm 0 -o out --driver tap -- ./third.sh \
 	>sweep.txt 2>&1 || [ $? = 1 ] || { cat sweep.txt; fail "the sweep did not end with flaky"; }
 
-export STANDIN_TOKEN=ghp_standinToken0123456789abcdefXYZ
-node "$srv/graphql-standin.js" --port-file "$T/port" --log "$T/standin.log" \
-	--test "./third.sh::sometimes" --lifetime 150 --idle 120 >"$T/standin.out" 2>&1 &
-standin=$!
-trap 'kill $standin 2>/dev/null || true; tmux_cleanup' EXIT
-for _ in $(seq 100); do [ -s "$T/port" ] && break; sleep 0.1; done
-[ -s "$T/port" ] || { cat "$T/standin.out"; fail "the stand-in did not start"; }
-printf '#!/bin/sh\nprintf "%%s\\n" "It fails in every third run." >>"$1"\n' >"$T/editor.sh"
-chmod +x "$T/editor.sh"
+standin_start "./third.sh::sometimes" 150
+standin_editor "It fails in every third run."
 
 start post 120 40 "GH_TOKEN=$STANDIN_TOKEN EDITOR=$T/editor.sh $FLAKESWEEP view $T/out \
---repo demo/widgets --api-url http://127.0.0.1:$(cat "$T/port")/ok/graphql 2>$T/view.err"
+--repo demo/widgets --api-url $STANDIN_URL 2>$T/view.err"
 wait_for post "Flaky tests (1)"
 tm send-keys -t post c
 wait_for post "confirm sometimes: runs at each of 1 pairs:"

@@ -116,21 +116,12 @@ restored decide
 
 # --- p: a bug report posted to the local stand-in for GitHub's GraphQL
 # endpoint (tests/server), when node and its modules are there.
-srv="$CHECK_SRCDIR/tests/server"
-if command -v node >/dev/null 2>&1 && [ -d "$srv/node_modules/@octokit/graphql-schema" ]; then
-	export STANDIN_TOKEN=ghp_standinToken0123456789abcdefXYZ
-	node "$srv/graphql-standin.js" --port-file "$T/port" --log "$T/standin.log" \
-		--test "example.com/flakesweep-demo::TestLoadSensitive" --lifetime 200 --idle 150 \
-		>"$T/standin.out" 2>&1 &
-	standin=$!
-	trap 'kill $standin 2>/dev/null || true; tmux_cleanup' EXIT
-	for _ in $(seq 100); do [ -s "$T/port" ] && break; sleep 0.1; done
-	[ -s "$T/port" ] || { cat "$T/standin.out"; fail "the stand-in did not start"; }
-	printf '#!/bin/sh\nprintf "%%s\\n" "It misses its deadline when another run shares its core." >>"$1"\n' \
-		>"$T/editor.sh"
-	chmod +x "$T/editor.sh"
+. "$CHECK_SRCDIR/tests/lib/standin.sh"
+if standin_available; then
+	standin_start "example.com/flakesweep-demo::TestLoadSensitive" 200
+	standin_editor "It misses its deadline when another run shares its core."
 	start post 120 40 "GH_TOKEN=$STANDIN_TOKEN EDITOR=$T/editor.sh $VIEW --repo demo/widgets \
---api-url http://127.0.0.1:$(cat "$T/port")/ok/graphql"
+--api-url $STANDIN_URL"
 	wait_for post "Flaky tests (4)"
 	tm send-keys -t post p
 	wait_for post "Post to demo/widgets"
