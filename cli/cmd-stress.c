@@ -88,6 +88,7 @@ cmd_stress_usage(FILE *f)
 	        "       flakesweep verify --test ID --results BEFORE [OPTIONS]\n"
 	        "       flakesweep bisect --good REV --bad REV --test ID [-o DIR] [OPTIONS]\n"
 	        "       flakesweep merge -o OUT DIR...\n"
+	        "       flakesweep plan --durations FILE [--cores N] [OPTIONS]\n"
 	        "\n"
 	        "Runs every package of a project many times at each pair of CPU count and\n"
 	        "load, each run pinned to its own cores, then runs each test that failed\n"

@@ -234,7 +234,7 @@ TEST(sched_alone_pairs_have_their_package_to_themselves)
 		sched_pair_group(f.s, sched_add_pair(f.s, 1, 1, 30, NULL), 0, false);
 		sched_pair_group(f.s, sched_add_pair(f.s, 1, 1, 8, NULL), 0, true);
 		sched_pair_group(f.s, sched_add_pair(f.s, 1, 2, 8, NULL), 0, true);
-		sched_pair_group(f.s, sched_add_pair(f.s, 1, 1, 20, NULL), 1, false);
+		sched_pair_group(f.s, sched_add_pair(f.s, 1, 1, 60, NULL), 1, false);
 		f.starts = xcalloc(4, sizeof *f.starts);
 		sched_dispatch(f.s);
 		do {
@@ -247,6 +247,9 @@ TEST(sched_alone_pairs_have_their_package_to_themselves)
 				pkg1 += pair == 3;
 			}
 			CHECK(alone0 == 0 || pkg0 == 1);
+			/* Its alone runs follow the runs of it that need not be
+			 * alone: the package drains once. */
+			CHECK(alone0 == 0 || f.starts[0] == 30);
 			beside += alone0 > 0 && pkg1 > 0;
 			/* A lane holding an alone pair of package 0 while another
 			 * run of it is in flight says it waits to run alone. */

@@ -95,8 +95,7 @@ mask_add_bytes(struct mask *m, const char *v, size_t len)
  * and \t, and every other control byte (and DEL with del) as ctl does.
  * Added when it differs from the value. */
 static void
-mask_add_escaped(struct mask *m, const char *value, const char *quoted, const char *ctl,
-                 bool del)
+mask_add_escaped(struct mask *m, const char *value, const char *quoted, const char *ctl, bool del)
 {
 	struct buf b;
 	const char *p;

@@ -283,7 +283,7 @@ quarantine_cmp_entries(const void *a, const void *b)
 	if (xs != ys)
 		return xs ? -1 : 1;
 	if (!xs) {
-		c = strcmp(x->test, y->test);
+		c = strcmp(quarantine_test_key(x->test), quarantine_test_key(y->test));
 		if (c == 0)
 			c = strcmp(x->channel, y->channel);
 		if (c != 0)
@@ -301,6 +301,20 @@ quarantine_new(const char *path)
 	return q;
 }
 
+const char *
+quarantine_test_key(const char *id)
+{
+	const char *sep = strstr(id, "::"), *node, *end;
+
+	if (sep == NULL)
+		return id;
+	node = sep + 2;
+	end = strstr(node, "::");
+	/* "P::tests/test_x.py::test_y": a pytest result's package, then the
+	 * node id, which a file's entry may name alone. */
+	return end != NULL && end - node >= 3 && strncmp(end - 3, ".py", 3) == 0 ? node : id;
+}
+
 /* The valid entries of each test, chained in file order, so that finding
  * a test's entries costs one lookup, not a look at every entry. */
 static void
@@ -316,8 +330,8 @@ quarantine_index(struct quarantine *q)
 		e->next_same = -1;
 		if (!e->valid)
 			continue;
-		e->next_same = strmap_get(q->by_test, e->test);
-		strmap_set(q->by_test, e->test, (long)i);
+		e->next_same = strmap_get(q->by_test, quarantine_test_key(e->test));
+		strmap_set(q->by_test, quarantine_test_key(e->test), (long)i);
 	}
 }
 
@@ -402,7 +416,8 @@ quarantine_parse(const char *path, const char *text, size_t len)
 		const struct quarantine_entry *d = order[k];
 
 		if (e->test == NULL || e->channel == NULL || d->test == NULL ||
-		    d->channel == NULL || strcmp(d->test, e->test) != 0 ||
+		    d->channel == NULL ||
+		    strcmp(quarantine_test_key(d->test), quarantine_test_key(e->test)) != 0 ||
 		    strcmp(d->channel, e->channel) != 0) {
 			k = i;
 			continue;
@@ -590,6 +605,21 @@ quarantine_evidence_ledger(const struct quarantine_entry *e, const struct ledger
 	}
 }
 
+/* The results' test that an entry names: by its id, or for a pytest
+ * node id, the test whose id ends in it. */
+static const struct results_test *
+quarantine_results_test(const struct results *results, const char *test)
+{
+	const struct results_test *t = results_find(results, test);
+	size_t i;
+
+	for (i = 0; t == NULL && i < results->ntests; i++) {
+		if (strcmp(quarantine_test_key(results->tests[i].id), test) == 0)
+			t = &results->tests[i];
+	}
+	return t;
+}
+
 void
 quarantine_evidence_collect(const struct quarantine_entry *e, const struct results *results,
                             const struct ledger *ledger, struct quarantine_evidence *ev)
@@ -598,7 +628,7 @@ quarantine_evidence_collect(const struct quarantine_entry *e, const struct resul
 	if (!e->valid)
 		return;
 	if (results != NULL)
-		quarantine_evidence_cells(e, results_find(results, e->test), ev);
+		quarantine_evidence_cells(e, quarantine_results_test(results, e->test), ev);
 	if (ledger != NULL)
 		quarantine_evidence_ledger(e, ledger, ev);
 }
@@ -637,7 +667,7 @@ quarantine_evaluate(struct quarantine *q, const struct results *results,
 void
 quarantine_evaluate_test(struct quarantine *q, const struct results_test *t)
 {
-	long i = q->by_test != NULL ? strmap_get(q->by_test, t->id) : -1;
+	long i = q->by_test != NULL ? strmap_get(q->by_test, quarantine_test_key(t->id)) : -1;
 
 	for (; i >= 0; i = q->entries[i].next_same) {
 		memset(&q->entries[i].ev, 0, sizeof q->entries[i].ev);
@@ -664,7 +694,7 @@ quarantine_next_for_test(const struct quarantine *q, const char *test,
 	if (prev != NULL)
 		i = prev->next_same;
 	else
-		i = q->by_test != NULL ? strmap_get(q->by_test, test) : -1;
+		i = q->by_test != NULL ? strmap_get(q->by_test, quarantine_test_key(test)) : -1;
 	return i >= 0 ? &q->entries[i] : NULL;
 }
 
@@ -841,7 +871,8 @@ quarantine_add_locked(struct quarantine *q, const char *target, const char *valu
 	for (i = 0; i < q->nentries; i++) {
 		const struct quarantine_entry *e = &q->entries[i];
 
-		if (strcmp(e->test, values[QUARANTINE_FIELD_TEST]) == 0 &&
+		if (strcmp(quarantine_test_key(e->test),
+		           quarantine_test_key(values[QUARANTINE_FIELD_TEST])) == 0 &&
 		    strcmp(e->channel, values[QUARANTINE_FIELD_CHANNEL]) == 0) {
 			*err = xasprintf(_("%s:%d: entry %d already quarantines %s for channel %s"),
 			                 q->path, e->line, e->index, values[QUARANTINE_FIELD_TEST],
@@ -973,7 +1004,8 @@ quarantine_remove_locked(struct quarantine *q, const char *target, const char *t
 		struct quarantine cur;
 		struct buf cut;
 
-		if (e->test == NULL || strcmp(e->test, test) != 0 ||
+		if (e->test == NULL ||
+		    strcmp(quarantine_test_key(e->test), quarantine_test_key(test)) != 0 ||
 		    (channel != NULL && (e->channel == NULL || strcmp(e->channel, channel) != 0)))
 			continue;
 		memset(&cur, 0, sizeof cur);

@@ -176,6 +176,11 @@ const struct quarantine_entry *quarantine_next_for_test(const struct quarantine 
                                                         const char *test,
                                                         const struct quarantine_entry *prev);
 
+/* The name under which test's entries are kept: the id, or for a pytest
+ * result's id ("P::tests/test_x.py::test_y") its node id
+ * ("tests/test_x.py::test_y"), so that an entry may name either. */
+const char *quarantine_test_key(const char *id);
+
 /* True when q has a valid entry for test (any channel). */
 bool quarantine_has_test(const struct quarantine *q, const char *test);
 

@@ -132,12 +132,12 @@ budget_set_target(struct sweep *s, int id, struct plan_pair *p, int want)
 {
 	int cpu, load, target, started, done;
 
-	sched_pair_counts(s->sched, id, &cpu, &load, &target, &started, &done);
+	sched_pair_counts(sweep_sched(s), id, &cpu, &load, &target, &started, &done);
 	if (want < started)
 		want = started;
 	if (want == target)
 		return;
-	sched_add_runs(s->sched, id, want - target);
+	sched_add_runs(sweep_sched(s), id, want - target);
 	p->target += want - target;
 }
 
@@ -156,12 +156,13 @@ budget_cost(const struct budget *b, const struct plan_pair *p)
 static double
 budget_measure(struct sweep *s, struct budget *b, int64_t now)
 {
+	const struct plan *plan = s->core != NULL ? sched_core_plan(s->core) : NULL;
 	double used = 0, wall = 0, tail = 0, ms;
 	int64_t runs = 0;
 	size_t i;
 
-	for (i = 0; i < s->plan.npairs; i++) {
-		const struct plan_pair *p = s->plan.pairs[i];
+	for (i = 0; plan != NULL && i < plan->npairs; i++) {
+		const struct plan_pair *p = plan->pairs[i];
 
 		if (!budget_pair_ours(s, p) || p->runs == 0)
 			continue;
@@ -266,7 +267,7 @@ static void
 budget_choose(struct sweep *s, struct budget *b, int64_t now)
 {
 	double tail = budget_measure(s, b, now), sum = 0, spent = 0, first = 0, end, n;
-	int id, npairs = sched_npairs(s->sched), cpu, load, target, started, done, count;
+	int id, npairs = sched_npairs(sweep_sched(s)), cpu, load, target, started, done, count;
 	size_t k;
 
 	if (b->mean_ms <= 0 || b->rate <= 0)
@@ -275,11 +276,11 @@ budget_choose(struct sweep *s, struct budget *b, int64_t now)
 	if (s->phase == SWEEP_PHASE_SWEEP && budget_confirm_owed(s))
 		end -= BUDGET_CONFIRM_SHARE * (double)(b->deadline_ms - b->begun_ms);
 	for (id = 0; id < npairs; id++) {
-		const struct plan_pair *p = sched_pair_data(s->sched, id);
+		const struct plan_pair *p = sched_pair_data(sweep_sched(s), id);
 
 		if (!budget_pair_ours(s, p))
 			continue;
-		sched_pair_counts(s->sched, id, &cpu, &load, &target, &started, &done);
+		sched_pair_counts(sweep_sched(s), id, &cpu, &load, &target, &started, &done);
 		sum += budget_cost(b, p);
 		spent += started * budget_cost(b, p);
 		if (started == 0)
@@ -301,17 +302,20 @@ budget_choose(struct sweep *s, struct budget *b, int64_t now)
 		count = s->hdr.config.confirm;
 	if (count < 0)
 		count = 0;
+	/* Near the phase's end a count raised would leave the pairs uneven
+	 * when the deadline comes: it only goes down there. */
+	if (b->count > 0 && count > b->count && (double)now + 2 * tail > end)
+		count = b->count;
 	if (count != b->count)
 		budget_record(s, b, count);
 	for (id = 0, k = 0; id < npairs; id++) {
-		struct plan_pair *p = sched_pair_data(s->sched, id);
+		struct plan_pair *p = sched_pair_data(sweep_sched(s), id);
 
 		if (budget_pair_ours(s, p))
 			budget_set_target(s, id, p, count);
 		else if (p->pkg == PLAN_CANARY && s->phase == SWEEP_PHASE_SWEEP)
 			budget_canaries(s, b, id, p, k++);
 	}
-	sweep_dispatch(s);
 }
 
 void
@@ -320,7 +324,9 @@ budget_plan(struct sweep *s)
 	struct budget *b = budget_get(s);
 	int id, npairs;
 
-	if (b == NULL || s->sched == NULL)
+	/* A confirm phase again after the end (confirm runs asked of a
+	 * finished sweep) keeps the counts asked for. */
+	if (b == NULL || sweep_sched(s) == NULL || b->phase == SWEEP_PHASE_CONFIRM)
 		return;
 	b->phase = s->phase;
 	b->phase_ms = b->next_ms = util_now_ms();
@@ -329,12 +335,12 @@ budget_plan(struct sweep *s)
 	b->count = 0;
 	if (s->phase == SWEEP_PHASE_SWEEP)
 		b->planned = s->o->count;
-	npairs = sched_npairs(s->sched);
+	npairs = sched_npairs(sweep_sched(s));
 	free(b->canary0);
 	b->canary0 = xcalloc((size_t)npairs + 1, sizeof *b->canary0);
 	b->ncanary0 = 0;
 	for (id = 0; id < npairs; id++) {
-		struct plan_pair *p = sched_pair_data(s->sched, id);
+		struct plan_pair *p = sched_pair_data(sweep_sched(s), id);
 
 		if (p->pkg == PLAN_CANARY)
 			b->canary0[b->ncanary0++] = p->target;
@@ -346,7 +352,7 @@ budget_plan(struct sweep *s)
 	}
 	if (s->phase == SWEEP_PHASE_SWEEP) {
 		for (id = 0; id < npairs; id++) {
-			struct plan_pair *p = sched_pair_data(s->sched, id);
+			struct plan_pair *p = sched_pair_data(sweep_sched(s), id);
 
 			if (p->pkg == PLAN_CANARY)
 				budget_set_target(s, id, p, 1);
@@ -378,9 +384,9 @@ budget_tick(struct sweep *s)
 		sweep_stop(s);
 		return;
 	}
-	if (s->sched == NULL || b->phase != s->phase)
+	if (sweep_sched(s) == NULL || b->phase != s->phase)
 		return;
-	if (now < b->next_ms && !sched_complete(s->sched))
+	if (now < b->next_ms && !sched_complete(sweep_sched(s)))
 		return;
 	b->next_ms = (now - b->phase_ms) / 20;
 	b->next_ms = now + (b->next_ms < BUDGET_TICK_MS       ? BUDGET_TICK_MS

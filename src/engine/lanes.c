@@ -102,3 +102,25 @@ lanes_free(struct lanes *l)
 	free(l->kept);
 	memset(l, 0, sizeof *l);
 }
+
+int
+lanes_for_sweep(const cpu_set_t *allowed, int keep, int **cpus, int *ncpus, struct lanes *out,
+                char **err)
+{
+	int width = 1, i;
+
+	if (*cpus == NULL) {
+		static const int def[] = {1, 2, 4};
+		int usable = CPU_COUNT(allowed) -
+		             (keep >= 0 ? keep : lanes_default_keep(CPU_COUNT(allowed)));
+
+		*cpus = xmalloc(sizeof def);
+		memcpy(*cpus, def, sizeof def);
+		*ncpus = lanes_clip_cpus(*cpus, 3, usable > 0 ? usable : 1);
+	}
+	for (i = 0; i < *ncpus; i++) {
+		if ((*cpus)[i] > width)
+			width = (*cpus)[i];
+	}
+	return lanes_plan(allowed, keep, width, out, err);
+}

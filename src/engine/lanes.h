@@ -35,6 +35,13 @@ int lanes_machine(cpu_set_t *allowed);
  * error from lanes_plan. Returns the new length (at least 1). */
 int lanes_clip_cpus(int *cpus, int n, int usable);
 
+/* The lanes of a sweep on allowed with --keep keep (< 0: the default)
+ * and --cpu *cpus (*ncpus of them; NULL: the default 1,2,4 clipped to the
+ * usable cores, allocated into *cpus and *ncpus): as wide as the widest.
+ * Returns what lanes_plan returns. */
+int lanes_for_sweep(const cpu_set_t *allowed, int keep, int **cpus, int *ncpus, struct lanes *out,
+                    char **err);
+
 void lanes_free(struct lanes *l);
 
 #endif

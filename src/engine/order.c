@@ -32,8 +32,6 @@ order_probe(struct sweep *s, const struct results_test *t, char *const *tests)
 {
 	struct sweep_order *q = &s->order;
 	struct plan_pair *p = xcalloc(1, sizeof *p);
-	int id;
-
 	p->phase = RESULTS_CONFIRM;
 	p->pkg = t->pkg;
 	p->cpu = t->first->cpu;
@@ -43,9 +41,7 @@ order_probe(struct sweep *s, const struct results_test *t, char *const *tests)
 	p->run_re = tests != NULL ? s->driver->select_in_order(tests) : NULL;
 	q->probes = xrealloc(q->probes, sizeof *q->probes * (q->nprobes + 1));
 	q->probes[q->nprobes++] = p;
-	id = sched_add_pair(s->sched, p->cpu, p->load, 1, p);
-	sched_pair_group(s->sched, id, p->pkg, true);
-	sweep_dispatch(s);
+	sched_core_probe(s->core, p);
 }
 
 /* Records the ended search of test t in the results and the journal. */

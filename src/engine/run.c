@@ -264,9 +264,9 @@ run_quiet_note(struct sweep *s, int lane, double share)
 {
 	bool noisy = share * 100 > s->o->quiet;
 
-	if (s->o->quiet == 0 || s->sched == NULL)
+	if (s->o->quiet == 0 || sweep_sched(s) == NULL)
 		return;
-	sched_hold_lane(s->sched, lane, noisy);
+	sched_hold_lane(sweep_sched(s), lane, noisy);
 	if (noisy && !s->quiet_waiting[lane])
 		sweep_message(s,
 		              _("lane %d waits for quiet: other processes took %.0f%% of its "
@@ -455,7 +455,7 @@ run_on_done(void *arg, const struct proc_exit *ex, bool leaked, int64_t elapsed_
 {
 	struct sweep_live *l = arg;
 	struct sweep *s = l->s;
-	const struct plan_pair *pair = sched_pair_data(s->sched, l->sr->pair);
+	const struct plan_pair *pair = sched_pair_data(sweep_sched(s), l->sr->pair);
 	struct outcome o;
 	struct journal_run jr;
 	struct workdir_debris *debris;
@@ -477,10 +477,10 @@ run_on_done(void *arg, const struct proc_exit *ex, bool leaked, int64_t elapsed_
 		/* Killed by the interrupt: neither counted nor journaled, so a
 		 * resume runs it again. */
 		run_note_noise(s, l, elapsed_ms, NULL, &jr);
-		sweep_sched_finish(s, l->sr, elapsed_ms);
+		sched_core_finish(s->core, l->sr, elapsed_ms);
 		run_remove_tmpdir(s, l);
 		run_free(l);
-		sweep_check_phase(s);
+		sweep_drive(s);
 		return;
 	}
 	memset(&o, 0, sizeof o);
@@ -488,11 +488,9 @@ run_on_done(void *arg, const struct proc_exit *ex, bool leaked, int64_t elapsed_
 	if (l->canary >= 0) {
 		run_canary_end(s, l, ex, &o, elapsed_ms);
 		outcome_free(&o);
-		sweep_sched_finish(s, l->sr, elapsed_ms);
+		sched_core_finish(s->core, l->sr, elapsed_ms);
 		run_free(l);
-		sweep_check_phase(s);
-		if (!s->finished)
-			sweep_dispatch(s);
+		sweep_drive(s);
 		return;
 	}
 	if (o.unreliable && !o.package_failed && (ex->status != 0 || ex->signal != 0)) {
@@ -515,11 +513,9 @@ run_on_done(void *arg, const struct proc_exit *ex, bool leaked, int64_t elapsed_
 			s->obs.run_finished(s->obs.arg, &l->pub, &o);
 		run_remove_tmpdir(s, l);
 		outcome_free(&o);
-		sweep_sched_finish(s, l->sr, elapsed_ms);
+		sched_core_finish(s->core, l->sr, elapsed_ms);
 		run_free(l);
-		sweep_check_phase(s);
-		if (!s->finished)
-			sweep_dispatch(s);
+		sweep_drive(s);
 		return;
 	}
 	if (outcome_failed(&o) || o.unreliable || o.selection_failed)
@@ -558,7 +554,7 @@ run_on_done(void *arg, const struct proc_exit *ex, bool leaked, int64_t elapsed_
 	jr.load = l->pub.load;
 	jr.lane = l->pub.lane;
 	jr.ms = elapsed_ms;
-	results_add_time(s->results, l->pub.pkg, elapsed_ms);
+	results_add_time(s->results, l->pub.pkg, l->pub.cpu, l->pub.load, elapsed_ms);
 	jr.exit = *ex;
 	jr.log = log;
 	jr.selected = l->pub.test;
@@ -578,11 +574,9 @@ run_on_done(void *arg, const struct proc_exit *ex, bool leaked, int64_t elapsed_
 	run_check_reached(s, &o);
 	outcome_free(&o);
 	free(log);
-	sweep_sched_finish(s, l->sr, elapsed_ms);
+	sched_core_finish(s->core, l->sr, elapsed_ms);
 	run_free(l);
-	sweep_check_phase(s);
-	if (!s->finished)
-		sweep_dispatch(s);
+	sweep_drive(s);
 }
 
 static int
@@ -611,10 +605,9 @@ run_seed(char *buf, size_t size, int64_t now_ms, int64_t id)
 }
 
 void
-run_start(void *arg, struct sched_run *sr)
+run_start(struct sweep *s, struct sched_run *sr)
 {
-	struct sweep *s = arg;
-	const struct plan_pair *pair = sched_pair_data(s->sched, sr->pair);
+	const struct plan_pair *pair = sched_pair_data(sweep_sched(s), sr->pair);
 	const struct pkg *pkg = pair->pkg != PLAN_CANARY ? s->pkgs[pair->pkg] : NULL;
 	struct sweep_live *l = xcalloc(1, sizeof *l);
 	struct driver_run dr;
@@ -705,12 +698,12 @@ run_start(void *arg, struct sched_run *sr)
 			              strerror(-rc));
 		s->infra_error = true;
 		run_forget(s, l);
-		sched_pause(s->sched, true);
-		sched_cancel(s->sched, sr);
+		sched_pause(sweep_sched(s), true);
+		sched_core_cancel(s->core, sr);
 		run_remove_tmpdir(s, l);
 		run_free(l);
 		s->interrupting = true;
-		sweep_check_phase(s);
+		sweep_drive(s);
 		return;
 	}
 	l->noise = noise_begin(s->noise, uv_now(s->loop), proc_pid(l->proc), sr->cpus, sr->ncpus);

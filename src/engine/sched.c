@@ -41,9 +41,12 @@ struct sched_env {
 	int running; /* its runs in flight: 0 or 1 */
 };
 
-/* Runs of one group in flight, and how many of them run alone. */
+/* Runs of one group in flight, how many of them run alone, and the runs
+ * its pairs that do not run alone have yet to start (sched_pick counts
+ * them). */
 struct sched_group {
 	int running, alone;
+	int64_t shared_owed;
 };
 
 struct sched_lane {
@@ -291,16 +294,37 @@ sched_cap_room(const struct sched *s, int pair)
 	return !s->pairs[pair].capped || s->capped_running < s->cap;
 }
 
+/* An alone pair waits while its group's other pairs have runs to start:
+ * they run side by side first, then the alone runs one after another,
+ * so the group drains once instead of before every alone run. */
+static bool
+sched_alone_later(const struct sched *s, int pair)
+{
+	const struct sched_pair *p = &s->pairs[pair];
+
+	return p->alone && p->group >= 0 && s->groups[p->group].shared_owed > 0;
+}
+
 /* The pair furthest behind its target, or -1 when every pair started
- * all its runs. */
+ * all its runs (or waits: sched_alone_later). Counts each group's runs
+ * owed first. */
 static int
 sched_pick(const struct sched *s)
 {
 	int best = -1, i;
 
+	for (i = 0; i < s->ngroups; i++)
+		s->groups[i].shared_owed = 0;
+	for (i = 0; i < s->npairs; i++) {
+		const struct sched_pair *p = &s->pairs[i];
+
+		if (p->group >= 0 && !p->alone && p->started < p->target)
+			s->groups[p->group].shared_owed += p->target - p->started;
+	}
 	for (i = 0; i < s->npairs; i++) {
 		if (s->pairs[i].started < s->pairs[i].target && sched_cap_room(s, i) &&
-		    s->pairs[i].env < 0 && (best < 0 || sched_behind(s, i, best)))
+		    s->pairs[i].env < 0 && !sched_alone_later(s, i) &&
+		    (best < 0 || sched_behind(s, i, best)))
 			best = i;
 	}
 	return best;
@@ -343,7 +367,7 @@ sched_pick_for_lane(const struct sched *s, const struct sched_lane *l)
 		int64_t cap = (int64_t)SCHED_AHEAD_LANES * s->lanes->width * p->load / p->cpu;
 
 		if (p->load != l->load || p->started >= p->target || !sched_cap_room(s, i) ||
-		    free_slots < p->cpu || p->env >= 0)
+		    free_slots < p->cpu || p->env >= 0 || sched_alone_later(s, i))
 			continue;
 		if ((int64_t)p->started * h->target >
 		    (int64_t)p->target * h->started + cap * h->target)

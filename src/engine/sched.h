@@ -56,9 +56,10 @@ int sched_add_pair(struct sched *s, int cpu, int load, int target, void *data);
 void sched_spread_pair(struct sched *s, int pair);
 
 /* Puts a pair in group (a package, 0 and up): when alone, none of its
- * runs shares the machine with another run of the group, and the group's
- * other runs wait while one runs. A pair in no group (the default) is
- * never held back. */
+ * runs shares the machine with another run of the group, the group's
+ * other runs wait while one runs, and its runs wait until the group's
+ * pairs that are not alone started all theirs (the group drains once).
+ * A pair in no group (the default) is never held back. */
 void sched_pair_group(struct sched *s, int pair, int group, bool alone);
 
 /* At most cap runs of capped pairs run at once (--containers). */

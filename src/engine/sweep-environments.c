@@ -480,11 +480,10 @@ sweep_envs_down_done(void *arg, const struct proc_exit *ex, bool leaked, int64_t
 	}
 	sweep_envs_journal(env, "down", elapsed_ms, why);
 	free(why);
-	if (s->sched != NULL)
-		sched_env_release(s->sched, env->id);
+	if (sweep_sched(s) != NULL)
+		sched_env_release(sweep_sched(s), env->id);
 	env->lane = -1;
-	sweep_check_phase(s);
-	sweep_dispatch(s);
+	sweep_drive(s);
 }
 
 /* The lane's cores as a set and as "2,3". */
@@ -503,11 +502,9 @@ sweep_envs_lane(const struct sweep *s, int lane, cpu_set_t *set, char **cpuset)
 	*cpuset = buf_steal(&b);
 }
 
-/* sched_env_cb: takes the environment down, on its lane's cores. */
-static void
-sweep_envs_down(void *arg, int e, int lane)
+void
+sweep_envs_down(struct sweep *s, int e, int lane)
 {
-	struct sweep *s = arg;
 	struct sweep_env *env = s->envs[e];
 	char *argv[] = {"sh", "-c", sweep_envs_command(s, env, false), NULL};
 	cpu_set_t set;
@@ -528,7 +525,7 @@ sweep_envs_down(void *arg, int e, int lane)
 	s->infra_error = true;
 	sweep_envs_journal(env, "down", 0, why);
 	free(why);
-	sched_env_release(s->sched, e);
+	sched_env_release(sweep_sched(s), e);
 	env->lane = -1;
 }
 
@@ -542,7 +539,7 @@ sweep_envs_up_failed(struct sweep_env *env, int64_t ms, const char *why)
 	sweep_message(s, "%s", why);
 	sweep_envs_journal(env, "up", ms, why);
 	sweep_envs_fail(s, env->id, why);
-	sched_env_drop(s->sched, env->id);
+	sched_env_drop(sweep_sched(s), env->id);
 }
 
 static void
@@ -556,7 +553,7 @@ sweep_envs_up_done(void *arg, const struct proc_exit *ex, bool leaked, int64_t e
 	env->event = NULL;
 	env->proc = NULL;
 	/* Killed by the sweep's end: sweep_envs_stop took it down. */
-	if (s->sched == NULL || s->finished)
+	if (sweep_sched(s) == NULL || s->finished)
 		return;
 	if (ex->status != 0 || ex->timed_out) {
 		why = sweep_envs_why(env, _("up"), ex);
@@ -579,18 +576,14 @@ sweep_envs_up_done(void *arg, const struct proc_exit *ex, bool leaked, int64_t e
 		free(why);
 	} else {
 		sweep_envs_journal(env, "up", elapsed_ms, NULL);
-		sched_env_ready(s->sched, env->id);
+		sched_env_ready(sweep_sched(s), env->id);
 	}
-	sweep_check_phase(s);
-	sweep_dispatch(s);
+	sweep_drive(s);
 }
 
-/* sched_env_cb: brings the environment up on the lane it holds, its
- * containers pinned to the lane's cores as they start. */
-static void
-sweep_envs_up(void *arg, int e, int lane)
+void
+sweep_envs_up(struct sweep *s, int e, int lane)
 {
-	struct sweep *s = arg;
 	struct sweep_env *env = s->envs[e];
 	char *argv[] = {"sh", "-c", sweep_envs_command(s, env, true), NULL};
 	char *err = NULL, *sock, *label;
@@ -621,15 +614,6 @@ sweep_envs_up(void *arg, int e, int lane)
 	}
 	sweep_envs_up_failed(env, 0, err);
 	free(err);
-}
-
-void
-sweep_envs_schedule(struct sweep *s, int pair, int pkg)
-{
-	if (pkg < 0 || s->pkg_env == NULL || s->pkg_env[pkg] < 0)
-		return;
-	sched_set_envs(s->sched, s->o->clusters, sweep_envs_up, sweep_envs_down);
-	sched_env_pair(s->sched, pair, s->pkg_env[pkg]);
 }
 
 void

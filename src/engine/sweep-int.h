@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * sweep-int.h: the state one sweep shares among its own files: sweep.c
- * (the phases and the commands), run.c (one run), build.c (the build
- * phase), order.c (the polluter searches), sweep-containers.c and
- * sweep-environments.c, sweep-secrets.c. It is not installed and nothing outside those files
- * includes it; everyone else sees the sweep through sweep.h.
+ * (its life and commands), sweep-exec.c (the scheduler core's decisions
+ * carried out), sweep-end.c (the records and the end), sweep-confirm.c,
+ * sweep-status.c, sweep-reproduce.c, run.c (one run), build.c (the build
+ * phase), order.c (the polluter searches), sweep-containers.c,
+ * sweep-environments.c, sweep-secrets.c. It is not installed and nothing
+ * outside those files includes it; everyone else sees the sweep through
+ * sweep.h.
  */
 #ifndef FLAKESWEEP_SWEEP_INT_H
 #define FLAKESWEEP_SWEEP_INT_H
@@ -23,6 +26,7 @@
 #include "engine/polluter.h"
 #include "engine/proc.h"
 #include "engine/sched.h"
+#include "engine/sched-core.h"
 #include "engine/sweep-config.h"
 #include "engine/sweep.h"
 #include "engine/tmpdir-pool.h"
@@ -90,8 +94,8 @@ struct sweep {
 	struct pkg **pkgs;
 	size_t npkgs;
 	struct results *results;
-	struct sched *sched; /* built from plan; its pairs' data are plan pairs */
-	struct plan plan;    /* the current phase's */
+	struct sched_core *core; /* the run phases' plans and scheduler */
+	bool *pkg_capped;        /* per package: its runs count against --containers */
 	enum sweep_phase phase;
 	struct sweep_live **live;
 	size_t nlive;
@@ -105,14 +109,13 @@ struct sweep {
 	int build_parallel;
 	uv_timer_t flush_timer;
 	uv_timer_t reap_timer;
-	uv_timer_t journal_timer;         /* retries the journal while it is blocked */
-	bool journal_blocked;             /* lines wait in memory: no run starts */
-	int64_t journal_blocked_ms;       /* since when (util_mono_ms) */
-	const char *end_status;           /* set by sweep_finish */
-	int64_t prior_done, prior_target; /* runs of the phases before this one */
-	uv_timer_t quiet_timer;           /* --quiet: lets held lanes probe */
-	int timers_closing;               /* the four timers closed by sweep_finish */
-	char *reopen_test;                /* confirm runs asked while they close */
+	uv_timer_t journal_timer;   /* retries the journal while it is blocked */
+	bool journal_blocked;       /* lines wait in memory: no run starts */
+	int64_t journal_blocked_ms; /* since when (util_mono_ms) */
+	const char *end_status;     /* set by sweep_finish */
+	uv_timer_t quiet_timer;     /* --quiet: lets held lanes probe */
+	int timers_closing;         /* the four timers closed by sweep_finish */
+	char *reopen_test;          /* confirm runs asked while they close */
 	int reopen_count;
 	struct control *control; /* the control socket, or NULL */
 	bool *quiet_waiting;     /* per lane: its last run was noisy */
@@ -146,26 +149,41 @@ struct sweep {
 void sweep_secrets_begin(struct sweep *s);
 void sweep_secrets_end(struct sweep *s);
 
-/* sweep.c: a message to the front end (stderr without one); the journal
- * write's result (a failure pauses the sweep); the scheduler's dispatch,
- * unless the sweep stops or waits for the journal; the end of a scheduled
- * run; the sweep phase; the check for the next phase; the end. */
+/* The current phase's scheduler, or NULL before the first. */
+static inline struct sched *
+sweep_sched(const struct sweep *s)
+{
+	return s->core != NULL ? sched_core_sched(s->core) : NULL;
+}
+
+/* sweep-exec.c: a message to the front end (stderr without one); a
+ * problem for the observer; the journal write's result (a failure pauses
+ * the sweep); the phase, journaled and told; the harness recorded from the
+ * sweep phase on; the sweep phase begun (the packages are built); the
+ * core's decisions carried out until it has none (after every event); the
+ * interrupt. */
 void sweep_message(struct sweep *s, const char *fmt, ...);
 /* Tells the observer of a problem (observer.problem); text from fmt. */
 void sweep_problem(struct sweep *s, enum observer_problem kind, const char *what, const char *fmt,
                    ...) __attribute__((format(printf, 4, 5)));
 void sweep_journal_check(struct sweep *s, int rc);
-void sweep_dispatch(struct sweep *s);
-void sweep_sched_finish(struct sweep *s, struct sched_run *sr, int64_t ms);
+void sweep_set_phase(struct sweep *s, enum sweep_phase phase);
+void sweep_harness_on(struct sweep *s);
 void sweep_begin_sweep(struct sweep *s);
-void sweep_check_phase(struct sweep *s);
+void sweep_drive(struct sweep *s);
+
+/* sweep-end.c: the timers of a running sweep and its control socket
+ * (at the start, and when a finished sweep takes confirm runs); the end:
+ * the last results written, the journal's end line, the exit status. */
+void sweep_start_timers(struct sweep *s);
 void sweep_finish(struct sweep *s, const char *status);
 
-/* sweep-resume.c: after a phase's plan is made, counts the runs the
- * resumed journal holds at each of its pairs, up to the pair's target (a
- * live request's pairs are planned after, and owe all their runs); and the
- * journal's resume line. */
-void sweep_resume_count(struct sweep *s);
+/* sweep-confirm.c: journals a confirm request for count runs of t and
+ * hands it to the core, reopening a sweep that ended complete; 0 or
+ * -EAGAIN, -ENOEXEC, -ENOTDIR, -ENOENT (sweep_confirm_strerror). */
+int sweep_confirm_now(struct sweep *s, const struct results_test *t, int count);
+
+/* sweep-resume.c: the journal's resume line. */
 void sweep_resume_line(struct sweep *s);
 
 /* sweep-containers.c: when a package to run is at a container level, follows the
@@ -186,14 +204,16 @@ void sweep_containers_journal_pin(struct sweep *s, const char *id, const char *c
  * environment level's walkthrough (a package in none fails), once;
  * sweep_envs_images finds them and starts their image builds, once;
  * true while images build (build_next is called when the last is done).
- * sweep_envs_schedule puts a scheduler pair of package pkg in its
- * package's environment; sweep_envs_run_env adds the environment's names
+ * sweep_envs_up brings environment e up on lane (its containers pinned
+ * to the lane's cores as they start), sweep_envs_down takes it down (the
+ * scheduler core decides both); sweep_envs_run_env adds the environment's names
  * to a run of pkg; sweep_envs_stop takes every environment still up down
  * (the sweep ends); sweep_envs_free frees them. */
 bool sweep_envs_level(const struct sweep *s, const struct pkg *p);
 void sweep_envs_find(struct sweep *s);
 bool sweep_envs_images(struct sweep *s);
-void sweep_envs_schedule(struct sweep *s, int pair, int pkg);
+void sweep_envs_up(struct sweep *s, int e, int lane);
+void sweep_envs_down(struct sweep *s, int e, int lane);
 void sweep_envs_run_env(const struct sweep *s, int pkg, char ***env, size_t *n);
 void sweep_envs_stop(struct sweep *s);
 /* What environment env (-1: none) does, for the status ("flaky-wt1 up"),
@@ -201,9 +221,9 @@ void sweep_envs_stop(struct sweep *s);
 char *sweep_envs_label(const struct sweep *s, int env);
 void sweep_envs_free(struct sweep *s);
 
-/* run.c: starts one run of the scheduler's (a sched_start_cb); frees one
- * run that is over or never started. */
-void run_start(void *arg, struct sched_run *sr);
+/* run.c: starts one run the scheduler core placed; frees one run that is
+ * over or never started. */
+void run_start(struct sweep *s, struct sched_run *sr);
 void run_free(struct sweep_live *l);
 /* The shuffle seed of run id started at now_ms, in decimal digits (at most
  * 12), into buf. */

@@ -1,33 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sweep-resume.c: what a resumed sweep owes its journal. Each phase's
- * plan, once whole, starts with the runs the journal already holds at each
- * pair, up to the pair's target: a pair the journal asked for more than
- * once (--confirm and a confirm line, or two confirm lines) is counted
- * against everything asked of it, so a confirm request is served once and
- * a complete sweep's resume runs nothing. It never runs anything itself.
+ * sweep-resume.c: the journal's resume line (the run ids after which the
+ * sweep went on, the names it masks). What a resumed sweep owes its
+ * journal is the scheduler core's: each phase's plan, once whole, starts
+ * with the runs the journal already holds at each pair, up to the pair's
+ * target. It never runs anything itself.
  */
 #include "config.h"
 
 #include "engine/sweep-int.h"
-
-void
-sweep_resume_count(struct sweep *s)
-{
-	const struct plan_pair *done;
-	struct plan_pair *p;
-	int id;
-
-	for (id = 0; id < sched_npairs(s->sched); id++) {
-		p = sched_pair_data(s->sched, id);
-		done = plan_find(&s->replay.runs, p->phase, p->pkg, p->test, p->cpu, p->load);
-		if (done == NULL)
-			continue;
-		p->runs = done->runs < p->target ? done->runs : p->target;
-		p->ms = done->ms;
-		sched_mark_done(s->sched, id, p->runs, done->ms);
-	}
-}
 
 void
 sweep_resume_line(struct sweep *s)

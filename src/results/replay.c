@@ -65,7 +65,7 @@ replay_count_run(struct replay *r, const struct journal_run *jr)
 {
 	int i;
 
-	results_add_time(r->results, jr->pkg, jr->ms);
+	results_add_time(r->results, jr->pkg, jr->cpu, jr->load, jr->ms);
 	if (jr->leaked)
 		results_note_leak(r->results, jr->pkg);
 	if (jr->after_debris)

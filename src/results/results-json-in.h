@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * results-json-in.h: the state of results.json's reader
- * (results-json-read.c) that its values (results-json-value.c) and the
- * checks of results-json-check.c share: the path to the value being read,
- * so an error names the file, the line and the field. Only those three
- * files include it.
+ * (results-json-read.c) that its values (results-json-value.c), the
+ * checks of results-json-check.c and the packages' durations
+ * (results-json-durations.c) share: the path to the value being read, so
+ * an error names the file, the line and the field. Only those files
+ * include it.
  */
 #ifndef FLAKESWEEP_RESULTS_JSON_IN_H
 #define FLAKESWEEP_RESULTS_JSON_IN_H

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "drivers/driver.h"
+#include "results/results-json-durations.h"
 #include "results/results-json-check.h"
 #include "results/results-json-in.h"
 #include "results/results-json.h"
@@ -147,6 +148,8 @@ results_json_read_pkg(struct results_json_in *in, const cJSON *p, struct results
 		rc = results_json_int(in, p, "leaked_runs", false, 0, rp->runs, &rp->leaked_runs);
 	if (rc == 0)
 		rc = results_json_int(in, p, "ms", false, 0, RESULTS_JSON_COUNT_MAX, &rp->ms);
+	if (rc == 0)
+		rc = results_json_durations_read(in, p, &rp->durations);
 	if (rc == 0)
 		rc = results_json_read_debris(in, p, r, i);
 	if (rc == 0)

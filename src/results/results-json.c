@@ -17,6 +17,7 @@
 #include "results/report-keep.h"
 #include "results/interference.h"
 #include "results/results-json-check.h"
+#include "results/results-json-durations.h"
 #include "results/results-json.h"
 #include "base/json.h"
 #include "base/jsonw.h"
@@ -307,6 +308,7 @@ results_json_pkg(struct jsonw *w, const struct results_pkg *p, const struct pkg 
 	jsonw_int(w, "unreliable_runs", p->unreliable_runs);
 	jsonw_int(w, "leaked_runs", p->leaked_runs);
 	jsonw_int(w, "ms", p->ms);
+	results_json_durations_write(w, &p->durations);
 	if (p->ndebris > 0)
 		results_json_debris(w, p);
 	if (p->first_outside != NULL)

@@ -93,6 +93,7 @@ results_free(struct results *r)
 	for (i = 0; i < r->npkgs; i++) {
 		free(r->pkgs[i].name);
 		free(r->pkgs[i].level);
+		durations_free(&r->pkgs[i].durations);
 		results_failure_free(r->pkgs[i].first_outside);
 		for (j = 0; j < r->pkgs[i].ndebris; j++)
 			free(r->pkgs[i].debris[j].path);
@@ -121,9 +122,10 @@ results_add_pkg(struct results *r, const char *name, const char *level)
 }
 
 void
-results_add_time(struct results *r, int pkg, int64_t ms)
+results_add_time(struct results *r, int pkg, int cpu, int load, int64_t ms)
 {
 	r->pkgs[pkg].ms += ms;
+	durations_add(&r->pkgs[pkg].durations, cpu, load, ms);
 }
 
 void

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "drivers/outcome.h"
+#include "results/durations.h"
 #include "results/harness.h"
 
 enum results_phase {
@@ -129,6 +130,7 @@ struct results_pkg {
 	int64_t unreliable_runs;
 	int64_t leaked_runs;                   /* runs that left processes behind (killed) */
 	int64_t ms;                            /* the wall time of its runs */
+	struct durations durations;            /* its runs' times by (cpu, load) */
 	int64_t pinned, pin_failed;            /* its containers pinned, and not */
 	int64_t pin_max_ms;                    /* the longest pinning latency */
 	char *cpuset;                          /* the cores its containers got, or NULL */
@@ -176,7 +178,7 @@ void results_free(struct results *r);
 int results_add_pkg(struct results *r, const char *name, const char *level);
 
 /* Adds ms to the run time of package pkg. */
-void results_add_time(struct results *r, int pkg, int64_t ms);
+void results_add_time(struct results *r, int pkg, int cpu, int load, int64_t ms);
 
 /* Adds a test of package pkg with a new id and its full name (both
  * copied), with no cells yet; results_load builds results with it. */

@@ -121,6 +121,29 @@ one_way "ui-state.c" "ui.c ui-keys.c ui-live.c decide.c decide-post.c decide-rec
 one_way "decide-record.c" "decide.c decide-post.c yank.c"
 one_way "decide-post.c" "decide.c"
 
+# The engine is a pipeline (HACKING.md): plan, schedule (the scheduler
+# core, which knows nothing of a live sweep), spawn, collect, record. No
+# part of it names a function of sweep.c, the sweep's life and commands.
+for f in plan.c sched.c sched-core.c forecast.c; do
+	if grep -n '#include "engine/sweep' "src/engine/$f"; then
+		echo "src/engine/$f includes a sweep header: the scheduler knows no live sweep"
+		bad=1
+	fi
+done
+for fn in $(defined src/engine/sweep.c); do
+	for f in src/engine/sweep-*.c src/engine/run.c src/engine/build.c src/engine/listing.c \
+		src/engine/order.c src/engine/proc.c src/engine/plan.c src/engine/sched*.c \
+		src/engine/forecast.c; do
+		hits=$(grep -nE "[^A-Za-z0-9_]$fn\(" "$f" || true)
+		if [ -n "$hits" ]; then
+			printf '%s\n' "$hits" | sed "s|^|$f:|"
+			echo "$f calls $fn back in sweep.c: the engine's parts do not call back"
+			bad=1
+		fi
+	done
+done
+
 [ $bad = 0 ] || exit 1
 echo "src/ is free of curses, ui/ and cli/; base/ stands alone; ui/ is free of cli/;" \
-	"JSON is printed by jsonw_print; the dashboard's actions do not call its loop"
+	"JSON is printed by jsonw_print; the dashboard's actions do not call its loop;" \
+	"the engine's parts do not call back into sweep.c"

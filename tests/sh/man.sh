@@ -71,7 +71,7 @@ check_table() { # FILE TABLE
 		fi
 	done
 }
-for cmd in stress view report quarantine gate; do
+for cmd in stress view report quarantine gate plan; do
 	check_table cli/cmd-$cmd.c cmd_${cmd}_options
 done
 if ! grep -Eq '^\.It Fl o Ar' man/flakesweep.1; then
