@@ -83,3 +83,24 @@ TEST(identity_without_origin_the_roots_decide)
 	          1);
 	CHECK_INT(identity_same_text("{\"root\":\"/\"}", "{\"root\":\"/w\"}", &why), 1);
 }
+
+/* `git clone /w/repo /tmp/clone` of a repository with no remote: the
+ * clone's origin is the directory the sweeps before were made in. */
+TEST(identity_clone_of_a_repository_without_origin)
+{
+	char *why;
+
+	CHECK_INT(identity_same_text("{\"root\":\"/w/repo\",\"commit\":\"abc\"}",
+	                             "{\"root\":\"/tmp/clone\",\"commit\":\"def\","
+	                             "\"origin\":\"/w/repo\"}",
+	                             &why),
+	          1);
+	CHECK_INT(identity_same_text("{\"root\":\"/tmp/clone/mod\",\"origin\":\"/w/repo/\"}",
+	                             "{\"root\":\"/w/repo/mod\"}", &why),
+	          1);
+	/* A directory that is not where the other was swept: another project. */
+	CHECK_INT(identity_same_text("{\"root\":\"/w/other\"}",
+	                             "{\"root\":\"/tmp/clone\",\"origin\":\"/w/repo\"}", &why),
+	          0);
+	free(why);
+}

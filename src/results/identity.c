@@ -68,6 +68,15 @@ identity_inside(const char *a, const char *b)
 	return strncmp(a, b, n) == 0 && (a[n] == '\0' || a[n] == '/' || (n > 0 && b[n - 1] == '/'));
 }
 
+/* Whether origin is a local path naming root (the other side's, which
+ * records no origin of its own) or a directory that holds it. */
+static bool
+identity_names_root(const char *origin, const char *other_origin, const char *root)
+{
+	return *origin == '/' && *other_origin == '\0' && *root != '\0' &&
+	       identity_inside(root, origin);
+}
+
 int
 identity_same(const cJSON *pa, const cJSON *pb, struct identity_diff *d)
 {
@@ -78,6 +87,10 @@ identity_same(const cJSON *pa, const cJSON *pb, struct identity_diff *d)
 	bool same;
 
 	if (*ca != '\0' && strcmp(ca, cb) == 0)
+		return 1;
+	/* A clone of a repository that has no origin records that
+	 * repository's directory as its origin. */
+	if (identity_names_root(oa, ob, rb) || identity_names_root(ob, oa, ra))
 		return 1;
 	ka = identity_origin_key(oa);
 	kb = identity_origin_key(ob);

@@ -6,7 +6,9 @@
  * (flakesweep(1), PROJECT IDENTITY). The same commit is the same tree,
  * wherever it was checked out. Otherwise the origin names the project: the
  * same origin (however its URL is written) at another root or commit is
- * the same project, another origin another project. Where neither records
+ * the same project, another origin another project; an origin that is a
+ * local path (a clone of a repository with no origin) names the project
+ * recorded at that root without one. Where neither records
  * an origin, the roots decide: the same directory, or one inside the
  * other. What a side does not record (no root at all) says nothing.
  */
