@@ -28,56 +28,14 @@ go test -c -o "$work/one.test" . >/dev/null
 bin="$work/one.test"
 args=(-test.v -test.paniconexit0 -test.count=1 -test.cpu=1 -test.timeout=2m)
 
-# own.py FILE SECS JOURNAL CMD...: runs CMD (for SECS seconds, then SIGINT;
-# "-": until it ends) and writes to FILE its own CPU time in ms, without its
-# children's (read from its zombie before it is reaped), less what it had
-# used when JOURNAL (unless "-") first held the sweep's phase line (the
-# builds before it are no dispatch), and its peak RSS in KiB (polled).
-cat >"$work/own.py" <<'PY'
-import os, signal, sys, time
-secs = float(sys.argv[2]) if sys.argv[2] != "-" else None
-journal = sys.argv[3] if sys.argv[3] != "-" else None
-pid = os.fork()
-if pid == 0:
-    os.execvp(sys.argv[4], sys.argv[4:])
-t0 = time.monotonic()
-hwm = 0
-base = 0.0
-
-def cpu_ms():
-    f = open("/proc/%d/stat" % pid).read()
-    fields = f[f.rindex(")") + 2:].split()
-    return (int(fields[11]) + int(fields[12])) * 1000.0 / os.sysconf("SC_CLK_TCK")
-
-while True:
-    if os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None:
-        break
-    if journal is not None:
-        try:
-            if '"phase":"sweep"' in open(journal).read():
-                base = cpu_ms()
-                journal = None
-        except OSError:
-            pass
-    try:
-        for line in open("/proc/%d/status" % pid):
-            if line.startswith("VmHWM:"):
-                hwm = max(hwm, int(line.split()[1]))
-    except OSError:
-        pass
-    if secs is not None and time.monotonic() - t0 >= secs:
-        os.kill(pid, signal.SIGINT)
-        secs = None
-    time.sleep(0.05)
-ms = cpu_ms() - base
-os.waitpid(pid, 0)
-open(sys.argv[1], "w").write("%.1f %d\n" % (ms, hwm))
-PY
+# bench/own.py: the launcher's own CPU time (every thread, not its
+# children) and its peak RSS.
+ownpy=$here/own.py
 
 # Each prints "RATE OWN_MS_PER_RUN" (runs/s; ms of the launcher's CPU).
 run_fs() { # LOAD
 	local out=$work/out-$1-$round
-	python3 "$work/own.py" "$work/own" - "$out/journal.jsonl" "$fs" --cpu 1 --load "$1" --count "$runs" --confirm 0 \
+	python3 "$ownpy" "$work/own" - "$out/journal.jsonl" "$fs" --cpu 1 --load "$1" --count "$runs" --confirm 0 \
 		--no-race --ui none -o "$out" ./... >/dev/null 2>&1
 	read -r own rss <"$work/own"
 	echo "$rss" >"$work/rss-$1"
@@ -102,7 +60,7 @@ PY
 run_stress() { # LOAD
 	local secs
 	secs=$(python3 -c "r = float('${fs_last:-0}' or 0); print(max(10, int($runs / r) + 1 if r > 0 else 10))")
-	python3 "$work/own.py" "$work/own" "$((secs / 5 * 5 + 1))" - golang-stress -p "$((cores * $1))" \
+	python3 "$ownpy" "$work/own" "$((secs / 5 * 5 + 1))" - golang-stress -p "$((cores * $1))" \
 		"$bin" "${args[@]}" >"$work/stress.log" 2>&1 || true
 	read -r own rss <"$work/own"
 	awk -v own="$own" '/runs so far/ { t = $1; sub(/s:$/, "", t); n = $2 }

@@ -291,3 +291,32 @@ cli_unknown(const struct cli *c, const char *see)
 	else
 		sanitize_fprintf(stderr, _("flakesweep: unknown option %s\n"), c->bad);
 }
+
+int
+cli_set_string(void *arg, int id, const char *value)
+{
+	(void)id;
+	*(const char **)arg = value;
+	return 0;
+}
+
+int
+cli_parse_plain(struct cli *c, int argc, char **argv, void (*usage)(FILE *f))
+{
+	switch (cli_parse(c, argc, argv)) {
+	case CLI_OK:
+		return 0;
+	case CLI_HELP:
+		usage(stdout);
+		return 1;
+	case CLI_NO_VALUE:
+		sanitize_fprintf(stderr, _("flakesweep: option %s needs a value\n"), c->bad);
+		return -1;
+	case CLI_UNKNOWN:
+		cli_unknown(c, NULL);
+		return -1;
+	case CLI_STOP:
+		break;
+	}
+	return -1;
+}

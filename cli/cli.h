@@ -55,6 +55,15 @@ void cli_unknown(const struct cli *c, const char *see);
  * is the program or subcommand name. */
 enum cli_status cli_parse(struct cli *c, int argc, char **argv);
 
+/* A setter for a table whose options all take a value and store it in
+ * the one string arg points at (const char *). */
+int cli_set_string(void *arg, int id, const char *value);
+
+/* cli_parse for such a command: for --help, prints usage to stdout and
+ * returns 1; for an unknown option or a missing value, prints why to
+ * stderr and returns -1; else returns 0. */
+int cli_parse_plain(struct cli *c, int argc, char **argv, void (*usage)(FILE *f));
+
 /* Takes the options of c->options out of argv wherever they stand, in the
  * same spellings as cli_parse but without abbreviations, calling c->set
  * for each; every other word (operands, options of another table) stays,

@@ -23,6 +23,7 @@
 #include "base/jsonw.h"
 #include "base/sanitize.h"
 #include "base/util.h"
+#include "results/compare-bandaids.h"
 #include "results/compare.h"
 #include "results/identity.h"
 #include "results/results.h"
@@ -142,7 +143,7 @@ cmd_compare(int argc, char **argv)
 	struct compare *cmp = NULL;
 	struct identity_diff d;
 	cJSON *pb = NULL, *pa = NULL;
-	char *text;
+	char *text, *err = NULL;
 	size_t nbefore;
 	int rc = 2;
 
@@ -181,6 +182,10 @@ cmd_compare(int argc, char **argv)
 		goto out;
 	}
 	cmp = compare_new(before, after, &a.co);
+	if (compare_bandaids(cmp, pb, pa, NULL, &err) < 0) {
+		sanitize_fprintf(stderr, _("flakesweep: no band-aids looked for: %s\n"), err);
+		free(err);
+	}
 	if (a.board && !a.json &&
 	    cmd_compare_board(cmp, before, after, argv[c.first], argv[c.first + 1]) == 130) {
 		rc = 130;

@@ -45,14 +45,6 @@ cmd_merge_usage(FILE *f)
 	      f);
 }
 
-static int
-cmd_merge_set(void *arg, int id, const char *value)
-{
-	(void)id;
-	*(const char **)arg = value;
-	return 0;
-}
-
 /* OUT must be new or empty, as -o is for a sweep. Returns 1 when it made
  * OUT, 0 when OUT was there and empty, -1 after an error on stderr. */
 static int
@@ -119,24 +111,12 @@ cmd_merge(int argc, char **argv)
 	char **warnings = NULL;
 	size_t i;
 	int made, rc;
-	struct cli c = {cmd_merge_options, cmd_merge_set, &out, 0, 0, NULL, NULL};
+	struct cli c = {cmd_merge_options, cli_set_string, &out, 0, 0, NULL, NULL};
 	char *err = NULL;
 
-	switch (cli_parse(&c, argc, argv)) {
-	case CLI_OK:
-		break;
-	case CLI_HELP:
-		cmd_merge_usage(stdout);
-		return 0;
-	case CLI_NO_VALUE:
-		sanitize_fprintf(stderr, _("flakesweep: option %s needs a value\n"), c.bad);
-		return 2;
-	case CLI_UNKNOWN:
-		cli_unknown(&c, NULL);
-		return 2;
-	case CLI_STOP:
-		return 2;
-	}
+	rc = cli_parse_plain(&c, argc, argv, cmd_merge_usage);
+	if (rc != 0)
+		return rc > 0 ? 0 : 2;
 	if (out == NULL || argc - c.first < 1) {
 		fputs(_("flakesweep: usage: flakesweep merge -o OUT DIR...\n"), stderr);
 		return 2;

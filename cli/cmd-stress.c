@@ -24,6 +24,7 @@
 #include "base/timefmt.h"
 #include "engine/shard.h"
 #include "engine/sweep.h"
+#include "results/junit.h"
 #include "ui.h"
 #include "base/util.h"
 
@@ -60,6 +61,7 @@ static const struct cli_option cmd_stress_options[] = {
     {"quarantine", true, OPTIONS_QUARANTINE},
     {"ui", true, OPTIONS_UI},
     {"json", false, OPTIONS_JSON},
+    {"junit", true, OPTIONS_JUNIT},
     {"driver", true, OPTIONS_DRIVER},
     {"tap-select", true, OPTIONS_TAP_SELECT},
     {"scrub-env", true, OPTIONS_SCRUB_ENV},
@@ -128,6 +130,7 @@ cmd_stress_usage(FILE *f)
 	        "  --quarantine FILE  quarantine file (default .flakesweep/quarantine.json)\n"
 	        "  --ui full|line|none  front end (default full on a terminal, else line)\n"
 	        "  --json             print results.json to standard output\n"
+	        "  --junit FILE       write the results as JUnit XML to FILE at the end\n"
 	        "  --driver go|tap|pytest|gtest|ctest  test framework (default go)\n"
 	        "  --tap-select arg|env  how a TAP command is told which test to run\n"
 	        "  --pytest-unit file|dir  what one pytest run sweeps (default file)\n"
@@ -283,6 +286,20 @@ cmd_stress_signal_cb(uv_signal_t *h, int signum)
 
 static int cmd_stress_run_sweep(struct options *o);
 
+/* --junit FILE: the results of outdir as JUnit XML, an interrupted
+ * sweep's marked incomplete. Returns rc, or 2 when FILE was not written. */
+static int
+cmd_stress_junit(const char *outdir, const char *file, int rc)
+{
+	char *err = NULL;
+
+	if (junit_write(outdir, file, &err) == 0)
+		return rc;
+	sanitize_fprintf(stderr, "flakesweep: --junit: %s\n", err);
+	free(err);
+	return 2;
+}
+
 /* After the loop ran out: prints results.json (--json) or the report on
  * stdout, frees the sweep, the loop and the options. Returns the sweep's
  * exit status. */
@@ -304,6 +321,8 @@ cmd_stress_finish(uv_loop_t *loop, struct sweep *s, struct options *o)
 	}
 	if (rc != 2)
 		fprintf(stderr, _("flakesweep: results in %s\n"), sweep_outdir(s));
+	if (o->junit != NULL && (rc != 2 || sweep_results(s)->runs > 0))
+		rc = cmd_stress_junit(sweep_outdir(s), o->junit, rc);
 	sweep_free(s);
 	if (uv_loop_close(loop) != 0)
 		fprintf(stderr, "flakesweep: %s\n", _("handles left open at exit"));

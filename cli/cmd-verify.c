@@ -25,9 +25,12 @@
 #include "engine/outdir.h"
 #include "engine/sequential.h"
 #include "engine/sweep.h"
+#include "results/compare-bandaids.h"
 #include "results/compare.h"
 #include "results/identity.h"
+#include "results/junit.h"
 #include "results/results.h"
+#include "results/verify-json.h"
 #include "results/verify.h"
 
 /* The tests named when the runs did not run the test. */
@@ -61,12 +64,12 @@ cmd_verify_not_run(const struct verify_plan *vp, const struct verify_pair *p, co
 	results_free(ran);
 }
 
-/* Runs pair i of vp; its results are added to after and its runs counted
- * in *runs. Returns the sequential test's state, or -1 after printing an
- * error (*rc set). */
+/* Runs pair i of vp; its results are added to after and its runs,
+ * failures and decision recorded in *rec. Returns the sequential test's state, or -1 after printing
+ * an error (*rc set). */
 static int
 cmd_verify_pair(struct options *o, const char *base, int64_t budget, const struct verify_plan *vp,
-                size_t i, struct results *after, int64_t *runs, int *rc)
+                size_t i, struct results *after, struct verify_json_pair *rec, int *rc)
 {
 	const struct verify_pair *p = &vp->pairs[i];
 	struct sequential_spec sp = {vp->test->test, p->cpu,   p->load, p->p0,      p->p1,
@@ -110,8 +113,8 @@ cmd_verify_pair(struct options *o, const char *base, int64_t budget, const struc
 	}
 	results_absorb(after, one);
 	sanitize_fprintf(stderr, _("flakesweep: results in %s\n"), r.outdir);
-	*runs = r.runs;
 	state = (int)r.state;
+	*rec = (struct verify_json_pair){p->cpu, p->load, r.runs, r.failures, state};
 out:
 	results_free(one);
 	free(r.outdir);
@@ -197,6 +200,49 @@ cmd_verify_verdict(const struct verify_plan *vp, int state, size_t at, int64_t r
 		                 vp->test->id, p->cpu, p->load, (long long)runs, rc);
 }
 
+/* Looks for the band-aids of the change from the commit of before's
+ * results (project) to the checkout verify ran in, for the compare line. */
+static void
+cmd_verify_bandaids(struct compare *c, const cJSON *project, const struct options *o)
+{
+	cJSON *checkout = cJSON_CreateObject();
+	char *err = NULL;
+
+	cJSON_AddStringToObject(checkout, "driver", o->driver);
+	if (compare_bandaids(c, project, checkout, o->dir != NULL ? o->dir : ".", &err) < 0) {
+		sanitize_fprintf(stderr, _("flakesweep: no band-aids looked for: %s\n"), err);
+		free(err);
+	}
+	cJSON_Delete(checkout);
+}
+
+/* -o DIR: DIR/verify.json, with the commit of the checkout and whether a
+ * tracked file differed from it; verdict is NULL for the sequential
+ * tests' own. */
+static void
+cmd_verify_record(const struct options *o, const char *test, const char *verdict, int state,
+                  const struct verify_json_pair *pairs, size_t npairs, const struct compare_test *t)
+{
+	struct verify_json v = {test, verdict, NULL, false, pairs, npairs, t};
+	struct project_git g;
+	char *changed = NULL, *err = NULL;
+	bool found = project_git_find(o->dir != NULL ? o->dir : ".", &g) == 0;
+
+	if (v.verdict == NULL)
+		v.verdict = verify_json_decision(state);
+	if (found) {
+		v.commit = g.commit;
+		v.dirty = g.commit != NULL && project_git_differs(&g, &changed) != 0;
+	}
+	if (verify_json_write(o->outdir, &v, &err) < 0) {
+		sanitize_fprintf(stderr, "flakesweep: %s\n", err);
+		free(err);
+	}
+	free(changed);
+	if (found)
+		project_git_free(&g);
+}
+
 static int
 cmd_verify(int argc, char **argv)
 {
@@ -205,12 +251,16 @@ cmd_verify(int argc, char **argv)
 	struct results *before = NULL, *after = results_new();
 	struct verify_plan vp = {0};
 	struct compare *c = NULL;
+	const struct compare_test *t;
 	char *err = NULL, *text, *ids[1], *base = NULL;
 	const char *driver;
 	cJSON *project = NULL;
 	size_t i, at = 0;
-	int64_t runs = 0, at_runs = 0;
+	struct verify_json_pair *pairs = NULL;
+	size_t npairs = 0;
+	int64_t at_runs = 0;
 	int rc, state = STATS_SPRT_ACCEPT_P1;
+	bool masked;
 
 	rc = rates_seq_parse(&a, &o, argc, argv);
 	if (rc != 0) {
@@ -246,35 +296,56 @@ cmd_verify(int argc, char **argv)
 	rates_seq_package(&o, vp.package);
 	cmd_verify_warn_dirty(o.dir != NULL ? o.dir : ".");
 	/* Several pairs' sweeps go under one directory: default ones made
-	 * within the same second would collide. */
-	base = o.outdir != NULL ? xstrdup(o.outdir) : vp.npairs > 1 ? outdir_default() : NULL;
+	 * within the same second would collide; --junit reads that one. */
+	base = o.outdir != NULL                   ? xstrdup(o.outdir)
+	       : vp.npairs > 1 || o.junit != NULL ? outdir_default()
+	                                          : NULL;
+	pairs = xcalloc(vp.npairs, sizeof *pairs);
 	/* Worst first: the first pair that says not fixed ends it; a pair
 	 * left undecided cannot make it fixed, but a later one may still show
 	 * it not fixed. */
 	for (i = 0; i < vp.npairs && state != STATS_SPRT_ACCEPT_P0; i++) {
-		int s = cmd_verify_pair(&o, base, a.budget, &vp, i, after, &runs, &rc);
+		int s = cmd_verify_pair(&o, base, a.budget, &vp, i, after, &pairs[i], &rc);
 
 		if (s < 0)
 			goto out;
+		npairs++;
 		/* The first undecided pair names the verdict unless a later one
 		 * says not fixed. */
 		if (s != STATS_SPRT_ACCEPT_P1 &&
 		    (state == STATS_SPRT_ACCEPT_P1 || s == STATS_SPRT_ACCEPT_P0)) {
 			state = s;
 			at = i;
-			at_runs = runs;
+			at_runs = pairs[i].runs;
 		}
 	}
 	c = compare_new(before, after, &a.co);
+	cmd_verify_bandaids(c, project, &o);
+	t = compare_find(c, a.test);
+	/* A fix of band-aids only is masked (or skipped) whatever the
+	 * sequential tests say, unless they say not fixed. */
+	masked = t != NULL && t->verdict >= COMPARE_MASKED && state != STATS_SPRT_ACCEPT_P0;
 	ids[0] = (char *)a.test;
 	text = compare_to_text(c, ids, 1);
 	fputs(text, stdout);
 	free(text);
 	/* The sequential tests answer; compare's fixed-count verdict is shown
 	 * before theirs, which comes last. */
-	rc = state == STATS_SPRT_ACCEPT_P1 ? 0 : 1;
-	cmd_verify_verdict(&vp, state, at, at_runs, rc);
+	rc = state == STATS_SPRT_ACCEPT_P1 && !masked ? 0 : 1;
+	if (masked)
+		sanitize_fprintf(stdout, _("verify: %s %s: its fix is band-aids only (exit %d)\n"),
+		                 a.test, compare_verdict_name(t->verdict), rc);
+	else
+		cmd_verify_verdict(&vp, state, at, at_runs, rc);
+	if (o.junit != NULL && junit_write(base, o.junit, &err) < 0) {
+		sanitize_fprintf(stderr, "flakesweep: --junit: %s\n", err);
+		rc = 2;
+	}
+	if (o.outdir != NULL)
+		cmd_verify_record(&o, a.test, masked ? compare_verdict_name(t->verdict) : NULL,
+		                  state, pairs, npairs, t);
 out:
+	free(pairs);
 	free(err);
 	cJSON_Delete(project);
 	free(base);

@@ -26,6 +26,7 @@ extern const struct cmd_entry cmd_compare_entry;
 extern const struct cmd_entry cmd_verify_entry;
 extern const struct cmd_entry cmd_bisect_entry;
 extern const struct cmd_entry cmd_merge_entry;
+extern const struct cmd_entry cmd_junit_entry;
 extern const struct cmd_entry cmd_plan_entry;
 /* Hidden from the usage text: the program a sweep runs as its canaries. */
 extern const struct cmd_entry cmd_canary_entry;

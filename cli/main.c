@@ -15,9 +15,19 @@
 #include "base/util.h"
 
 const struct cmd_entry *const cmd_table[] = {
-    &cmd_stress_entry, &cmd_quarantine_entry, &cmd_gate_entry,   &cmd_report_entry,
-    &cmd_view_entry,   &cmd_compare_entry,    &cmd_verify_entry, &cmd_bisect_entry,
-    &cmd_merge_entry,  &cmd_plan_entry,       &cmd_canary_entry, NULL,
+    &cmd_stress_entry,
+    &cmd_quarantine_entry,
+    &cmd_gate_entry,
+    &cmd_report_entry,
+    &cmd_view_entry,
+    &cmd_compare_entry,
+    &cmd_verify_entry,
+    &cmd_bisect_entry,
+    &cmd_merge_entry,
+    &cmd_junit_entry,
+    &cmd_plan_entry,
+    &cmd_canary_entry,
+    NULL,
 };
 
 int

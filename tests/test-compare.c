@@ -285,7 +285,8 @@ TEST(compare_json_names_every_verdict)
 	CHECK(strstr(s, "\"verdict\":\"inconclusive\",\"pair\":{\"cpu\":1,\"load\":1},"
 	                "\"runs_needed\":69") != NULL);
 	CHECK(strstr(s, "\"summary\":{\"fixed\":0,\"rarer\":0,\"unchanged\":0,\"worse\":0,"
-	                "\"new\":0,\"inconclusive\":1,\"not run\":0}") != NULL);
+	                "\"new\":0,\"inconclusive\":1,\"not run\":0,\"masked\":0,"
+	                "\"skipped\":0}") != NULL);
 	free(s);
 	cJSON_Delete(j);
 	compare_free(c);

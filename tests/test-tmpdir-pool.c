@@ -8,10 +8,12 @@
 #include "config.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -107,5 +109,73 @@ TEST(tmpdir_pool_reuses_empty_dirs)
 	free(p1);
 	free(p2);
 	free(p3);
+	free(dir);
+}
+
+/* A new directory of the pool's, its last change an hour ago, found empty
+ * and so stamped. */
+static void
+stamped(struct tmpdir_pool *pool, const char *path, const struct timespec *old)
+{
+	CHECK_INT(tmpdir_pool_take(pool, path), 0);
+	CHECK_INT(utimensat(AT_FDCWD, path, old, 0), 0);
+	CHECK(tmpdir_pool_give(pool, path));
+}
+
+/* A file left in the directory of path: not taken back, even with the
+ * directory's mtime set back to old (when old is not NULL). */
+static void
+left_file(struct tmpdir_pool *pool, const char *path, const struct timespec *old)
+{
+	char *f = xasprintf("%s/left", path);
+	struct stat st;
+	FILE *fp;
+
+	CHECK_INT(tmpdir_pool_take(pool, path), 0);
+	fp = fopen(f, "w");
+	CHECK(fp != NULL);
+	fclose(fp);
+	if (old != NULL) {
+		CHECK_INT(utimensat(AT_FDCWD, path, old, 0), 0);
+		CHECK_INT(stat(path, &st), 0);
+		CHECK(st.st_mtim.tv_sec == old[1].tv_sec && st.st_mtim.tv_nsec == 0);
+	}
+	CHECK(!tmpdir_pool_give(pool, path));
+	CHECK_INT(unlink(f), 0);
+	CHECK_INT(rmdir(path), 0);
+	free(f);
+}
+
+/* A directory found empty long after its last change is taken back on its
+ * stamps alone; an entry left in it, even with its mtime set back, is
+ * still seen. */
+TEST(tmpdir_pool_trusts_old_stamps_only_while_unchanged)
+{
+	char *dir = xasprintf("%s/stamped", check_tmpdir()), *p1, *p2, *got;
+	struct timespec old[2] = {{0, 0}, {0, 0}};
+	struct tmpdir_pool *pool;
+
+	CHECK_INT(mkdir(dir, 0755), 0);
+	pool = tmpdir_pool_new(dir);
+	p1 = xasprintf("%s/1", dir);
+	p2 = xasprintf("%s/2", dir);
+	old[0].tv_sec = old[1].tv_sec = time(NULL) - 3600;
+	stamped(pool, p1, old);
+	/* Left as it was: taken back. */
+	CHECK_INT(tmpdir_pool_take(pool, p2), 0);
+	CHECK(tmpdir_pool_give(pool, p2));
+	got = names(dir);
+	CHECK_STR(got, ".idle-1");
+	free(got);
+	left_file(pool, p2, NULL);
+	stamped(pool, p1, old);
+	left_file(pool, p2, old);
+	got = names(dir);
+	CHECK_STR(got, "");
+	free(got);
+	tmpdir_pool_free(pool);
+	CHECK_INT(rmdir(dir), 0);
+	free(p1);
+	free(p2);
 	free(dir);
 }

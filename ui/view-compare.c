@@ -29,6 +29,8 @@ view_compare_role(enum compare_verdict v)
 	case COMPARE_RARER:
 	case COMPARE_INCONCLUSIVE:
 	case COMPARE_NOT_RUN:
+	case COMPARE_MASKED:
+	case COMPARE_SKIPPED:
 		return DRAW_WARN;
 	case COMPARE_UNCHANGED:
 		break;
@@ -39,7 +41,7 @@ view_compare_role(enum compare_verdict v)
 static void
 view_compare_header(struct view_ctx *c, const struct view_compare *vc, int cols)
 {
-	int counts[COMPARE_NOT_RUN + 1] = {0}, x, v;
+	int counts[COMPARE_VERDICTS] = {0}, x, v;
 	size_t i;
 	char *s;
 
@@ -50,7 +52,7 @@ view_compare_header(struct view_ctx *c, const struct view_compare *vc, int cols)
 	s = xasprintf(_(" compare  %zu tests:"), vc->cmp->ntests);
 	x = draw_text(c->d, 0, 0, cols, s, DRAW_HEADER, true);
 	free(s);
-	for (v = 0; v <= COMPARE_NOT_RUN && x < cols; v++) {
+	for (v = 0; v < COMPARE_VERDICTS && x < cols; v++) {
 		if (counts[v] == 0)
 			continue;
 		s = xasprintf(" %d %s", counts[v], compare_verdict_name(v));

@@ -58,6 +58,7 @@ options_free(struct options *o)
 	free(o->until);
 	free(o->quarantine);
 	free(o->durations);
+	free(o->junit);
 	free(o->driver);
 	free(o->tap_select);
 	free(o->pytest_unit);
@@ -330,6 +331,9 @@ options_set(struct options *o, enum options_key key, const char *value, const ch
 		return rc;
 	case OPTIONS_JSON:
 		o->json = true;
+		return 0;
+	case OPTIONS_JUNIT:
+		options_set_str(&o->junit, value);
 		return 0;
 	case OPTIONS_DRIVER:
 		o->given |= OPTIONS_GIVEN_DRIVER;

@@ -77,6 +77,7 @@ struct options {
 	char *quarantine; /* --quarantine FILE */
 	enum options_ui ui;
 	bool json;
+	char *junit;       /* --junit FILE: JUnit XML written at the end (junit.h) */
 	char *driver;      /* "go" (default), "tap", "pytest", "gtest" or "ctest" */
 	char *tap_select;  /* "arg" (default) or "env" */
 	char *pytest_unit; /* "file" (default) or "dir": one pytest package */
@@ -141,6 +142,7 @@ enum options_key {
 	OPTIONS_QUARANTINE,
 	OPTIONS_UI,
 	OPTIONS_JSON,
+	OPTIONS_JUNIT,
 	OPTIONS_DRIVER,
 	OPTIONS_TAP_SELECT,
 	OPTIONS_SCRUB_ENV,

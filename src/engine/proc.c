@@ -62,7 +62,6 @@ struct proc {
 	struct mask_stream *out_mask, *report_mask;
 	proc_done_cb done_cb;
 	void *arg;
-	struct proc *next; /* live procs, for proc_reap_orphans */
 };
 
 struct proc_child {
@@ -78,7 +77,10 @@ struct proc_child {
 	volatile int err; /* shared with the parent through CLONE_VM */
 };
 
-static struct proc *live;
+/* The leaders of the live procs, sorted, for proc_reap_orphans and the
+ * adopted children's scans. */
+static pid_t *live;
+static size_t nlive, live_cap;
 /* The values masked in every child's output (proc_set_mask), or NULL. */
 static const struct mask *proc_masks;
 /* The variables no child sees (proc_withhold_env). */
@@ -240,17 +242,52 @@ proc_pipe_ended(struct proc *p, bool report)
 	*eof = true;
 }
 
-static void
-proc_unlink_live(struct proc *p)
+static int
+proc_pid_cmp(const void *a, const void *b)
 {
-	struct proc **pp;
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
 
-	for (pp = &live; *pp != NULL; pp = &(*pp)->next) {
-		if (*pp == p) {
-			*pp = p->next;
-			return;
-		}
+	return x < y ? -1 : x > y;
+}
+
+/* Where pid is in live, or where it would go. */
+static size_t
+proc_live_index(pid_t pid)
+{
+	size_t lo = 0, hi = nlive;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (live[mid] < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
+	return lo;
+}
+
+static void
+proc_link_live(pid_t pid)
+{
+	size_t i = proc_live_index(pid);
+
+	if (nlive == live_cap) {
+		live_cap = live_cap ? 2 * live_cap : 64;
+		live = xrealloc(live, sizeof *live * live_cap);
+	}
+	memmove(live + i + 1, live + i, sizeof *live * (nlive - i));
+	live[i] = pid;
+	nlive++;
+}
+
+static void
+proc_unlink_live(pid_t pid)
+{
+	size_t i = proc_live_index(pid);
+
+	if (i < nlive && live[i] == pid)
+		memmove(live + i, live + i + 1, sizeof *live * (--nlive - i));
 }
 
 static void
@@ -414,7 +451,7 @@ proc_reap(struct proc *p)
 		uv_timer_stop(&p->exit_timer);
 		uv_close((uv_handle_t *)&p->exit_timer, proc_close_cb);
 	}
-	proc_unlink_live(p);
+	proc_unlink_live(p->pid);
 	/* Whatever the run left in its group must not load the lane. After
 	 * the time limit's group signal, what is left is the limit's to end
 	 * (it may be dying of the same SIGTERM): a leak only when the leader
@@ -578,8 +615,7 @@ proc_spawn(uv_loop_t *loop, const struct proc_spec *spec, proc_output_cb output_
 	else
 		uv_timer_start(&p->exit_timer, proc_exit_timer_cb, 2, 2);
 	proc_arm_timer(p);
-	p->next = live;
-	live = p;
+	proc_link_live(pid);
 	*out = p;
 out:
 	if (fds[0] >= 0)
@@ -729,6 +765,7 @@ struct proc_env_match {
 	const char *want;
 	size_t len;
 	bool prefix;
+	pid_t self;
 	int killed;
 };
 
@@ -756,7 +793,7 @@ proc_kill_env_one(pid_t pid, void *arg)
 {
 	struct proc_env_match *m = arg;
 
-	if (pid == getpid() || !proc_env_holds(pid, m))
+	if (pid == m->self || !proc_env_holds(pid, m))
 		return true;
 	/* A daemon that called setsid leads its own group: take it whole. */
 	if (getpgid(pid) == pid)
@@ -766,10 +803,40 @@ proc_kill_env_one(pid_t pid, void *arg)
 	return true;
 }
 
-static bool proc_is_live(pid_t pid);
+static bool
+proc_is_live(pid_t pid)
+{
+	return nlive > 0 && bsearch(&pid, live, nlive, sizeof *live, proc_pid_cmp) != NULL;
+}
+
+/* Calls fn(pid, arg) for each child listed in path (a task's children
+ * file) that is no live proc; returns false when fn did. */
+static bool
+proc_each_child_in(const char *path, bool (*fn)(pid_t pid, void *arg), void *arg)
+{
+	char *text = NULL;
+	const char *s;
+	bool go_on = true;
+
+	if (util_read_file(path, 1 << 20, &text, NULL) < 0)
+		return true;
+	for (s = text; go_on && *s != '\0';) {
+		char *end;
+		long pid = strtol(s, &end, 10);
+
+		if (end == s)
+			break;
+		s = end;
+		if (pid > 0 && !proc_is_live((pid_t)pid))
+			go_on = fn((pid_t)pid, arg);
+	}
+	free(text);
+	return go_on;
+}
 
 /* Calls fn(pid, arg) for each child of flakesweep that is no live proc:
- * descendants adopted because flakesweep is their subreaper. */
+ * descendants adopted because flakesweep is their subreaper, and any
+ * other thread's. */
 static void
 proc_each_adopted(bool (*fn)(pid_t pid, void *arg), void *arg)
 {
@@ -778,25 +845,11 @@ proc_each_adopted(bool (*fn)(pid_t pid, void *arg), void *arg)
 	struct dirent *de;
 
 	while (d != NULL && (de = readdir(d)) != NULL) {
-		char *text = NULL;
-		const char *s;
-
 		if (de->d_name[0] == '.')
 			continue;
 		snprintf(path, sizeof path, "/proc/self/task/%s/children", de->d_name);
-		if (util_read_file(path, 1 << 20, &text, NULL) < 0)
-			continue;
-		for (s = text; *s != '\0';) {
-			char *end;
-			long pid = strtol(s, &end, 10);
-
-			if (end == s)
-				break;
-			s = end;
-			if (pid > 0 && !proc_is_live((pid_t)pid) && !fn((pid_t)pid, arg))
-				break;
-		}
-		free(text);
+		if (!proc_each_child_in(path, fn, arg))
+			break;
 	}
 	if (d != NULL)
 		closedir(d);
@@ -805,12 +858,17 @@ proc_each_adopted(bool (*fn)(pid_t pid, void *arg), void *arg)
 int
 proc_kill_by_env(const char *want, bool prefix, bool adopted)
 {
-	struct proc_env_match m = {want, strlen(want), prefix, 0};
+	struct proc_env_match m = {want, strlen(want), prefix, getpid(), 0};
+	char path[64];
 
-	if (adopted)
-		proc_each_adopted(proc_kill_env_one, &m);
-	else
+	/* The kernel hands an orphan to the subreaper's first live thread,
+	 * its main one: its children file is enough to find the adopted. */
+	if (adopted) {
+		snprintf(path, sizeof path, "/proc/self/task/%d/children", (int)m.self);
+		proc_each_child_in(path, proc_kill_env_one, &m);
+	} else {
 		proc_each(proc_kill_env_one, &m);
+	}
 	return m.killed;
 }
 
@@ -818,18 +876,6 @@ void
 proc_become_subreaper(void)
 {
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
-}
-
-static bool
-proc_is_live(pid_t pid)
-{
-	const struct proc *p;
-
-	for (p = live; p != NULL; p = p->next) {
-		if (p->pid == pid)
-			return true;
-	}
-	return false;
 }
 
 struct proc_orphans {

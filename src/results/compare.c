@@ -340,6 +340,7 @@ compare_free(struct compare *c)
 	for (i = 0; i < c->ntests; i++) {
 		free(c->tests[i].id);
 		free(c->tests[i].pairs);
+		bandaid_list_free(&c->tests[i].bandaids);
 	}
 	free(c->tests);
 	free(c);
@@ -361,6 +362,10 @@ compare_verdict_name(enum compare_verdict v)
 		return "new";
 	case COMPARE_NOT_RUN:
 		return "not run";
+	case COMPARE_MASKED:
+		return "masked";
+	case COMPARE_SKIPPED:
+		return "skipped";
 	case COMPARE_INCONCLUSIVE:
 		break;
 	}
@@ -378,10 +383,29 @@ compare_counts_json(const struct compare_counts *k)
 }
 
 cJSON *
+compare_bandaids_json(const struct compare_test *t)
+{
+	cJSON *list = cJSON_CreateArray();
+	size_t i;
+
+	for (i = 0; i < t->bandaids.n; i++) {
+		const struct bandaid *b = &t->bandaids.items[i];
+		cJSON *o = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(o, "kind", b->kind);
+		cJSON_AddStringToObject(o, "file", b->file);
+		cJSON_AddNumberToObject(o, "line", b->line);
+		cJSON_AddStringToObject(o, "text", b->text);
+		cJSON_AddItemToArray(list, o);
+	}
+	return list;
+}
+
+cJSON *
 compare_to_json(const struct compare *c, const char *before, const char *after)
 {
 	cJSON *root = cJSON_CreateObject(), *o, *tests, *sum;
-	int64_t counts[COMPARE_NOT_RUN + 1] = {0};
+	int64_t counts[COMPARE_VERDICTS] = {0};
 	size_t i;
 	int k;
 
@@ -411,6 +435,10 @@ compare_to_json(const struct compare *c, const char *before, const char *after)
 			cJSON_AddNullToObject(jt, "pair");
 		}
 		cJSON_AddNumberToObject(jt, "runs_needed", (double)t->runs_needed);
+		if (t->checked)
+			cJSON_AddItemToObject(jt, "bandaids", compare_bandaids_json(t));
+		if (t->verdict != t->measured && t->checked)
+			cJSON_AddStringToObject(jt, "measured", compare_verdict_name(t->measured));
 		pairs = cJSON_AddArrayToObject(jt, "pairs");
 		for (k = 0; k < t->npairs; k++) {
 			const struct compare_pair *p = &t->pairs[k];
@@ -431,7 +459,7 @@ compare_to_json(const struct compare *c, const char *before, const char *after)
 		cJSON_AddItemToArray(tests, jt);
 	}
 	sum = cJSON_AddObjectToObject(root, "summary");
-	for (k = 0; k <= COMPARE_NOT_RUN; k++)
+	for (k = 0; k < COMPARE_VERDICTS; k++)
 		cJSON_AddNumberToObject(sum, compare_verdict_name((enum compare_verdict)k),
 		                        (double)counts[k]);
 	return root;
@@ -451,6 +479,7 @@ static void
 compare_text_test(struct buf *b, const struct compare_test *t)
 {
 	char *id = sanitize_text(t->id, strlen(t->id));
+	size_t i;
 
 	buf_printf(b, "%-12s %s", compare_verdict_name(t->verdict), id);
 	free(id);
@@ -469,13 +498,24 @@ compare_text_test(struct buf *b, const struct compare_test *t)
 		else
 			buf_printf(b, "%s", _("; too rare to show fixed at this level"));
 	}
+	if (t->checked && t->verdict != t->measured)
+		buf_printf(b, _("; %s by the rates"), compare_verdict_name(t->measured));
 	buf_printf(b, "\n");
+	for (i = 0; i < t->bandaids.n; i++) {
+		const struct bandaid *ba = &t->bandaids.items[i];
+		char *where = xasprintf("%s:%d: %s", ba->file, ba->line, ba->text), *clean;
+
+		clean = sanitize_text(where, strlen(where));
+		buf_printf(b, _("%-12s band-aid %s at %s\n"), "", ba->kind, clean);
+		free(clean);
+		free(where);
+	}
 }
 
 char *
 compare_to_text(const struct compare *c, char *const *ids, size_t nids)
 {
-	int64_t counts[COMPARE_NOT_RUN + 1] = {0};
+	int64_t counts[COMPARE_VERDICTS] = {0};
 	struct buf b;
 	size_t i, shown = 0;
 	int k;
@@ -502,11 +542,34 @@ compare_to_text(const struct compare *c, char *const *ids, size_t nids)
 		           k < COMPARE_INCONCLUSIVE ? "," : "");
 	/* Counted only when some test was not run, so the line of a compare of
 	 * the same tests stays as it was. */
-	if (counts[COMPARE_NOT_RUN] > 0)
-		buf_printf(&b, ", %lld %s", (long long)counts[COMPARE_NOT_RUN],
-		           compare_verdict_name(COMPARE_NOT_RUN));
+	for (k = COMPARE_NOT_RUN; k < COMPARE_VERDICTS; k++)
+		if (counts[k] > 0)
+			buf_printf(&b, ", %lld %s", (long long)counts[k],
+			           compare_verdict_name((enum compare_verdict)k));
 	buf_printf(&b, "\n");
 	return buf_steal(&b);
+}
+
+void
+compare_set_bandaids(struct compare *c, const char *id, struct bandaid_list *l)
+{
+	struct compare_test *t = (struct compare_test *)compare_find(c, id);
+
+	if (t == NULL) {
+		bandaid_list_free(l);
+		return;
+	}
+	bandaid_list_free(&t->bandaids);
+	t->bandaids = *l;
+	memset(l, 0, sizeof *l);
+	t->checked = true;
+	t->measured = t->verdict;
+	if (bandaid_skipped(&t->bandaids))
+		t->verdict = COMPARE_SKIPPED;
+	else if (t->bandaids.n > 0 && !t->bandaids.sync &&
+	         (t->verdict == COMPARE_FIXED || t->verdict == COMPARE_RARER ||
+	          t->verdict == COMPARE_INCONCLUSIVE))
+		t->verdict = COMPARE_MASKED;
 }
 
 size_t

@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "drivers/bandaid.h"
+
 struct results;
 struct cJSON;
 
@@ -24,7 +26,14 @@ enum compare_verdict {
 	COMPARE_NEW,          /* fails only after */
 	COMPARE_INCONCLUSIVE, /* the runs cannot tell */
 	COMPARE_NOT_RUN,      /* after has no run of it */
+	/* Fixed, rarer or inconclusive by the rates, through band-aids only
+	 * (bandaid.h): no synchronisation was added. */
+	COMPARE_MASKED,
+	COMPARE_SKIPPED, /* the change skips the test or renames it out of collection */
 };
+
+/* The number of verdicts, for arrays counted by verdict. */
+#define COMPARE_VERDICTS (COMPARE_SKIPPED + 1)
 
 struct compare_options {
 	double alpha;  /* false discovery rate across all pairs (0.05) */
@@ -61,6 +70,11 @@ struct compare_test {
 	int decisive; /* index of the pair that decided the verdict, or -1 */
 	enum compare_verdict verdict;
 	int64_t runs_needed;
+	/* With band-aids looked for (compare_set_bandaids): those found, and
+	 * the verdict the rates gave before they made it masked or skipped. */
+	bool checked;
+	struct bandaid_list bandaids;
+	enum compare_verdict measured;
 };
 
 struct compare {
@@ -76,6 +90,16 @@ void compare_options_default(struct compare_options *o);
 struct compare *compare_new(const struct results *before, const struct results *after,
                             const struct compare_options *opts);
 void compare_free(struct compare *c);
+
+/* Gives the test with this id the band-aids l names (taking what l holds;
+ * l is zeroed): skipped when one skips the test or renames it, masked when
+ * the rates say fixed, rarer or inconclusive and no synchronisation was
+ * added. A test c lacks frees l. */
+void compare_set_bandaids(struct compare *c, const char *id, struct bandaid_list *l);
+
+/* t's band-aids as a JSON array of {kind, file, line, text} (compare's
+ * tests[].bandaids[]). Caller frees with cJSON_Delete. */
+struct cJSON *compare_bandaids_json(const struct compare_test *t);
 
 /* The test with this id, or NULL. */
 const struct compare_test *compare_find(const struct compare *c, const char *id);

@@ -4,7 +4,7 @@
 # after; and check_budget OUT BUDGET_MS TOOK_MS KEY VALUE, which checks a
 # budgeted sweep's results: it took 70% to 105% of the budget, its
 # config has KEY (for_s, until) as VALUE and the last count chosen, and
-# each of its 48 pairs had at least 3 runs.
+# each of its 48 pairs had at least 3 runs, and 90% of that count.
 command -v go >/dev/null || { echo "SKIP no go"; exit 77; }
 mkdir -p "$CHECK_TMPDIR/mod"
 cd "$CHECK_TMPDIR/mod"
@@ -35,7 +35,9 @@ check(min(runs.values()) >= 3, "at least 3 runs a pair: %d" % min(runs.values())
 chosen = [l for l in lines if l["type"] == "budget" and l["phase"] == "sweep"]
 check(chosen and c["count"] == chosen[-1]["count"],
       "config.count is the last count chosen: %s, %s" % (c["count"], chosen[-1:]))
-check(min(runs.values()) >= c["count"] - 1, "every pair got about the count chosen")
+# A host that slows down at the end may stop the last round short.
+check(min(runs.values()) >= 0.9 * c["count"],
+      "every pair got the count chosen: %d < %d" % (min(runs.values()), c["count"]))
 print("took %.1f s of %.1f, %d budget lines, count %d, runs a pair %d..%d" %
       (took, budget, len(chosen), c["count"], min(runs.values()), max(runs.values())))
 PY
