@@ -395,6 +395,9 @@ TEST(journal_fast_lines_count_as_parsed_ones)
 		jr.noise_ms = 0.1 * i + 0.05 * (i % 3);
 		jr.exit.timed_out = i == 11;
 		jr.exit.status = i % 17 == 3;
+		/* Runs two at a time on the wall clock, some without times. */
+		jr.began = i % 6 == 5 ? 0 : 1796119200000 + 500 * i;
+		jr.ended = jr.began > 0 ? jr.began + 900 : 0;
 		CHECK_INT(journal_write_spawn(j, jr.run, 4242 + i, 99), 0);
 		if (i != 59)
 			CHECK_INT(journal_write_run(j, &jr, &o), 0);
@@ -501,6 +504,10 @@ TEST(journal_fast_lines_checked_like_parsed_ones)
 	              "4: run line: pkg: no build line for package 4");
 	check_refused("{\"type\":\"spawn\",\"run\":1,\"pid\":0,\"start\":1}\n",
 	              "3: spawn line: pid: expected a whole number from 1 to 2147483647");
+	/* A run that ended before it began. */
+	check_refused("{\"type\":\"set\",\"id\":1,\"pkg\":0,\"order\":[\"PTestA\"]}\n" RUN_LINE(
+	                  "\"cpu\":1,\"load\":1,\"set\":1,\"began\":2000,\"ended\":1000"),
+	              "4: run line: ended: expected a whole number from 2000 to 9007199254740992");
 }
 
 static int

@@ -457,6 +457,39 @@ TEST(results_cores_from_the_journal)
 	free(path);
 }
 
+/* Confirm runs alone take their lane's first free core: TestEven fails in
+ * half its sweep runs on core 2 and on core 3 alike, and passes its 80
+ * confirm runs, all on core 2. Pooled, core 3 would look bad (5 of 10
+ * against 5 of 90 on core 2); the sweep's runs alone show no
+ * concentration. */
+TEST(results_cores_counted_in_the_sweep_only)
+{
+	char *path = xasprintf("%s/journal.jsonl", check_tmpdir());
+	struct journal *j = journal_with_pkg(path);
+	struct replay *rp;
+	struct outcome o;
+	const struct results_test *t;
+	const struct results_core *c;
+	int64_t runs, bad;
+	double p;
+	int i;
+
+	for (i = 0; i < 100; i++) {
+		int cores[1] = {i < 20 ? 2 + i % 2 : 2};
+		bool fail = i < 20 && i % 4 < 2;
+
+		outcome_of(&o, fail ? NULL : "TestEven", fail ? "TestEven" : NULL, NULL);
+		journal_run_of(j, i + 1, i < 20 ? RESULTS_SWEEP : RESULTS_CONFIRM, 1, cores, &o);
+	}
+	rp = journal_replayed(path, j);
+	t = results_find(rp->results, "m::TestEven");
+	/* 5 of 10 on core 3 against 5 of 90 on core 2, pooled. */
+	CHECK(!results_core_concentration(t, &c, &runs, &bad, &p));
+	replay_free(rp);
+	free(rp);
+	free(path);
+}
+
 /* TestRoot fails in some runs; TestLater fails only in those runs, after
  * it, and passes alone: a cascade of TestRoot, not flaky. TestOwn fails
  * once on its own: flaky. A subtest failing after its parent started is

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "drivers/go-discover.h"
+#include "drivers/go-miss.h"
 #include "drivers/go-modules.h"
 #include "drivers/project.h"
 #include "engine/options.h"
@@ -185,9 +186,13 @@ struct go_discover_tag_walk {
 
 struct go_discovery {
 	const struct options *o;
+	const char *root;
 	struct go_discover_listing *v;
 	size_t n;
 	struct go_modules below; /* every module at or below the root */
+	char *bad;               /* a pattern that names nothing: the sweep's error */
+	char **warnings;
+	size_t nwarnings;
 };
 
 static void
@@ -226,23 +231,61 @@ go_discover_gopath_mode(const char *dir)
 	return yes;
 }
 
+/* Lists pattern in dir, a directory of the module at mod_dir, unless the
+ * go.work go uses there leaves the module out: then adds it to left,
+ * keeping the first such go.work in *work. Returns whether it is listed. */
+static bool
+go_discover_listing_module(struct go_discovery *d, const char *mod_dir, const char *dir,
+                           const char *pattern, const char *what, struct go_modules *left,
+                           char **work)
+{
+	char *w = go_modules_work_leaves_out(mod_dir);
+
+	if (w == NULL) {
+		go_discover_listing_add(d, dir, pattern, what);
+		return true;
+	}
+	go_modules_add(left, mod_dir);
+	if (*work == NULL)
+		*work = w;
+	else
+		free(w);
+	return false;
+}
+
+/* Warns, once each, of the modules of left that go.work leaves out. */
+static void
+go_discover_warn_left_out(struct go_discovery *d, const struct go_modules *left, const char *work)
+{
+	size_t i;
+
+	for (i = 0; i < left->n; i++) {
+		char *w = go_miss_left_out(&left->v[i], work, d->root);
+
+		go_discover_add_unique(&d->warnings, &d->nwarnings, w);
+		free(w);
+	}
+}
+
 /* A pattern relative to the root ("./grpc/...", "."): listed in its own
  * directory, whose module Go finds, and, with "...", every module below
  * it, which `go list ./...` would not enter. A directory in no module is
  * not itself listed (Go would refuse it), outside GOPATH mode, when
- * modules lie below it.
- * Returns -1 with *err for a directory that is not there or holds no
- * module at all. */
+ * modules lie below it. A module the go.work in use leaves out is not
+ * listed (Go would refuse it) but warned of.
+ * Returns -1 with *err for a directory that is not there, holds no module
+ * at all or only modules that go.work leaves out. */
 static int
-go_discover_plan_relative(struct go_discovery *d, const char *root, const char *pattern, char **err)
+go_discover_plan_relative(struct go_discovery *d, const char *pattern, char **err)
 {
+	const char *root = d->root;
 	size_t len = strlen(pattern);
 	bool recursive = len >= 3 && strcmp(pattern + len - 3, "...") == 0;
-	char *base = xstrndup(pattern, recursive ? len - 3 : len), *dir;
-	struct go_modules nested = {NULL, 0};
+	char *base = xstrndup(pattern, recursive ? len - 3 : len), *dir, *home = NULL, *work = NULL;
+	struct go_modules nested = {NULL, 0}, left = {NULL, 0};
 	struct stat st;
-	bool inside;
-	size_t i;
+	size_t i, listed = 0;
+	bool gopath;
 	int rc = 0;
 
 	if (recursive && strlen(base) > 0 && base[strlen(base) - 1] == '/')
@@ -257,10 +300,11 @@ go_discover_plan_relative(struct go_discovery *d, const char *root, const char *
 		rc = -1;
 		goto out;
 	}
-	inside = go_modules_inside(dir) || go_discover_gopath_mode(dir);
+	home = go_modules_home(dir);
+	gopath = home == NULL && go_discover_gopath_mode(dir);
 	if (recursive)
 		go_modules_below(dir, false, &nested);
-	if (!inside && nested.n == 0) {
+	if (home == NULL && !gopath && nested.n == 0) {
 		*err =
 		    xasprintf(_("%s: no Go module in %s, above it or below it: expected a go.mod "
 		                "(`go mod init`), or a go.work at the root"),
@@ -268,59 +312,78 @@ go_discover_plan_relative(struct go_discovery *d, const char *root, const char *
 		rc = -1;
 		goto out;
 	}
-	if (inside)
+	if (gopath)
 		go_discover_listing_add(d, dir, recursive ? "./..." : ".", pattern);
+	if (home != NULL && go_discover_listing_module(d, home, dir, recursive ? "./..." : ".",
+	                                               pattern, &left, &work))
+		listed++;
 	for (i = 0; i < nested.n; i++) {
 		const struct go_module *m = &nested.v[i];
-		size_t rlen = strlen(root);
-		char *what = m->path != NULL ? xstrdup(m->path)
-		             : strncmp(m->dir, root, rlen) == 0 && m->dir[rlen] == '/'
-		                 ? xasprintf(".%s", m->dir + rlen)
-		                 : xstrdup(m->dir);
+		char *what = m->path != NULL ? xstrdup(m->path) : go_miss_dir(m, root);
 
-		go_discover_listing_add(d, m->dir, "./...", what);
+		if (go_discover_listing_module(d, m->dir, m->dir, "./...", what, &left, &work))
+			listed++;
 		free(what);
 	}
+	if (left.n > 0 && listed == 0 && !gopath) {
+		*err = go_miss_outside_work(pattern, &left, work, root);
+		rc = -1;
+	} else {
+		go_discover_warn_left_out(d, &left, work);
+	}
 out:
+	go_modules_free(&left);
 	go_modules_free(&nested);
+	free(work);
+	free(home);
 	free(dir);
 	free(base);
 	return rc;
 }
 
-/* What to list where: go.work's modules, or every module at and below the
- * root, when no pattern was given; else each pattern in the module that
- * holds it. Returns -1 with *err for a pattern that names nothing. */
+/* What to list where: go.work's modules (warning of the modules at or
+ * below the root it leaves out), or every module at and below the root,
+ * when no pattern was given; else each pattern in the module that holds
+ * it. Returns -1 with *err for a pattern that names nothing. */
 static int
-go_discover_plan(struct go_discovery *d, const char *root, char **err)
+go_discover_plan(struct go_discovery *d, char **err)
 {
 	const struct options *o = d->o;
-	struct go_modules work = {NULL, 0};
+	struct go_modules work = {NULL, 0}, left = {NULL, 0};
 	size_t i;
 	int k;
 
-	go_modules_below(root, true, &d->below);
-	if (o->npackages == 0 && go_modules_work(root, &work)) {
+	go_modules_below(d->root, true, &d->below);
+	if (o->npackages == 0 && go_modules_work(d->root, &work)) {
+		char *path = xasprintf("%s/go.work", d->root);
+
 		for (i = 0; i < work.n; i++)
 			go_discover_listing_add(d, work.v[i].dir, "./...",
 			                        work.v[i].path != NULL ? work.v[i].path
 			                                               : work.v[i].dir);
+		for (i = 0; i < d->below.n; i++) {
+			if (!go_modules_has(&work, d->below.v[i].dir))
+				go_modules_add(&left, d->below.v[i].dir);
+		}
+		go_discover_warn_left_out(d, &left, path);
+		go_modules_free(&left);
 		go_modules_free(&work);
+		free(path);
 		return 0;
 	}
 	if (o->npackages == 0)
-		return go_discover_plan_relative(d, root, "./...", err);
+		return go_discover_plan_relative(d, "./...", err);
 	for (k = 0; k < o->npackages; k++) {
 		const char *p = o->packages[k];
 		const struct go_module *m;
 
 		if (p[0] == '.' || p[0] == '/') {
-			if (go_discover_plan_relative(d, root, p, err) < 0)
+			if (go_discover_plan_relative(d, p, err) < 0)
 				return -1;
 			continue;
 		}
 		m = go_modules_owner(&d->below, p);
-		go_discover_listing_add(d, m != NULL ? m->dir : root, p, p);
+		go_discover_listing_add(d, m != NULL ? m->dir : d->root, p, p);
 	}
 	return 0;
 }
@@ -355,10 +418,64 @@ go_discover_has_tests(const char *dir)
 
 /* One package as `go list -e` gave it. */
 struct go_discover_listed {
-	char name[4096], dir[4096];
+	const char *name, *dir; /* dir is "" for a pattern go could not resolve */
 	int ntest, nxtest;
 	const char *error; /* go's reason it could not load it, or "" */
 };
+
+/* Splits the record rec ("ImportPath\tDir\tN\tN\tError", cut in place)
+ * into p. Returns false for text that is no record. */
+static bool
+go_discover_parse_listed(char *rec, struct go_discover_listed *p)
+{
+	char *f[5], *end;
+	int i;
+
+	f[0] = rec;
+	for (i = 1; i < 5; i++) {
+		f[i] = strchr(f[i - 1], '\t');
+		if (f[i] == NULL)
+			return false;
+		*f[i]++ = '\0';
+	}
+	p->name = f[0];
+	p->dir = f[1];
+	p->ntest = (int)strtol(f[2], &end, 10);
+	if (f[0][0] == '\0' || end == f[2] || *end != '\0')
+		return false;
+	p->nxtest = (int)strtol(f[3], &end, 10);
+	if (end == f[3] || *end != '\0')
+		return false;
+	p->error = f[4];
+	return true;
+}
+
+/* Whether pattern, one of a listing's, is an import path as given: the
+ * relative ones are listed as "." or "./..." in their directory. */
+static bool
+go_discover_is_import_path(const char *pattern)
+{
+	return pattern[0] != '.' && pattern[0] != '/';
+}
+
+/* A pattern go could not resolve (p, with no directory): an import path
+ * given is the sweep's error, keeping the first; a directory's listing
+ * fails by the name the report gives it, with go's reason. */
+static void
+go_discover_unresolved(struct go_discovery *d, const struct go_discover_listing *l,
+                       const struct go_discover_listed *p, struct pkg ***pkgs, size_t *npkgs)
+{
+	if (go_discover_is_import_path(p->name)) {
+		if (d->bad == NULL)
+			d->bad = go_miss_import_path(&d->below, d->root, p->name, p->error);
+		return;
+	}
+	if (go_discover_has_pkg(*pkgs, *npkgs, l->what, "unit"))
+		return;
+	go_discover_add_pkg(pkgs, npkgs, l->what, l->dir, "unit");
+	(*pkgs)[*npkgs - 1]->build_output =
+	    xasprintf(_("go list cannot list %s: %s"), l->what, p->error);
+}
 
 /* Adds what one listed package holds to pkgs: without tag, its untagged
  * tests and a level for each tag of its test files; with tag, only that
@@ -419,10 +536,11 @@ levels:
  * failed to build, so the rest goes on; returns -1 with *err only for the
  * caller to use when nothing else was found. */
 static int
-go_discover_list(const struct go_discovery *d, const struct go_discover_listing *l, const char *tag,
+go_discover_list(struct go_discovery *d, const struct go_discover_listing *l, const char *tag,
                  struct pkg ***pkgs, size_t *npkgs, char **err)
 {
 	char **argv = NULL, *out = NULL, *rec, *end, *tab, *nl;
+	bool *matched;
 	size_t n = 0, i;
 	int rc;
 
@@ -452,22 +570,32 @@ go_discover_list(const struct go_discovery *d, const struct go_discover_listing 
 		free(out);
 		return -1;
 	}
+	matched = xcalloc(l->npatterns + 1, sizeof *matched);
 	for (rec = out; (end = strchr(rec, '\x1e')) != NULL; rec = end + 1) {
 		struct go_discover_listed p;
-		int used = 0;
 
 		*end = '\0';
 		/* Lines go wrote to stderr ("matched no packages") come before
 		 * a record's first tab. */
 		for (tab = rec + strcspn(rec, "\t"); (nl = strchr(rec, '\n')) != NULL && nl < tab;)
 			rec = nl + 1;
-		if (sscanf(rec, "%4095[^\t]\t%4095[^\t]\t%d\t%d\t%n", p.name, p.dir, &p.ntest,
-		           &p.nxtest, &used) != 4 ||
-		    used == 0)
+		if (!go_discover_parse_listed(rec, &p))
 			continue;
-		p.error = rec + used;
+		for (i = 0; i < l->npatterns; i++)
+			matched[i] = matched[i] || go_miss_match(l->patterns[i], p.name);
+		if (p.dir[0] == '\0' && p.error[0] != '\0') {
+			if (tag == NULL)
+				go_discover_unresolved(d, l, &p, pkgs, npkgs);
+			continue;
+		}
 		go_discover_list_one(d->o, &p, tag, pkgs, npkgs);
 	}
+	/* An import path with "..." that matched nothing: go only warns. */
+	for (i = 0; i < l->npatterns && tag == NULL && d->bad == NULL; i++) {
+		if (!matched[i] && go_discover_is_import_path(l->patterns[i]))
+			d->bad = go_miss_import_path(&d->below, d->root, l->patterns[i], NULL);
+	}
+	free(matched);
 	free(out);
 	return 0;
 }
@@ -484,7 +612,7 @@ go_discover_tags_of_dir(const char *dir, void *arg)
  * test files of its module's directories, and with the tag wanted: a test
  * package whose files all carry a tag is in no default listing. */
 static int
-go_discover_list_levels(const struct go_discovery *d, const struct go_discover_listing *l,
+go_discover_list_levels(struct go_discovery *d, const struct go_discover_listing *l,
                         struct pkg ***pkgs, size_t *npkgs, char **err)
 {
 	struct go_discover_tag_walk w = {NULL, 0};
@@ -539,14 +667,16 @@ go_discovery_free(struct go_discovery *d)
 	}
 	free(d->v);
 	go_modules_free(&d->below);
+	util_strv_free(d->warnings);
+	free(d->bad);
 }
 
 int
 go_discover(const struct options *o, struct project *proj, struct pkg ***pkgs, size_t *npkgs,
             char **err)
 {
-	struct go_discovery d = {o, NULL, 0, {NULL, 0}};
 	char *root = o->dir != NULL ? realpath(o->dir, NULL) : getcwd(NULL, 0), *first = NULL;
+	struct go_discovery d = {o, root != NULL ? root : ".", NULL, 0, {NULL, 0}, NULL, NULL, 0};
 	size_t i, failed = 0;
 
 	*pkgs = NULL;
@@ -557,7 +687,7 @@ go_discover(const struct options *o, struct project *proj, struct pkg ***pkgs, s
 		free(root);
 		return -1;
 	}
-	if (go_discover_plan(&d, root != NULL ? root : ".", err) < 0) {
+	if (go_discover_plan(&d, err) < 0) {
 		go_discovery_free(&d);
 		free(root);
 		return -1;
@@ -578,7 +708,16 @@ go_discover(const struct options *o, struct project *proj, struct pkg ***pkgs, s
 		go_discover_add_pkg(pkgs, npkgs, d.v[i].what, d.v[i].dir, "unit");
 		(*pkgs)[*npkgs - 1]->build_output = why;
 	}
+	for (i = 0; i < d.nwarnings; i++)
+		util_strv_add(&proj->warnings, &proj->nwarnings, d.warnings[i]);
 	go_discover_check_versions(&d, proj);
+	if (d.bad != NULL) {
+		/* A pattern that names nothing: nothing runs. */
+		free(first);
+		first = d.bad;
+		d.bad = NULL;
+		failed = *npkgs;
+	}
 	go_discovery_free(&d);
 	free(root);
 	if (failed == *npkgs) {

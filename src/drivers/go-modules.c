@@ -74,7 +74,7 @@ go_modules_newer(const char *version, const char *toolchain)
 	return vmaj > tmaj || (vmaj == tmaj && vmin > tmin);
 }
 
-static void
+void
 go_modules_add(struct go_modules *m, const char *dir)
 {
 	char *path = xasprintf("%s/go.mod", dir), *text = NULL;
@@ -105,22 +105,32 @@ go_modules_is_file(const char *dir, const char *name)
 	return yes;
 }
 
-bool
-go_modules_inside(const char *dir)
+/* The first of dir (absolute) and the directories above it that holds
+ * the regular file name, or NULL. Caller frees. */
+static char *
+go_modules_up(const char *dir, const char *name)
 {
-	char *d = realpath(dir, NULL), *slash;
-	bool yes = false;
+	char *d = xstrdup(dir), *slash;
 
-	while (d != NULL && !yes) {
-		yes = go_modules_is_file(d, "go.mod");
+	while (!go_modules_is_file(d, name)) {
 		slash = strrchr(d, '/');
-		if (slash == NULL || (slash == d && d[1] == '\0'))
-			break;
+		if (slash == NULL || (slash == d && d[1] == '\0')) {
+			free(d);
+			return NULL;
+		}
 		/* "/a/b" to "/a", "/a" to "/". */
 		slash[slash == d ? 1 : 0] = '\0';
 	}
+	return d;
+}
+
+char *
+go_modules_home(const char *dir)
+{
+	char *d = realpath(dir, NULL), *home = d != NULL ? go_modules_up(d, "go.mod") : NULL;
+
 	free(d);
-	return yes;
+	return home;
 }
 
 static int
@@ -185,17 +195,17 @@ go_modules_below(const char *dir, bool self, struct go_modules *out)
 	go_modules_walk(dir, false, go_modules_below_one, &w);
 }
 
-int
-go_modules_work(const char *dir, struct go_modules *out)
+/* Appends the modules of the use directives of the go.work at path. */
+static int
+go_modules_work_file(const char *path, struct go_modules *out)
 {
-	char *path = xasprintf("%s/go.work", dir), *text = NULL, *save = NULL, *line;
+	char *text = NULL, *save = NULL, *line, *dir;
 	bool block = false;
 
-	if (project_read_file(path, GO_MODULES_FILE_MAX, &text) < 0) {
-		free(path);
+	if (project_read_file(path, GO_MODULES_FILE_MAX, &text) < 0)
 		return 0;
-	}
-	free(path);
+	dir = strrchr(path, '/') != NULL ? xstrndup(path, (size_t)(strrchr(path, '/') - path))
+	                                 : xstrdup(".");
 	for (line = strtok_r(text, "\n", &save); line != NULL; line = strtok_r(NULL, "\n", &save)) {
 		char *s = line + strspn(line, " \t"), *end, *comment = strstr(s, "//"), *use;
 
@@ -232,8 +242,64 @@ go_modules_work(const char *dir, struct go_modules *out)
 		go_modules_add(out, use);
 		free(use);
 	}
+	free(dir);
 	free(text);
 	return 1;
+}
+
+int
+go_modules_work(const char *dir, struct go_modules *out)
+{
+	char *path = xasprintf("%s/go.work", dir);
+	int rc = go_modules_work_file(path, out);
+
+	free(path);
+	return rc;
+}
+
+/* The go.work go uses in dir: $GOWORK's ("off": none), else the first
+ * go.work in dir or a directory above it; NULL when none. */
+static char *
+go_modules_work_find(const char *dir)
+{
+	const char *env = getenv("GOWORK");
+	char *d, *path;
+
+	if (env != NULL && env[0] != '\0')
+		return strcmp(env, "off") == 0 ? NULL : xstrdup(env);
+	d = go_modules_up(dir, "go.work");
+	if (d == NULL)
+		return NULL;
+	path = xasprintf("%s/go.work", strcmp(d, "/") == 0 ? "" : d);
+	free(d);
+	return path;
+}
+
+bool
+go_modules_has(const struct go_modules *m, const char *dir)
+{
+	size_t i;
+
+	for (i = 0; i < m->n; i++) {
+		if (strcmp(m->v[i].dir, dir) == 0)
+			return true;
+	}
+	return false;
+}
+
+char *
+go_modules_work_leaves_out(const char *mod_dir)
+{
+	struct go_modules uses = {NULL, 0};
+	char *path = go_modules_work_find(mod_dir);
+
+	if (path != NULL && go_modules_work_file(path, &uses) == 1 &&
+	    go_modules_has(&uses, mod_dir)) {
+		free(path);
+		path = NULL;
+	}
+	go_modules_free(&uses);
+	return path;
 }
 
 const struct go_module *

@@ -38,9 +38,22 @@ void go_modules_walk(const char *dir, bool in_module, void (*fn)(const char *dir
  * dot or an underscore, as `go list ./...` does. */
 void go_modules_below(const char *dir, bool self, struct go_modules *out);
 
-/* Whether dir or a directory above it has a go.mod: the module go finds
- * when it runs in dir. */
-bool go_modules_inside(const char *dir);
+/* The directory (absolute) of the module go finds when it runs in dir:
+ * the first of dir and the directories above it that has a go.mod; NULL
+ * when none has. Caller frees. */
+char *go_modules_home(const char *dir);
+
+/* Appends the module at dir, with what its go.mod says of itself. */
+void go_modules_add(struct go_modules *m, const char *dir);
+
+/* Whether m holds the module at dir (absolute). */
+bool go_modules_has(const struct go_modules *m, const char *dir);
+
+/* The path of the go.work that go uses in mod_dir (absolute; $GOWORK's,
+ * or the first one in it or above it), when that go.work does not use the
+ * module at mod_dir: go leaves it out. NULL when go leaves nothing out
+ * there. Caller frees. */
+char *go_modules_work_leaves_out(const char *mod_dir);
 
 /* The module whose path is the longest prefix of the import path pattern
  * (path itself or path/...), or NULL. */

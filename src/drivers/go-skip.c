@@ -4,7 +4,9 @@
  * works where it is printed: from the directory of the package's module
  * (a repository of several modules has no go.mod at its root) and with the
  * module's toolchain, whose `go test` has -skip only from Go 1.20. Go's
- * regexp cannot exclude, so before 1.20 a -run names the other tests.
+ * regexp cannot exclude, so before 1.20 a -run names the other tests. A
+ * line that enters a module does it in a subshell, so the lines run
+ * together, pasted into one shell or as a script.
  */
 #include "config.h"
 
@@ -198,11 +200,27 @@ go_skip_pattern(const char *const *tests, size_t n)
 	return buf_steal(&pat);
 }
 
+/* The line `go test FLAG PATTERN TARGET` at pl: in a subshell that enters
+ * the module's directory when it is not the current one, so that lines
+ * run one after another in one shell each start from where they were
+ * printed. */
+static char *
+go_skip_command(const struct go_skip_place *pl, const char *flag, const char *pattern)
+{
+	char *qp = sanitize_shell_quote(pattern), *qpkg = sanitize_shell_quote(pl->target), *line;
+
+	line = pl->cd != NULL ? xasprintf("(cd %s && go test %s %s %s)\n", pl->cd, flag, qp, qpkg)
+	                      : xasprintf("go test %s %s %s\n", flag, qp, qpkg);
+	free(qpkg);
+	free(qp);
+	return line;
+}
+
 /* Before Go 1.20: a comment, then a -run of the package's other tests
  * when they are known. */
 static void
-go_skip_old(struct buf *out, const struct go_skip_place *pl, const char *const *tests, size_t n,
-            const char *skip_line)
+go_skip_old(struct buf *out, const struct go_skip_place *pl, const char *package,
+            const char *const *tests, size_t n, const char *skip_line)
 {
 	char **others = pl->pkg_dir != NULL ? go_skip_others(pl->pkg_dir, tests, n) : NULL;
 	size_t i;
@@ -219,19 +237,17 @@ go_skip_old(struct buf *out, const struct go_skip_place *pl, const char *const *
 		    out,
 		    _("# %s has no -skip (Go 1.20 added it); every test of %s is quarantined: "
 		      "nothing to run\n"),
-		    pl->toolchain, pl->target);
+		    pl->toolchain, package);
 	} else {
-		char *re = parse_go_run_alternation(others), *q = sanitize_shell_quote(re);
-		char *qpkg = sanitize_shell_quote(pl->target);
+		char *re = parse_go_run_alternation(others),
+		     *line = go_skip_command(pl, "-run", re);
 
 		buf_printf(out,
 		           _("# %s has no -skip (Go 1.20 added it): a -run of the package's other "
 		             "tests instead\n"),
 		           pl->toolchain);
-		buf_printf(out, "%s%s%sgo test -run %s %s\n", pl->cd != NULL ? "cd " : "",
-		           pl->cd != NULL ? pl->cd : "", pl->cd != NULL ? " && " : "", q, qpkg);
-		free(qpkg);
-		free(q);
+		buf_adds(out, line);
+		free(line);
 		free(re);
 	}
 	for (i = 0; others != NULL && others[i] != NULL; i++)
@@ -242,7 +258,7 @@ go_skip_old(struct buf *out, const struct go_skip_place *pl, const char *const *
 char *
 go_skip_args(const char *package, const char *const *tests, size_t n, bool bare, const char *root)
 {
-	char *pat = go_skip_pattern(tests, n), *qp, *qpkg, *line;
+	char *pat = go_skip_pattern(tests, n), *line;
 	struct go_skip_place pl;
 	struct buf out;
 
@@ -252,19 +268,14 @@ go_skip_args(const char *package, const char *const *tests, size_t n, bool bare,
 		return line;
 	}
 	go_skip_place_find(&pl, package, root);
-	qp = sanitize_shell_quote(pat);
-	qpkg = sanitize_shell_quote(pl.target);
-	line = xasprintf("%s%s%sgo test -skip %s %s\n", pl.cd != NULL ? "cd " : "",
-	                 pl.cd != NULL ? pl.cd : "", pl.cd != NULL ? " && " : "", qp, qpkg);
+	line = go_skip_command(&pl, "-skip", pat);
 	buf_init(&out);
 	buf_add(&out, "", 0);
 	if (go_modules_newer("1.20", pl.toolchain))
-		go_skip_old(&out, &pl, tests, n, line);
+		go_skip_old(&out, &pl, package, tests, n, line);
 	else
 		buf_adds(&out, line);
 	free(line);
-	free(qpkg);
-	free(qp);
 	free(pat);
 	go_skip_place_free(&pl);
 	return buf_steal(&out);

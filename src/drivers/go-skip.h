@@ -10,7 +10,8 @@
 
 /* The command that runs package's tests except the n tests named, ending
  * in a newline: from the directory of its module (found at or below root,
- * or none when root is NULL or holds no module of the package), with the
+ * or none when root is NULL or holds no module of the package), entered in
+ * a subshell ("(cd api && go test ...)") when it is not the current one, with the
  * module's toolchain (`go env GOVERSION` there): `go test -skip` from Go
  * 1.20, before it a comment line and `go test -run` naming the package's
  * other tests. When bare, only the -skip pattern. Caller frees. */

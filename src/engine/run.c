@@ -21,6 +21,7 @@
 #include "engine/cpu-shim.h"
 #include "results/journal-canary.h"
 #include "results/interference.h"
+#include "results/timeline.h"
 #include "engine/sweep-int.h"
 
 extern char **environ;
@@ -253,7 +254,7 @@ run_note_cores(struct sweep *s, const struct sweep_live *l, const struct outcome
 
 	for (i = 0; l->pub.cpus != NULL && i < l->pub.cpu && i < JOURNAL_CORES_MAX; i++)
 		jr->cores[jr->ncores++] = l->pub.cpus[i];
-	results_add_cores(s->results, l->pub.pkg, o, jr->cores, jr->ncores);
+	results_add_cores(s->results, l->pub.pkg, l->pub.phase, o, jr->cores, jr->ncores);
 	results_add_order(s->results, l->pub.pkg, l->pub.phase, o);
 }
 
@@ -450,6 +451,20 @@ run_note_no_test(struct sweep *s, const struct sweep_live *l)
 	}
 }
 
+/* Puts the run of jr on the results' timeline (timeline.h). */
+static void
+run_add_timeline(struct results *r, const struct journal_run *jr, const struct outcome *o)
+{
+	struct timeline_span sp = {.pkg = jr->pkg, .phase = jr->phase, .cpu = jr->cpu};
+
+	sp.load = jr->load;
+	sp.began = jr->began;
+	sp.ended = jr->ended;
+	sp.noise = jr->has_noise ? jr->noise : -1;
+
+	timeline_add_outcome(r, &sp, o);
+}
+
 static void
 run_on_done(void *arg, const struct proc_exit *ex, bool leaked, int64_t elapsed_ms)
 {
@@ -554,7 +569,10 @@ run_on_done(void *arg, const struct proc_exit *ex, bool leaked, int64_t elapsed_
 	jr.load = l->pub.load;
 	jr.lane = l->pub.lane;
 	jr.ms = elapsed_ms;
+	jr.began = l->pub.started_ms;
+	jr.ended = util_now_ms();
 	results_add_time(s->results, l->pub.pkg, l->pub.cpu, l->pub.load, elapsed_ms);
+	run_add_timeline(s->results, &jr, &o);
 	jr.exit = *ex;
 	jr.log = log;
 	jr.selected = l->pub.test;

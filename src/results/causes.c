@@ -4,8 +4,10 @@
  * value is tested against the others (failures and hangs over runs, sweep
  * and confirm cells together) and the smallest p, times the number of
  * values (Bonferroni), stands for the dimension; noise tests the runs
- * above NOISE_NOISY against the rest within each pair (strata.h), as
- * interference_p tests overlapped runs, which interference takes.
+ * above NOISE_NOISY against the rest within each pair (strata.h), or when
+ * none or all are, ranks the noise of failing runs against passing ones
+ * (noise-rank.h); interference and its partner come from overlap.h,
+ * episode from episode.h, on the timeline of the sweep's runs.
  * Those p-values, over every test of the sweep, get Benjamini-Hochberg
  * q-values. Order comes from results_order_dependent, with the polluter
  * when its search found one. When nothing else is named, timing is named
@@ -21,6 +23,11 @@
 
 #include "results/causes.h"
 #include "results/interference.h"
+#include "results/episode.h"
+#include "results/noise-rank.h"
+#include "results/overlap.h"
+#include "results/timeline.h"
+#include "base/timefmt.h"
 #include "results/stats.h"
 #include "results/strata.h"
 
@@ -29,23 +36,29 @@ enum causes_kind {
 	CAUSES_LOAD,
 	CAUSES_NOISE,
 	CAUSES_INTERFERENCE,
+	CAUSES_EPISODE,
 	CAUSES_TESTED, /* the kinds above have a p-value */
 	CAUSES_ORDER = CAUSES_TESTED,
 	CAUSES_TIMING,
 	CAUSES_UNEXPLAINED,
 };
 
-static const char *const causes_names[] = {"cpu",   "load",   "noise",      "interference",
-                                           "order", "timing", "unexplained"};
+static const char *const causes_names[] = {"cpu",     "load",  "noise",  "interference",
+                                           "episode", "order", "timing", "unexplained"};
+
+/* Timing needs at least this many failures: fewer, whatever the pairs,
+ * cannot show that failures do not cluster in time or in overlaps. */
+#define CAUSES_MIN_BAD 3
 
 /* Why timing cannot be named when no other cause is: "fails alike at
  * every pair, alone or not" needs pairs to compare, failures enough that
  * a cpu or load effect would have shown, and failures in runs alone. */
 enum causes_gap {
 	CAUSES_GAP_NONE,
-	CAUSES_GAP_PAIRS, /* measured at one pair */
-	CAUSES_GAP_FEW,   /* too few failures for the cpu or load test to name one */
-	CAUSES_GAP_ALONE, /* no failure in a run alone */
+	CAUSES_GAP_PAIRS,   /* measured at one pair */
+	CAUSES_GAP_FEW,     /* too few failures for the cpu or load test to name one */
+	CAUSES_GAP_ALONE,   /* no failure in a run alone */
+	CAUSES_GAP_UNTIMED, /* runs without a start and an end: what overlapped is unknown */
 };
 
 struct causes_test {
@@ -55,9 +68,22 @@ struct causes_test {
 	int64_t k1[CAUSES_TESTED], n1[CAUSES_TESTED], k2[CAUSES_TESTED], n2[CAUSES_TESTED];
 	const struct results_polluter *polluter; /* the test's, or NULL */
 	enum causes_gap gap;
+	bool gap_untimed;              /* a run of it has no start and end */
 	int64_t bad, runs;             /* failures and hangs, runs: every cell */
-	int64_t alone_bad, alone_runs; /* those in runs alone */
+	int64_t alone_bad, alone_runs; /* those in runs that nothing overlapped */
 	int64_t more;                  /* CAUSES_GAP_FEW: about this many more runs decide */
+	/* The package interference's failures overlap (overlap.h), or -1,
+	 * with its counts and its name (r's, borrowed). */
+	int partner;
+	bool partner_own; /* the partner is its own package */
+	int64_t bad_with, n_with, k_without, n_without;
+	const char *partner_name;
+	struct noise_rank rank; /* the noise of failing runs against passing ones */
+	struct episode episode; /* where its failures cluster in time */
+	/* A pair whose runs sat in a small part of the sweep's time. */
+	bool concentrated;
+	int conc_cpu, conc_load;
+	double conc_share;
 };
 
 struct causes {
@@ -144,7 +170,7 @@ causes_gap(const struct results_test *t, struct causes_test *ct, const double be
 	ct->gap = CAUSES_GAP_NONE;
 	if (npairs < 2) {
 		ct->gap = CAUSES_GAP_PAIRS;
-	} else if (best[0] >= CAUSES_ALPHA || best[1] >= CAUSES_ALPHA) {
+	} else if (best[0] >= CAUSES_ALPHA || best[1] >= CAUSES_ALPHA || ct->bad < CAUSES_MIN_BAD) {
 		/* The failures both tests need, at the rate measured. */
 		ct->gap = CAUSES_GAP_FEW;
 		for (i = 0; i < 2; i++)
@@ -154,6 +180,8 @@ causes_gap(const struct results_test *t, struct causes_test *ct, const double be
 		    k > ct->bad && ct->bad > 0
 		        ? (int64_t)ceil((double)(k - ct->bad) * (double)ct->runs / (double)ct->bad)
 		        : 0;
+	} else if (ct->gap_untimed) {
+		ct->gap = CAUSES_GAP_UNTIMED;
 	} else if (ct->alone_bad == 0) {
 		ct->gap = CAUSES_GAP_ALONE;
 	}
@@ -170,9 +198,11 @@ causes_noise_cell(struct stats_table *x, const struct results_cell *c)
 }
 
 static void
-causes_noise(const struct results_test *t, struct causes_test *ct)
+causes_noise(const struct results_test *t, const struct timeline_view *v, struct causes_test *ct)
 {
 	struct stats_table sum;
+
+	noise_rank(v, &ct->rank);
 
 	strata_totals(t, causes_noise_cell, &sum);
 	ct->k1[CAUSES_NOISE] = sum.k2;
@@ -182,14 +212,18 @@ causes_noise(const struct results_test *t, struct causes_test *ct)
 	ct->p[CAUSES_NOISE] = -1;
 	if (sum.n1 > 0 && sum.n2 > 0)
 		ct->p[CAUSES_NOISE] = strata_pairs_greater(t, causes_noise_cell);
+	/* No run, or every run, above the threshold: the ranks decide. */
+	else
+		ct->p[CAUSES_NOISE] = ct->rank.p;
 }
 
 /* Tests t for each cause into ct; false when it has no flaky cause to
  * find (it never failed, or failed every run). */
 static bool
-causes_test(const struct results_test *t, struct causes_test *ct)
+causes_test(const struct results *r, const struct results_test *t, struct causes_test *ct)
 {
-	struct stats_table sum;
+	struct overlap ov;
+	struct timeline_view v;
 	int64_t runs, fails, hangs;
 	double best[2];
 	int64_t need[2];
@@ -198,28 +232,44 @@ causes_test(const struct results_test *t, struct causes_test *ct)
 	ct->failed = fails + hangs > 0 && fails + hangs < runs;
 	if (!ct->failed)
 		return false;
+	timeline_view(r, t, &v);
 	ct->polluter = t->polluter;
 	ct->bad = fails + hangs;
 	ct->runs = runs;
 	causes_dimension(t, 0, ct, &best[0], &need[0]);
 	causes_dimension(t, 1, ct, &best[1], &need[1]);
-	causes_noise(t, ct);
+	causes_noise(t, &v, ct);
+	episode_find(&v, &ct->episode);
+	ct->p[CAUSES_EPISODE] = ct->episode.p;
+	ct->concentrated =
+	    episode_pair_concentrated(&v, &ct->conc_cpu, &ct->conc_load, &ct->conc_share);
 	ct->p[CAUSES_INTERFERENCE] = -1;
-	interference_totals(t, &sum);
-	ct->alone_bad = sum.k1;
-	ct->alone_runs = sum.n1;
+	if (r->timeline != NULL)
+		overlap_judge_view(r, t, &v, &ov);
+	else
+		overlap_judge(r, t, &ov);
+	timeline_view_free(&v);
+	ct->gap_untimed = !ov.known;
+	ct->alone_bad = ov.k_alone;
+	ct->alone_runs = ov.n_alone;
 	causes_gap(t, ct, best, need);
-	if (sum.n1 > 0 && sum.n2 > 0) {
-		double named;
-
+	ct->partner = -1;
+	if (ov.p >= 0) {
 		/* 1 when not named (failures on one core), so that its q is
 		 * never below CAUSES_ALPHA. */
-		ct->p[CAUSES_INTERFERENCE] = interference_named(t, &named) ? named : 1;
-		ct->k1[CAUSES_INTERFERENCE] = sum.k2;
-		ct->n1[CAUSES_INTERFERENCE] = sum.n2;
-		ct->k2[CAUSES_INTERFERENCE] = sum.k1;
-		ct->n2[CAUSES_INTERFERENCE] = sum.n1;
+		ct->p[CAUSES_INTERFERENCE] = interference_named_by(t, &ov) ? ov.p : 1;
+		ct->k1[CAUSES_INTERFERENCE] = ov.k_over;
+		ct->n1[CAUSES_INTERFERENCE] = ov.n_over;
+		ct->k2[CAUSES_INTERFERENCE] = ov.k_alone;
+		ct->n2[CAUSES_INTERFERENCE] = ov.n_alone;
+		ct->partner = ov.partner;
+		ct->partner_own = ov.partner == t->pkg;
+		ct->bad_with = ov.bad_with;
+		ct->n_with = ov.n_with;
+		ct->k_without = ov.k_without;
+		ct->n_without = ov.n_without;
 	}
+	ct->partner_name = ct->partner >= 0 ? r->pkgs[ct->partner].name : NULL;
 	return true;
 }
 
@@ -244,9 +294,11 @@ causes_new_kept(const struct results *r, const void *const *kept)
 
 		if (kept != NULL && kept[i] != NULL) {
 			memcpy(ct, kept[i], sizeof *ct);
-			/* The same polluter, perhaps found again. */
+			/* The same polluter, perhaps found again; the
+			 * partner's name where r keeps it now. */
 			ct->polluter = r->tests[i].polluter;
-		} else if (!causes_test(&r->tests[i], ct)) {
+			ct->partner_name = ct->partner >= 0 ? r->pkgs[ct->partner].name : NULL;
+		} else if (!causes_test(r, &r->tests[i], ct)) {
 			continue;
 		}
 		for (k = 0; k < CAUSES_TESTED; k++)
@@ -291,15 +343,45 @@ causes_unexplained(const struct causes_test *ct)
 		return xasprintf(_("%lld of %lld runs failed: too few for the cpu and load tests "
 		                   "to name a cause; more runs would decide"),
 		                 bad, runs);
+	case CAUSES_GAP_UNTIMED:
+		return xasprintf(
+		    _("%lld of %lld runs failed; its runs have no start and end in the "
+		      "journal, so what ran beside them is unknown: a sweep that "
+		      "records them would tell timing from interference"),
+		    bad, runs);
 	default:
 		if (ct->alone_runs == 0)
-			return xasprintf(_("%lld of %lld runs failed, none ran alone: runs alone "
-			                   "(confirm) would tell timing from interference"),
+			return xasprintf(_("%lld of %lld runs failed, none ran alone (another run "
+			                   "overlapped each): runs alone would tell timing from "
+			                   "interference"),
 			                 bad, runs);
-		return xasprintf(_("%lld of %lld runs failed, none of the %lld alone: more runs "
-		                   "alone (confirm) would tell timing from interference"),
+		return xasprintf(_("%lld of %lld runs failed, none of the %lld that nothing "
+		                   "overlapped: more runs alone would tell timing from "
+		                   "interference"),
 		                 bad, runs, (long long)ct->alone_runs);
 	}
+}
+
+/* The evidence of an episode: its window, its counts, its noise. */
+static char *
+causes_episode(const struct causes_test *ct)
+{
+	const struct episode *e = &ct->episode;
+	char from[40], to[40];
+	struct buf b;
+
+	timefmt_format_rfc3339(e->began, from, sizeof from);
+	timefmt_format_rfc3339(e->ended, to, sizeof to);
+	buf_init(&b);
+	buf_printf(&b,
+	           _("failures cluster in time: %lld of its %lld runs from %s to %s failed, "
+	             "%lld of the %lld others"),
+	           (long long)e->k, (long long)e->w, from, to, (long long)e->k_out,
+	           (long long)e->n_out);
+	if (e->noise_in >= 0 && e->noise_out >= 0)
+		buf_printf(&b, _("; median host noise %.1f%% there, %.1f%% elsewhere"),
+		           e->noise_in * 100, e->noise_out * 100);
+	return buf_steal(&b);
 }
 
 /* The evidence of cause k of ct in one sentence. */
@@ -330,11 +412,35 @@ causes_evidence(const struct causes_test *ct, int k)
 		                         "other loads"),
 		                 ct->value[1], k1, n1, k2, n2);
 	case CAUSES_NOISE:
+		if (n1 == 0 || n2 == 0)
+			return xasprintf(_("fails with more host noise: its failing runs' median "
+			                   "noise %.1f%% against %.1f%% for its passing ones "
+			                   "(%lld and %lld runs ranked within each pair)"),
+			                 ct->rank.bad_median * 100, ct->rank.good_median * 100,
+			                 (long long)ct->rank.nbad, (long long)ct->rank.ngood);
 		return xasprintf(_("fails under host noise: %lld/%lld noisy runs against "
 		                   "%lld/%lld quiet ones"),
 		                 k1, n1, k2, n2);
+	case CAUSES_EPISODE:
+		return causes_episode(ct);
 	case CAUSES_INTERFERENCE:
-		return xasprintf(_("fails when runs of its package overlap: %lld/%lld overlapped "
+		if (ct->partner_own)
+			return xasprintf(_("fails when runs of its package overlap: %lld/%lld "
+			                   "overlapped against %lld/%lld alone"),
+			                 (long long)ct->bad_with, (long long)ct->n_with,
+			                 (long long)ct->k_without, (long long)ct->n_without);
+		if (ct->partner_name != NULL && n2 > 0)
+			return xasprintf(
+			    _("fails while %s runs: %lld/%lld of its failures overlapped "
+			      "a run of it, %lld/%lld alone"),
+			    ct->partner_name, (long long)ct->bad_with, (long long)ct->bad, k2, n2);
+		if (ct->partner_name != NULL)
+			return xasprintf(
+			    _("fails while %s runs: %lld/%lld of its failures overlapped "
+			      "a run of it, %lld/%lld of the runs without it failed"),
+			    ct->partner_name, (long long)ct->bad_with, (long long)ct->bad,
+			    (long long)ct->k_without, (long long)ct->n_without);
+		return xasprintf(_("fails when other runs overlap it: %lld/%lld overlapped "
 		                   "against %lld/%lld alone"),
 		                 k1, n1, k2, n2);
 	case CAUSES_ORDER:
@@ -377,6 +483,26 @@ causes_each(const struct causes *c, size_t i, void (*fn)(void *, const struct ca
 		fn(arg, ct, ct->gap == CAUSES_GAP_NONE ? CAUSES_TIMING : CAUSES_UNEXPLAINED);
 }
 
+/* results.json causes[].window of an episode. */
+static cJSON *
+causes_window_json(const struct episode *e)
+{
+	cJSON *w = cJSON_CreateObject();
+	char at[40];
+
+	timefmt_format_rfc3339(e->began, at, sizeof at);
+	cJSON_AddStringToObject(w, "start", at);
+	timefmt_format_rfc3339(e->ended, at, sizeof at);
+	cJSON_AddStringToObject(w, "end", at);
+	cJSON_AddNumberToObject(w, "runs", (double)e->w);
+	cJSON_AddNumberToObject(w, "failures", (double)e->k);
+	if (e->noise_in >= 0)
+		cJSON_AddNumberToObject(w, "noise", util_round3(e->noise_in));
+	else
+		cJSON_AddNullToObject(w, "noise");
+	return w;
+}
+
 static void
 causes_add_json(void *arg, const struct causes_test *ct, int k)
 {
@@ -385,6 +511,10 @@ causes_add_json(void *arg, const struct causes_test *ct, int k)
 
 	cJSON_AddStringToObject(o, "cause", causes_names[k]);
 	cJSON_AddStringToObject(o, "evidence", ev);
+	if (k == CAUSES_INTERFERENCE && ct->partner_name != NULL)
+		cJSON_AddStringToObject(o, "partner", ct->partner_name);
+	if (k == CAUSES_EPISODE)
+		cJSON_AddItemToObject(o, "window", causes_window_json(&ct->episode));
 	if (k < CAUSES_TESTED) {
 		cJSON_AddNumberToObject(o, "p", util_round3(ct->p[k]));
 		cJSON_AddNumberToObject(o, "q", util_round3(ct->q[k]));
@@ -424,6 +554,11 @@ causes_add_text(void *arg, const struct causes_test *ct, int k)
 		buf_printf(arg, _("  cause (%s): %s (q=%.2g)\n"), causes_names[k], ev, ct->q[k]);
 	else
 		buf_printf(arg, _("  cause (%s): %s\n"), causes_names[k], ev);
+	if ((k == CAUSES_CPU || k == CAUSES_LOAD || k == CAUSES_EPISODE) && ct->concentrated)
+		buf_printf(arg,
+		           _("  its runs at cpu %d load %d fell within %.0f%% of the time its "
+		             "runs took: a rate there is also that time's\n"),
+		           ct->conc_cpu, ct->conc_load, ct->conc_share * 100);
 	free(ev);
 }
 

@@ -2,11 +2,15 @@
 /*
  * causes.h: why each failing test fails, with its evidence: cpu (its
  * failures pile up at one CPU count), load (at one load), noise (in runs
- * measured under host noise), interference (in runs that overlapped another
- * run of its package), order (order_dependent), or timing when none of
- * these explains it and each could have, else unexplained. Each test is a one-sided exact test,
- * noise and interference stratified by (cpu, load) pair (strata.h); the p-values of every test of
- * the sweep are adjusted together (Benjamini-Hochberg). It reads struct results only; no I/O.
+ * measured under host noise, or with more noise than its passing runs),
+ * interference (in runs that another run of any package overlapped, with
+ * the partner package when the overlaps concentrate on one: overlap.h),
+ * episode (failures clustered in time: episode.h), order
+ * (order_dependent), or timing when none of these explains it and each
+ * could have, else unexplained. Each test is one-sided, stratified by
+ * (cpu, load) pair where it compares runs; the p-values of every test of
+ * the sweep are adjusted together (Benjamini-Hochberg). It reads struct
+ * results only; no I/O.
  */
 #ifndef FLAKESWEEP_CAUSES_H
 #define FLAKESWEEP_CAUSES_H
@@ -33,7 +37,8 @@ struct causes *causes_new_kept(const struct results *r, const void *const *kept)
 void causes_free(struct causes *c);
 
 /* results.json tests[].causes for r->tests[i]: an array of {"cause",
- * "evidence", "p", "q"} (p and q null for order, timing and unexplained), or NULL when
+ * "evidence", "p", "q"} (p and q null for order, timing and unexplained;
+ * "partner" for an interference that has one, "window" for an episode), or NULL when
  * the test never failed or failed every run. */
 cJSON *causes_json(const struct causes *c, size_t i);
 

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "results/interference.h"
+#include "results/overlap.h"
 #include "results/stats.h"
 #include "results/strata.h"
 #include "base/util.h"
@@ -108,30 +109,55 @@ interference_json(const struct results_test *t)
 }
 
 bool
-interference_named(const struct results_test *t, double *p)
+interference_named_by(const struct results_test *t, const struct overlap *ov)
 {
 	const struct results_core *c;
 	int64_t runs, bad;
 	double core_p;
 
-	*p = interference_p(t);
-	return *p < INTERFERENCE_ALPHA && !results_core_concentration(t, &c, &runs, &bad, &core_p);
+	return ov->p >= 0 && ov->p < INTERFERENCE_ALPHA &&
+	       !results_core_concentration(t, &c, &runs, &bad, &core_p);
+}
+
+bool
+interference_named(const struct results_test *t, double *p)
+{
+	struct overlap ov;
+
+	overlap_judge(t->owner, t, &ov);
+	*p = ov.p;
+	return interference_named_by(t, &ov);
 }
 
 void
 interference_text(struct buf *b, const struct results_test *t)
 {
-	struct stats_table sum;
-	double p;
+	struct overlap ov;
 
-	interference_totals(t, &sum);
-	if (sum.k1 + sum.k2 == 0 || !interference_named(t, &p))
+	overlap_judge(t->owner, t, &ov);
+	if (!interference_named_by(t, &ov))
 		return;
-	buf_printf(b,
-	           _("  fails when runs of its package overlap: %lld of %lld overlapped runs "
-	             "against %lld of %lld alone (exact test stratified by pair, p=%.2g); runs "
-	             "share a fixed port, path or directory: bind to FLAKESWEEP_PORT_BASE's "
-	             "window, write under the run's own TMPDIR, or try --isolate-net or "
-	             "--private-workdir\n"),
-	           (long long)sum.k2, (long long)sum.n2, (long long)sum.k1, (long long)sum.n1, p);
+	if (ov.partner == t->pkg)
+		buf_printf(
+		    b,
+		    _("  fails when runs of its package overlap: %lld of %lld overlapped runs "
+		      "against %lld of %lld alone (exact test stratified by pair, p=%.2g); "),
+		    (long long)ov.bad_with, (long long)ov.n_with, (long long)ov.k_without,
+		    (long long)ov.n_without, ov.p);
+	else if (ov.partner >= 0)
+		buf_printf(b,
+		           _("  fails while %s runs: %lld of its %lld failures overlapped a run "
+		             "of it (exact test stratified by pair and kind of run, p=%.2g); "),
+		           t->owner->pkgs[ov.partner].name, (long long)ov.bad_with,
+		           (long long)ov.bad, ov.p);
+	else
+		buf_printf(b,
+		           _("  fails when other runs overlap it: %lld of %lld overlapped runs "
+		             "against %lld of %lld alone (exact test stratified by pair and "
+		             "kind of run, p=%.2g); "),
+		           (long long)ov.k_over, (long long)ov.n_over, (long long)ov.k_alone,
+		           (long long)ov.n_alone, ov.p);
+	buf_adds(b, _("runs share a fixed port, path or directory: bind to "
+	              "FLAKESWEEP_PORT_BASE's window, write under the run's own TMPDIR, or try "
+	              "--isolate-net or --private-workdir\n"));
 }

@@ -42,10 +42,13 @@ double interference_p(const struct results_test *t);
  * have runs of both kinds. */
 bool interference_suspect(const struct results_test *t);
 
-/* True when interference is t's cause: *p (interference_p) is below
- * INTERFERENCE_ALPHA and t's failures do not concentrate on one core
- * (results_core_concentration): a run alone takes its lane's first free
- * core, so a test that fails on another core fails overlapped only. */
+/* True when interference is t's cause: the p-value of the judgement of
+ * overlap.h is below INTERFERENCE_ALPHA and t's failures do not
+ * concentrate on one core (results_core_concentration): a run alone takes
+ * its lane's first free core, so a test that fails on another core fails
+ * overlapped only. interference_named judges t itself and sets *p. */
+struct overlap;
+bool interference_named_by(const struct results_test *t, const struct overlap *ov);
 bool interference_named(const struct results_test *t, double *p);
 
 /* results.json tests[].interference: {"overlapped": {"runs", "failures"},
@@ -53,8 +56,8 @@ bool interference_named(const struct results_test *t, double *p);
  * too) or none of its runs overlapped another. */
 cJSON *interference_json(const struct results_test *t);
 
-/* The report's line for t when interference_named, with the remedies;
- * nothing otherwise. */
+/* The report's line for t when interference_named, with its partner
+ * package when it has one and the remedies; nothing otherwise. */
 void interference_text(struct buf *b, const struct results_test *t);
 
 #endif

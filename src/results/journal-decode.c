@@ -156,6 +156,9 @@ journal_decode_run(struct journal_reader *reader, const cJSON *line, struct jour
 	    journal_decode_int(line, "exit", INT32_MIN, INT32_MAX, false, &ex, why) < 0 ||
 	    journal_decode_int(line, "signal", 0, 255, false, &sig, why) < 0 ||
 	    journal_decode_int(line, "set", 0, JOURNAL_NUM_MAX, false, &set, why) < 0 ||
+	    journal_decode_int(line, "began", 1, JOURNAL_NUM_MAX, false, &jr->began, why) < 0 ||
+	    journal_decode_int(line, "ended", jr->began > 0 ? jr->began : 1, JOURNAL_NUM_MAX, false,
+	                       &jr->ended, why) < 0 ||
 	    journal_decode_bool(line, "timed_out", false, &jr->exit.timed_out, why) < 0 ||
 	    journal_decode_bool(line, "leaked", false, &jr->leaked, why) < 0 ||
 	    journal_decode_bool(line, "overlapped", reader->overlapped, &jr->overlapped, why) < 0 ||

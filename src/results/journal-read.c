@@ -172,15 +172,17 @@ enum journal_key {
 	JOURNAL_KEY_SEED,
 	JOURNAL_KEY_TEST,
 	JOURNAL_KEY_LOG,
+	JOURNAL_KEY_BEGAN,
+	JOURNAL_KEY_ENDED,
 	JOURNAL_KEY_PID,
 	JOURNAL_KEY_START,
 	JOURNAL_KEYS,
 };
 
 static const char *const journal_keys[JOURNAL_KEYS] = {
-    "run",   "pkg",      "phase",  "cpu",       "load",   "lane",  "ms",
-    "exit",  "set",      "signal", "timed_out", "leaked", "cores", "overlapped",
-    "noise", "noise_ms", "seed",   "test",      "log",    "pid",   "start",
+    "run",  "pkg",    "phase",     "cpu",    "load",  "lane",       "ms",    "exit",
+    "set",  "signal", "timed_out", "leaked", "cores", "overlapped", "noise", "noise_ms",
+    "seed", "test",   "log",       "began",  "ended", "pid",        "start",
 };
 
 /* The key of member m, trying the one after the last first; -1 if it is
@@ -314,6 +316,10 @@ journal_fast_member(char *line, const struct flatjson_member *m, int key, struct
 		*(key == JOURNAL_KEY_TEST ? &jr->selected : &jr->log) =
 		    journal_fast_str(line, m, ends, nends);
 		return true;
+	case JOURNAL_KEY_BEGAN:
+		return num && flatjson_int(m->val, m->vlen, 1, JOURNAL_NUM_MAX, &jr->began);
+	case JOURNAL_KEY_ENDED:
+		return num && flatjson_int(m->val, m->vlen, 1, JOURNAL_NUM_MAX, &jr->ended);
 	case JOURNAL_KEY_PID:
 		if (!num || !flatjson_int(m->val, m->vlen, 1, INT32_MAX, &v))
 			return false;
@@ -379,6 +385,9 @@ journal_fast_decode(struct journal_reader *reader, char *line, const struct flat
 		return false;
 	f->run.has_noise =
 	    (seen & JOURNAL_BIT(JOURNAL_KEY_NOISE)) && (seen & JOURNAL_BIT(JOURNAL_KEY_NOISE_MS));
+	/* The slow path names an end before the start. */
+	if (f->run.ended > 0 && f->run.ended < f->run.began)
+		return false;
 	if (f->kind == JOURNAL_FAST_RUN) {
 		if ((uint64_t)f->set >= reader->nsets || reader->sets[f->set].order == NULL)
 			return false;

@@ -500,6 +500,10 @@ journal_write_run(struct journal *j, const struct journal_run *jr, const struct 
 		cJSON_AddStringToObject(line, "test", jr->selected);
 	if (jr->log != NULL)
 		cJSON_AddStringToObject(line, "log", jr->log);
+	if (jr->began > 0 && jr->ended >= jr->began) {
+		cJSON_AddNumberToObject(line, "began", (double)jr->began);
+		cJSON_AddNumberToObject(line, "ended", (double)jr->ended);
+	}
 	if (o->package_failed) {
 		cJSON_AddStringToObject(line, "package_failed",
 		                        o->package_reason != NULL ? o->package_reason : "");

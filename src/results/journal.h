@@ -35,6 +35,10 @@ struct journal_run {
 	int cpu, load;
 	int lane;
 	int64_t ms; /* wall time of the run */
+	/* When it was spawned and when it was reaped, in ms since the Unix
+	 * epoch (CLOCK_REALTIME, so they survive a reboot and compare across
+	 * a merge); 0 when the line has none (journals before them). */
+	int64_t began, ended;
 	struct proc_exit exit;
 	const char *log;      /* kept output, relative to the output directory, or NULL */
 	const char *selected; /* confirm: the one test the run selected, or NULL */

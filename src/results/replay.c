@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "results/interference.h"
+#include "results/timeline.h"
 #include "results/journal-canary.h"
 #include "results/journal.h"
 #include "results/options-check.h"
@@ -112,6 +113,19 @@ replay_shape(struct replay *r, struct journal_reader *reader, const struct journ
 	return x->shape;
 }
 
+/* The span of the run of jr on the timeline. */
+static void
+replay_span(const struct journal_run *jr, struct timeline_span *sp)
+{
+	sp->pkg = jr->pkg;
+	sp->phase = jr->phase;
+	sp->cpu = jr->cpu;
+	sp->load = jr->load;
+	sp->began = jr->began;
+	sp->ended = jr->ended;
+	sp->noise = jr->has_noise ? jr->noise : -1;
+}
+
 /* A spawn line or a run line of passing tests, counted as replay_line
  * would, without a cJSON tree or a test looked up by name. */
 static int
@@ -121,6 +135,10 @@ replay_fast(void *arg, struct journal_reader *reader, const struct journal_fast 
 	struct replay *r = c->r;
 	const struct journal_run *jr = &l->run;
 	double noise[2] = {jr->noise_ms, (double)jr->ms * jr->cpu};
+	struct results_shape *shape;
+	struct timeline_span sp;
+	const long *ran;
+	size_t nran;
 
 	/* The slow path names what is wrong. */
 	if (!r->has_header || (l->kind == JOURNAL_FAST_RUN && (size_t)jr->pkg >= r->npkgs))
@@ -131,8 +149,12 @@ replay_fast(void *arg, struct journal_reader *reader, const struct journal_fast 
 	}
 	if (!run_ids_first(&r->run_ids, jr->run, c->path, lineno))
 		return 1;
-	results_add_shaped(r->results, replay_shape(r, reader, l), jr->phase, jr->cpu, jr->load,
-	                   jr->cores, jr->ncores, jr->overlapped, jr->has_noise ? noise : NULL);
+	shape = replay_shape(r, reader, l);
+	results_add_shaped(r->results, shape, jr->phase, jr->cpu, jr->load, jr->cores, jr->ncores,
+	                   jr->overlapped, jr->has_noise ? noise : NULL);
+	ran = results_shape_ran(shape, &nran);
+	replay_span(jr, &sp);
+	timeline_add_passed(r->results, &sp, ran, nran);
 	replay_count_run(r, jr);
 	return 1;
 }
@@ -227,6 +249,7 @@ replay_line(void *arg, struct journal_reader *reader, const cJSON *line, int lin
 		replay_add_spawn(r, run, (int)pid, (uint64_t)start);
 	} else if (strcmp(type, "run") == 0) {
 		struct journal_run jr;
+		struct timeline_span span;
 		struct outcome o;
 		char *why = NULL;
 
@@ -239,13 +262,15 @@ replay_line(void *arg, struct journal_reader *reader, const cJSON *line, int lin
 			return why != NULL ? replay_bad_why(c, lineno, why) : 0;
 		}
 		results_add_run(r->results, jr.pkg, jr.phase, jr.cpu, jr.load, &o, jr.log, jr.run);
-		results_add_cores(r->results, jr.pkg, &o, jr.cores, jr.ncores);
+		results_add_cores(r->results, jr.pkg, jr.phase, &o, jr.cores, jr.ncores);
 		results_add_order(r->results, jr.pkg, jr.phase, &o);
 		interference_add_run(r->results, jr.pkg, jr.phase, jr.cpu, jr.load, &o,
 		                     jr.overlapped);
 		if (jr.has_noise)
 			results_add_noise(r->results, jr.pkg, jr.phase, jr.cpu, jr.load, &o,
 			                  jr.noise_ms, (double)jr.ms * jr.cpu);
+		replay_span(&jr, &span);
+		timeline_add_outcome(r->results, &span, &o);
 		replay_count_run(r, &jr);
 		outcome_free(&o);
 	} else if (strcmp(type, "canary") == 0) {
@@ -373,6 +398,7 @@ replay_line(void *arg, struct journal_reader *reader, const cJSON *line, int lin
 			                  _("part line: expected \"dir\" and \"shard\": "
 			                    "{\"index\", \"count\"}"));
 		part = cJSON_Duplicate(line, 1);
+		timeline_new_host(r->results);
 
 		cJSON_DeleteItemFromObjectCaseSensitive(part, "type");
 		if (r->parts == NULL)

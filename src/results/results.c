@@ -14,6 +14,7 @@
 #include "results/results.h"
 #include "results/stats.h"
 #include "results/noise-share.h"
+#include "results/timeline.h"
 #include "base/sanitize.h"
 #include "base/strmap.h"
 #include "base/util.h"
@@ -105,6 +106,7 @@ results_free(struct results *r)
 	free(r->tests);
 	free(r->pkgs);
 	strmap_free(r->index);
+	timeline_free(r->timeline);
 	free(r);
 }
 
@@ -611,15 +613,17 @@ results_absorb_part(struct results *dst, const struct results *src, const char *
 		results_absorb_order(dst, t, src, st);
 	}
 	harness_absorb(&dst->harness, &src->harness);
+	timeline_absorb(dst, src);
 }
 
 void
-results_add_cores(struct results *r, int pkg, const struct outcome *o, const int *cores, int ncores)
+results_add_cores(struct results *r, int pkg, enum results_phase phase, const struct outcome *o,
+                  const int *cores, int ncores)
 {
 	size_t i;
 	int k;
 
-	for (i = 0; !o->unreliable && ncores > 0 && i < o->ntests; i++) {
+	for (i = 0; phase == RESULTS_SWEEP && !o->unreliable && ncores > 0 && i < o->ntests; i++) {
 		const struct outcome_test *ot = &o->tests[i];
 		bool bad = ot->status == OUTCOME_FAIL || ot->status == OUTCOME_HANG;
 		struct results_test *t;
@@ -702,6 +706,13 @@ results_shape_free(struct results_shape *s)
 	free(s->tests);
 	free(s->skips);
 	free(s);
+}
+
+const long *
+results_shape_ran(const struct results_shape *s, size_t *n)
+{
+	*n = s->ntests;
+	return s->tests;
 }
 
 int
@@ -796,7 +807,9 @@ results_add_shaped(struct results *r, struct results_shape *s, enum results_phas
 	}
 	for (i = 0; i < s->nskips; i++)
 		r->tests[s->skips[i]].cells[x->skip_cells[i]].skipped++;
-	if (ncores > 0)
+	/* A confirm run takes its lane's first free core: the sweep's runs
+	 * alone are compared by core. */
+	if (ncores > 0 && phase == RESULTS_SWEEP)
 		results_shape_count_cores(s, cores, ncores);
 	if (noise == NULL)
 		return;

@@ -154,6 +154,8 @@ struct results_pin {
 /* The pins results keep, newest last. */
 #define RESULTS_PINS_MAX 4
 
+struct timeline;
+
 struct results {
 	struct results_test *tests;
 	size_t ntests;
@@ -168,6 +170,7 @@ struct results {
 	struct results_pin pins[RESULTS_PINS_MAX]; /* the last containers pinned */
 	size_t npins;
 	int64_t pinned, pin_failed; /* every container pinned, and not */
+	struct timeline *timeline;  /* the runs on the wall clock (timeline.h), or NULL */
 };
 
 struct results *results_new(void);
@@ -220,6 +223,9 @@ struct results_shape *results_shape_new(struct results *r, int pkg, const struct
 /* Frees s after results_shape_flush. NULL is a no-op. */
 void results_shape_free(struct results_shape *s);
 
+/* The tests of shape s that ran (indices into results.tests), *n of them. */
+const long *results_shape_ran(const struct results_shape *s, size_t *n);
+
 /* The package of shape s. */
 int results_shape_pkg(const struct results_shape *s);
 
@@ -234,10 +240,12 @@ void results_add_shaped(struct results *r, struct results_shape *s, enum results
 /* Adds the counts by core s holds to its tests. */
 void results_shape_flush(struct results *r, struct results_shape *s);
 
-/* Counts the cores (ncores of them) that a run of package pkg was pinned to
- * for each test of outcome o that ran: results_add_run first. */
-void results_add_cores(struct results *r, int pkg, const struct outcome *o, const int *cores,
-                       int ncores);
+/* Counts the cores (ncores of them) that a sweep run of package pkg was
+ * pinned to for each test of outcome o that ran: results_add_run first.
+ * Runs of another phase count nothing: a confirm run takes its lane's
+ * first free core. */
+void results_add_cores(struct results *r, int pkg, enum results_phase phase,
+                       const struct outcome *o, const int *cores, int ncores);
 
 /* Notes, for each test that failed or hung in sweep run o of package pkg,
  * whether an earlier test of the same process (not its parent) had failed

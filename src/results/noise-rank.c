@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * noise-rank.c: the stratified rank test of a test's failing runs' host
+ * noise against its passing runs'. Each stratum's Mann-Whitney U counts the
+ * (failing, passing) pairs where the failing run saw more noise (ties one
+ * half); under no effect its mean is nb*ng/2 and its variance
+ * nb*ng/12*((N+1) - sum(t^3 - t)/(N(N-1))) with ties of size t. The sum
+ * over strata, continuity-corrected, is compared with the normal. It never
+ * reads or writes files.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "results/noise-rank.h"
+#include "base/util.h"
+
+struct noise_rank_x {
+	double noise;
+	bool bad;
+	int stratum;
+};
+
+static int
+noise_rank_cmp(const void *a, const void *b)
+{
+	const struct noise_rank_x *x = a, *y = b;
+
+	if (x->stratum != y->stratum)
+		return x->stratum - y->stratum;
+	return (x->noise > y->noise) - (x->noise < y->noise);
+}
+
+static int
+noise_rank_cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+double
+noise_rank_median(double *v, size_t n)
+{
+	if (n == 0)
+		return 0;
+	qsort(v, n, sizeof *v, noise_rank_cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* Adds to *u, *mean and *var the stratum x[0 .. n), sorted by noise. */
+static void
+noise_rank_stratum(const struct noise_rank_x *x, size_t n, double *u, double *mean, double *var)
+{
+	double rank_sum = 0, ties = 0, nb = 0, ng;
+	size_t i, j;
+
+	for (i = 0; i < n; i = j) {
+		double mid;
+
+		for (j = i; j < n && x[j].noise == x[i].noise; j++)
+			;
+		/* Ranks i+1 .. j share their mean. */
+		mid = ((double)i + 1 + (double)j) / 2;
+		ties += pow((double)(j - i), 3) - (double)(j - i);
+		for (size_t k = i; k < j; k++)
+			if (x[k].bad)
+				rank_sum += mid;
+	}
+	for (i = 0; i < n; i++)
+		nb += x[i].bad;
+	ng = (double)n - nb;
+	if (nb == 0 || ng == 0)
+		return;
+	*u += rank_sum - nb * (nb + 1) / 2;
+	*mean += nb * ng / 2;
+	*var += nb * ng / 12 * (((double)n + 1) - ties / ((double)n * ((double)n - 1)));
+}
+
+void
+noise_rank(const struct timeline_view *v, struct noise_rank *nr)
+{
+	struct noise_rank_x *x = xmalloc(sizeof *x * (v->n + 1));
+	double *bad = xmalloc(sizeof *bad * (v->n + 1)), *good = xmalloc(sizeof *good * (v->n + 1));
+	double u = 0, mean = 0, var = 0;
+	size_t i, j, n = 0;
+
+	memset(nr, 0, sizeof *nr);
+	nr->p = -1;
+	for (i = 0; i < v->n; i++) {
+		const struct timeline_obs *o = &v->obs[i];
+
+		/* A run shorter than NOISE_RANK_MIN_MS has a share that the
+		 * kernel's 10 ms tick makes coarse: 0, or most of the run. */
+		if (o->noise < 0 || (o->began > 0 && o->ended - o->began < NOISE_RANK_MIN_MS))
+			continue;
+		x[n].noise = o->noise;
+		x[n].bad = o->bad;
+		/* The stratum: the first measured run of the same kind and pair. */
+		for (j = 0; j < i; j++)
+			if (v->obs[j].noise >= 0 && v->obs[j].one == o->one &&
+			    v->obs[j].cpu == o->cpu && v->obs[j].load == o->load)
+				break;
+		x[n++].stratum = (int)j;
+	}
+	qsort(x, n, sizeof *x, noise_rank_cmp);
+	for (i = 0; i < n; i = j) {
+		for (j = i; j < n && x[j].stratum == x[i].stratum; j++)
+			;
+		noise_rank_stratum(x + i, j - i, &u, &mean, &var);
+	}
+	for (i = 0; var > 0 && i < n; i++) {
+		if (x[i].bad)
+			bad[nr->nbad++] = x[i].noise;
+		else
+			good[nr->ngood++] = x[i].noise;
+	}
+	if (var > 0) {
+		nr->p = 0.5 * erfc((u - mean - 0.5) / sqrt(var) / sqrt(2));
+		nr->bad_median = noise_rank_median(bad, (size_t)nr->nbad);
+		nr->good_median = noise_rank_median(good, (size_t)nr->ngood);
+		/* Strata that disagree with the whole (failing runs noisier at
+		 * each pair, quieter over all) name nothing a reader can
+		 * check. */
+		if (nr->bad_median <= nr->good_median)
+			nr->p = 1;
+	}
+	free(x);
+	free(bad);
+	free(good);
+}
