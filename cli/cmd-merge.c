@@ -134,7 +134,7 @@ cmd_merge(int argc, char **argv)
 		cmd_merge_undo(out, made == 1);
 		return 2;
 	}
-	return cmd_report_rebuild(out);
+	return cmd_report_rebuild(out, 0);
 }
 
 const struct cmd_entry cmd_merge_entry = {"merge", cmd_merge};

@@ -20,8 +20,10 @@
 #include "cli.h"
 #include "cmd.h"
 #include "drivers/driver.h"
+#include "engine/forecast-journal.h"
 #include "engine/forecast.h"
 #include "engine/lanes.h"
+#include "results/replay.h"
 #include "results/results-json.h"
 
 /* Past the options' keys: plan's own. */
@@ -38,6 +40,7 @@ static const struct cli_option cmd_plan_options[] = {
     {"canaries", true, OPTIONS_CANARIES},
     {"durations", true, OPTIONS_DURATIONS},
     {"json", false, OPTIONS_JSON},
+    {"o", true, OPTIONS_OUTDIR},
     {NULL, false, 0},
 };
 
@@ -62,6 +65,8 @@ cmd_plan_usage(FILE *f)
 	        "  --cpu LIST, --load LIST, --count N, --confirm N, --keep N, --run RE,\n"
 	        "  --canaries PERCENT as for a sweep (flakesweep --help)\n"
 	        "  --json             print the plan as JSON (man 5 flakesweep)\n"
+	        "  -o DIR             write the virtual sweep to DIR as a simulated sweep\n"
+	        "                     (journal.jsonl, results.json) that view opens\n"
 	        "  --help             print this help\n"),
 	      f);
 }
@@ -252,11 +257,14 @@ cmd_plan(int argc, char **argv)
 	struct cli c = {cmd_plan_options, cmd_plan_set, &p, 0, 0, NULL, NULL};
 	struct forecast_input in;
 	struct forecast f;
+	struct forecast_recorder rec;
+	struct forecast_journal *fj = NULL;
 	struct results *r = NULL;
 	struct results_meta meta;
 	cpu_set_t allowed;
 	char *err = NULL, ends[40];
 	size_t measured;
+	int64_t now_ms;
 	int rc = 2;
 
 	memset(&p, 0, sizeof p);
@@ -311,11 +319,28 @@ cmd_plan(int argc, char **argv)
 	in.canaries = p.o.canaries;
 	in.durations = r;
 	in.measured = measured;
-	if (forecast_run(&in, &f, &err) < 0) {
+	now_ms = util_now_ms();
+	if (p.o.outdir != NULL &&
+	    (fj = forecast_journal_new(p.o.outdir, &p.o, &in, now_ms, &rec, &err)) == NULL) {
 		sanitize_fprintf(stderr, "flakesweep: %s\n", err);
 		goto out;
 	}
-	timefmt_format_rfc3339(util_now_ms() + (int64_t)(f.wall_s * 1000), ends, sizeof ends);
+	in.record = fj != NULL ? &rec : NULL;
+	if (forecast_run(&in, &f, &err) < 0) {
+		sanitize_fprintf(stderr, "flakesweep: %s\n", err);
+		if (fj != NULL)
+			forecast_journal_abandon(fj, p.o.outdir);
+		goto out;
+	}
+	timefmt_format_rfc3339(now_ms + (int64_t)(f.wall_s * 1000), ends, sizeof ends);
+	if (fj != NULL &&
+	    (forecast_journal_finish(fj, now_ms + (int64_t)(f.wall_s * 1000), &err) < 0 ||
+	     cmd_report_rebuild(p.o.outdir, REPLAY_SIMULATED) == 2)) {
+		if (err != NULL)
+			sanitize_fprintf(stderr, "flakesweep: %s\n", err);
+		forecast_free(&f);
+		goto out;
+	}
 	if (p.o.json)
 		cmd_plan_json(&f, r, ends);
 	else

@@ -170,9 +170,10 @@ cmd_report_reproduce(void *arg, const struct results_test *t, const struct resul
 }
 
 /* `report --rebuild DIR`: results.json and report.txt again, from the
- * journal alone. Returns the exit status the sweep would have had. */
+ * journal alone (a simulated sweep's only with flags REPLAY_SIMULATED:
+ * `plan -o`'s). Returns the exit status the sweep would have had. */
 int
-cmd_report_rebuild(const char *dir)
+cmd_report_rebuild(const char *dir, unsigned flags)
 {
 	struct replay r;
 	struct report_meta m;
@@ -185,7 +186,7 @@ cmd_report_rebuild(const char *dir)
 	int rc;
 
 	options_init(&o);
-	rc = replay_journal(path, &r, &err);
+	rc = replay_journal_flags(path, flags, &r, &err);
 	free(path);
 	if (rc < 0) {
 		fprintf(stderr, "flakesweep: %s\n", err);
@@ -226,6 +227,7 @@ cmd_report_rebuild(const char *dir)
 	}
 	memset(&m, 0, sizeof m);
 	m.status = r.end_status != NULL ? r.end_status : "interrupted";
+	m.simulated = r.header.simulated;
 	m.started_ms = r.started_ms;
 	m.finished_ms = r.finished_ms;
 	header = journal_header_encode(&r.header);
@@ -322,7 +324,7 @@ cmd_report(int argc, char **argv)
 			        _("flakesweep: usage: flakesweep report --rebuild DIR"));
 			return 2;
 		}
-		return cmd_report_rebuild(a.rebuild);
+		return cmd_report_rebuild(a.rebuild, 0);
 	}
 	if (c.first < argc) {
 		sanitize_fprintf(stderr, _("flakesweep: report takes no arguments: %s\n"),

@@ -38,6 +38,6 @@ int cmd_stress_parse(struct options *o, int argc, char **argv);
 
 /* `report --rebuild DIR`: results.json and report.txt again from the
  * journal; returns the exit status the sweep would have had. */
-int cmd_report_rebuild(const char *dir);
+int cmd_report_rebuild(const char *dir, unsigned flags);
 
 #endif

@@ -339,7 +339,7 @@ test_ui_start(struct test_ui *t, enum test_ui_kind kind, int rows, int cols,
 	test_ui_copy(from, t->qpath, 0);
 	free(from);
 	free(src);
-	if (replay_journal(t->journal, &t->r, &err) < 0)
+	if (replay_journal_flags(t->journal, REPLAY_SIMULATED, &t->r, &err) < 0)
 		check_fail(__FILE__, __LINE__, "replay: %s", err);
 	/* A view an hour after the sweep began; a live sweep a minute in. */
 	test_ui_now = t->r.started_ms + (kind == TEST_UI_LIVE ? 60000 : 3600000);
@@ -1505,6 +1505,38 @@ TEST(ui_golden_lanes64x15)
 	test_ui_machine_golden(15, "lanes64x15", 24, 80, "");
 	test_ui_machine_golden(15, "lanes64x15", 40, 120, "");
 	test_ui_machine_golden(15, "lanes64x15", 50, 200, "");
+}
+
+/* The simulated sweep `plan --cores 256 -o` wrote of the dozen packages
+ * (tests/fixtures/plan/simulated.jsonl), in view: whole, and cut after
+ * lines lines (0: whole), as a sweep still running elsewhere. */
+static void
+test_ui_simulated_golden(const char *name, int lines, int rows, int cols)
+{
+	char *from = xasprintf("%s/tests/fixtures/plan/simulated.jsonl", check_srcdir());
+	char *text = test_ui_read(from), *p = text;
+	struct test_ui_opts o = {0, 1, NULL, NULL, NULL, false, false};
+	struct test_ui t;
+
+	CHECK(text != NULL);
+	while (lines > 0 && (p = strchr(p, '\n')) != NULL && --lines > 0)
+		p++;
+	if (p != NULL && p != text)
+		p[1] = '\0';
+	o.journal = text;
+	test_ui_start(&t, TEST_UI_VIEW, rows, cols, &o);
+	test_ui_golden(&t, name, rows, cols);
+	test_ui_stop(&t);
+	free(text);
+	free(from);
+}
+
+TEST(ui_golden_simulated256)
+{
+	test_ui_simulated_golden("simulated256", 0, 24, 80);
+	test_ui_simulated_golden("simulated256", 0, 50, 200);
+	test_ui_simulated_golden("simulated256_half", 200, 24, 80);
+	test_ui_simulated_golden("simulated256_half", 200, 50, 200);
 }
 
 /* Enter on a lane lists its runs by core number (c8 before c10); Esc

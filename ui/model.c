@@ -529,6 +529,7 @@ model_update_from(struct model *m, const struct replay *r, struct sweep_status *
 	model_apply_status(m, st);
 	free(m->status);
 	m->status = xstrdup(status);
+	m->simulated = r->header.simulated;
 	m->finished_ms = r->finished_ms;
 	model_counts(m);
 	model_eta(m, now_ms);
@@ -839,7 +840,8 @@ model_reproduce(struct model *m, const struct sweep *s, size_t i, const char **f
 			results_meta_free(&m->saved_meta);
 			m->saved = NULL;
 			/* A results.json not yet written (or torn) has no commands. */
-			results_load(path, &m->saved, &m->saved_meta, &err);
+			results_load_flags(path, RESULTS_LOAD_SIMULATED, &m->saved, &m->saved_meta,
+			                   &err);
 			free(err);
 			m->results_mtime_ns = mtime;
 		}

@@ -95,7 +95,8 @@ struct model {
 
 	/* The header. */
 	enum sweep_phase phase;
-	char *status; /* view: "running", "complete" or "interrupted" */
+	char *status;   /* view: "running", "complete" or "interrupted" */
+	bool simulated; /* view: a plan's virtual sweep (plan -o) */
 	bool paused, finished;
 	bool live;            /* the lanes are a sweep's own: in this process, or attached */
 	int64_t done, target; /* runs of the current phase */

@@ -155,6 +155,7 @@ void
 view_header_draw(struct view_ctx *c, const struct view_rect *r)
 {
 	const struct model *m = c->m;
+	const char *mode = c->st->mode;
 	struct view_header_parts p;
 	char done[32], target[32], t[32];
 	int64_t end, pct;
@@ -168,20 +169,23 @@ view_header_draw(struct view_ctx *c, const struct view_rect *r)
 		return;
 	}
 	memset(&p, 0, sizeof p);
+	/* A plan's virtual sweep never passes for a measured one. */
+	if (mode != NULL && m->simulated)
+		mode = _("simulated");
 	if (m->nshards > 0)
 		view_header_shards(m, p.phase, sizeof p.phase);
-	else if (c->st->mode != NULL && m->finished)
-		snprintf(p.phase, sizeof p.phase, "%s: %s", c->st->mode,
+	else if (mode != NULL && m->finished)
+		snprintf(p.phase, sizeof p.phase, "%s: %s", mode,
 		         m->status != NULL ? view_header_status(m->status)
 		                           : sweep_phase_label(m->phase));
-	else if (c->st->mode != NULL && m->live && m->paused)
-		snprintf(p.phase, sizeof p.phase, _("%s: %s (paused), live"), c->st->mode,
+	else if (mode != NULL && m->live && m->paused)
+		snprintf(p.phase, sizeof p.phase, _("%s: %s (paused), live"), mode,
 		         sweep_phase_label(m->phase));
-	else if (c->st->mode != NULL && m->live)
-		snprintf(p.phase, sizeof p.phase, _("%s: %s, live"), c->st->mode,
+	else if (mode != NULL && m->live)
+		snprintf(p.phase, sizeof p.phase, _("%s: %s, live"), mode,
 		         sweep_phase_label(m->phase));
-	else if (c->st->mode != NULL)
-		snprintf(p.phase, sizeof p.phase, _("%s: %s, running elsewhere"), c->st->mode,
+	else if (mode != NULL)
+		snprintf(p.phase, sizeof p.phase, _("%s: %s, running elsewhere"), mode,
 		         sweep_phase_label(m->phase));
 	else if (m->finished && m->status != NULL)
 		snprintf(p.phase, sizeof p.phase, "%s", view_header_status(m->status));

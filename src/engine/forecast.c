@@ -195,6 +195,15 @@ forecast_end(struct forecast_state *st, const struct forecast_run *r)
 	for (i = 0; i < r->run->ncpus; i++)
 		if (--st->core_runs[r->run->cpus[i]] == 0)
 			st->busy_ms += st->now_ms - st->busy_from[r->run->cpus[i]];
+	if (st->in->record != NULL) {
+		const struct plan_pair *p =
+		    sched_pair_data(sched_core_sched(st->core), r->run->pair);
+		struct forecast_record rec = {
+		    p, r->run->lane, r->run->cpus, r->run->ncpus, r->end_ms - r->ms, r->ms};
+
+		if (p->pkg != PLAN_CANARY)
+			st->in->record->run(st->in->record->arg, &rec);
+	}
 	sched_core_finish(st->core, r->run, r->ms);
 }
 
@@ -224,9 +233,7 @@ forecast_decide(struct forecast_state *st)
 	}
 }
 
-/* The packages of the durations file as the plan sees them: built, at
- * their level, with tests when they ran (or are new since). */
-static struct pkg **
+struct pkg **
 forecast_pkgs(const struct forecast_input *in)
 {
 	const struct results *r = in->durations;
@@ -297,8 +304,12 @@ forecast_run(const struct forecast_input *in, struct forecast *out, char **err)
 	memset(out, 0, sizeof *out);
 	memset(&st, 0, sizeof st);
 	*err = NULL;
-	if ((rc = forecast_lanes(in, out, &lanes, err)) < 0)
+	if ((rc = forecast_lanes(in, out, &lanes, err)) < 0) {
+		forecast_free(out);
 		return rc;
+	}
+	if (in->record != NULL)
+		in->record->lanes(in->record->arg, &lanes);
 	memset(&setup, 0, sizeof setup);
 	setup.lanes = &lanes;
 	setup.grid = (struct plan_grid){.cpus = out->cpus,

@@ -12,7 +12,28 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "drivers/driver.h"
+#include "results/plan-pairs.h"
 #include "results/results.h"
+
+struct lanes;
+
+/* One project run of the virtual sweep, told when it ends. */
+struct forecast_record {
+	const struct plan_pair *pair; /* its package, phase, test, cpu and load */
+	int lane;
+	const int *cpus; /* the cores it was pinned to */
+	int ncpus;
+	int64_t start_ms, ms; /* virtual time from the sweep's start */
+};
+
+/* Who is told of the virtual sweep as it goes (plan -o writes it down):
+ * the lanes once, then each run as it ends, in the order they end. */
+struct forecast_recorder {
+	void (*lanes)(void *arg, const struct lanes *lanes);
+	void (*run)(void *arg, const struct forecast_record *rec);
+	void *arg;
+};
 
 /* A machine and the sweep's settings (arrays borrowed). */
 struct forecast_input {
@@ -31,6 +52,7 @@ struct forecast_input {
 	 * median of the measured packages' times there. */
 	const struct results *durations;
 	size_t measured;
+	const struct forecast_recorder *record; /* or NULL */
 };
 
 /* A pair's time taken from another pair's measure (the nearest cpu). */
@@ -69,5 +91,10 @@ struct forecast {
 int forecast_run(const struct forecast_input *in, struct forecast *out, char **err);
 
 void forecast_free(struct forecast *f);
+
+/* The packages of in's durations file as the plan sees them: built, at
+ * their level, empty when measured with no run (caller frees with
+ * driver_free_pkgs, in->durations->npkgs of them). */
+struct pkg **forecast_pkgs(const struct forecast_input *in);
 
 #endif

@@ -37,7 +37,7 @@ follower_reread(struct follower *f)
 	struct replay nr;
 	char *err = NULL;
 
-	if (replay_journal(f->journal, &nr, &err) < 0) {
+	if (replay_journal_flags(f->journal, REPLAY_SIMULATED, &nr, &err) < 0) {
 		if (f->ev.error != NULL)
 			f->ev.error(f->ev.arg, err != NULL ? err : f->journal);
 		free(err);
@@ -107,7 +107,7 @@ follower_new(uv_loop_t *loop, const char *dir, const struct follower_events *ev,
 		f->size = st.st_size;
 		f->inode = st.st_ino;
 	}
-	if (replay_journal(f->journal, &f->r, err) < 0) {
+	if (replay_journal_flags(f->journal, REPLAY_SIMULATED, &f->r, err) < 0) {
 		f->stopped = true;
 		follower_free(f);
 		return NULL;

@@ -167,6 +167,8 @@ journal_header_encode(const struct journal_header *h)
 	cJSON_AddStringToObject(line, "schema", JOURNAL_SCHEMA);
 	timefmt_format_rfc3339(h->started_ms, when, sizeof when);
 	cJSON_AddStringToObject(line, "started", when);
+	if (h->simulated)
+		cJSON_AddTrueToObject(line, "simulated");
 	cJSON_AddItemToObject(line, "config", sweep_config_json(&h->config));
 	m = cJSON_AddObjectToObject(line, "machine");
 	if (h->machine.host != NULL)
@@ -620,6 +622,7 @@ journal_header_decode(const cJSON *line, const char *path, int lineno, struct jo
 	struct sweep_config_in in = {path, lineno, NULL, NULL};
 	const cJSON *config = cJSON_GetObjectItemCaseSensitive(line, "config");
 	const cJSON *started = cJSON_GetObjectItemCaseSensitive(line, "started");
+	const cJSON *simulated = cJSON_GetObjectItemCaseSensitive(line, "simulated");
 	char *why;
 	int rc = 0;
 
@@ -632,8 +635,11 @@ journal_header_decode(const cJSON *line, const char *path, int lineno, struct jo
 	           (!cJSON_IsString(started) ||
 	            timefmt_parse_time(started->valuestring, &h->started_ms) < 0))
 		rc = sweep_config_bad(&in, "started", _("a time like 2026-11-30T02:14:00Z"));
+	else if (simulated != NULL && !cJSON_IsBool(simulated))
+		rc = sweep_config_bad(&in, "simulated", _("true or false"));
 	else if (!cJSON_IsObject(config))
 		rc = sweep_config_bad(&in, "config", _("an object"));
+	h->simulated = cJSON_IsTrue(simulated);
 	if (rc == 0)
 		rc = sweep_config_decode(&in, config, &h->config);
 	if (rc == 0)
@@ -661,4 +667,18 @@ journal_header_free(struct journal_header *h)
 	free(h->project.toolchain);
 	free(h->project.origin);
 	memset(h, 0, sizeof *h);
+}
+
+bool
+journal_header_simulated(const cJSON *line)
+{
+	return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(line, "simulated"));
+}
+
+char *
+journal_simulated_refusal(const char *path)
+{
+	return xasprintf(_("%s: a plan's simulation (flakesweep plan -o), not measured runs: "
+	                   "only view opens it"),
+	                 path);
 }

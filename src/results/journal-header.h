@@ -79,6 +79,7 @@ struct journal_project {
 
 struct journal_header {
 	int64_t started_ms;
+	bool simulated; /* written by `plan -o`: a plan's virtual runs */
 	struct sweep_config config;
 	struct journal_machine machine;
 	struct journal_project project;
@@ -104,5 +105,13 @@ int journal_header_decode(const cJSON *line, const char *path, int lineno, struc
                           char **err);
 
 void journal_header_free(struct journal_header *h);
+
+/* Whether a header line (or a results.json document) says "simulated":
+ * true: the virtual runs of `flakesweep plan -o`, not measured ones. */
+bool journal_header_simulated(const cJSON *line);
+
+/* Why a command that needs measured runs refuses path, a simulated
+ * sweep's file (caller frees). */
+char *journal_simulated_refusal(const char *path);
 
 #endif

@@ -23,6 +23,7 @@
 #include "base/timefmt.h"
 #include "base/util.h"
 #include "drivers/outcome.h"
+#include "results/journal-header.h"
 #include "results/journal.h"
 #include "results/merge.h"
 #include "results/run-ids.h"
@@ -160,6 +161,10 @@ merge_scan_line(void *arg, struct journal_reader *reader, const cJSON *line, int
 	if (strcmp(type, "header") == 0) {
 		const cJSON *config = cJSON_GetObjectItemCaseSensitive(line, "config");
 
+		if (journal_header_simulated(line)) {
+			m->err = journal_simulated_refusal(m->cur_in->path);
+			return -EPERM;
+		}
 		if (!cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(config, "shard"))) {
 			m->err = xasprintf(_("%s:%d: not a shard: its sweep had no --shard I/N"),
 			                   m->cur_in->path, lineno);

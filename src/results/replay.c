@@ -210,6 +210,10 @@ replay_line(void *arg, struct journal_reader *reader, const cJSON *line, int lin
 		if (journal_header_decode(line, c->path, lineno, &r->header, &c->err) < 0)
 			return -EINVAL;
 		r->has_header = true;
+		if (r->header.simulated && !(r->flags & REPLAY_SIMULATED)) {
+			c->err = journal_simulated_refusal(c->path);
+			return -EPERM;
+		}
 		r->started_ms = r->header.started_ms;
 		r->results->harness.on = true;
 		r->results->harness.budget = r->header.config.canaries;
@@ -469,9 +473,16 @@ replay_update(struct replay *r, size_t max_bytes, bool *more, char **err)
 int
 replay_journal(const char *path, struct replay *r, char **err)
 {
+	return replay_journal_flags(path, 0, r, err);
+}
+
+int
+replay_journal_flags(const char *path, unsigned flags, struct replay *r, char **err)
+{
 	int rc;
 
 	memset(r, 0, sizeof *r);
+	r->flags = flags;
 	r->results = results_new();
 	r->path = xstrdup(path);
 	r->tail = journal_tail_new(path);

@@ -53,7 +53,11 @@ struct replay {
 	struct replay_shape *shapes; /* REPLAY_SHAPES, by set id modulo */
 	char *path;                  /* the journal */
 	struct journal_tail *tail;   /* where the lines not read yet start */
+	unsigned flags;              /* REPLAY_* */
 };
+
+/* A simulated sweep's journal (`plan -o`) is read, not refused: view's. */
+#define REPLAY_SIMULATED 1u
 
 /* How many set lines' shapes replay keeps at once (a journal of unshuffled
  * runs has a few sets; an old shuffled one, one a run). */
@@ -62,6 +66,10 @@ struct replay {
 /* Reads path into r (zeroed by the function). Returns 0, or a negative
  * errno with *err (caller frees) naming the file and line. */
 int replay_journal(const char *path, struct replay *r, char **err);
+
+/* The same with flags: a simulated sweep's journal is refused with
+ * journal_simulated_refusal unless flags has REPLAY_SIMULATED. */
+int replay_journal_flags(const char *path, unsigned flags, struct replay *r, char **err);
 
 /* Reads the lines appended to r's journal since replay_journal or the
  * last call, on from where those stopped: at most about max_bytes of them

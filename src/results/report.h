@@ -40,6 +40,7 @@ void report_derived_free(struct report_derived *d);
 
 struct report_meta {
 	const char *status;      /* "running", "complete" or "interrupted" */
+	bool simulated;          /* a plan's virtual runs (`plan -o`) */
 	int64_t started_ms;      /* ms since the epoch */
 	int64_t finished_ms;     /* 0 while running */
 	const cJSON *machine;    /* {"cores","keep","lanes"} */

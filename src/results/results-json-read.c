@@ -17,6 +17,7 @@
 #include "results/results-json-durations.h"
 #include "results/results-json-check.h"
 #include "results/results-json-in.h"
+#include "results/journal-header.h"
 #include "results/results-json.h"
 #include "base/json.h"
 #include "base/sanitize.h"
@@ -616,6 +617,13 @@ results_json_read(struct results_json_in *in, const cJSON *root, struct results 
 int
 results_load(const char *path, struct results **out, struct results_meta *meta, char **err)
 {
+	return results_load_flags(path, 0, out, meta, err);
+}
+
+int
+results_load_flags(const char *path, unsigned flags, struct results **out,
+                   struct results_meta *meta, char **err)
+{
 	struct results_json_in in = {.path = path};
 	struct results_meta m;
 	struct results *r = NULL;
@@ -649,6 +657,12 @@ results_load(const char *path, struct results **out, struct results_meta *meta, 
 		}
 		*err = xasprintf(_("%s:%d:%d: invalid JSON"), path, line, (int)(end - bol) + 1);
 		rc = -EBADMSG;
+		goto out;
+	}
+	m.simulated = journal_header_simulated(root);
+	if (m.simulated && !(flags & RESULTS_LOAD_SIMULATED)) {
+		*err = journal_simulated_refusal(path);
+		rc = -EPERM;
 		goto out;
 	}
 	in.text = text;

@@ -382,6 +382,8 @@ results_json_write(struct buf *out, struct jsonw_refs *refs, const struct result
 	jsonw_object(&w, NULL);
 	jsonw_str(&w, "schema", RESULTS_JSON_SCHEMA);
 	jsonw_str(&w, "status", m->status);
+	if (m->simulated)
+		jsonw_bool(&w, "simulated", true);
 	timefmt_format_rfc3339(m->started_ms, when, sizeof when);
 	jsonw_str(&w, "started", when);
 	if (m->finished_ms > 0) {

@@ -45,6 +45,7 @@ struct results_meta_test {
  * as the file has them (not sanitised); NULL when absent. */
 struct results_meta {
 	char *status;        /* "running", "complete" or "interrupted" */
+	bool simulated;      /* a plan's virtual runs (`plan -o`) */
 	int64_t started_ms;  /* ms since the epoch */
 	int64_t finished_ms; /* 0 when "finished" is null */
 	/* project */
@@ -86,6 +87,13 @@ cJSON *results_to_json(const struct results *r, const struct report_meta *m);
  * the line and column of a syntax error or the line and field of a bad
  * value. */
 int results_load(const char *path, struct results **out, struct results_meta *meta, char **err);
+
+/* The same with flags: a simulated sweep's document ("simulated": true,
+ * written by `plan -o`) is refused with journal_simulated_refusal unless
+ * flags has RESULTS_LOAD_SIMULATED (view's). */
+#define RESULTS_LOAD_SIMULATED 1u
+int results_load_flags(const char *path, unsigned flags, struct results **out,
+                       struct results_meta *meta, char **err);
 
 /* Frees what results_load put in m. NULL is a no-op. */
 void results_meta_free(struct results_meta *m);
