@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # timeout: 180
-# Q on a flaky test that has no report yet: at the issue question, p posts
+# Q on a flaky test that has no report yet (a test-flake, at two pairs, so
+# that its class lets it be quarantined): at the issue question, p posts
 # the report first (the editor, the preview, y), and the quarantine entry
 # names the post's URL once the post gives it; the expiry is asked last.
 # A post cancelled from there quarantines nothing. Driven in a real
@@ -17,7 +18,7 @@ standin_available || { echo "SKIP no node or tests/server/node_modules"; exit 77
 mkdir "$T/proj"
 cd "$T/proj"
 cp "$CHECK_SRCDIR/tests/fixtures/tap/third.sh" .
-"$FLAKESWEEP" --ui none --cpu 1 --load 1 --count 6 --confirm 0 -o out --driver tap -- ./third.sh \
+"$FLAKESWEEP" --ui none --cpu 1,2 --load 1 --count 12 --confirm 0 -o out --driver tap -- ./third.sh \
 	>sweep.txt 2>&1 || [ $? = 1 ] || { cat sweep.txt; fail "the sweep did not end with flaky"; }
 
 standin_start "./third.sh::sometimes" 150
