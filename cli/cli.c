@@ -2,7 +2,8 @@
 /*
  * cli.c: the option parser every subcommand shares (see cli.h). It builds
  * getopt_long_only's table from the command's own, so the Go and GNU
- * spellings and unique abbreviations behave the same in every command.
+ * spellings behave the same in every command. Names are taken whole: a
+ * prefix is an unknown option, so --for can never be read as --force.
  */
 #include "config.h"
 
@@ -50,13 +51,14 @@ cli_distance(const char *a, size_t na, const char *b)
 	return d[na][nb] > CLI_NEAR ? CLI_FAR : d[na][nb];
 }
 
-/* The option of c's table nearest to the unknown bad ("--cuont=20"), when
+/* The one option of c's table that the unknown bad begins ("--conf" for
+ * --confirm), or else the long option nearest to it ("--cuont=20"), when
  * one is near enough to be a slip of the fingers. */
 static const char *
 cli_nearest(const struct cli *c, const char *bad)
 {
-	const char *name = NULL;
-	size_t i, n;
+	const char *name = NULL, *begun = NULL;
+	size_t i, n, nbegun = 0;
 	int best = CLI_FAR, d;
 
 	bad += strspn(bad, "-");
@@ -64,13 +66,70 @@ cli_nearest(const struct cli *c, const char *bad)
 	if (n < 3)
 		return NULL;
 	for (i = 0; c->options[i].name != NULL; i++) {
-		d = cli_distance(bad, n, c->options[i].name);
+		d = c->options[i].name[1] == '\0' ? CLI_FAR
+		                                  : cli_distance(bad, n, c->options[i].name);
 		if (d < best) {
 			best = d;
 			name = c->options[i].name;
 		}
+		if (strncmp(bad, c->options[i].name, n) == 0) {
+			begun = c->options[i].name;
+			nbegun++;
+		}
 	}
-	return name;
+	return nbegun == 1 ? begun : name;
+}
+
+/* The option of c's table that arg (one or two dashes, maybe "=VALUE")
+ * names whole, or NULL. */
+static const struct cli_option *
+cli_find(const struct cli *c, const char *arg, const char **value)
+{
+	size_t i, n;
+
+	if (arg[0] != '-' || arg[1] == '\0')
+		return NULL;
+	arg += arg[1] == '-' ? 2 : 1;
+	n = strcspn(arg, "=");
+	for (i = 0; c->options[i].name != NULL; i++) {
+		if (strlen(c->options[i].name) != n || strncmp(arg, c->options[i].name, n) != 0)
+			continue;
+		*value = arg[n] == '=' ? arg + n + 1 : NULL;
+		return &c->options[i];
+	}
+	return NULL;
+}
+
+/* The first word of argv[1..argc) before "--" that looks like an option
+ * and names none of c's whole (getopt would take a prefix), or NULL. The
+ * value of an option that takes one is skipped, whatever it looks like. */
+static const char *
+cli_first_unknown(const struct cli *c, int argc, char **argv, bool has_o)
+{
+	const struct cli_option *o;
+	const char *value;
+	int i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+		const char *a = argv[i];
+
+		if (a[0] != '-' || a[1] == '\0')
+			continue;
+		if ((o = cli_find(c, a, &value)) != NULL) {
+			if (o->value && value == NULL)
+				i++;
+			continue;
+		}
+		if (strcmp(a, "--help") == 0 || strcmp(a, "-help") == 0)
+			continue;
+		if (has_o && a[1] == 'o') {
+			if (a[2] == '\0')
+				i++;
+			continue;
+		}
+		return a;
+	}
+	return NULL;
 }
 
 enum cli_status
@@ -100,6 +159,12 @@ cli_parse(struct cli *c, int argc, char **argv)
 	c->bad = NULL;
 	c->near = NULL;
 	c->stop = 0;
+	if ((c->bad = cli_first_unknown(c, argc, argv, shorts[1] == 'o')) != NULL) {
+		c->near = cli_nearest(c, c->bad);
+		c->first = 1;
+		free(longs);
+		return CLI_UNKNOWN;
+	}
 	optind = 0; /* 0 makes glibc reinitialise, so the parser can run twice */
 	opterr = 0;
 	while (st == CLI_OK && (opt = getopt_long_only(argc, argv, shorts, longs, NULL)) != -1) {
@@ -135,26 +200,6 @@ cli_parse(struct cli *c, int argc, char **argv)
 	return st;
 }
 
-/* The option of c's table that arg (one or two dashes, maybe "=VALUE")
- * names, or NULL. */
-static const struct cli_option *
-cli_take_match(const struct cli *c, const char *arg, const char **value)
-{
-	size_t i, n;
-
-	if (arg[0] != '-' || arg[1] == '\0')
-		return NULL;
-	arg += arg[1] == '-' ? 2 : 1;
-	n = strcspn(arg, "=");
-	for (i = 0; c->options[i].name != NULL; i++) {
-		if (strlen(c->options[i].name) != n || strncmp(arg, c->options[i].name, n) != 0)
-			continue;
-		*value = arg[n] == '=' ? arg + n + 1 : NULL;
-		return &c->options[i];
-	}
-	return NULL;
-}
-
 enum cli_status
 cli_take(struct cli *c, int argc, char **argv, char ***rest, int *nrest)
 {
@@ -173,7 +218,7 @@ cli_take(struct cli *c, int argc, char **argv, char ***rest, int *nrest)
 				out[n++] = argv[i++];
 			break;
 		}
-		if ((o = cli_take_match(c, argv[i], &value)) == NULL) {
+		if ((o = cli_find(c, argv[i], &value)) == NULL) {
 			out[n++] = argv[i];
 			continue;
 		}

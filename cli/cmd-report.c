@@ -20,6 +20,7 @@
 #include "github/github.h"
 #include "engine/cpu-shim.h"
 #include "engine/options.h"
+#include "github/post-close.h"
 #include "github/post.h"
 #include "decisions/quarantine.h"
 #include "results/replay.h"
@@ -36,6 +37,8 @@ enum {
 	CMD_REPORT_NOTES,
 	CMD_REPORT_DRY_RUN,
 	CMD_REPORT_REBUILD,
+	CMD_REPORT_CLOSE,
+	CMD_REPORT_VERIFIED,
 };
 
 static const struct cli_option cmd_report_options[] = {
@@ -46,45 +49,59 @@ static const struct cli_option cmd_report_options[] = {
     CLI_GITHUB_OPTIONS,
     {"dry-run", false, CMD_REPORT_DRY_RUN},
     {"rebuild", true, CMD_REPORT_REBUILD},
+    {"close", false, CMD_REPORT_CLOSE},
+    {"verified", true, CMD_REPORT_VERIFIED},
     {NULL, false, 0},
 };
 
 struct cmd_report_args {
-	const char *results, *test, *desc_path, *notes_path, *rebuild;
+	const char *results, *test, *desc_path, *notes_path, *rebuild, *verified;
 	struct cli_github gh;
-	bool dry_run;
+	bool dry_run, close;
 	int nopts;
 };
 
 static void
 cmd_report_usage(FILE *f)
 {
-	fputs(_("Usage: flakesweep report --results FILE --test ID --description FILE\n"
+	fputs(_("Usage: flakesweep report --results FILE --test ID [--description FILE]\n"
 	        "                         [--notes FILE] [--repo OWNER/NAME] [--category NAME]\n"
+	        "                         [--api-url URL] [--dry-run]\n"
+	        "       flakesweep report --close --test ID --verified DIR [--repo OWNER/NAME]\n"
 	        "                         [--api-url URL] [--dry-run]\n"
 	        "\n"
 	        "Posts the bug report of one flaky test to the repository's GitHub\n"
 	        "Discussions, in the category \"Bugs\" unless --category names another.\n"
 	        "The description and notes (Markdown without headings; - reads standard\n"
 	        "input) go into a fixed template with the measured rates, the first\n"
-	        "failure and the commands that reproduce it. Nothing is posted for a test\n"
-	        "that is not flaky, or when an open discussion or issue already names it.\n"
+	        "failure and the commands that reproduce it. When an open discussion\n"
+	        "already names the test, the new evidence is added to it as a comment;\n"
+	        "one closed as fixed is reopened with a comment saying it failed again.\n"
+	        "Nothing is posted for a test that is not flaky, or when an open issue\n"
+	        "names it.\n"
+	        "\n"
+	        "With --close, the verify record DIR/verify.json (verify -o DIR) must say\n"
+	        "the test is fixed, at the commit checked out here, with no uncommitted\n"
+	        "edit; then its evidence is added to the test's open discussion, which is\n"
+	        "closed as resolved. Anything else exits 2 saying why.\n"
 	        "\n"
 	        "  --results FILE      results.json of the sweep\n"
 	        "  --test ID           the test, as PACKAGE::TEST\n"
-	        "  --description FILE  what happens, written by a person\n"
+	        "  --description FILE  what happens, written by a person (needed for a new\n"
+	        "                      discussion; a comment's text otherwise)\n"
 	        "  --notes FILE        more to say, after the measurements\n"
 	        "  --repo OWNER/NAME   the repository (default: the project's origin remote)\n"
 	        "  --category NAME     the discussion category (default Bugs)\n"
 	        "  --api-url URL       the GraphQL endpoint (https; http only on loopback)\n"
-	        "  --dry-run           print the title and body; send nothing\n"
+	        "  --dry-run           print the title and body (without --description,\n"
+	        "                      the comment); send nothing\n"
 	        "\n"
 	        "The token comes from GH_TOKEN or GITHUB_TOKEN (GH_ENTERPRISE_TOKEN or\n"
 	        "GITHUB_ENTERPRISE_TOKEN when GH_HOST names a GitHub Enterprise host).\n"
 	        "\n"
-	        "Exit status: 0 posted (its URL on standard output) or printed; 2 a usage\n"
-	        "or input error, a refusal, a GitHub error, or an open report that already\n"
-	        "names the test (its URL on standard output).\n"),
+	        "Exit status: 0 posted or commented (its URL on standard output) or\n"
+	        "printed; 2 a usage or input error, a refusal, a GitHub error, or an open\n"
+	        "issue that already names the test (its URL on standard output).\n"),
 	      f);
 }
 
@@ -157,6 +174,12 @@ cmd_report_set(void *arg, int id, const char *value)
 		break;
 	case CMD_REPORT_REBUILD:
 		a->rebuild = value;
+		break;
+	case CMD_REPORT_CLOSE:
+		a->close = true;
+		break;
+	case CMD_REPORT_VERIFIED:
+		a->verified = value;
 		break;
 	}
 	return 0;
@@ -277,6 +300,12 @@ cmd_report_done(const struct post_result *r, void *data)
 			sanitize_fprintf(stderr, "flakesweep: %s\n", r->message);
 		posted->status = 0;
 		break;
+	case POST_COMMENTED:
+	case POST_CLOSED:
+		sanitize_fprintf(stdout, "%s\n", r->url);
+		sanitize_fprintf(stderr, "flakesweep: %s\n", r->message);
+		posted->status = 0;
+		break;
 	case POST_EXISTS:
 		sanitize_fprintf(stdout, "%s\n", r->url);
 		sanitize_fprintf(stderr, "flakesweep: %s\n", r->message);
@@ -290,6 +319,68 @@ cmd_report_done(const struct post_result *r, void *data)
 	fflush(stdout);
 }
 
+/* Posts through post.h on a loop of its own; the exit status. */
+static int
+cmd_report_run(struct post_draft *d, const struct cli_github *gh, const char *close_comment)
+{
+	struct post_options o;
+	struct cmd_report_post posted = {2};
+	struct post *p;
+	uv_loop_t loop;
+	char *err = NULL;
+	int status = 2;
+
+	post_options_init(&o);
+	o.category = gh->category;
+	o.github.api_url = gh->api_url;
+	o.github.note = cmd_report_note;
+	o.close_comment = close_comment;
+	uv_loop_init(&loop);
+	if (post_start(&loop, d, &o, cmd_report_done, &posted, &p, &err) < 0) {
+		sanitize_fprintf(stderr, "flakesweep: %s\n", err);
+	} else {
+		uv_run(&loop, UV_RUN_DEFAULT);
+		status = posted.status;
+	}
+	uv_loop_close(&loop);
+	free(err);
+	return status;
+}
+
+/* `report --close --test ID --verified DIR`: the verified fix closes the
+ * test's discussion. */
+static int
+cmd_report_close(const struct cmd_report_args *a)
+{
+	struct post_draft *d = NULL;
+	char *comment = NULL, *err = NULL;
+	int status = 2;
+
+	if (!a->close || a->verified == NULL || a->test == NULL || a->results != NULL ||
+	    a->desc_path != NULL || a->notes_path != NULL) {
+		fprintf(stderr, "%s\n",
+		        _("flakesweep: usage: flakesweep report --close --test ID --verified DIR"));
+		return 2;
+	}
+	if (post_close_check(a->verified, a->test, ".", &comment, &err) < 0 ||
+	    post_draft_new_test(a->test, a->gh.repo, ".", &d, &err) < 0) {
+		sanitize_fprintf(stderr, "flakesweep: %s\n", err);
+		goto out;
+	}
+	if (a->dry_run) {
+		sanitize_fprintf(stdout, "%s", comment);
+		status = 0;
+		goto out;
+	}
+	status = cmd_report_run(d, &a->gh, comment);
+	d = NULL;
+out:
+	post_draft_free(d);
+	free(comment);
+	free(err);
+	return status;
+}
+
 static int
 cmd_report(int argc, char **argv)
 {
@@ -298,10 +389,6 @@ cmd_report(int argc, char **argv)
 	char *description = NULL, *notes = NULL, *err = NULL;
 	struct post_input in;
 	struct post_draft *d = NULL;
-	struct post_options o;
-	struct post *p;
-	struct cmd_report_post posted = {2};
-	uv_loop_t loop;
 	int rc, status = 2;
 
 	memset(&a, 0, sizeof a);
@@ -331,10 +418,12 @@ cmd_report(int argc, char **argv)
 		                 argv[c.first]);
 		return 2;
 	}
-	if (a.results == NULL || a.test == NULL || a.desc_path == NULL) {
+	if (a.close || a.verified != NULL)
+		return cmd_report_close(&a);
+	if (a.results == NULL || a.test == NULL) {
 		fprintf(stderr, "%s\n",
-		        _("flakesweep: report needs --results FILE, --test ID and --description "
-		          "FILE (see flakesweep report --help)"));
+		        _("flakesweep: report needs --results FILE and --test ID (see flakesweep "
+		          "report --help)"));
 		return 2;
 	}
 	if (a.gh.category != NULL && *a.gh.category == '\0') {
@@ -351,9 +440,11 @@ cmd_report(int argc, char **argv)
 		}
 		free(url);
 	}
-	description = cmd_report_read_text(a.desc_path, _("description"), &rc);
-	if (rc < 0)
-		goto out;
+	if (a.desc_path != NULL) {
+		description = cmd_report_read_text(a.desc_path, _("description"), &rc);
+		if (rc < 0)
+			goto out;
+	}
 	if (a.notes_path != NULL) {
 		notes = cmd_report_read_text(a.notes_path, _("notes"), &rc);
 		if (rc < 0)
@@ -370,25 +461,22 @@ cmd_report(int argc, char **argv)
 		sanitize_fprintf(stderr, "flakesweep: %s\n", err);
 		goto out;
 	}
+	if (a.dry_run && description == NULL) {
+		/* Without a description only a comment can be posted. */
+		char *comment = post_draft_comment(d, false);
+
+		sanitize_fprintf(stdout, "%s", comment);
+		free(comment);
+		status = 0;
+		goto out;
+	}
 	if (a.dry_run) {
 		sanitize_fprintf(stdout, "%s\n\n%s", post_draft_title(d), post_draft_body(d));
 		status = 0;
 		goto out;
 	}
-	post_options_init(&o);
-	o.category = a.gh.category;
-	o.github.api_url = a.gh.api_url;
-	o.github.note = cmd_report_note;
-	uv_loop_init(&loop);
-	rc = post_start(&loop, d, &o, cmd_report_done, &posted, &p, &err);
+	status = cmd_report_run(d, &a.gh, NULL);
 	d = NULL;
-	if (rc < 0) {
-		sanitize_fprintf(stderr, "flakesweep: %s\n", err);
-	} else {
-		uv_run(&loop, UV_RUN_DEFAULT);
-		status = posted.status;
-	}
-	uv_loop_close(&loop);
 out:
 	post_draft_free(d);
 	free(err);

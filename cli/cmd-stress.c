@@ -21,6 +21,7 @@
 #include "engine/options.h"
 #include "engine/out-line.h"
 #include "base/sanitize.h"
+#include "base/timefmt.h"
 #include "engine/shard.h"
 #include "engine/sweep.h"
 #include "results/junit.h"
@@ -34,6 +35,8 @@ static const struct cli_option cmd_stress_options[] = {
     {"load", true, OPTIONS_LOAD},
     {"count", true, OPTIONS_COUNT},
     {"confirm", true, OPTIONS_CONFIRM},
+    {"for", true, OPTIONS_FOR},
+    {"until", true, OPTIONS_UNTIL},
     {"timeout", true, OPTIONS_TIMEOUT},
     {"kill-grace", true, OPTIONS_KILL_GRACE},
     {"keep", true, OPTIONS_KEEP},
@@ -98,6 +101,9 @@ cmd_stress_usage(FILE *f)
 	        "  --load LIST        runs per core (default 1,2)\n"
 	        "  --count N          sweep runs per package and pair (default 500)\n"
 	        "  --confirm N        confirm runs per failed test and pair (default 1000)\n"
+	        "  --for DUR          a time budget instead of --count: runs per pair chosen\n"
+	        "                     so the sweep and confirm end within DUR (90m, 8h)\n"
+	        "  --until TIME       the same, ending by TIME (07:00, or 2026-12-05T07:00:00Z)\n"
 	        "  --timeout DUR      time limit of one run (default 2m)\n"
 	        "  --kill-grace DUR   time after the limit before SIGKILL (default 30s)\n"
 	        "  --keep N           cores left to the system (default by machine size)\n"
@@ -182,6 +188,33 @@ cmd_stress_check_durations(const struct options *o)
 	return 0;
 }
 
+/* --for and --until: one of them, never with --resume (the budget goes on
+ * from the journal); --until HH:MM past today is said to be tomorrow's. */
+static int
+cmd_stress_check_budget(const struct options *o)
+{
+	char when[40];
+
+	if (o->for_ms > 0 && o->until != NULL) {
+		fprintf(stderr, "%s\n", _("flakesweep: --for and --until cannot be combined"));
+		return -1;
+	}
+	if (o->resume != NULL && (o->for_ms > 0 || o->until != NULL)) {
+		fprintf(stderr, "%s\n",
+		        _("flakesweep: --for and --until cannot be given to --resume: the budget "
+		          "goes on from the journal"));
+		return -1;
+	}
+	if (o->until_tomorrow) {
+		timefmt_format_rfc3339(o->until_ms, when, sizeof when);
+		sanitize_fprintf(stderr,
+		                 _("flakesweep: --until %s is past today: the sweep ends by %s "
+		                   "tomorrow (%s)\n"),
+		                 o->until, o->until, when);
+	}
+	return 0;
+}
+
 int
 cmd_stress_parse(struct options *o, int argc, char **argv)
 {
@@ -210,6 +243,8 @@ cmd_stress_parse(struct options *o, int argc, char **argv)
 	}
 	for (i = c.first; i < dd; i++)
 		options_add_package(o, argv[i]);
+	if (cmd_stress_check_budget(o) < 0)
+		return -1;
 	if (options_check_command(o->driver, o->ncommand) != NULL && o->ncommand == 0) {
 		fprintf(stderr, _("flakesweep: --driver %s needs a command after --\n"), o->driver);
 		return -1;

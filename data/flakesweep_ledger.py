@@ -51,7 +51,8 @@ as plain lines that are not JSON; without a report descriptor, to standard
 error. --flakesweep-seed=N shuffles the collected
 tests with random.Random(N), so a run's order can be replayed;
 --flakesweep-run=RE and --flakesweep-skip=RE keep or drop tests whose node id
-matches the Python regular expression RE. Without a ledger path, a report
+matches the Python regular expression RE, after the shuffle: the tests kept
+run in the order the whole file ran in under that seed. Without a ledger path, a report
 descriptor or a seed the plugin does nothing.
 """
 
@@ -408,6 +409,11 @@ def pytest_collectreport(report):
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(session, config, items):
+    # Shuffled before the filter: a subset keeps the whole run's order, so
+    # a polluter search can replay a pair as it ran.
+    seed = config.getoption("--flakesweep-seed")
+    if seed is not None:
+        random.Random(seed).shuffle(items)
     keep = config.getoption("--flakesweep-run")
     drop = config.getoption("--flakesweep-skip")
     if keep is not None or drop is not None:
@@ -422,9 +428,6 @@ def pytest_collection_modifyitems(session, config, items):
         if gone:
             config.hook.pytest_deselected(items=gone)
             items[:] = chosen
-    seed = config.getoption("--flakesweep-seed")
-    if seed is not None:
-        random.Random(seed).shuffle(items)
     report = config.stash.get(_REPORT, None)
     if report is not None:
         report.event(event="collected", seed=seed, tests=len(items))

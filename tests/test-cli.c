@@ -84,6 +84,14 @@ cli_test_set(void *arg, int id, const char *value)
 	return 0;
 }
 
+static int
+cli_test_count(void *arg, int id, const char *value)
+{
+	(void)id, (void)value;
+	(*(int *)arg)++;
+	return 0;
+}
+
 /* An unknown option one or two slips away from a known one names it; one
  * further away, or too short to judge, names none. */
 TEST(cli_unknown_option_names_the_nearest)
@@ -107,4 +115,30 @@ TEST(cli_unknown_option_names_the_nearest)
 	CHECK(c.near == NULL);
 	CHECK_INT(cli_parse(&c, 2, shortone), CLI_UNKNOWN);
 	CHECK(c.near == NULL);
+}
+
+/* A prefix of an option is no option: "--for 100s" is not --force and a
+ * package, and "--conf 5" is not --confirm. Each is an unknown option
+ * that names the one it may mean; nothing was set. */
+TEST(cli_prefix_is_unknown)
+{
+	static const struct cli_option opts[] = {
+	    {"confirm", true, 1}, {"force", false, 2}, {"o", true, 3}, {NULL, false, 0}};
+	int seen = 0;
+	struct cli c = {opts, cli_test_count, &seen, 0, 0, NULL, NULL};
+	char *flag[] = {"x", "--confirm", "5", "--for", "100s", NULL};
+	char *valued[] = {"x", "--conf", "5", NULL};
+	char *whole[] = {"x", "-force", "--confirm", "--for", "-o", "d", "-o=e", "pkg", NULL};
+
+	CHECK_INT(cli_parse(&c, 5, flag), CLI_UNKNOWN);
+	CHECK_STR(c.bad, "--for");
+	CHECK_STR(c.near, "force");
+	CHECK_INT(seen, 0);
+	CHECK_INT(cli_parse(&c, 3, valued), CLI_UNKNOWN);
+	CHECK_STR(c.bad, "--conf");
+	CHECK_STR(c.near, "confirm");
+	/* A value that looks like an option is the value. */
+	CHECK_INT(cli_parse(&c, 8, whole), CLI_OK);
+	CHECK_INT(seen, 4);
+	CHECK_STR(whole[c.first], "pkg");
 }

@@ -654,11 +654,11 @@ TEST(github_async_post_against_standin)
 	CHECK_STR(o.url, "https://github.com/demo/widgets/discussions/40");
 	free(o.url);
 	free(o.message);
-	/* The second post of the same test finds the first and stops. */
+	/* The second post of the same test finds the first and comments. */
 	memset(&o, 0, sizeof o);
 	run_post(&s, "ok", &o, false);
-	CHECK_INT(o.status, POST_EXISTS);
-	CHECK_STR(o.url, "https://github.com/demo/widgets/discussions/40");
+	CHECK_INT(o.status, POST_COMMENTED);
+	CHECK_STR(o.url, "https://github.com/demo/widgets/discussions/40#discussioncomment-4001");
 	free(o.url);
 	free(o.message);
 	/* Cancelled mid-call: the callback runs once, every handle closes. */
@@ -673,7 +673,9 @@ TEST(github_async_post_against_standin)
 		CHECK_INT(util_read_file(s.log, 1 << 20, &log, NULL), 0);
 		CHECK(strstr(log, "valid=no") == NULL);
 		CHECK(strstr(log, "ok 3 CreateDiscussion 200 valid=yes auth=ok ua=ok") != NULL);
-		CHECK(strstr(log, "ok 6 ") == NULL); /* no create after the first was found */
+		/* No create after the first was found: a comment instead. */
+		CHECK(strstr(log, "ok 6 AddDiscussionComment 200 valid=yes") != NULL);
+		CHECK(strstr(log, "ok 7 ") == NULL);
 		CHECK(strstr(log, TOKEN) == NULL);
 		free(log);
 	}

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "engine/noise.h"
@@ -485,6 +486,52 @@ TEST(results_cores_counted_in_the_sweep_only)
 	t = results_find(rp->results, "m::TestEven");
 	/* 5 of 10 on core 3 against 5 of 90 on core 2, pooled. */
 	CHECK(!results_core_concentration(t, &c, &runs, &bad, &p));
+	replay_free(rp);
+	free(rp);
+	free(path);
+}
+
+/* A sweep at one pair: the core a run gets follows the order runs start
+ * in, so failures on one core name no core (a reproduce sweep said "core
+ * 3" for runs that failed first in each batch). At two pairs they do. */
+static void
+results_cores_of_runs(struct journal *j, int first, int n, int cpu)
+{
+	struct outcome o;
+	int i;
+
+	for (i = first; i < first + n; i++) {
+		int one[1] = {2 + i % 2}, two[2] = {2, 3};
+		bool fail = cpu == 1 && i % 2 == 1;
+
+		outcome_of(&o, fail ? NULL : "TestCore", fail ? "TestCore" : NULL, NULL);
+		journal_run_of(j, i + 1, RESULTS_SWEEP, cpu, cpu == 1 ? one : two, &o);
+	}
+}
+
+TEST(results_cores_named_only_beyond_one_pair)
+{
+	char *path = xasprintf("%s/journal.jsonl", check_tmpdir());
+	struct journal *j = journal_with_pkg(path);
+	struct replay *rp;
+	const struct results_core *c;
+	int64_t runs, bad;
+	double p;
+
+	results_cores_of_runs(j, 0, 40, 1);
+	rp = journal_replayed(path, j);
+	CHECK(!results_core_concentration(results_find(rp->results, "m::TestCore"), &c, &runs, &bad,
+	                                  &p));
+	replay_free(rp);
+	free(rp);
+	unlink(path);
+	j = journal_with_pkg(path);
+	results_cores_of_runs(j, 0, 40, 1);
+	results_cores_of_runs(j, 40, 20, 2);
+	rp = journal_replayed(path, j);
+	CHECK(results_core_concentration(results_find(rp->results, "m::TestCore"), &c, &runs, &bad,
+	                                 &p));
+	CHECK_INT(c->core, 3);
 	replay_free(rp);
 	free(rp);
 	free(path);

@@ -74,6 +74,10 @@ decide_post_done(const struct post_result *r, void *data)
 			model_load_decisions(ui->model);
 		ui_message(ui, false, _("posted: %s"), r->url != NULL ? r->url : "");
 		break;
+	case POST_COMMENTED:
+	case POST_CLOSED:
+		ui_message(ui, false, "%s", r->message != NULL ? r->message : "");
+		break;
 	case POST_EXISTS:
 		ui_message(ui, false, _("not posted: an open report already names the test: %s"),
 		           r->url != NULL ? r->url : "");

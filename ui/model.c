@@ -418,6 +418,12 @@ model_eta(struct model *m, int64_t now_ms)
 	} else {
 		m->eta_s = m->total_eta_s = -1;
 	}
+	/* A budget's plan ends by its deadline, whatever the pace says. */
+	if (!m->finished && m->deadline_ms > 0) {
+		m->total_eta_s = m->deadline_ms > now_ms ? (m->deadline_ms - now_ms) / 1000 : 0;
+		if (m->eta_s < 0 || m->eta_s > m->total_eta_s)
+			m->eta_s = m->total_eta_s;
+	}
 }
 
 static void
@@ -447,6 +453,7 @@ model_apply_status(struct model *m, struct sweep_status *st)
 		model_set_ints(&m->loads, &m->nloads, st->loads, st->nloads);
 	m->count = st->count;
 	m->confirm = st->confirm;
+	m->deadline_ms = st->deadline_ms;
 	m->timeout_ms = st->timeout_ms;
 	m->kill_grace_ms = st->kill_grace_ms;
 	m->run_only = st->run_only;

@@ -110,6 +110,7 @@ struct model {
 	int *cpus, *loads;
 	int ncpus, nloads;
 	int count, confirm;
+	int64_t deadline_ms; /* a budget's end (--for, --until), or 0 */
 	int64_t timeout_ms, kill_grace_ms;
 	bool run_only; /* --run: no confirm phase */
 	char *commit;  /* the project's commit, or NULL */

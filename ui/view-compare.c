@@ -136,7 +136,7 @@ view_compare_side(struct view_ctx *c, const struct results *r, const char *id, c
 		doc_line(&doc, 0, false);
 		doc_span(&doc, DRAW_DIM, _("not run"));
 	} else {
-		view_heatmap_table(c, &doc, t, rect->w - 1);
+		view_heatmap_table(c, &doc, t, rect->w - 1, false);
 	}
 	doc_wrap(&doc, c->d, rect->w - 1, &wrapped);
 	doc_draw(&wrapped, c->d, rect->y + 1, rect->x, rect->h - 1, rect->w - 1, 0);

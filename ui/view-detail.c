@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/confseq.h"
 #include "base/util.h"
 #include "engine/noise.h"
 #include "results/causes.h"
@@ -217,21 +218,22 @@ view_detail_build(const struct view_ctx *c, long sel, int width, struct doc *doc
 	view_detail_level(m, t, doc);
 	view_detail_causes(m, t, doc);
 	doc_line(doc, 0, true);
-	view_heatmap_table(c, doc, t, width);
+	view_heatmap_table(c, doc, t, width, true);
 	worst = results_worst_cell(t);
 	if (worst != NULL) {
 		double lo, hi;
 		int64_t bad = worst->failures + worst->hangs;
 
-		results_wilson(bad, worst->runs, &lo, &hi);
+		confseq_rate(bad, worst->runs, CONFSEQ_ALPHA, &lo, &hi);
 		draw_percent((double)bad / (double)worst->runs, rate, sizeof rate);
 		draw_percent(lo, lo_s, sizeof lo_s);
 		draw_percent(hi, hi_s, sizeof hi_s);
 		doc_line(doc, 2, false);
-		doc_spanf(doc, DRAW_NORMAL,
-		          _("worst pair: %s cpu %d load %d: %lld of %lld runs, %s (95%% CI %s-%s)"),
-		          results_phase_label(worst->phase), worst->cpu, worst->load,
-		          (long long)bad, (long long)worst->runs, rate, lo_s, hi_s);
+		doc_spanf(
+		    doc, DRAW_NORMAL,
+		    _("worst pair: %s cpu %d load %d: %lld of %lld runs, %s (95%% anytime %s-%s)"),
+		    results_phase_label(worst->phase), worst->cpu, worst->load, (long long)bad,
+		    (long long)worst->runs, rate, lo_s, hi_s);
 	}
 	if (t->first != NULL) {
 		const struct results_failure *f = t->first;

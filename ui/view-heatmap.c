@@ -2,7 +2,8 @@
 /*
  * view-heatmap.c: a test's CPU x load heatmaps. The mini heatmap is one
  * glyph per pair for the list; the full one is a table per phase with the
- * counts, the rate and its 95% Wilson interval in each cell. Colours go
+ * counts, the rate and its 95% interval in each cell: anytime-valid in the
+ * dashboard and view, Wilson's in compare's board. Colours go
  * from green (no failure) through yellow to red by rate, and the counts are
  * always printed, so the table reads without colour.
  */
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/confseq.h"
 #include "base/util.h"
 #include "view.h"
 
@@ -68,10 +70,21 @@ view_heatmap_mini(struct view_ctx *c, int y, int x, int maxw, const struct resul
 	return w;
 }
 
+/* The 95% interval of bad in runs: the confidence sequence's, or
+ * Wilson's. */
+static void
+view_heatmap_interval(int64_t bad, int64_t runs, bool anytime, double *lo, double *hi)
+{
+	if (anytime)
+		confseq_rate(bad, runs, CONFSEQ_ALPHA, lo, hi);
+	else
+		results_wilson(bad, runs, lo, hi);
+}
+
 /* The text of one cell at a level of detail: 0 counts, 1 with the rate,
  * 2 with the 95% interval. Caller frees. */
 static char *
-view_heatmap_cell(int64_t runs, int64_t failures, int64_t hangs, int level)
+view_heatmap_cell(int64_t runs, int64_t failures, int64_t hangs, int level, bool anytime)
 {
 	struct buf b;
 	char rate[16], lo_s[16], hi_s[16];
@@ -91,16 +104,16 @@ view_heatmap_cell(int64_t runs, int64_t failures, int64_t hangs, int level)
 	else
 		buf_printf(&b, "%lld/%lld", (long long)failures, (long long)runs);
 	if (level >= 1 && bad == 0) {
-		/* No failure in n runs: the rate is below the Wilson upper
-		 * bound at 95% (3/n says nothing at small n). */
-		results_wilson(0, runs, &lo, &hi);
+		/* No failure in n runs: the rate is below the interval's
+		 * upper bound at 95% (3/n says nothing at small n). */
+		view_heatmap_interval(0, runs, anytime, &lo, &hi);
 		draw_percent(hi, rate, sizeof rate);
 		buf_printf(&b, " <%s", rate);
 	} else if (level >= 1) {
 		draw_percent((double)bad / (double)runs, rate, sizeof rate);
 		buf_printf(&b, " %s", rate);
 		if (level >= 2) {
-			results_wilson(bad, runs, &lo, &hi);
+			view_heatmap_interval(bad, runs, anytime, &lo, &hi);
 			draw_percent(lo, lo_s, sizeof lo_s);
 			draw_percent(hi, hi_s, sizeof hi_s);
 			lo_s[strcspn(lo_s, "%")] = '\0';
@@ -124,7 +137,8 @@ view_heatmap_has_phase(const struct results_test *t, enum results_phase phase)
 
 /* The widest cell of both phases at a level, in columns. */
 static int
-view_heatmap_cell_width(const struct view_ctx *c, const struct results_test *t, int level)
+view_heatmap_cell_width(const struct view_ctx *c, const struct results_test *t, int level,
+                        bool anytime)
 {
 	const struct model *m = c->m;
 	int best = 0, ci, li, ph;
@@ -138,7 +152,7 @@ view_heatmap_cell_width(const struct view_ctx *c, const struct results_test *t, 
 
 				view_heatmap_sum(t, ph, m->cpus[ci], m->loads[li], &runs, &failures,
 				                 &hangs);
-				s = view_heatmap_cell(runs, failures, hangs, level);
+				s = view_heatmap_cell(runs, failures, hangs, level, anytime);
 				w = draw_width(c->d, s);
 				free(s);
 				if (w > best)
@@ -151,7 +165,7 @@ view_heatmap_cell_width(const struct view_ctx *c, const struct results_test *t, 
 
 void
 view_heatmap_table(const struct view_ctx *c, struct doc *doc, const struct results_test *t,
-                   int width)
+                   int width, bool anytime)
 {
 	const struct model *m = c->m;
 	static const enum results_phase phases[] = {RESULTS_SWEEP, RESULTS_CONFIRM};
@@ -159,7 +173,7 @@ view_heatmap_table(const struct view_ctx *c, struct doc *doc, const struct resul
 	size_t p;
 
 	for (level = 2; level >= 0; level--) {
-		col_w = view_heatmap_cell_width(c, t, level) + 3;
+		col_w = view_heatmap_cell_width(c, t, level, anytime) + 3;
 		if (col_w < 9)
 			col_w = 9;
 		if (label_w + m->nloads * col_w <= width || level == 0)
@@ -195,7 +209,7 @@ view_heatmap_table(const struct view_ctx *c, struct doc *doc, const struct resul
 
 				view_heatmap_sum(t, (int)phases[p], m->cpus[ci], m->loads[li],
 				                 &runs, &failures, &hangs);
-				s = view_heatmap_cell(runs, failures, hangs, level);
+				s = view_heatmap_cell(runs, failures, hangs, level, anytime);
 				pad = col_w - 3 - draw_width(c->d, s);
 				cell = xasprintf(" %s%*s ", s, pad > 0 ? pad : 0, "");
 				doc_span(doc, draw_heat_role(runs, failures + hangs), cell);
@@ -205,4 +219,9 @@ view_heatmap_table(const struct view_ctx *c, struct doc *doc, const struct resul
 			}
 		}
 	}
+	if (level >= 1 && anytime)
+		doc_text(doc, DRAW_DIM, 0,
+		         /* xgettext:no-c-format */
+		         _("< and [ ]: 95% anytime-valid bounds (a confidence sequence), safe to "
+		           "watch; the report's are fixed-sample"));
 }

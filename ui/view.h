@@ -161,9 +161,11 @@ int view_heatmap_mini(struct view_ctx *c, int y, int x, int maxw, const struct r
 int view_heatmap_mini_width(const struct model *m);
 /* Appends the full heatmaps of t (one table per phase that has cells:
  * counts, rate and 95% interval per cell, as much as width allows) to
- * doc. */
+ * doc. The intervals are anytime-valid (base/confseq.h), said under the
+ * tables, for results still watched; else fixed-sample Wilson intervals,
+ * the report's. */
 void view_heatmap_table(const struct view_ctx *c, struct doc *doc, const struct results_test *t,
-                        int width);
+                        int width, bool anytime);
 
 /* Builds the help text from the action table (for the help view and its
  * test). */

@@ -225,6 +225,24 @@ driver_gtest_reproduce(const struct pkg *pkg, const struct driver_run *r, const 
 	return line;
 }
 
+/* A --gtest_filter of exactly these tests. gtest shuffles every test of
+ * the binary with the seed and then skips those the filter leaves out, so
+ * the tests kept run in the order the whole binary ran them in. */
+static char *
+driver_gtest_select_in_order(char *const *tests)
+{
+	struct buf b;
+	size_t i;
+
+	buf_init(&b);
+	for (i = 0; tests[i] != NULL; i++) {
+		if (i > 0)
+			buf_addc(&b, ':');
+		buf_adds(&b, tests[i]);
+	}
+	return buf_steal(&b);
+}
+
 const struct driver driver_gtest = {
     .name = "gtest",
     .own_timeout = false,
@@ -235,6 +253,7 @@ const struct driver driver_gtest = {
     .run_env = driver_gtest_run_env,
     .parser_new = driver_gtest_parser_new,
     .filter = xstrdup,
+    .select_in_order = driver_gtest_select_in_order,
     .package_args = driver_gtest_package_args,
     .reproduce = driver_gtest_reproduce,
 };

@@ -164,7 +164,8 @@ driver_pytest_pkg_python(const struct pkg *pkg)
 }
 
 /* The arguments after `python3 -m pytest` that select and order a run:
- * the node id (or the package), the plugin and the seed. */
+ * the node id (or the package and what r->run_re keeps of it), the plugin
+ * and the seed. */
 static void
 driver_pytest_args(char ***argv, size_t *n, const struct pkg *pkg, const struct driver_run *r)
 {
@@ -183,6 +184,11 @@ driver_pytest_args(char ***argv, size_t *n, const struct pkg *pkg, const struct 
 		util_strv_add(argv, n, v);
 		free(v);
 	}
+	if (r->test == NULL && r->run_re != NULL) {
+		v = xasprintf("--flakesweep-run=%s", r->run_re);
+		util_strv_add(argv, n, v);
+		free(v);
+	}
 }
 
 static char **
@@ -197,11 +203,6 @@ driver_pytest_run_argv(const struct options *o, const struct pkg *pkg, const str
 	util_strv_add(&argv, &n, "pytest");
 	util_strv_add(&argv, &n, "-q");
 	driver_pytest_args(&argv, &n, pkg, r);
-	if (r->test == NULL && r->run_re != NULL) {
-		v = xasprintf("--flakesweep-run=%s", r->run_re);
-		util_strv_add(&argv, &n, v);
-		free(v);
-	}
 	if (r->test == NULL && r->skip_re != NULL) {
 		v = xasprintf("--flakesweep-skip=%s", r->skip_re);
 		util_strv_add(&argv, &n, v);
@@ -258,23 +259,40 @@ driver_pytest_package_args(const struct pkg *pkg)
 	return s;
 }
 
+/* The node ids, each quoted for Python's re and anchored: the plugin
+ * shuffles every collected test with the seed before it keeps those
+ * (flakesweep_ledger.py), so they run in the whole file's order. */
+static char *
+driver_pytest_select_in_order(char *const *tests)
+{
+	struct buf b;
+	const char *s;
+	size_t i;
+
+	buf_init(&b);
+	/* One test as --run's filter spells it: ^ID$. */
+	buf_adds(&b, tests[0] != NULL && tests[1] != NULL ? "^(?:" : "^");
+	for (i = 0; tests[i] != NULL; i++) {
+		if (i > 0)
+			buf_addc(&b, '|');
+		for (s = tests[i]; *s != '\0'; s++) {
+			if (strchr("\\.^$*+?{}[]|()", *s) != NULL)
+				buf_addc(&b, '\\');
+			buf_addc(&b, *s);
+		}
+	}
+	buf_adds(&b, tests[0] != NULL && tests[1] != NULL ? ")$" : "$");
+	return buf_steal(&b);
+}
+
 /* The --run pattern (a Python regular expression searched in node ids)
  * that selects exactly test. */
 static char *
 driver_pytest_filter(const char *test)
 {
-	struct buf b;
-	const char *s;
+	char *const one[] = {(char *)test, NULL};
 
-	buf_init(&b);
-	buf_addc(&b, '^');
-	for (s = test; *s != '\0'; s++) {
-		if (strchr("\\.^$*+?{}[]|()", *s) != NULL)
-			buf_addc(&b, '\\');
-		buf_addc(&b, *s);
-	}
-	buf_addc(&b, '$');
-	return buf_steal(&b);
+	return driver_pytest_select_in_order(one);
 }
 
 static char *
@@ -327,6 +345,7 @@ const struct driver driver_pytest = {
     .run_env = driver_pytest_run_env,
     .parser_new = driver_pytest_parser_new,
     .filter = driver_pytest_filter,
+    .select_in_order = driver_pytest_select_in_order,
     .package_args = driver_pytest_package_args,
     .reproduce = driver_pytest_reproduce,
 };

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "drivers/driver.h"
+#include "engine/budget.h"
 #include "engine/options.h"
 #include "results/options-check.h"
 #include "engine/shard.h"
@@ -54,6 +55,7 @@ options_free(struct options *o)
 	free(o->skip_re);
 	free(o->outdir);
 	free(o->resume);
+	free(o->until);
 	free(o->quarantine);
 	free(o->durations);
 	free(o->junit);
@@ -233,6 +235,7 @@ options_set(struct options *o, enum options_key key, const char *value, const ch
 {
 	static const char *const uis[] = {"full", "line", "none", NULL};
 	int rc = 0, pick;
+	int64_t ms;
 
 	switch (key) {
 	case OPTIONS_CPU:
@@ -351,6 +354,24 @@ options_set(struct options *o, enum options_key key, const char *value, const ch
 		return *expected != NULL ? -EINVAL : 0;
 	case OPTIONS_DURATIONS:
 		options_set_str(&o->durations, value);
+		return 0;
+	case OPTIONS_FOR:
+		if (timefmt_parse_duration(value, &ms) < 0 || ms <= 0) {
+			*expected = _("a duration above zero, such as 90m or 8h");
+			return -EINVAL;
+		}
+		o->for_ms = ms;
+		return 0;
+	case OPTIONS_UNTIL:
+		rc = budget_parse_until(value, util_now_ms(), &ms, &o->until_tomorrow);
+		if (rc < 0) {
+			*expected = rc == -ERANGE ? _("a time still to come")
+			                          : _("a time such as 07:00, or a date and time "
+			                              "such as 2026-12-05T07:00:00Z");
+			return -EINVAL;
+		}
+		options_set_str(&o->until, value);
+		o->until_ms = ms;
 		return 0;
 	case OPTIONS_SHARD_PLAN:
 		o->shard_plan = true;

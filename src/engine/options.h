@@ -47,6 +47,10 @@ struct options {
 	int nloads;
 	int count;             /* --count, sweep runs per (package, cpu, load) */
 	int confirm;           /* --confirm, runs per (test, cpu, load) */
+	int64_t for_ms;        /* --for: the time the sweep may take; 0: none */
+	char *until;           /* --until TIME as given, or NULL */
+	int64_t until_ms;      /* --until: its deadline (ms since the epoch); 0: none */
+	bool until_tomorrow;   /* --until HH:MM was past today: it is tomorrow's */
 	int64_t timeout_ms;    /* --timeout */
 	int64_t kill_grace_ms; /* --kill-grace */
 	int keep;              /* --keep cores; -1 = by machine size */
@@ -148,6 +152,8 @@ enum options_key {
 	OPTIONS_SHARD,
 	OPTIONS_DURATIONS,
 	OPTIONS_SHARD_PLAN,
+	OPTIONS_FOR,
+	OPTIONS_UNTIL,
 };
 
 /* Sets one setting from its text (value is ignored for flags) and marks

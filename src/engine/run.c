@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 
 #include "base/sanitize.h"
+#include "engine/budget.h"
 #include "engine/canary.h"
 #include "engine/cpu-shim.h"
 #include "results/journal-canary.h"
@@ -654,7 +655,7 @@ run_start(struct sweep *s, struct sched_run *sr)
 	cwd = pkg != NULL ? run_workdir(s, l, pkg) : xstrdup(s->outdir);
 	memset(&dr, 0, sizeof dr);
 	dr.cpu = pair->cpu;
-	dr.timeout_ms = s->o->timeout_ms;
+	dr.timeout_ms = budget_timeout_ms(s, s->o->timeout_ms);
 	/* A canary does milliseconds of work: a --timeout cut for the
 	 * project's tests must not starve it on a loaded host. */
 	if (pkg == NULL && dr.timeout_ms < CANARY_TIMEOUT_MIN_MS)

@@ -136,6 +136,8 @@ status_json_encode(const struct sweep_status *st, const char *end_status)
 	cJSON_AddNumberToObject(j, "target", (double)st->target);
 	cJSON_AddNumberToObject(j, "started_ms", (double)st->started_ms);
 	cJSON_AddNumberToObject(j, "finished_ms", (double)st->finished_ms);
+	if (st->deadline_ms > 0)
+		cJSON_AddNumberToObject(j, "deadline_ms", (double)st->deadline_ms);
 	cJSON_AddItemToObject(j, "cpus", status_json_ints(st->cpus, st->ncpus));
 	cJSON_AddItemToObject(j, "loads", status_json_ints(st->loads, st->nloads));
 	cJSON_AddNumberToObject(j, "count", st->count);
@@ -418,6 +420,8 @@ status_json_decode(const cJSON *j, struct sweep_status *st, int **ints, char **e
 	     status_json_num(&c, j, "target", 0, STATUS_JSON_NUM_MAX, &st->target) &&
 	     status_json_num(&c, j, "started_ms", 0, STATUS_JSON_NUM_MAX, &st->started_ms) &&
 	     status_json_num(&c, j, "finished_ms", 0, STATUS_JSON_NUM_MAX, &st->finished_ms) &&
+	     (cJSON_GetObjectItemCaseSensitive(j, "deadline_ms") == NULL ||
+	      status_json_num(&c, j, "deadline_ms", 0, STATUS_JSON_NUM_MAX, &st->deadline_ms)) &&
 	     status_json_array(&c, j, "cpus", -1, STATUS_JSON_MAX_CORES, NULL, &ncpus) &&
 	     status_json_array(&c, j, "loads", -1, STATUS_JSON_MAX_CORES, NULL, &nloads) &&
 	     status_json_int(&c, j, "count", INT32_MAX, &st->count) &&

@@ -58,6 +58,7 @@ struct sweep_status {
 	bool paused, finished;
 	int64_t done, target; /* runs of the current phase */
 	int64_t started_ms, finished_ms;
+	int64_t deadline_ms;     /* --for, --until: when the budget ends; 0 without one */
 	const int *cpus, *loads; /* borrowed from the sweep or the journal */
 	int ncpus, nloads;
 	int count, confirm;

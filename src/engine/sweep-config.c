@@ -70,6 +70,10 @@ sweep_config_from_options(struct sweep_config *c, const struct options *o,
 	c->cpu_shim = o->cpu_shim;
 	c->quiet = o->quiet;
 	c->canaries = o->canaries;
+	if (!(o->given & OPTIONS_GIVEN_COUNT)) {
+		c->for_ms = o->for_ms;
+		c->until_ms = o->until_ms;
+	}
 	c->containers = o->containers;
 	c->clusters = o->clusters;
 	c->env_up = sweep_config_dup(o->env_up);
@@ -142,6 +146,8 @@ sweep_config_to_options(const struct sweep_config *c, struct options *o)
 		free(o->cpu_shim_path);
 		o->cpu_shim_path = NULL;
 	}
+	o->for_ms = c->for_ms;
+	o->until_ms = c->until_ms;
 	/* A --quiet given to --resume wins: it changes no measurement. */
 	if (o->quiet == 0)
 		o->quiet = c->quiet;

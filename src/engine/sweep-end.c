@@ -13,6 +13,7 @@
 
 #include "base/timefmt.h"
 #include "base/util.h"
+#include "engine/budget.h"
 #include "engine/control.h"
 #include "engine/sweep-int.h"
 #include "results/journal.h"
@@ -128,8 +129,9 @@ sweep_quiet_cb(uv_timer_t *t)
 static void
 sweep_reap_cb(uv_timer_t *t)
 {
-	(void)t;
 	proc_reap_orphans(false);
+	/* A budget's deadline comes whether or not a run ends. */
+	sweep_drive(t->data);
 }
 
 /* The last timer closed: confirm runs asked meanwhile start now. */
@@ -206,6 +208,7 @@ sweep_finish(struct sweep *s, const char *status)
 			                "report printed at the end has every run measured"));
 		cJSON_Delete(end);
 	}
+	budget_finish(s);
 	sweep_containers_close(s);
 	sweep_envs_stop(s);
 	uv_timer_stop(&s->flush_timer);

@@ -17,6 +17,7 @@
 
 #include "base/sanitize.h"
 #include "base/util.h"
+#include "engine/budget.h"
 #include "engine/sched-core.h"
 #include "engine/sweep-int.h"
 #include "results/journal.h"
@@ -187,6 +188,7 @@ sweep_drive(struct sweep *s)
 {
 	struct sched_core_decision d;
 
+	budget_tick(s);
 	while (s->core != NULL && !s->finished &&
 	       sched_core_next(s->core, !s->interrupting && !s->journal_blocked, &d)) {
 		switch (d.kind) {
@@ -199,6 +201,7 @@ sweep_drive(struct sweep *s)
 			break;
 		case SCHED_CORE_PHASE:
 			sweep_set_phase(s, d.phase);
+			budget_plan(s);
 			break;
 		case SCHED_CORE_ENV_UP:
 			sweep_envs_up(s, d.env, d.lane);

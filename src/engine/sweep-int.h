@@ -139,7 +139,8 @@ struct sweep {
 	bool images_begun;  /* sweep_envs_images ran */
 	int images_running; /* image builds in flight */
 	int exit_status;
-	struct mask *mask; /* the values masked in the children's output */
+	struct mask *mask;     /* the values masked in the children's output */
+	struct budget *budget; /* --for, --until (budget.c), or NULL */
 };
 
 /* sweep-secrets.c: takes the values to mask from flakesweep's environment

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "engine/budget.h"
 #include "engine/sched-core.h"
 #include "engine/status.h"
 #include "engine/sweep-int.h"
@@ -101,6 +102,7 @@ sweep_status(const struct sweep *s, struct sweep_status *st)
 		st->done = st->target = s->results->runs;
 	st->started_ms = s->started_ms;
 	st->finished_ms = s->finished_ms;
+	st->deadline_ms = budget_deadline(s);
 	st->cpus = s->o->cpus;
 	st->ncpus = s->o->cpus != NULL ? s->o->ncpus : 0;
 	st->loads = s->o->loads;

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "results/journal.h"
+#include "engine/budget.h"
 #include "engine/canary.h"
 #include "engine/control.h"
 #include "engine/lanes.h"
@@ -499,6 +500,7 @@ sweep_free(struct sweep *s)
 	sched_core_free(s->core);
 	free(s->pkg_capped);
 	order_free(s);
+	budget_free(s);
 	journal_close(s->journal);
 	quarantine_free(s->quarantine);
 	noise_free(s->noise);

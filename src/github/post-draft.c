@@ -78,6 +78,7 @@ struct post_draft {
 	char *marker;
 	char *decisions_path;
 	char *title, *body;
+	size_t budget; /* the first failure's bytes in the body */
 };
 
 void
@@ -432,6 +433,119 @@ post_draft_is_hex_commit(const char *s)
 	return n >= 7 && n <= 64 && strspn(s, "0123456789abcdef") == n;
 }
 
+/* The measurements: the test, commit, machine and rates, the table, the
+ * first failure cut to budget bytes and the reproduce commands. In the
+ * body and in a comment that adds new evidence to a discussion. */
+static void
+post_draft_render_evidence(struct buf *b, const struct post_draft *d, size_t budget)
+{
+	int64_t runs = d->runs[0] + d->runs[1], fails = d->failures[0] + d->failures[1],
+	        hangs = d->hangs[0] + d->hangs[1];
+	double lo, hi;
+	char *r, *l, *h;
+
+	buf_adds(b, "- Test: ");
+	markdown_code(b, d->test);
+	buf_adds(b, " in package ");
+	markdown_code(b, d->package);
+	if (d->level != NULL) {
+		buf_adds(b, ", level ");
+		markdown_code(b, d->level);
+	}
+	buf_adds(b, "\n- Commit: ");
+	if (d->commit == NULL) {
+		buf_adds(b, "unknown (the project is not a git checkout)");
+	} else if (d->src_repo != NULL && post_draft_is_hex_commit(d->commit)) {
+		buf_printf(b, "[`%.12s`](%s/%s/commit/%s)", d->commit, d->web_base, d->src_repo,
+		           d->commit);
+	} else {
+		markdown_code(b, d->commit);
+	}
+	if (d->toolchain != NULL) {
+		buf_adds(b, "\n- Toolchain: ");
+		markdown_code(b, d->toolchain);
+	}
+	if (d->cores > 0) {
+		buf_printf(b, "\n- Machine: %d cores, %d kept for the system", d->cores, d->keep);
+		if (d->nlanes > 0)
+			buf_printf(
+			    b, d->nlanes == 1 ? ", %d lane of %d cores" : ", %d lanes of %d cores",
+			    d->nlanes, d->lane_width);
+	}
+	results_wilson(fails + hangs, runs, &lo, &hi);
+	r = post_draft_pct(runs > 0 ? 100.0 * (double)(fails + hangs) / (double)runs : 0);
+	l = post_draft_pct(100.0 * lo);
+	h = post_draft_pct(100.0 * hi);
+	buf_adds(b, "\n- Measured: ");
+	post_draft_count_phrase(b, fails, hangs, runs);
+	buf_printf(b, " (%s%%, 95%% interval %s–%s%%)", r, l, h);
+	free(r);
+	free(l);
+	free(h);
+	buf_adds(b, "\n\n");
+
+	buf_adds(b, "Failures/runs at each CPU count and load, sweep and confirm runs together:");
+	buf_adds(b, "\n\n");
+	post_draft_render_table(b, d);
+	buf_addc(b, '\n');
+	buf_adds(b, "In the sweep, with the rest of its package: ");
+	post_draft_count_phrase(b, d->failures[0], d->hangs[0], d->runs[0]);
+	buf_adds(b, ". In confirm runs of the test by itself: ");
+	post_draft_count_phrase(b, d->failures[1], d->hangs[1], d->runs[1]);
+	buf_adds(b, ".");
+	if (d->side_runs[0] > 0 && d->side_runs[1] > 0) {
+		buf_printf(b,
+		           " Alone, with no other run of its package alive: %lld failed of %lld; "
+		           "overlapping another run of its package: %lld failed of %lld.",
+		           (long long)d->side_bad[0], (long long)d->side_runs[0],
+		           (long long)d->side_bad[1], (long long)d->side_runs[1]);
+	}
+	buf_adds(b, "\n\n");
+
+	if (d->has_first) {
+		char *excerpt = post_draft_render_excerpt(d, budget);
+
+		buf_printf(b, "The first failure, in a %s run at cpu %d, load %d",
+		           d->ff_phase != NULL ? d->ff_phase : "sweep", d->ff_cpu, d->ff_load);
+		if (d->ff_seed != NULL) {
+			buf_adds(b, ", shuffle seed ");
+			markdown_code(b, d->ff_seed);
+		}
+		if (d->ff_log != NULL) {
+			buf_adds(b, " (log ");
+			markdown_code(b, d->ff_log);
+			buf_adds(b, " in the sweep's output directory)");
+		}
+		buf_adds(b, ":\n\n");
+		markdown_fence(b, "text", excerpt);
+		buf_addc(b, '\n');
+		free(excerpt);
+	} else {
+		buf_adds(b, "No output of the first failure was kept.");
+		buf_adds(b, "\n\n");
+	}
+	if (d->repro_flakesweep != NULL) {
+		buf_adds(b, "Reproduce it at the pair where it failed most, with the same load, "
+		            "from the repository's root:");
+		buf_adds(b, "\n\n");
+		markdown_fence(b, "sh", d->repro_flakesweep);
+		buf_addc(b, '\n');
+	}
+	if (d->repro_direct != NULL && d->interference) {
+		/* One process runs the test in sequence: never two at once. */
+		buf_adds(b,
+		         "No direct command: it fails when runs of its package overlap (see Why), "
+		         "which one process running it again and again never does; the command "
+		         "above runs several at once, at the load where it failed.");
+		buf_adds(b, "\n\n");
+	} else if (d->repro_direct != NULL) {
+		buf_adds(b, "Or run it directly, pinned to the same number of cores:");
+		buf_adds(b, "\n\n");
+		markdown_fence(b, "sh", d->repro_direct);
+		buf_addc(b, '\n');
+	}
+}
+
 /* The body with the first failure cut to budget bytes. The template is
  * English whatever the user's locale: it is written for the project's
  * maintainers, not for the person posting. */
@@ -439,117 +553,15 @@ static char *
 post_draft_render_body(const struct post_draft *d, size_t budget)
 {
 	struct buf b;
-	int64_t runs = d->runs[0] + d->runs[1], fails = d->failures[0] + d->failures[1],
-	        hangs = d->hangs[0] + d->hangs[1];
-	double lo, hi;
-	char *r, *l, *h;
 
 	buf_init(&b);
 	buf_adds(&b, "## What happens");
 	buf_adds(&b, "\n\n");
-	buf_adds(&b, d->description);
-	buf_addc(&b, '\n');
-
-	buf_adds(&b, "- Test: ");
-	markdown_code(&b, d->test);
-	buf_adds(&b, " in package ");
-	markdown_code(&b, d->package);
-	if (d->level != NULL) {
-		buf_adds(&b, ", level ");
-		markdown_code(&b, d->level);
-	}
-	buf_adds(&b, "\n- Commit: ");
-	if (d->commit == NULL) {
-		buf_adds(&b, "unknown (the project is not a git checkout)");
-	} else if (d->src_repo != NULL && post_draft_is_hex_commit(d->commit)) {
-		buf_printf(&b, "[`%.12s`](%s/%s/commit/%s)", d->commit, d->web_base, d->src_repo,
-		           d->commit);
-	} else {
-		markdown_code(&b, d->commit);
-	}
-	if (d->toolchain != NULL) {
-		buf_adds(&b, "\n- Toolchain: ");
-		markdown_code(&b, d->toolchain);
-	}
-	if (d->cores > 0) {
-		buf_printf(&b, "\n- Machine: %d cores, %d kept for the system", d->cores, d->keep);
-		if (d->nlanes > 0)
-			buf_printf(
-			    &b, d->nlanes == 1 ? ", %d lane of %d cores" : ", %d lanes of %d cores",
-			    d->nlanes, d->lane_width);
-	}
-	results_wilson(fails + hangs, runs, &lo, &hi);
-	r = post_draft_pct(runs > 0 ? 100.0 * (double)(fails + hangs) / (double)runs : 0);
-	l = post_draft_pct(100.0 * lo);
-	h = post_draft_pct(100.0 * hi);
-	buf_adds(&b, "\n- Measured: ");
-	post_draft_count_phrase(&b, fails, hangs, runs);
-	buf_printf(&b, " (%s%%, 95%% interval %s–%s%%)", r, l, h);
-	free(r);
-	free(l);
-	free(h);
-	buf_adds(&b, "\n\n");
-
-	buf_adds(&b, "Failures/runs at each CPU count and load, sweep and confirm runs together:");
-	buf_adds(&b, "\n\n");
-	post_draft_render_table(&b, d);
-	buf_addc(&b, '\n');
-	buf_adds(&b, "In the sweep, with the rest of its package: ");
-	post_draft_count_phrase(&b, d->failures[0], d->hangs[0], d->runs[0]);
-	buf_adds(&b, ". In confirm runs of the test by itself: ");
-	post_draft_count_phrase(&b, d->failures[1], d->hangs[1], d->runs[1]);
-	buf_adds(&b, ".");
-	if (d->side_runs[0] > 0 && d->side_runs[1] > 0) {
-		buf_printf(&b,
-		           " Alone, with no other run of its package alive: %lld failed of %lld; "
-		           "overlapping another run of its package: %lld failed of %lld.",
-		           (long long)d->side_bad[0], (long long)d->side_runs[0],
-		           (long long)d->side_bad[1], (long long)d->side_runs[1]);
-	}
-	buf_adds(&b, "\n\n");
-
-	if (d->has_first) {
-		char *excerpt = post_draft_render_excerpt(d, budget);
-
-		buf_printf(&b, "The first failure, in a %s run at cpu %d, load %d",
-		           d->ff_phase != NULL ? d->ff_phase : "sweep", d->ff_cpu, d->ff_load);
-		if (d->ff_seed != NULL) {
-			buf_adds(&b, ", shuffle seed ");
-			markdown_code(&b, d->ff_seed);
-		}
-		if (d->ff_log != NULL) {
-			buf_adds(&b, " (log ");
-			markdown_code(&b, d->ff_log);
-			buf_adds(&b, " in the sweep's output directory)");
-		}
-		buf_adds(&b, ":\n\n");
-		markdown_fence(&b, "text", excerpt);
-		buf_addc(&b, '\n');
-		free(excerpt);
-	} else {
-		buf_adds(&b, "No output of the first failure was kept.");
-		buf_adds(&b, "\n\n");
-	}
-	if (d->repro_flakesweep != NULL) {
-		buf_adds(&b, "Reproduce it at the pair where it failed most, with the same load, "
-		             "from the repository's root:");
-		buf_adds(&b, "\n\n");
-		markdown_fence(&b, "sh", d->repro_flakesweep);
+	if (d->description != NULL) {
+		buf_adds(&b, d->description);
 		buf_addc(&b, '\n');
 	}
-	if (d->repro_direct != NULL && d->interference) {
-		/* One process runs the test in sequence: never two at once. */
-		buf_adds(&b,
-		         "No direct command: it fails when runs of its package overlap (see Why), "
-		         "which one process running it again and again never does; the command "
-		         "above runs several at once, at the load where it failed.");
-		buf_adds(&b, "\n\n");
-	} else if (d->repro_direct != NULL) {
-		buf_adds(&b, "Or run it directly, pinned to the same number of cores:");
-		buf_adds(&b, "\n\n");
-		markdown_fence(&b, "sh", d->repro_direct);
-		buf_addc(&b, '\n');
-	}
+	post_draft_render_evidence(&b, d, budget);
 	if (d->notes != NULL) {
 		buf_adds(&b, d->notes);
 		buf_addc(&b, '\n');
@@ -619,6 +631,7 @@ post_draft_render(struct post_draft *d)
 		excerpt -= over;
 		body = post_draft_render_body(d, excerpt);
 	}
+	d->budget = excerpt;
 	free(d->body);
 	d->body = mask_text(d->mask, body);
 	free(body);
@@ -929,7 +942,8 @@ post_draft_new(const struct post_input *in, struct post_draft **out, char **err)
 	*out = NULL;
 	*err = NULL;
 	memset(&m, 0, sizeof m);
-	rc = markdown_check_text(in->description, _("description"), err);
+	rc = in->description != NULL ? markdown_check_text(in->description, _("description"), err)
+	                             : 0;
 	if (rc == 0 && in->notes != NULL)
 		rc = markdown_check_text(in->notes, _("notes"), err);
 	if (rc < 0)
@@ -971,7 +985,7 @@ post_draft_new(const struct post_input *in, struct post_draft **out, char **err)
 		rc = -EINVAL;
 		goto out;
 	}
-	d->description = markdown_clean_text(in->description);
+	d->description = in->description != NULL ? markdown_clean_text(in->description) : NULL;
 	d->notes = in->notes != NULL ? markdown_clean_text(in->notes) : NULL;
 	d->web_base = github_web_base();
 	post_draft_hash(in->test_id, d->hash);
@@ -1066,6 +1080,67 @@ const char *
 post_draft_decisions_path(const struct post_draft *d)
 {
 	return d->decisions_path;
+}
+
+int
+post_draft_new_test(const char *test_id, const char *repo, const char *checkout,
+                    struct post_draft **out, char **err)
+{
+	struct post_draft *d = xcalloc(1, sizeof *d);
+	const char *sep = strstr(test_id, "::");
+	int rc;
+
+	d->test_id = xstrdup(test_id);
+	d->test_shown = markdown_clean_name(test_id);
+	d->package = sep != NULL ? xstrndup(test_id, (size_t)(sep - test_id)) : xstrdup("");
+	d->test = markdown_clean_name(sep != NULL ? sep + 2 : test_id);
+	post_draft_hash(test_id, d->hash);
+	d->marker = xasprintf("flakesweep:id=%s", d->hash);
+	d->web_base = github_web_base();
+	rc = post_draft_repos(d, checkout, repo, err);
+	if (rc < 0) {
+		post_draft_free(d);
+		d = NULL;
+	}
+	*out = d;
+	return rc;
+}
+
+bool
+post_draft_has_description(const struct post_draft *d)
+{
+	return d->description != NULL;
+}
+
+char *
+post_draft_comment(const struct post_draft *d, bool reopened)
+{
+	struct buf b;
+	char *text;
+
+	buf_init(&b);
+	if (reopened) {
+		markdown_code(&b, d->test);
+		buf_adds(&b, " failed again after this discussion was closed as fixed, so "
+		             "flakesweep reopened it.");
+	} else {
+		buf_adds(&b, "flakesweep measured ");
+		markdown_code(&b, d->test);
+		buf_adds(&b, " again.");
+	}
+	buf_adds(&b, "\n\n");
+	if (d->description != NULL) {
+		buf_adds(&b, d->description);
+		buf_addc(&b, '\n');
+	}
+	post_draft_render_evidence(&b, d, d->budget);
+	if (d->notes != NULL) {
+		buf_adds(&b, d->notes);
+		buf_addc(&b, '\n');
+	}
+	text = mask_text(d->mask, b.data);
+	buf_free(&b);
+	return text;
 }
 
 void

@@ -18,7 +18,7 @@
 struct post_input {
 	const char *results_path; /* results.json of a sweep */
 	const char *test_id;      /* "PACKAGE::TEST" */
-	const char *description;  /* Markdown without headings, required */
+	const char *description;  /* Markdown without headings; NULL: only a comment */
 	const char *notes;        /* Markdown without headings, or NULL */
 	const char *repo;         /* "OWNER/NAME" to post to, or NULL: the origin remote */
 };
@@ -54,6 +54,22 @@ const char *post_draft_id_hash(const struct post_draft *d);
 const char *post_draft_marker(const struct post_draft *d);
 /* decisions.json beside the results file. */
 const char *post_draft_decisions_path(const struct post_draft *d);
+
+/* A draft that names only the test, for closing its discussion: no
+ * results, no title or body; the repository is repo or the origin of the
+ * checkout holding the directory checkout. Returns 0, or -EINVAL with
+ * *err for a bad repo. */
+int post_draft_new_test(const char *test_id, const char *repo, const char *checkout,
+                        struct post_draft **out, char **err);
+
+/* Whether the draft has a description: a new discussion needs one. */
+bool post_draft_has_description(const struct post_draft *d);
+
+/* A new comment (caller frees) for the test's discussion: the
+ * description when there is one, then the measurements and the notes,
+ * after a line saying the test was measured again or, when reopened, that
+ * it failed again after the discussion was closed as fixed. */
+char *post_draft_comment(const struct post_draft *d, bool reopened);
 
 /* Adds an earlier, closed report to References and renders again. */
 void post_draft_set_closed_report(struct post_draft *d, const char *url);

@@ -90,14 +90,14 @@ static const char post_doc_find[] =
     "                  $issuesByName: String!) {\n"
     "  repository(owner: $owner, name: $name) {\n"
     "    discussions(first: 30, orderBy: {field: CREATED_AT, direction: DESC}) {\n"
-    "      nodes { number url title body closed }\n"
+    "      nodes { id number url title body closed stateReason }\n"
     "    }\n"
     "  }\n"
     "  discussionsByMarker: search(type: DISCUSSION, query: $discussionsByMarker, first: 20) {\n"
-    "    nodes { ... on Discussion { number url title body closed } }\n"
+    "    nodes { ... on Discussion { id number url title body closed stateReason } }\n"
     "  }\n"
     "  discussionsByName: search(type: DISCUSSION, query: $discussionsByName, first: 20) {\n"
-    "    nodes { ... on Discussion { number url title body closed } }\n"
+    "    nodes { ... on Discussion { id number url title body closed stateReason } }\n"
     "  }\n"
     "  issuesByMarker: search(type: ISSUE, query: $issuesByMarker, first: 20) {\n"
     "    nodes { ... on Issue { number url title body closed } }\n"
@@ -112,6 +112,29 @@ static const char post_doc_create[] =
     "  createDiscussion(input: $input) {\n"
     "    clientMutationId\n"
     "    discussion { id number url }\n"
+    "  }\n"
+    "}\n";
+
+static const char post_doc_comment[] =
+    "mutation AddDiscussionComment($input: AddDiscussionCommentInput!) {\n"
+    "  addDiscussionComment(input: $input) {\n"
+    "    clientMutationId\n"
+    "    comment { id url }\n"
+    "  }\n"
+    "}\n";
+
+static const char post_doc_close[] = "mutation CloseDiscussion($input: CloseDiscussionInput!) {\n"
+                                     "  closeDiscussion(input: $input) {\n"
+                                     "    clientMutationId\n"
+                                     "    discussion { id url closed stateReason }\n"
+                                     "  }\n"
+                                     "}\n";
+
+static const char post_doc_reopen[] =
+    "mutation ReopenDiscussion($input: ReopenDiscussionInput!) {\n"
+    "  reopenDiscussion(input: $input) {\n"
+    "    clientMutationId\n"
+    "    discussion { id url closed }\n"
     "  }\n"
     "}\n";
 
@@ -130,6 +153,9 @@ struct post {
 	bool done;
 	char *owner, *name;
 	char *repo_id, *category_id;
+	char *disc_id, *disc_url; /* the discussion a comment goes to */
+	bool reopened;
+	char *close_comment; /* or NULL */
 	github_note_cb note;
 	void *note_data;
 	int64_t max_wait_ms;
@@ -152,6 +178,9 @@ post_closed(uv_handle_t *h)
 	free(p->name);
 	free(p->repo_id);
 	free(p->category_id);
+	free(p->disc_id);
+	free(p->disc_url);
+	free(p->close_comment);
 	free(p);
 }
 
@@ -217,6 +246,8 @@ out:
 
 static void post_find(struct post *p);
 static void post_create(struct post *p);
+static void post_follow(struct post *p, const char *id, const char *url, bool reopen);
+static void post_close(struct post *p);
 
 static void
 post_note(struct post *p, const char *line)
@@ -261,6 +292,10 @@ post_repo_reply(const struct github_reply *r, void *data)
 		return;
 	}
 	p->repo_id = xstrdup(id);
+	if (p->close_comment != NULL) {
+		post_find(p);
+		return;
+	}
 	buf_init(&names);
 	cJSON_ArrayForEach(c, cats)
 	{
@@ -298,6 +333,8 @@ post_repo_reply(const struct github_reply *r, void *data)
 
 struct post_match {
 	const char *open_url, *open_kind, *closed_url;
+	const char *open_id;              /* an open discussion's id, or NULL */
+	const char *fixed_id, *fixed_url; /* a discussion closed as fixed */
 	bool open_ours;
 };
 
@@ -316,14 +353,23 @@ post_scan_nodes(const struct post *p, const cJSON *nodes, const char *kind, stru
 		                                    post_draft_marker(p->d)))
 			continue;
 		if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(n, "closed"))) {
+			const char *reason = github_json_string(n, "stateReason");
+
 			if (m->closed_url == NULL)
 				m->closed_url = url;
+			if (m->fixed_id == NULL && reason != NULL &&
+			    strcmp(reason, "RESOLVED") == 0 &&
+			    github_json_string(n, "id") != NULL) {
+				m->fixed_id = github_json_string(n, "id");
+				m->fixed_url = url;
+			}
 			continue;
 		}
 		if (m->open_url == NULL || (!m->open_ours && body != NULL &&
 		                            strstr(body, post_draft_marker(p->d)) != NULL)) {
 			m->open_url = url;
 			m->open_kind = kind;
+			m->open_id = github_json_string(n, "id");
 			m->open_ours =
 			    body != NULL && strstr(body, post_draft_marker(p->d)) != NULL;
 		}
@@ -365,12 +411,36 @@ post_find_reply(const struct github_reply *r, void *data)
 		post_finish(p, POST_POSTED, m.open_url, NULL);
 		return;
 	}
+	if (p->close_comment != NULL &&
+	    (m.open_url == NULL || strcmp(m.open_kind, "discussion") != 0 || m.open_id == NULL)) {
+		msg = xasprintf(_("no open discussion names %s: there is nothing to close"),
+		                post_draft_test_shown(p->d));
+		post_finish(p, POST_FAILED, NULL, msg);
+		free(msg);
+		return;
+	}
+	if (m.open_url != NULL && strcmp(m.open_kind, "discussion") == 0 && m.open_id != NULL) {
+		post_follow(p, m.open_id, m.open_url, false);
+		return;
+	}
+	if (m.open_url == NULL && m.fixed_id != NULL) {
+		post_follow(p, m.fixed_id, m.fixed_url, true);
+		return;
+	}
 	if (m.open_url != NULL) {
 		msg = xasprintf(strcmp(m.open_kind, "issue") == 0
 		                    ? _("an open issue already names %s: %s")
 		                    : _("an open discussion already names %s: %s"),
 		                post_draft_test_shown(p->d), m.open_url);
 		post_finish(p, POST_EXISTS, m.open_url, msg);
+		free(msg);
+		return;
+	}
+	if (!post_draft_has_description(p->d)) {
+		msg = xasprintf(_("no open discussion names %s: a new report needs --description "
+		                  "FILE"),
+		                post_draft_test_shown(p->d));
+		post_finish(p, POST_FAILED, NULL, msg);
 		free(msg);
 		return;
 	}
@@ -495,6 +565,137 @@ post_create(struct post *p)
 		post_finish(p, POST_FAILED, NULL, strerror(-rc));
 }
 
+static void
+post_comment_reply(const struct github_reply *r, void *data)
+{
+	struct post *p = data;
+	const char *url = github_json_string(
+	    cJSON_GetObjectItemCaseSensitive(
+	        cJSON_GetObjectItemCaseSensitive(r->data, "addDiscussionComment"), "comment"),
+	    "url");
+	char *msg;
+
+	if (r->error != GITHUB_OK || url == NULL) {
+		post_finish(p, POST_FAILED, NULL,
+		            r->error != GITHUB_OK
+		                ? r->message
+		                : _("unexpected reply from GitHub to addDiscussionComment"));
+		return;
+	}
+	if (p->close_comment != NULL) {
+		post_close(p);
+		return;
+	}
+	if (p->reopened)
+		msg = xasprintf(_("%s failed again: reopened the discussion closed as fixed: %s"),
+		                post_draft_test_shown(p->d), p->disc_url);
+	else
+		msg = xasprintf(_("added the new evidence to the open discussion of %s: %s"),
+		                post_draft_test_shown(p->d), p->disc_url);
+	post_finish(p, POST_COMMENTED, url, msg);
+	free(msg);
+}
+
+static void
+post_close_reply(const struct github_reply *r, void *data)
+{
+	struct post *p = data;
+	const cJSON *disc = cJSON_GetObjectItemCaseSensitive(
+	    cJSON_GetObjectItemCaseSensitive(r->data, "closeDiscussion"), "discussion");
+	char *msg;
+
+	if (r->error != GITHUB_OK ||
+	    !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(disc, "closed"))) {
+		post_finish(p, POST_FAILED, NULL,
+		            r->error != GITHUB_OK
+		                ? r->message
+		                : _("unexpected reply from GitHub to closeDiscussion"));
+		return;
+	}
+	msg = xasprintf(_("closed the discussion of %s as resolved: %s"),
+	                post_draft_test_shown(p->d), p->disc_url);
+	post_finish(p, POST_CLOSED, p->disc_url, msg);
+	free(msg);
+}
+
+/* A mutation of the discussion found: input (taken over) gets its id. */
+static void
+post_mutate(struct post *p, const char *document, cJSON *input, github_reply_cb cb)
+{
+	cJSON *v = cJSON_CreateObject();
+	int rc;
+
+	cJSON_AddStringToObject(input, "discussionId", p->disc_id);
+	cJSON_AddItemToObject(v, "input", input);
+	rc = github_call(p->gh, document, v, true, cb, p);
+	if (rc < 0)
+		post_finish(p, POST_FAILED, NULL, strerror(-rc));
+}
+
+/* closeDiscussion as resolved, after the verified evidence's comment. */
+static void
+post_close(struct post *p)
+{
+	cJSON *input = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(input, "reason", "RESOLVED");
+	post_mutate(p, post_doc_close, input, post_close_reply);
+}
+
+/* addDiscussionComment: the new evidence, once (a comment is never
+ * retried: a lost reply may have posted it). */
+static void
+post_comment(struct post *p)
+{
+	cJSON *input = cJSON_CreateObject();
+	char *body = p->close_comment != NULL ? xstrdup(p->close_comment)
+	                                      : post_draft_comment(p->d, p->reopened);
+
+	cJSON_AddStringToObject(input, "body", body);
+	free(body);
+	post_mutate(p, post_doc_comment, input, post_comment_reply);
+}
+
+static void
+post_reopen_reply(const struct github_reply *r, void *data)
+{
+	struct post *p = data;
+	const cJSON *disc = cJSON_GetObjectItemCaseSensitive(
+	    cJSON_GetObjectItemCaseSensitive(r->data, "reopenDiscussion"), "discussion");
+
+	if (r->error != GITHUB_OK || disc == NULL ||
+	    cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(disc, "closed"))) {
+		post_finish(p, POST_FAILED, NULL,
+		            r->error != GITHUB_OK
+		                ? r->message
+		                : _("unexpected reply from GitHub to reopenDiscussion"));
+		return;
+	}
+	post_comment(p);
+}
+
+/* The test's discussion exists: a comment on it, after reopening it when
+ * it was closed as fixed. */
+static void
+post_follow(struct post *p, const char *id, const char *url, bool reopen)
+{
+	if (!github_web_url_ok(p->gh, url)) {
+		post_finish(p, POST_EXISTS, url, NULL);
+		return;
+	}
+	p->disc_id = xstrdup(id);
+	p->disc_url = xstrdup(url);
+	p->reopened = reopen;
+	if (post_draft_holds_token(p->d) || github_env_token_in(p->close_comment)) {
+		post_finish(p, POST_FAILED, NULL, _(POST_TOKEN_REFUSAL));
+		return;
+	}
+	if (reopen)
+		post_mutate(p, post_doc_reopen, cJSON_CreateObject(), post_reopen_reply);
+	else
+		post_comment(p);
+}
+
 int
 post_start(uv_loop_t *loop, struct post_draft *d, const struct post_options *o, post_done_cb cb,
            void *data, struct post **out, char **err)
@@ -523,6 +724,7 @@ post_start(uv_loop_t *loop, struct post_draft *d, const struct post_options *o, 
 	p->gh = gh;
 	p->category = xstrdup(o->category != NULL ? o->category : POST_DEFAULT_CATEGORY);
 	p->max_creates = o->max_creates > 0 ? o->max_creates : POST_DEFAULT_CREATES;
+	p->close_comment = o->close_comment != NULL ? xstrdup(o->close_comment) : NULL;
 	p->max_wait_ms = o->github.max_wait_ms > 0 ? o->github.max_wait_ms : 90000;
 	p->cb = cb;
 	p->data = data;

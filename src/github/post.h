@@ -18,7 +18,10 @@
 
 enum post_status {
 	POST_POSTED,    /* created now (or found after a lost reply); url set */
-	POST_EXISTS,    /* an open discussion or issue already names the test; url set */
+	POST_COMMENTED, /* added to the test's discussion (reopened if closed as fixed);
+	                   url: the comment's */
+	POST_CLOSED,    /* commented and closed as resolved; url: the discussion's */
+	POST_EXISTS,    /* an open issue already names the test; url set */
 	POST_FAILED,    /* message says why; nothing was posted */
 	POST_CANCELLED, /* post_cancel(); a create in flight may still have landed */
 };
@@ -37,6 +40,7 @@ struct post_options {
 	const char *category;        /* discussion category by name or slug; NULL: "Bugs" */
 	struct github_config github; /* endpoint, timeouts, trace, note callback */
 	int max_creates;             /* createDiscussion attempts; 0: 3 */
+	const char *close_comment;   /* set: comment this on the open discussion and close it */
 };
 
 /* Fills o with the defaults (github_config_init() included). */
@@ -47,7 +51,12 @@ struct post;
 /* Posts the draft (taken over) on loop: repository and category, a search
  * for open and closed discussions and issues naming the test (by marker
  * and by name), then createDiscussion. A closed report is linked in the
- * body; an open one ends the post with POST_EXISTS. A create that fails
+ * body; an open issue ends the post with POST_EXISTS. An open discussion
+ * gets a comment with the new evidence (post_draft_comment()) and one
+ * closed as fixed (RESOLVED) is reopened first: POST_COMMENTED. A draft
+ * without a description is never created, only commented. With
+ * o->close_comment the test's open discussion gets that comment and is
+ * closed as resolved (POST_CLOSED); nothing is created. A create that fails
  * in a way that may have posted it is followed by the search again before
  * any retry, so the discussion is never created twice. On success the URL
  * is recorded in decisions.json. cb runs exactly once on the loop, after

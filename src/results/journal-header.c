@@ -87,6 +87,14 @@ sweep_config_json(const struct sweep_config *c)
 	cJSON_AddItemToObject(o, "load", cJSON_CreateIntArray(c->loads, c->nloads));
 	cJSON_AddNumberToObject(o, "count", c->count);
 	cJSON_AddNumberToObject(o, "confirm", c->confirm);
+	if (c->for_ms > 0)
+		cJSON_AddNumberToObject(o, "for_s", (double)c->for_ms / 1000);
+	if (c->until_ms > 0) {
+		char when[40];
+
+		timefmt_format_rfc3339(c->until_ms, when, sizeof when);
+		cJSON_AddStringToObject(o, "until", when);
+	}
 	cJSON_AddNumberToObject(o, "timeout_ms", (double)c->timeout_ms);
 	cJSON_AddNumberToObject(o, "kill_grace_ms", (double)c->kill_grace_ms);
 	cJSON_AddBoolToObject(o, "shuffle", c->shuffle);
@@ -438,6 +446,16 @@ sweep_config_decode(struct sweep_config_in *in, const cJSON *o, struct sweep_con
 		rc = sweep_config_count(in, o, "count", 1, &c->count);
 	if (rc == 0)
 		rc = sweep_config_count(in, o, "confirm", 0, &c->confirm);
+	if (rc == 0 && (v = cJSON_GetObjectItemCaseSensitive(o, "for_s")) != NULL) {
+		if (!cJSON_IsNumber(v) || !(v->valuedouble > 0 && v->valuedouble < 1e12))
+			rc = sweep_config_bad(in, "for_s", _("a number of seconds above zero"));
+		else
+			c->for_ms = (int64_t)llround(v->valuedouble * 1000);
+	}
+	if (rc == 0 && (v = cJSON_GetObjectItemCaseSensitive(o, "until")) != NULL &&
+	    (!cJSON_IsString(v) || timefmt_parse_time(v->valuestring, &c->until_ms) < 0))
+		rc = sweep_config_bad(in, "until",
+		                      _("a date and time such as 2026-12-05T07:00:00Z"));
 	d = (double)c->timeout_ms;
 	if (rc == 0 && (rc = sweep_config_num(in, o, "timeout_ms", -1e15, 1e15, &d)) == 0) {
 		c->timeout_ms = (int64_t)d;

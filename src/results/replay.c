@@ -16,6 +16,7 @@
 #include "results/timeline.h"
 #include "results/journal-canary.h"
 #include "results/journal.h"
+#include "results/options-check.h"
 #include "results/replay.h"
 #include "base/util.h"
 
@@ -407,6 +408,21 @@ replay_line(void *arg, struct journal_reader *reader, const cJSON *line, int lin
 		if (r->parts == NULL)
 			r->parts = cJSON_CreateArray();
 		cJSON_AddItemToArray(r->parts, part);
+	} else if (strcmp(type, "budget") == 0) {
+		const cJSON *phase = cJSON_GetObjectItemCaseSensitive(line, "phase");
+		const cJSON *count = cJSON_GetObjectItemCaseSensitive(line, "count");
+
+		/* A budget chose the count: the last choice is the config's. */
+		if (!cJSON_IsString(phase) || !cJSON_IsNumber(count) || count->valuedouble < 0 ||
+		    count->valuedouble > OPTIONS_COUNT_MAX)
+			return replay_bad(
+			    c, lineno,
+			    _("budget line: expected \"phase\" and a \"count\" from 0 "
+			      "to 100000000"));
+		if (strcmp(phase->valuestring, "sweep") == 0 && count->valuedouble >= 1)
+			r->header.config.count = (int)count->valuedouble;
+		else if (strcmp(phase->valuestring, "confirm") == 0)
+			r->header.config.confirm = (int)count->valuedouble;
 	} else if (strcmp(type, "resume") == 0) {
 		const cJSON *names = cJSON_GetObjectItemCaseSensitive(line, "mask_env"), *name;
 

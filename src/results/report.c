@@ -285,7 +285,7 @@ report_text_test(struct buf *b, const struct results *r, const struct results_te
 	buf_printf(b, "  %-8s %4s %5s %10s %8s %6s  %s\n", _("phase"), _("cpu"), _("load"),
 	           _("failures"), _("runs"), _("hangs"),
 	           /* xgettext:no-c-format */
-	           _("rate (95% CI)"));
+	           _("rate (95% CI, fixed-sample)"));
 	for (i = 0; i < t->ncells; i++)
 		cells[i] = &t->cells[i];
 	qsort(cells, (size_t)t->ncells, sizeof *cells, report_cmp_cells);

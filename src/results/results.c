@@ -1047,6 +1047,20 @@ results_core_concentration(const struct results_test *t, const struct results_co
 	*c = NULL;
 	*runs = *bad = 0;
 	*p = 1;
+	/* At one pair, the core a run gets follows the order runs start in
+	 * (the first run of a batch takes the lane's first free core), so a
+	 * core cannot be told from when the run ran: no claim. */
+	for (i = 0, j = -1; i < t->ncells; i++) {
+		const struct results_cell *cell = &t->cells[i];
+
+		if (cell->phase != RESULTS_SWEEP || cell->runs == 0)
+			continue;
+		if (j >= 0 && (t->cells[j].cpu != cell->cpu || t->cells[j].load != cell->load))
+			break;
+		j = i;
+	}
+	if (i == t->ncells)
+		return false;
 	for (i = 0; i < t->ncores; i++) {
 		const struct results_core *k = &t->cores[i];
 		int64_t n = 0, f = 0;

@@ -6,7 +6,8 @@
 # standin_start TEST_ID LIFETIME: starts it in $T (port, standin.log,
 # standin.out), knowing TEST_ID as reported before; exports STANDIN_TOKEN,
 # sets STANDIN_URL and stops it when the script exits. A script with an
-# editor writes $T/editor.sh with standin_editor TEXT.
+# editor writes $T/editor.sh with standin_editor TEXT. STANDIN_BODIES
+# names a directory for the discussions and comments it receives.
 
 standin_available() {
 	command -v node >/dev/null 2>&1 &&
@@ -17,6 +18,7 @@ standin_start() { # TEST_ID LIFETIME
 	export STANDIN_TOKEN=ghp_standinToken0123456789abcdefXYZ
 	node "$CHECK_SRCDIR/tests/server/graphql-standin.js" --port-file "$T/port" \
 		--log "$T/standin.log" --test "$1" --lifetime "$2" --idle $(($2 * 3 / 4)) \
+		${STANDIN_BODIES:+--bodies "$STANDIN_BODIES"} \
 		>"$T/standin.out" 2>&1 &
 	standin=$!
 	trap 'kill $standin 2>/dev/null || true; tmux_cleanup' EXIT

@@ -16,6 +16,8 @@
 // With --tls-*, the same endpoint also listens with TLS on a second port.
 // The log has one line per request:
 //   SCENARIO N OPERATION STATUS valid=yes|no auth=ok|missing|wrong ua=ok|bad t=MS [created=N]
+//     [commented=N] [reopened=N] [closed=N]
+// With --bodies, each comment is written to DIR/SCENARIO-NUMBER-comment-K.md.
 // The expected token is read from the environment (--token-env, default
 // STANDIN_TOKEN), never from the command line, and is never written anywhere.
 
@@ -88,6 +90,9 @@ function newState(scenario) {
   if (scenario === 'open-discussion' || scenario.startsWith('url-open-')) {
     addDiscussion(s, title, `Seen on CI.\n\n<!-- ${marker} -->\n`, false);
   } else if (scenario === 'closed-discussion') {
+    // Closed as outdated, not as fixed: a new report links it.
+    addDiscussion(s, title, `Outdated.\n\n<!-- ${marker} -->\n`, true).stateReason = 'OUTDATED';
+  } else if (scenario === 'fixed-discussion') {
     addDiscussion(s, title, `Fixed by #3.\n\n<!-- ${marker} -->\n`, true);
   } else if (scenario === 'open-issue') {
     s.issues.push({ number: 12, title: 'Flaky test in CI', closed: false,
@@ -119,7 +124,7 @@ function addDiscussion(s, title, body, closed) {
     isAnswered: null, createdAt: new Date(Date.now()).toISOString(),
     url: discussionUrl(s, number),
     category: s.categories[s.categories.length - 1],
-    repository: null,
+    repository: null, comments: [],
   };
   s.discussions.push(d);
   return d;
@@ -183,6 +188,50 @@ function search(s, query, type) {
   });
 }
 
+function discussionById(s, id) {
+  const d = s.discussions.find((x) => x.id === id);
+  if (!d) {
+    throw new GitHubError('NOT_FOUND', `Could not resolve to a node with the global id of '${id}'`);
+  }
+  return d;
+}
+
+// addDiscussionComment, reopenDiscussion and closeDiscussion as GitHub
+// answers them; s.last names what changed, for the log.
+function mutations(s) {
+  return {
+    addDiscussionComment: ({ input }) => {
+      const d = discussionById(s, input.discussionId);
+      if (input.body.trim() === '') throw new GitHubError('UNPROCESSABLE', "Body can't be blank");
+      if ([...input.body].length > 65536) {
+        throw new GitHubError('UNPROCESSABLE', 'Body is too long (maximum is 65536 characters)');
+      }
+      const k = d.comments.length + 1;
+      const comment = { __typename: 'DiscussionComment', id: `DC_kwDOstandin${d.number}${k}`,
+                        body: input.body, url: `${d.url}#discussioncomment-${d.number * 100 + k}` };
+      d.comments.push(comment);
+      s.last = ` commented=${d.number}`;
+      if (bodiesDir) writeFileSync(`${bodiesDir}/${s.scenario}-${d.number}-comment-${k}.md`, input.body);
+      return { clientMutationId: input.clientMutationId ?? null, comment };
+    },
+    reopenDiscussion: ({ input }) => {
+      const d = discussionById(s, input.discussionId);
+      if (!d.closed) throw new GitHubError('UNPROCESSABLE', 'Discussion is not closed');
+      Object.assign(d, { closed: false, closedAt: null, stateReason: 'REOPENED' });
+      s.last = ` reopened=${d.number}`;
+      return { clientMutationId: input.clientMutationId ?? null, discussion: d };
+    },
+    closeDiscussion: ({ input }) => {
+      const d = discussionById(s, input.discussionId);
+      if (d.closed) throw new GitHubError('UNPROCESSABLE', 'Discussion is already closed');
+      Object.assign(d, { closed: true, closedAt: new Date(Date.now()).toISOString(),
+                         stateReason: input.reason || 'RESOLVED' });
+      s.last = ` closed=${d.number}`;
+      return { clientMutationId: input.clientMutationId ?? null, discussion: d };
+    },
+  };
+}
+
 function rootValue(s) {
   const repository = {
     id: REPO_ID, name: NAME, nameWithOwner: `${OWNER}/${NAME}`,
@@ -236,6 +285,7 @@ function rootValue(s) {
       }
       return { clientMutationId: input.clientMutationId ?? null, discussion: d };
     },
+    ...mutations(s),
   };
 }
 
@@ -386,6 +436,7 @@ function handle(req, res, raw) {
     return;
   }
   const delayed = (sc === 'slow-once' && n === 1) || sc === 'slow' || (sc === 'slow-create' && isCreate && s.creates === 0);
+  s.last = '';
   const result = execute({ schema, document, rootValue: rootValue(s), variableValues: body.variables || {} });
   if (result.errors && result.data === undefined) {
     // Variables that do not fit the document: as invalid as a bad field.
@@ -396,7 +447,8 @@ function handle(req, res, raw) {
   }
   const reply = { data: result.data };
   if (result.errors) reply.errors = formatErrors(result.errors);
-  const created = isCreate && result.data && result.data.createDiscussion ? ` created=${s.lastCreated}` : '';
+  const created = (isCreate && result.data && result.data.createDiscussion ? ` created=${s.lastCreated}` : '')
+    + s.last;
   if (sc === 'lost-reply' && isCreate && s.creates === 1 && !s.lost) {
     // The discussion exists now, but its reply never arrives.
     s.lost = true;

@@ -8,8 +8,8 @@
 # pass. Interference compares like with like (whole-package runs with
 # whole-package runs, the victim by itself with the same, pair by pair),
 # so the confirm runs' passes are no evidence that overlap hurts. In Go
-# (tests/fixtures/case06, with its polluter) and in pytest
-# (data/demo-py/test_order.py).
+# (tests/fixtures/case06) and in pytest (data/demo-py/test_order.py), each
+# with its polluter.
 set -eu
 core=$(python3 -c 'import os; print(min(os.sched_getaffinity(0)))')
 check() { # DIR TEST POLLUTER (- when the driver has no polluter search)
@@ -40,5 +40,4 @@ chmod -R u+w "$CHECK_TMPDIR/demo-py"
 (cd "$CHECK_TMPDIR/demo-py" && taskset -c "$core" "$FLAKESWEEP" --driver pytest --shuffle --cpu 1 \
 	--load 1,2 --count 20 --confirm 10 --timeout 15s --ui none -o "$CHECK_TMPDIR/py" \
 	test_order.py >"$CHECK_TMPDIR/py.out" 2>&1) || [ $? = 1 ]
-# pytest's runs cannot replay an order, so no polluter is searched for.
-check "$CHECK_TMPDIR/py" test_output_quiet_by_default -
+check "$CHECK_TMPDIR/py" test_output_quiet_by_default test_set_verbose

@@ -80,6 +80,15 @@ expect "flakesweep bisect" "$(run_de bisect)" "Aufruf: flakesweep bisect --good"
 	"usage: flakesweep bisect"
 expect "flakesweep verify" "$(run_de verify --test x)" "Aufruf: flakesweep verify --test" \
 	"usage: flakesweep verify"
+expect "flakesweep report --help" "$(run_de report --help)" \
+	"Mit --close muss das Verify-Protokoll" "With --close, the verify record"
+expect "flakesweep report --close" "$(run_de report --close --test x)" \
+	"Aufruf: flakesweep report --close --test ID --verified VERZ" "usage: flakesweep report"
+printf '{"schema":"flakesweep/verify/v1","test":"x","verdict":"not-fixed","commit":null,"dirty":false}\n' \
+	>"$CHECK_TMPDIR/verify.json"
+expect "flakesweep report --close --verified" \
+	"$(run_de report --close --test x --verified "$CHECK_TMPDIR")" \
+	"sagt not-fixed, nicht fixed: die Diskussion bleibt offen" "the discussion stays open"
 expect "flakesweep --cpu x" "$(run_de --cpu x)" "ungültiger Wert \"x\" für --cpu" \
 	"invalid value"
 

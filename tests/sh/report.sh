@@ -143,9 +143,10 @@ grep -qF "https://github.com/demo/widgets/blob/4f2a9c1e7b3d5a6f8e9d0c1b2a3f4e5d6
 	"$T/bodies/ok-40.md" || { echo "FAIL ok: no link to the test's source line"; fail=1; }
 recorded ok "$D/40"
 
-# Never twice: the same test again finds the first post.
+# Never twice: the same test again finds the first post and adds its
+# evidence to it as a comment (report-follow.sh tests the comments).
 run again ok
-expect again 2 "$D/40" "flakesweep: an open discussion already names $ID: $D/40"
+expect again 0 "$D/40#discussioncomment-4001" "flakesweep: added the new evidence to the open discussion of $ID: $D/40"
 
 # Refusals: nothing is sent.
 run failing refusal --test 'example.com/widgets/clock::TestClock/skew'
@@ -228,7 +229,7 @@ fi
 (unset GH_TOKEN; run no-token ok)
 expect no-token 2 "" "flakesweep: no GitHub token: set GH_TOKEN or GITHUB_TOKEN (a token with the public_repo or repo scope, or Discussions write access)"
 (unset GH_TOKEN; export GITHUB_TOKEN="$TOKEN"; run github-token ok)
-expect github-token 2 "$D/40" "flakesweep: an open discussion already names $ID: $D/40"
+expect github-token 0 "$D/40#discussioncomment-4002" "flakesweep: added the new evidence to the open discussion of $ID: $D/40"
 run bad-credentials bad-credentials
 expect bad-credentials 2 "" "flakesweep: GitHub rejected the token in GH_TOKEN (bad credentials)"
 (export GH_TOKEN=ghp_wrongToken; run wrong-token ok)
@@ -252,10 +253,11 @@ run other-category missing-category --category general
 expect other-category 0 "$D/40" ""
 recorded other-category "$D/40"
 
-# Earlier reports: an open one stops the post, a closed one is linked.
+# Earlier reports: an open discussion gets a comment, an open issue stops
+# the post, one closed as outdated is linked.
 run open-discussion open-discussion
-expect open-discussion 2 "$D/40" "flakesweep: an open discussion already names $ID: $D/40"
-expect_ops open-discussion "RepoAndCategories:200 FindReports:200"
+expect open-discussion 0 "$D/40#discussioncomment-4001" "flakesweep: added the new evidence to the open discussion of $ID: $D/40"
+expect_ops open-discussion "RepoAndCategories:200 FindReports:200 AddDiscussionComment:200"
 run open-issue open-issue
 expect open-issue 2 "https://github.com/demo/widgets/issues/12" "flakesweep: an open issue already names $ID: https://github.com/demo/widgets/issues/12"
 run closed-discussion closed-discussion
@@ -332,7 +334,7 @@ expect_ops url-open-escape "RepoAndCategories:200 FindReports:200"
 # Plain HTTP only to loopback: localhost is resolved and pinned, a name
 # that merely starts with 127. is refused before anything is sent.
 run localhost open-discussion --api-url "http://localhost:$port/open-discussion/graphql"
-expect localhost 2 "$D/40" "flakesweep: an open discussion already names $ID: $D/40"
+expect localhost 0 "$D/40#discussioncomment-4002" "flakesweep: added the new evidence to the open discussion of $ID: $D/40"
 run fake-loopback refusal --api-url http://127.attacker.example:18850/graphql
 expect fake-loopback 2 "" "flakesweep: --api-url must be https (http only on a loopback address): http://127.attacker.example:18850/graphql"
 
@@ -354,7 +356,7 @@ fi
 
 # A proxy in the environment is not used for a loopback endpoint.
 (export http_proxy=http://127.0.0.1:9 HTTPS_PROXY=http://127.0.0.1:9 ALL_PROXY=http://127.0.0.1:9; run proxy ok)
-expect proxy 2 "$D/40" "flakesweep: an open discussion already names $ID: $D/40"
+expect proxy 0 "$D/40#discussioncomment-4003" "flakesweep: added the new evidence to the open discussion of $ID: $D/40"
 
 # The masked trace: headers both ways, never the token.
 (export FLAKESWEEP_HTTP_TRACE=1; run trace ok)
