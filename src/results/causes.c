@@ -79,6 +79,7 @@ struct causes_test {
 	int64_t bad_with, n_with, k_without, n_without;
 	const char *partner_name;
 	struct noise_rank rank; /* the noise of failing runs against passing ones */
+	bool noise_ranked;      /* the noise cause's p is the ranks' */
 	struct episode episode; /* where its failures cluster in time */
 	/* A pair whose runs sat in a small part of the sweep's time. */
 	bool concentrated;
@@ -205,16 +206,24 @@ causes_noise(const struct results_test *t, const struct timeline_view *v, struct
 	noise_rank(v, &ct->rank);
 
 	strata_totals(t, causes_noise_cell, &sum);
+
 	ct->k1[CAUSES_NOISE] = sum.k2;
 	ct->n1[CAUSES_NOISE] = sum.n2;
 	ct->k2[CAUSES_NOISE] = sum.k1;
 	ct->n2[CAUSES_NOISE] = sum.n1;
 	ct->p[CAUSES_NOISE] = -1;
+	ct->noise_ranked = false;
 	if (sum.n1 > 0 && sum.n2 > 0)
 		ct->p[CAUSES_NOISE] = strata_pairs_greater(t, causes_noise_cell);
-	/* No run, or every run, above the threshold: the ranks decide. */
-	else
-		ct->p[CAUSES_NOISE] = ct->rank.p;
+	/* No run, or every run, above the threshold: the ranks decide. Else
+	 * the ranks are heard too, at half the level, where the threshold's
+	 * split is too lopsided to decide (most runs noisy, or most quiet). */
+	if (ct->p[CAUSES_NOISE] < 0 || (ct->p[CAUSES_NOISE] >= CAUSES_ALPHA && ct->rank.p >= 0 &&
+	                                2 * ct->rank.p < ct->p[CAUSES_NOISE])) {
+		ct->noise_ranked = true;
+		ct->p[CAUSES_NOISE] =
+		    ct->p[CAUSES_NOISE] < 0 || ct->rank.p < 0 ? ct->rank.p : 2 * ct->rank.p;
+	}
 }
 
 /* Tests t for each cause into ct; false when it has no flaky cause to
@@ -412,7 +421,7 @@ causes_evidence(const struct causes_test *ct, int k)
 		                         "other loads"),
 		                 ct->value[1], k1, n1, k2, n2);
 	case CAUSES_NOISE:
-		if (n1 == 0 || n2 == 0)
+		if (ct->noise_ranked)
 			return xasprintf(_("fails with more host noise: its failing runs' median "
 			                   "noise %.1f%% against %.1f%% for its passing ones "
 			                   "(%lld and %lld runs ranked within each pair)"),
