@@ -98,6 +98,16 @@ TEST(identity_clone_of_a_repository_without_origin)
 	CHECK_INT(identity_same_text("{\"root\":\"/tmp/clone/mod\",\"origin\":\"/w/repo/\"}",
 	                             "{\"root\":\"/w/repo/mod\"}", &why),
 	          1);
+	/* However git wrote the directory: file://, ./, .., a trailing .git. */
+	CHECK_INT(identity_same_text("{\"root\":\"/w/repo\"}",
+	                             "{\"root\":\"/c\",\"origin\":\"file:///w/repo\"}", &why),
+	          1);
+	CHECK_INT(identity_same_text("{\"root\":\"/w/repo\"}",
+	                             "{\"root\":\"/c\",\"origin\":\"/w/./x/../repo/.git\"}", &why),
+	          1);
+	CHECK_INT(identity_same_text("{\"root\":\"/w/repo\"}",
+	                             "{\"root\":\"/c\",\"origin\":\"/w//repo/\"}", &why),
+	          1);
 	/* A directory that is not where the other was swept: another project. */
 	CHECK_INT(identity_same_text("{\"root\":\"/w/other\"}",
 	                             "{\"root\":\"/tmp/clone\",\"origin\":\"/w/repo\"}", &why),

@@ -68,13 +68,59 @@ identity_inside(const char *a, const char *b)
 	return strncmp(a, b, n) == 0 && (a[n] == '\0' || a[n] == '/' || (n > 0 && b[n - 1] == '/'));
 }
 
+/* The directory a local origin names, written plainly (caller frees):
+ * "file://" dropped, "." and ".." components and repeated or trailing
+ * slashes resolved, a last "/.git" dropped; NULL when origin is no
+ * absolute local path. Links are not followed: this reads no file. */
+static char *
+identity_local_dir(const char *origin)
+{
+	const char *p = strncmp(origin, "file://", 7) == 0 ? origin + 7 : origin;
+	char *out, *o;
+	size_t len;
+
+	if (*p != '/')
+		return NULL;
+	out = xmalloc(strlen(p) + 2);
+	o = out;
+	while (*p != '\0') {
+		const char *end;
+
+		while (*p == '/')
+			p++;
+		end = p + strcspn(p, "/");
+		len = (size_t)(end - p);
+		if (len == 2 && strncmp(p, "..", 2) == 0) {
+			while (o > out && *--o != '/')
+				;
+		} else if (len > 0 && !(len == 1 && *p == '.')) {
+			*o++ = '/';
+			memcpy(o, p, len);
+			o += len;
+		}
+		p = end;
+	}
+	if (o - out >= 5 && strncmp(o - 5, "/.git", 5) == 0)
+		o -= 5;
+	if (o == out)
+		*o++ = '/';
+	*o = '\0';
+	return out;
+}
+
 /* Whether origin is a local path naming root (the other side's, which
  * records no origin of its own) or a directory that holds it. */
 static bool
 identity_names_root(const char *origin, const char *other_origin, const char *root)
 {
-	return *origin == '/' && *other_origin == '\0' && *root != '\0' &&
-	       identity_inside(root, origin);
+	char *dir;
+	bool same;
+
+	if (*other_origin != '\0' || *root == '\0' || (dir = identity_local_dir(origin)) == NULL)
+		return false;
+	same = identity_inside(root, dir);
+	free(dir);
+	return same;
 }
 
 int
