@@ -173,7 +173,8 @@ cmd_gate(int argc, char **argv)
 	case CLI_NO_VALUE:
 		return cmd_gate_usage_error(_("option %s needs a value"), c.bad);
 	default:
-		return cmd_gate_usage_error(_("unknown option %s"), c.bad);
+		cli_unknown(&c, "flakesweep gate --help");
+		return 2;
 	}
 	if (argc - c.first != 2)
 		return cmd_gate_usage_error("%s", _("gate: expected two ledgers, BASE and HEAD"));

@@ -244,7 +244,8 @@ cmd_quarantine_parse_args(struct cmd_quarantine_args *c, int argc, char **argv)
 	case CLI_NO_VALUE:
 		return cmd_quarantine_usage_error(_("option %s needs a value"), p.bad);
 	default:
-		return cmd_quarantine_usage_error(_("unknown option %s"), p.bad);
+		cli_unknown(&p, "flakesweep quarantine --help");
+		return 2;
 	}
 	optind = p.first;
 	if (optind >= argc)
