@@ -98,11 +98,22 @@ go_miss_import_path(const struct go_modules *below, const char *root, const char
                     const char *why)
 {
 	const struct go_module *m = go_modules_owner(below, pattern);
-	char *mods, *msg, *base, *dir, *path, *reason;
+	char *mods, *msg, *base, *dir, *path, *reason, *work;
 	const char *dots = strstr(pattern, "...");
 	size_t blen = dots != NULL ? (size_t)(dots - pattern) : strlen(pattern);
 	struct stat st;
 
+	if (m != NULL && (work = go_modules_work_leaves_out(m->dir)) != NULL) {
+		/* The module is there, but the go.work in use leaves it out. */
+		struct go_modules left;
+
+		memset(&left, 0, sizeof left);
+		go_modules_add(&left, m->dir);
+		msg = go_miss_outside_work(pattern, &left, work, root);
+		go_modules_free(&left);
+		free(work);
+		return msg;
+	}
 	if (m != NULL) {
 		const char *rest = pattern + strlen(m->path);
 

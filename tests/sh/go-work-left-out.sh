@@ -36,7 +36,7 @@ sweep dots 0 ./...
 grep -qF -- "$left" "$out" || fail "dots: no \"$left\""
 grep -q '^2 runs, 2 tests: 2 passed' "$out" || fail "dots: not api's and worker's tests"
 outside="module example.com/tools (./tools) is outside go.work ($work/go.work), which does not use it: \`go work use ./tools\` adds it"
-for p in ./tools/... ./tools/lint; do
+for p in ./tools/... ./tools/lint example.com/tools/lint; do
 	sweep tools 2 "$p"
 	grep -qF -- "flakesweep: $p: $outside" "$out" || fail "$p: no \"$outside\""
 	[ ! -e "$CHECK_TMPDIR/tools" ] || fail "$p: left an output directory"
