@@ -114,6 +114,10 @@ go_miss_import_path(const struct go_modules *below, const char *root, const char
 		free(work);
 		return msg;
 	}
+	if (m != NULL && dots != NULL)
+		return xasprintf(_("%s: matches no package of module %s (%s): expected a pattern "
+		                   "over its directories that hold Go files"),
+		                 pattern, m->path, m->dir);
 	if (m != NULL) {
 		const char *rest = pattern + strlen(m->path);
 

@@ -38,7 +38,7 @@ typo="flakesweep: example.com/bad/pkg/nett: module example.com/bad ($PWD) has no
 refused "$typo" example.com/bad/pkg/nett
 refused "$typo" example.com/bad/pkg/net example.com/bad/pkg/nett
 refused "$typo" example.com/bad/pkg/nett example.com/bad/pkg/net
-refused "flakesweep: example.com/bad/pkg/nett/...: module example.com/bad ($PWD) has no package pkg/nett" \
+refused "flakesweep: example.com/bad/pkg/nett/...: matches no package of module example.com/bad ($PWD)" \
 	example.com/bad/pkg/nett/...
 refused "flakesweep: pkg/net: neither a directory nor an import path of the module example.com/bad: expected ./pkg/net or example.com/bad/pkg/net" \
 	pkg/net
