@@ -89,7 +89,9 @@ check(f["phase"] == "sweep" and f["run"] == 5, "first failure is run 5")
 check(any("run 5 is a multiple of 5" in l for l in f["lines"]), "first failure lines")
 check(os.path.exists(os.path.join(out, f["log"])), "log kept")
 rep = tests["TestEveryFifth"]["reproduce"]
-check(rep["direct"].startswith("cd ") and "taskset -c " in rep["direct"], "direct reproduce")
+# Every reproduce line sets the zone and locale the runs had (flakesweep(1), Isolation).
+check(rep["direct"].startswith("export TZ=UTC LC_ALL=C && cd ") and "taskset -c " in rep["direct"],
+      "direct reproduce")
 check("-test.run '^TestEveryFifth$'" in rep["direct"], "direct pattern: " + rep["direct"])
 check("flakesweep stress" in rep["flakesweep"], "flakesweep reproduce")
 check(tests["TestPass"]["reproduce"] is None, "no reproduce for a passed test")
