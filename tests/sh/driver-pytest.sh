@@ -61,6 +61,15 @@ want = {
     "test_hang.py::test_sometimes_hangs": "flaky",
 }
 check(len(tests) == 7, "7 tests listed, got %d" % len(tests))
+# The coin draws from the system's randomness, one tails in four: in about
+# one sweep of 100 (its 15 or so runs all heads) it never failed, and then
+# passed is its right verdict; it then has no failure to reproduce.
+coin = "test_flaky.py::test_coin_flip"
+tails = sum(c["failures"] for c in tests.get(coin, {}).get("cells", []))
+if tails == 0:
+    runs = sum(c["runs"] for c in tests[coin]["cells"])
+    check(runs >= 12, "coin_flip never failed in only %d runs" % runs)
+    want[coin] = "passed"
 for name, verdict in want.items():
     got = tests.get(name, {}).get("verdict")
     check(got == verdict, "%s: %s, expected %s" % (name, got, verdict))
@@ -75,8 +84,7 @@ check(total(cpu, "runs", cpu=2) > 0 and total(cpu, "failures", cpu=2) == 0,
       "needs_two_cores passes every run at cpu 2")
 fail = "test_failing.py::test_always_fails"
 check(total(fail, "failures") == total(fail, "runs") > 0, "always_fails fails every run")
-coin = "test_flaky.py::test_coin_flip"
-check(0 < total(coin, "failures") < total(coin, "runs"), "coin_flip fails some runs")
+check(tails == 0 or 0 < total(coin, "failures") < total(coin, "runs"), "coin_flip fails some runs")
 check(tests[coin].get("channels") == ["rng"], "coin_flip reads rng: %s" % tests[coin].get("channels"))
 check(tests["test_cpu.py::test_reads_the_clock"].get("channels") == ["clock"],
       "reads_the_clock reads the clock")
@@ -100,7 +108,7 @@ check(kept(r) == kept(d), "report --rebuild gives the same channels and seeds: %
       % (kept(r), kept(d)))
 text = open(report).read()
 check("ambient channels read: rng" in text, "report.txt shows the channels")
-check(text.count("\n  directly:  ") == 5, "five reproduce lines in report.txt")
+check(text.count("\n  directly:  ") == (5 if tails else 4), "a reproduce line for each test that failed")
 
 # Each reproduce line, run as printed, shows its failure.
 check(reproduces(tests[fail]["reproduce"]["direct"], "1 failed", 1), "always_fails reproduces")
@@ -109,7 +117,7 @@ rep = tests[cpu]["reproduce"]["direct"]
 check(rep.split("taskset -c ")[-1].split(" ")[0].isdigit(),
       "needs_two_cores reproduces on one core: " + rep)
 check(reproduces(rep, "needs two cores, has 1", 1), "needs_two_cores reproduces")
-check(reproduces(tests[coin]["reproduce"]["direct"], "the coin came up tails", 6),
+check(tails == 0 or reproduces(tests[coin]["reproduce"]["direct"], "the coin came up tails", 6),
       "coin_flip reproduces")
 # One run per try: each hang costs the whole time limit.
 rep = (tests[hang].get("reproduce") or {}).get("direct")
