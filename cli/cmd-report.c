@@ -362,8 +362,7 @@ cmd_report_close(const struct cmd_report_args *a)
 		        _("flakesweep: usage: flakesweep report --close --test ID --verified DIR"));
 		return 2;
 	}
-	if (post_close_check(a->verified, a->test, ".", &comment, &err) < 0 ||
-	    post_draft_new_test(a->test, a->gh.repo, ".", &d, &err) < 0) {
+	if (post_close_prepare(a->verified, a->test, ".", a->gh.repo, &d, &comment, &err) < 0) {
 		sanitize_fprintf(stderr, "flakesweep: %s\n", err);
 		goto out;
 	}

@@ -31,16 +31,18 @@
 
 enum {
 	CMD_VIEW_QUARANTINE,
+	CMD_VIEW_VERIFIED,
 };
 
 static const struct cli_option cmd_view_options[] = {
     {"quarantine", true, CMD_VIEW_QUARANTINE},
+    {"verified", true, CMD_VIEW_VERIFIED},
     CLI_GITHUB_OPTIONS,
     {NULL, false, 0},
 };
 
 struct cmd_view_args {
-	const char *quarantine;
+	const char *quarantine, *verified;
 	struct cli_github gh;
 };
 
@@ -50,6 +52,7 @@ cmd_view_usage(FILE *out)
 	fprintf(out, "%s",
 	        _("usage: flakesweep view DIR... [--quarantine FILE] [--repo OWNER/NAME]\n"
 	          "                               [--category NAME] [--api-url URL]\n"
+	          "                               [--verified VDIR]\n"
 	          "Shows the dashboard of the sweep in DIR, finished or running elsewhere;\n"
 	          "of several DIRs, the shards of one sweep merged, lanes by host.\n"));
 }
@@ -59,7 +62,11 @@ cmd_view_set(void *arg, int id, const char *value)
 {
 	struct cmd_view_args *a = arg;
 
-	if (!cli_github_set(&a->gh, id, value))
+	if (cli_github_set(&a->gh, id, value))
+		return 0;
+	if (id == CMD_VIEW_VERIFIED)
+		a->verified = value;
+	else
 		a->quarantine = value;
 	return 0;
 }
@@ -199,6 +206,7 @@ cmd_view_config(struct ui_config *cfg, const struct cmd_view_args *a, const char
 	cfg->mode = _("view");
 	cfg->outdir = dir;
 	cfg->quarantine = qpath;
+	cfg->verified = a->verified;
 }
 
 /* `view DIR DIR...`: the shards of one sweep in one dashboard. */

@@ -778,7 +778,7 @@ TEST(decisions_values_checked_on_read)
 {
 	check_decisions_refused("{\"tests\": {\"p::T\": {\"decision\": \"maybe\"}}}",
 	                        ": tests: \"p::T\": decision: \"maybe\" is not posted, confirmed, "
-	                        "quarantined or dismissed");
+	                        "quarantined, dismissed or closed");
 	check_decisions_refused("{\"tests\": {\"p::T\": {\"decision\": \"posted\", \"url\": 7}}}",
 	                        ": tests: \"p::T\": url: expected a string");
 	check_decisions_refused("{\"tests\": {\"p::T\": 1}}",
@@ -886,7 +886,7 @@ TEST(decisions_history_and_undo)
 	check_decisions_refused("{\"tests\": {\"p::T\": {\"decision\": \"posted\", \"history\": "
 	                        "[{\"decision\": \"gone\"}]}}}",
 	                        ": tests: \"p::T\": history[0]: decision: \"gone\" is not posted, "
-	                        "confirmed, quarantined or dismissed");
+	                        "confirmed, quarantined, dismissed or closed");
 	free(path);
 }
 

@@ -89,6 +89,14 @@ static const struct action action_rows[] = {
      N_("Post a bug report: edit a description in $EDITOR, review the post, then send it to "
         "the project's GitHub Discussions.")},
     {ACTION_DISMISS, {'d'}, "d", N_("dismiss"), 9, N_("Dismiss the selected test with a reason.")},
+    {ACTION_CLOSE_VERIFIED,
+     {'V'},
+     "V",
+     NULL,
+     0,
+     N_("Close the selected test's discussion as resolved when its verify record (view "
+        "--verified DIR) says fixed, as report --close does, then offer to remove its "
+        "quarantine entries.")},
     {ACTION_UNDO,
      {'u'},
      "u",
@@ -167,6 +175,7 @@ action_asks(enum action_id id)
 	case ACTION_QUARANTINE:
 	case ACTION_POST:
 	case ACTION_DISMISS:
+	case ACTION_CLOSE_VERIFIED:
 	case ACTION_UNDO:
 	case ACTION_STOP:
 		return true;

@@ -71,7 +71,8 @@ struct model_test {
 	int64_t runs, failures, hangs;
 	int64_t skipped; /* the runs it skipped itself in: not among runs */
 	enum results_verdict verdict;
-	const char *decision; /* "confirmed", "quarantined", "posted", "dismissed" or NULL */
+	const char *decision; /* "confirmed", "quarantined", "posted", "dismissed",
+	                       * "closed" or NULL */
 	bool quarantined;     /* the quarantine file has an entry for it */
 	bool undecided;       /* flaky, neither decided nor quarantined */
 	double severity;      /* the worst pair's lower 95% bound of its failure rate */

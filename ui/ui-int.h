@@ -184,6 +184,10 @@ void decide_post_key(struct ui *ui, int key);
  * or the pager. */
 void decide_cleanup(struct ui *ui);
 
+/* decide-close.c: V, the verified close of the selected test's
+ * discussion, then its quarantine entries removed when confirmed. */
+void decide_close(struct ui *ui);
+
 /* yank.c: y copies the selected test's next fact (OSC 52), o opens its
  * first failure's log in $PAGER. */
 void yank_copy(struct ui *ui);

@@ -264,6 +264,9 @@ ui_action(struct ui *ui, const struct action *a)
 	case ACTION_DISMISS:
 		decide_dismiss(ui);
 		break;
+	case ACTION_CLOSE_VERIFIED:
+		decide_close(ui);
+		break;
 	case ACTION_UNDO:
 		decide_undo(ui);
 		break;

@@ -134,7 +134,8 @@ ui_actions_here(const struct ui *ui, const struct view_layout *l)
 		return a;
 	if (focus == VIEW_PANE_TESTS)
 		a |= ACTION_BIT(ACTION_DETAILS);
-	a |= ACTION_BIT(ACTION_QUARANTINE) | ACTION_BIT(ACTION_POST) | ACTION_BIT(ACTION_DISMISS);
+	a |= ACTION_BIT(ACTION_QUARANTINE) | ACTION_BIT(ACTION_POST) | ACTION_BIT(ACTION_DISMISS) |
+	     ACTION_BIT(ACTION_CLOSE_VERIFIED);
 	/* Confirm runs also after the end: the sweep runs again for them. */
 	if (ui->src.confirm != NULL)
 		a |= ACTION_BIT(ACTION_CONFIRM);
@@ -426,6 +427,7 @@ ui_new(uv_loop_t *loop, const struct ui_config *cfg, enum model_source source, c
 	UI_DUP(repo);
 	UI_DUP(category);
 	UI_DUP(api_url);
+	UI_DUP(verified);
 #undef UI_DUP
 	memset(&tc, 0, sizeof tc);
 	tc.out = ui->cfg.out;
@@ -561,6 +563,7 @@ ui_free_now(struct ui *ui)
 	free((char *)ui->cfg.repo);
 	free((char *)ui->cfg.category);
 	free((char *)ui->cfg.api_url);
+	free((char *)ui->cfg.verified);
 	tty_free();
 	free(ui);
 }

@@ -58,6 +58,7 @@ struct ui_config {
 	const char *repo;       /* posting: OWNER/NAME, or NULL: the origin remote */
 	const char *category;   /* posting: the discussion category, or NULL: Bugs */
 	const char *api_url;    /* posting: the GraphQL endpoint, or NULL */
+	const char *verified;   /* V: verify -o's directory (verify.json), or NULL: outdir's */
 };
 
 /* Fills cfg with the defaults: stdout and stdin, keys from fd 0, signals

@@ -31,6 +31,8 @@ view_tests_decision(const struct model_test *mt)
 			return _("posted");
 		if (strcmp(mt->decision, "dismissed") == 0)
 			return _("dismissed");
+		if (strcmp(mt->decision, "closed") == 0)
+			return _("closed");
 		return mt->decision;
 	}
 	if (mt->quarantined)

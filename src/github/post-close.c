@@ -18,6 +18,7 @@
 #include "github/github.h"
 #include "github/markdown.h"
 #include "github/post-close.h"
+#include "github/post-draft.h"
 #include "results/verify-json.h"
 
 static char *
@@ -131,5 +132,22 @@ out:
 	cJSON_Delete(v);
 	free(text);
 	free(path);
+	return rc;
+}
+
+int
+post_close_prepare(const char *dir, const char *test_id, const char *checkout, const char *repo,
+                   struct post_draft **d, char **comment, char **err)
+{
+	int rc;
+
+	*d = NULL;
+	rc = post_close_check(dir, test_id, checkout, comment, err);
+	if (rc == 0)
+		rc = post_draft_new_test(test_id, repo, checkout, d, err);
+	if (rc < 0) {
+		free(*comment);
+		*comment = NULL;
+	}
 	return rc;
 }

@@ -20,4 +20,14 @@
 int post_close_check(const char *dir, const char *test_id, const char *checkout, char **comment,
                      char **err);
 
+struct post_draft;
+
+/* post_close_check, then the draft that names the test
+ * (post_draft_new_test, repo or the checkout's origin): what `report
+ * --close` and the dashboard's V post, with *comment as the post's
+ * close_comment. Returns 0 with *d and *comment (caller frees both), or a
+ * negative errno with *err (caller frees) and nothing else. */
+int post_close_prepare(const char *dir, const char *test_id, const char *checkout, const char *repo,
+                       struct post_draft **d, char **comment, char **err);
+
 #endif

@@ -24,7 +24,8 @@
 /* decisions.json stays small: one entry per flaky test. */
 #define DECISIONS_MAX_BYTES (64u << 20)
 
-static const char *const decisions_kinds[] = {"posted", "confirmed", "quarantined", "dismissed"};
+static const char *const decisions_kinds[] = {"posted", "confirmed", "quarantined", "dismissed",
+                                              "closed"};
 
 /* What is wrong with a decision object of test (an entry of "tests", or
  * the element at of its history when at >= 0), or NULL (caller frees). */
@@ -51,8 +52,8 @@ decisions_check_decision(const cJSON *e, const char *test, int at)
 			break;
 	}
 	if (i == UTIL_ARRAY_LEN(decisions_kinds)) {
-		why = xasprintf(_("%s: decision: \"%s\" is not posted, confirmed, quarantined or "
-		                  "dismissed"),
+		why = xasprintf(_("%s: decision: \"%s\" is not posted, confirmed, quarantined, "
+		                  "dismissed or closed"),
 		                where, d->valuestring);
 		goto out;
 	}

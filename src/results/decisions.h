@@ -22,7 +22,8 @@
 
 struct decision {
 	char *test;               /* "PACKAGE::TEST" */
-	char *decision;           /* "posted", "confirmed", "quarantined", "dismissed" */
+	char *decision;           /* "posted", "confirmed", "quarantined", "dismissed",
+	                           "closed" */
 	char *url;                /* the post's URL, or NULL */
 	char *reason;             /* why it was dismissed, or NULL */
 	char *channel;            /* the quarantine entry's channel, or NULL */
