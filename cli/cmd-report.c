@@ -21,6 +21,7 @@
 #include "engine/cpu-shim.h"
 #include "engine/options.h"
 #include "github/post-close.h"
+#include "github/post-dry.h"
 #include "github/post.h"
 #include "decisions/quarantine.h"
 #include "results/replay.h"
@@ -94,7 +95,8 @@ cmd_report_usage(FILE *f)
 	        "  --category NAME     the discussion category (default Bugs)\n"
 	        "  --api-url URL       the GraphQL endpoint (https; http only on loopback)\n"
 	        "  --dry-run           print the title and body (without --description,\n"
-	        "                      the comment); send nothing\n"
+	        "                      the comment), then each GraphQL request and its\n"
+	        "                      variables; send nothing\n"
 	        "\n"
 	        "The token comes from GH_TOKEN or GITHUB_TOKEN (GH_ENTERPRISE_TOKEN or\n"
 	        "GITHUB_ENTERPRISE_TOKEN when GH_HOST names a GitHub Enterprise host).\n"
@@ -347,6 +349,30 @@ cmd_report_run(struct post_draft *d, const struct cli_github *gh, const char *cl
 	return status;
 }
 
+/* A dry run: text (what a person reads: the post or the comment), then
+ * each request the post would send; nothing is sent. The exit status. */
+static int
+cmd_report_dry(const struct post_draft *d, const struct cli_github *gh, const char *close_comment,
+               const char *text)
+{
+	struct post_options o;
+	char *requests, *err = NULL;
+
+	post_options_init(&o);
+	o.category = gh->category;
+	o.github.api_url = gh->api_url;
+	o.close_comment = close_comment;
+	requests = post_dry_text(d, &o, &err);
+	if (requests == NULL) {
+		sanitize_fprintf(stderr, "flakesweep: %s\n", err);
+		free(err);
+		return 2;
+	}
+	sanitize_fprintf(stdout, "%s%s", text, requests);
+	free(requests);
+	return 0;
+}
+
 /* `report --close --test ID --verified DIR`: the verified fix closes the
  * test's discussion. */
 static int
@@ -367,8 +393,7 @@ cmd_report_close(const struct cmd_report_args *a)
 		goto out;
 	}
 	if (a->dry_run) {
-		sanitize_fprintf(stdout, "%s", comment);
-		status = 0;
+		status = cmd_report_dry(d, &a->gh, comment, comment);
 		goto out;
 	}
 	status = cmd_report_run(d, &a->gh, comment);
@@ -460,18 +485,14 @@ cmd_report(int argc, char **argv)
 		sanitize_fprintf(stderr, "flakesweep: %s\n", err);
 		goto out;
 	}
-	if (a.dry_run && description == NULL) {
-		/* Without a description only a comment can be posted. */
-		char *comment = post_draft_comment(d, false);
-
-		sanitize_fprintf(stdout, "%s", comment);
-		free(comment);
-		status = 0;
-		goto out;
-	}
 	if (a.dry_run) {
-		sanitize_fprintf(stdout, "%s\n\n%s", post_draft_title(d), post_draft_body(d));
-		status = 0;
+		/* Without a description only a comment can be posted. */
+		char *text = description == NULL
+		                 ? post_draft_comment(d, false)
+		                 : xasprintf("%s\n\n%s", post_draft_title(d), post_draft_body(d));
+
+		status = cmd_report_dry(d, &a.gh, NULL, text);
+		free(text);
 		goto out;
 	}
 	status = cmd_report_run(d, &a.gh, NULL);

@@ -16,12 +16,12 @@
 #include "results/decisions.h"
 #include "github/github.h"
 #include "github/markdown.h"
+#include "github/post-docs.h"
 #include "github/post.h"
 #include "base/sanitize.h"
 #include "base/timefmt.h"
 #include "base/util.h"
 
-#define POST_SEARCH_PHRASE_MAX 120
 #define POST_DEFAULT_CATEGORY "Bugs"
 #define POST_DEFAULT_CREATES 3
 
@@ -57,86 +57,6 @@ post_names_test(const char *title, const char *body, const char *test, const cha
 		return true;
 	return post_contains_bounded(title, test) || post_contains_bounded(body, test);
 }
-
-/* A phrase for GitHub's search: no quotes or backslashes, bounded. */
-static char *
-post_search_phrase(const char *s)
-{
-	char *p = xstrdup(s), *q;
-
-	for (q = p; *q != '\0'; q++) {
-		if (*q == '"' || *q == '\\')
-			*q = ' ';
-	}
-	markdown_cut_utf8(p, POST_SEARCH_PHRASE_MAX);
-	return p;
-}
-
-static const char post_doc_repo[] = "query RepoAndCategories($owner: String!, $name: String!) {\n"
-                                    "  repository(owner: $owner, name: $name) {\n"
-                                    "    id\n"
-                                    "    nameWithOwner\n"
-                                    "    hasDiscussionsEnabled\n"
-                                    "    discussionCategories(first: 25) {\n"
-                                    "      nodes { id name slug }\n"
-                                    "      pageInfo { hasNextPage endCursor }\n"
-                                    "    }\n"
-                                    "  }\n"
-                                    "}\n";
-
-static const char post_doc_find[] =
-    "query FindReports($owner: String!, $name: String!, $discussionsByMarker: String!,\n"
-    "                  $discussionsByName: String!, $issuesByMarker: String!,\n"
-    "                  $issuesByName: String!) {\n"
-    "  repository(owner: $owner, name: $name) {\n"
-    "    discussions(first: 30, orderBy: {field: CREATED_AT, direction: DESC}) {\n"
-    "      nodes { id number url title body closed stateReason }\n"
-    "    }\n"
-    "  }\n"
-    "  discussionsByMarker: search(type: DISCUSSION, query: $discussionsByMarker, first: 20) {\n"
-    "    nodes { ... on Discussion { id number url title body closed stateReason } }\n"
-    "  }\n"
-    "  discussionsByName: search(type: DISCUSSION, query: $discussionsByName, first: 20) {\n"
-    "    nodes { ... on Discussion { id number url title body closed stateReason } }\n"
-    "  }\n"
-    "  issuesByMarker: search(type: ISSUE, query: $issuesByMarker, first: 20) {\n"
-    "    nodes { ... on Issue { number url title body closed } }\n"
-    "  }\n"
-    "  issuesByName: search(type: ISSUE, query: $issuesByName, first: 20) {\n"
-    "    nodes { ... on Issue { number url title body closed } }\n"
-    "  }\n"
-    "}\n";
-
-static const char post_doc_create[] =
-    "mutation CreateDiscussion($input: CreateDiscussionInput!) {\n"
-    "  createDiscussion(input: $input) {\n"
-    "    clientMutationId\n"
-    "    discussion { id number url }\n"
-    "  }\n"
-    "}\n";
-
-static const char post_doc_comment[] =
-    "mutation AddDiscussionComment($input: AddDiscussionCommentInput!) {\n"
-    "  addDiscussionComment(input: $input) {\n"
-    "    clientMutationId\n"
-    "    comment { id url }\n"
-    "  }\n"
-    "}\n";
-
-static const char post_doc_close[] = "mutation CloseDiscussion($input: CloseDiscussionInput!) {\n"
-                                     "  closeDiscussion(input: $input) {\n"
-                                     "    clientMutationId\n"
-                                     "    discussion { id url closed stateReason }\n"
-                                     "  }\n"
-                                     "}\n";
-
-static const char post_doc_reopen[] =
-    "mutation ReopenDiscussion($input: ReopenDiscussionInput!) {\n"
-    "  reopenDiscussion(input: $input) {\n"
-    "    clientMutationId\n"
-    "    discussion { id url closed }\n"
-    "  }\n"
-    "}\n";
 
 struct post {
 	uv_loop_t *loop;
@@ -452,29 +372,9 @@ post_find_reply(const struct github_reply *r, void *data)
 static void
 post_find(struct post *p)
 {
-	cJSON *v = cJSON_CreateObject();
-	char *phrase = post_search_phrase(post_draft_test_name(p->d));
-	char *repo = xasprintf("repo:%s/%s", p->owner, p->name);
-	char *q;
-	int rc;
+	int rc = github_call(p->gh, post_doc_find, post_docs_find_vars(p->owner, p->name, p->d),
+	                     false, post_find_reply, p);
 
-	cJSON_AddStringToObject(v, "owner", p->owner);
-	cJSON_AddStringToObject(v, "name", p->name);
-	q = xasprintf("%s \"%s\"", repo, post_draft_marker(p->d));
-	cJSON_AddStringToObject(v, "discussionsByMarker", q);
-	free(q);
-	q = xasprintf("%s \"%s\"", repo, phrase);
-	cJSON_AddStringToObject(v, "discussionsByName", q);
-	free(q);
-	q = xasprintf("%s is:issue \"%s\"", repo, post_draft_marker(p->d));
-	cJSON_AddStringToObject(v, "issuesByMarker", q);
-	free(q);
-	q = xasprintf("%s is:issue \"%s\"", repo, phrase);
-	cJSON_AddStringToObject(v, "issuesByName", q);
-	free(q);
-	free(repo);
-	free(phrase);
-	rc = github_call(p->gh, post_doc_find, v, false, post_find_reply, p);
 	if (rc < 0)
 		post_finish(p, POST_FAILED, NULL, strerror(-rc));
 }
@@ -542,17 +442,9 @@ post_create_reply(const struct github_reply *r, void *data)
 static void
 post_create(struct post *p)
 {
-	cJSON *v = cJSON_CreateObject(), *input = cJSON_CreateObject();
-	char *cmid = xasprintf("flakesweep-%s-%d", post_draft_id_hash(p->d), p->creates + 1);
+	cJSON *v = post_docs_create_vars(p->repo_id, p->category_id, p->d, p->creates + 1);
 	int rc;
 
-	cJSON_AddStringToObject(input, "repositoryId", p->repo_id);
-	cJSON_AddStringToObject(input, "categoryId", p->category_id);
-	cJSON_AddStringToObject(input, "title", post_draft_title(p->d));
-	cJSON_AddStringToObject(input, "body", post_draft_body(p->d));
-	cJSON_AddStringToObject(input, "clientMutationId", cmid);
-	cJSON_AddItemToObject(v, "input", input);
-	free(cmid);
 	if (post_draft_holds_token(p->d)) {
 		/* A link GitHub answered with may have added it. */
 		cJSON_Delete(v);
@@ -618,16 +510,14 @@ post_close_reply(const struct github_reply *r, void *data)
 	free(msg);
 }
 
-/* A mutation of the discussion found: input (taken over) gets its id. */
+/* A mutation of the discussion found: input (taken over, or NULL) gets
+ * its id. */
 static void
 post_mutate(struct post *p, const char *document, cJSON *input, github_reply_cb cb)
 {
-	cJSON *v = cJSON_CreateObject();
-	int rc;
+	int rc =
+	    github_call(p->gh, document, post_docs_discussion_vars(p->disc_id, input), true, cb, p);
 
-	cJSON_AddStringToObject(input, "discussionId", p->disc_id);
-	cJSON_AddItemToObject(v, "input", input);
-	rc = github_call(p->gh, document, v, true, cb, p);
 	if (rc < 0)
 		post_finish(p, POST_FAILED, NULL, strerror(-rc));
 }
@@ -636,10 +526,7 @@ post_mutate(struct post *p, const char *document, cJSON *input, github_reply_cb 
 static void
 post_close(struct post *p)
 {
-	cJSON *input = cJSON_CreateObject();
-
-	cJSON_AddStringToObject(input, "reason", "RESOLVED");
-	post_mutate(p, post_doc_close, input, post_close_reply);
+	post_mutate(p, post_doc_close, post_docs_close_input(), post_close_reply);
 }
 
 /* addDiscussionComment: the new evidence, once (a comment is never
@@ -647,13 +534,11 @@ post_close(struct post *p)
 static void
 post_comment(struct post *p)
 {
-	cJSON *input = cJSON_CreateObject();
 	char *body = p->close_comment != NULL ? xstrdup(p->close_comment)
 	                                      : post_draft_comment(p->d, p->reopened);
 
-	cJSON_AddStringToObject(input, "body", body);
+	post_mutate(p, post_doc_comment, post_docs_comment_input(body), post_comment_reply);
 	free(body);
-	post_mutate(p, post_doc_comment, input, post_comment_reply);
 }
 
 static void
@@ -691,7 +576,7 @@ post_follow(struct post *p, const char *id, const char *url, bool reopen)
 		return;
 	}
 	if (reopen)
-		post_mutate(p, post_doc_reopen, cJSON_CreateObject(), post_reopen_reply);
+		post_mutate(p, post_doc_reopen, NULL, post_reopen_reply);
 	else
 		post_comment(p);
 }
@@ -735,13 +620,8 @@ post_start(uv_loop_t *loop, struct post_draft *d, const struct post_options *o, 
 	p->name = xstrdup(slash + 1);
 	uv_timer_init(loop, &p->timer);
 	p->timer.data = p;
-	{
-		cJSON *v = cJSON_CreateObject();
-
-		cJSON_AddStringToObject(v, "owner", p->owner);
-		cJSON_AddStringToObject(v, "name", p->name);
-		rc = github_call(gh, post_doc_repo, v, false, post_repo_reply, p);
-	}
+	rc = github_call(gh, post_doc_repo, post_docs_repo_vars(p->owner, p->name), false,
+	                 post_repo_reply, p);
 	if (rc < 0) {
 		post_finish(p, POST_FAILED, NULL, strerror(-rc));
 		return 0;

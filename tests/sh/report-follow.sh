@@ -108,10 +108,18 @@ run issue open-issue
 expect issue 2 "https://github.com/demo/widgets/issues/12" \
 	"flakesweep: an open issue already names $ID: https://github.com/demo/widgets/issues/12"
 
-# A dry run without a description shows the comment and sends nothing.
+# A dry run without a description shows the comment, then each request
+# it would send (sent here as scenario dry-check, to be checked against the
+# schema with the others), and sends nothing.
+dry_requests() { # NAME NAMES
+	python3 "$CHECK_SRCDIR/tests/lib/dry-requests.py" "$T/$1.out" - "$2" \
+		--post "$base/dry-check/graphql" >"$T/$1.requests" ||
+		{ echo "FAIL $1: the requests it printed are not the ones expected"; bad=1; }
+}
 run dry never --dry-run
 expect dry 0 "$(cat "$T/dry.out")" ""
 has "$T/dry.out" "flakesweep measured \`TestCache/evicts_under_pressure\` again" "- Measured: "
+dry_requests dry "RepoAndCategories FindReports AddDiscussionComment ReopenDiscussion AddDiscussionComment"
 expect_ops never ""
 
 # report --close: verify.json must say fixed, at HEAD, with a clean tree.
@@ -150,6 +158,8 @@ close none nodisc v-fixed
 expect none 2 "" "flakesweep: no open discussion names $ID: there is nothing to close"
 close close-dry never v-fixed --dry-run
 has "$T/close-dry.out" "flakesweep verified the fix of" "| cpu 4, load 2 | 300 | 0 | fixed |"
+dry_requests close-dry "RepoAndCategories FindReports AddDiscussionComment CloseDiscussion"
+has "$T/close-dry.requests" 'CloseDiscussion {"input": {"discussionId": "<the id of the discussion FindReports finds>", "reason": "RESOLVED"}}'
 expect_ops never ""
 close closed follow v-fixed
 expect closed 0 "$D/40" "flakesweep: closed the discussion of $ID as resolved: $D/40"

@@ -117,14 +117,26 @@ recorded() {
 
 D=https://github.com/demo/widgets/discussions
 
-# --dry-run: the golden report, and nothing sent (no token needed either).
+# --dry-run: the golden report, then each request it would send with its
+# variables, and nothing sent (no token needed either). The requests
+# printed, sent to the stand-in as scenario dry-check, are valid against
+# GitHub's schema (checked with the others at the end).
+dry_requests() { # NAME GOLDEN NAMES
+	python3 "$CHECK_SRCDIR/tests/lib/dry-requests.py" "$T/$1.out" "$2" "$3" \
+		--post "http://127.0.0.1:$port/dry-check/graphql" >"$T/$1.requests" ||
+		{ echo "FAIL $1: the requests it printed are not the ones expected"; fail=1; }
+}
 run dry-run never --dry-run
-if ! cmp -s "$T/dry-run.out" "$golden/demo-flaky.md"; then
-	echo "FAIL dry-run: the report differs from tests/golden/post/demo-flaky.md:"
-	diff "$golden/demo-flaky.md" "$T/dry-run.out" | head -20
-	fail=1
-fi
-expect dry-run 0 "$(cat "$golden/demo-flaky.md")" ""
+dry_requests dry-run "$golden/demo-flaky.md" \
+	"RepoAndCategories FindReports CreateDiscussion AddDiscussionComment ReopenDiscussion AddDiscussionComment"
+grep -q '^CreateDiscussion .*"categoryId": "<the id of the category RepoAndCategories answers>"' \
+	"$T/dry-run.requests" && grep -q '^RepoAndCategories {"name": "widgets", "owner": "demo"}$' "$T/dry-run.requests" ||
+	{ echo "FAIL dry-run: the variables printed:"; cat "$T/dry-run.requests"; fail=1; }
+grep -q "POSTed to http://127.0.0.1:$port/never/graphql with the header Authorization: bearer \*\*\*" "$T/dry-run.out" ||
+	{ echo "FAIL dry-run: no endpoint line"; fail=1; }
+[ "$(cat "$T/dry-run.rc")" = 0 ] && [ ! -s "$T/dry-run.err" ] ||
+	{ echo "FAIL dry-run: exit $(cat "$T/dry-run.rc"):"; cat "$T/dry-run.err"; fail=1; }
+expect_ops never ""
 
 export GH_TOKEN="$TOKEN"
 
@@ -171,7 +183,9 @@ run usage refusal --test
 expect usage 2 "" "flakesweep: option --test needs a value"
 "$FLAKESWEEP" report --results "$T/results.json" --test "$ID" --description - \
 	--notes "$fx/demo/notes.md" --dry-run <"$fx/demo/description.md" >"$T/stdin.out" 2>&1 &&
-	cmp -s "$T/stdin.out" "$golden/demo-flaky.md" ||
+	python3 "$CHECK_SRCDIR/tests/lib/dry-requests.py" "$T/stdin.out" "$golden/demo-flaky.md" \
+		"RepoAndCategories FindReports CreateDiscussion AddDiscussionComment ReopenDiscussion AddDiscussionComment" \
+		>/dev/null ||
 	{ echo "FAIL stdin: --description - did not give the golden report"; fail=1; }
 sed "s|$T/project|/nonexistent/project|g" "$T/results.json" >"$T/elsewhere.json"
 set +e
