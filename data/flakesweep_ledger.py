@@ -41,7 +41,9 @@ per event to the inherited file descriptor N, never to standard output:
     {"event": "collected", "seed": "42", "tests": 7}
     {"event": "start", "test": "t/test_x.py::test_y"}
     {"event": "result", "test": "t/test_x.py::test_y", "outcome": "failed",
-     "channels": ["clock"], "lines": "..."}
+     "channels": ["clock"], "ms": 12, "lines": "..."}
+
+("ms": the test's setup, call and teardown times together, in ms.)
     {"event": "error", "lines": "..."}        (a collection error)
     {"event": "done", "exitstatus": 1}
 
@@ -192,12 +194,14 @@ class _Tracker:
         self.channels = {}
         self.outcomes = {}
         self.lines = {}
+        self.durations = {}
 
     def phase(self, item):
         channels = self.channels.setdefault(item.nodeid, set())
         self.recorder.start(channels)
 
     def report(self, item, report):
+        self.durations[item.nodeid] = self.durations.get(item.nodeid, 0.0) + report.duration
         if report.failed:
             outcome = "failed" if report.when == "call" else "error"
             text = report.longreprtext
@@ -215,11 +219,12 @@ class _Tracker:
         self.outcomes[item.nodeid] = old
 
     def take(self, item):
-        """The finished test's (outcome, sorted channels, failure text)."""
+        """The finished test's (outcome, sorted channels, failure text, ms)."""
         return (
             self.outcomes.pop(item.nodeid, "passed"),
             sorted(self.channels.pop(item.nodeid, set())),
             self.lines.pop(item.nodeid, None),
+            int(round(self.durations.pop(item.nodeid, 0.0) * 1000)),
         )
 
 
@@ -482,12 +487,12 @@ def pytest_runtest_protocol(item, nextitem):
     yield
     tracker = item.config.stash.get(_TRACKER, None)
     if tracker is not None:
-        outcome, channels, lines = tracker.take(item)
+        outcome, channels, lines, ms = tracker.take(item)
         ledger = item.config.stash.get(_STASH, None)
         if ledger is not None:
             ledger.write(item.nodeid, outcome, channels)
         if report is not None:
-            fields = {"outcome": outcome, "channels": channels}
+            fields = {"outcome": outcome, "channels": channels, "ms": ms}
             if lines is not None:
                 fields["lines"] = lines
             report.event(event="result", test=item.nodeid, **fields)

@@ -50,6 +50,7 @@ outcome_add(struct outcome *o, char *name, enum outcome_status status, char *lin
 	t->lines = lines;
 	t->reason = NULL;
 	t->channels = NULL;
+	t->ms = -1;
 	return t;
 }
 

@@ -36,6 +36,9 @@ struct outcome_test {
 	/* The ambient channels the test read ("clock", "env:HOME"), sorted,
 	 * NULL-terminated; NULL when the framework does not say. */
 	char **channels;
+	/* The test's own run time as its framework reported it (ms), or -1
+	 * when it did not (TAP, a test that never ended). */
+	int64_t ms;
 };
 
 #define OUTCOME_LINES_CAP 8192

@@ -127,6 +127,21 @@ parse_ctest_child(const xmlNode *n, const char *name)
 	return NULL;
 }
 
+/* A <testcase>'s time attribute (seconds) in ms, or -1. */
+static int64_t
+parse_ctest_time(const xmlNode *tc)
+{
+	xmlChar *time = xmlGetProp(tc, (const xmlChar *)"time");
+	char *end = NULL;
+	double s = time != NULL ? strtod((const char *)time, &end) : -1;
+	int64_t ms = end != NULL && end != (char *)time && *end == '\0' && s >= 0 && s < 1e9
+	                 ? (int64_t)(s * 1000.0 + 0.5)
+	                 : -1;
+
+	xmlFree(time);
+	return ms;
+}
+
 /* Adds one <testcase>; returns whether it failed or hung. */
 static bool
 parse_ctest_case(struct parse_ctest *p, const xmlNode *tc, struct outcome *out)
@@ -146,6 +161,7 @@ parse_ctest_case(struct parse_ctest *p, const xmlNode *tc, struct outcome *out)
 	         (status != NULL && strcmp((const char *)status, "notrun") == 0))
 		st = OUTCOME_SKIP;
 	t = outcome_add(out, xstrdup((const char *)name), (enum outcome_status)st, NULL);
+	t->ms = parse_ctest_time(tc);
 	if (st == OUTCOME_FAIL || st == OUTCOME_HANG) {
 		xmlChar *text = sysout != NULL ? xmlNodeGetContent(sysout) : NULL;
 		struct buf b;

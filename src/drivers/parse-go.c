@@ -70,7 +70,8 @@ struct parse_go_event {
 	size_t namelen;
 	size_t indent;
 	enum outcome_status status;
-	int test; /* the known test it names, or -1 */
+	int test;   /* the known test it names, or -1 */
+	int64_t ms; /* a report's "(1.23s)" in ms, or -1 */
 };
 
 struct parse_go_test {
@@ -81,6 +82,7 @@ struct parse_go_test {
 	int serial_child; /* the child started last without t.Parallel, or -1 */
 	enum parse_go_state state;
 	enum outcome_status status; /* once REPORTED */
+	int64_t ms;                 /* once REPORTED: its "(1.23s)" in ms, or -1 */
 	bool running_list;          /* named in Go's "running tests:" list */
 	bool framed;                /* top-level: has a frame in the timeout dump */
 	bool active_below;          /* scratch for parse_go_finish */
@@ -316,6 +318,7 @@ parse_go_parse_event(const char *s, size_t n, enum parse_go_mode mode, struct pa
 		n--;
 	memset(ev, 0, sizeof *ev);
 	ev->test = -1;
+	ev->ms = -1;
 	if (mode != PARSE_GO_GLUED) {
 		while (indent < n && s[indent] == ' ')
 			indent++;
@@ -385,6 +388,7 @@ parse_go_parse_event(const char *s, size_t n, enum parse_go_mode mode, struct pa
 			}
 			if (!digits || d != end - 2)
 				return false;
+			ev->ms = (int64_t)(strtod(sp + 2, NULL) * 1000.0 + 0.5);
 			end = sp;
 		}
 		ev->name = name;
@@ -549,6 +553,7 @@ parse_go_apply(struct parse_go *p, const struct parse_go_event *ev)
 		}
 		t->state = PARSE_GO_REPORTED;
 		t->status = ev->status;
+		t->ms = ev->ms;
 		parse_go_mark_done(p, ev->test, false);
 		slot = t->parent >= 0 ? &p->tests[t->parent].serial_child : &p->root_serial;
 		if (*slot == ev->test)
@@ -1113,6 +1118,8 @@ parse_go_finish(struct parse_go *p, const struct proc_exit *ex, struct outcome *
 		else if (t->verdict == OUTCOME_FAIL || t->verdict == OUTCOME_HANG)
 			lines = parse_go_failure_text(&t->out);
 		ot = outcome_add(out, xstrdup(t->name), (enum outcome_status)t->verdict, lines);
+		if (t->state == PARSE_GO_REPORTED)
+			ot->ms = t->ms;
 		if (t->reason != NULL)
 			ot->reason = xstrdup(t->reason);
 	}

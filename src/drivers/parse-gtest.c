@@ -24,6 +24,7 @@
 struct parse_gtest_test {
 	char *name;
 	int status; /* an outcome_status, or -1 while running */
+	int64_t ms; /* its end line's "(N ms)", or -1 */
 	struct buf lines;
 	uint64_t cut;
 };
@@ -88,6 +89,7 @@ parse_gtest_add(struct parse_gtest *p, const char *name, size_t n, int status)
 	memset(t, 0, sizeof *t);
 	t->name = xstrndup(name, n);
 	t->status = status;
+	t->ms = -1;
 	buf_init(&t->lines);
 	return (int)p->ntests++;
 }
@@ -121,6 +123,22 @@ parse_gtest_ends(const struct parse_gtest *p, const char *s, size_t n, const cha
 	if (n < nl || memcmp(s, name, nl) != 0)
 		return false;
 	return n == nl || s[nl] == ' ' || s[nl] == ',';
+}
+
+/* The "(N ms)" that ends a test's end line (s, n bytes), or -1. */
+static int64_t
+parse_gtest_ms(const char *s, size_t n)
+{
+	const char *open = n > 5 && memcmp(s + n - 4, " ms)", 4) == 0 ? s + n - 4 : NULL, *d;
+	int64_t ms = 0;
+
+	for (d = open; d != NULL && d > s && d[-1] >= '0' && d[-1] <= '9'; d--)
+		;
+	if (d == NULL || d == open || d - s < 2 || d[-1] != '(' || d[-2] != ' ')
+		return -1;
+	for (; d < open && ms < INT64_MAX / 10 - 10; d++)
+		ms = ms * 10 + (*d - '0');
+	return ms;
 }
 
 static void
@@ -166,6 +184,7 @@ parse_gtest_line(void *arg, const char *s, size_t n)
 		status = OUTCOME_SKIP;
 	if (status >= 0) {
 		p->tests[p->running].status = status;
+		p->tests[p->running].ms = parse_gtest_ms(s, n);
 		p->running = -1;
 		return;
 	}
@@ -286,6 +305,7 @@ parse_gtest_finish(struct parse_gtest *p, const struct proc_exit *ex, struct out
 			any_fail = true;
 		}
 		ot = outcome_add(out, xstrdup(t->name), (enum outcome_status)t->status, lines);
+		ot->ms = t->ms;
 		if ((int)i == p->running)
 			ot->reason = xstrdup(running_reason);
 	}

@@ -31,6 +31,7 @@ struct parse_pytest_test {
 	struct buf lines;
 	uint64_t cut;
 	char **channels;
+	int64_t ms; /* its result's "ms", or -1 */
 };
 
 struct parse_pytest {
@@ -149,6 +150,7 @@ parse_pytest_start(struct parse_pytest *p, const char *name)
 	memset(t, 0, sizeof *t);
 	t->name = xstrdup(name);
 	t->status = PARSE_PYTEST_NO_RESULT;
+	t->ms = -1;
 	buf_init(&t->lines);
 	p->open = (long)p->ntests++;
 }
@@ -176,6 +178,9 @@ parse_pytest_result(struct parse_pytest *p, const char *name, const cJSON *ev)
 		t->status = OUTCOME_SKIP;
 	else
 		t->status = OUTCOME_FAIL;
+	c = cJSON_GetObjectItemCaseSensitive(ev, "ms");
+	if (cJSON_IsNumber(c) && c->valuedouble >= 0 && c->valuedouble < 1e12)
+		t->ms = (int64_t)c->valuedouble;
 	if (t->status == OUTCOME_FAIL && lines != NULL) {
 		buf_reset(&t->lines);
 		parse_pytest_keep(&t->lines, &t->cut, lines, strlen(lines));
@@ -502,6 +507,7 @@ parse_pytest_finish(struct parse_pytest *p, const struct proc_exit *exit, struct
 		                    ? parse_pytest_error_first(parse_pytest_kept(&t->lines, t->cut))
 		                    : NULL);
 		ot->reason = reason;
+		ot->ms = t->ms;
 		ot->channels = t->channels;
 		t->channels = NULL;
 	}

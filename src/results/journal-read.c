@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "results/journal-times.h"
 #include "results/journal.h"
 #include "results/journal-int.h"
 #include "base/flatjson.h"
@@ -174,6 +175,7 @@ enum journal_key {
 	JOURNAL_KEY_LOG,
 	JOURNAL_KEY_BEGAN,
 	JOURNAL_KEY_ENDED,
+	JOURNAL_KEY_TIMES,
 	JOURNAL_KEY_PID,
 	JOURNAL_KEY_START,
 	JOURNAL_KEYS,
@@ -182,7 +184,7 @@ enum journal_key {
 static const char *const journal_keys[JOURNAL_KEYS] = {
     "run",  "pkg",    "phase",     "cpu",    "load",  "lane",       "ms",    "exit",
     "set",  "signal", "timed_out", "leaked", "cores", "overlapped", "noise", "noise_ms",
-    "seed", "test",   "log",       "began",  "ended", "pid",        "start",
+    "seed", "test",   "log",       "began",  "ended", "times",      "pid",   "start",
 };
 
 /* The key of member m, trying the one after the last first; -1 if it is
@@ -320,6 +322,12 @@ journal_fast_member(char *line, const struct flatjson_member *m, int key, struct
 		return num && flatjson_int(m->val, m->vlen, 1, JOURNAL_NUM_MAX, &jr->began);
 	case JOURNAL_KEY_ENDED:
 		return num && flatjson_int(m->val, m->vlen, 1, JOURNAL_NUM_MAX, &jr->ended);
+	case JOURNAL_KEY_TIMES:
+		if (m->kind != FLATJSON_ARRAY || !journal_times_fast(m->val, m->vlen, NULL))
+			return false;
+		f->times = m->val;
+		f->times_len = m->vlen;
+		return true;
 	case JOURNAL_KEY_PID:
 		if (!num || !flatjson_int(m->val, m->vlen, 1, INT32_MAX, &v))
 			return false;

@@ -19,6 +19,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include "results/journal-times.h"
 #include "results/journal.h"
 #include "results/journal-int.h"
 #include "base/jsonw.h"
@@ -504,6 +505,8 @@ journal_write_run(struct journal *j, const struct journal_run *jr, const struct 
 		cJSON_AddNumberToObject(line, "began", (double)jr->began);
 		cJSON_AddNumberToObject(line, "ended", (double)jr->ended);
 	}
+	if ((a = journal_times_encode(o)) != NULL)
+		cJSON_AddItemToObject(line, "times", a);
 	if (o->package_failed) {
 		cJSON_AddStringToObject(line, "package_failed",
 		                        o->package_reason != NULL ? o->package_reason : "");

@@ -156,6 +156,9 @@ struct journal_fast {
 	int64_t set;            /* run lines: the set id, > 0 */
 	int set_line;           /* the line that defined that set: a set id
 	                         * defined again names another set */
+	const char *times;      /* run lines: the "times" array's text, without
+	                         * its brackets (journal-times.h), or NULL */
+	size_t times_len;
 	/* The line's members in order ("type" first), for a reader that
 	 * copies the line (flatjson.h). */
 	const struct flatjson_member *members;

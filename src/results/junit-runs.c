@@ -2,8 +2,9 @@
 /*
  * junit-runs.c: reads a journal's run lines once more, after replay counted
  * them, for what the JUnit report shows of each test and results.h does not
- * keep: every failed and hung run (up to a cap) and the spread of run
- * times. It never writes, and it passes over what replay already refused.
+ * keep: every failed and hung run (up to a cap), the spread of run
+ * times and of the test's own times where the framework reported them. It never writes, and it
+ * passes over what replay already refused.
  */
 #include "config.h"
 
@@ -12,6 +13,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "results/journal-times.h"
 #include "results/journal.h"
 #include "results/junit-runs.h"
 #include "results/run-ids.h"
@@ -51,44 +53,54 @@ junit_runs_bucket_ms(int b)
 	               pow(10.0, (double)(b - JUNIT_RUNS_EXACT_MS) / JUNIT_RUNS_PER_DECADE));
 }
 
+/* Counts one time of ms into the buckets *times (*n of them, kept in
+ * bucket order) and *runs. */
 static void
-junit_runs_add_time(struct junit_test_runs *t, int64_t ms)
+junit_runs_add_time(struct junit_bucket **times, size_t *n, int64_t *runs, int64_t ms)
 {
 	int b = junit_runs_bucket(ms);
-	size_t lo = 0, hi = t->ntimes;
+	size_t lo = 0, hi = *n;
 
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
 
-		if (t->times[mid].bucket < b)
+		if ((*times)[mid].bucket < b)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	t->nruns++;
-	if (lo < t->ntimes && t->times[lo].bucket == b) {
-		t->times[lo].runs++;
+	(*runs)++;
+	if (lo < *n && (*times)[lo].bucket == b) {
+		(*times)[lo].runs++;
 		return;
 	}
-	t->times = xgrow(t->times, t->ntimes, sizeof *t->times);
-	memmove(&t->times[lo + 1], &t->times[lo], (t->ntimes - lo) * sizeof *t->times);
-	t->times[lo].bucket = b;
-	t->times[lo].runs = 1;
-	t->ntimes++;
+	*times = xgrow(*times, *n, sizeof **times);
+	memmove(&(*times)[lo + 1], &(*times)[lo], (*n - lo) * sizeof **times);
+	(*times)[lo].bucket = b;
+	(*times)[lo].runs = 1;
+	(*n)++;
+}
+
+static int64_t
+junit_runs_median(const struct junit_bucket *times, size_t n, int64_t runs)
+{
+	int64_t seen = 0, half = (runs + 1) / 2;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		seen += times[i].runs;
+		if (seen >= half)
+			return junit_runs_bucket_ms(times[i].bucket);
+	}
+	return 0;
 }
 
 int64_t
 junit_runs_median_ms(const struct junit_test_runs *t)
 {
-	int64_t seen = 0, half = (t->nruns + 1) / 2;
-	size_t i;
-
-	for (i = 0; i < t->ntimes; i++) {
-		seen += t->times[i].runs;
-		if (seen >= half)
-			return junit_runs_bucket_ms(t->times[i].bucket);
-	}
-	return 0;
+	if (t->nown > 0)
+		return junit_runs_median(t->own, t->nown_buckets, t->nown);
+	return junit_runs_median(t->times, t->ntimes, t->nruns);
 }
 
 static char *
@@ -148,7 +160,9 @@ junit_runs_add(struct junit_runs_ctx *c, const struct journal_run *jr, const str
 		if (rt == NULL || rt->pkg != jr->pkg)
 			continue;
 		t = &c->out->tests[rt - r->tests];
-		junit_runs_add_time(t, jr->ms);
+		junit_runs_add_time(&t->times, &t->ntimes, &t->nruns, jr->ms);
+		if (ot->ms >= 0)
+			junit_runs_add_time(&t->own, &t->nown_buckets, &t->nown, ot->ms);
 		if (ot->status == OUTCOME_FAIL)
 			junit_runs_add_bad(&t->fails, &t->nfails, &t->total_fails, c->cap, jr, o,
 			                   ot);
@@ -167,6 +181,8 @@ junit_runs_fast(void *arg, struct journal_reader *reader, const struct journal_f
 		return 1;
 	memset(&o, 0, sizeof o);
 	journal_fast_outcome(reader, l, &o);
+	if (l->times != NULL)
+		journal_times_fast(l->times, l->times_len, &o);
 	junit_runs_add(arg, &l->run, &o, lineno);
 	outcome_free(&o);
 	return 1;
@@ -183,8 +199,10 @@ junit_runs_line(void *arg, struct journal_reader *reader, const cJSON *line, int
 	if (type == NULL || strcmp(type, "run") != 0)
 		return 0;
 	memset(&o, 0, sizeof o);
-	if (journal_decode_run(reader, line, &jr, &o, &why) == 0)
+	if (journal_decode_run(reader, line, &jr, &o, &why) == 0) {
+		journal_times_decode(cJSON_GetObjectItemCaseSensitive(line, "times"), &o);
 		junit_runs_add(arg, &jr, &o, lineno);
+	}
 	free(why);
 	outcome_free(&o);
 	return 0;
@@ -231,6 +249,7 @@ junit_runs_free(struct junit_runs *runs)
 		junit_runs_free_bad(runs->tests[i].fails, runs->tests[i].nfails);
 		junit_runs_free_bad(runs->tests[i].hangs, runs->tests[i].nhangs);
 		free(runs->tests[i].times);
+		free(runs->tests[i].own);
 	}
 	free(runs->tests);
 	memset(runs, 0, sizeof *runs);

@@ -2,7 +2,7 @@
 /*
  * junit-runs.h: what the JUnit report needs of each test beyond the counts
  * of results.h: its failed and hung runs one by one (cell, cores, seed,
- * output) and the wall times of the runs it started in. It reads a
+ * output), the wall times of the runs it started in and its own times. It reads a
  * journal; it never writes.
  */
 #ifndef FLAKESWEEP_JUNIT_RUNS_H
@@ -42,6 +42,12 @@ struct junit_test_runs {
 	struct junit_bucket *times;
 	size_t ntimes;
 	int64_t nruns;
+	/* Its own times, where the framework reported them (the journal's
+	 * "times"), the same way; nown is 0 for an older journal, or a
+	 * framework that reports none (TAP). */
+	struct junit_bucket *own;
+	size_t nown_buckets;
+	int64_t nown;
 };
 
 /* Per test of the results it was read for, by index into r->tests. */
@@ -57,7 +63,8 @@ struct junit_runs {
 int junit_runs_read(const char *path, const struct results *r, size_t cap, struct junit_runs *out,
                     char **err);
 
-/* The median wall time, in ms, of the runs t started in; 0 when none. */
+/* The median of t's own times (ms) where the framework reported any,
+ * else of the wall times of the runs it started in; 0 when none. */
 int64_t junit_runs_median_ms(const struct junit_test_runs *t);
 
 /* Frees what runs holds and zeroes it. */

@@ -251,6 +251,27 @@ junit_test_properties(xmlTextWriterPtr w, const struct junit_part *p, size_t i)
 	cJSON_Delete(causes);
 }
 
+/* Says where the testcases' times of package pkg come from when any test
+ * ran without a time of its own (an older journal, or a framework that
+ * reports none): the median of the runs it started in. */
+static void
+junit_time_property(xmlTextWriterPtr w, const struct junit_part *p, int pkg)
+{
+	const struct results *r = p->replay.results;
+	size_t i;
+
+	for (i = 0; i < r->ntests; i++) {
+		const struct junit_test_runs *tr = &p->runs.tests[i];
+
+		if (r->tests[i].pkg == pkg && tr->nruns > 0 && tr->nown == 0) {
+			junit_property(w, "flakesweep.time",
+			               "runs: the journal has no per-test times for some tests; "
+			               "their time is the median of the runs they started in");
+			return;
+		}
+	}
+}
+
 /* The testsuite of package pkg of part p; empty packages have none. */
 static void
 junit_suite(xmlTextWriterPtr w, const struct junit_part *p, int pkg)
@@ -297,6 +318,7 @@ junit_suite(xmlTextWriterPtr w, const struct junit_part *p, int pkg)
 		junit_property(w, "flakesweep.driver", proj->driver);
 	if (proj->commit != NULL)
 		junit_property(w, "flakesweep.commit", proj->commit);
+	junit_time_property(w, p, pkg);
 	for (i = 0; i < r->ntests; i++)
 		if (r->tests[i].pkg == pkg)
 			junit_test_properties(w, p, i);

@@ -11,7 +11,9 @@
 # test an error of type hang, the skipped test skipped; the rates and causes
 # are in the suite's properties. Output XML cannot hold comes out cleaned.
 # A verify's directory gives a suite per pair; an interrupted sweep's file
-# says it is incomplete; a directory without a journal is refused.
+# says it is incomplete; a directory without a journal is refused. A
+# testcase's time is the median of its own times where the framework
+# reports them (Go), else of its runs, with a property saying so (TAP).
 set -eu
 cd "$CHECK_TMPDIR"
 command -v xmllint >/dev/null || { echo "SKIP xmllint is not installed"; exit 77; }
@@ -86,7 +88,45 @@ assert props["flakesweep.test.flaky <a&b>.rate.sweep.cpu1.load1"] == "3/10", pro
 assert props["flakesweep.test.flaky <a&b>.bad_runs"] == "3 failed, 0 hung; 3 and 0 listed", props
 assert "flakesweep.test.flaky <a&b>.cause" in props, props
 assert props["flakesweep.test.hangs.rate.sweep.cpu1.load1"] == "10/10", props
+# TAP reports no per-test times: the runs' median, and a property says so.
+assert props["flakesweep.time"].startswith("runs: "), props
 PY
+
+# A testcase's time is the median of the test's own times where the
+# framework reports them (go test's "--- PASS: TestX (0.30s)"), not of the
+# runs it started in: TestFast shares its runs with TestSlow.
+if command -v go >/dev/null 2>&1; then
+	mkdir -p gomod
+	printf 'module example.com/times\n\ngo 1.18\n' >gomod/go.mod
+	cat >gomod/times_test.go <<'GO'
+package times
+
+import (
+	"testing"
+	"time"
+)
+
+func TestFast(t *testing.T) {}
+
+func TestSlow(t *testing.T) { time.Sleep(400 * time.Millisecond) }
+GO
+	(cd gomod && GOFLAGS=-mod=mod "$FLAKESWEEP" --cpu 1 --load 1 --count 3 --confirm 0 --canaries 0 \
+		--ui none -o ../goout ./... >/dev/null 2>../go.err) || { echo "FAIL: go sweep"; cat go.err; exit 1; }
+	"$FLAKESWEEP" junit goout -o go.xml
+	validate go.xml >/dev/null
+	xmllint --noout --schema "$xsd" suite-0.xml
+	grep -q '"times":\[' goout/journal.jsonl || { echo "FAIL: the journal has no per-test times"; exit 1; }
+	python3 - go.xml <<'PY'
+import sys, xml.etree.ElementTree as ET
+suite = ET.parse(sys.argv[1]).getroot().find("testsuite")
+cases = {c.get("name"): float(c.get("time")) for c in suite.findall("testcase")}
+assert cases["TestFast"] < 0.2 and cases["TestSlow"] >= 0.39, cases
+props = {p.get("name"): p.get("value") for p in suite.iter("property")}
+assert "flakesweep.time" not in props, props
+PY
+else
+	echo "# no go: the per-test times of go test are not checked"
+fi
 
 # A verify's output directory: one output directory per pair.
 mkdir verify
