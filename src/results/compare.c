@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "results/compare-duration.h"
 #include "results/compare.h"
 #include "results/results.h"
 #include "base/sanitize.h"
@@ -327,6 +328,7 @@ compare_new(const struct results *before, const struct results *after,
 	free(fam);
 	free(p);
 	free(q);
+	compare_durations(c, before, after);
 	return c;
 }
 
@@ -422,7 +424,7 @@ compare_to_json(const struct compare *c, const char *before, const char *after)
 	tests = cJSON_AddArrayToObject(root, "tests");
 	for (i = 0; i < c->ntests; i++) {
 		const struct compare_test *t = &c->tests[i];
-		cJSON *jt = cJSON_CreateObject(), *pairs;
+		cJSON *jt = cJSON_CreateObject(), *pairs, *dur;
 
 		counts[t->verdict]++;
 		cJSON_AddStringToObject(jt, "id", t->id);
@@ -439,6 +441,8 @@ compare_to_json(const struct compare *c, const char *before, const char *after)
 			cJSON_AddItemToObject(jt, "bandaids", compare_bandaids_json(t));
 		if (t->verdict != t->measured && t->checked)
 			cJSON_AddStringToObject(jt, "measured", compare_verdict_name(t->measured));
+		if ((dur = compare_duration_json(t)) != NULL)
+			cJSON_AddItemToObject(jt, "duration", dur);
 		pairs = cJSON_AddArrayToObject(jt, "pairs");
 		for (k = 0; k < t->npairs; k++) {
 			const struct compare_pair *p = &t->pairs[k];
@@ -510,6 +514,7 @@ compare_text_test(struct buf *b, const struct compare_test *t)
 		free(clean);
 		free(where);
 	}
+	compare_duration_text(b, t);
 }
 
 char *

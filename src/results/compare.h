@@ -75,6 +75,12 @@ struct compare_test {
 	bool checked;
 	struct bandaid_list bandaids;
 	enum compare_verdict measured;
+	/* Its package's median run time (ms) at the decisive pair on both
+	 * sides, when known (compare-duration.h). */
+	struct {
+		bool known;
+		int64_t before_ms, after_ms;
+	} duration;
 };
 
 struct compare {

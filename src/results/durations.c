@@ -69,6 +69,24 @@ durations_median(struct durations_cell *c)
 }
 
 void
+durations_absorb(struct durations *dst, const struct durations *src)
+{
+	size_t i;
+	int64_t k;
+
+	for (i = 0; i < src->ncells; i++) {
+		const struct durations_cell *c = &src->cells[i];
+
+		if (c->ms == NULL) {
+			durations_set(dst, c->cpu, c->load, c->runs, c->median_ms);
+			continue;
+		}
+		for (k = 0; k < c->runs; k++)
+			durations_add(dst, c->cpu, c->load, c->ms[k]);
+	}
+}
+
+void
 durations_free(struct durations *d)
 {
 	size_t i;

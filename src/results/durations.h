@@ -36,6 +36,10 @@ void durations_set(struct durations *d, int cpu, int load, int64_t runs, int64_t
  * taken again only when runs were added since. */
 int64_t durations_median(struct durations_cell *c);
 
+/* Adds src's cells to dst: every run time src kept, or its medians (a
+ * loaded cell replaces dst's at its pair). */
+void durations_absorb(struct durations *dst, const struct durations *src);
+
 void durations_free(struct durations *d);
 
 #endif

@@ -314,6 +314,7 @@ results_absorb(struct results *dst, const struct results *src)
 		p->failures_outside_tests += src->pkgs[i].failures_outside_tests;
 		p->unreliable_runs += src->pkgs[i].unreliable_runs;
 		p->leaked_runs += src->pkgs[i].leaked_runs;
+		durations_absorb(&p->durations, &src->pkgs[i].durations);
 	}
 	for (i = 0; i < src->ntests; i++) {
 		const struct results_test *st = &src->tests[i];
