@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/exclusive.h"
 #include "engine/sweep-int.h"
 
 extern char **environ;
@@ -66,6 +67,24 @@ build_split_levels(struct sweep *s)
 	}
 }
 
+/* Checks --exclusive's PKG::TEST patterns now that the packages listed
+ * their tests: one that matches none stops the sweep before its first run
+ * (exit 2). Returns whether it did. */
+static bool
+build_exclusive_unmatched(struct sweep *s)
+{
+	char *err =
+	    exclusive_unmatched(s->o->exclusive, s->o->nexclusive, s->o->dir, s->pkgs, s->npkgs);
+
+	if (err == NULL)
+		return false;
+	sweep_message(s, "%s", err);
+	free(err);
+	s->infra_error = true;
+	sweep_interrupt(s);
+	return true;
+}
+
 static void
 build_all_done(struct sweep *s)
 {
@@ -89,6 +108,8 @@ build_all_done(struct sweep *s)
 		}
 	}
 	s->dirty = true;
+	if (build_exclusive_unmatched(s))
+		return;
 	sweep_begin_sweep(s);
 }
 

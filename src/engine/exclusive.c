@@ -126,18 +126,22 @@ exclusive_unmatched(char *const *specs, int n, const char *dir, struct pkg *cons
 
 	for (i = 0; i < n; i++) {
 		const char *sep = strstr(strchr(specs[i], '=') + 1, "::");
-		bool found = false;
+		bool pkg_found = false, found = false;
 
 		for (j = 0; j < npkgs && !found; j++) {
 			if (!exclusive_matches(specs[i], dir, pkgs[j], NULL))
 				continue;
+			pkg_found = true;
 			found = sep == NULL || pkgs[j]->tests == NULL;
 			for (t = 0; !found && t < pkgs[j]->ntests; t++)
 				found =
 				    exclusive_matches(specs[i], dir, pkgs[j], pkgs[j]->tests[t]);
 		}
-		if (!found)
+		if (!pkg_found)
 			return xasprintf(_("--exclusive %s matches no package"), specs[i]);
+		if (!found)
+			return xasprintf(_("--exclusive %s matches no test of its packages"),
+			                 specs[i]);
 	}
 	return NULL;
 }
