@@ -53,7 +53,8 @@ classify_own(const struct results *r, const struct causes *c, size_t i, char *ch
 		return CLASSIFY_HARNESS_BUG;
 	/* A race fails at its channel also without company: one that fails
 	 * there only with company is not the code's alone. */
-	if ((named & (CAUSES_NAMED_CPU | CAUSES_NAMED_LOAD)) && classify_fails_alone(t, cpu, load)) {
+	if ((named & (CAUSES_NAMED_CPU | CAUSES_NAMED_LOAD)) &&
+	    classify_fails_alone(t, cpu, load)) {
 		if (cpu > 0 && load > 0)
 			snprintf(channel, CLASSIFY_CHANNEL_MAX, "cpu=%d,load=%d", cpu, load);
 		else if (cpu > 0)
