@@ -69,15 +69,24 @@ build_split_levels(struct sweep *s)
 
 /* Checks --exclusive's PKG::TEST patterns now that the packages listed
  * their tests: one that matches none stops the sweep before its first run
- * (exit 2). Returns whether it did. */
+ * (exit 2), and one whose packages list none says only the package part
+ * was checked. Returns whether it stopped the sweep. */
 static bool
 build_exclusive_unmatched(struct sweep *s)
 {
 	char *err =
 	    exclusive_unmatched(s->o->exclusive, s->o->nexclusive, s->o->dir, s->pkgs, s->npkgs);
+	int i;
 
-	if (err == NULL)
+	if (err == NULL) {
+		for (i = 0; i < s->o->nexclusive; i++) {
+			err = exclusive_unlisted(s->o->exclusive, i, s->o->dir, s->pkgs, s->npkgs);
+			if (err != NULL)
+				sweep_message(s, "%s", err);
+			free(err);
+		}
 		return false;
+	}
 	sweep_message(s, "%s", err);
 	free(err);
 	s->infra_error = true;

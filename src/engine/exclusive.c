@@ -146,6 +146,23 @@ exclusive_unmatched(char *const *specs, int n, const char *dir, struct pkg *cons
 	return NULL;
 }
 
+char *
+exclusive_unlisted(char *const *specs, int i, const char *dir, struct pkg *const *pkgs,
+                   size_t npkgs)
+{
+	size_t j;
+
+	if (strstr(strchr(specs[i], '=') + 1, "::") == NULL)
+		return NULL;
+	for (j = 0; j < npkgs; j++)
+		if (pkgs[j]->build_ok && pkgs[j]->tests == NULL &&
+		    exclusive_matches(specs[i], dir, pkgs[j], NULL))
+			return xasprintf(_("--exclusive %s: %s does not list its tests before they "
+			                   "run, so only the pattern's package is checked"),
+			                 specs[i], pkgs[j]->name);
+	return NULL;
+}
+
 void
 exclusive_name(char *const *specs, int i, char *out, size_t size)
 {

@@ -29,6 +29,13 @@ unsigned exclusive_mask(char *const *specs, int n, const char *dir, const struct
 char *exclusive_unmatched(char *const *specs, int n, const char *dir, struct pkg *const *pkgs,
                           size_t npkgs);
 
+/* For group i of a PKG::TEST pattern, a package it matches that listed
+ * no tests (a framework that lists none before they run, as TAP), as the
+ * note "--exclusive NAME=PATTERN: PKG does not list its tests ..." (caller
+ * frees); else NULL. */
+char *exclusive_unlisted(char *const *specs, int i, const char *dir, struct pkg *const *pkgs,
+                         size_t npkgs);
+
 /* The name of group i (up to the '='), into out (size bytes). */
 void exclusive_name(char *const *specs, int i, char *out, size_t size);
 

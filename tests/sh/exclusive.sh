@@ -67,4 +67,14 @@ rc=0
 grep -qF -- "--exclusive dev=./device/...::TestNone matches no test of its packages" \
 	"$CHECK_TMPDIR/notest.out" || { cat "$CHECK_TMPDIR/notest.out"; fail "::TestNone: no message"; }
 ! grep -q '"type":"run"' "$CHECK_TMPDIR/notest/journal.jsonl" || fail "::TestNone: runs began"
+# A framework that lists no tests before they run (TAP): the sweep says
+# only the pattern's package is checked, and goes on.
+printf '#!/bin/sh\necho 1..1\necho ok 1 - one\n' >one.sh
+chmod +x one.sh
+"$FLAKESWEEP" --driver tap --cpu 1 --load 1 --count 1 --confirm 0 --canaries 0 --ui line \
+	-o "$CHECK_TMPDIR/tap" --exclusive tap=.::none -- ./one.sh >"$CHECK_TMPDIR/tap.out" 2>&1 ||
+	{ cat "$CHECK_TMPDIR/tap.out"; fail "tap: exit $?"; }
+grep -qF -- "--exclusive tap=.::none: " "$CHECK_TMPDIR/tap.out" &&
+	grep -qF "does not list its tests before they run, so only the pattern's package is checked" \
+		"$CHECK_TMPDIR/tap.out" || { cat "$CHECK_TMPDIR/tap.out"; fail "tap: no note"; }
 echo "exclusive: ok"
