@@ -3,13 +3,18 @@
  * rejects what is out of range; a client on the socket of a sweep in this
  * process gets the hello and status, pauses, resumes and is refused with
  * a reason; a completed sweep takes confirm runs again; a test whose name
- * is not UTF-8 is confirmed through the socket by its bytes. */
+ * is not UTF-8 is confirmed through the socket by its bytes; the socket
+ * answers while the sweep's loop is held, replies in order. */
 #include "config.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "engine/control-client.h"
@@ -666,5 +671,108 @@ TEST(control_client_confirms_a_name_that_is_not_utf8)
 	free(t.error);
 	free(t.id);
 	free(script);
+	free(err);
+}
+
+/* Reads fd into in until a line holding want arrives, turning loop (when
+ * not NULL) between reads; that line, or NULL after 10 s (caller frees). */
+static char *
+test_control_await(int fd, struct buf *in, uv_loop_t *loop, const char *want)
+{
+	int64_t end = util_now_ms() + 10000;
+	struct pollfd p = {fd, POLLIN, 0};
+	char chunk[4096], *nl, *line;
+	ssize_t n;
+
+	for (;;) {
+		while (in->len > 0 && (nl = memchr(in->data, '\n', in->len)) != NULL) {
+			line = xstrndup(in->data, (size_t)(nl - in->data));
+			in->len -= (size_t)(nl + 1 - in->data);
+			memmove(in->data, nl + 1, in->len + 1);
+			if (strstr(line, want) != NULL)
+				return line;
+			free(line);
+		}
+		if (util_now_ms() > end)
+			return NULL;
+		if (loop != NULL)
+			uv_run(loop, UV_RUN_NOWAIT);
+		if (poll(&p, 1, 10) == 1) {
+			n = read(fd, chunk, sizeof chunk);
+			if (n <= 0)
+				return NULL;
+			buf_add(in, chunk, (size_t)n);
+		}
+	}
+}
+
+/* The socket answers while the sweep's loop does not turn (the test holds
+ * it, as a loop busy with runs would): the hello, the status and a refused
+ * command come at once; pause waits for the loop, and is answered once it
+ * turns, before the refusal sent after it. */
+TEST(control_answers_while_the_loop_is_held)
+{
+	const char *dir = check_tmpdir();
+	char *err = NULL, *sock = xasprintf("%s/control.sock", dir), *line;
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	struct buf in;
+	struct control *c;
+	struct options o;
+	struct sweep *s;
+	struct stat st;
+	uv_loop_t loop;
+	int fd;
+
+	buf_init(&in);
+	uv_loop_init(&loop);
+	s = test_control_sweep(&loop, &o, dir, 1, NULL);
+	if (s == NULL)
+		return;
+	c = control_new(&loop, s, dir, &err);
+	CHECK(c != NULL);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	snprintf(sa.sun_path, sizeof sa.sun_path, "%s", sock);
+	CHECK_INT(connect(fd, (struct sockaddr *)&sa, sizeof sa), 0);
+	line = test_control_await(fd, &in, NULL, "\"type\":\"hello\"");
+	CHECK(line != NULL);
+	free(line);
+	line = test_control_await(fd, &in, NULL, "\"type\":\"status\"");
+	CHECK(line != NULL);
+	CHECK(line != NULL && strstr(line, "\"phase\":\"discover\"") != NULL);
+	free(line);
+	CHECK(write(fd, "{\"cmd\":\"probe\",\"id\":7}\n", 23) == 23);
+	line = test_control_await(fd, &in, NULL, "\"type\":\"reply\"");
+	CHECK_STR(
+	    line != NULL ? line : "(none)",
+	    "{\"type\":\"reply\",\"id\":7,\"ok\":false,\"error\":\"cmd: unknown command probe "
+	    "(expected pause, resume, confirm or stop)\"}");
+	free(line);
+	/* A refusal behind a command that waits for the loop waits too:
+	 * replies keep the order of their commands. */
+	CHECK(write(fd, "{\"cmd\":\"pause\",\"id\":8}\n{\"cmd\":\"probe\",\"id\":9}\n", 46) == 46);
+	line = test_control_await(fd, &in, &loop, "\"type\":\"reply\"");
+	CHECK_STR(line != NULL ? line : "(none)",
+	          "{\"type\":\"reply\",\"id\":8,\"ok\":false,\"error\":\"nothing to pause in the "
+	          "discover phase\"}");
+	free(line);
+	line = test_control_await(fd, &in, &loop, "\"type\":\"reply\"");
+	CHECK(line != NULL && strstr(line, "\"id\":9,") != NULL);
+	free(line);
+	/* The end: a last status, the connection closed, the socket gone. */
+	control_close(c);
+	line = test_control_await(fd, &in, &loop, "\"type\":\"status\"");
+	CHECK(line != NULL);
+	free(line);
+	CHECK(test_control_await(fd, &in, &loop, "\n") == NULL);
+	close(fd);
+	uv_run(&loop, UV_RUN_DEFAULT);
+	CHECK_INT(stat(sock, &st), -1);
+	CHECK_INT(sweep_start(s, &err), 0);
+	uv_run(&loop, UV_RUN_DEFAULT);
+	sweep_free(s);
+	CHECK_INT(uv_loop_close(&loop), 0);
+	options_free(&o);
+	buf_free(&in);
+	free(sock);
 	free(err);
 }
