@@ -14,6 +14,7 @@
 #include "parse-go-check.h"
 #include "drivers/outcome.h"
 #include "drivers/parse-go.h"
+#include "base/sanitize.h"
 #include "base/util.h"
 
 TEST(parse_go_case08_hang_is_the_stuck_test)
