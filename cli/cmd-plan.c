@@ -100,23 +100,11 @@ static int
 cmd_plan_parse(struct cmd_plan *p, int argc, char **argv)
 {
 	struct cli c = {cmd_plan_options, cmd_plan_set, p, 0, 0, NULL, NULL};
-	char **rest = NULL;
-	int nrest = 0, rc;
+	int rc = cmd_stress_parse_after(&c, &p->o, argc, argv);
 
-	switch (cli_take(&c, argc, argv, &rest, &nrest)) {
-	case CLI_OK:
-		break;
-	case CLI_NO_VALUE:
-		sanitize_fprintf(stderr, _("flakesweep: option %s needs a value\n"), c.bad);
-		return 2;
-	default:
-		return c.stop;
-	}
-	rc = cmd_stress_parse(&p->o, nrest, rest);
-	free(rest);
 	if (rc == 0 && p->durations != NULL)
 		p->o.durations = xstrdup(p->durations);
-	return rc == 0 ? 0 : rc > 0 ? 1 : 2;
+	return rc;
 }
 
 /* What a sweep of o would do that the plan leaves out, said on stderr:

@@ -36,6 +36,14 @@ extern const struct cmd_entry cmd_canary_entry;
  * after printing a one-line error naming the option to stderr (exit 2). */
 int cmd_stress_parse(struct options *o, int argc, char **argv);
 
+/* A command that takes a sweep's command line besides its own options:
+ * takes own's options out of argv wherever they stand (cli_take, own->set
+ * returning 0, or the status to leave with), then parses the rest as a
+ * sweep's into o. Returns 0 to go on, 1 when --help was printed (leave
+ * with 0), or 2 after printing an error. */
+struct cli;
+int cmd_stress_parse_after(struct cli *own, struct options *o, int argc, char **argv);
+
 /* `report --rebuild DIR`: results.json and report.txt again from the
  * journal; returns the exit status the sweep would have had. */
 int cmd_report_rebuild(const char *dir, unsigned flags);
