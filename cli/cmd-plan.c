@@ -34,7 +34,6 @@
 static const struct cli_option cmd_plan_options[] = {
     {"cores", true, CMD_PLAN_CORES},
     {"durations", true, OPTIONS_DURATIONS},
-    {"help", false, CLI_HELP_ID},
     {NULL, false, 0},
 };
 
@@ -76,10 +75,6 @@ cmd_plan_set(void *arg, int id, const char *value)
 	char *end;
 	long n;
 
-	if (id == CLI_HELP_ID) {
-		cmd_plan_usage(stdout);
-		return 1;
-	}
 	if (id == OPTIONS_DURATIONS) {
 		p->durations = value;
 		return 0;
@@ -100,7 +95,8 @@ static int
 cmd_plan_parse(struct cmd_plan *p, int argc, char **argv)
 {
 	struct cli c = {cmd_plan_options, cmd_plan_set, p, 0, 0, NULL, NULL};
-	int rc = cmd_stress_parse_after(&c, &p->o, argc, argv);
+	const struct cmd_stress_host host = {cmd_plan_options, "plan", cmd_plan_usage};
+	int rc = cmd_stress_parse_after(&c, &p->o, argc, argv, &host);
 
 	if (rc == 0 && p->durations != NULL)
 		p->o.durations = xstrdup(p->durations);

@@ -154,15 +154,17 @@ rates_seq_set(void *arg, int id, const char *value)
 }
 
 int
-rates_seq_parse(struct rates_seq *a, struct options *o, int argc, char **argv)
+rates_seq_parse(struct rates_seq *a, struct options *o, int argc, char **argv, const char *name,
+                void (*usage)(FILE *f))
 {
 	struct cli c = {rates_seq_options, rates_seq_set, a, 0, 0, NULL, NULL};
+	const struct cmd_stress_host host = {rates_seq_options, name, usage};
 
 	memset(a, 0, sizeof *a);
 	a->budget = 1000;
 	compare_options_default(&a->co);
 	options_init(o);
-	return cmd_stress_parse_after(&c, o, argc, argv);
+	return cmd_stress_parse_after(&c, o, argc, argv, &host);
 }
 
 void
