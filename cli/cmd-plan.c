@@ -30,10 +30,12 @@
  * read as a sweep's (cmd_stress_parse): --durations is the file the plan
  * reads its run times from, not a sweep's shard weights. */
 #define CMD_PLAN_CORES 1000
+#define CMD_PLAN_SPAWN_MS 1001
 
 static const struct cli_option cmd_plan_options[] = {
     {"cores", true, CMD_PLAN_CORES},
     {"durations", true, OPTIONS_DURATIONS},
+    {"spawn-ms", true, CMD_PLAN_SPAWN_MS},
     {NULL, false, 0},
 };
 
@@ -41,6 +43,7 @@ struct cmd_plan {
 	struct options o;
 	int cores;
 	const char *durations; /* into o once the sweep's options are read */
+	double spawn_ms;       /* --spawn-ms: the loop's time a run; 0: not modelled */
 };
 
 static void
@@ -59,6 +62,7 @@ cmd_plan_usage(FILE *f)
 	        "Options:\n"
 	        "  --cores N          the machine's cores (default: this machine's)\n"
 	        "  --durations FILE   an earlier results.json: packages, run times, failures\n"
+	        "  --spawn-ms MS      the loop's own time to start a run (default 0: none)\n"
 	        "  --cpu LIST, --load LIST, --count N, --confirm N, --keep N, --run RE,\n"
 	        "  --canaries PERCENT and the other options of a sweep, as for a sweep\n"
 	        "  --json             print the plan as JSON (man 5 flakesweep)\n"
@@ -74,10 +78,22 @@ cmd_plan_set(void *arg, int id, const char *value)
 	struct cmd_plan *p = arg;
 	char *end;
 	long n;
+	double ms;
 
 	if (id == OPTIONS_DURATIONS) {
 		p->durations = value;
 		return 0;
+	}
+	if (id == CMD_PLAN_SPAWN_MS) {
+		ms = strtod(value, &end);
+		if (*value != '\0' && *end == '\0' && ms >= 0 && ms <= 1000) {
+			p->spawn_ms = ms;
+			return 0;
+		}
+		sanitize_fprintf(stderr,
+		                 _("flakesweep: invalid value \"%s\" for --%s: expected %s\n"),
+		                 value, "spawn-ms", _("milliseconds from 0 to 1000"));
+		return 2;
 	}
 	n = strtol(value, &end, 10);
 	if (*value != '\0' && *end == '\0' && n >= 1 && n <= 1024) {
@@ -143,7 +159,7 @@ cmd_plan_json_phase(struct jsonw *w, const char *name, const struct forecast_pha
 }
 
 static void
-cmd_plan_json(const struct forecast *f, const struct results *r, const char *ends)
+cmd_plan_json(const struct forecast *f, const struct results *r, const char *ends, double spawn_ms)
 {
 	struct buf b;
 	struct jsonw w;
@@ -158,6 +174,10 @@ cmd_plan_json(const struct forecast *f, const struct results *r, const char *end
 	jsonw_int(&w, "lane_width", f->width);
 	jsonw_int(&w, "runs", f->runs);
 	jsonw_int(&w, "canary_runs", f->canary_runs);
+	if (spawn_ms > 0) {
+		jsonw_num(&w, "spawn_ms", spawn_ms);
+		jsonw_num(&w, "spawn_s", f->spawn_s);
+	}
 	jsonw_num(&w, "wall_s", f->wall_s);
 	jsonw_num(&w, "busy_core_s", f->busy_core_s);
 	jsonw_num(&w, "usable_core_s", f->usable_core_s);
@@ -198,7 +218,7 @@ cmd_plan_same_scale(const struct forecast_scaled *a, const struct forecast_scale
 }
 
 static void
-cmd_plan_text(const struct forecast *f, const char *ends)
+cmd_plan_text(const struct forecast *f, const char *ends, double spawn_ms)
 {
 	size_t i;
 
@@ -209,6 +229,9 @@ cmd_plan_text(const struct forecast *f, const char *ends)
 	printf(_("confirm: %lld runs in %.1f s, utilisation %.3f\n"), (long long)f->confirm.runs,
 	       f->confirm.wall_s, f->confirm.utilisation);
 	printf(_("canaries: %lld runs\n"), (long long)f->canary_runs);
+	if (spawn_ms > 0)
+		printf(_("spawn:   %g ms a run on the one loop that starts them: %.1f s of it\n"),
+		       spawn_ms, f->spawn_s);
 	printf(_("wall:    %.1f s; cores busy %.1f of %.1f core-s: utilisation %.3f\n"), f->wall_s,
 	       f->busy_core_s, f->usable_core_s, f->utilisation);
 	printf(_("ends:    %s if it starts now\n"), ends);
@@ -339,6 +362,7 @@ cmd_plan(int argc, char **argv)
 	in.confirm = p.o.confirm;
 	in.run = p.o.run_re != NULL;
 	in.canaries = p.o.canaries;
+	in.spawn_us = (int64_t)(p.spawn_ms * 1000 + 0.5);
 	in.durations = r;
 	in.measured = measured;
 	now_ms = util_now_ms();
@@ -364,9 +388,9 @@ cmd_plan(int argc, char **argv)
 		goto out;
 	}
 	if (p.o.json)
-		cmd_plan_json(&f, r, ends);
+		cmd_plan_json(&f, r, ends, p.spawn_ms);
 	else
-		cmd_plan_text(&f, ends);
+		cmd_plan_text(&f, ends, p.spawn_ms);
 	forecast_free(&f);
 	rc = 0;
 out:
