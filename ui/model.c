@@ -528,6 +528,32 @@ model_update_live(struct model *m, const struct sweep *s, int64_t now_ms)
 	model_update_tests(m);
 }
 
+/* A plan's simulated sweep goes by its virtual clock: now is its last
+ * run's end (the end line's time says only the second), and the ETAs
+ * follow the pace of its runs so far on that clock. */
+static void
+model_eta_plan(struct model *m, const struct replay *r)
+{
+	double per_run;
+	int64_t elapsed;
+
+	m->plan_lanes = r->lanes.lanes;
+	m->plan_nlanes = r->lanes.nlanes;
+	m->plan_now_ms = r->lanes.ended > 0 ? r->lanes.ended : m->finished_ms;
+	if (m->plan_now_ms < m->started_ms)
+		m->plan_now_ms = m->started_ms;
+	elapsed = m->plan_now_ms - m->started_ms;
+	if (m->finished) {
+		m->eta_s = m->total_eta_s = 0;
+	} else if (m->runs > 0 && elapsed > 0) {
+		per_run = (double)elapsed / (double)m->runs / 1000.0;
+		m->eta_s = (int64_t)((double)(m->target - m->done) * per_run);
+		m->total_eta_s = (int64_t)((double)(m->target - m->done + m->projected) * per_run);
+	} else {
+		m->eta_s = m->total_eta_s = -1;
+	}
+}
+
 /* The replay's results with the status st: the replay's own, or the one a
  * sweep running elsewhere pushed (whose lanes move to m). */
 static void
@@ -546,6 +572,9 @@ model_update_from(struct model *m, const struct replay *r, struct sweep_status *
 	m->finished_ms = r->finished_ms;
 	model_counts(m);
 	model_eta(m, now_ms);
+	m->plan_lanes = NULL;
+	if (m->simulated)
+		model_eta_plan(m, r);
 	model_list_tests(m);
 }
 

@@ -599,6 +599,8 @@ view_lanes_rows(const struct view_ctx *c, int w, int max)
 	struct doc doc;
 	int n;
 
+	if (c->m->simulated && c->m->nshards == 0 && c->m->nlanes > 0)
+		return view_lanes_plan_rows(c, w, max);
 	view_lanes_build(c, w, max, &doc, &shape);
 	n = (int)doc.nlines;
 	doc_free(&doc);
@@ -614,6 +616,10 @@ view_lanes_draw(struct view_ctx *c, const struct view_rect *r, bool focused)
 	int rows = r->h - 1;
 	struct view_lanes_shape shape;
 
+	if (c->m->simulated && c->m->nshards == 0 && c->m->nlanes > 0) {
+		view_lanes_plan_draw(c, r, focused);
+		return;
+	}
 	view_lanes_build(c, r->w, rows, &doc, &shape);
 	st->lanes_rows = rows;
 	st->lanes_per_row = shape.per_row;
