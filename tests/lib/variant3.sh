@@ -45,3 +45,33 @@ gomod() {
 	mkdir -p "$1"
 	printf 'module %s\n\ngo 1.19\n' "$2" >"$1/go.mod"
 }
+
+# junit_check XML: every testsuite of XML's testsuites root, on its own,
+# validates with xmllint against the Surefire schema kept in tests/; then
+# print one line per testcase: "classname|name|child,child,...|type,...".
+junit_check() {
+	local xsd=$CHECK_SRCDIR/tests/fixtures/junit/surefire-test-report.xsd f
+	command -v xmllint >/dev/null || skip "no xmllint"
+	xmllint --noout "$1" || fail "$1 is not well-formed XML"
+	rm -rf "$work/suites"
+	mkdir -p "$work/suites"
+	/usr/bin/python3 - "$1" "$work/suites" <<'PY' || fail "$1: cannot split its testsuites"
+import sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+assert root.tag == "testsuites", "root is %s, not testsuites" % root.tag
+for i, s in enumerate(root.findall("testsuite")):
+    ET.ElementTree(s).write("%s/%d.xml" % (sys.argv[2], i), encoding="UTF-8", xml_declaration=True)
+PY
+	ls "$work/suites"/*.xml >/dev/null 2>&1 || fail "$1 has no testsuite"
+	for f in "$work/suites"/*.xml; do
+		xmllint --noout --schema "$xsd" "$f" 2>"$work/xsd.err" ||
+			{ cat "$work/xsd.err"; fail "$1: testsuite ${f##*/} does not validate against the Surefire schema"; }
+	done
+	/usr/bin/python3 - "$1" <<'PY'
+import sys, xml.etree.ElementTree as ET
+for c in ET.parse(sys.argv[1]).getroot().iter("testcase"):
+    kids = [k.tag for k in c]
+    types = [k.get("type") or "" for k in c]
+    print("%s|%s|%s|%s" % (c.get("classname"), c.get("name"), ",".join(kids), ",".join(types)))
+PY
+}
