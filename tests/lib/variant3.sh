@@ -75,3 +75,27 @@ for c in ET.parse(sys.argv[1]).getroot().iter("testcase"):
     print("%s|%s|%s|%s" % (c.get("classname"), c.get("name"), ",".join(kids), ",".join(types)))
 PY
 }
+
+# order_check RESULTS VICTIM-SUFFIX POLLUTER-SUFFIX: the victim is flaky,
+# order_dependent, with an "order" cause, and results.json's polluter
+# names the polluter; the report says "fails after" it.
+order_check() {
+	local r=$1 v=$2 p=$3 row
+	row=$(json_get "$r" "[(t['id'], t['verdict'], t.get('order_dependent'), [c['cause'] for c in t.get('causes') or []], t.get('polluter')) for t in d['tests'] if t['id'].endswith('$v')]")
+	echo "victim: $row"
+	json_get "$r" "[t['verdict'] for t in d['tests'] if t['id'].endswith('$v')][0]" | grep -qx flaky ||
+		fail "$v is not flaky: $row"
+	json_get "$r" "any(c['cause'] == 'order' for t in d['tests'] if t['id'].endswith('$v') for c in t.get('causes') or [])" |
+		grep -qx true || fail "$v has no order cause: $row"
+	json_get "$r" "[(t.get('polluter') or {}).get('test') or '' for t in d['tests'] if t['id'].endswith('$v')][0]" |
+		grep -q -- "$p\$" || fail "$v: the polluter is not named $p: $row"
+	grep -q "fails after.*$p" "${r%/results.json}/report.txt" ||
+		fail "report.txt does not say the victim fails after $p: $(grep -n -i 'after\|polluter' "${r%/results.json}/report.txt" | head -5)"
+	echo "ok: $v flaky, order, after $p"
+}
+
+# need_gtest: skip without g++ and GoogleTest.
+need_gtest() {
+	command -v g++ >/dev/null || skip "no g++"
+	echo 'int main(){}' | g++ -x c++ - -o /dev/null -lgtest -pthread 2>/dev/null || skip "no libgtest"
+}
