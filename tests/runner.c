@@ -304,8 +304,16 @@ main(int argc, char **argv)
 	}
 	if (d != NULL)
 		closedir(d);
-	qsort(scripts, nscripts, sizeof *scripts, cmp_strs);
+	if (nscripts > 0)
+		qsort(scripts, nscripts, sizeof *scripts, cmp_strs);
 
+	if (argc >= 2 && strcmp(argv[1], "--help") == 0) {
+		printf(
+		    "usage: unit [--list | NAME...]\n"
+		    "runs the unit tests and tests/sh scripts whose names contain a NAME (all without one)\n");
+		rc = 0;
+		goto out;
+	}
 	if (argc >= 2 && strcmp(argv[1], "--list") == 0) {
 		for (i = 0; i < ntests; i++)
 			printf("%s\n", list[i]->name);
