@@ -55,7 +55,7 @@ func TestKernel(t *testing.T) { t.Skip("no GPU on this runner") }'
 cd shelf
 
 rc=0
-"$FLAKESWEEP" --cpu 1 --load 1 --count 3 --confirm 2 --canaries 0 --no-race --timeout 3s \
+"$FLAKESWEEP" --cpu 1 --load 1 --count 3 --confirm 2 --canaries 0 --no-race --timeout 5s \
 	--kill-grace 2s --ui none -o "$work/out" ./... >"$work/sweep.txt" 2>&1 || rc=$?
 [ "$rc" = 1 ] || { cat "$work/sweep.txt"; fail "sweep: exit $rc, want 1"; }
 rc=0

@@ -50,7 +50,7 @@ PY
 
 rc=0
 "$FLAKESWEEP" --driver pytest --cpu 1 --load 1 --count 3 --confirm 2 --canaries 0 \
-	--timeout 3s --kill-grace 2s --ui none --junit "$work/sweep.xml" -o "$work/out" tests \
+	--timeout 6s --kill-grace 2s --ui none --junit "$work/sweep.xml" -o "$work/out" tests \
 	>"$work/sweep.txt" 2>&1 || rc=$?
 [ "$rc" = 1 ] || { cat "$work/sweep.txt"; fail "sweep: exit $rc, want 1"; }
 [ -s "$work/sweep.xml" ] || fail "--junit wrote no file"
