@@ -8,6 +8,11 @@
 # 3339 in UTC) and config.count in results.json. Bad input: a date and time
 # already past (an error), --until with --for, an hour that is no time;
 # and a time of day already past today is tomorrow's "and the sweep says so".
+# FINDING (intermittent, under heavy host load, 1 failure in 4 runs): with
+# --until 40 s ahead the sweep lowered its count to 1 (journal budget lines
+# count 3, 2, then 1 at 02:22:44.9 with 21 s left), ran 17 runs (1 a pair)
+# and ended complete at 02:22:50, 16 s before the deadline 02:23:06: 23.4 s
+# of about 39 s (59%), under the 70% and the 3 runs a pair the issue asks.
 set -eu
 . "$CHECK_SRCDIR/tests/lib/variant3.sh"
 need_pytest
