@@ -118,14 +118,30 @@ TEST(control_status_round_trip)
 	status_free(&back);
 }
 
+/* back, decoded, and a copy of it encode to text again. */
+static void
+test_control_same(const struct sweep_status *back, const char *text)
+{
+	struct sweep_status copy;
+	char *again = test_control_text(back, NULL);
+
+	CHECK_STR(again, text);
+	free(again);
+	status_copy(&copy, back);
+	again = test_control_text(&copy, NULL);
+	CHECK_STR(again, text);
+	free(again);
+	status_free(&copy);
+}
+
 /* The packages at container levels, the last pins and a lane's
  * environment go out, come back and copy alike. */
 TEST(control_status_levels_round_trip)
 {
 	static const int cores[] = {1, 2}, pkgs[] = {1};
-	struct sweep_status st, back, copy;
+	struct sweep_status st, back;
 	struct results *r = results_new();
-	char *text, *again, *end = NULL, *err = NULL;
+	char *text, *end = NULL, *err = NULL;
 	int *ints = NULL;
 	cJSON *j;
 
@@ -150,14 +166,7 @@ TEST(control_status_levels_round_trip)
 	             "\"latency_ms\":3,\"error\":\"No such container\"}]}}") != NULL);
 	j = cJSON_Parse(text);
 	CHECK_INT(status_json_decode(j, &back, &ints, &end, &err), 0);
-	again = test_control_text(&back, NULL);
-	CHECK_STR(again, text);
-	free(again);
-	status_copy(&copy, &back);
-	again = test_control_text(&copy, NULL);
-	CHECK_STR(again, text);
-	free(again);
-	status_free(&copy);
+	test_control_same(&back, text);
 	/* A pin without its container is named. */
 	cJSON_DeleteItemFromObject(
 	    cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "pins"), "last"), 0),
@@ -171,6 +180,56 @@ TEST(control_status_levels_round_trip)
 	status_free(&st);
 	status_free(&back);
 	results_free(r);
+}
+
+/* The leases a sweep holds and waits for round-trip with their owners; a
+ * state that is neither is named. */
+TEST(control_status_leases_round_trip)
+{
+	struct sweep_status st, back;
+	struct status_lease l = {
+	    .name = "gpu",
+	    .path = "/l/gpu",
+	    .held = false,
+	    .host = "h1",
+	    .pid = 4242,
+	    .outdir = "/o/first",
+	    .started = "2026-12-05T01:00:00Z",
+	    .started_ms = 1796518800000,
+	    .age_s = 1,
+	};
+	char *text, *end = NULL, *err = NULL;
+	int *ints = NULL;
+	cJSON *j;
+
+	memset(&st, 0, sizeof st);
+	memset(&back, 0, sizeof back);
+	status_add_lease(&st, &l);
+	l.name = "dev";
+	l.path = "/l/dev";
+	l.held = true;
+	status_add_lease(&st, &l);
+	text = test_control_text(&st, NULL);
+	CHECK(strstr(text, ",\"leases\":[{\"name\":\"gpu\",\"path\":\"/l/gpu\",\"state\":"
+	                   "\"waiting\",\"host\":\"h1\",\"pid\":4242,\"outdir\":\"/o/first\","
+	                   "\"started\":\"2026-12-05T01:00:00Z\",\"started_ms\":1796518800000,"
+	                   "\"age_s\":1},{\"name\":\"dev\",\"path\":\"/l/dev\",\"state\":"
+	                   "\"held\"") != NULL);
+	j = cJSON_Parse(text);
+	CHECK_INT(status_json_decode(j, &back, &ints, &end, &err), 0);
+	CHECK_INT(back.nleases, 2);
+	CHECK(!back.leases[0].held && back.leases[1].held);
+	test_control_same(&back, text);
+	cJSON_ReplaceItemInObject(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "leases"), 0), "state",
+	                          cJSON_CreateString("free"));
+	CHECK_INT(status_json_decode(j, &back, &ints, &end, &err), -EINVAL);
+	CHECK_STR(err, "status: state: expected held or waiting");
+	free(err);
+	cJSON_Delete(j);
+	free(text);
+	free(ints);
+	status_free(&st);
+	status_free(&back);
 }
 
 /* A copy owns its list of packages that did not build: freeing the copy

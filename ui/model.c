@@ -45,7 +45,11 @@ model_free_lanes(struct model *m)
 	st.nlevel_pkgs = m->nlevel_pkgs;
 	st.pins = m->pins;
 	st.npins = m->npins;
+	st.leases = m->leases;
+	st.nleases = m->nleases;
 	status_free(&st);
+	m->leases = NULL;
+	m->nleases = 0;
 	m->lanes = NULL;
 	m->level_pkgs = NULL;
 	m->nlevel_pkgs = 0;
@@ -487,6 +491,10 @@ model_apply_status(struct model *m, struct sweep_status *st)
 	st->nlevel_pkgs = 0;
 	st->pins = NULL;
 	st->npins = 0;
+	m->leases = st->leases;
+	m->nleases = st->nleases;
+	st->leases = NULL;
+	st->nleases = 0;
 }
 
 void

@@ -144,6 +144,10 @@ struct model {
 	struct results_pin *pins;
 	size_t npins;
 	int64_t pinned, pin_failed;
+	/* The exclusive groups' leases the sweep holds or waits for
+	 * (--lease-dir), with their owners. */
+	struct status_lease *leases;
+	size_t nleases;
 
 	/* Flaky and failing tests: those that need a decision, those decided,
 	 * then the failing ones, each group most severe first. */
