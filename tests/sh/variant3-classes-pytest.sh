@@ -11,10 +11,6 @@
 # (3) The same refusal when the test is named by its bare pytest node id,
 # which flakesweep(5), QUARANTINE FILE, says names the same test ("an entry
 # may name either, and both name one test").
-# FINDING: (3) fails: quarantine add tests/test_spool.py::test_spool_roundtrip
-# any ... --results R exits 0 and adds the entry without a class, while the
-# full id tests/test_spool.py::tests/test_spool.py::test_spool_roundtrip is
-# refused as harness-bug (exit 2): the class check is bypassed by the node id.
 set -eu
 . "$CHECK_SRCDIR/tests/lib/variant3.sh"
 need_pytest
