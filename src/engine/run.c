@@ -625,6 +625,55 @@ run_seed(char *buf, size_t size, int64_t now_ms, int64_t id)
 	                              1000000000000ULL));
 }
 
+/* A run that could not start (rc, a negative errno; say: with a message,
+ * where none was given yet): the binary is gone or cannot run, an
+ * infrastructure error. The sweep stops rather than count a failure per
+ * run. */
+static void
+run_not_started(struct sweep_live *l, int rc, bool say)
+{
+	struct sweep *s = l->s;
+	const struct pkg *pkg = l->canary < 0 ? s->pkgs[l->pub.pkg] : NULL;
+
+	if (say)
+		sweep_message(s, _("cannot start %s: %s"),
+		              pkg == NULL   ? s->canary_program
+		              : pkg->binary ? pkg->binary
+		                            : pkg->name,
+		              strerror(-rc));
+	s->infra_error = true;
+	run_forget(s, l);
+	sched_pause(sweep_sched(s), true);
+	sched_core_cancel(s->core, l->sr);
+	run_remove_tmpdir(s, l);
+	run_free(l);
+	s->interrupting = true;
+	sweep_drive(s);
+}
+
+/* The run's clone is over: it runs (err 0), or it could not start. */
+static void
+run_on_started(void *arg, int err)
+{
+	struct sweep_live *l = arg;
+	struct sweep *s = l->s;
+
+	if (err < 0) {
+		run_not_started(l, err, true);
+		return;
+	}
+	l->noise =
+	    noise_begin(s->noise, uv_now(s->loop), proc_pid(l->proc), l->sr->cpus, l->sr->ncpus);
+	/* A canary is no run of the project's: no spawn line (its TMPDIR
+	 * names it for a resume's kill), nothing for the front ends. */
+	if (l->canary >= 0)
+		return;
+	sweep_journal_check(s, journal_write_spawn(s->journal, l->pub.id, proc_pid(l->proc),
+	                                           proc_born_ticks(l->proc)));
+	if (s->obs.run_started != NULL)
+		s->obs.run_started(s->obs.arg, &l->pub);
+}
+
 void
 run_start(struct sweep *s, struct sched_run *sr)
 {
@@ -697,43 +746,21 @@ run_start(struct sweep *s, struct sched_run *sr)
 	spec.isolate_net = s->o->isolate_net;
 	if (s->driver->report_pipe && pkg != NULL)
 		spec.report_cb = run_on_report;
-	workdir_ok = cwd != NULL;
-	rc =
-	    workdir_ok ? proc_spawn(s->loop, &spec, run_on_output, run_on_done, l, &l->proc) : -EIO;
-	util_strv_free(argv);
-	util_strv_free(env);
-	free(cwd);
 	for (i = 0; pkg != NULL && i < (int)s->nlive; i++)
 		if (s->live[i]->pub.pkg == l->pub.pkg)
 			s->live[i]->overlapped = l->overlapped = true;
 	s->live = xrealloc(s->live, sizeof *s->live * (s->nlive + 1));
 	s->live[s->nlive++] = l;
+	/* The clone happens off the loop (proc_spawn_async takes argv, env
+	 * and cwd); run_on_started carries on once the run is born. */
+	workdir_ok = cwd != NULL;
+	rc = workdir_ok ? proc_spawn_async(s->loop, &spec, run_on_output, run_on_started,
+	                                   run_on_done, l, &l->proc)
+	                : -EIO;
 	if (rc < 0) {
-		/* The binary is gone or cannot run: an infrastructure error. The
-		 * sweep stops rather than count a failure per run. */
-		if (workdir_ok)
-			sweep_message(s, _("cannot start %s: %s"),
-			              pkg == NULL   ? s->canary_program
-			              : pkg->binary ? pkg->binary
-			                            : pkg->name,
-			              strerror(-rc));
-		s->infra_error = true;
-		run_forget(s, l);
-		sched_pause(sweep_sched(s), true);
-		sched_core_cancel(s->core, sr);
-		run_remove_tmpdir(s, l);
-		run_free(l);
-		s->interrupting = true;
-		sweep_drive(s);
-		return;
+		util_strv_free(argv);
+		util_strv_free(env);
+		free(cwd);
+		run_not_started(l, rc, workdir_ok);
 	}
-	l->noise = noise_begin(s->noise, uv_now(s->loop), proc_pid(l->proc), sr->cpus, sr->ncpus);
-	/* A canary is no run of the project's: no spawn line (its TMPDIR
-	 * names it for a resume's kill), nothing for the front ends. */
-	if (pkg == NULL)
-		return;
-	sweep_journal_check(s, journal_write_spawn(s->journal, l->pub.id, proc_pid(l->proc),
-	                                           proc_born_ticks(l->proc)));
-	if (s->obs.run_started != NULL)
-		s->obs.run_started(s->obs.arg, &l->pub);
 }
