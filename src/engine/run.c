@@ -628,14 +628,15 @@ run_seed(char *buf, size_t size, int64_t now_ms, int64_t id)
 /* A run that could not start (rc, a negative errno; say: with a message,
  * where none was given yet): the binary is gone or cannot run, an
  * infrastructure error. The sweep stops rather than count a failure per
- * run. */
+ * run, and says so once: the runs whose births were under way fail
+ * alike. */
 static void
 run_not_started(struct sweep_live *l, int rc, bool say)
 {
 	struct sweep *s = l->s;
 	const struct pkg *pkg = l->canary < 0 ? s->pkgs[l->pub.pkg] : NULL;
 
-	if (say)
+	if (say && !s->infra_error)
 		sweep_message(s, _("cannot start %s: %s"),
 		              pkg == NULL   ? s->canary_program
 		              : pkg->binary ? pkg->binary
