@@ -86,7 +86,8 @@ on_done(void *arg, const struct proc_exit *ex, bool leaked, int64_t elapsed_ms)
 	b->exit = *ex;
 }
 
-/* Spawns argv (copied: the proc takes the copies) with cwd "/" and the
+/* Spawns argv (copied: the proc takes the copies, and a copy of environ's
+ * pointers) with cwd "/" and the
  * given cores; kill_now sends SIGKILL before the birth is reported. */
 static int
 spawn_async(char *const *argv, const cpu_set_t *cpus, bool kill_now, struct birth *b)
@@ -100,8 +101,11 @@ spawn_async(char *const *argv, const cpu_set_t *cpus, bool kill_now, struct birt
 	buf_init(&b->out);
 	for (i = 0; argv[i] != NULL; i++)
 		util_strv_add(&av, &n, argv[i]);
-	for (i = 0; environ[i] != NULL; i++)
-		util_strv_add(&env, &m, environ[i]);
+	/* One allocation, its strings environ's own. */
+	while (environ[m] != NULL)
+		m++;
+	env = xmalloc(sizeof *env * (m + 1));
+	memcpy(env, environ, sizeof *env * (m + 1));
 	memset(&spec, 0, sizeof spec);
 	spec.argv = av;
 	spec.envp = env;

@@ -572,7 +572,7 @@ proc_birth_done(uv_work_t *w, int status)
 
 	(void)status;
 	util_strv_free(p->argv);
-	util_strv_free(p->envp);
+	free(p->envp);
 	free(p->cwd);
 	rc = proc_watch(p);
 	start_cb(arg, rc);

@@ -80,10 +80,11 @@ typedef void (*proc_start_cb)(void *arg, int err);
  * loop goes on while the child waits for its pinned cores to exec. The
  * proc in *out is owned by the loop from now on; start_cb comes on the
  * loop once the clone is over, and a proc_signal before it is sent as soon
- * as the child is born. It takes spec->argv and spec->envp (util_strv
- * arrays) and spec->cwd (malloc'd), freed once the clone is over. Returns
- * 0, or a negative errno when the pipes cannot be made (then nothing was
- * taken and no callback runs). */
+ * as the child is born. It takes spec->argv (a util_strv array),
+ * spec->envp (one allocation, freed with free(): its strings lie in it or
+ * outlive the birth) and spec->cwd (malloc'd), freed once the clone is
+ * over. Returns 0, or a negative errno when the pipes cannot be made
+ * (then nothing was taken and no callback runs). */
 int proc_spawn_async(uv_loop_t *loop, const struct proc_spec *spec, proc_output_cb output_cb,
                      proc_start_cb start_cb, proc_done_cb done_cb, void *arg, struct proc **out);
 

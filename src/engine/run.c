@@ -18,86 +18,56 @@
 #include "base/sanitize.h"
 #include "engine/budget.h"
 #include "engine/canary.h"
-#include "engine/cpu-shim.h"
-#include "engine/zone.h"
+#include "engine/run-env.h"
 #include "results/journal-canary.h"
 #include "results/interference.h"
 #include "results/timeline.h"
 #include "engine/sweep-int.h"
 
-extern char **environ;
-
 #define RUN_CAPTURE_HEAD (1 << 20)
 #define RUN_CAPTURE_TAIL (1 << 20)
 
+/* The run's environment: the sweep's inherited block (built at its first
+ * run of each kind) with the run's own entries and its driver's; one
+ * allocation, freed with free(). */
 static char **
 run_environ(struct sweep *s, const struct sweep_live *l, const struct driver_run *dr)
 {
-	char **env = NULL, **extra, *v;
-	size_t n = 0, i, j;
+	bool canary = l->canary >= 0;
+	char **add = NULL, **extra, **env, *v;
+	size_t n = 0, i;
 
+	if (s->run_env[canary] == NULL)
+		s->run_env[canary] = run_env_new(s->o, canary);
 	/* A canary gets no driver's settings, and the tests' fault list. */
-	extra = l->canary < 0 ? s->driver->run_env(s->o, s->pkgs[l->pub.pkg], dr) : NULL;
-	for (i = 0; environ[i] != NULL; i++) {
-		if (l->canary >= 0 && strncmp(environ[i], "FLAKESWEEP_CANARY_FAULT=", 24) == 0) {
-			util_strv_add(&env, &n, environ[i]);
-			continue;
-		}
-		if (strncmp(environ[i], "TMPDIR=", 7) == 0 ||
-		    strncmp(environ[i], "FLAKESWEEP_", 11) == 0 ||
-		    zone_replaces(environ[i], s->o->tz, s->o->locale) ||
-		    (s->o->cpu_shim_path != NULL &&
-		     (strncmp(environ[i], "LD_PRELOAD=", 11) == 0 ||
-		      strncmp(environ[i], "ASAN_OPTIONS=", 13) == 0)))
-			continue;
-		/* The driver's entries replace flakesweep's own (PYTHONPATH). */
-		for (j = 0; extra != NULL && extra[j] != NULL; j++) {
-			size_t k = strcspn(extra[j], "=");
-
-			if (strncmp(environ[i], extra[j], k + 1) == 0)
-				break;
-		}
-		if (extra == NULL || extra[j] == NULL)
-			util_strv_add(&env, &n, environ[i]);
-	}
-	if (s->o->cpu_shim_path != NULL) {
-		char *preload = cpu_shim_preload(getenv("LD_PRELOAD"), s->o->cpu_shim_path);
-		char *asan = cpu_shim_asan_options(getenv("ASAN_OPTIONS"));
-
-		v = xasprintf("LD_PRELOAD=%s", preload);
-		util_strv_add(&env, &n, v);
-		free(v);
-		v = xasprintf("ASAN_OPTIONS=%s", asan);
-		util_strv_add(&env, &n, v);
-		free(v);
-		free(preload);
-		free(asan);
-	}
-	zone_run_env(s->o->tz, s->o->locale, &env, &n);
+	extra = !canary ? s->driver->run_env(s->o, s->pkgs[l->pub.pkg], dr) : NULL;
 	v = xasprintf("TMPDIR=%s", l->tmpdir);
-	util_strv_add(&env, &n, v);
+	util_strv_add(&add, &n, v);
 	free(v);
-	if (l->canary < 0) {
+	if (!canary) {
 		v = xasprintf("FLAKESWEEP_RUN=%lld", (long long)l->pub.id);
-		util_strv_add(&env, &n, v);
+		util_strv_add(&add, &n, v);
 		free(v);
 	}
 	v = xasprintf("FLAKESWEEP_PORT_BASE=%d",
 	              SWEEP_PORT_FIRST + l->port_slot * SWEEP_PORT_WINDOW);
-	util_strv_add(&env, &n, v);
+	util_strv_add(&add, &n, v);
 	free(v);
 	v = xasprintf("FLAKESWEEP_CPU=%d", l->pub.cpu);
-	util_strv_add(&env, &n, v);
+	util_strv_add(&add, &n, v);
 	free(v);
-	if (s->driver->report_pipe && l->canary < 0) {
+	if (s->driver->report_pipe && !canary) {
 		v = xasprintf("FLAKESWEEP_REPORT_FD=%d", PROC_REPORT_FD);
-		util_strv_add(&env, &n, v);
+		util_strv_add(&add, &n, v);
 		free(v);
 	}
+	/* The driver's entries replace flakesweep's own (PYTHONPATH). */
 	for (i = 0; extra != NULL && extra[i] != NULL; i++)
-		util_strv_add(&env, &n, extra[i]);
+		util_strv_add(&add, &n, extra[i]);
 	util_strv_free(extra);
-	sweep_envs_run_env(s, l->pub.pkg, &env, &n);
+	sweep_envs_run_env(s, l->pub.pkg, &add, &n);
+	env = run_env_block(s->run_env[canary], add, n);
+	util_strv_free(add);
 	return env;
 }
 
@@ -760,7 +730,7 @@ run_start(struct sweep *s, struct sched_run *sr)
 	                : -EIO;
 	if (rc < 0) {
 		util_strv_free(argv);
-		util_strv_free(env);
+		free(env);
 		free(cwd);
 		run_not_started(l, rc, workdir_ok);
 	}
