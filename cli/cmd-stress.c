@@ -229,6 +229,10 @@ cmd_stress_check_budget(const struct options *o)
 		          "--until) and no --count"));
 		return -1;
 	}
+	if (o->count_min != ADAPTIVE_COUNT_MIN && !o->adaptive) {
+		fprintf(stderr, "%s\n", _("flakesweep: --count-min needs --adaptive"));
+		return -1;
+	}
 	if (o->until_tomorrow) {
 		timefmt_format_rfc3339(o->until_ms, when, sizeof when);
 		sanitize_fprintf(stderr,

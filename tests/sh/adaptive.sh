@@ -25,6 +25,11 @@ for opts in "--adaptive" "--count-min 5" "--adaptive --for 1m --count 9"; do
 	grep -q -- '--adaptive and --count-min need a time budget (--for or --until)' \
 		"$CHECK_TMPDIR/err" || { cat "$CHECK_TMPDIR/err"; fail "$opts: no message"; }
 done
+rc=0
+"$FLAKESWEEP" --for 1m --count-min 5 --ui none -o "$CHECK_TMPDIR/refused" ./... \
+	>"$CHECK_TMPDIR/err" 2>&1 || rc=$?
+[ "$rc" = 2 ] && grep -q -- '--count-min needs --adaptive' "$CHECK_TMPDIR/err" ||
+	{ cat "$CHECK_TMPDIR/err"; fail "--count-min without --adaptive: exit $rc"; }
 
 rc=0
 "$FLAKESWEEP" --adaptive --count-min 10 --for 45s --cpu 1,2 --load 1 --confirm 0 --no-race \
