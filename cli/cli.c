@@ -54,30 +54,38 @@ cli_distance(const char *a, size_t na, const char *b)
 /* The one option of c's table that the unknown bad begins ("--conf" for
  * --confirm), or else the long option nearest to it ("--cuont=20"), when
  * one is near enough to be a slip of the fingers. */
-static const char *
-cli_nearest(const struct cli *c, const char *bad)
+const char *
+cli_nearest_of(const struct cli_option *a, const struct cli_option *b, const char *bad)
 {
+	const struct cli_option *tables[2] = {a, b}, *t;
 	const char *name = NULL, *begun = NULL;
-	size_t i, n, nbegun = 0;
+	size_t i, k, n, nbegun = 0;
 	int best = CLI_FAR, d;
 
 	bad += strspn(bad, "-");
 	n = strcspn(bad, "=");
 	if (n < 3)
 		return NULL;
-	for (i = 0; c->options[i].name != NULL; i++) {
-		d = c->options[i].name[1] == '\0' ? CLI_FAR
-		                                  : cli_distance(bad, n, c->options[i].name);
-		if (d < best) {
-			best = d;
-			name = c->options[i].name;
-		}
-		if (strncmp(bad, c->options[i].name, n) == 0) {
-			begun = c->options[i].name;
-			nbegun++;
+	for (k = 0; k < 2 && (t = tables[k]) != NULL; k++) {
+		for (i = 0; t[i].name != NULL; i++) {
+			d = t[i].name[1] == '\0' ? CLI_FAR : cli_distance(bad, n, t[i].name);
+			if (d < best) {
+				best = d;
+				name = t[i].name;
+			}
+			if (strncmp(bad, t[i].name, n) == 0) {
+				begun = t[i].name;
+				nbegun++;
+			}
 		}
 	}
 	return nbegun == 1 ? begun : name;
+}
+
+static const char *
+cli_nearest(const struct cli *c, const char *bad)
+{
+	return cli_nearest_of(c->options, NULL, bad);
 }
 
 /* The option of c's table that arg (one or two dashes, maybe "=VALUE")

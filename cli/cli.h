@@ -71,6 +71,11 @@ int cli_parse_plain(struct cli *c, int argc, char **argv, void (*usage)(FILE *f)
  * does everything from "--" on. *rest is NULL-terminated; free it with
  * free() (its strings are argv's). Returns CLI_OK, CLI_NO_VALUE (c->bad
  * names the option) or CLI_STOP. */
+/* The option of table a or b (NULL for none) that the unknown option bad
+ * may be a slip of the fingers for, as cli_parse leaves in near, or NULL:
+ * for a command that takes b's options with cli_take, then a's. */
+const char *cli_nearest_of(const struct cli_option *a, const struct cli_option *b, const char *bad);
+
 enum cli_status cli_take(struct cli *c, int argc, char **argv, char ***rest, int *nrest);
 
 /* The repository, endpoint and category options that `report` and `view`

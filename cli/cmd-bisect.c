@@ -120,6 +120,17 @@ cmd_bisect_board(const char *test)
 	return board;
 }
 
+static void
+cmd_bisect_usage(FILE *f)
+{
+	fputs(
+	    _("Usage: flakesweep bisect --good REV --bad REV --test ID [-o DIR] "
+	      "[--results FILE] [--budget N] [sweep options]\n"
+	      "Finds the commit that made the test flaky, probing the commits between GOOD and\n"
+	      "BAD. It takes a sweep's options too (flakesweep --help); see flakesweep(1), bisect.\n"),
+	    f);
+}
+
 static int
 cmd_bisect(int argc, char **argv)
 {
@@ -136,7 +147,7 @@ cmd_bisect(int argc, char **argv)
 	char *err = NULL, *text, *cwd = NULL, *package = NULL;
 	int rc;
 
-	rc = rates_seq_parse(&a, &o, argc, argv);
+	rc = rates_seq_parse(&a, &o, argc, argv, "bisect", cmd_bisect_usage);
 	if (rc != 0) {
 		rc = rc == 1 ? 0 : 2;
 		goto out;

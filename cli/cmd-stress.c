@@ -246,7 +246,14 @@ cmd_stress_check_budget(const struct options *o)
 int
 cmd_stress_parse(struct options *o, int argc, char **argv)
 {
+	return cmd_stress_parse_for(o, argc, argv, NULL);
+}
+
+int
+cmd_stress_parse_for(struct options *o, int argc, char **argv, const struct cmd_stress_host *host)
+{
 	struct cli c = {cmd_stress_options, cmd_stress_set, o, 0, 0, NULL, NULL};
+	char *see;
 	int i, dd;
 
 	/* Everything after the first "--" is the TAP command, untouched. */
@@ -258,13 +265,21 @@ cmd_stress_parse(struct options *o, int argc, char **argv)
 	case CLI_OK:
 		break;
 	case CLI_HELP:
-		cmd_stress_usage(stdout);
+		if (host != NULL)
+			host->usage(stdout);
+		else
+			cmd_stress_usage(stdout);
 		return 1;
 	case CLI_NO_VALUE:
 		fprintf(stderr, _("flakesweep: option %s needs a value\n"), c.bad);
 		return -1;
 	case CLI_UNKNOWN:
-		cli_unknown(&c, "flakesweep --help");
+		if (host != NULL)
+			c.near = cli_nearest_of(cmd_stress_options, host->options, c.bad);
+		see = host != NULL ? xasprintf("flakesweep %s --help", host->name)
+		                   : xstrdup("flakesweep --help");
+		cli_unknown(&c, see);
+		free(see);
 		return -1;
 	default:
 		return -1;

@@ -243,6 +243,18 @@ cmd_verify_record(const struct options *o, const char *test, const char *verdict
 		project_git_free(&g);
 }
 
+static void
+cmd_verify_usage(FILE *f)
+{
+	fputs(
+	    _("Usage: flakesweep verify --test ID --results BEFORE [--budget N] [-o DIR] "
+	      "[sweep options]\n"
+	      "Runs the test alone at each pair where it failed in BEFORE until Wald's test\n"
+	      "decides it fixed or not there. It takes a sweep's options too (flakesweep --help);\n"
+	      "see flakesweep(1), verify.\n"),
+	    f);
+}
+
 static int
 cmd_verify(int argc, char **argv)
 {
@@ -262,7 +274,7 @@ cmd_verify(int argc, char **argv)
 	int rc, state = STATS_SPRT_ACCEPT_P1;
 	bool masked;
 
-	rc = rates_seq_parse(&a, &o, argc, argv);
+	rc = rates_seq_parse(&a, &o, argc, argv, "verify", cmd_verify_usage);
 	if (rc != 0) {
 		rc = rc == 1 ? 0 : 2;
 		goto out;

@@ -7,6 +7,8 @@
 #ifndef FLAKESWEEP_CLI_CMD_H
 #define FLAKESWEEP_CLI_CMD_H
 
+#include <stdio.h>
+
 #include "engine/options.h"
 
 struct cmd_entry {
@@ -35,6 +37,21 @@ extern const struct cmd_entry cmd_canary_entry;
  * Returns 0; 1 when --help was asked for (usage printed to stdout); or -1
  * after printing a one-line error naming the option to stderr (exit 2). */
 int cmd_stress_parse(struct options *o, int argc, char **argv);
+
+/* A command that takes a sweep's options besides its own (verify,
+ * bisect): its own options, among which an unknown one's nearest is looked
+ * for too, its name, which the error's "see" names, and its usage, which
+ * --help prints. */
+struct cmd_stress_host {
+	const struct cli_option *options;
+	const char *name;
+	void (*usage)(FILE *f);
+};
+
+/* cmd_stress_parse for host's command line (the rest of it, once host's
+ * own options are taken out). */
+int cmd_stress_parse_for(struct options *o, int argc, char **argv,
+                         const struct cmd_stress_host *host);
 
 /* `report --rebuild DIR`: results.json and report.txt again from the
  * journal; returns the exit status the sweep would have had. */

@@ -154,9 +154,11 @@ rates_seq_set(void *arg, int id, const char *value)
 }
 
 int
-rates_seq_parse(struct rates_seq *a, struct options *o, int argc, char **argv)
+rates_seq_parse(struct rates_seq *a, struct options *o, int argc, char **argv, const char *name,
+                void (*usage)(FILE *f))
 {
 	struct cli c = {rates_seq_options, rates_seq_set, a, 0, 0, NULL, NULL};
+	const struct cmd_stress_host host = {rates_seq_options, name, usage};
 	char **rest = NULL;
 	int nrest = 0, rc;
 
@@ -173,7 +175,7 @@ rates_seq_parse(struct rates_seq *a, struct options *o, int argc, char **argv)
 	default:
 		return 2;
 	}
-	rc = cmd_stress_parse(o, nrest, rest);
+	rc = cmd_stress_parse_for(o, nrest, rest, &host);
 	free(rest);
 	return rc == 0 ? 0 : rc > 0 ? 1 : 2;
 }

@@ -8,6 +8,7 @@
 #define FLAKESWEEP_CLI_RATES_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include <cjson/cJSON.h>
 
@@ -40,11 +41,12 @@ struct rates_seq {
 	struct compare_options co;
 };
 
-/* Parses verify's or bisect's command line: its own options into a, the
- * rest as a sweep's (cmd_stress_parse) into o, which it initialises.
- * Returns 0 to go on, 1 when --help was printed (leave with 0), or 2
- * after printing an error. */
-int rates_seq_parse(struct rates_seq *a, struct options *o, int argc, char **argv);
+/* Parses the command line of verify or bisect (name): its own options into
+ * a, the rest as a sweep's (cmd_stress_parse_for) into o, which it
+ * initialises; --help prints usage. Returns 0 to go on, 1 when --help was
+ * printed (leave with 0), or 2 after printing an error. */
+int rates_seq_parse(struct rates_seq *a, struct options *o, int argc, char **argv, const char *name,
+                    void (*usage)(FILE *f));
 
 /* The go driver sweeps the test's own package unless packages were named. */
 void rates_seq_package(struct options *o, const char *package);

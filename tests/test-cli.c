@@ -117,6 +117,24 @@ TEST(cli_unknown_option_names_the_nearest)
 	CHECK(c.near == NULL);
 }
 
+/* verify and bisect take their own options, then a sweep's: an unknown
+ * option is compared with both tables, and verify's usage answers --help. */
+TEST(cli_verify_unknown_option_names_its_own)
+{
+	static const struct cli_option own[] = {
+	    {"budget", true, 1}, {"test", true, 2}, {NULL, false, 0}};
+	static const struct cli_option sweep[] = {{"count", true, 3}, {NULL, false, 0}};
+	struct options o;
+	char *bad[] = {"verify", "--bugdet", "3", NULL};
+
+	CHECK_STR(cli_nearest_of(sweep, own, "--bugdet"), "budget");
+	CHECK_STR(cli_nearest_of(sweep, own, "--cuont=2"), "count");
+	CHECK(cli_nearest_of(sweep, NULL, "--bugdet") == NULL);
+	options_init(&o);
+	CHECK_INT(cmd_stress_parse(&o, 3, bad), -1);
+	options_free(&o);
+}
+
 /* A prefix of an option is no option: "--for 100s" is not --force and a
  * package, and "--conf 5" is not --confirm. Each is an unknown option
  * that names the one it may mean; nothing was set. */

@@ -43,6 +43,9 @@ struct replay {
 	 * masked once is masked on every later resume). */
 	char **mask_env;
 	size_t nmask_env;
+	/* The same for --scrub-env's names. */
+	char **scrub_env;
+	size_t nscrub_env;
 	int64_t max_run;
 	int64_t max_canary; /* the last canary run's number */
 	bool torn;          /* the last line was torn and skipped */
