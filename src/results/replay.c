@@ -74,6 +74,7 @@ replay_count_run(struct replay *r, const struct journal_run *jr)
 	for (i = 0; i < jr->ndebris; i++)
 		results_add_debris(r->results, jr->pkg, jr->debris[i], jr->debris_run[i]);
 	plan_count_run(&r->runs, jr->phase, jr->pkg, jr->selected, jr->cpu, jr->load, jr->ms);
+	replay_lanes_add(&r->lanes, jr);
 	if (jr->run > r->max_run)
 		r->max_run = jr->run;
 	replay_forget_spawn(r, jr->run);
@@ -521,6 +522,7 @@ replay_free(struct replay *r)
 	driver_free_pkgs(r->pkgs, r->npkgs);
 	results_free(r->results);
 	plan_free(&r->runs);
+	replay_lanes_free(&r->lanes);
 	free(r->unfinished);
 	for (i = 0; i < r->nconfirms; i++)
 		free(r->confirm_tests[i]);
