@@ -192,11 +192,12 @@ report_debris(struct buf *b, const struct results_pkg *p)
 	buf_adds(b, _("; try --private-workdir\n"));
 }
 
-/* What the polluter search found for t, with the command for the pair. */
+/* What the polluter search found for t, with the command for each pair. */
 static void
 report_text_polluter(struct buf *b, const struct results_test *t)
 {
 	const struct results_polluter *p = t->polluter;
+	size_t i;
 
 	if (p == NULL)
 		return;
@@ -212,6 +213,15 @@ report_text_polluter(struct buf *b, const struct results_test *t)
 	             "reproduce with: %s\n"),
 	           t->test, p->test, p->seed, (long long)p->runs,
 	           p->command != NULL ? p->command : "");
+	for (i = 0; i < p->nmore; i++)
+		buf_printf(b,
+		           _("  %s fails after %s: under seed %s the pair fails; reproduce with: "
+		             "%s\n"),
+		           t->test, p->more[i].test, p->more[i].seed,
+		           p->more[i].command != NULL ? p->more[i].command : "");
+	if (p->nmore > 0)
+		buf_printf(b, _("  %zu polluters found in %lld runs\n"), p->nmore + 1,
+		           (long long)p->search_runs);
 }
 
 /* Cells by phase, cpu and load, whatever order their runs finished in,
