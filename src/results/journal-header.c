@@ -99,6 +99,8 @@ sweep_config_json(const struct sweep_config *c)
 		timefmt_format_rfc3339(c->until_ms, when, sizeof when);
 		cJSON_AddStringToObject(o, "until", when);
 	}
+	if (c->clipped_limits > 0)
+		cJSON_AddNumberToObject(o, "clipped_limits", (double)c->clipped_limits);
 	cJSON_AddNumberToObject(o, "timeout_ms", (double)c->timeout_ms);
 	cJSON_AddNumberToObject(o, "kill_grace_ms", (double)c->kill_grace_ms);
 	cJSON_AddBoolToObject(o, "shuffle", c->shuffle);
@@ -530,6 +532,9 @@ sweep_config_decode(struct sweep_config_in *in, const cJSON *o, struct sweep_con
 	    (!cJSON_IsString(v) || timefmt_parse_time(v->valuestring, &c->until_ms) < 0))
 		rc = sweep_config_bad(in, "until",
 		                      _("a date and time such as 2026-12-05T07:00:00Z"));
+	d = (double)c->clipped_limits;
+	if (rc == 0 && (rc = sweep_config_num(in, o, "clipped_limits", 0, 1e15, &d)) == 0)
+		c->clipped_limits = (int64_t)d;
 	d = (double)c->timeout_ms;
 	if (rc == 0 && (rc = sweep_config_num(in, o, "timeout_ms", -1e15, 1e15, &d)) == 0) {
 		c->timeout_ms = (int64_t)d;

@@ -21,6 +21,9 @@ struct sweep_config {
 	/* --for in ms, or --until as ms since the epoch; 0 when not given
 	 * (then absent from the header as for_s and until). */
 	int64_t for_ms, until_ms;
+	/* The runs whose time limit the budget clipped to what it had left
+	 * (a clipped line); absent from the config when none. */
+	int64_t clipped_limits;
 	int64_t timeout_ms, kill_grace_ms;
 	bool shuffle, race, isolate_net, cover;
 	bool private_workdir; /* absent from the header when off */

@@ -455,6 +455,14 @@ replay_line(void *arg, struct journal_reader *reader, const cJSON *line, int lin
 			r->header.config.count = (int)count->valuedouble;
 		else if (strcmp(phase->valuestring, "confirm") == 0)
 			r->header.config.confirm = (int)count->valuedouble;
+	} else if (strcmp(type, "clipped") == 0) {
+		int64_t limits = 0;
+		char *why = NULL;
+
+		/* The runs whose limit a budget clipped, counted to the end. */
+		if (journal_decode_int(line, "limits", 1, 1000000000, true, &limits, &why) < 0)
+			return replay_bad_why(c, lineno, why);
+		r->header.config.clipped_limits = limits;
 	} else if (strcmp(type, "resume") == 0) {
 		const cJSON *names = cJSON_GetObjectItemCaseSensitive(line, "mask_env"), *name;
 

@@ -192,6 +192,25 @@ report_debris(struct buf *b, const struct results_pkg *p)
 	buf_adds(b, _("; try --private-workdir\n"));
 }
 
+/* The runs whose time limit a budget clipped to the time it had left. */
+static void
+report_text_clipped(struct buf *b, const cJSON *config)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(config, "clipped_limits");
+	long long n = cJSON_IsNumber(v) ? (long long)v->valuedouble : 0;
+
+	if (n <= 0)
+		return;
+	buf_printf(b,
+	           ngettext("%lld run had its time limit clipped to the time the budget "
+	                    "had left",
+	                    "%lld runs had their time limit clipped to the time the budget "
+	                    "had left",
+	                    (unsigned long)n),
+	           n);
+	buf_addc(b, '\n');
+}
+
 /* What the polluter search found for t, with the command for each pair. */
 static void
 report_text_polluter(struct buf *b, const struct results_test *t)
@@ -466,6 +485,7 @@ report_text(const struct results *r, const struct report_meta *m)
 		             "runs were on them (above %.0f%%); cells marked noisy were measured "
 		             "on a busy host\n"),
 		           100.0 * noise_share(r->noise_ms, r->noise_core_ms), 100.0 * NOISE_NOISY);
+	report_text_clipped(&b, m->config);
 	report_text_shards(&b, m->machines);
 	for (i = 0; i < m->npkgs && i < r->npkgs; i++) {
 		const struct pkg *dp = m->pkgs[i];
