@@ -11,17 +11,7 @@ set -eu
 . "$CHECK_SRCDIR/tests/lib/pytest.sh"
 export FLAKESWEEP_PYTHON=$py FLAKESWEEP_DATADIR=$CHECK_SRCDIR/data PYTHONDONTWRITEBYTECODE=1
 unset PYTEST_ADDOPTS PYTHONPATH
-work=$CHECK_TMPDIR/order
-cp -r "$CHECK_SRCDIR/tests/fixtures/order" "$work"
-chmod -R u+w "$work"
-cd "$work"
-sweep() { # OUT OPTIONS...
-	local out=$1 rc=0
-	shift
-	"$FLAKESWEEP" --shuffle --cpu 1 --load 1 --count 16 --confirm 3 --timeout 20s --ui none \
-		-o "$CHECK_TMPDIR/$out" "$@" >"$CHECK_TMPDIR/$out.txt" 2>&1 || rc=$?
-	[ "$rc" = 1 ] || { cat "$CHECK_TMPDIR/$out.txt"; echo "FAIL: $out: exit $rc, expected 1"; exit 1; }
-}
+. "$CHECK_SRCDIR/tests/lib/order.sh" order
 check() { # OUT VICTIM POLLUTER NEEDLE: NEEDLE in the reproduce line's output
 	python3 - "$CHECK_TMPDIR/$1" "$2" "$3" "$4" <<'PY'
 import json, os, subprocess, sys

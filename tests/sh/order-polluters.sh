@@ -12,17 +12,7 @@
 # new seeds; it is missed only when it ran after the victim in every one
 # of them (one sweep in about two thousand).
 set -eu
-work=$CHECK_TMPDIR/polluters
-cp -r "$CHECK_SRCDIR/tests/fixtures/polluters" "$work"
-chmod -R u+w "$work"
-cd "$work"
-sweep() { # OUT OPTIONS...
-	local out=$1 rc=0
-	shift
-	"$FLAKESWEEP" --shuffle --cpu 1 --load 1 --count 16 --confirm 3 --timeout 30s --ui none \
-		-o "$CHECK_TMPDIR/$out" "$@" >"$CHECK_TMPDIR/$out.txt" 2>&1 || rc=$?
-	[ "$rc" = 1 ] || { cat "$CHECK_TMPDIR/$out.txt"; echo "FAIL: $out: exit $rc, expected 1"; exit 1; }
-}
+. "$CHECK_SRCDIR/tests/lib/order.sh" polluters
 check() { # OUT VICTIM NEEDLE POLLUTER...: NEEDLE in each reproduce line's output
 	python3 - "$CHECK_TMPDIR/$1" "$2" "$3" "${@:4}" <<'PY'
 import json, os, subprocess, sys
