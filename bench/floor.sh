@@ -48,24 +48,6 @@ sweep() {
 	rm -rf "$out"
 }
 
-# probe NAME: the control socket's and the echo server's latencies during
-# a load-16 sweep of CPU-bound runs.
-probe() {
-	local out=$work/$1 pid i
-	"$fs" --driver tap --keep 0 --cpu 1 --load 16 --count 1000000 --confirm 0 --ui none \
-		-o "$out" -- "$work/tapone" spin 5 >/dev/null 2>&1 &
-	pid=$!
-	for i in $(seq 600); do
-		[ -S "$out/control.sock" ] && grep -q '"phase":"sweep"' "$out/journal.jsonl" 2>/dev/null && break
-		sleep 0.1
-	done
-	sleep 1
-	python3 "$here/sockprobe.py" "$out/control.sock" "$secs" || echo "nan nan nan nan 0"
-	kill -TERM "$pid" 2>/dev/null || true
-	wait "$pid" || true
-	rm -rf "$out"
-}
-
 for r in $(seq "$rounds"); do
 	echo "cpu fs $(sweep cpu$r 2 sleep 0)" >>"$work/rows"
 	echo "cpu floor $("$loop" $((cores * 2)) "$runs" "$work/tapone" sleep 0)" >>"$work/rows"
@@ -73,7 +55,7 @@ for r in $(seq "$rounds"); do
 	echo "r32 fs $(sweep r32-$r "$load32" sleep 20)" >>"$work/rows"
 	echo "r256 fs $(sweep r256-$r "$load256" sleep 20)" >>"$work/rows"
 	echo "r256 floor $("$loop" $((cores * load256)) "$runs" "$work/tapone" sleep 20)" >>"$work/rows"
-	echo "sock both $(probe sock$r)" >>"$work/rows"
+	echo "sock both $(bench_probe "$work/sock$r" "$work/tapone" "$secs")" >>"$work/rows"
 done
 
 python3 - "$work/rows" "$cores" "$runs" "$rounds" $((cores * 2)) $((cores * load32)) \

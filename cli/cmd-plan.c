@@ -26,27 +26,24 @@
 #include "results/replay.h"
 #include "results/results-json.h"
 
-/* Past the options' keys: plan's own. */
+/* Plan's own options, taken out of the command line before the rest is
+ * read as a sweep's (cmd_stress_parse): --durations is the file the plan
+ * reads its run times from, not a sweep's shard weights. */
 #define CMD_PLAN_CORES 1000
+#define CMD_PLAN_SPAWN_MS 1001
 
 static const struct cli_option cmd_plan_options[] = {
     {"cores", true, CMD_PLAN_CORES},
-    {"cpu", true, OPTIONS_CPU},
-    {"load", true, OPTIONS_LOAD},
-    {"count", true, OPTIONS_COUNT},
-    {"confirm", true, OPTIONS_CONFIRM},
-    {"keep", true, OPTIONS_KEEP},
-    {"run", true, OPTIONS_RUN},
-    {"canaries", true, OPTIONS_CANARIES},
     {"durations", true, OPTIONS_DURATIONS},
-    {"json", false, OPTIONS_JSON},
-    {"o", true, OPTIONS_OUTDIR},
+    {"spawn-ms", true, CMD_PLAN_SPAWN_MS},
     {NULL, false, 0},
 };
 
 struct cmd_plan {
 	struct options o;
 	int cores;
+	const char *durations; /* into o once the sweep's options are read */
+	double spawn_ms;       /* --spawn-ms: the loop's time a run; 0: not modelled */
 };
 
 static void
@@ -59,11 +56,15 @@ cmd_plan_usage(FILE *f)
 	        "its lanes, the runs and wall time of each phase, the share of the usable\n"
 	        "cores kept busy and when the night ends.\n"
 	        "\n"
+	        "It takes a sweep's command line (flakesweep --help), so plan can go in\n"
+	        "front of one; what the plan does not model is said on standard error.\n"
+	        "\n"
 	        "Options:\n"
 	        "  --cores N          the machine's cores (default: this machine's)\n"
 	        "  --durations FILE   an earlier results.json: packages, run times, failures\n"
+	        "  --spawn-ms MS      the loop's own time to start a run (default 0: none)\n"
 	        "  --cpu LIST, --load LIST, --count N, --confirm N, --keep N, --run RE,\n"
-	        "  --canaries PERCENT as for a sweep (flakesweep --help)\n"
+	        "  --canaries PERCENT and the other options of a sweep, as for a sweep\n"
 	        "  --json             print the plan as JSON (man 5 flakesweep)\n"
 	        "  -o DIR             write the virtual sweep to DIR as a simulated sweep\n"
 	        "                     (journal.jsonl, results.json) that view opens\n"
@@ -75,25 +76,75 @@ static int
 cmd_plan_set(void *arg, int id, const char *value)
 {
 	struct cmd_plan *p = arg;
-	const char *expected = _("a whole number of cores from 1 to 1024");
-	size_t i;
+	char *end;
+	long n;
+	double ms;
 
-	if (id == CMD_PLAN_CORES) {
-		char *end;
-		long n = strtol(value, &end, 10);
-
-		if (*value != '\0' && *end == '\0' && n >= 1 && n <= 1024) {
-			p->cores = (int)n;
-			return 0;
-		}
-	} else if (options_set(&p->o, (enum options_key)id, value, &expected) == 0) {
+	if (id == OPTIONS_DURATIONS) {
+		p->durations = value;
 		return 0;
 	}
-	for (i = 0; cmd_plan_options[i].id != id; i++)
-		;
+	if (id == CMD_PLAN_SPAWN_MS) {
+		ms = strtod(value, &end);
+		if (*value != '\0' && *end == '\0' && ms >= 0 && ms <= 1000) {
+			p->spawn_ms = ms;
+			return 0;
+		}
+		sanitize_fprintf(stderr,
+		                 _("flakesweep: invalid value \"%s\" for --%s: expected %s\n"),
+		                 value, "spawn-ms", _("milliseconds from 0 to 1000"));
+		return 2;
+	}
+	n = strtol(value, &end, 10);
+	if (*value != '\0' && *end == '\0' && n >= 1 && n <= 1024) {
+		p->cores = (int)n;
+		return 0;
+	}
 	sanitize_fprintf(stderr, _("flakesweep: invalid value \"%s\" for --%s: expected %s\n"),
-	                 value, cmd_plan_options[i].name, expected);
-	return -1;
+	                 value, "cores", _("a whole number of cores from 1 to 1024"));
+	return 2;
+}
+
+/* Reads plan's own options and then the rest as a sweep's into p.
+ * Returns 0 to go on, 1 after --help, 2 after an error said on stderr. */
+static int
+cmd_plan_parse(struct cmd_plan *p, int argc, char **argv)
+{
+	struct cli c = {cmd_plan_options, cmd_plan_set, p, 0, 0, NULL, NULL};
+	const struct cmd_stress_host host = {cmd_plan_options, "plan", cmd_plan_usage};
+	int rc = cmd_stress_parse_after(&c, &p->o, argc, argv, &host);
+
+	if (rc == 0 && p->durations != NULL)
+		p->o.durations = xstrdup(p->durations);
+	return rc;
+}
+
+/* What a sweep of o would do that the plan leaves out, said on stderr:
+ * each option that changes the schedule in a way the plan does not model. */
+static void
+cmd_plan_left_out(const struct options *o)
+{
+	const struct {
+		bool given;
+		const char *option, *why;
+	} left[] = {
+	    {o->for_ms > 0 || o->until != NULL, o->for_ms > 0 ? "--for" : "--until",
+	     N_("the plan runs --count runs a pair, not the runs a time budget chooses")},
+	    {o->resume != NULL, "--resume", N_("the plan is of the whole sweep, not what is left")},
+	    {o->shard_count > 0 || o->shard_plan, "--shard",
+	     N_("the plan is of every package, not one shard's")},
+	    {o->nexclusive > 0, "--exclusive", N_("the plan may run a group's runs two at a time")},
+	    {o->lease_dir != NULL, "--lease-dir",
+	     N_("the plan never waits for another sweep's lease")},
+	    {o->quiet > 0, "--quiet",
+	     N_("the plan's machine has no other work, so no lane is held for it")},
+	};
+	size_t i;
+
+	for (i = 0; i < UTIL_ARRAY_LEN(left); i++)
+		if (left[i].given)
+			fprintf(stderr, _("flakesweep: plan leaves out %s: %s\n"), left[i].option,
+			        _(left[i].why));
 }
 
 static void
@@ -108,7 +159,7 @@ cmd_plan_json_phase(struct jsonw *w, const char *name, const struct forecast_pha
 }
 
 static void
-cmd_plan_json(const struct forecast *f, const struct results *r, const char *ends)
+cmd_plan_json(const struct forecast *f, const struct results *r, const char *ends, double spawn_ms)
 {
 	struct buf b;
 	struct jsonw w;
@@ -123,6 +174,10 @@ cmd_plan_json(const struct forecast *f, const struct results *r, const char *end
 	jsonw_int(&w, "lane_width", f->width);
 	jsonw_int(&w, "runs", f->runs);
 	jsonw_int(&w, "canary_runs", f->canary_runs);
+	if (spawn_ms > 0) {
+		jsonw_num(&w, "spawn_ms", spawn_ms);
+		jsonw_num(&w, "spawn_s", f->spawn_s);
+	}
 	jsonw_num(&w, "wall_s", f->wall_s);
 	jsonw_num(&w, "busy_core_s", f->busy_core_s);
 	jsonw_num(&w, "usable_core_s", f->usable_core_s);
@@ -163,7 +218,7 @@ cmd_plan_same_scale(const struct forecast_scaled *a, const struct forecast_scale
 }
 
 static void
-cmd_plan_text(const struct forecast *f, const char *ends)
+cmd_plan_text(const struct forecast *f, const char *ends, double spawn_ms)
 {
 	size_t i;
 
@@ -174,6 +229,9 @@ cmd_plan_text(const struct forecast *f, const char *ends)
 	printf(_("confirm: %lld runs in %.1f s, utilisation %.3f\n"), (long long)f->confirm.runs,
 	       f->confirm.wall_s, f->confirm.utilisation);
 	printf(_("canaries: %lld runs\n"), (long long)f->canary_runs);
+	if (spawn_ms > 0)
+		printf(_("spawn:   %g ms a run on the one loop that starts them: %.1f s of it\n"),
+		       spawn_ms, f->spawn_s);
 	printf(_("wall:    %.1f s; cores busy %.1f of %.1f core-s: utilisation %.3f\n"), f->wall_s,
 	       f->busy_core_s, f->usable_core_s, f->utilisation);
 	printf(_("ends:    %s if it starts now\n"), ends);
@@ -217,18 +275,15 @@ cmd_plan_text(const struct forecast *f, const char *ends)
  * measured. Discovery that fails is said on stderr; the plan goes on with
  * r's packages. */
 static void
-cmd_plan_discover(struct options *o, char **patterns, int n, struct results *r)
+cmd_plan_discover(struct options *o, struct results *r)
 {
 	const struct driver *d = driver_find(o->driver);
 	struct project proj;
 	struct pkg **pkgs = NULL;
 	size_t npkgs = 0, i, k;
 	char *err = NULL;
-	int j;
 
 	memset(&proj, 0, sizeof proj);
-	for (j = 0; j < n; j++)
-		options_add_package(o, patterns[j]);
 	if (d == NULL || d->discover(o, &proj, &pkgs, &npkgs, &err) < 0) {
 		sanitize_fprintf(stderr,
 		                 _("flakesweep: cannot look the packages up (%s): the plan holds "
@@ -254,7 +309,6 @@ static int
 cmd_plan(int argc, char **argv)
 {
 	struct cmd_plan p;
-	struct cli c = {cmd_plan_options, cmd_plan_set, &p, 0, 0, NULL, NULL};
 	struct forecast_input in;
 	struct forecast f;
 	struct forecast_recorder rec;
@@ -270,22 +324,12 @@ cmd_plan(int argc, char **argv)
 	memset(&p, 0, sizeof p);
 	memset(&meta, 0, sizeof meta);
 	options_init(&p.o);
-	switch (cli_parse(&c, argc, argv)) {
-	case CLI_OK:
-		break;
-	case CLI_HELP:
-		cmd_plan_usage(stdout);
-		rc = 0;
-		goto out;
-	case CLI_NO_VALUE:
-		sanitize_fprintf(stderr, _("flakesweep: option %s needs a value\n"), c.bad);
-		goto out;
-	case CLI_UNKNOWN:
-		cli_unknown(&c, "flakesweep plan --help");
-		goto out;
-	default:
+	rc = cmd_plan_parse(&p, argc, argv);
+	if (rc != 0) {
+		rc = rc == 1 ? 0 : 2;
 		goto out;
 	}
+	rc = 2;
 	if (p.o.durations == NULL) {
 		fputs(_("flakesweep: plan needs --durations FILE, the results.json of an earlier "
 		        "sweep: its packages and their run times\n"),
@@ -302,8 +346,9 @@ cmd_plan(int argc, char **argv)
 		goto out;
 	}
 	measured = r->npkgs;
-	if (c.first < argc)
-		cmd_plan_discover(&p.o, argv + c.first, argc - c.first, r);
+	if (p.o.npackages > 0)
+		cmd_plan_discover(&p.o, r);
+	cmd_plan_left_out(&p.o);
 	if (p.cores == 0)
 		p.cores = lanes_machine(&allowed) == 0 ? CPU_COUNT(&allowed) : 1;
 	memset(&in, 0, sizeof in);
@@ -317,6 +362,7 @@ cmd_plan(int argc, char **argv)
 	in.confirm = p.o.confirm;
 	in.run = p.o.run_re != NULL;
 	in.canaries = p.o.canaries;
+	in.spawn_us = (int64_t)(p.spawn_ms * 1000 + 0.5);
 	in.durations = r;
 	in.measured = measured;
 	now_ms = util_now_ms();
@@ -342,9 +388,9 @@ cmd_plan(int argc, char **argv)
 		goto out;
 	}
 	if (p.o.json)
-		cmd_plan_json(&f, r, ends);
+		cmd_plan_json(&f, r, ends, p.spawn_ms);
 	else
-		cmd_plan_text(&f, ends);
+		cmd_plan_text(&f, ends, p.spawn_ms);
 	forecast_free(&f);
 	rc = 0;
 out:

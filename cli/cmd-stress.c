@@ -302,6 +302,27 @@ cmd_stress_parse_for(struct options *o, int argc, char **argv, const struct cmd_
 	return cmd_stress_check_durations(o);
 }
 
+int
+cmd_stress_parse_after(struct cli *own, struct options *o, int argc, char **argv,
+                       const struct cmd_stress_host *host)
+{
+	char **rest = NULL;
+	int nrest = 0, rc;
+
+	switch (cli_take(own, argc, argv, &rest, &nrest)) {
+	case CLI_OK:
+		break;
+	case CLI_NO_VALUE:
+		sanitize_fprintf(stderr, _("flakesweep: option %s needs a value\n"), own->bad);
+		return 2;
+	default:
+		return own->stop;
+	}
+	rc = cmd_stress_parse_for(o, nrest, rest, host);
+	free(rest);
+	return rc == 0 ? 0 : rc > 0 ? 1 : 2;
+}
+
 static void
 cmd_stress_signal_cb(uv_signal_t *h, int signum)
 {

@@ -53,6 +53,15 @@ struct cmd_stress_host {
 int cmd_stress_parse_for(struct options *o, int argc, char **argv,
                          const struct cmd_stress_host *host);
 
+/* cmd_stress_parse_for for a command whose own options (own, with
+ * own->set returning 0, or the status to leave with) may stand anywhere
+ * in argv: takes them out (cli_take), then parses the rest as a sweep's
+ * into o. Returns 0 to go on, 1 when --help was printed (leave with 0),
+ * or 2 after printing an error. */
+struct cli;
+int cmd_stress_parse_after(struct cli *own, struct options *o, int argc, char **argv,
+                           const struct cmd_stress_host *host);
+
 /* `report --rebuild DIR`: results.json and report.txt again from the
  * journal; returns the exit status the sweep would have had. */
 int cmd_report_rebuild(const char *dir, unsigned flags);

@@ -159,25 +159,12 @@ rates_seq_parse(struct rates_seq *a, struct options *o, int argc, char **argv, c
 {
 	struct cli c = {rates_seq_options, rates_seq_set, a, 0, 0, NULL, NULL};
 	const struct cmd_stress_host host = {rates_seq_options, name, usage};
-	char **rest = NULL;
-	int nrest = 0, rc;
 
 	memset(a, 0, sizeof *a);
 	a->budget = 1000;
 	compare_options_default(&a->co);
 	options_init(o);
-	switch (cli_take(&c, argc, argv, &rest, &nrest)) {
-	case CLI_OK:
-		break;
-	case CLI_NO_VALUE:
-		sanitize_fprintf(stderr, _("flakesweep: option %s needs a value\n"), c.bad);
-		return 2;
-	default:
-		return 2;
-	}
-	rc = cmd_stress_parse_for(o, nrest, rest, &host);
-	free(rest);
-	return rc == 0 ? 0 : rc > 0 ? 1 : 2;
+	return cmd_stress_parse_after(&c, o, argc, argv, &host);
 }
 
 void

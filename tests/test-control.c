@@ -3,13 +3,18 @@
  * rejects what is out of range; a client on the socket of a sweep in this
  * process gets the hello and status, pauses, resumes and is refused with
  * a reason; a completed sweep takes confirm runs again; a test whose name
- * is not UTF-8 is confirmed through the socket by its bytes. */
+ * is not UTF-8 is confirmed through the socket by its bytes; the socket
+ * answers while the sweep's loop is held, replies in order. */
 #include "config.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "engine/control-client.h"
@@ -118,14 +123,30 @@ TEST(control_status_round_trip)
 	status_free(&back);
 }
 
+/* back, decoded, and a copy of it encode to text again. */
+static void
+test_control_same(const struct sweep_status *back, const char *text)
+{
+	struct sweep_status copy;
+	char *again = test_control_text(back, NULL);
+
+	CHECK_STR(again, text);
+	free(again);
+	status_copy(&copy, back);
+	again = test_control_text(&copy, NULL);
+	CHECK_STR(again, text);
+	free(again);
+	status_free(&copy);
+}
+
 /* The packages at container levels, the last pins and a lane's
  * environment go out, come back and copy alike. */
 TEST(control_status_levels_round_trip)
 {
 	static const int cores[] = {1, 2}, pkgs[] = {1};
-	struct sweep_status st, back, copy;
+	struct sweep_status st, back;
 	struct results *r = results_new();
-	char *text, *again, *end = NULL, *err = NULL;
+	char *text, *end = NULL, *err = NULL;
 	int *ints = NULL;
 	cJSON *j;
 
@@ -150,14 +171,7 @@ TEST(control_status_levels_round_trip)
 	             "\"latency_ms\":3,\"error\":\"No such container\"}]}}") != NULL);
 	j = cJSON_Parse(text);
 	CHECK_INT(status_json_decode(j, &back, &ints, &end, &err), 0);
-	again = test_control_text(&back, NULL);
-	CHECK_STR(again, text);
-	free(again);
-	status_copy(&copy, &back);
-	again = test_control_text(&copy, NULL);
-	CHECK_STR(again, text);
-	free(again);
-	status_free(&copy);
+	test_control_same(&back, text);
 	/* A pin without its container is named. */
 	cJSON_DeleteItemFromObject(
 	    cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "pins"), "last"), 0),
@@ -171,6 +185,56 @@ TEST(control_status_levels_round_trip)
 	status_free(&st);
 	status_free(&back);
 	results_free(r);
+}
+
+/* The leases a sweep holds and waits for round-trip with their owners; a
+ * state that is neither is named. */
+TEST(control_status_leases_round_trip)
+{
+	struct sweep_status st, back;
+	struct status_lease l = {
+	    .name = "gpu",
+	    .path = "/l/gpu",
+	    .held = false,
+	    .host = "h1",
+	    .pid = 4242,
+	    .outdir = "/o/first",
+	    .started = "2026-12-05T01:00:00Z",
+	    .started_ms = 1796518800000,
+	    .age_s = 1,
+	};
+	char *text, *end = NULL, *err = NULL;
+	int *ints = NULL;
+	cJSON *j;
+
+	memset(&st, 0, sizeof st);
+	memset(&back, 0, sizeof back);
+	status_add_lease(&st, &l);
+	l.name = "dev";
+	l.path = "/l/dev";
+	l.held = true;
+	status_add_lease(&st, &l);
+	text = test_control_text(&st, NULL);
+	CHECK(strstr(text, ",\"leases\":[{\"name\":\"gpu\",\"path\":\"/l/gpu\",\"state\":"
+	                   "\"waiting\",\"host\":\"h1\",\"pid\":4242,\"outdir\":\"/o/first\","
+	                   "\"started\":\"2026-12-05T01:00:00Z\",\"started_ms\":1796518800000,"
+	                   "\"age_s\":1},{\"name\":\"dev\",\"path\":\"/l/dev\",\"state\":"
+	                   "\"held\"") != NULL);
+	j = cJSON_Parse(text);
+	CHECK_INT(status_json_decode(j, &back, &ints, &end, &err), 0);
+	CHECK_INT(back.nleases, 2);
+	CHECK(!back.leases[0].held && back.leases[1].held);
+	test_control_same(&back, text);
+	cJSON_ReplaceItemInObject(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "leases"), 0), "state",
+	                          cJSON_CreateString("free"));
+	CHECK_INT(status_json_decode(j, &back, &ints, &end, &err), -EINVAL);
+	CHECK_STR(err, "status: state: expected held or waiting");
+	free(err);
+	cJSON_Delete(j);
+	free(text);
+	free(ints);
+	status_free(&st);
+	status_free(&back);
 }
 
 /* A copy owns its list of packages that did not build: freeing the copy
@@ -607,5 +671,108 @@ TEST(control_client_confirms_a_name_that_is_not_utf8)
 	free(t.error);
 	free(t.id);
 	free(script);
+	free(err);
+}
+
+/* Reads fd into in until a line holding want arrives, turning loop (when
+ * not NULL) between reads; that line, or NULL after 10 s (caller frees). */
+static char *
+test_control_await(int fd, struct buf *in, uv_loop_t *loop, const char *want)
+{
+	int64_t end = util_now_ms() + 10000;
+	struct pollfd p = {fd, POLLIN, 0};
+	char chunk[4096], *nl, *line;
+	ssize_t n;
+
+	for (;;) {
+		while (in->len > 0 && (nl = memchr(in->data, '\n', in->len)) != NULL) {
+			line = xstrndup(in->data, (size_t)(nl - in->data));
+			in->len -= (size_t)(nl + 1 - in->data);
+			memmove(in->data, nl + 1, in->len + 1);
+			if (strstr(line, want) != NULL)
+				return line;
+			free(line);
+		}
+		if (util_now_ms() > end)
+			return NULL;
+		if (loop != NULL)
+			uv_run(loop, UV_RUN_NOWAIT);
+		if (poll(&p, 1, 10) == 1) {
+			n = read(fd, chunk, sizeof chunk);
+			if (n <= 0)
+				return NULL;
+			buf_add(in, chunk, (size_t)n);
+		}
+	}
+}
+
+/* The socket answers while the sweep's loop does not turn (the test holds
+ * it, as a loop busy with runs would): the hello, the status and a refused
+ * command come at once; pause waits for the loop, and is answered once it
+ * turns, before the refusal sent after it. */
+TEST(control_answers_while_the_loop_is_held)
+{
+	const char *dir = check_tmpdir();
+	char *err = NULL, *sock = xasprintf("%s/control.sock", dir), *line;
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	struct buf in;
+	struct control *c;
+	struct options o;
+	struct sweep *s;
+	struct stat st;
+	uv_loop_t loop;
+	int fd;
+
+	buf_init(&in);
+	uv_loop_init(&loop);
+	s = test_control_sweep(&loop, &o, dir, 1, NULL);
+	if (s == NULL)
+		return;
+	c = control_new(&loop, s, dir, &err);
+	CHECK(c != NULL);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	snprintf(sa.sun_path, sizeof sa.sun_path, "%s", sock);
+	CHECK_INT(connect(fd, (struct sockaddr *)&sa, sizeof sa), 0);
+	line = test_control_await(fd, &in, NULL, "\"type\":\"hello\"");
+	CHECK(line != NULL);
+	free(line);
+	line = test_control_await(fd, &in, NULL, "\"type\":\"status\"");
+	CHECK(line != NULL);
+	CHECK(line != NULL && strstr(line, "\"phase\":\"discover\"") != NULL);
+	free(line);
+	CHECK(write(fd, "{\"cmd\":\"probe\",\"id\":7}\n", 23) == 23);
+	line = test_control_await(fd, &in, NULL, "\"type\":\"reply\"");
+	CHECK_STR(
+	    line != NULL ? line : "(none)",
+	    "{\"type\":\"reply\",\"id\":7,\"ok\":false,\"error\":\"cmd: unknown command probe "
+	    "(expected pause, resume, confirm or stop)\"}");
+	free(line);
+	/* A refusal behind a command that waits for the loop waits too:
+	 * replies keep the order of their commands. */
+	CHECK(write(fd, "{\"cmd\":\"pause\",\"id\":8}\n{\"cmd\":\"probe\",\"id\":9}\n", 46) == 46);
+	line = test_control_await(fd, &in, &loop, "\"type\":\"reply\"");
+	CHECK_STR(line != NULL ? line : "(none)",
+	          "{\"type\":\"reply\",\"id\":8,\"ok\":false,\"error\":\"nothing to pause in the "
+	          "discover phase\"}");
+	free(line);
+	line = test_control_await(fd, &in, &loop, "\"type\":\"reply\"");
+	CHECK(line != NULL && strstr(line, "\"id\":9,") != NULL);
+	free(line);
+	/* The end: a last status, the connection closed, the socket gone. */
+	control_close(c);
+	line = test_control_await(fd, &in, &loop, "\"type\":\"status\"");
+	CHECK(line != NULL);
+	free(line);
+	CHECK(test_control_await(fd, &in, &loop, "\n") == NULL);
+	close(fd);
+	uv_run(&loop, UV_RUN_DEFAULT);
+	CHECK_INT(stat(sock, &st), -1);
+	CHECK_INT(sweep_start(s, &err), 0);
+	uv_run(&loop, UV_RUN_DEFAULT);
+	sweep_free(s);
+	CHECK_INT(uv_loop_close(&loop), 0);
+	options_free(&o);
+	buf_free(&in);
+	free(sock);
 	free(err);
 }

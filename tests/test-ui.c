@@ -1507,9 +1507,14 @@ TEST(ui_golden_lanes64x15)
 	test_ui_machine_golden(15, "lanes64x15", 50, 200, "");
 }
 
-/* The simulated sweep `plan --cores 256 -o` wrote of the dozen packages
- * (tests/fixtures/plan/simulated.jsonl), in view: whole, and cut after
- * lines lines (0: whole), as a sweep still running elsewhere. */
+/* The simulated sweep `plan --cores 256 --cpu 1,2,4,8 --load 1,2 --count
+ * 4 --canaries 0 -o` wrote of the dozen packages with every time of
+ * tests/fixtures/plan/dozen.json times 1000 (runs of 12 to 360 s), its
+ * start moved to 2026-12-04T23:57:46Z (tests/fixtures/plan/simulated.jsonl),
+ * in view: whole, and cut after lines lines (0: whole), as a sweep still
+ * running elsewhere. Every lane shows the runs it carried and its cores'
+ * busy share, lanes sharing cells at 80x24; the header, the plan's wall
+ * time. */
 static void
 test_ui_simulated_golden(const char *name, int lines, int rows, int cols)
 {

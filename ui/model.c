@@ -45,7 +45,11 @@ model_free_lanes(struct model *m)
 	st.nlevel_pkgs = m->nlevel_pkgs;
 	st.pins = m->pins;
 	st.npins = m->npins;
+	st.leases = m->leases;
+	st.nleases = m->nleases;
 	status_free(&st);
+	m->leases = NULL;
+	m->nleases = 0;
 	m->lanes = NULL;
 	m->level_pkgs = NULL;
 	m->nlevel_pkgs = 0;
@@ -487,6 +491,10 @@ model_apply_status(struct model *m, struct sweep_status *st)
 	st->nlevel_pkgs = 0;
 	st->pins = NULL;
 	st->npins = 0;
+	m->leases = st->leases;
+	m->nleases = st->nleases;
+	st->leases = NULL;
+	st->nleases = 0;
 }
 
 void
@@ -520,6 +528,32 @@ model_update_live(struct model *m, const struct sweep *s, int64_t now_ms)
 	model_update_tests(m);
 }
 
+/* A plan's simulated sweep goes by its virtual clock: now is its last
+ * run's end (the end line's time says only the second), and the ETAs
+ * follow the pace of its runs so far on that clock. */
+static void
+model_eta_plan(struct model *m, const struct replay *r)
+{
+	double per_run;
+	int64_t elapsed;
+
+	m->plan_lanes = r->lanes.lanes;
+	m->plan_nlanes = r->lanes.nlanes;
+	m->plan_now_ms = r->lanes.ended > 0 ? r->lanes.ended : m->finished_ms;
+	if (m->plan_now_ms < m->started_ms)
+		m->plan_now_ms = m->started_ms;
+	elapsed = m->plan_now_ms - m->started_ms;
+	if (m->finished) {
+		m->eta_s = m->total_eta_s = 0;
+	} else if (m->runs > 0 && elapsed > 0) {
+		per_run = (double)elapsed / (double)m->runs / 1000.0;
+		m->eta_s = (int64_t)((double)(m->target - m->done) * per_run);
+		m->total_eta_s = (int64_t)((double)(m->target - m->done + m->projected) * per_run);
+	} else {
+		m->eta_s = m->total_eta_s = -1;
+	}
+}
+
 /* The replay's results with the status st: the replay's own, or the one a
  * sweep running elsewhere pushed (whose lanes move to m). */
 static void
@@ -538,6 +572,9 @@ model_update_from(struct model *m, const struct replay *r, struct sweep_status *
 	m->finished_ms = r->finished_ms;
 	model_counts(m);
 	model_eta(m, now_ms);
+	m->plan_lanes = NULL;
+	if (m->simulated)
+		model_eta_plan(m, r);
 	model_list_tests(m);
 }
 

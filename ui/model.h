@@ -102,6 +102,12 @@ struct model {
 	enum sweep_phase phase;
 	char *status;   /* view: "running", "complete" or "interrupted" */
 	bool simulated; /* view: a plan's virtual sweep (plan -o) */
+	/* A simulated sweep: what each lane carried (the replay's array,
+	 * borrowed as results is; NULL otherwise), and its virtual clock: its
+	 * last run's end (ms since the epoch). */
+	const struct replay_lane *plan_lanes;
+	int plan_nlanes;
+	int64_t plan_now_ms;
 	bool paused, finished;
 	bool live;            /* the lanes are a sweep's own: in this process, or attached */
 	int64_t done, target; /* runs of the current phase */
@@ -144,6 +150,10 @@ struct model {
 	struct results_pin *pins;
 	size_t npins;
 	int64_t pinned, pin_failed;
+	/* The exclusive groups' leases the sweep holds or waits for
+	 * (--lease-dir), with their owners. */
+	struct status_lease *leases;
+	size_t nleases;
 
 	/* Flaky and failing tests: those that need a decision, those decided,
 	 * then the failing ones, each group most severe first. */

@@ -7,7 +7,8 @@
  * the time since the sweep started. On a narrow screen the least needed
  * parts go first: the machine, then the counts and the badge take their
  * short forms, then the bar, the name, the phase's ETA (the total stays),
- * the time since the start, the total, the ETA.
+ * the time since the start, the total, the ETA. A plan's simulated sweep
+ * goes by its virtual clock, its total the plan's wall time.
  * When the harness is not clean (a canary misbehaved) the line says that
  * instead, with the first reason: no count below it can be trusted.
  */
@@ -67,7 +68,8 @@ view_header_width(const struct view_ctx *c, const struct view_header_parts *p)
 		w += 2 + draw_width(c->d, p->eta);
 	if (p->total[0] != '\0')
 		w += 2 + draw_width(c->d, p->total);
-	w += 3 + draw_width(c->d, p->counts);
+	if (p->counts[0] != '\0')
+		w += 3 + draw_width(c->d, p->counts);
 	if (p->problems[0] != '\0')
 		w += 3 + draw_width(c->d, p->problems);
 	if (p->machine[0] != '\0')
@@ -151,6 +153,21 @@ view_header_shards(const struct model *m, char *text, size_t size)
 	buf_free(&b);
 }
 
+/* A plan's simulated sweep: its whole wall time on the virtual clock, the
+ * runs still to come at its pace so far while the journal is not over. */
+static void
+view_header_plan_total(const struct model *m, char *text, size_t size)
+{
+	/* Up to the second: a plan's run never ends at 0s. */
+	int64_t s = (m->plan_now_ms - m->started_ms + 999) / 1000;
+	char t[32];
+
+	if (!m->finished && m->total_eta_s < 0)
+		return;
+	draw_eta(m->finished ? s : s + m->total_eta_s, t, sizeof t);
+	snprintf(text, size, m->finished ? _("plan: %s in all") : _("plan: ~%s in all"), t);
+}
+
 void
 view_header_draw(struct view_ctx *c, const struct view_rect *r)
 {
@@ -202,7 +219,9 @@ view_header_draw(struct view_ctx *c, const struct view_rect *r)
 		draw_eta(m->eta_s, t, sizeof t);
 		snprintf(p.eta, sizeof p.eta, _("ETA %s"), t);
 	}
-	if (!m->finished && m->projected > 0 && m->total_eta_s >= 0) {
+	if (m->simulated)
+		view_header_plan_total(m, p.total, sizeof p.total);
+	else if (!m->finished && m->projected > 0 && m->total_eta_s >= 0) {
 		draw_eta(m->total_eta_s, t, sizeof t);
 		snprintf(p.total, sizeof p.total, _("total ~%s"), t);
 	}
@@ -219,7 +238,9 @@ view_header_draw(struct view_ctx *c, const struct view_rect *r)
 	         ngettext("%d cores: keep %d, %d lane x %d", "%d cores: keep %d, %d lanes x %d",
 	                  (unsigned long)m->nlanes),
 	         m->machine_cores, m->keep, m->nlanes, m->width);
-	end = m->finished && m->finished_ms > 0 ? m->finished_ms : c->now_ms;
+	end = m->simulated                        ? m->plan_now_ms
+	      : m->finished && m->finished_ms > 0 ? m->finished_ms
+	                                          : c->now_ms;
 	draw_clock(m->started_ms > 0 ? (end - m->started_ms) / 1000 : 0, p.elapsed,
 	           sizeof p.elapsed);
 	/* Too wide: a shorter bar, then no machine, short counts and badge,
@@ -246,7 +267,7 @@ view_header_draw(struct view_ctx *c, const struct view_rect *r)
 		p.bar = p.bar + slack >= VIEW_HEADER_BAR_MIN ? p.bar + slack : 0;
 	p.noname = w - view_header_width(c, &p) < 0;
 	/* The whole night's ETA says more than the phase's. */
-	if (w - view_header_width(c, &p) < 0 && p.total[0] != '\0') {
+	if (w - view_header_width(c, &p) < 0 && p.total[0] != '\0' && !m->simulated) {
 		p.eta[0] = '\0';
 		draw_eta(m->total_eta_s, t, sizeof t);
 		snprintf(p.total, sizeof p.total, _("ETA ~%s in all"), t);
@@ -254,6 +275,9 @@ view_header_draw(struct view_ctx *c, const struct view_rect *r)
 	/* How long is left matters more than how long it ran. */
 	if (w - view_header_width(c, &p) < 0 && (p.total[0] != '\0' || p.eta[0] != '\0'))
 		p.elapsed[0] = '\0';
+	/* Every run of a plan passes: its total says more than its counts. */
+	if (w - view_header_width(c, &p) < 0 && m->simulated)
+		p.counts[0] = '\0';
 	if (w - view_header_width(c, &p) < 0)
 		p.total[0] = '\0';
 	if (w - view_header_width(c, &p) < 0)
@@ -297,8 +321,10 @@ view_header_draw(struct view_ctx *c, const struct view_rect *r)
 		VIEW_HEADER_PUT(p.eta[0] != '\0' ? ", " : "  ");
 		VIEW_HEADER_PUT(p.total);
 	}
-	VIEW_HEADER_PUT(" | ");
-	VIEW_HEADER_PUT(p.counts);
+	if (p.counts[0] != '\0') {
+		VIEW_HEADER_PUT(" | ");
+		VIEW_HEADER_PUT(p.counts);
+	}
 	if (p.problems[0] != '\0') {
 		VIEW_HEADER_PUT(" | ");
 		VIEW_HEADER_PUT(p.problems);

@@ -345,6 +345,31 @@ view_lanes_kept(const struct model *m, bool with_last, struct buf *b)
 	free(pkgs);
 }
 
+/* A line for each lease the sweep holds or waits for: "lease gpu held by
+ * host:pid (DIR) for 3m", its owner's, or this sweep's. */
+static void
+view_lanes_leases(const struct view_ctx *c, struct doc *doc)
+{
+	const struct model *m = c->m;
+	char held[32];
+	size_t i;
+
+	for (i = 0; i < m->nleases; i++) {
+		const struct status_lease *l = &m->leases[i];
+
+		draw_eta(l->started_ms > 0 ? (c->now_ms - l->started_ms) / 1000 : 0, held,
+		         sizeof held);
+		doc_line(doc, 0, true);
+		if (l->held)
+			doc_spanf(doc, DRAW_DIM, _(" lease %s held by this sweep for %s"), l->name,
+			          held);
+		else
+			doc_spanf(doc, DRAW_WARN,
+			          _(" lease %s held by %s:%lld (%s) for %s; its runs wait"),
+			          l->name, l->host, (long long)l->pid, l->outdir, held);
+	}
+}
+
 /* Whether the pane is one line: nothing goes on in lanes seen here. */
 static bool
 view_lanes_collapsed(const struct model *m)
@@ -523,6 +548,7 @@ view_lanes_build(const struct view_ctx *c, int w, int max, struct doc *doc,
 	view_lanes_kept(m, true, &kept);
 	if (kept.len > 0 && max > 1)
 		max--;
+	max -= max > (int)m->nleases ? (int)m->nleases : 0;
 	/* Runs under their lanes when every one fits. */
 	for (l = 0; l < m->nlanes; l++)
 		lines += 1 + (int)m->lanes[l].nruns + (m->lanes[l].held != NULL);
@@ -557,6 +583,7 @@ view_lanes_build(const struct view_ctx *c, int w, int max, struct doc *doc,
 		doc_spanf(doc, DRAW_DIM, " %s", kept.data);
 	}
 	buf_free(&kept);
+	view_lanes_leases(c, doc);
 	if (m->source == MODEL_LIVE && m->phase < SWEEP_PHASE_SWEEP) {
 		doc_line(doc, 0, true);
 		doc_span(doc, DRAW_DIM,
@@ -572,6 +599,8 @@ view_lanes_rows(const struct view_ctx *c, int w, int max)
 	struct doc doc;
 	int n;
 
+	if (c->m->simulated && c->m->nshards == 0 && c->m->nlanes > 0)
+		return view_lanes_plan_rows(c, w, max);
 	view_lanes_build(c, w, max, &doc, &shape);
 	n = (int)doc.nlines;
 	doc_free(&doc);
@@ -587,6 +616,10 @@ view_lanes_draw(struct view_ctx *c, const struct view_rect *r, bool focused)
 	int rows = r->h - 1;
 	struct view_lanes_shape shape;
 
+	if (c->m->simulated && c->m->nshards == 0 && c->m->nlanes > 0) {
+		view_lanes_plan_draw(c, r, focused);
+		return;
+	}
 	view_lanes_build(c, r->w, rows, &doc, &shape);
 	st->lanes_rows = rows;
 	st->lanes_per_row = shape.per_row;

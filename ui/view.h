@@ -131,6 +131,11 @@ int view_lanes_rows(const struct view_ctx *c, int w, int max);
 /* The lane overview, or the selected lane's runs, scrolled by
  * st->lanes_top. */
 void view_lanes_draw(struct view_ctx *c, const struct view_rect *r, bool focused);
+
+/* The same for a plan's simulated sweep (view-lanes-plan.c): what each
+ * lane carried, lanes sharing cells where one a cell does not fit max. */
+int view_lanes_plan_rows(const struct view_ctx *c, int w, int max);
+void view_lanes_plan_draw(struct view_ctx *c, const struct view_rect *r, bool focused);
 /* The flaky and failing tests that pass the filter, the selection in sight. */
 void view_tests_draw(struct view_ctx *c, const struct view_rect *r, bool focused);
 /* The selected test in full, scrolled by st->detail_top. */

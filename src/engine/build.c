@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/exclusive.h"
 #include "engine/sweep-int.h"
 
 extern char **environ;
@@ -66,6 +67,33 @@ build_split_levels(struct sweep *s)
 	}
 }
 
+/* Checks --exclusive's PKG::TEST patterns now that the packages listed
+ * their tests: one that matches none stops the sweep before its first run
+ * (exit 2), and one whose packages list none says only the package part
+ * was checked. Returns whether it stopped the sweep. */
+static bool
+build_exclusive_unmatched(struct sweep *s)
+{
+	char *err =
+	    exclusive_unmatched(s->o->exclusive, s->o->nexclusive, s->o->dir, s->pkgs, s->npkgs);
+	int i;
+
+	if (err == NULL) {
+		for (i = 0; i < s->o->nexclusive; i++) {
+			err = exclusive_unlisted(s->o->exclusive, i, s->o->dir, s->pkgs, s->npkgs);
+			if (err != NULL)
+				sweep_message(s, "%s", err);
+			free(err);
+		}
+		return false;
+	}
+	sweep_message(s, "%s", err);
+	free(err);
+	s->infra_error = true;
+	sweep_interrupt(s);
+	return true;
+}
+
 static void
 build_all_done(struct sweep *s)
 {
@@ -89,6 +117,8 @@ build_all_done(struct sweep *s)
 		}
 	}
 	s->dirty = true;
+	if (build_exclusive_unmatched(s))
+		return;
 	sweep_begin_sweep(s);
 }
 

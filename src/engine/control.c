@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * control.c: the sweep's control socket (see control.h): a libuv pipe
- * server in the output directory. A status is encoded on each push tick
- * only while views are attached, and sent only when its text changed, so
- * a sweep nobody watches pays nothing and a busy one at most one encoding
- * each CONTROL_PUSH_MS. A view that cannot keep up (a megabyte queued) is
- * dropped rather than let the sweep's memory grow.
+ * control.c: the sweep's half of its control socket (see control.h and
+ * control-int.h), on the sweep's loop. A status is encoded each
+ * CONTROL_PUSH_MS while views are attached (at once when one attaches or
+ * a command was carried out), each CONTROL_IDLE_MS otherwise, so the
+ * status a new view gets at once is never older than that; it is
+ * published to the server only when its text changed. The commands the
+ * server hands over are carried out here, and their replies handed back,
+ * in order.
  */
 #include "config.h"
 
@@ -19,32 +21,29 @@
 
 #include <cjson/cJSON.h>
 
+#include "engine/control-int.h"
 #include "engine/control.h"
 #include "engine/status-json.h"
 #include "engine/sweep.h"
-#include "base/json.h"
 #include "base/jsonw.h"
 #include "base/util.h"
 
-#define CONTROL_QUEUE_MAX (1024 * 1024)
-
-struct control_conn {
-	struct control *c;
-	uv_pipe_t pipe;
-	struct buf in;
-	bool closing;
-	struct control_conn *next;
-};
+/* How often a status is encoded while no view is attached. */
+#define CONTROL_IDLE_MS 1000
 
 struct control {
 	struct sweep *s;
-	uv_pipe_t server;
+	struct control_share sh;
+	struct control_server *srv;
+	uv_async_t news; /* the server's commands, or its end */
 	uv_timer_t timer;
-	char *path; /* to unlink at the end */
-	char *last; /* the last status sent */
-	struct control_conn *conns;
+	char *path;                /* to unlink at the end */
+	struct control_text *last; /* the last status published */
 	int handles;
+	bool in_command;  /* carrying out the server's commands */
+	bool close_asked; /* control_close while in_command */
 	bool closing;
+	int idle_ticks; /* since the last status, with no view attached */
 };
 
 char *
@@ -67,122 +66,36 @@ control_socket_path(const char *dir, int *dirfd, char **err)
 
 /* One of c's handles closed; c goes with the last one once closing. */
 static void
-control_release(struct control *c)
-{
-	if (--c->handles == 0 && c->closing) {
-		free(c->path);
-		free(c->last);
-		free(c);
-	}
-}
-
-static void
 control_handle_closed(uv_handle_t *h)
 {
-	control_release(h->data);
-}
+	struct control *c = h->data;
+	struct control_msg *m;
 
-static void
-control_conn_closed(uv_handle_t *h)
-{
-	struct control_conn *k = h->data;
-	struct control *c = k->c;
-
-	buf_free(&k->in);
-	free(k);
-	control_release(c);
-}
-
-static void
-control_shut(uv_shutdown_t *req, int status)
-{
-	struct control_conn *k = req->data;
-
-	(void)status;
-	free(req);
-	uv_close((uv_handle_t *)&k->pipe, control_conn_closed);
-}
-
-/* Forgets k and closes its pipe: at once, or once what was queued for it
- * is written (the last status at the end of the sweep). */
-static void
-control_drop(struct control_conn *k, bool flush)
-{
-	struct control_conn **p;
-	uv_shutdown_t *req;
-
-	if (k->closing)
+	if (--c->handles > 0)
 		return;
-	k->closing = true;
-	for (p = &k->c->conns; *p != NULL; p = &(*p)->next) {
-		if (*p == k) {
-			*p = k->next;
-			break;
-		}
+	control_server_join(c->srv);
+	while ((m = c->sh.commands) != NULL) {
+		c->sh.commands = m->next;
+		control_msg_free(m);
 	}
-	if (k->c->conns == NULL)
-		uv_timer_stop(&k->c->timer);
-	uv_read_stop((uv_stream_t *)&k->pipe);
-	if (flush) {
-		req = xcalloc(1, sizeof *req);
-		req->data = k;
-		if (uv_shutdown(req, (uv_stream_t *)&k->pipe, control_shut) == 0)
-			return;
-		free(req);
+	while ((m = c->sh.replies) != NULL) {
+		c->sh.replies = m->next;
+		control_msg_free(m);
 	}
-	uv_close((uv_handle_t *)&k->pipe, control_conn_closed);
+	control_text_unref(c->sh.status);
+	control_text_unref(c->last);
+	pthread_mutex_destroy(&c->sh.mu);
+	free(c->path);
+	free(c);
 }
 
+/* Encodes the status and publishes it when its text changed, or when
+ * force; tells the server when told. */
 static void
-control_written(uv_write_t *req, int status)
-{
-	(void)status;
-	free(req->data);
-	free(req);
-}
-
-/* Sends one line (text without its newline) to k. */
-static void
-control_send_text(struct control_conn *k, const char *text)
-{
-	uv_write_t *req;
-	uv_buf_t b;
-	size_t n = strlen(text);
-	char *line;
-
-	if (k->closing)
-		return;
-	if (uv_stream_get_write_queue_size((uv_stream_t *)&k->pipe) > CONTROL_QUEUE_MAX) {
-		control_drop(k, false);
-		return;
-	}
-	line = xmalloc(n + 1);
-	memcpy(line, text, n);
-	line[n] = '\n';
-	req = xcalloc(1, sizeof *req);
-	req->data = line;
-	b = uv_buf_init(line, (unsigned)(n + 1));
-	if (uv_write(req, (uv_stream_t *)&k->pipe, &b, 1, control_written) < 0) {
-		free(line);
-		free(req);
-		control_drop(k, false);
-	}
-}
-
-static void
-control_send(struct control_conn *k, cJSON *j)
-{
-	char *text = jsonw_print(j, false);
-
-	control_send_text(k, text);
-	free(text);
-	cJSON_Delete(j);
-}
-
-static char *
-control_status_text(struct control *c)
+control_publish(struct control *c, bool force, bool tell)
 {
 	struct sweep_status st;
+	struct control_text *t, *old;
 	cJSON *j;
 	char *text;
 
@@ -192,66 +105,47 @@ control_status_text(struct control *c)
 	status_free(&st);
 	text = jsonw_print(j, false);
 	cJSON_Delete(j);
-	return text;
-}
-
-/* Sends the status to every view when it changed since the last push, or
- * to all of them when force. */
-static void
-control_push(struct control *c, bool force)
-{
-	struct control_conn *k, *next;
-	char *text;
-
-	if (c->conns == NULL)
-		return;
-	text = control_status_text(c);
-	if (!force && c->last != NULL && strcmp(text, c->last) == 0) {
+	if (!force && c->last != NULL && c->last->len == strlen(text) + 1 &&
+	    memcmp(c->last->data, text, c->last->len - 1) == 0) {
 		free(text);
 		return;
 	}
-	for (k = c->conns; k != NULL; k = next) {
-		next = k->next;
-		control_send_text(k, text);
-	}
-	free(c->last);
-	c->last = text;
+	t = control_text_new(text);
+	free(text);
+	control_text_unref(c->last);
+	c->last = control_text_ref(t);
+	pthread_mutex_lock(&c->sh.mu);
+	old = c->sh.status;
+	c->sh.status = t;
+	c->sh.status_seq++;
+	pthread_mutex_unlock(&c->sh.mu);
+	control_text_unref(old);
+	if (tell)
+		uv_async_send(c->sh.to_server);
 }
 
 static void
 control_timer_cb(uv_timer_t *t)
 {
-	control_push(t->data, false);
+	struct control *c = t->data;
+
+	if (atomic_load(&c->sh.views) > 0 || ++c->idle_ticks >= CONTROL_IDLE_MS / CONTROL_PUSH_MS) {
+		c->idle_ticks = 0;
+		control_publish(c, false, true);
+	}
 }
 
-static void
-control_reply(struct control_conn *k, const cJSON *id, const char *error)
-{
-	cJSON *j = cJSON_CreateObject();
-
-	cJSON_AddStringToObject(j, "type", "reply");
-	if (id != NULL)
-		cJSON_AddItemToObject(j, "id", cJSON_Duplicate(id, true));
-	cJSON_AddBoolToObject(j, "ok", error == NULL);
-	if (error != NULL)
-		cJSON_AddStringToObject(j, "error", error);
-	control_send(k, j);
-}
-
-/* Carries out one command; NULL, or why not (caller frees). */
+/* Carries out one command the server could not refuse; NULL, or why not
+ * (caller frees). */
 static char *
 control_command(struct control *c, const cJSON *j)
 {
-	const cJSON *cmd = cJSON_GetObjectItemCaseSensitive(j, "cmd");
+	const char *name = cJSON_GetObjectItemCaseSensitive(j, "cmd")->valuestring;
 	const cJSON *test = cJSON_GetObjectItemCaseSensitive(j, "test");
 	const cJSON *count = cJSON_GetObjectItemCaseSensitive(j, "count");
 	enum sweep_phase phase = sweep_phase(c->s);
-	const char *name;
 	int rc;
 
-	if (!cJSON_IsString(cmd))
-		return xstrdup(_("cmd: expected pause, resume, confirm or stop"));
-	name = cmd->valuestring;
 	if (strcmp(name, "pause") == 0 || strcmp(name, "resume") == 0) {
 		if (phase != SWEEP_PHASE_SWEEP && phase != SWEEP_PHASE_CONFIRM)
 			return xasprintf(strcmp(name, "pause") == 0
@@ -262,133 +156,73 @@ control_command(struct control *c, const cJSON *j)
 		return NULL;
 	}
 	if (strcmp(name, "confirm") == 0) {
-		if (!cJSON_IsString(test))
-			return xstrdup(_("confirm: test: expected a test id"));
-		if (!cJSON_IsNumber(count) || count->valuedouble < 1 ||
-		    count->valuedouble > 100000000 ||
-		    count->valuedouble != (double)(int)count->valuedouble)
-			return xstrdup(_("confirm: count: expected a whole number from 1 to "
-			                 "100000000"));
 		rc = sweep_confirm(c->s, test->valuestring, (int)count->valuedouble);
 		if (rc < 0)
 			return xasprintf(_("cannot confirm %s now: %s"), test->valuestring,
 			                 sweep_confirm_strerror(rc));
 		return NULL;
 	}
-	if (strcmp(name, "stop") == 0) {
-		sweep_interrupt(c->s);
-		return NULL;
-	}
-	return xasprintf(_("cmd: unknown command %s (expected pause, resume, confirm or stop)"),
-	                 name);
+	sweep_interrupt(c->s);
+	return NULL;
 }
 
+static void control_end(struct control *c);
+
+/* The server's news: commands to carry out, in order, each reply handed
+ * back with the status they changed; or the server's end. */
 static void
-control_line(void *arg, const char *s, size_t n)
+control_news(uv_async_t *a)
 {
-	struct control_conn *k = arg;
-	struct control *c = k->c;
-	cJSON *j;
-	char *why;
+	struct control *c = a->data;
+	struct control_msg *cmds, *m;
+	bool want, ended;
 
-	if (k->closing || n == 0)
-		return;
-	if (n > CONTROL_LINE_MAX) {
-		control_reply(k, NULL, _("line longer than 1 MiB"));
-		return;
-	}
-	j = json_parse(s, n, NULL, false);
-	if (!cJSON_IsObject(j)) {
-		control_reply(k, NULL, _("expected one JSON object a line"));
-		cJSON_Delete(j);
-		return;
-	}
-	/* Refused whole, and never echoed: a test id's other bytes come as
-	 * byte escapes. */
-	why = json_utf8_valid(s, n) ? control_command(c, j) : xstrdup(_("the line is not UTF-8"));
-	control_reply(k, cJSON_GetObjectItemCaseSensitive(j, "id"), why);
-	free(why);
-	cJSON_Delete(j);
-	/* The command's effect shows at once, not at the next tick. The
-	 * command may have ended the sweep, which closed this server. */
-	if (!c->closing)
-		control_push(c, false);
-}
-
-static void
-control_alloc(uv_handle_t *h, size_t size, uv_buf_t *b)
-{
-	(void)h;
-	b->base = xmalloc(size);
-	b->len = size;
-}
-
-static void
-control_read(uv_stream_t *st, ssize_t n, const uv_buf_t *b)
-{
-	struct control_conn *k = st->data;
-
-	if (n < 0) {
-		control_drop(k, false);
-	} else if (n > 0) {
-		/* A byte more than a line may have tells control_line it was
-		 * longer; what follows up to its newline is dropped. */
-		util_feed_lines(&k->in, CONTROL_LINE_MAX + 1, b->base, (size_t)n, control_line, k);
-	}
-	free(b->base);
-}
-
-static void
-control_hello(struct control_conn *k)
-{
-	cJSON *j = cJSON_CreateObject();
-
-	cJSON_AddStringToObject(j, "type", "hello");
-	cJSON_AddStringToObject(j, "program", PACKAGE_NAME);
-	cJSON_AddStringToObject(j, "version", PACKAGE_VERSION);
-	cJSON_AddNumberToObject(j, "protocol", CONTROL_PROTOCOL);
-	cJSON_AddStringToObject(j, "outdir", sweep_outdir(k->c->s));
-	cJSON_AddNumberToObject(j, "pid", (double)getpid());
-	control_send(k, j);
-}
-
-static void
-control_connection(uv_stream_t *server, int status)
-{
-	struct control *c = server->data;
-	struct control_conn *k;
-	char *text;
-
-	if (status < 0 || c->closing)
-		return;
-	k = xcalloc(1, sizeof *k);
-	k->c = c;
-	buf_init(&k->in);
-	uv_pipe_init(server->loop, &k->pipe, 0);
-	k->pipe.data = k;
-	c->handles++;
-	if (uv_accept(server, (uv_stream_t *)&k->pipe) < 0) {
-		k->closing = true;
-		uv_close((uv_handle_t *)&k->pipe, control_conn_closed);
+	pthread_mutex_lock(&c->sh.mu);
+	cmds = c->sh.commands;
+	c->sh.commands = NULL;
+	want = c->sh.want_status;
+	c->sh.want_status = false;
+	ended = c->sh.ended;
+	pthread_mutex_unlock(&c->sh.mu);
+	if (c->closing) {
+		while ((m = cmds) != NULL) {
+			cmds = m->next;
+			control_msg_free(m);
+		}
+		if (ended) {
+			uv_close((uv_handle_t *)&c->news, control_handle_closed);
+			uv_close((uv_handle_t *)&c->timer, control_handle_closed);
+		}
 		return;
 	}
-	if (c->conns == NULL)
-		uv_timer_start(&c->timer, control_timer_cb, CONTROL_PUSH_MS, CONTROL_PUSH_MS);
-	k->next = c->conns;
-	c->conns = k;
-	control_hello(k);
-	text = control_status_text(c);
-	control_send_text(k, text);
-	free(text);
-	uv_read_start((uv_stream_t *)&k->pipe, control_alloc, control_read);
+	if (cmds == NULL && !want)
+		return;
+	c->in_command = true;
+	for (m = cmds; m != NULL; m = m->next)
+		if (!m->refused)
+			m->error = control_command(c, m->cmd);
+	c->in_command = false;
+	/* The commands' effect shows at once, not at the next tick. */
+	control_publish(c, false, false);
+	pthread_mutex_lock(&c->sh.mu);
+	while ((m = cmds) != NULL) {
+		cmds = m->next;
+		control_msg_push(&c->sh.replies, m);
+	}
+	pthread_mutex_unlock(&c->sh.mu);
+	uv_async_send(c->sh.to_server);
+	/* A command ended the sweep: closed now its reply is on its way. */
+	if (c->close_asked)
+		control_end(c);
 }
 
 struct control *
 control_new(uv_loop_t *loop, struct sweep *s, const char *outdir, char **err)
 {
 	struct control *c;
-	char *name;
-	mode_t mask;
+	struct control_text *hello;
+	cJSON *j;
+	char *name, *text;
 	int dirfd, rc;
 
 	*err = NULL;
@@ -398,19 +232,30 @@ control_new(uv_loop_t *loop, struct sweep *s, const char *outdir, char **err)
 	c = xcalloc(1, sizeof *c);
 	c->s = s;
 	c->path = xasprintf("%s/%s", outdir, CONTROL_SOCKET);
+	pthread_mutex_init(&c->sh.mu, NULL);
+	atomic_init(&c->sh.views, 0);
+	uv_async_init(loop, &c->news, control_news);
+	uv_timer_init(loop, &c->timer);
+	c->news.data = c->timer.data = c;
+	c->handles = 2;
+	c->sh.to_sweep = &c->news;
+	control_publish(c, true, false);
+	j = cJSON_CreateObject();
+	cJSON_AddStringToObject(j, "type", "hello");
+	cJSON_AddStringToObject(j, "program", PACKAGE_NAME);
+	cJSON_AddStringToObject(j, "version", PACKAGE_VERSION);
+	cJSON_AddNumberToObject(j, "protocol", CONTROL_PROTOCOL);
+	cJSON_AddStringToObject(j, "outdir", sweep_outdir(s));
+	cJSON_AddNumberToObject(j, "pid", (double)getpid());
+	text = jsonw_print(j, false);
+	cJSON_Delete(j);
+	hello = control_text_new(text);
+	free(text);
 	/* A socket left by a sweep killed with -9 is stale: this sweep owns
 	 * the directory now (its journal lock says so). */
 	unlink(c->path);
-	uv_pipe_init(loop, &c->server, 0);
-	uv_timer_init(loop, &c->timer);
-	c->server.data = c->timer.data = c;
-	c->handles = 2;
-	/* Born the owner's only: no moment where others may connect. */
-	mask = umask(0077);
-	rc = uv_pipe_bind(&c->server, name);
-	umask(mask);
-	if (rc == 0)
-		rc = uv_listen((uv_stream_t *)&c->server, 16, control_connection);
+	rc = control_server_start(&c->sh, name, hello, &c->srv);
+	control_text_unref(hello);
 	if (dirfd >= 0)
 		close(dirfd);
 	free(name);
@@ -418,26 +263,39 @@ control_new(uv_loop_t *loop, struct sweep *s, const char *outdir, char **err)
 		*err = xasprintf(_("no control socket in %s (`flakesweep view` only reads the "
 		                   "journal): %s"),
 		                 outdir, uv_strerror(rc));
-		control_close(c);
+		c->closing = true;
+		uv_close((uv_handle_t *)&c->news, control_handle_closed);
+		uv_close((uv_handle_t *)&c->timer, control_handle_closed);
 		return NULL;
 	}
 	chmod(c->path, 0600);
+	uv_timer_start(&c->timer, control_timer_cb, CONTROL_PUSH_MS, CONTROL_PUSH_MS);
 	uv_unref((uv_handle_t *)&c->timer);
 	return c;
+}
+
+/* The last status to every view, then the server closes them and itself;
+ * its end comes back as news, and c goes once its handles closed. */
+static void
+control_end(struct control *c)
+{
+	control_publish(c, true, false);
+	c->closing = true;
+	uv_timer_stop(&c->timer);
+	unlink(c->path);
+	pthread_mutex_lock(&c->sh.mu);
+	c->sh.close = true;
+	pthread_mutex_unlock(&c->sh.mu);
+	uv_async_send(c->sh.to_server);
 }
 
 void
 control_close(struct control *c)
 {
-	struct control_conn *k;
-
-	if (c == NULL || c->closing)
+	if (c == NULL || c->closing || c->close_asked)
 		return;
-	control_push(c, true);
-	while ((k = c->conns) != NULL)
-		control_drop(k, true);
-	c->closing = true;
-	unlink(c->path);
-	uv_close((uv_handle_t *)&c->server, control_handle_closed);
-	uv_close((uv_handle_t *)&c->timer, control_handle_closed);
+	if (c->in_command)
+		c->close_asked = true;
+	else
+		control_end(c);
 }

@@ -6,7 +6,8 @@
  * the sweep's status at once, then the status again whenever it changed
  * (at most every CONTROL_PUSH_MS), and may pause, resume, confirm and stop
  * the sweep, one JSON object a line both ways. A view leaving never stops
- * the sweep.
+ * the sweep. The socket is served on a thread of its own, so a view is
+ * answered while the sweep's loop is busy (control-int.h).
  */
 #ifndef FLAKESWEEP_CONTROL_H
 #define FLAKESWEEP_CONTROL_H
@@ -27,9 +28,11 @@ struct sweep;
  * long for a socket, say): the sweep goes on without one. */
 struct control *control_new(uv_loop_t *loop, struct sweep *s, const char *outdir, char **err);
 
-/* Sends every view the last status, closes them and the socket and
- * removes it; c frees itself once its handles are closed. NULL is a
- * no-op. */
+/* Removes the socket, sends every view the last status and closes them
+ * and the socket; c frees itself on the loop once the server's thread
+ * ended, the loop keeping it till then. Called while c carries out a
+ * command (stop), it waits for that command's reply to go first. NULL is
+ * a no-op. */
 void control_close(struct control *c);
 
 /* The socket's path in dir as bind(2) and connect(2) take it: dir's own

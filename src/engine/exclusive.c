@@ -126,19 +126,40 @@ exclusive_unmatched(char *const *specs, int n, const char *dir, struct pkg *cons
 
 	for (i = 0; i < n; i++) {
 		const char *sep = strstr(strchr(specs[i], '=') + 1, "::");
-		bool found = false;
+		bool pkg_found = false, found = false;
 
 		for (j = 0; j < npkgs && !found; j++) {
 			if (!exclusive_matches(specs[i], dir, pkgs[j], NULL))
 				continue;
+			pkg_found = true;
 			found = sep == NULL || pkgs[j]->tests == NULL;
 			for (t = 0; !found && t < pkgs[j]->ntests; t++)
 				found =
 				    exclusive_matches(specs[i], dir, pkgs[j], pkgs[j]->tests[t]);
 		}
-		if (!found)
+		if (!pkg_found)
 			return xasprintf(_("--exclusive %s matches no package"), specs[i]);
+		if (!found)
+			return xasprintf(_("--exclusive %s matches no test of its packages"),
+			                 specs[i]);
 	}
+	return NULL;
+}
+
+char *
+exclusive_unlisted(char *const *specs, int i, const char *dir, struct pkg *const *pkgs,
+                   size_t npkgs)
+{
+	size_t j;
+
+	if (strstr(strchr(specs[i], '=') + 1, "::") == NULL)
+		return NULL;
+	for (j = 0; j < npkgs; j++)
+		if (pkgs[j]->build_ok && pkgs[j]->tests == NULL &&
+		    exclusive_matches(specs[i], dir, pkgs[j], NULL))
+			return xasprintf(_("--exclusive %s: %s does not list its tests before they "
+			                   "run, so only the pattern's package is checked"),
+			                 specs[i], pkgs[j]->name);
 	return NULL;
 }
 

@@ -21,12 +21,20 @@
 unsigned exclusive_mask(char *const *specs, int n, const char *dir, const struct pkg *pkg,
                         const char *test);
 
-/* The first group whose pattern matches none of the packages (and, for
- * PKG::TEST, none of their listed tests when they were listed), as the
- * error "--exclusive NAME=PATTERN matches no package" (caller frees); NULL
- * when each matches one. */
+/* The first group whose pattern matches none of the packages, as the
+ * error "--exclusive NAME=PATTERN matches no package", or, for PKG::TEST,
+ * none of the tests its packages listed (a package not listed, as a TAP
+ * package or one that failed to build, counts as a match), as "... matches
+ * no test of its packages" (caller frees); NULL when each matches. */
 char *exclusive_unmatched(char *const *specs, int n, const char *dir, struct pkg *const *pkgs,
                           size_t npkgs);
+
+/* For group i of a PKG::TEST pattern, a package it matches that listed
+ * no tests (a framework that lists none before they run, as TAP), as the
+ * note "--exclusive NAME=PATTERN: PKG does not list its tests ..." (caller
+ * frees); else NULL. */
+char *exclusive_unlisted(char *const *specs, int i, const char *dir, struct pkg *const *pkgs,
+                         size_t npkgs);
 
 /* The name of group i (up to the '='), into out (size bytes). */
 void exclusive_name(char *const *specs, int i, char *out, size_t size);

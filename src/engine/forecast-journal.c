@@ -3,7 +3,8 @@
  * forecast-journal.c: the recorder of a plan's virtual sweep. The lanes
  * give the header (the settings, the machine of --cores N) and the build
  * lines; each run that ends gives a run line in which every test of its
- * package (a confirm run: its one test) passed.
+ * package (a confirm run: its one test) passed, spawned and reaped at its
+ * virtual start and end.
  */
 #include "config.h"
 
@@ -95,6 +96,10 @@ forecast_journal_run(void *arg, const struct forecast_record *rec)
 	jr.load = rec->pair->load;
 	jr.lane = rec->lane;
 	jr.ms = rec->ms;
+	/* The virtual clock from the sweep's start, so a view rebuilds each
+	 * lane's runs from them. */
+	jr.began = fj->started_ms + rec->start_ms;
+	jr.ended = jr.began + rec->ms;
 	jr.selected = rec->pair->test;
 	for (k = 0; k < rec->ncpus && k < JOURNAL_CORES_MAX; k++)
 		jr.cores[jr.ncores++] = rec->cpus[k];
@@ -138,7 +143,9 @@ forecast_journal_new(const char *dir, const struct options *o, const struct fore
 	/* No directory of this machine holds a simulated package. */
 	for (i = 0; i < in->durations->npkgs; i++)
 		fj->pkgs[i]->dir = xstrdup("");
-	fj->started_ms = started_ms;
+	/* The header says the start to the second: the runs' clock starts
+	 * there too. */
+	fj->started_ms = started_ms - started_ms % 1000;
 	rec->lanes = forecast_journal_lanes;
 	rec->run = forecast_journal_run;
 	rec->arg = fj;

@@ -32,6 +32,7 @@ struct forecast_state {
 	struct forecast_run *heap;
 	size_t nheap, cap;
 	int64_t now_ms, seq;
+	int64_t loop_us;    /* when the loop is free to start the next run */
 	int *core_runs;     /* per CPU id: runs pinned to it */
 	int64_t *busy_from; /* per CPU id: since when it holds one */
 	int64_t busy_ms;
@@ -166,6 +167,7 @@ forecast_start(struct forecast_state *st, struct sched_run *run)
 {
 	const struct plan_pair *p = sched_pair_data(sched_core_sched(st->core), run->pair);
 	struct forecast_run r = {.run = run, .seq = st->seq++};
+	int64_t start_ms = st->now_ms;
 	int i;
 
 	r.ms =
@@ -173,11 +175,20 @@ forecast_start(struct forecast_state *st, struct sched_run *run)
 	/* A run never takes no time: the loop spawns and reaps it. */
 	if (r.ms < 1)
 		r.ms = 1;
-	r.end_ms = st->now_ms + r.ms;
+	/* The loop starts one run at a time: this one once the loop is free,
+	 * its cores held and idle until then. */
+	if (st->in->spawn_us > 0) {
+		if (st->loop_us < st->now_ms * 1000)
+			st->loop_us = st->now_ms * 1000;
+		st->loop_us += st->in->spawn_us;
+		start_ms = st->loop_us / 1000;
+		st->out->spawn_s += (double)st->in->spawn_us / 1e6;
+	}
+	r.end_ms = start_ms + r.ms;
 	forecast_push(st, r);
 	for (i = 0; i < run->ncpus; i++)
 		if (st->core_runs[run->cpus[i]]++ == 0)
-			st->busy_from[run->cpus[i]] = st->now_ms;
+			st->busy_from[run->cpus[i]] = start_ms;
 	if (p->pkg == PLAN_CANARY)
 		st->out->canary_runs++;
 	else if (sched_core_phase(st->core) == SWEEP_PHASE_SWEEP)

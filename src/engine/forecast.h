@@ -46,6 +46,10 @@ struct forecast_input {
 	int count, confirm;
 	bool run;        /* --run: the sweep phase runs selected tests as confirm runs */
 	double canaries; /* percent */
+	/* The loop's own time to start a run, in microseconds (0: none): one
+	 * loop starts every run, so none starts before the one before it has
+	 * had its time. */
+	int64_t spawn_us;
 	/* The packages, their run times and the tests that failed (an
 	 * earlier results.json; borrowed). Its packages from index measured
 	 * on are new (discovered since): their runs take, at each pair, the
@@ -76,6 +80,7 @@ struct forecast {
 	int *cpus; /* --cpu as planned */
 	int ncpus;
 	int64_t runs, canary_runs;
+	double spawn_s; /* the loop's time starting runs, in all */
 	double wall_s;
 	double busy_core_s;   /* core-seconds in which a core held at least one run */
 	double usable_core_s; /* the lanes' cores times wall_s */

@@ -46,50 +46,92 @@ lease_remove(const char *path)
 	free(owner);
 }
 
-/* What the lease at path is: BUSY or STALE, with *why. */
-static enum lease_state
-lease_examine(const char *path, int64_t ttl_ms, char **why)
+void
+lease_owner_free(struct lease_owner *o)
 {
-	char *owner = xasprintf("%s/owner", path), *text = NULL, *host = lease_host();
-	const cJSON *h, *p, *o, *st;
-	enum lease_state state = LEASE_STALE;
+	free(o->host);
+	free(o->outdir);
+	free(o->started);
+	memset(o, 0, sizeof *o);
+}
+
+/* Reads the owner file of the lease at path into o. Returns 0, or -1
+ * when it is missing, unreadable or malformed (o is then empty). */
+static int
+lease_owner_read(const char *path, struct lease_owner *o)
+{
+	char *owner = xasprintf("%s/owner", path), *text = NULL;
+	const cJSON *h, *p, *od, *st;
 	struct stat sb;
 	size_t len;
 	cJSON *doc = NULL;
-	int64_t age = -1;
+	int rc = -1;
 
-	if (stat(owner, &sb) == 0)
-		age = util_now_ms() - (int64_t)sb.st_mtime * 1000;
-	if (util_read_file(owner, 1 << 16, &text, &len) < 0 || (doc = cJSON_Parse(text)) == NULL ||
-	    !cJSON_IsString(h = cJSON_GetObjectItemCaseSensitive(doc, "host")) ||
-	    !cJSON_IsNumber(p = cJSON_GetObjectItemCaseSensitive(doc, "pid")) ||
-	    !cJSON_IsString(o = cJSON_GetObjectItemCaseSensitive(doc, "outdir")) ||
-	    !cJSON_IsString(st = cJSON_GetObjectItemCaseSensitive(doc, "started"))) {
+	memset(o, 0, sizeof *o);
+	o->age_ms = stat(owner, &sb) == 0 ? util_now_ms() - (int64_t)sb.st_mtime * 1000 : -1;
+	if (util_read_file(owner, 1 << 16, &text, &len) >= 0 && (doc = cJSON_Parse(text)) != NULL &&
+	    cJSON_IsString(h = cJSON_GetObjectItemCaseSensitive(doc, "host")) &&
+	    cJSON_IsNumber(p = cJSON_GetObjectItemCaseSensitive(doc, "pid")) &&
+	    cJSON_IsString(od = cJSON_GetObjectItemCaseSensitive(doc, "outdir")) &&
+	    cJSON_IsString(st = cJSON_GetObjectItemCaseSensitive(doc, "started"))) {
+		o->host = xstrdup(h->valuestring);
+		o->pid = (int64_t)p->valuedouble;
+		o->outdir = xstrdup(od->valuestring);
+		o->started = xstrdup(st->valuestring);
+		rc = 0;
+	}
+	cJSON_Delete(doc);
+	free(text);
+	free(owner);
+	return rc;
+}
+
+int
+lease_read(const char *dir, const char *name, struct lease_owner *o)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	int rc = lease_owner_read(path, o);
+
+	free(path);
+	return rc;
+}
+
+/* What the lease at path is: BUSY or STALE, with *why; owner (or NULL)
+ * gets a BUSY lease's owner. */
+static enum lease_state
+lease_examine(const char *path, int64_t ttl_ms, char **why, struct lease_owner *owner)
+{
+	char *host = lease_host();
+	enum lease_state state = LEASE_STALE;
+	struct lease_owner o;
+	long long age;
+
+	if (lease_owner_read(path, &o) < 0) {
 		*why = xasprintf(_("stale lease %s: its owner file is missing or malformed: "
 		                   "investigate, then remove it"),
 		                 path);
 		goto out;
 	}
-	if (strcmp(h->valuestring, host) == 0 && p->valuedouble > 0 &&
-	    kill((pid_t)p->valuedouble, 0) < 0 && errno == ESRCH)
+	age = (long long)(o.age_ms / 1000);
+	if (strcmp(o.host, host) == 0 && o.pid > 0 && kill((pid_t)o.pid, 0) < 0 && errno == ESRCH)
 		*why = xasprintf(_("stale lease %s: owner %s pid %.0f (output %s, started %s) is "
 		                   "gone, age %llds: investigate, then remove it"),
-		                 path, h->valuestring, p->valuedouble, o->valuestring,
-		                 st->valuestring, (long long)(age / 1000));
-	else if (age > ttl_ms)
+		                 path, o.host, (double)o.pid, o.outdir, o.started, age);
+	else if (o.age_ms > ttl_ms)
 		*why = xasprintf(_("stale lease %s: owner %s pid %.0f (output %s, started %s) has "
 		                   "not refreshed it for %llds: investigate, then remove it"),
-		                 path, h->valuestring, p->valuedouble, o->valuestring,
-		                 st->valuestring, (long long)(age / 1000));
+		                 path, o.host, (double)o.pid, o.outdir, o.started, age);
 	else {
 		state = LEASE_BUSY;
 		*why = xasprintf(_("lease %s is held by %s pid %.0f (output %s, started %s)"), path,
-		                 h->valuestring, p->valuedouble, o->valuestring, st->valuestring);
+		                 o.host, (double)o.pid, o.outdir, o.started);
+		if (owner != NULL) {
+			*owner = o;
+			memset(&o, 0, sizeof o);
+		}
 	}
 out:
-	cJSON_Delete(doc);
-	free(text);
-	free(owner);
+	lease_owner_free(&o);
 	free(host);
 	return state;
 }
@@ -133,7 +175,8 @@ out:
 }
 
 enum lease_state
-lease_take(const char *dir, const char *name, const char *outdir, int64_t ttl_ms, char **why)
+lease_take(const char *dir, const char *name, const char *outdir, int64_t ttl_ms, char **why,
+           struct lease_owner *owner)
 {
 	char *path = xasprintf("%s/%s", dir, name), *tmp;
 	enum lease_state state;
@@ -141,7 +184,7 @@ lease_take(const char *dir, const char *name, const char *outdir, int64_t ttl_ms
 
 	*why = NULL;
 	if (lstat(path, &sb) == 0) {
-		state = lease_examine(path, ttl_ms, why);
+		state = lease_examine(path, ttl_ms, why, owner);
 		goto out;
 	}
 	tmp = lease_prepare(dir, name, outdir, why);
@@ -153,7 +196,7 @@ lease_take(const char *dir, const char *name, const char *outdir, int64_t ttl_ms
 		state = LEASE_TAKEN;
 	} else if (errno == EEXIST || errno == ENOTEMPTY) {
 		/* Another sweep won between the look and the rename. */
-		state = lease_examine(path, ttl_ms, why);
+		state = lease_examine(path, ttl_ms, why, owner);
 		lease_remove(tmp);
 	} else {
 		*why = xasprintf("%s: %s", path, strerror(errno));

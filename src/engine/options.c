@@ -407,9 +407,7 @@ options_set(struct options *o, enum options_key key, const char *value, const ch
 	case OPTIONS_SCRUB_ENV:
 		if ((*expected = options_check_env_name(value)) != NULL)
 			return -EINVAL;
-		o->scrub_env =
-		    xrealloc(o->scrub_env, sizeof *o->scrub_env * (size_t)(o->nscrub_env + 1));
-		o->scrub_env[o->nscrub_env++] = xstrdup(value);
+		options_add_scrub_env(o, value);
 		return 0;
 	case OPTIONS_MASK_ENV:
 		if ((*expected = options_check_env_name(value)) != NULL)
@@ -420,17 +418,30 @@ options_set(struct options *o, enum options_key key, const char *value, const ch
 	return -EINVAL;
 }
 
-void
-options_add_mask_env(struct options *o, const char *name)
+/* Appends name to the names *v (*n of them) unless it is there. */
+static void
+options_add_name(char ***v, int *n, const char *name)
 {
 	int i;
 
-	for (i = 0; i < o->nmask_env; i++) {
-		if (strcmp(o->mask_env[i], name) == 0)
+	for (i = 0; i < *n; i++) {
+		if (strcmp((*v)[i], name) == 0)
 			return;
 	}
-	o->mask_env = xrealloc(o->mask_env, sizeof *o->mask_env * (size_t)(o->nmask_env + 1));
-	o->mask_env[o->nmask_env++] = xstrdup(name);
+	*v = xrealloc(*v, sizeof **v * (size_t)(*n + 1));
+	(*v)[(*n)++] = xstrdup(name);
+}
+
+void
+options_add_mask_env(struct options *o, const char *name)
+{
+	options_add_name(&o->mask_env, &o->nmask_env, name);
+}
+
+void
+options_add_scrub_env(struct options *o, const char *name)
+{
+	options_add_name(&o->scrub_env, &o->nscrub_env, name);
 }
 
 void

@@ -180,6 +180,9 @@ int options_set(struct options *o, enum options_key key, const char *value, cons
 /* Adds a --mask-env name, unless it is there already. */
 void options_add_mask_env(struct options *o, const char *name);
 
+/* Adds a --scrub-env name, unless it is there already. */
+void options_add_scrub_env(struct options *o, const char *name);
+
 /* Appends a package pattern, or one word of the TAP command (kept
  * NULL-terminated). */
 void options_add_package(struct options *o, const char *pattern);

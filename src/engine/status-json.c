@@ -20,6 +20,7 @@
 #define STATUS_JSON_NUM_MAX 9007199254740992LL
 #define STATUS_JSON_MAX_PKGS 65536
 #define STATUS_JSON_MAX_PINS 64
+#define STATUS_JSON_MAX_LEASES 64
 
 static cJSON *
 status_json_ints(const int *v, int n)
@@ -117,6 +118,34 @@ status_json_levels(cJSON *j, const struct sweep_status *st)
 	}
 }
 
+/* "leases", when the sweep holds an exclusive group's lease or waits
+ * for one: each with its owner. */
+static void
+status_json_leases(cJSON *j, const struct sweep_status *st)
+{
+	cJSON *a, *o;
+	size_t i;
+
+	if (st->nleases == 0)
+		return;
+	a = cJSON_AddArrayToObject(j, "leases");
+	for (i = 0; i < st->nleases; i++) {
+		const struct status_lease *l = &st->leases[i];
+
+		o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "name", l->name);
+		cJSON_AddStringToObject(o, "path", l->path);
+		cJSON_AddStringToObject(o, "state", l->held ? "held" : "waiting");
+		cJSON_AddStringToObject(o, "host", l->host);
+		cJSON_AddNumberToObject(o, "pid", (double)l->pid);
+		cJSON_AddStringToObject(o, "outdir", l->outdir);
+		cJSON_AddStringToObject(o, "started", l->started);
+		cJSON_AddNumberToObject(o, "started_ms", (double)l->started_ms);
+		cJSON_AddNumberToObject(o, "age_s", (double)l->age_s);
+		cJSON_AddItemToArray(a, o);
+	}
+}
+
 static const char *const status_json_phases[] = {"discover", "build", "sweep", "confirm", "done"};
 
 cJSON *
@@ -155,6 +184,7 @@ status_json_encode(const struct sweep_status *st, const char *end_status)
 		cJSON_AddItemToArray(lanes, status_json_lane(&st->lanes[l]));
 	cJSON_AddItemToObject(j, "lanes", lanes);
 	status_json_levels(j, st);
+	status_json_leases(j, st);
 	return j;
 }
 
@@ -367,6 +397,47 @@ status_json_pins_decode(struct status_json_ctx *c, const cJSON *j, struct sweep_
 	return true;
 }
 
+static bool
+status_json_leases_decode(struct status_json_ctx *c, const cJSON *j, struct sweep_status *st)
+{
+	const cJSON *a = cJSON_GetObjectItemCaseSensitive(j, "leases"), *v;
+	struct status_lease l;
+	char *state = NULL;
+	bool ok = true;
+
+	if (a == NULL)
+		return true;
+	if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) > STATUS_JSON_MAX_LEASES)
+		return status_json_bad(c, "leases", _("an array"));
+	cJSON_ArrayForEach(v, a)
+	{
+		memset(&l, 0, sizeof l);
+		ok = cJSON_IsObject(v) && status_json_str(c, v, "name", true, &l.name) &&
+		     status_json_str(c, v, "path", true, &l.path) &&
+		     status_json_str(c, v, "state", true, &state) &&
+		     status_json_str(c, v, "host", true, &l.host) &&
+		     status_json_num(c, v, "pid", 0, STATUS_JSON_NUM_MAX, &l.pid) &&
+		     status_json_str(c, v, "outdir", true, &l.outdir) &&
+		     status_json_str(c, v, "started", true, &l.started) &&
+		     status_json_num(c, v, "started_ms", 0, STATUS_JSON_NUM_MAX, &l.started_ms) &&
+		     status_json_num(c, v, "age_s", 0, STATUS_JSON_NUM_MAX, &l.age_s);
+		if (ok && strcmp(state, "held") != 0 && strcmp(state, "waiting") != 0)
+			ok = status_json_bad(c, "state", _("held or waiting"));
+		l.held = ok && strcmp(state, "held") == 0;
+		if (ok)
+			status_add_lease(st, &l);
+		free(state);
+		free(l.name);
+		free(l.path);
+		free(l.host);
+		free(l.outdir);
+		free(l.started);
+		if (!ok)
+			return status_json_bad(c, "leases", _("objects"));
+	}
+	return true;
+}
+
 /* "build_failed", when packages did not build: their names and levels. */
 static bool
 status_json_build_failed_decode(struct status_json_ctx *c, const cJSON *j, struct sweep_status *st)
@@ -459,7 +530,7 @@ status_json_decode(const cJSON *j, struct sweep_status *st, int **ints, char **e
 		}
 	}
 	ok = ok && status_json_level_pkgs_decode(&c, j, st) && status_json_pins_decode(&c, j, st) &&
-	     status_json_build_failed_decode(&c, j, st);
+	     status_json_build_failed_decode(&c, j, st) && status_json_leases_decode(&c, j, st);
 	free(phase);
 	if (ok)
 		return 0;

@@ -79,6 +79,21 @@ status_add_pin(struct sweep_status *st, const struct results_pin *pin)
 }
 
 void
+status_add_lease(struct sweep_status *st, const struct status_lease *lease)
+{
+	struct status_lease *l;
+
+	st->leases = xrealloc(st->leases, sizeof *st->leases * (st->nleases + 1));
+	l = &st->leases[st->nleases++];
+	*l = *lease;
+	l->name = xstrdup(lease->name);
+	l->path = xstrdup(lease->path);
+	l->host = xstrdup(lease->host);
+	l->outdir = xstrdup(lease->outdir);
+	l->started = xstrdup(lease->started);
+}
+
+void
 status_levels(struct sweep_status *st, const struct results *r, const struct levels *lv)
 {
 	size_t i;
@@ -133,6 +148,16 @@ status_free(struct sweep_status *st)
 	st->build_failed = NULL;
 	st->nbuild_failed = 0;
 	status_free_levels(st);
+	for (i = 0; i < st->nleases; i++) {
+		free(st->leases[i].name);
+		free(st->leases[i].path);
+		free(st->leases[i].host);
+		free(st->leases[i].outdir);
+		free(st->leases[i].started);
+	}
+	free(st->leases);
+	st->leases = NULL;
+	st->nleases = 0;
 }
 
 void
@@ -201,6 +226,10 @@ status_copy(struct sweep_status *dst, const struct sweep_status *src)
 	dst->npins = 0;
 	for (i = 0; i < src->npins; i++)
 		status_add_pin(dst, &src->pins[i]);
+	dst->leases = NULL;
+	dst->nleases = 0;
+	for (i = 0; i < src->nleases; i++)
+		status_add_lease(dst, &src->leases[i]);
 	dst->build_failed = NULL;
 	dst->nbuild_failed = 0;
 	for (i = 0; i < src->nbuild_failed; i++)

@@ -53,6 +53,20 @@ struct status_level_pkg {
 	int64_t pinned, pin_failed, pin_max_ms;
 };
 
+/* A lease of an exclusive group (--lease-dir) the sweep holds, or waits
+ * for, and its owner: this sweep when held, else the one that holds it. */
+struct status_lease {
+	char *name;         /* the group's */
+	char *path;         /* DIR/NAME */
+	bool held;          /* ours; else the group's runs wait for it */
+	char *host;         /* the owner's */
+	int64_t pid;        /* the owner's */
+	char *outdir;       /* the owner's output directory */
+	char *started;      /* when the owner took it, RFC 3339 */
+	int64_t started_ms; /* the same in ms since the epoch; 0 when unknown */
+	int64_t age_s;      /* since its owner file was last refreshed */
+};
+
 struct sweep_status {
 	enum sweep_phase phase;
 	bool paused, finished;
@@ -74,8 +88,13 @@ struct sweep_status {
 	size_t nlevel_pkgs;
 	struct results_pin *pins; /* the last containers pinned, newest last */
 	size_t npins;
-	int64_t pinned, pin_failed; /* every container pinned to the kept-back cores, and not */
+	int64_t pinned, pin_failed;  /* every container pinned to the kept-back cores, and not */
+	struct status_lease *leases; /* held or waited for */
+	size_t nleases;
 };
+
+/* Adds a copy of lease to st's leases. */
+void status_add_lease(struct sweep_status *st, const struct status_lease *lease);
 
 /* Frees the lanes and their runs; st can be filled again. */
 void status_free(struct sweep_status *st);

@@ -96,6 +96,8 @@ sweep_config_from_options(struct sweep_config *c, const struct options *o,
 	c->ncommand = o->ncommand;
 	c->mask_env = sweep_config_strv_dup((const char *const *)o->mask_env, o->nmask_env);
 	c->nmask_env = o->nmask_env;
+	c->scrub_env = sweep_config_strv_dup((const char *const *)o->scrub_env, o->nscrub_env);
+	c->nscrub_env = o->nscrub_env;
 	c->shard_index = o->shard_index;
 	c->shard_count = o->shard_count;
 	c->tz = xstrdup(o->tz);
@@ -190,6 +192,8 @@ sweep_config_to_options(const struct sweep_config *c, struct options *o)
 	 * more changes no measurement. */
 	for (i = 0; i < c->nmask_env; i++)
 		options_add_mask_env(o, c->mask_env[i]);
+	for (i = 0; i < c->nscrub_env; i++)
+		options_add_scrub_env(o, c->scrub_env[i]);
 	o->shard_index = c->shard_index;
 	o->shard_count = c->shard_count;
 	sweep_config_set_str(&o->tz, c->tz);

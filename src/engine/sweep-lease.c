@@ -13,8 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/timefmt.h"
 #include "engine/exclusive.h"
 #include "engine/lease.h"
+#include "engine/status.h"
 #include "engine/sweep-int.h"
 #include "engine/sweep-lease.h"
 
@@ -27,6 +29,10 @@ struct sweep_lease {
 	unsigned waiting;                        /* groups told to wait since the last tick */
 	char *busy[OPTIONS_EXCLUSIVE_MAX];       /* who holds each, as last said */
 	int64_t next_try[OPTIONS_EXCLUSIVE_MAX]; /* monotonic ms */
+	/* The owner of each lease held (this sweep) or waited for (busy),
+	 * and when it was last refreshed, in ms since the epoch, as read. */
+	struct lease_owner owner[OPTIONS_EXCLUSIVE_MAX];
+	int64_t refreshed_ms[OPTIONS_EXCLUSIVE_MAX];
 	bool stopping;
 };
 
@@ -36,8 +42,10 @@ sweep_lease_closed(uv_handle_t *h)
 	struct sweep_lease *l = h->data;
 	int i;
 
-	for (i = 0; i < OPTIONS_EXCLUSIVE_MAX; i++)
+	for (i = 0; i < OPTIONS_EXCLUSIVE_MAX; i++) {
 		free(l->busy[i]);
+		lease_owner_free(&l->owner[i]);
+	}
 	free(l);
 }
 
@@ -65,16 +73,23 @@ sweep_lease_try(struct sweep_lease *l, int g)
 {
 	struct sweep *s = l->s;
 	char name[256], *why = NULL;
+	struct lease_owner owner;
 	enum lease_state st;
 
 	if (l->stopping || util_mono_ms() < l->next_try[g])
 		return false;
 	exclusive_name(s->o->exclusive, g, name, sizeof name);
-	st = lease_take(s->o->lease_dir, name, s->outdir, s->o->lease_ttl_ms, &why);
+	memset(&owner, 0, sizeof owner);
+	st = lease_take(s->o->lease_dir, name, s->outdir, s->o->lease_ttl_ms, &why, &owner);
+	lease_owner_free(&l->owner[g]);
+	l->refreshed_ms[g] = util_now_ms() - owner.age_ms;
+	l->owner[g] = owner;
 	if (st == LEASE_TAKEN) {
 		l->held |= 1u << g;
 		free(l->busy[g]);
 		l->busy[g] = NULL;
+		lease_read(s->o->lease_dir, name, &l->owner[g]);
+		l->refreshed_ms[g] = util_now_ms();
 	} else if (st == LEASE_BUSY) {
 		l->next_try[g] = util_mono_ms() + SWEEP_LEASE_TICK_MS;
 		if (l->busy[g] == NULL || strcmp(l->busy[g], why) != 0)
@@ -122,8 +137,15 @@ sweep_lease_tick(uv_timer_t *t)
 		if (sweep_sched(s) == NULL || sched_exclusive_running(sweep_sched(s), g) == 0) {
 			lease_release(s->o->lease_dir, name);
 			l->held &= ~(1u << g);
-		} else {
-			lease_refresh(s->o->lease_dir, name);
+		} else if (lease_refresh(s->o->lease_dir, name) == 0) {
+			l->refreshed_ms[g] = util_now_ms();
+		}
+	}
+	/* A group no run waited for since the last tick waits no more. */
+	for (g = 0; g < OPTIONS_EXCLUSIVE_MAX; g++) {
+		if (l->busy[g] != NULL && !(l->waiting & (1u << g))) {
+			free(l->busy[g]);
+			l->busy[g] = NULL;
 		}
 	}
 	if (l->stopping && s->nlive == 0 && !s->finished && !s->interrupting)
@@ -193,4 +215,36 @@ sweep_lease_end(struct sweep *s)
 	s->lease = NULL;
 	uv_timer_stop(&l->timer);
 	uv_close((uv_handle_t *)&l->timer, sweep_lease_closed);
+}
+
+void
+sweep_lease_status(const struct sweep *s, struct sweep_status *st)
+{
+	const struct sweep_lease *l = s->lease;
+	struct status_lease sl;
+	char name[256];
+	int g;
+
+	for (g = 0; l != NULL && g < OPTIONS_EXCLUSIVE_MAX; g++) {
+		const struct lease_owner *o = &l->owner[g];
+
+		if ((!(l->held & (1u << g)) && l->busy[g] == NULL) || o->host == NULL)
+			continue;
+		exclusive_name(s->o->exclusive, g, name, sizeof name);
+		memset(&sl, 0, sizeof sl);
+		sl.name = name;
+		sl.path = xasprintf("%s/%s", s->o->lease_dir, name);
+		sl.held = (l->held & (1u << g)) != 0;
+		sl.host = o->host;
+		sl.pid = o->pid;
+		sl.outdir = o->outdir;
+		sl.started = o->started;
+		if (timefmt_parse_time(o->started, &sl.started_ms) < 0)
+			sl.started_ms = 0;
+		sl.age_s = (util_now_ms() - l->refreshed_ms[g]) / 1000;
+		if (sl.age_s < 0)
+			sl.age_s = 0;
+		status_add_lease(st, &sl);
+		free(sl.path);
+	}
 }

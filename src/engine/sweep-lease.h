@@ -18,6 +18,12 @@ struct sched_core_setup;
  * sweep has a lease directory, gates them on their leases. */
 void sweep_lease_setup(struct sweep *s, struct sched_core_setup *setup);
 
+struct sweep_status;
+
+/* Adds to st the leases the sweep holds and those its runs wait for, with
+ * their owners. */
+void sweep_lease_status(const struct sweep *s, struct sweep_status *st);
+
 /* Gives back every lease held and closes the timer (the sweep ends). */
 void sweep_lease_end(struct sweep *s);
 

@@ -17,14 +17,16 @@ sweep_resume_line(struct sweep *s)
 
 	cJSON_AddStringToObject(line, "type", "resume");
 	cJSON_AddNumberToObject(line, "after_run", (double)s->next_run);
-	/* Every name masked now, so a later resume masks them too. */
-	if (s->o->nmask_env > 0) {
-		cJSON *names = cJSON_AddArrayToObject(line, "mask_env");
-		int i;
-
-		for (i = 0; i < s->o->nmask_env; i++)
-			cJSON_AddItemToArray(names, cJSON_CreateString(s->o->mask_env[i]));
-	}
+	/* Every name masked and withheld now, so a later resume masks and
+	 * withholds them too. */
+	if (s->o->nmask_env > 0)
+		cJSON_AddItemToObject(
+		    line, "mask_env",
+		    cJSON_CreateStringArray((const char *const *)s->o->mask_env, s->o->nmask_env));
+	if (s->o->nscrub_env > 0)
+		cJSON_AddItemToObject(line, "scrub_env",
+		                      cJSON_CreateStringArray((const char *const *)s->o->scrub_env,
+		                                              s->o->nscrub_env));
 	sweep_journal_check(s, journal_write(s->journal, line));
 	cJSON_Delete(line);
 }

@@ -15,6 +15,7 @@
 #include "engine/sched-core.h"
 #include "engine/status.h"
 #include "engine/sweep-int.h"
+#include "engine/sweep-lease.h"
 
 /* The current phase's runs done and planned (canaries not counted). */
 static void
@@ -142,6 +143,7 @@ sweep_status(const struct sweep *s, struct sweep_status *st)
 				status_hold_alone(st, l, w == SCHED_WAIT_TO_RUN_ALONE);
 		}
 	}
+	sweep_lease_status(s, st);
 	for (i = 0; i < s->nlive; i++) {
 		const struct sweep_run *r = &s->live[i]->pub;
 

@@ -187,7 +187,6 @@ sweep_new(uv_loop_t *loop, struct options *o, const struct observer *obs, char *
 	s->canary_program = realpath("/proc/self/exe", NULL);
 	if (s->canary_program == NULL)
 		s->canary_program = xstrdup("/proc/self/exe");
-	sweep_scrub_environ(o);
 	if (o->resume != NULL) {
 		const struct journal_header *h;
 		char *diff;
@@ -209,6 +208,8 @@ sweep_new(uv_loop_t *loop, struct options *o, const struct observer *obs, char *
 		sweep_config_to_options(&h->config, o);
 		for (i = 0; i < s->replay.nmask_env; i++)
 			options_add_mask_env(o, s->replay.mask_env[i]);
+		for (i = 0; i < s->replay.nscrub_env; i++)
+			options_add_scrub_env(o, s->replay.scrub_env[i]);
 		/* The cores kept back stay as many: container levels pin
 		 * their containers there. Where they and the widest run do
 		 * not fit, the refusal says what the header asks. */
@@ -241,8 +242,9 @@ sweep_new(uv_loop_t *loop, struct options *o, const struct observer *obs, char *
 		if (outdir_check_new(s->outdir, err) < 0)
 			goto fail;
 	}
-	/* After --resume has added the header's --mask-env names, before any
-	 * child runs. */
+	/* After --resume has added the header's --mask-env and --scrub-env
+	 * names, before any child runs. */
+	sweep_scrub_environ(o);
 	sweep_secrets_begin(s);
 	s->driver = driver_find(o->driver);
 	if (s->driver == NULL) {

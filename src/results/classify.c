@@ -18,6 +18,23 @@ static const char *const classify_names[] = {
     NULL, "isolation-broken", "harness-bug", "race", "test-flake", "unexplained",
 };
 
+/* Whether t failed or hung without company (in a run no other run of its
+ * package overlapped: interference.h) at cpu and load (0: any). */
+static bool
+classify_fails_alone(const struct results_test *t, int cpu, int load)
+{
+	int i;
+
+	for (i = 0; i < t->ncells; i++) {
+		const struct results_cell *x = &t->cells[i];
+
+		if ((cpu == 0 || x->cpu == cpu) && (load == 0 || x->load == load) &&
+		    x->failures + x->hangs > x->overlapped_bad)
+			return true;
+	}
+	return false;
+}
+
 /* The class of a test that is not a cascade. */
 static enum classify_class
 classify_own(const struct results *r, const struct causes *c, size_t i, char *channel)
@@ -34,7 +51,10 @@ classify_own(const struct results *r, const struct causes *c, size_t i, char *ch
 	if ((named & (CAUSES_NAMED_INTERFERENCE | CAUSES_NAMED_NOISE | CAUSES_NAMED_EPISODE)) ||
 	    debris)
 		return CLASSIFY_HARNESS_BUG;
-	if (named & (CAUSES_NAMED_CPU | CAUSES_NAMED_LOAD)) {
+	/* A race fails at its channel also without company: one that fails
+	 * there only with company is not the code's alone. */
+	if ((named & (CAUSES_NAMED_CPU | CAUSES_NAMED_LOAD)) &&
+	    classify_fails_alone(t, cpu, load)) {
 		if (cpu > 0 && load > 0)
 			snprintf(channel, CLASSIFY_CHANNEL_MAX, "cpu=%d,load=%d", cpu, load);
 		else if (cpu > 0)

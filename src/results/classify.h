@@ -5,7 +5,9 @@
  * (a canary misbehaved: nothing else can be trusted), harness-bug
  * (interference, host noise, a load episode or debris: the environment,
  * not the test's
- * code), race (its failures pile up at a cpu count or a load), test-flake
+ * code), race (its failures pile up at a cpu count or a load, and it fails
+ * there also without company: in a run no other run of its package
+ * overlapped), test-flake
  * (fails alike everywhere, alone or not, or only after a named polluter),
  * else unexplained. A cascade takes its root's class. The class also says
  * which quarantine channel it allows. It reads struct results and the

@@ -49,6 +49,7 @@ sweep_config_free(struct sweep_config *c)
 	util_strv_free_n(c->packages, c->npackages);
 	util_strv_free_n(c->command, c->ncommand);
 	util_strv_free_n(c->mask_env, c->nmask_env);
+	util_strv_free_n(c->scrub_env, c->nscrub_env);
 	free(c->shard_buckets);
 	free(c->shard_merged);
 	levels_free(c->level_config);
@@ -145,6 +146,9 @@ sweep_config_json(const struct sweep_config *c)
 	if (c->nmask_env > 0)
 		cJSON_AddItemToObject(o, "mask_env",
 		                      sweep_config_strv_json(c->mask_env, c->nmask_env));
+	if (c->nscrub_env > 0)
+		cJSON_AddItemToObject(o, "scrub_env",
+		                      sweep_config_strv_json(c->scrub_env, c->nscrub_env));
 	if (c->shard_count > 0) {
 		cJSON *shard = cJSON_AddObjectToObject(o, "shard");
 
@@ -619,6 +623,14 @@ sweep_config_decode(struct sweep_config_in *in, const cJSON *o, struct sweep_con
 		if (c->mask_env[i][0] == '\0' || strchr(c->mask_env[i], '=') != NULL)
 			rc = sweep_config_bad(
 			    in, "mask_env", _("an array of variable names (no \"=\", none empty)"));
+	}
+	if (rc == 0)
+		rc = sweep_config_strv(in, o, "scrub_env", false, &c->scrub_env, &c->nscrub_env);
+	for (i = 0; rc == 0 && i < c->nscrub_env; i++) {
+		if (c->scrub_env[i][0] == '\0' || strchr(c->scrub_env[i], '=') != NULL)
+			rc = sweep_config_bad(
+			    in, "scrub_env",
+			    _("an array of variable names (no \"=\", none empty)"));
 	}
 	if (rc == 0)
 		rc = sweep_config_shard(in, cJSON_GetObjectItemCaseSensitive(o, "shard"), c);

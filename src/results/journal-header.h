@@ -47,6 +47,9 @@ struct sweep_config {
 	/* --mask-env: the names only, never a value (absent when none). */
 	char **mask_env;
 	int nmask_env;
+	/* --scrub-env: the names withheld from the runs (absent when none). */
+	char **scrub_env;
+	int nscrub_env;
 	char *quarantine, *build_tags; /* or NULL */
 	char *driver;                  /* "go", "tap" or "pytest" */
 	char *pytest_unit;             /* pytest: "file" or "dir"; else NULL */

@@ -74,6 +74,7 @@ replay_count_run(struct replay *r, const struct journal_run *jr)
 	for (i = 0; i < jr->ndebris; i++)
 		results_add_debris(r->results, jr->pkg, jr->debris[i], jr->debris_run[i]);
 	plan_count_run(&r->runs, jr->phase, jr->pkg, jr->selected, jr->cpu, jr->load, jr->ms);
+	replay_lanes_add(&r->lanes, jr);
 	if (jr->run > r->max_run)
 		r->max_run = jr->run;
 	replay_forget_spawn(r, jr->run);
@@ -225,6 +226,28 @@ replay_bad_why(struct replay_ctx *c, int lineno, char *why)
 
 	free(why);
 	return rc;
+}
+
+/* Adds the variable names of a resume line's key (absent: none) to *v. */
+static int
+replay_names(struct replay_ctx *c, int lineno, const cJSON *line, const char *key, char ***v,
+             size_t *n)
+{
+	const cJSON *names = cJSON_GetObjectItemCaseSensitive(line, key), *name;
+
+	if (!cJSON_IsArray(names))
+		return 0;
+	cJSON_ArrayForEach(name, names)
+	{
+		if (!cJSON_IsString(name) || name->valuestring[0] == '\0' ||
+		    strchr(name->valuestring, '=') != NULL)
+			return replay_bad_why(
+			    c, lineno,
+			    xasprintf(_("resume line: %s: expected an array of variable names"),
+			              key));
+		util_strv_add(v, n, name->valuestring);
+	}
+	return 0;
 }
 
 static int
@@ -464,22 +487,16 @@ replay_line(void *arg, struct journal_reader *reader, const cJSON *line, int lin
 			return replay_bad_why(c, lineno, why);
 		r->header.config.clipped_limits = limits;
 	} else if (strcmp(type, "resume") == 0) {
-		const cJSON *names = cJSON_GetObjectItemCaseSensitive(line, "mask_env"), *name;
-
 		free(r->end_status);
 		r->end_status = NULL;
 		r->finished_ms = 0;
-		if (!cJSON_IsArray(names))
-			names = NULL;
-		cJSON_ArrayForEach(name, names)
-		{
-			if (!cJSON_IsString(name) || name->valuestring[0] == '\0' ||
-			    strchr(name->valuestring, '=') != NULL)
-				return replay_bad(c, lineno,
-				                  _("resume line: mask_env: expected an array of "
-				                    "variable names"));
-			util_strv_add(&r->mask_env, &r->nmask_env, name->valuestring);
-		}
+		int rc = replay_names(c, lineno, line, "mask_env", &r->mask_env, &r->nmask_env);
+
+		if (rc == 0)
+			rc = replay_names(c, lineno, line, "scrub_env", &r->scrub_env,
+			                  &r->nscrub_env);
+		if (rc < 0)
+			return rc;
 	}
 	/* set lines are the reader's; unknown types are skipped so newer
 	 * journals still read. */
@@ -545,12 +562,14 @@ replay_free(struct replay *r)
 	driver_free_pkgs(r->pkgs, r->npkgs);
 	results_free(r->results);
 	plan_free(&r->runs);
+	replay_lanes_free(&r->lanes);
 	free(r->unfinished);
 	for (i = 0; i < r->nconfirms; i++)
 		free(r->confirm_tests[i]);
 	free(r->confirm_tests);
 	free(r->confirm_counts);
 	util_strv_free(r->mask_env);
+	util_strv_free(r->scrub_env);
 	free(r->end_status);
 	run_ids_free(&r->run_ids);
 	cJSON_Delete(r->parts);

@@ -14,6 +14,7 @@
 #include "drivers/driver.h"
 #include "results/journal-header.h"
 #include "results/plan-pairs.h"
+#include "results/replay-lanes.h"
 #include "results/results.h"
 #include "results/run-ids.h"
 
@@ -33,7 +34,8 @@ struct replay {
 	struct pkg **pkgs; /* from the build lines, by index */
 	size_t npkgs;
 	struct results *results;
-	struct plan runs; /* the runs done at each pair (no targets) */
+	struct plan runs;          /* the runs done at each pair (no targets) */
+	struct replay_lanes lanes; /* what each lane carried */
 	struct replay_spawn *unfinished;
 	size_t nunfinished;
 	char **confirm_tests; /* confirm lines: extra confirm runs asked for ... */
@@ -43,6 +45,9 @@ struct replay {
 	 * masked once is masked on every later resume). */
 	char **mask_env;
 	size_t nmask_env;
+	/* The same for --scrub-env's names. */
+	char **scrub_env;
+	size_t nscrub_env;
 	int64_t max_run;
 	int64_t max_canary; /* the last canary run's number */
 	bool torn;          /* the last line was torn and skipped */

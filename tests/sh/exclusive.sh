@@ -4,8 +4,9 @@
 # Exclusive groups: two packages that share one device (a lock file each
 # run creates with O_EXCL) collide at load 2 without --exclusive and never
 # with it, on one core; the group is in the journal header and in
-# results.json's config. A pattern that matches no package, a group named
-# twice and a malformed group are errors before anything runs.
+# results.json's config. A pattern that matches no package (or, PKG::TEST,
+# no test its packages list), a group named twice and a malformed group
+# are errors before any run.
 set -eu
 . "$CHECK_SRCDIR/tests/lib/isolation.sh"
 core=$(python3 -c 'import os; print(min(os.sched_getaffinity(0)))')
@@ -57,4 +58,23 @@ bad 'invalid value "dev=./zone" for --exclusive: expected a group name not given
 	--exclusive dev=./device/... --exclusive dev=./zone
 bad 'invalid value "=./zone" for --exclusive: expected NAME=PATTERN' --exclusive =./zone
 bad 'invalid value "a/b=./zone" for --exclusive: expected NAME=PATTERN' --exclusive a/b=./zone
+# PKG::TEST is checked once the packages listed their tests: after the
+# build, before the first run, exit 2 naming it.
+rc=0
+"$FLAKESWEEP" --cpu 1 --load 1 --count 1 --canaries 0 --ui none -o "$CHECK_TMPDIR/notest" \
+	--exclusive dev=./device/...::TestNone ./device/... >"$CHECK_TMPDIR/notest.out" 2>&1 || rc=$?
+[ "$rc" = 2 ] || { cat "$CHECK_TMPDIR/notest.out"; fail "::TestNone: exit $rc, want 2"; }
+grep -qF -- "--exclusive dev=./device/...::TestNone matches no test of its packages" \
+	"$CHECK_TMPDIR/notest.out" || { cat "$CHECK_TMPDIR/notest.out"; fail "::TestNone: no message"; }
+! grep -q '"type":"run"' "$CHECK_TMPDIR/notest/journal.jsonl" || fail "::TestNone: runs began"
+# A framework that lists no tests before they run (TAP): the sweep says
+# only the pattern's package is checked, and goes on.
+printf '#!/bin/sh\necho 1..1\necho ok 1 - one\n' >one.sh
+chmod +x one.sh
+"$FLAKESWEEP" --driver tap --cpu 1 --load 1 --count 1 --confirm 0 --canaries 0 --ui line \
+	-o "$CHECK_TMPDIR/tap" --exclusive tap=.::none -- ./one.sh >"$CHECK_TMPDIR/tap.out" 2>&1 ||
+	{ cat "$CHECK_TMPDIR/tap.out"; fail "tap: exit $?"; }
+grep -qF -- "--exclusive tap=.::none: " "$CHECK_TMPDIR/tap.out" &&
+	grep -qF "does not list its tests before they run, so only the pattern's package is checked" \
+		"$CHECK_TMPDIR/tap.out" || { cat "$CHECK_TMPDIR/tap.out"; fail "tap: no note"; }
 echo "exclusive: ok"

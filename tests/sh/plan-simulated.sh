@@ -4,7 +4,8 @@
 # flakesweep plan -o DIR writes the virtual sweep of a 256-core machine as
 # a simulated sweep: a journal whose header says "simulated": true, with a
 # run line for every run the plan counted, on the plan's lanes, and a
-# results.json that says "simulated": true. Every command that needs
+# results.json that says "simulated": true; each run line has its virtual
+# start and end (began, ended) from the header's start. Every command that needs
 # measured runs refuses it with exit 2, saying it is a plan's simulation:
 # report (--rebuild and --results), merge, compare, quarantine list and
 # check with --results, --resume, junit, verify and plan --durations.
@@ -31,6 +32,22 @@ check(len(runs) == p["runs"], "a run line per run planned: %d of %d" % (len(runs
 check(len({l["lane"] for l in runs}) == p["lanes"], "runs on every lane")
 check(all(len(l["cores"]) == l["cpu"] for l in runs), "each run on its cpu's cores")
 check(lines[-1]["type"] == "end" and lines[-1]["status"] == "complete", "an end line")
+# Each run spawned and reaped at its virtual start and end, within the
+# plan's wall time from the header's start: a view rebuilds the lanes.
+import datetime
+def ms(t):
+    return int(datetime.datetime.strptime(t, "%Y-%m-%dT%H:%M:%SZ").replace(
+        tzinfo=datetime.timezone.utc).timestamp() * 1000)
+t0 = ms(h["started"])
+check(all("began" in l and l["ended"] - l["began"] == l["ms"] for l in runs),
+      "each run line has began and ended, ms apart")
+check(min(l["began"] for l in runs) == t0, "the first run begins at the sweep's start")
+wall = max(l["ended"] for l in runs) - t0
+check(abs(wall - p["wall_s"] * 1000) <= 1, "the last run ends at the plan's wall time")
+for lane in {l["lane"] for l in runs}:
+    on = sorted((l["began"], l["ended"], l["cores"]) for l in runs if l["lane"] == lane)
+    check(all(set(c) <= set(h["machine"]["lanes"][lane]) for _, _, c in on),
+          "lane %d's runs on its cores" % lane)
 d = json.load(open(os.path.join(sim, "results.json")))
 check(d.get("simulated") is True, "results.json says simulated")
 check(d["status"] == "complete", "results.json is complete")
