@@ -169,6 +169,16 @@ TEST(polluter_names_every_polluter_of_a_victim)
 	CHECK_INT(first, 3);
 	CHECK_INT(runs, 7);
 	free(log);
+	/* The failing run's tests before the victim are all cleared: the
+	 * first polluter shows only under a new seed, and has that seed. */
+	f.polluters = "TestE";
+	log = search(&f, found, &first, &runs);
+	CHECK_STR(log, "* A>TestVictim B>TestVictim C>TestVictim D,E>TestVictim D>TestVictim "
+	               "E>TestVictim ");
+	CHECK_STR(found, "TestE@new");
+	CHECK_INT(first, 7);
+	CHECK_INT(runs, 7);
+	free(log);
 	/* One polluter, and the tests after the victim cleared under a new
 	 * seed: one probe more. */
 	f.polluters = "TestB";

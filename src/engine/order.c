@@ -72,12 +72,14 @@ static void
 order_record(struct sweep *s, struct results_test *t)
 {
 	struct sweep_order *q = &s->order;
-	const char *found = polluter_found(q->search), *name, *seed;
+	const char *found = polluter_found(q->search), *name, *seed, *first = q->seed;
 	const char *command = q->ncommands > 0 ? q->commands[0] : NULL;
 	cJSON *line = cJSON_CreateObject();
 	size_t i;
 
-	results_set_polluter(t, found, q->seed, command, polluter_first_runs(q->search));
+	/* The first may have shown only under a new seed: its pair's seed. */
+	polluter_nth(q->search, 0, &first);
+	results_set_polluter(t, found, first, command, polluter_first_runs(q->search));
 	t->polluter->search_runs = polluter_runs(q->search);
 	for (i = 1; (name = polluter_nth(q->search, i, &seed)) != NULL; i++)
 		results_add_polluter(t, name, seed, i < q->ncommands ? q->commands[i] : NULL);
@@ -87,7 +89,7 @@ order_record(struct sweep *s, struct results_test *t)
 		cJSON_AddStringToObject(line, "polluter", found);
 	else
 		cJSON_AddNullToObject(line, "polluter");
-	cJSON_AddStringToObject(line, "seed", q->seed);
+	cJSON_AddStringToObject(line, "seed", first);
 	cJSON_AddNumberToObject(line, "runs", (double)polluter_first_runs(q->search));
 	cJSON_AddNumberToObject(line, "search_runs", (double)polluter_runs(q->search));
 	if (command != NULL)
