@@ -8,9 +8,10 @@
 set -eu
 . "$CHECK_SRCDIR/tests/lib/budget-mod.sh"
 fail() { echo "FAIL: $*"; exit 1; }
+rc=0
 "$FLAKESWEEP" --for 20s --timeout 10m --cpu 1 --load 1 --no-race --ui none \
-	-o "$CHECK_TMPDIR/out" ./p01 >"$CHECK_TMPDIR/out.txt" 2>&1 ||
-	{ cat "$CHECK_TMPDIR/out.txt"; fail "--for 20s failed"; }
+	-o "$CHECK_TMPDIR/out" ./p01 >"$CHECK_TMPDIR/out.txt" 2>&1 || rc=$?
+[ "$rc" = 0 ] || { cat "$CHECK_TMPDIR/out.txt"; fail "--for 20s: exit $rc, expected 0"; }
 check() { # DIR: the count in results.json, the journal and report.txt agree
 	python3 - "$1" <<'PY'
 import json, os, re, sys
