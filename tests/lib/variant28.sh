@@ -63,3 +63,75 @@ assert len(seen) == len(set(seen)) == lanes, "lanes shown twice or unknown: %s" 
 print(runs)
 PY
 }
+# probe SOCKET N [CMD]: N times, connect to a sweep's control socket and
+# time until its first status line (flakesweep(5), CONTROL SOCKET); with
+# CMD, then send {"cmd": CMD, "id": i} and time until the reply with that
+# id. Each wait is at most 2 s. Prints the p50, p99 and max in ms, and
+# exits 1 when a request got no answer in time or a status was not of a
+# running sweep phase.
+probe() {
+	python3 - "$@" <<'PY'
+import json, socket, sys, time
+path, n = sys.argv[1], int(sys.argv[2])
+cmd = sys.argv[3] if len(sys.argv) > 3 else None
+def lines(s):
+    buf = b""
+    while True:
+        while b"\n" in buf:
+            line, buf = buf.split(b"\n", 1)
+            yield json.loads(line)
+        chunk = s.recv(65536)
+        if not chunk:
+            return
+        buf += chunk
+st, rp, bad = [], [], []
+for i in range(n):
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.settimeout(2.0)
+    t0 = time.monotonic()
+    try:
+        s.connect(path)
+        it = lines(s)
+        hello = next(it)
+        assert hello["type"] == "hello" and hello["protocol"] == 1, hello
+        status = next(o for o in it if o.get("type") == "status")
+        st.append((time.monotonic() - t0) * 1000)
+        if status["phase"] not in ("sweep", "confirm"):
+            bad.append("request %d: status of phase %s" % (i, status["phase"]))
+        if cmd:
+            t1 = time.monotonic()
+            s.sendall(json.dumps({"cmd": cmd, "id": i}).encode() + b"\n")
+            reply = next(o for o in it if o.get("type") == "reply")
+            rp.append((time.monotonic() - t1) * 1000)
+            if reply.get("id") != i:
+                bad.append("request %d: reply %s" % (i, reply))
+    except Exception as e:
+        bad.append("request %d: no answer within 2 s (%r)" % (i, e))
+    finally:
+        s.close()
+def pct(a, p):
+    a = sorted(a)
+    return a[min(len(a) - 1, int(p * len(a)))] if a else float("nan")
+print("status after connect, %d requests: p50 %.1f ms, p99 %.1f ms, max %.1f ms"
+      % (len(st), pct(st, .5), pct(st, .99), max(st or [0])))
+if cmd:
+    print("reply to cmd %r, %d requests: p50 %.1f ms, p99 %.1f ms, max %.1f ms"
+          % (cmd, len(rp), pct(rp, .5), pct(rp, .99), max(rp or [0])))
+for b in bad[:10]:
+    print("FAIL:", b)
+sys.exit(1 if bad else 0)
+PY
+}
+# stop_sweep SOCKET: send stop to a running sweep.
+stop_sweep() {
+	python3 -c '
+import json, socket, sys
+s = socket.socket(socket.AF_UNIX); s.settimeout(5); s.connect(sys.argv[1])
+s.sendall(b"{\"cmd\":\"stop\",\"id\":\"end\"}\n")
+buf = b""
+while b"\"reply\"" not in buf:
+    c = s.recv(65536)
+    if not c: break
+    buf += c
+' "$1" || true
+}
