@@ -89,16 +89,19 @@ for i in range(n):
     s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     s.settimeout(2.0)
     t0 = time.monotonic()
+    stage = "hello"
     try:
         s.connect(path)
         it = lines(s)
         hello = next(it)
+        stage = "status"
         assert hello["type"] == "hello" and hello["protocol"] == 1, hello
         status = next(o for o in it if o.get("type") == "status")
         st.append((time.monotonic() - t0) * 1000)
         if status["phase"] not in ("sweep", "confirm"):
             bad.append("request %d: status of phase %s" % (i, status["phase"]))
         if cmd:
+            stage = "reply to " + cmd
             t1 = time.monotonic()
             s.sendall(json.dumps({"cmd": cmd, "id": i}).encode() + b"\n")
             reply = next(o for o in it if o.get("type") == "reply")
@@ -106,7 +109,7 @@ for i in range(n):
             if reply.get("id") != i:
                 bad.append("request %d: reply %s" % (i, reply))
     except Exception as e:
-        bad.append("request %d: no answer within 2 s (%r)" % (i, e))
+        bad.append("request %d: no %s within 2 s (%r)" % (i, stage, e))
     finally:
         s.close()
 def pct(a, p):
