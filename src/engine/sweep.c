@@ -41,6 +41,7 @@
 #include "engine/shard.h"
 #include "engine/sweep.h"
 #include "engine/outdir.h"
+#include "engine/run-env.h"
 #include "engine/sweep-int.h"
 #include "base/timefmt.h"
 #include "base/util.h"
@@ -142,12 +143,9 @@ sweep_load_quarantine(struct sweep *s, const char *given, char **err)
 static void
 sweep_scrub_environ(const struct options *o)
 {
-	static const char *const tokens[] = {"GH_TOKEN", "GITHUB_TOKEN", "GH_ENTERPRISE_TOKEN",
-	                                     "GITHUB_ENTERPRISE_TOKEN"};
 	size_t i;
 
-	for (i = 0; i < UTIL_ARRAY_LEN(tokens); i++)
-		proc_withhold_env(tokens[i]);
+	proc_withhold_tokens();
 	for (i = 0; i < (size_t)o->nscrub_env; i++)
 		proc_withhold_env(o->scrub_env[i]);
 }
@@ -511,6 +509,8 @@ sweep_free(struct sweep *s)
 	quarantine_free(s->quarantine);
 	noise_free(s->noise);
 	tmpdir_pool_free(s->tmp_pool);
+	run_env_free(s->run_env[0]);
+	run_env_free(s->run_env[1]);
 	for (i = 0; s->watch != NULL && i < s->npkgs; i++)
 		workdir_watch_free(s->watch[i]);
 	free(s->watch);
