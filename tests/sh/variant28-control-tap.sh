@@ -15,7 +15,7 @@
 # discover"), where flakesweep(5), CONTROL SOCKET says "the status a view
 # gets on connecting may be up to a second old". The script fails
 # whenever either shows, so it is intermittent: at --load 16 it failed
-# three runs of three started by hand and passed one through tests/unit.
+# three runs of three started by hand and passed two through tests/unit.
 # The control socket answers while a TAP sweep at --load 16 of CPU-bound
 # runs (awk spinning about 10 ms) goes on (flakesweep(5), CONTROL
 # SOCKET): 200 connections each wait for the hello and the first status
