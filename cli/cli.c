@@ -51,35 +51,44 @@ cli_distance(const char *a, size_t na, const char *b)
 	return d[na][nb] > CLI_NEAR ? CLI_FAR : d[na][nb];
 }
 
-/* The one option of c's table that the unknown bad begins ("--conf" for
- * --confirm), or else the long option nearest to it ("--cuont=20"), when
- * one is near enough to be a slip of the fingers. */
+/* The options of tables a and b that the unknown bad begins ("--conf" for
+ * --confirm; "--fo" for --for, --force: several joined by ", --"), or
+ * else the long option nearest to it ("--cuont=20"), when one is near
+ * enough to be a slip of the fingers. Several are joined in a buffer the
+ * next call reuses. */
 const char *
 cli_nearest_of(const struct cli_option *a, const struct cli_option *b, const char *bad)
 {
+	static char joined[256];
 	const struct cli_option *tables[2] = {a, b}, *t;
 	const char *name = NULL, *begun = NULL;
-	size_t i, k, n, nbegun = 0;
+	size_t i, k, n, nbegun = 0, len = 0;
 	int best = CLI_FAR, d;
 
 	bad += strspn(bad, "-");
 	n = strcspn(bad, "=");
-	if (n < 3)
+	if (n < 2)
 		return NULL;
+	joined[0] = '\0';
 	for (k = 0; k < 2 && (t = tables[k]) != NULL; k++) {
 		for (i = 0; t[i].name != NULL; i++) {
-			d = t[i].name[1] == '\0' ? CLI_FAR : cli_distance(bad, n, t[i].name);
+			d = t[i].name[1] == '\0' || n < 3 ? CLI_FAR
+			                                  : cli_distance(bad, n, t[i].name);
 			if (d < best) {
 				best = d;
 				name = t[i].name;
 			}
-			if (strncmp(bad, t[i].name, n) == 0) {
-				begun = t[i].name;
-				nbegun++;
-			}
+			if (strncmp(bad, t[i].name, n) != 0)
+				continue;
+			begun = t[i].name;
+			if (nbegun++ > 0 && len < sizeof joined)
+				len += (size_t)snprintf(joined + len, sizeof joined - len, ", --");
+			if (len < sizeof joined)
+				len += (size_t)snprintf(joined + len, sizeof joined - len, "%s",
+				                        begun);
 		}
 	}
-	return nbegun == 1 ? begun : name;
+	return nbegun == 1 ? begun : nbegun > 1 ? joined : name;
 }
 
 static const char *

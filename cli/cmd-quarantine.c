@@ -503,11 +503,15 @@ cmd_quarantine_class(const struct cmd_quarantine_args *c, struct quarantine_new_
 		free(err);
 		return -1;
 	}
-	t = results_find(r, ne->test);
+	t = quarantine_results_test(r, ne->test);
 	*klass = t != NULL ? meta.tests[t - r->tests].klass : CLASSIFY_NONE;
-	why = quarantine_class_refusal(ne->test, *klass,
-	                               t != NULL ? meta.tests[t - r->tests].class_channel : NULL,
-	                               ne->channel);
+	/* Evidence that does not name the test allows nothing. */
+	why = t == NULL
+	          ? xasprintf(_("%s is no test of these results: check its id, or add it "
+	                        "without --results"),
+	                      ne->test)
+	          : quarantine_class_refusal(ne->test, *klass,
+	                                     meta.tests[t - r->tests].class_channel, ne->channel);
 	ne->klass = classify_name(*klass);
 	if (why != NULL && c->force && c->reason != NULL) {
 		ne->forced = true;

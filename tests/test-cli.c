@@ -123,11 +123,16 @@ TEST(cli_verify_unknown_option_names_its_own)
 {
 	static const struct cli_option own[] = {
 	    {"budget", true, 1}, {"test", true, 2}, {NULL, false, 0}};
-	static const struct cli_option sweep[] = {{"count", true, 3}, {NULL, false, 0}};
+	static const struct cli_option sweep[] = {
+	    {"count", true, 3}, {"confirm", true, 4}, {NULL, false, 0}};
 	struct options o;
 	char *bad[] = {"verify", "--bugdet", "3", NULL};
 
 	CHECK_STR(cli_nearest_of(sweep, own, "--bugdet"), "budget");
+	/* A prefix of several names them all. */
+	CHECK_STR(cli_nearest_of(sweep, own, "--bu"), "budget");
+	CHECK_STR(cli_nearest_of(sweep, own, "--co"), "count, --confirm");
+	CHECK(cli_nearest_of(sweep, own, "--c") == NULL);
 	CHECK_STR(cli_nearest_of(sweep, own, "--cuont=2"), "count");
 	CHECK(cli_nearest_of(sweep, NULL, "--bugdet") == NULL);
 	options_init(&o);

@@ -624,9 +624,7 @@ quarantine_evidence_ledger(const struct quarantine_entry *e, const struct ledger
 	}
 }
 
-/* The results' test that an entry names: by its id, or for a pytest
- * node id, the test whose id ends in it. */
-static const struct results_test *
+const struct results_test *
 quarantine_results_test(const struct results *results, const char *test)
 {
 	const struct results_test *t = results_find(results, test);

@@ -143,6 +143,11 @@ void quarantine_evidence_add_cell(struct quarantine_evidence *ev,
                                   const struct quarantine_channel *ch, int cpu, int load, long runs,
                                   long failures, long hangs);
 
+/* The test of results that an entry's test names: by its id, or for a
+ * pytest node id (a file's entry may name it alone), the test whose id
+ * ends in it; NULL when none. */
+const struct results_test *quarantine_results_test(const struct results *results, const char *test);
+
 /* Gathers the evidence for e: the cells of e->test in results (found by
  * id; NULL for none) and its lines in ledger (NULL for none). ev is
  * overwritten. */

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <net/if.h>
 #include <poll.h>
+#include <pthread.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -29,10 +30,10 @@
 #include <unistd.h>
 
 #include "engine/proc.h"
+#include "engine/spawner.h"
 #include "base/mask.h"
 #include "base/util.h"
 
-#define PROC_STACK_SIZE (64 * 1024)
 /* A time-limit timer this late (ms) means flakesweep itself was stopped. */
 #define PROC_STOPPED_MS 1000
 
@@ -62,139 +63,31 @@ struct proc {
 	struct mask_stream *out_mask, *report_mask;
 	proc_done_cb done_cb;
 	void *arg;
-};
-
-struct proc_child {
-	char *const *argv;
-	char *const *envp;
-	const char *cwd;
-	const cpu_set_t *cpus;
-	pid_t parent;
-	int out_fd;
-	int null_fd;
-	int report_fd; /* or -1 */
-	bool isolate_net;
-	volatile int err; /* shared with the parent through CLONE_VM */
+	/* Its birth: the child's settings, the pipes' ends, the clone's
+	 * result (a pid or a negative errno). proc_spawn_async owns argv,
+	 * envp and cwd until the clone is over. */
+	struct spawner_child child;
+	cpu_set_t cpus;
+	char **argv, **envp, *cwd;
+	int out_fd, report_fd;
+	pid_t born;
+	uv_work_t work;
+	proc_start_cb start_cb;
+	int pending_sig; /* proc_signal before the birth */
 };
 
 /* The leaders of the live procs, sorted, for proc_reap_orphans and the
  * adopted children's scans. */
 static pid_t *live;
 static size_t nlive, live_cap;
+/* live is linked on the thread that clones, read and unlinked on the
+ * loop's. */
+static pthread_mutex_t live_mu = PTHREAD_MUTEX_INITIALIZER;
 /* The values masked in every child's output (proc_set_mask), or NULL. */
 static const struct mask *proc_masks;
-/* The variables no child sees (proc_withhold_env). */
-static char **proc_withheld;
-static size_t proc_nwithheld;
 /* The signal that stopped a capture, for proc_interrupted(). */
 static int proc_signalled;
 static long proc_hz;
-static char proc_stack[PROC_STACK_SIZE] __attribute__((aligned(16)));
-
-/* In the child: a new network namespace whose loopback is up. Only system
- * calls, as the rest of the child side. */
-static int
-proc_child_netns(void)
-{
-	struct ifreq ifr;
-	int fd, rc = -1;
-
-	if (unshare(CLONE_NEWNET) < 0)
-		return -1;
-	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -1;
-	memset(&ifr, 0, sizeof ifr);
-	memcpy(ifr.ifr_name, "lo", 3);
-	if (ioctl(fd, SIOCGIFFLAGS, &ifr) == 0) {
-		ifr.ifr_flags |= IFF_UP;
-		rc = ioctl(fd, SIOCSIFFLAGS, &ifr);
-	}
-	close(fd);
-	return rc;
-}
-
-void
-proc_withhold_env(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < proc_nwithheld; i++) {
-		if (strcmp(proc_withheld[i], name) == 0)
-			return;
-	}
-	util_strv_add(&proc_withheld, &proc_nwithheld, name);
-}
-
-/* envp without the withheld variables: an array of its own strings that
- * the caller frees (not the strings), or NULL when nothing is withheld. */
-static char **
-proc_child_env(char *const *envp)
-{
-	size_t n = 0, k = 0, i;
-	char **out;
-
-	if (proc_nwithheld == 0 || envp == NULL)
-		return NULL;
-	while (envp[n] != NULL)
-		n++;
-	out = xmalloc(sizeof *out * (n + 1));
-	for (; *envp != NULL; envp++) {
-		bool keep = true;
-
-		for (i = 0; i < proc_nwithheld && keep; i++) {
-			size_t len = strlen(proc_withheld[i]);
-
-			keep = !(strncmp(*envp, proc_withheld[i], len) == 0 && (*envp)[len] == '=');
-		}
-		if (keep)
-			out[k++] = *envp;
-	}
-	out[k] = NULL;
-	return out;
-}
-
-/* Runs in the child, on proc_stack, while the parent is suspended
- * (CLONE_VFORK): only async-signal-safe calls until exec. */
-static int
-proc_child_exec(void *argp)
-{
-	struct proc_child *c = argp;
-	sigset_t all;
-	int sig;
-
-	if (setpgid(0, 0) < 0)
-		goto fail;
-	if (c->cpus != NULL && sched_setaffinity(0, sizeof *c->cpus, c->cpus) < 0)
-		goto fail;
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
-		goto fail;
-	/* flakesweep may already have died between clone and prctl. */
-	if (getppid() != c->parent) {
-		c->err = ESRCH;
-		_exit(127);
-	}
-	for (sig = 1; sig < NSIG; sig++)
-		signal(sig, SIG_DFL);
-	sigemptyset(&all);
-	sigprocmask(SIG_SETMASK, &all, NULL);
-	if (c->isolate_net && proc_child_netns() < 0)
-		goto fail;
-	if (c->cwd != NULL && chdir(c->cwd) < 0)
-		goto fail;
-	if (dup2(c->null_fd, 0) < 0 || dup2(c->out_fd, 1) < 0 || dup2(c->out_fd, 2) < 0)
-		goto fail;
-	/* dup2 onto itself keeps close-on-exec: clear it by hand then. */
-	if (c->report_fd == PROC_REPORT_FD && fcntl(PROC_REPORT_FD, F_SETFD, 0) < 0)
-		goto fail;
-	if (c->report_fd >= 0 && c->report_fd != PROC_REPORT_FD &&
-	    dup2(c->report_fd, PROC_REPORT_FD) < 0)
-		goto fail;
-	execvpe(c->argv[0], c->argv, c->envp);
-fail:
-	c->err = errno;
-	_exit(127);
-}
 
 static void
 proc_close_cb(uv_handle_t *h)
@@ -270,8 +163,10 @@ proc_live_index(pid_t pid)
 static void
 proc_link_live(pid_t pid)
 {
-	size_t i = proc_live_index(pid);
+	size_t i;
 
+	pthread_mutex_lock(&live_mu);
+	i = proc_live_index(pid);
 	if (nlive == live_cap) {
 		live_cap = live_cap ? 2 * live_cap : 64;
 		live = xrealloc(live, sizeof *live * live_cap);
@@ -279,15 +174,19 @@ proc_link_live(pid_t pid)
 	memmove(live + i + 1, live + i, sizeof *live * (nlive - i));
 	live[i] = pid;
 	nlive++;
+	pthread_mutex_unlock(&live_mu);
 }
 
 static void
 proc_unlink_live(pid_t pid)
 {
-	size_t i = proc_live_index(pid);
+	size_t i;
 
+	pthread_mutex_lock(&live_mu);
+	i = proc_live_index(pid);
 	if (i < nlive && live[i] == pid)
 		memmove(live + i, live + i + 1, sizeof *live * (--nlive - i));
+	pthread_mutex_unlock(&live_mu);
 }
 
 static void
@@ -512,66 +411,51 @@ proc_boot_ticks(void)
 	       (uint64_t)ts.tv_nsec / (uint64_t)(1000000000L / proc_hz);
 }
 
-int
-proc_spawn(uv_loop_t *loop, const struct proc_spec *spec, proc_output_cb output_cb,
-           proc_done_cb done_cb, void *arg, struct proc **out)
+/* A proc for spec, not yet born: its pipes made, its settings and
+ * callbacks kept. NULL and a negative errno in *rc when a pipe cannot be
+ * made. */
+static struct proc *
+proc_new(uv_loop_t *loop, const struct proc_spec *spec, proc_output_cb output_cb,
+         proc_done_cb done_cb, void *arg, int *rc)
 {
-	struct proc_child child;
+	int fds[2] = {-1, -1}, rfds[2] = {-1, -1}, null_fd;
 	struct proc *p;
-	char **env;
-	int fds[2] = {-1, -1}, rfds[2] = {-1, -1}, null_fd = -1, rc = 0;
-	pid_t pid;
-	uint64_t ticks0, ticks1;
-	int64_t started_ms;
 
-	if (spec->argv == NULL || spec->argv[0] == NULL)
-		return -EINVAL;
-	if (pipe2(fds, O_CLOEXEC) < 0)
-		return -errno;
-	if (spec->report_cb != NULL && pipe2(rfds, O_CLOEXEC) < 0) {
-		rc = -errno;
-		goto out;
+	*rc = 0;
+	if (spec->argv == NULL || spec->argv[0] == NULL) {
+		*rc = -EINVAL;
+		return NULL;
 	}
 	null_fd = proc_null();
 	if (null_fd < 0) {
-		rc = null_fd;
-		goto out;
+		*rc = null_fd;
+		return NULL;
 	}
-	memset(&child, 0, sizeof child);
-	env = proc_child_env(spec->envp);
-	child.argv = spec->argv;
-	child.envp = env != NULL ? env : spec->envp;
-	child.cwd = spec->cwd;
-	child.cpus = spec->cpus;
-	child.parent = getpid();
-	child.out_fd = fds[1];
-	child.null_fd = null_fd;
-	child.report_fd = rfds[1];
-	child.isolate_net = spec->isolate_net;
-	/* A run's time starts at its birth: the exec of a large test binary
-	 * on a busy core is its lane's time, not the loop's. */
-	started_ms = util_mono_ms();
-	ticks0 = proc_boot_ticks();
-	pid = clone(proc_child_exec, proc_stack + sizeof proc_stack,
-	            CLONE_VM | CLONE_VFORK | SIGCHLD, &child);
-	/* CLONE_VFORK: the child has exec'd or failed; env is no longer read. */
-	free(env);
-	if (pid < 0) {
-		rc = -errno;
-		goto out;
+	if (pipe2(fds, O_CLOEXEC) < 0 || (spec->report_cb != NULL && pipe2(rfds, O_CLOEXEC) < 0)) {
+		*rc = -errno;
+		if (fds[0] >= 0) {
+			close(fds[0]);
+			close(fds[1]);
+		}
+		return NULL;
 	}
-	ticks1 = proc_boot_ticks();
-	if (child.err != 0) {
-		waitpid(pid, NULL, 0);
-		rc = -child.err;
-		goto out;
-	}
+	/* The clock's rate, read here so that no two threads set it. */
+	proc_boot_ticks();
 	p = xcalloc(1, sizeof *p);
 	p->loop = loop;
-	p->pid = pid;
-	p->started_ms = started_ms;
-	p->ticks0 = ticks0;
-	p->ticks1 = ticks1;
+	p->child.argv = spec->argv;
+	p->child.envp = spec->envp;
+	p->child.cwd = spec->cwd;
+	if (spec->cpus != NULL) {
+		p->cpus = *spec->cpus;
+		p->child.cpus = &p->cpus;
+	}
+	p->child.null_fd = null_fd;
+	p->child.out_fd = fds[1];
+	p->child.report_fd = rfds[1];
+	p->child.isolate_net = spec->isolate_net;
+	p->out_fd = fds[0];
+	p->report_fd = rfds[0];
 	p->term_after_ms = spec->term_after_ms;
 	p->kill_after_ms = spec->kill_after_ms;
 	p->drain_ms = spec->drain_ms > 0 ? spec->drain_ms : 200;
@@ -580,12 +464,50 @@ proc_spawn(uv_loop_t *loop, const struct proc_spec *spec, proc_output_cb output_
 	p->report_eof = spec->report_cb == NULL;
 	p->done_cb = done_cb;
 	p->arg = arg;
+	return p;
+}
+
+/* The clone itself, on whichever thread: a run's time starts at its
+ * birth (the exec of a large test binary on a busy core is its lane's
+ * time, not the loop's), and its leader is live before any scan for
+ * orphans can see it. */
+static void
+proc_clone_child(struct proc *p)
+{
+	p->started_ms = util_mono_ms();
+	p->ticks0 = proc_boot_ticks();
+	p->born = spawner_clone(&p->child);
+	p->ticks1 = proc_boot_ticks();
+	if (p->born > 0)
+		proc_link_live(p->born);
+}
+
+/* After the clone, on the loop: the pipes' write ends closed, and the
+ * handles that watch the born child started. Returns 0, or the clone's
+ * negative errno with p freed. */
+static int
+proc_watch(struct proc *p)
+{
+	uv_loop_t *loop = p->loop;
+	int rc = p->born < 0 ? p->born : 0;
+
+	close(p->child.out_fd);
+	if (p->child.report_fd >= 0)
+		close(p->child.report_fd);
+	if (rc < 0) {
+		close(p->out_fd);
+		if (p->report_fd >= 0)
+			close(p->report_fd);
+		free(p);
+		return rc;
+	}
+	p->pid = p->born;
 	if (proc_masks != NULL && mask_count(proc_masks) > 0) {
 		p->out_mask = mask_stream_new(proc_masks, proc_out_masked, p);
 		if (p->report_cb != NULL)
 			p->report_mask = mask_stream_new(proc_masks, proc_report_masked, p);
 	}
-	p->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	p->pidfd = (int)syscall(SYS_pidfd_open, p->pid, 0);
 	if (p->pidfd >= 0) {
 		uv_poll_init(loop, &p->exit_poll, p->pidfd);
 		p->exit_poll.data = p;
@@ -599,15 +521,13 @@ proc_spawn(uv_loop_t *loop, const struct proc_spec *spec, proc_output_cb output_
 	uv_timer_init(loop, &p->timer);
 	p->out.data = p->timer.data = p;
 	p->handles = 3;
-	uv_pipe_open(&p->out, fds[0]);
-	fds[0] = -1;
+	uv_pipe_open(&p->out, p->out_fd);
 	uv_read_start((uv_stream_t *)&p->out, proc_alloc_cb, proc_read_cb);
 	if (p->report_cb != NULL) {
 		uv_pipe_init(loop, &p->report, 0);
 		p->report.data = p;
 		p->handles++;
-		uv_pipe_open(&p->report, rfds[0]);
-		rfds[0] = -1;
+		uv_pipe_open(&p->report, p->report_fd);
 		uv_read_start((uv_stream_t *)&p->report, proc_alloc_cb, proc_read_cb);
 	}
 	if (p->pidfd >= 0)
@@ -615,17 +535,74 @@ proc_spawn(uv_loop_t *loop, const struct proc_spec *spec, proc_output_cb output_
 	else
 		uv_timer_start(&p->exit_timer, proc_exit_timer_cb, 2, 2);
 	proc_arm_timer(p);
-	proc_link_live(pid);
-	*out = p;
-out:
-	if (fds[0] >= 0)
-		close(fds[0]);
-	close(fds[1]);
-	if (rfds[0] >= 0)
-		close(rfds[0]);
-	if (rfds[1] >= 0)
-		close(rfds[1]);
+	return 0;
+}
+
+int
+proc_spawn(uv_loop_t *loop, const struct proc_spec *spec, proc_output_cb output_cb,
+           proc_done_cb done_cb, void *arg, struct proc **out)
+{
+	int rc;
+	struct proc *p = proc_new(loop, spec, output_cb, done_cb, arg, &rc);
+
+	if (p == NULL)
+		return rc;
+	proc_clone_child(p);
+	rc = proc_watch(p);
+	if (rc == 0)
+		*out = p;
 	return rc;
+}
+
+/* On a worker thread of the loop's pool. */
+static void
+proc_birth_work(uv_work_t *w)
+{
+	proc_clone_child(w->data);
+}
+
+/* Back on the loop. */
+static void
+proc_birth_done(uv_work_t *w, int status)
+{
+	struct proc *p = w->data;
+	proc_start_cb start_cb = p->start_cb;
+	void *arg = p->arg;
+	int rc, sig = p->pending_sig;
+
+	(void)status;
+	util_strv_free(p->argv);
+	free(p->envp);
+	free(p->cwd);
+	rc = proc_watch(p);
+	start_cb(arg, rc);
+	if (rc == 0 && sig != 0)
+		proc_signal(p, sig);
+}
+
+int
+proc_spawn_async(uv_loop_t *loop, const struct proc_spec *spec, proc_output_cb output_cb,
+                 proc_start_cb start_cb, proc_done_cb done_cb, void *arg, struct proc **out)
+{
+	int rc;
+	struct proc *p = proc_new(loop, spec, output_cb, done_cb, arg, &rc);
+
+	if (p == NULL)
+		return rc;
+	p->argv = (char **)spec->argv;
+	p->envp = (char **)spec->envp;
+	p->cwd = (char *)spec->cwd;
+	p->start_cb = start_cb;
+	p->work.data = p;
+	uv_queue_work(loop, &p->work, proc_birth_work, proc_birth_done);
+	*out = p;
+	return 0;
+}
+
+void
+proc_withhold_env(const char *name)
+{
+	spawner_withhold_env(name);
 }
 
 int64_t
@@ -643,7 +620,9 @@ proc_pid(const struct proc *p)
 void
 proc_signal(struct proc *p, int sig)
 {
-	if (!p->exited)
+	if (p->pid == 0)
+		p->pending_sig = sig;
+	else if (!p->exited)
 		kill(-p->pid, sig);
 }
 
@@ -806,7 +785,12 @@ proc_kill_env_one(pid_t pid, void *arg)
 static bool
 proc_is_live(pid_t pid)
 {
-	return nlive > 0 && bsearch(&pid, live, nlive, sizeof *live, proc_pid_cmp) != NULL;
+	bool yes;
+
+	pthread_mutex_lock(&live_mu);
+	yes = nlive > 0 && bsearch(&pid, live, nlive, sizeof *live, proc_pid_cmp) != NULL;
+	pthread_mutex_unlock(&live_mu);
+	return yes;
 }
 
 /* Calls fn(pid, arg) for each child listed in path (a task's children
@@ -911,30 +895,20 @@ proc_reap_orphans(bool kill_all)
 static pid_t
 proc_clone(char *const *argv, const char *cwd, char *const *envp, int out_fd)
 {
-	struct proc_child child;
-	char **env;
+	struct spawner_child child;
 	pid_t pid;
 	int null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 
 	if (null_fd < 0)
 		return -errno;
 	memset(&child, 0, sizeof child);
-	env = proc_child_env(envp);
 	child.argv = argv;
-	child.envp = env != NULL ? env : envp;
+	child.envp = envp;
 	child.cwd = cwd;
-	child.parent = getpid();
 	child.out_fd = out_fd;
 	child.null_fd = null_fd;
-	pid = clone(proc_child_exec, proc_stack + sizeof proc_stack,
-	            CLONE_VM | CLONE_VFORK | SIGCHLD, &child);
-	free(env);
-	if (pid < 0)
-		pid = -errno;
-	else if (child.err != 0) {
-		waitpid(pid, NULL, 0);
-		pid = -child.err;
-	}
+	child.report_fd = -1;
+	pid = spawner_clone(&child);
 	close(null_fd);
 	return pid;
 }

@@ -13,6 +13,7 @@
 #include <uv.h>
 
 #include "base/proc-exit.h"
+#include "engine/spawner.h"
 
 struct proc;
 struct mask;
@@ -49,7 +50,7 @@ struct proc_spec {
 };
 
 /* The child's descriptor of the report pipe (proc_spec.report_cb). */
-#define PROC_REPORT_FD 3
+#define PROC_REPORT_FD SPAWNER_REPORT_FD
 
 /* Output as it arrives: bytes of stdout and stderr merged in one pipe, as
  * a terminal would see them, masked (proc_set_mask). data is valid only
@@ -69,6 +70,23 @@ typedef void (*proc_done_cb)(void *arg, const struct proc_exit *exit, bool leake
  * cannot be executed. Neither callback runs on failure. */
 int proc_spawn(uv_loop_t *loop, const struct proc_spec *spec, proc_output_cb output_cb,
                proc_done_cb done_cb, void *arg, struct proc **out);
+
+/* The birth proc_spawn_async waited for: err is 0 and the child runs
+ * (proc_pid is known, done_cb will come), or a negative errno (-ENOENT
+ * when argv[0] cannot be executed) and the proc is gone: no done_cb. */
+typedef void (*proc_start_cb)(void *arg, int err);
+
+/* proc_spawn with the clone on a worker thread of the loop's pool, so the
+ * loop goes on while the child waits for its pinned cores to exec. The
+ * proc in *out is owned by the loop from now on; start_cb comes on the
+ * loop once the clone is over, and a proc_signal before it is sent as soon
+ * as the child is born. It takes spec->argv (a util_strv array),
+ * spec->envp (one allocation, freed with free(): its strings lie in it or
+ * outlive the birth) and spec->cwd (malloc'd), freed once the clone is
+ * over. Returns 0, or a negative errno when the pipes cannot be made
+ * (then nothing was taken and no callback runs). */
+int proc_spawn_async(uv_loop_t *loop, const struct proc_spec *spec, proc_output_cb output_cb,
+                     proc_start_cb start_cb, proc_done_cb done_cb, void *arg, struct proc **out);
 
 /* The CPU time (user + system, microseconds) of the leader and the
  * children it reaped, as wait4 counted it when the leader was reaped; 0

@@ -18,86 +18,56 @@
 #include "base/sanitize.h"
 #include "engine/budget.h"
 #include "engine/canary.h"
-#include "engine/cpu-shim.h"
-#include "engine/zone.h"
+#include "engine/run-env.h"
 #include "results/journal-canary.h"
 #include "results/interference.h"
 #include "results/timeline.h"
 #include "engine/sweep-int.h"
 
-extern char **environ;
-
 #define RUN_CAPTURE_HEAD (1 << 20)
 #define RUN_CAPTURE_TAIL (1 << 20)
 
+/* The run's environment: the sweep's inherited block (built at its first
+ * run of each kind) with the run's own entries and its driver's; one
+ * allocation, freed with free(). */
 static char **
 run_environ(struct sweep *s, const struct sweep_live *l, const struct driver_run *dr)
 {
-	char **env = NULL, **extra, *v;
-	size_t n = 0, i, j;
+	bool canary = l->canary >= 0;
+	char **add = NULL, **extra, **env, *v;
+	size_t n = 0, i;
 
+	if (s->run_env[canary] == NULL)
+		s->run_env[canary] = run_env_new(s->o, canary);
 	/* A canary gets no driver's settings, and the tests' fault list. */
-	extra = l->canary < 0 ? s->driver->run_env(s->o, s->pkgs[l->pub.pkg], dr) : NULL;
-	for (i = 0; environ[i] != NULL; i++) {
-		if (l->canary >= 0 && strncmp(environ[i], "FLAKESWEEP_CANARY_FAULT=", 24) == 0) {
-			util_strv_add(&env, &n, environ[i]);
-			continue;
-		}
-		if (strncmp(environ[i], "TMPDIR=", 7) == 0 ||
-		    strncmp(environ[i], "FLAKESWEEP_", 11) == 0 ||
-		    zone_replaces(environ[i], s->o->tz, s->o->locale) ||
-		    (s->o->cpu_shim_path != NULL &&
-		     (strncmp(environ[i], "LD_PRELOAD=", 11) == 0 ||
-		      strncmp(environ[i], "ASAN_OPTIONS=", 13) == 0)))
-			continue;
-		/* The driver's entries replace flakesweep's own (PYTHONPATH). */
-		for (j = 0; extra != NULL && extra[j] != NULL; j++) {
-			size_t k = strcspn(extra[j], "=");
-
-			if (strncmp(environ[i], extra[j], k + 1) == 0)
-				break;
-		}
-		if (extra == NULL || extra[j] == NULL)
-			util_strv_add(&env, &n, environ[i]);
-	}
-	if (s->o->cpu_shim_path != NULL) {
-		char *preload = cpu_shim_preload(getenv("LD_PRELOAD"), s->o->cpu_shim_path);
-		char *asan = cpu_shim_asan_options(getenv("ASAN_OPTIONS"));
-
-		v = xasprintf("LD_PRELOAD=%s", preload);
-		util_strv_add(&env, &n, v);
-		free(v);
-		v = xasprintf("ASAN_OPTIONS=%s", asan);
-		util_strv_add(&env, &n, v);
-		free(v);
-		free(preload);
-		free(asan);
-	}
-	zone_run_env(s->o->tz, s->o->locale, &env, &n);
+	extra = !canary ? s->driver->run_env(s->o, s->pkgs[l->pub.pkg], dr) : NULL;
 	v = xasprintf("TMPDIR=%s", l->tmpdir);
-	util_strv_add(&env, &n, v);
+	util_strv_add(&add, &n, v);
 	free(v);
-	if (l->canary < 0) {
+	if (!canary) {
 		v = xasprintf("FLAKESWEEP_RUN=%lld", (long long)l->pub.id);
-		util_strv_add(&env, &n, v);
+		util_strv_add(&add, &n, v);
 		free(v);
 	}
 	v = xasprintf("FLAKESWEEP_PORT_BASE=%d",
 	              SWEEP_PORT_FIRST + l->port_slot * SWEEP_PORT_WINDOW);
-	util_strv_add(&env, &n, v);
+	util_strv_add(&add, &n, v);
 	free(v);
 	v = xasprintf("FLAKESWEEP_CPU=%d", l->pub.cpu);
-	util_strv_add(&env, &n, v);
+	util_strv_add(&add, &n, v);
 	free(v);
-	if (s->driver->report_pipe && l->canary < 0) {
+	if (s->driver->report_pipe && !canary) {
 		v = xasprintf("FLAKESWEEP_REPORT_FD=%d", PROC_REPORT_FD);
-		util_strv_add(&env, &n, v);
+		util_strv_add(&add, &n, v);
 		free(v);
 	}
+	/* The driver's entries replace flakesweep's own (PYTHONPATH). */
 	for (i = 0; extra != NULL && extra[i] != NULL; i++)
-		util_strv_add(&env, &n, extra[i]);
+		util_strv_add(&add, &n, extra[i]);
 	util_strv_free(extra);
-	sweep_envs_run_env(s, l->pub.pkg, &env, &n);
+	sweep_envs_run_env(s, l->pub.pkg, &add, &n);
+	env = run_env_block(s->run_env[canary], add, n);
+	util_strv_free(add);
 	return env;
 }
 
@@ -625,6 +595,56 @@ run_seed(char *buf, size_t size, int64_t now_ms, int64_t id)
 	                              1000000000000ULL));
 }
 
+/* A run that could not start (rc, a negative errno; say: with a message,
+ * where none was given yet): the binary is gone or cannot run, an
+ * infrastructure error. The sweep stops rather than count a failure per
+ * run, and says so once: the runs whose births were under way fail
+ * alike. */
+static void
+run_not_started(struct sweep_live *l, int rc, bool say)
+{
+	struct sweep *s = l->s;
+	const struct pkg *pkg = l->canary < 0 ? s->pkgs[l->pub.pkg] : NULL;
+
+	if (say && !s->infra_error)
+		sweep_message(s, _("cannot start %s: %s"),
+		              pkg == NULL   ? s->canary_program
+		              : pkg->binary ? pkg->binary
+		                            : pkg->name,
+		              strerror(-rc));
+	s->infra_error = true;
+	run_forget(s, l);
+	sched_pause(sweep_sched(s), true);
+	sched_core_cancel(s->core, l->sr);
+	run_remove_tmpdir(s, l);
+	run_free(l);
+	s->interrupting = true;
+	sweep_drive(s);
+}
+
+/* The run's clone is over: it runs (err 0), or it could not start. */
+static void
+run_on_started(void *arg, int err)
+{
+	struct sweep_live *l = arg;
+	struct sweep *s = l->s;
+
+	if (err < 0) {
+		run_not_started(l, err, true);
+		return;
+	}
+	l->noise =
+	    noise_begin(s->noise, uv_now(s->loop), proc_pid(l->proc), l->sr->cpus, l->sr->ncpus);
+	/* A canary is no run of the project's: no spawn line (its TMPDIR
+	 * names it for a resume's kill), nothing for the front ends. */
+	if (l->canary >= 0)
+		return;
+	sweep_journal_check(s, journal_write_spawn(s->journal, l->pub.id, proc_pid(l->proc),
+	                                           proc_born_ticks(l->proc)));
+	if (s->obs.run_started != NULL)
+		s->obs.run_started(s->obs.arg, &l->pub);
+}
+
 void
 run_start(struct sweep *s, struct sched_run *sr)
 {
@@ -697,43 +717,21 @@ run_start(struct sweep *s, struct sched_run *sr)
 	spec.isolate_net = s->o->isolate_net;
 	if (s->driver->report_pipe && pkg != NULL)
 		spec.report_cb = run_on_report;
-	workdir_ok = cwd != NULL;
-	rc =
-	    workdir_ok ? proc_spawn(s->loop, &spec, run_on_output, run_on_done, l, &l->proc) : -EIO;
-	util_strv_free(argv);
-	util_strv_free(env);
-	free(cwd);
 	for (i = 0; pkg != NULL && i < (int)s->nlive; i++)
 		if (s->live[i]->pub.pkg == l->pub.pkg)
 			s->live[i]->overlapped = l->overlapped = true;
 	s->live = xrealloc(s->live, sizeof *s->live * (s->nlive + 1));
 	s->live[s->nlive++] = l;
+	/* The clone happens off the loop (proc_spawn_async takes argv, env
+	 * and cwd); run_on_started carries on once the run is born. */
+	workdir_ok = cwd != NULL;
+	rc = workdir_ok ? proc_spawn_async(s->loop, &spec, run_on_output, run_on_started,
+	                                   run_on_done, l, &l->proc)
+	                : -EIO;
 	if (rc < 0) {
-		/* The binary is gone or cannot run: an infrastructure error. The
-		 * sweep stops rather than count a failure per run. */
-		if (workdir_ok)
-			sweep_message(s, _("cannot start %s: %s"),
-			              pkg == NULL   ? s->canary_program
-			              : pkg->binary ? pkg->binary
-			                            : pkg->name,
-			              strerror(-rc));
-		s->infra_error = true;
-		run_forget(s, l);
-		sched_pause(sweep_sched(s), true);
-		sched_core_cancel(s->core, sr);
-		run_remove_tmpdir(s, l);
-		run_free(l);
-		s->interrupting = true;
-		sweep_drive(s);
-		return;
+		util_strv_free(argv);
+		free(env);
+		free(cwd);
+		run_not_started(l, rc, workdir_ok);
 	}
-	l->noise = noise_begin(s->noise, uv_now(s->loop), proc_pid(l->proc), sr->cpus, sr->ncpus);
-	/* A canary is no run of the project's: no spawn line (its TMPDIR
-	 * names it for a resume's kill), nothing for the front ends. */
-	if (pkg == NULL)
-		return;
-	sweep_journal_check(s, journal_write_spawn(s->journal, l->pub.id, proc_pid(l->proc),
-	                                           proc_born_ticks(l->proc)));
-	if (s->obs.run_started != NULL)
-		s->obs.run_started(s->obs.arg, &l->pub);
 }

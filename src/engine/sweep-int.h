@@ -131,6 +131,7 @@ struct sweep {
 	struct sweep_lease *lease;    /* --lease-dir (sweep-lease.h), or NULL */
 	struct workdir_watch **watch; /* per package, from its first run on */
 	struct tmpdir_pool *tmp_pool; /* the runs' idle TMPDIRs */
+	struct run_env *run_env[2];   /* what runs, [0], and canaries, [1], inherit */
 	struct sweep_order order;     /* polluter searches */
 	struct sweep_watch *watches;  /* per container label: pins its containers */
 	size_t nwatches;

@@ -41,6 +41,7 @@
 #include "engine/shard.h"
 #include "engine/sweep.h"
 #include "engine/outdir.h"
+#include "engine/run-env.h"
 #include "engine/sweep-int.h"
 #include "base/timefmt.h"
 #include "base/util.h"
@@ -511,6 +512,8 @@ sweep_free(struct sweep *s)
 	quarantine_free(s->quarantine);
 	noise_free(s->noise);
 	tmpdir_pool_free(s->tmp_pool);
+	run_env_free(s->run_env[0]);
+	run_env_free(s->run_env[1]);
 	for (i = 0; s->watch != NULL && i < s->npkgs; i++)
 		workdir_watch_free(s->watch[i]);
 	free(s->watch);

@@ -110,8 +110,10 @@ timeline_add(struct timeline *tl, const struct timeline_span *sp, int host, long
 	struct timeline_run *x;
 	size_t i;
 
-	tl->runs = xrealloc(tl->runs, sizeof *tl->runs * (tl->nruns + 1));
-	tl->order = xrealloc(tl->order, sizeof *tl->order * (tl->nruns + 1));
+	/* Doubled as they fill: one more run each time made every run copy
+	 * all those before it. */
+	tl->runs = xgrow(tl->runs, tl->nruns, sizeof *tl->runs);
+	tl->order = xgrow(tl->order, tl->nruns, sizeof *tl->order);
 	x = &tl->runs[tl->nruns];
 	x->sp = *sp;
 	if (x->sp.began <= 0 || x->sp.ended < x->sp.began)
@@ -120,10 +122,10 @@ timeline_add(struct timeline *tl, const struct timeline_span *sp, int host, long
 	x->set = timeline_intern(tl, ran, nran);
 	x->bad = tl->nbads;
 	x->nbad = nbad;
-	tl->bads = xrealloc(tl->bads, sizeof *tl->bads * (tl->nbads + nbad + 1));
-	if (nbad > 0)
-		memcpy(tl->bads + tl->nbads, bad, sizeof *bad * nbad);
-	tl->nbads += nbad;
+	for (i = 0; i < nbad; i++) {
+		tl->bads = xgrow(tl->bads, tl->nbads, sizeof *tl->bads);
+		tl->bads[tl->nbads++] = bad[i];
+	}
 	if (x->sp.ended - x->sp.began > tl->longest)
 		tl->longest = x->sp.ended - x->sp.began;
 	/* Runs end about in the order they started: the place is near the

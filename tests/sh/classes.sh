@@ -72,6 +72,32 @@ assert e[1]["test"] == third and e[1]["class"] == "test-flake" and "forced" not 
 assert e[2]["test"] == held and "class" not in e[2] and "forced" not in e[2], e
 PY
 "$FLAKESWEEP" quarantine check --file "$q" >/dev/null || fail "the file does not check"
+# A test the results do not hold is refused: they allow nothing of it.
+rc=0
+add example.com/isolation/third::TestNoSuch any --results "$out/results.json" \
+	>"$CHECK_TMPDIR/add.out" 2>&1 || rc=$?
+[ "$rc" = 2 ] || { cat "$CHECK_TMPDIR/add.out"; fail "a test not in the results: exit $rc"; }
+grep -qF "TestNoSuch is no test of these results" "$CHECK_TMPDIR/add.out" ||
+	{ cat "$CHECK_TMPDIR/add.out"; fail "no refusal naming the unknown test"; }
+# A pytest test named by its bare node id (man 5: it names the same test)
+# is judged by its class as by its full id.
+python3 - "$out/results.json" "$CHECK_TMPDIR/py.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+for t in r["tests"]:
+    if t["test"] == "TestHoldsDir":
+        t["id"] = "tests/test_held.py::tests/test_held.py::test_holds_dir"
+        t["package"] = "tests/test_held.py"
+        t["test"] = "tests/test_held.py::test_holds_dir"
+r["tests"] = [t for t in r["tests"] if t["test"] == "tests/test_held.py::test_holds_dir"]
+json.dump(r, open(sys.argv[2], "w"))
+PY
+rc=0
+add tests/test_held.py::test_holds_dir any --results "$CHECK_TMPDIR/py.json" \
+	>"$CHECK_TMPDIR/add.out" 2>&1 || rc=$?
+[ "$rc" = 2 ] || { cat "$CHECK_TMPDIR/add.out"; fail "a bare node id skipped the class: exit $rc"; }
+grep -qF "tests/test_held.py::test_holds_dir is harness-bug" "$CHECK_TMPDIR/add.out" ||
+	{ cat "$CHECK_TMPDIR/add.out"; fail "the node id's refusal does not name its class"; }
 
 # Misbehaving canaries: every flaky test is isolation-broken.
 rc=0

@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: MIT */
+/* test-proc-async.c: runs born on a worker thread (proc_spawn_async): the
+ * birth reported on the loop, pinning, failures, signals sent before the
+ * birth, and the orphan reaper leaving such runs alone. */
+#include "config.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "engine/proc.h"
+#include "base/util.h"
+
+extern char **environ;
+
+struct birth {
+	struct buf out;
+	struct proc *p;
+	struct proc_exit exit;
+	pid_t pid;         /* proc_pid in start_cb */
+	int start_err;     /* start_cb's err */
+	int starts, dones; /* how often each callback came */
+	bool done_after_start;
+	bool reap_orphans; /* proc_reap_orphans once the leader is a zombie */
+	int reaped;
+};
+
+static void
+on_output(void *arg, const char *data, size_t len)
+{
+	struct birth *b = arg;
+
+	buf_add(&b->out, data, len);
+}
+
+/* Waits (at most 10 s) until pid is a zombie: exited, not yet reaped. */
+static void
+wait_zombie(pid_t pid)
+{
+	char path[64], *text = NULL, *s;
+	int i;
+
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+	for (i = 0; i < 1000; i++) {
+		bool zombie = false;
+
+		if (util_read_file(path, 4096, &text, NULL) == 0) {
+			s = strrchr(text, ')');
+			zombie = s != NULL && s[1] == ' ' && s[2] == 'Z';
+		}
+		free(text);
+		text = NULL;
+		if (zombie)
+			return;
+		usleep(10000);
+	}
+}
+
+static void
+on_start(void *arg, int err)
+{
+	struct birth *b = arg;
+
+	b->starts++;
+	b->start_err = err;
+	if (err == 0) {
+		b->pid = proc_pid(b->p);
+		if (b->reap_orphans) {
+			wait_zombie(b->pid);
+			b->reaped = proc_reap_orphans(false);
+		}
+	}
+}
+
+static void
+on_done(void *arg, const struct proc_exit *ex, bool leaked, int64_t elapsed_ms)
+{
+	struct birth *b = arg;
+
+	(void)leaked;
+	(void)elapsed_ms;
+	b->dones++;
+	b->done_after_start = b->starts == 1;
+	b->exit = *ex;
+}
+
+/* Spawns argv (copied: the proc takes the copies, and a copy of environ's
+ * pointers) with cwd "/" and the
+ * given cores; kill_now sends SIGKILL before the birth is reported. */
+static int
+spawn_async(char *const *argv, const cpu_set_t *cpus, bool kill_now, struct birth *b)
+{
+	uv_loop_t loop;
+	char **av = NULL, **env = NULL;
+	size_t n = 0, m = 0, i;
+	struct proc_spec spec;
+	int rc;
+
+	buf_init(&b->out);
+	for (i = 0; argv[i] != NULL; i++)
+		util_strv_add(&av, &n, argv[i]);
+	/* One allocation, its strings environ's own. */
+	while (environ[m] != NULL)
+		m++;
+	env = xmalloc(sizeof *env * (m + 1));
+	memcpy(env, environ, sizeof *env * (m + 1));
+	memset(&spec, 0, sizeof spec);
+	spec.argv = av;
+	spec.envp = env;
+	spec.cwd = xstrdup("/");
+	spec.cpus = cpus;
+	spec.drain_ms = 100;
+	CHECK_INT(uv_loop_init(&loop), 0);
+	rc = proc_spawn_async(&loop, &spec, on_output, on_start, on_done, b, &b->p);
+	CHECK_INT(rc, 0);
+	/* Nothing is reported before the loop runs. */
+	CHECK_INT(b->starts, 0);
+	if (kill_now)
+		proc_signal(b->p, SIGKILL);
+	uv_run(&loop, UV_RUN_DEFAULT);
+	CHECK_INT(uv_loop_close(&loop), 0);
+	return b->start_err;
+}
+
+TEST(proc_async_born_pinned_in_its_directory)
+{
+	char *argv[] = {"sh", "-c", "grep Cpus_allowed_list /proc/self/status; pwd; exit 3", NULL};
+	struct birth b = {0};
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	CHECK_INT(spawn_async(argv, &set, false, &b), 0);
+	CHECK_INT(b.starts, 1);
+	CHECK_INT(b.dones, 1);
+	CHECK(b.done_after_start);
+	CHECK(b.pid > 0);
+	CHECK_STR(b.out.data, "Cpus_allowed_list:\t0\n/\n");
+	CHECK_INT(b.exit.status, 3);
+	buf_free(&b.out);
+}
+
+TEST(proc_async_exec_failure_comes_to_start_cb)
+{
+	char *argv[] = {"/nonexistent/flakesweep-test-binary", NULL};
+	struct birth b = {0};
+
+	CHECK_INT(spawn_async(argv, NULL, false, &b), -ENOENT);
+	CHECK_INT(b.starts, 1);
+	CHECK_INT(b.dones, 0);
+	buf_free(&b.out);
+}
+
+TEST(proc_async_signal_before_birth_is_sent)
+{
+	char *argv[] = {"sleep", "30", NULL};
+	struct birth b = {0};
+	int64_t t0 = util_mono_ms();
+
+	CHECK_INT(spawn_async(argv, NULL, true, &b), 0);
+	CHECK_INT(b.dones, 1);
+	CHECK_INT(b.exit.signal, SIGKILL);
+	CHECK(util_mono_ms() - t0 < 20000);
+	buf_free(&b.out);
+}
+
+TEST(proc_async_run_is_no_orphan)
+{
+	char *argv[] = {"sh", "-c", "exit 5", NULL};
+	struct birth b = {.reap_orphans = true};
+
+	/* The run, a child of a worker thread, has exited but is live: the
+	 * orphan reaper leaves its exit status to the run's own reap. */
+	CHECK_INT(spawn_async(argv, NULL, false, &b), 0);
+	CHECK_INT(b.reaped, 0);
+	CHECK_INT(b.exit.status, 5);
+	buf_free(&b.out);
+}
