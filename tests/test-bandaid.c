@@ -45,6 +45,8 @@ TEST(bandaid_reach_go_own_function_sibling_tests_and_package_code)
 	          BANDAID_SHARED);
 	CHECK_INT(bandaid_reach(true, "coins/helper_test.go", false, "", "TestToss"),
 	          BANDAID_SHARED);
+	CHECK_INT(bandaid_reach(true, "coins/main_test.go", false, "TestMain", "TestToss"),
+	          BANDAID_SHARED);
 }
 
 TEST(bandaid_reach_pytest_files_classes_conftest_and_helpers)

@@ -49,7 +49,8 @@ bandaid_reach_test_file(bool go, const char *path)
 }
 
 /* A test of its own: Go's top-level Test, Benchmark, Fuzz and Example
- * functions, pytest's test functions and Test classes. */
+ * functions (TestMain runs them all), pytest's test functions and Test
+ * classes. */
 static bool
 bandaid_reach_is_test(bool go, const char *decl)
 {
@@ -58,7 +59,7 @@ bandaid_reach_is_test(bool go, const char *decl)
 
 	if (!go)
 		return strncmp(decl, "test", 4) == 0 || strncmp(decl, "Test", 4) == 0;
-	if (strchr(decl, '.') != NULL)
+	if (strchr(decl, '.') != NULL || strcmp(decl, "TestMain") == 0)
 		return false;
 	for (i = 0; i < sizeof go_prefixes / sizeof *go_prefixes; i++)
 		if (strncmp(decl, go_prefixes[i], strlen(go_prefixes[i])) == 0)
