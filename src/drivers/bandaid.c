@@ -145,10 +145,8 @@ bandaid_test_dirs(struct bandaid_ctx *c, const char *rev, bool keep)
 			if (rev != NULL && strncmp(line, rev, strlen(rev)) == 0 &&
 			    line[strlen(rev)] == ':')
 				path = line + strlen(rev) + 1;
-			if (keep) {
-				c->files = xgrow(c->files, c->nfiles, sizeof *c->files);
-				c->files[c->nfiles++] = xstrdup(path);
-			}
+			if (keep)
+				util_strv_add(&c->files, &c->nfiles, path);
 			if (bandaid_has_dir(c, path))
 				continue;
 			slash = strrchr(path, '/');
@@ -234,9 +232,7 @@ bandaid_add(struct bandaid_ctx *c, const char *path, bool declares, char *line,
 		if (reach == BANDAID_OWN) {
 			out->sync = true;
 		} else {
-			c->shared_sync =
-			    xgrow(c->shared_sync, c->nshared_sync, sizeof *c->shared_sync);
-			c->shared_sync[c->nshared_sync++] = xstrdup(fields[2]);
+			util_strv_add(&c->shared_sync, &c->nshared_sync, fields[2]);
 		}
 		return;
 	}
@@ -335,16 +331,6 @@ bandaid_shared_sync(struct bandaid_ctx *c, struct bandaid_list *out, char **err)
 	return rc;
 }
 
-static void
-bandaid_strv_free(char **v, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-}
-
 int
 bandaid_find(const char *root, const char *before, const char *after, const char *driver,
              const char *test, struct bandaid_list *out, char **err)
@@ -393,9 +379,9 @@ bandaid_find(const char *root, const char *before, const char *after, const char
 out:
 	if (rc < 0)
 		bandaid_list_free(out);
-	bandaid_strv_free(c.dirs, c.ndirs);
-	bandaid_strv_free(c.files, c.nfiles);
-	bandaid_strv_free(c.shared_sync, c.nshared_sync);
+	util_strv_free_n(c.dirs, (int)c.ndirs);
+	util_strv_free(c.files);
+	util_strv_free(c.shared_sync);
 	free(c.uses);
 	free(c.parser);
 	free(c.python);
