@@ -17,6 +17,7 @@
 
 #include "cli.h"
 #include "cmd.h"
+#include "engine/adaptive.h"
 #include "engine/cpu-shim.h"
 #include "engine/options.h"
 #include "engine/out-line.h"
@@ -37,6 +38,8 @@ static const struct cli_option cmd_stress_options[] = {
     {"confirm", true, OPTIONS_CONFIRM},
     {"for", true, OPTIONS_FOR},
     {"until", true, OPTIONS_UNTIL},
+    {"adaptive", false, OPTIONS_ADAPTIVE},
+    {"count-min", true, OPTIONS_COUNT_MIN},
     {"timeout", true, OPTIONS_TIMEOUT},
     {"kill-grace", true, OPTIONS_KILL_GRACE},
     {"keep", true, OPTIONS_KEEP},
@@ -109,6 +112,9 @@ cmd_stress_usage(FILE *f)
 	        "  --for DUR          a time budget instead of --count: runs per pair chosen\n"
 	        "                     so the sweep and confirm end within DUR (90m, 8h)\n"
 	        "  --until TIME       the same, ending by TIME (07:00, or 2026-12-05T07:00:00Z)\n"
+	        "  --adaptive         with a budget: after --count-min runs a pair, runs go\n"
+	        "                     where the failure rates' intervals are widest\n"
+	        "  --count-min N      runs every pair gets first with --adaptive (default 30)\n"
 	        "  --timeout DUR      time limit of one run (default 2m)\n"
 	        "  --kill-grace DUR   time after the limit before SIGKILL (default 30s)\n"
 	        "  --keep N           cores left to the system (default by machine size)\n"
@@ -147,7 +153,8 @@ cmd_stress_usage(FILE *f)
 	        "  --no-cpu-shim      do not preload the library that makes sysconf and\n"
 	        "                     friends answer a run's CPU count (non-Go drivers)\n"
 	        "  --shard I/N        sweep only shard I of N (stable: see --shard-plan)\n"
-	        "  --durations FILE   an earlier results.json that weighs the shards\n"
+	        "  --durations FILE   an earlier results.json that weighs the shards, or\n"
+	        "                     plans a budget's first count\n"
 	        "  --shard-plan       print which packages each shard sweeps, and stop\n"
 	        "  --help, --version  print this help or the version\n"
 	        "\n"
@@ -184,10 +191,10 @@ cmd_stress_check_durations(const struct options *o)
 
 	if (o->durations == NULL)
 		return 0;
-	if (o->shard_count == 0 && !o->shard_plan) {
+	if (o->shard_count == 0 && !o->shard_plan && o->for_ms <= 0 && o->until == NULL) {
 		fprintf(stderr, "%s\n",
-		        _("flakesweep: --durations weighs the shards: it needs --shard or "
-		          "--shard-plan"));
+		        _("flakesweep: --durations weighs the shards or plans a budget: it needs "
+		          "--shard, --shard-plan, --for or --until"));
 		return -1;
 	}
 	if (shard_durations_check(o->durations, &err) < 0) {
@@ -213,6 +220,17 @@ cmd_stress_check_budget(const struct options *o)
 		fprintf(stderr, "%s\n",
 		        _("flakesweep: --for and --until cannot be given to --resume: the budget "
 		          "goes on from the journal"));
+		return -1;
+	}
+	if ((o->adaptive || o->count_min != ADAPTIVE_COUNT_MIN) &&
+	    ((o->for_ms <= 0 && o->until == NULL) || (o->given & OPTIONS_GIVEN_COUNT))) {
+		fprintf(stderr, "%s\n",
+		        _("flakesweep: --adaptive and --count-min need a time budget (--for or "
+		          "--until) and no --count"));
+		return -1;
+	}
+	if (o->count_min != ADAPTIVE_COUNT_MIN && !o->adaptive) {
+		fprintf(stderr, "%s\n", _("flakesweep: --count-min needs --adaptive"));
 		return -1;
 	}
 	if (o->until_tomorrow) {

@@ -31,6 +31,7 @@
 #include "base/jsonw.h"
 #include "base/sanitize.h"
 #include "engine/outdir.h"
+#include "engine/proc.h"
 #include "engine/sequential.h"
 #include "base/util.h"
 
@@ -90,6 +91,7 @@ static pid_t
 bisect_git_spawn(const char *repo, const char *const *args, int fd)
 {
 	const char *argv[16] = {"git", "-C", repo};
+	char **env;
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
 	sigset_t none, dfl;
@@ -114,7 +116,12 @@ bisect_git_spawn(const char *repo, const char *const *args, int fd)
 	posix_spawnattr_setpgroup(&attr, 0);
 	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
 	                                    POSIX_SPAWN_SETSIGDEF);
-	rc = posix_spawnp(&pid, "git", &fa, &attr, (char *const *)argv, environ);
+	/* git never needs the GitHub token, and no child of flakesweep sees it. */
+	proc_withhold_tokens();
+	env = proc_env(environ);
+	rc =
+	    posix_spawnp(&pid, "git", &fa, &attr, (char *const *)argv, env != NULL ? env : environ);
+	free(env);
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&attr);
 	return rc == 0 ? pid : -1;

@@ -17,6 +17,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "engine/adaptive.h"
+#include "engine/budget-forecast.h"
 #include "engine/budget.h"
 #include "engine/sweep-int.h"
 #include "base/timefmt.h"
@@ -38,14 +40,18 @@ struct budget {
 	int64_t phase_ms; /* the current phase began */
 	int64_t next_ms;  /* the next choice is due */
 	enum sweep_phase phase;
-	int count;      /* runs a pair chosen for this phase, 0 before */
-	double rate;    /* core ms per clock ms, as last measured */
-	double mean_ms; /* mean wall time of a run, as last measured */
-	int planned;    /* the count the sweep's plan was made with */
-	int *canary0;   /* canary pairs' targets as planned, in order */
+	int count;          /* runs a pair chosen for this phase, 0 before */
+	int recorded;       /* the count of the phase's last budget line, 0 before */
+	bool planned_first; /* the count chosen is the plan's (--durations) */
+	double rate;        /* core ms per clock ms, as last measured */
+	double mean_ms;     /* mean wall time of a run, as last measured */
+	int planned;        /* the count the sweep's plan was made with */
+	int *canary0;       /* canary pairs' targets as planned, in order */
 	size_t ncanary0;
 	int64_t clipped;
 	bool over;
+	/* --adaptive: each sweep pair's allocation, by budget_cell. */
+	enum results_allocation *alloc;
 };
 
 int
@@ -200,19 +206,22 @@ budget_confirm_owed(const struct sweep *s)
 	return false;
 }
 
-/* Records a count chosen: the journal's budget line, the header that
- * results.json copies, and the options the status shows. */
+/* Records the count of phase: the journal's budget line and the header
+ * that results.json copies. */
 static void
-budget_record(struct sweep *s, struct budget *b, int count)
+budget_record(struct sweep *s, struct budget *b, enum sweep_phase phase, int count)
 {
-	bool sweep = s->phase == SWEEP_PHASE_SWEEP;
+	bool sweep = phase == SWEEP_PHASE_SWEEP;
 	const char *key = sweep ? "count" : "confirm";
 	cJSON *line = cJSON_CreateObject(), *config;
 
-	b->count = count;
+	b->recorded = count;
 	cJSON_AddStringToObject(line, "type", "budget");
 	cJSON_AddStringToObject(line, "phase", sweep ? "sweep" : "confirm");
 	cJSON_AddNumberToObject(line, "count", count);
+	if (b->planned_first)
+		cJSON_AddBoolToObject(line, "plan", true);
+	b->planned_first = false;
 	cJSON_AddNumberToObject(line, "at_ms", (double)util_now_ms());
 	if (s->journal != NULL)
 		sweep_journal_check(s, journal_write(s->journal, line));
@@ -220,11 +229,34 @@ budget_record(struct sweep *s, struct budget *b, int count)
 	config = cJSON_GetObjectItemCaseSensitive(s->header, "config");
 	if (config != NULL && count > 0)
 		cJSON_ReplaceItemInObjectCaseSensitive(config, key, cJSON_CreateNumber(count));
-	if (!sweep)
-		s->o->confirm = count;
-	else
-		s->o->count = s->hdr.config.count = count;
+	if (sweep)
+		s->hdr.config.count = count;
 	s->dirty = true;
+}
+
+/* A count chosen: the options the status shows have it at once; a budget
+ * line only when it differs from the last by a tenth of that or more (at
+ * least one run), so the measures' jitter writes none. */
+static void
+budget_take(struct sweep *s, struct budget *b, int count)
+{
+	int step = b->recorded / 10 > 1 ? b->recorded / 10 : 1;
+
+	b->count = count;
+	if (s->phase == SWEEP_PHASE_SWEEP)
+		s->o->count = count;
+	else
+		s->o->confirm = count;
+	if (count != b->recorded && (b->recorded == 0 || abs(count - b->recorded) >= step))
+		budget_record(s, b, s->phase, count);
+}
+
+/* The phase b chose for ends: its last count is recorded if it is not. */
+static void
+budget_flush(struct sweep *s, struct budget *b)
+{
+	if (b->count > 0 && b->count != b->recorded)
+		budget_record(s, b, b->phase, b->count);
 }
 
 /* The budget cannot give every pair of the sweep one run: the error names
@@ -261,13 +293,103 @@ budget_canaries(struct sweep *s, struct budget *b, int id, struct plan_pair *p, 
 	budget_set_target(s, id, p, want > 1 ? want : 1);
 }
 
+/* The index of the sweep pair (pkg, cpu, load) among the package's
+ * grid's pairs, or -1. */
+static long
+budget_cell(const struct sweep *s, int pkg, int cpu, int load)
+{
+	int i, j;
+
+	for (i = 0; i < s->o->ncpus && s->o->cpus[i] != cpu; i++)
+		;
+	for (j = 0; j < s->o->nloads && s->o->loads[j] != load; j++)
+		;
+	if (pkg < 0 || (size_t)pkg >= s->npkgs || i == s->o->ncpus || j == s->o->nloads)
+		return -1;
+	return ((long)pkg * s->o->ncpus + i) * s->o->nloads + j;
+}
+
+/* Each sweep cell says how its pair's runs were allocated. */
+static void
+budget_mark(struct sweep *s, const struct budget *b)
+{
+	size_t i;
+	long c;
+	int k;
+
+	for (i = 0; b->alloc != NULL && i < s->results->ntests; i++) {
+		struct results_test *t = &s->results->tests[i];
+
+		for (k = 0; k < t->ncells; k++)
+			if (t->cells[k].phase == RESULTS_SWEEP &&
+			    (c = budget_cell(s, t->pkg, t->cells[k].cpu, t->cells[k].load)) >= 0)
+				t->cells[k].allocation = b->alloc[c];
+	}
+}
+
+/* --adaptive: shares the sweep's core time among its pairs (adaptive.h),
+ * each pair's failures those of the test that failed most there. */
+static void
+budget_adapt(struct sweep *s, struct budget *b, double core_ms)
+{
+	size_t ncells = s->npkgs * (size_t)(s->o->ncpus * s->o->nloads), i, n = 0;
+	int id, npairs = sched_npairs(sweep_sched(s)), cpu, load, target, started, done, k;
+	struct adaptive_pair *ap = xcalloc((size_t)npairs + 1, sizeof *ap);
+	int *ids = xcalloc((size_t)npairs + 1, sizeof *ids);
+	int64_t *bad = xcalloc(ncells + 1, sizeof *bad);
+	long c;
+
+	for (i = 0; i < s->results->ntests; i++) {
+		const struct results_test *t = &s->results->tests[i];
+
+		for (k = 0; k < t->ncells; k++)
+			if (t->cells[k].phase == RESULTS_SWEEP &&
+			    (c = budget_cell(s, t->pkg, t->cells[k].cpu, t->cells[k].load)) >= 0 &&
+			    t->cells[k].failures + t->cells[k].hangs > bad[c])
+				bad[c] = t->cells[k].failures + t->cells[k].hangs;
+	}
+	for (id = 0; id < npairs; id++) {
+		struct plan_pair *p = sched_pair_data(sweep_sched(s), id);
+
+		if (!budget_pair_ours(s, p))
+			continue;
+		sched_pair_counts(sweep_sched(s), id, &cpu, &load, &target, &started, &done);
+		c = budget_cell(s, p->pkg, p->cpu, p->load);
+		ap[n] = (struct adaptive_pair){.group = p->pkg,
+		                               .done = p->runs,
+		                               .started = started,
+		                               .failures = c < 0              ? 0
+		                                           : bad[c] < p->runs ? bad[c]
+		                                                              : p->runs,
+		                               .cost = budget_cost(b, p)};
+		ids[n++] = id;
+	}
+	adaptive_allocate(ap, n, s->o->count_min, core_ms);
+	if (b->alloc == NULL)
+		b->alloc = xcalloc(ncells + 1, sizeof *b->alloc);
+	for (i = 0; i < n; i++) {
+		struct plan_pair *p = sched_pair_data(sweep_sched(s), ids[i]);
+
+		budget_set_target(s, ids[i], p,
+		                  ap[i].target > OPTIONS_COUNT_MAX ? OPTIONS_COUNT_MAX
+		                                                   : (int)ap[i].target);
+		if ((c = budget_cell(s, p->pkg, p->cpu, p->load)) >= 0)
+			b->alloc[c] = ap[i].allocation;
+	}
+	budget_mark(s, b);
+	free(bad);
+	free(ids);
+	free(ap);
+}
+
 /* Chooses the phase's count for the time left and sets every pair's
- * target to it. */
+ * target to it (--adaptive: shares the time it buys out). */
 static void
 budget_choose(struct sweep *s, struct budget *b, int64_t now)
 {
 	double tail = budget_measure(s, b, now), sum = 0, spent = 0, first = 0, end, n;
 	int id, npairs = sched_npairs(sweep_sched(s)), cpu, load, target, started, done, count;
+	bool adapt = s->o->adaptive && s->phase == SWEEP_PHASE_SWEEP && s->o->run_re == NULL;
 	size_t k;
 
 	if (b->mean_ms <= 0 || b->rate <= 0)
@@ -307,11 +429,13 @@ budget_choose(struct sweep *s, struct budget *b, int64_t now)
 	if (b->count > 0 && count > b->count && (double)now + 2 * tail > end)
 		count = b->count;
 	if (count != b->count)
-		budget_record(s, b, count);
+		budget_take(s, b, count);
+	if (adapt)
+		budget_adapt(s, b, (double)count * sum);
 	for (id = 0, k = 0; id < npairs; id++) {
 		struct plan_pair *p = sched_pair_data(sweep_sched(s), id);
 
-		if (budget_pair_ours(s, p))
+		if (budget_pair_ours(s, p) && !adapt)
 			budget_set_target(s, id, p, count);
 		else if (p->pkg == PLAN_CANARY && s->phase == SWEEP_PHASE_SWEEP)
 			budget_canaries(s, b, id, p, k++);
@@ -322,19 +446,29 @@ void
 budget_plan(struct sweep *s)
 {
 	struct budget *b = budget_get(s);
-	int id, npairs;
+	int id, npairs, first = 0;
 
 	/* A confirm phase again after the end (confirm runs asked of a
 	 * finished sweep) keeps the counts asked for. */
 	if (b == NULL || sweep_sched(s) == NULL || b->phase == SWEEP_PHASE_CONFIRM)
 		return;
+	if (b->phase == SWEEP_PHASE_SWEEP)
+		budget_flush(s, b);
 	b->phase = s->phase;
 	b->phase_ms = b->next_ms = util_now_ms();
 	if (b->begun_ms == 0)
 		b->begun_ms = b->phase_ms;
-	b->count = 0;
-	if (s->phase == SWEEP_PHASE_SWEEP)
+	b->count = b->recorded = 0;
+	if (s->phase == SWEEP_PHASE_SWEEP) {
 		b->planned = s->o->count;
+		first = budget_forecast_count(s->o, s->build_parallel, s->pkgs, s->npkgs,
+		                              b->deadline_ms - budget_guard(b) - b->phase_ms);
+		b->planned_first = first > 0;
+		if (first > 0)
+			budget_take(s, b, first);
+		if (s->o->adaptive && first > s->o->count_min)
+			first = s->o->count_min;
+	}
 	npairs = sched_npairs(sweep_sched(s));
 	free(b->canary0);
 	b->canary0 = xcalloc((size_t)npairs + 1, sizeof *b->canary0);
@@ -346,9 +480,13 @@ budget_plan(struct sweep *s)
 			b->canary0[b->ncanary0++] = p->target;
 		if (!budget_pair_ours(s, p))
 			continue;
-		/* The sweep's first runs measure; the confirm phase starts
-		 * from the sweep's measures. */
-		budget_set_target(s, id, p, s->phase == SWEEP_PHASE_SWEEP ? 1 : 0);
+		/* The sweep's first runs measure, or the plan's count from an
+		 * earlier sweep's durations; the confirm phase starts from the
+		 * sweep's measures. */
+		budget_set_target(s, id, p,
+		                  s->phase != SWEEP_PHASE_SWEEP ? 0
+		                  : first > 0                   ? first
+		                                                : 1);
 	}
 	if (s->phase == SWEEP_PHASE_SWEEP) {
 		for (id = 0; id < npairs; id++) {
@@ -380,6 +518,8 @@ budget_tick(struct sweep *s)
 	}
 	if (now >= b->deadline_ms - budget_guard(b) / 2) {
 		b->over = true;
+		if (b->phase == s->phase)
+			budget_flush(s, b);
 		sweep_message(s, "%s", _("the time budget is spent: the sweep stops"));
 		sweep_stop(s);
 		return;
@@ -432,6 +572,7 @@ budget_free(struct sweep *s)
 	if (s->budget == NULL)
 		return;
 	free(s->budget->canary0);
+	free(s->budget->alloc);
 	free(s->budget);
 	s->budget = NULL;
 }

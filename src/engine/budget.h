@@ -4,9 +4,11 @@
  * --until TIME). The sweep phase starts with one run a pair; as run times
  * arrive the budget chooses the runs a pair (the same count at every
  * pair) so the sweep, then the confirm phase, end by the deadline, and
- * chooses again as it learns. Every choice is a journal line. Runs' time
- * limits are clipped to what is left; at the deadline the sweep stops as
- * complete.
+ * chooses again as it learns (with --durations the first count is the
+ * plan's, budget-forecast.h; with --adaptive the time the count buys is
+ * shared out by adaptive.h). A count that moves by a tenth, and each
+ * phase's last, is a journal line. Runs' time limits are clipped to what
+ * is left; at the deadline the sweep stops as complete.
  */
 #ifndef FLAKESWEEP_BUDGET_H
 #define FLAKESWEEP_BUDGET_H

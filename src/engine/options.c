@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "drivers/driver.h"
+#include "engine/adaptive.h"
 #include "engine/budget.h"
 #include "engine/options.h"
 #include "results/options-check.h"
@@ -30,6 +31,7 @@ options_init(struct options *o)
 	o->nloads = 2;
 	o->count = 500;
 	o->confirm = 1000;
+	o->count_min = ADAPTIVE_COUNT_MIN;
 	o->timeout_ms = 120000;
 	o->kill_grace_ms = 30000;
 	o->keep = -1;
@@ -381,6 +383,11 @@ options_set(struct options *o, enum options_key key, const char *value, const ch
 		options_set_str(&o->until, value);
 		o->until_ms = ms;
 		return 0;
+	case OPTIONS_ADAPTIVE:
+		o->adaptive = true;
+		return 0;
+	case OPTIONS_COUNT_MIN:
+		return options_parse_count(value, &o->count_min, 1, expected);
 	case OPTIONS_SHARD_PLAN:
 		o->shard_plan = true;
 		return 0;

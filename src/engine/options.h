@@ -53,6 +53,8 @@ struct options {
 	char *until;           /* --until TIME as given, or NULL */
 	int64_t until_ms;      /* --until: its deadline (ms since the epoch); 0: none */
 	bool until_tomorrow;   /* --until HH:MM was past today: it is tomorrow's */
+	bool adaptive;         /* --adaptive: a budget's runs where intervals are widest */
+	int count_min;         /* --count-min: each pair's runs before --adaptive chooses */
 	int64_t timeout_ms;    /* --timeout */
 	int64_t kill_grace_ms; /* --kill-grace */
 	int keep;              /* --keep cores; -1 = by machine size */
@@ -169,6 +171,8 @@ enum options_key {
 	OPTIONS_LEASE_TTL,
 	OPTIONS_FOR,
 	OPTIONS_UNTIL,
+	OPTIONS_ADAPTIVE,
+	OPTIONS_COUNT_MIN,
 };
 
 /* Sets one setting from its text (value is ignored for flags) and marks

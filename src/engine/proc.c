@@ -605,6 +605,23 @@ proc_withhold_env(const char *name)
 	spawner_withhold_env(name);
 }
 
+void
+proc_withhold_tokens(void)
+{
+	static const char *const tokens[] = {"GH_TOKEN", "GITHUB_TOKEN", "GH_ENTERPRISE_TOKEN",
+	                                     "GITHUB_ENTERPRISE_TOKEN"};
+	size_t i;
+
+	for (i = 0; i < UTIL_ARRAY_LEN(tokens); i++)
+		spawner_withhold_env(tokens[i]);
+}
+
+char **
+proc_env(char *const *envp)
+{
+	return spawner_env(envp);
+}
+
 int64_t
 proc_cpu_us(const struct proc *p)
 {

@@ -127,6 +127,15 @@ int proc_kill_by_env(const char *want, bool prefix, bool adopted);
  * flakesweep's own environment keeps it. */
 void proc_withhold_env(const char *name);
 
+/* Withholds the GitHub token variables (GH_TOKEN, GITHUB_TOKEN and their
+ * enterprise names) as proc_withhold_env does. */
+void proc_withhold_tokens(void);
+
+/* envp without the withheld variables, for a child proc does not start
+ * (bisect's git): an array of envp's strings that the caller frees (not
+ * the strings), or NULL when nothing is withheld. */
+char **proc_env(char *const *envp);
+
 /* Makes flakesweep the reaper of orphaned descendants, so a grandchild that
  * escapes its group still dies with the sweep (proc_reap_orphans). */
 void proc_become_subreaper(void);

@@ -63,9 +63,7 @@ shard_bucket(const char *package, const char *level)
 	return (int)(h % SHARD_BUCKETS);
 }
 
-/* The results.json of --durations arg: arg, or the one in the output
- * directory arg (caller frees). */
-static char *
+char *
 shard_durations_path(const char *arg)
 {
 	struct stat st;

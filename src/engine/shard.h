@@ -46,6 +46,10 @@ int shard_bucket(const char *package, const char *level);
  * a FIFO would block the reader). Returns 0 or a negative errno. */
 int shard_durations_check(const char *arg, char **err);
 
+/* The results.json of --durations arg: arg, or the one in the output
+ * directory arg (caller frees). */
+char *shard_durations_path(const char *arg);
+
 /* Packs the buckets onto count shards, weighed by durations (a results.json
  * or an output directory holding one; NULL: none). */
 int shard_plan_make(struct shard_plan *p, int count, const char *durations, char **err);

@@ -75,9 +75,7 @@ spawner_withhold_env(const char *name)
 	util_strv_add(&spawner_withheld, &spawner_nwithheld, name);
 }
 
-/* envp without the withheld variables: an array of its own strings that
- * the caller frees (not the strings), or NULL when nothing is withheld. */
-static char **
+char **
 spawner_env(char *const *envp)
 {
 	size_t n = 0, k = 0, i;

@@ -34,6 +34,10 @@ struct spawner_child {
  * threads: the list is read there without a lock. */
 void spawner_withhold_env(const char *name);
 
+/* envp without the withheld variables: an array of envp's strings that the
+ * caller frees (not the strings), or NULL when nothing is withheld. */
+char **spawner_env(char *const *envp);
+
 /* Clones and execs c on the calling thread, which waits until the child
  * has exec'd or failed (every signal is blocked meanwhile, so no handler
  * runs in the child that shares flakesweep's memory). Safe on any thread.

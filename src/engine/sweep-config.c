@@ -73,6 +73,8 @@ sweep_config_from_options(struct sweep_config *c, const struct options *o,
 	if (!(o->given & OPTIONS_GIVEN_COUNT)) {
 		c->for_ms = o->for_ms;
 		c->until_ms = o->until_ms;
+		c->adaptive = o->adaptive;
+		c->count_min = o->count_min;
 	}
 	c->containers = o->containers;
 	c->clusters = o->clusters;
@@ -161,6 +163,9 @@ sweep_config_to_options(const struct sweep_config *c, struct options *o)
 	}
 	o->for_ms = c->for_ms;
 	o->until_ms = c->until_ms;
+	o->adaptive = c->adaptive;
+	if (c->adaptive)
+		o->count_min = c->count_min;
 	/* A --quiet given to --resume wins: it changes no measurement. */
 	if (o->quiet == 0)
 		o->quiet = c->quiet;

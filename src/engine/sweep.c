@@ -143,12 +143,9 @@ sweep_load_quarantine(struct sweep *s, const char *given, char **err)
 static void
 sweep_scrub_environ(const struct options *o)
 {
-	static const char *const tokens[] = {"GH_TOKEN", "GITHUB_TOKEN", "GH_ENTERPRISE_TOKEN",
-	                                     "GITHUB_ENTERPRISE_TOKEN"};
 	size_t i;
 
-	for (i = 0; i < UTIL_ARRAY_LEN(tokens); i++)
-		proc_withhold_env(tokens[i]);
+	proc_withhold_tokens();
 	for (i = 0; i < (size_t)o->nscrub_env; i++)
 		proc_withhold_env(o->scrub_env[i]);
 }

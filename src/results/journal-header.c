@@ -100,6 +100,10 @@ sweep_config_json(const struct sweep_config *c)
 		timefmt_format_rfc3339(c->until_ms, when, sizeof when);
 		cJSON_AddStringToObject(o, "until", when);
 	}
+	if (c->adaptive) {
+		cJSON_AddBoolToObject(o, "adaptive", true);
+		cJSON_AddNumberToObject(o, "count_min", c->count_min);
+	}
 	cJSON_AddNumberToObject(o, "timeout_ms", (double)c->timeout_ms);
 	cJSON_AddNumberToObject(o, "kill_grace_ms", (double)c->kill_grace_ms);
 	cJSON_AddBoolToObject(o, "shuffle", c->shuffle);
@@ -534,6 +538,10 @@ sweep_config_decode(struct sweep_config_in *in, const cJSON *o, struct sweep_con
 	    (!cJSON_IsString(v) || timefmt_parse_time(v->valuestring, &c->until_ms) < 0))
 		rc = sweep_config_bad(in, "until",
 		                      _("a date and time such as 2026-12-05T07:00:00Z"));
+	if (rc == 0)
+		rc = sweep_config_bool(in, o, "adaptive", &c->adaptive);
+	if (rc == 0 && c->adaptive)
+		rc = sweep_config_count(in, o, "count_min", 1, &c->count_min);
 	d = (double)c->timeout_ms;
 	if (rc == 0 && (rc = sweep_config_num(in, o, "timeout_ms", -1e15, 1e15, &d)) == 0) {
 		c->timeout_ms = (int64_t)d;

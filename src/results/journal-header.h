@@ -21,6 +21,9 @@ struct sweep_config {
 	/* --for in ms, or --until as ms since the epoch; 0 when not given
 	 * (then absent from the header as for_s and until). */
 	int64_t for_ms, until_ms;
+	/* --adaptive and --count-min (absent from the header without it). */
+	bool adaptive;
+	int count_min;
 	int64_t timeout_ms, kill_grace_ms;
 	bool shuffle, race, isolate_net, cover;
 	bool private_workdir; /* absent from the header when off */

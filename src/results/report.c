@@ -456,6 +456,13 @@ report_text(const struct results *r, const struct report_meta *m)
 		             "runs were on them (above %.0f%%); cells marked noisy were measured "
 		             "on a busy host\n"),
 		           100.0 * noise_share(r->noise_ms, r->noise_core_ms), 100.0 * NOISE_NOISY);
+	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(m->config, "adaptive")))
+		buf_printf(
+		    &b, "%s",
+		    _("runs were allocated adaptively (--adaptive): the fixed-sample "
+		      "intervals and the causes' tests below assume runs fixed in advance and "
+		      "are not valid for the sweep's cells; results.json's rate_low_anytime "
+		      "and rate_high_anytime are\n"));
 	report_text_shards(&b, m->machines);
 	for (i = 0; i < m->npkgs && i < r->npkgs; i++) {
 		const struct pkg *dp = m->pkgs[i];

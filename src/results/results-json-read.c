@@ -208,6 +208,25 @@ results_json_pkg_of(struct results *r, const char *name, const char *level)
 	return results_add_pkg(r, name, level);
 }
 
+/* cells[].allocation: absent is none. */
+static int
+results_json_allocation(struct results_json_in *in, const cJSON *c, enum results_allocation *out)
+{
+	const char *s;
+	int rc = results_json_str(in, c, "allocation", false, &s), a;
+
+	for (a = RESULTS_ALLOC_MINIMUM; rc == 0 && s != NULL; a++) {
+		if (a > RESULTS_ALLOC_STOPPED)
+			return results_json_fail(in, "allocation",
+			                         _("expected minimum, adaptive or stopped-early"));
+		if (strcmp(s, results_allocation_name((enum results_allocation)a)) == 0) {
+			*out = (enum results_allocation)a;
+			break;
+		}
+	}
+	return rc;
+}
+
 static int
 results_json_read_cells(struct results_json_in *in, const cJSON *cells, struct results_test *t,
                         struct results *r)
@@ -239,6 +258,8 @@ results_json_read_cells(struct results_json_in *in, const cJSON *cells, struct r
 		if (rc == 0)
 			rc = results_json_int(in, c, "skipped", false, 0, RESULTS_JSON_COUNT_MAX,
 			                      &x->skipped);
+		if (rc == 0)
+			rc = results_json_allocation(in, c, &x->allocation);
 		if (rc == 0)
 			rc = results_json_noise_in(in, c, &x->noise_ms, &x->noise_core_ms);
 		if (rc == 0)

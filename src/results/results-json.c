@@ -19,6 +19,7 @@
 #include "results/results-json-check.h"
 #include "results/results-json-durations.h"
 #include "results/results-json.h"
+#include "base/confseq.h"
 #include "base/json.h"
 #include "base/jsonw.h"
 #include "base/sanitize.h"
@@ -153,6 +154,12 @@ results_json_cell(struct jsonw *w, const struct results_cell *c)
 	results_wilson(c->failures + c->hangs, c->runs, &lo, &hi);
 	jsonw_num(w, "rate_low", round(lo * 1e6) / 1e6);
 	jsonw_num(w, "rate_high", round(hi * 1e6) / 1e6);
+	if (c->allocation != RESULTS_ALLOC_NONE) {
+		jsonw_str(w, "allocation", results_allocation_name(c->allocation));
+		confseq_rate(c->failures + c->hangs, c->runs, CONFSEQ_ALPHA, &lo, &hi);
+		jsonw_num(w, "rate_low_anytime", round(lo * 1e6) / 1e6);
+		jsonw_num(w, "rate_high_anytime", round(hi * 1e6) / 1e6);
+	}
 	results_json_noise(w, c->noise_ms, c->noise_core_ms);
 	if (c->noisy_runs > 0) {
 		jsonw_object(w, "noisy");

@@ -1113,6 +1113,14 @@ results_phase_name(enum results_phase p)
 }
 
 const char *
+results_allocation_name(enum results_allocation a)
+{
+	static const char *const names[] = {NULL, "minimum", "adaptive", "stopped-early"};
+
+	return names[a];
+}
+
+const char *
 results_phase_label(enum results_phase p)
 {
 	return p == RESULTS_ALONE ? _("alone") : p == RESULTS_CONFIRM ? _("confirm") : _("sweep");

@@ -43,9 +43,19 @@ enum results_verdict {
  * unless the test never passed at all: flaky needs a pass. */
 #define RESULTS_FAILING_MIN_RUNS 10
 
+/* How a cell's pair was given its runs (engine/adaptive.h); NONE but in
+ * the sweep phase of an --adaptive sweep. */
+enum results_allocation {
+	RESULTS_ALLOC_NONE,
+	RESULTS_ALLOC_MINIMUM,  /* "minimum": --count-min, no more */
+	RESULTS_ALLOC_ADAPTIVE, /* "adaptive": more where intervals were widest */
+	RESULTS_ALLOC_STOPPED,  /* "stopped-early": no failure, told apart */
+};
+
 struct results_cell {
 	enum results_phase phase;
 	int cpu, load;
+	enum results_allocation allocation;
 	int64_t runs, failures, hangs;
 	/* The runs in which the test skipped itself: not among runs, which
 	 * are the runs it ran in (passed, failed or hung). */
@@ -340,6 +350,8 @@ enum results_verdict results_verdict(const struct results_test *t);
 const char *results_verdict_name(enum results_verdict v);
 /* "sweep", "confirm" or "alone", as files write it. */
 const char *results_phase_name(enum results_phase p);
+/* "minimum", "adaptive", "stopped-early"; NULL for NONE. */
+const char *results_allocation_name(enum results_allocation a);
 /* The same, translated for people. */
 const char *results_phase_label(enum results_phase p);
 /* The phase named name, or -1. */

@@ -88,4 +88,20 @@ for pass in 1 2; do
 		fail "pass $pass: a skipped commit says no why: $(cat ../err)"
 done
 grep -q '"why": *".*no Go module' ../nomod/commits/*.json || fail "the record keeps no why"
+
+# git never sees the GitHub token (bisect's own git children, as every
+# child of a sweep): a git earlier on PATH notes its environment.
+mkdir -p "$CHECK_TMPDIR/wrap"
+real=$(command -v git)
+printf '#!/bin/sh\nenv >>"%s/git.env"\nexec "%s" "$@"\n' "$CHECK_TMPDIR" "$real" \
+	>"$CHECK_TMPDIR/wrap/git"
+chmod +x "$CHECK_TMPDIR/wrap/git"
+rc=0
+PATH="$CHECK_TMPDIR/wrap:$PATH" GH_TOKEN=ghp_BISECTSECRET1 GITHUB_TOKEN=ghp_BISECTSECRET2 \
+	bs --test 'sh t.sh::TestRace' --good c1 --bad c8 -o ../tokens >../out 2>../err || rc=$?
+[ -s "$CHECK_TMPDIR/git.env" ] || fail "the wrapper saw no git run: $(cat ../err)"
+grep -q PATH= "$CHECK_TMPDIR/git.env" || fail "the wrapper noted no environment"
+if grep -q BISECTSECRET "$CHECK_TMPDIR/git.env"; then
+	fail "git saw the GitHub token"
+fi
 echo "ok"

@@ -62,7 +62,7 @@ refused "--durations: $CHECK_TMPDIR/fifo is not a regular file" --shard 1/2 \
 refused "--durations: /dev/zero is not a regular file" --shard 1/2 --durations /dev/zero
 refused "--durations: cannot read $CHECK_TMPDIR/nonexist: No such file or directory" \
 	--shard 1/2 --durations "$CHECK_TMPDIR/nonexist"
-refused "--durations weighs the shards: it needs --shard or --shard-plan" \
-	--durations "$CHECK_TMPDIR/nonexist"
-refused "--durations weighs the shards: it needs --shard or --shard-plan" --durations "$none"
+needs="--durations weighs the shards or plans a budget: it needs --shard, --shard-plan"
+refused "$needs, --for or --until" --durations "$CHECK_TMPDIR/nonexist"
+refused "$needs, --for or --until" --durations "$none"
 echo ok
