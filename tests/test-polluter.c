@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * test-polluter.c: the polluter search against a fake package whose victim
- * fails whenever one given test runs before it: the probes it asks for, in
- * order, and how many runs it needs.
+ * fails whenever one of given tests runs before it: the probes it asks
+ * for, in order, what it finds and how many runs it needs.
  */
 #include "config.h"
 
@@ -16,11 +16,30 @@
 
 static const char *const order[] = {"TestA", "TestB", "TestC", "TestD", "TestE"};
 
-/* Runs a probe: the whole package (every test of order, then the victim's
- * subtest) or the selection; the victim fails when polluter ran before it
- * and again is set. Appends the probe to log as "A,B>V" or "*". */
+/* The fake package: the victim breaks after any test named in polluters
+ * (a comma-separated list); the whole package under the failing seed
+ * runs order with the victim after its first `before` tests, and fails
+ * only when again is set. */
+struct fake {
+	const char *polluters;
+	size_t before;
+	bool again;
+};
+
+/* Whether test is one of f's polluters. */
+static bool
+fake_pollutes(const struct fake *f, const char *test)
+{
+	const char *at = strstr(f->polluters, test);
+
+	return at != NULL && (at[strlen(test)] == ',' || at[strlen(test)] == '\0');
+}
+
+/* Runs a probe: the whole package or the selection, whose tests run in
+ * the order given, then the victim (and its subtest). Appends the probe to
+ * log as "A,B>V" or "*". */
 static void
-fake_probe(char *const *tests, const char *polluter, bool again, struct buf *log, struct outcome *o)
+fake_probe(const struct fake *f, char *const *tests, struct buf *log, struct outcome *o)
 {
 	bool hit = false;
 	size_t i;
@@ -28,39 +47,55 @@ fake_probe(char *const *tests, const char *polluter, bool again, struct buf *log
 	memset(o, 0, sizeof *o);
 	if (tests == NULL) {
 		buf_adds(log, "* ");
-		for (i = 0; i < 5; i++)
-			outcome_add(o, xstrdup(order[i]), OUTCOME_PASS, NULL);
-		hit = again;
-	} else {
-		for (i = 0; tests[i + 1] != NULL; i++) {
-			buf_printf(log, "%s%s", i > 0 ? "," : "", tests[i] + 4);
-			outcome_add(o, xstrdup(tests[i]), OUTCOME_PASS, NULL);
-			hit = hit || strcmp(tests[i], polluter) == 0;
+		for (i = 0; i <= 5; i++) {
+			if (i == f->before) {
+				outcome_add(o, xstrdup("TestVictim"), OUTCOME_PASS, NULL);
+				outcome_add(o, xstrdup("TestVictim/quiet"),
+				            f->again ? OUTCOME_FAIL : OUTCOME_PASS, NULL);
+			}
+			if (i < 5)
+				outcome_add(o, xstrdup(order[i]), OUTCOME_PASS, NULL);
 		}
-		buf_printf(log, ">%s ", tests[i]);
+		return;
 	}
+	for (i = 0; tests[i + 1] != NULL; i++) {
+		buf_printf(log, "%s%s", i > 0 ? "," : "", tests[i] + 4);
+		outcome_add(o, xstrdup(tests[i]), OUTCOME_PASS, NULL);
+		hit = hit || fake_pollutes(f, tests[i]);
+	}
+	buf_printf(log, ">%s ", tests[i]);
 	outcome_add(o, xstrdup("TestVictim"), OUTCOME_PASS, NULL);
 	outcome_add(o, xstrdup("TestVictim/quiet"), hit ? OUTCOME_FAIL : OUTCOME_PASS, NULL);
 }
 
-/* The probes of a whole search and what it found. */
+/* The probes of a whole search; found gets the polluters it found, each
+ * with its seed ("TestD@42"), *first the runs to the first, *runs all. */
 static char *
-search(const char *polluter, bool again, char found[16], int64_t *runs)
+search(const struct fake *f, char found[64], int64_t *first, int64_t *runs)
 {
 	struct polluter *p = polluter_new("TestVictim/quiet", "42");
+	const char *name, *seed;
 	char *const *tests;
 	struct outcome o;
 	struct buf log;
+	size_t i, n = 0;
 
 	buf_init(&log);
 	buf_adds(&log, "");
 	while (polluter_next(p, &tests)) {
-		fake_probe(tests, polluter, again, &log, &o);
+		CHECK(polluter_seed(p) != NULL);
+		fake_probe(f, tests, &log, &o);
 		polluter_feed(p, &o);
 		outcome_free(&o);
-		CHECK(polluter_runs(p) < 20);
+		CHECK(polluter_runs(p) < 30);
 	}
-	snprintf(found, 16, "%s", polluter_found(p) != NULL ? polluter_found(p) : "-");
+	found[0] = '\0';
+	for (i = 0; (name = polluter_nth(p, i, &seed)) != NULL; i++)
+		n += (size_t)snprintf(found + n, 64 - n, "%s%s@%s", i > 0 ? " " : "", name,
+		                      strcmp(seed, "42") == 0 ? "42" : "new");
+	CHECK_INT(polluter_count(p), i);
+	CHECK(i == 0 ? polluter_found(p) == NULL : strcmp(polluter_found(p), "TestA") >= 0);
+	*first = polluter_first_runs(p);
 	*runs = polluter_runs(p);
 	polluter_free(p);
 	return buf_steal(&log);
@@ -68,32 +103,88 @@ search(const char *polluter, bool again, char found[16], int64_t *runs)
 
 TEST(polluter_halves_the_tests_before_the_victim)
 {
-	char found[16];
-	int64_t runs;
+	struct fake f = {"TestD", 5, true};
+	int64_t first, runs;
+	char found[64];
 	char *log;
 
-	/* Replay, then A,B pass so C,D,E; C passes so D,E; D fails. */
-	log = search("TestD", true, found, &runs);
-	CHECK_STR(log, "* A,B>TestVictim C>TestVictim D>TestVictim ");
-	CHECK_STR(found, "TestD");
-	CHECK_INT(runs, 4);
+	/* Replay, then A,B pass so C,D,E; C passes so D,E; D fails. E is
+	 * still in doubt: it runs with the victim and passes. */
+	log = search(&f, found, &first, &runs);
+	CHECK_STR(log, "* A,B>TestVictim C>TestVictim D>TestVictim E>TestVictim ");
+	CHECK_STR(found, "TestD@42");
+	CHECK_INT(first, 4);
+	CHECK_INT(runs, 5);
 	free(log);
 	/* The last test is taken without a probe, then confirmed alone with
-	 * the victim. */
-	log = search("TestE", true, found, &runs);
+	 * the victim; every other test was cleared on the way. */
+	f.polluters = "TestE";
+	log = search(&f, found, &first, &runs);
 	CHECK_STR(log, "* A,B>TestVictim C>TestVictim D>TestVictim E>TestVictim ");
-	CHECK_STR(found, "TestE");
+	CHECK_STR(found, "TestE@42");
+	CHECK_INT(first, 5);
 	CHECK_INT(runs, 5);
 	free(log);
 	/* A victim that passes every replay has no polluter to find. */
-	log = search("TestD", false, found, &runs);
+	f.again = false;
+	log = search(&f, found, &first, &runs);
 	CHECK_STR(log, "* * * ");
-	CHECK_STR(found, "-");
+	CHECK_STR(found, "");
 	CHECK_INT(runs, POLLUTER_REPLAYS);
 	free(log);
 	/* Two tests needed together: no single one breaks it. */
-	log = search("TestNone", true, found, &runs);
-	CHECK_STR(found, "-");
+	f.polluters = "TestNone";
+	f.again = true;
+	log = search(&f, found, &first, &runs);
+	CHECK_STR(found, "");
+	CHECK_INT(first, 5);
+	CHECK_INT(runs, 5);
+	free(log);
+}
+
+TEST(polluter_names_every_polluter_of_a_victim)
+{
+	struct fake f = {"TestB,TestD", 5, true};
+	int64_t first, runs;
+	char found[64];
+	char *log;
+
+	/* Both ran before the victim under the failing seed: B is found by
+	 * halving, then C, D, E (in doubt) fail together and are halved. */
+	log = search(&f, found, &first, &runs);
+	CHECK_STR(log, "* A,B>TestVictim A>TestVictim B>TestVictim C,D,E>TestVictim C>TestVictim "
+	               "D>TestVictim E>TestVictim ");
+	CHECK_STR(found, "TestB@42 TestD@42");
+	CHECK_INT(first, 4);
+	CHECK_INT(runs, 8);
+	free(log);
+	/* E ran after the victim under the failing seed: after B, and C
+	 * cleared, D and E are probed under a new seed, and halved there. */
+	f.polluters = "TestB,TestE";
+	f.before = 3;
+	log = search(&f, found, &first, &runs);
+	CHECK_STR(log, "* A>TestVictim B>TestVictim C>TestVictim D,E>TestVictim D>TestVictim "
+	               "E>TestVictim ");
+	CHECK_STR(found, "TestB@42 TestE@new");
+	CHECK_INT(first, 3);
+	CHECK_INT(runs, 7);
+	free(log);
+	/* The failing run's tests before the victim are all cleared: the
+	 * first polluter shows only under a new seed, and has that seed. */
+	f.polluters = "TestE";
+	log = search(&f, found, &first, &runs);
+	CHECK_STR(log, "* A>TestVictim B>TestVictim C>TestVictim D,E>TestVictim D>TestVictim "
+	               "E>TestVictim ");
+	CHECK_STR(found, "TestE@new");
+	CHECK_INT(first, 7);
+	CHECK_INT(runs, 7);
+	free(log);
+	/* One polluter, and the tests after the victim cleared under a new
+	 * seed: one probe more. */
+	f.polluters = "TestB";
+	log = search(&f, found, &first, &runs);
+	CHECK_STR(log, "* A>TestVictim B>TestVictim C>TestVictim D,E>TestVictim ");
+	CHECK_STR(found, "TestB@42");
 	CHECK_INT(runs, 5);
 	free(log);
 }

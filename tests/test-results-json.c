@@ -141,6 +141,78 @@ TEST(results_json_round_trip_keeps_the_polluter)
 	free(path);
 }
 
+/* The file src (order.json when NULL) with text in place of its part from
+ * the first from to the next until, both included, in the test's
+ * directory as name. */
+static char *
+rt_edited(const char *src, const char *name, const char *from, const char *until,
+          const char *text)
+{
+	char *path = src != NULL ? xstrdup(src)
+	                         : xasprintf("%s/tests/fixtures/results/order.json", check_srcdir());
+	char *orig = NULL, *at, *out = xasprintf("%s/%s", check_tmpdir(), name);
+	struct buf b;
+	size_t len;
+
+	CHECK_INT(util_read_file(path, 1 << 24, &orig, &len), 0);
+	at = strstr(orig, from);
+	CHECK(at != NULL && strstr(at, until) != NULL);
+	buf_init(&b);
+	buf_add(&b, orig, (size_t)(at - orig));
+	buf_adds(&b, text);
+	buf_adds(&b, strstr(at, until) + strlen(until));
+	CHECK_INT(util_write_file_atomic(out, b.data, b.len), 0);
+	buf_free(&b);
+	free(orig);
+	free(path);
+	return out;
+}
+
+/* A second polluter, with its own seed and command, comes back and is
+ * written again byte for byte; a file from before polluters and
+ * search_runs reads as one polluter whose search took its runs. */
+TEST(results_json_round_trip_keeps_every_polluter)
+{
+	const char *victim = "example.com/case06::TestOutputQuietByDefault";
+	char *two = rt_edited(NULL, "two.json", "\t\t\t\t}]\n\t\t}, {", "{",
+	                      "\t\t\t\t}, {\n"
+	                      "\t\t\t\t\t\"test\":\t\"TestRegisterDefaults\",\n"
+	                      "\t\t\t\t\t\"seed\":\t\"77\",\n"
+	                      "\t\t\t\t\t\"reproduce\":\t\"go test -run x\"\n"
+	                      "\t\t\t\t}]\n\t\t}, {");
+	char *old = rt_edited(NULL, "old.json", ",\n\t\t\t\t\"search_runs\"", "}]\n",
+	                      "\n\t\t\t}\n");
+	struct results *r = NULL;
+	struct results_meta m;
+	const struct results_test *t;
+	char *err = NULL, *with;
+
+	with = rt_edited(two, "two.json", "(2 runs to find it)", ")",
+	                 "(2 runs to find it); also after TestRegisterDefaults, under seed 77");
+	free(two);
+	two = with;
+	rt_check(two);
+	CHECK_INT(results_load(two, &r, &m, &err), 0);
+	t = results_find(r, victim);
+	CHECK(t != NULL && t->polluter != NULL);
+	CHECK_STR(t->polluter->test, "TestSetVerbose");
+	CHECK_INT(t->polluter->search_runs, 4);
+	CHECK_INT(t->polluter->nmore, 1);
+	CHECK_STR(t->polluter->more[0].test, "TestRegisterDefaults");
+	CHECK_STR(t->polluter->more[0].seed, "77");
+	CHECK_STR(t->polluter->more[0].command, "go test -run x");
+	results_free(r);
+	results_meta_free(&m);
+	CHECK_INT(results_load(old, &r, &m, &err), 0);
+	t = results_find(r, victim);
+	CHECK_INT(t->polluter->search_runs, 2);
+	CHECK_INT(t->polluter->nmore, 0);
+	results_free(r);
+	results_meta_free(&m);
+	free(two);
+	free(old);
+}
+
 /* One run of cascade.json's package at cpu 1, load 2: alpha passes, and
  * root and later fail when bad. */
 static void

@@ -68,6 +68,34 @@ view_detail_reasons(const struct model *m, const struct results_test *t, struct 
 	causes_free(causes);
 }
 
+/* One polluter of an order-dependent test, with the command that runs it
+ * and then the test. */
+static void
+view_detail_polluter(struct doc *doc, const char *test, const char *seed, const char *command)
+{
+	doc_line(doc, 2, false);
+	doc_spanf(doc, DRAW_BOLD, _("after %s (seed %s):"), test, seed);
+	if (command == NULL)
+		return;
+	doc_line_slide(doc, 2);
+	doc_spanf(doc, DRAW_KEY, "  %s", command);
+}
+
+/* Every polluter its search found, each with its pair's command. */
+static void
+view_detail_polluters(const struct results_test *t, struct doc *doc)
+{
+	const struct results_polluter *p = t->polluter;
+	size_t i;
+
+	if (p == NULL || p->test == NULL)
+		return;
+	doc_line(doc, 0, true);
+	view_detail_polluter(doc, p->test, p->seed, p->command);
+	for (i = 0; i < p->nmore; i++)
+		view_detail_polluter(doc, p->more[i].test, p->more[i].seed, p->more[i].command);
+}
+
 /* Where the failures come from: a core they concentrate on, the test a
  * cascade follows, the cascades that follow this test. */
 static void
@@ -265,6 +293,7 @@ view_detail_build(const struct view_ctx *c, long sel, int width, struct doc *doc
 		doc_line_slide(doc, 2);
 		doc_spanf(doc, DRAW_KEY, "  %s", c->repro_direct);
 	}
+	view_detail_polluters(t, doc);
 }
 
 void

@@ -549,12 +549,14 @@ budget_timeout_ms(struct sweep *s, int64_t timeout_ms)
 	if (timeout_ms <= left)
 		return timeout_ms;
 	s->budget->clipped++;
+	budget_clipped_note(s);
 	return left;
 }
 
 void
 budget_finish(struct sweep *s)
 {
+	budget_clipped_journal(s);
 	if (s->budget != NULL && s->budget->clipped > 0)
 		sweep_message(
 		    s,

@@ -43,8 +43,15 @@ void budget_tick(struct sweep *s);
  * least a second); the clipped limits are counted for the report. */
 int64_t budget_timeout_ms(struct sweep *s, int64_t timeout_ms);
 
-/* At the end: says how many runs' time limits were clipped, if any. */
+/* At the end: says how many runs' time limits were clipped, if any, and
+ * writes the journal's clipped line. */
 void budget_finish(struct sweep *s);
+
+/* budget-clipped.c: counts one more clipped limit into the config
+ * results.json copies; writes the journal's clipped line (none when no
+ * limit was clipped). */
+void budget_clipped_note(struct sweep *s);
+void budget_clipped_journal(struct sweep *s);
 
 void budget_free(struct sweep *s);
 

@@ -198,6 +198,7 @@ sweep_finish(struct sweep *s, const char *status)
 		sweep_write_results(s, status);
 	/* A journal without its header is no sweep's: one that never began
 	 * gets no end either (sweep_start takes it away). */
+	budget_finish(s);
 	if (s->header != NULL) {
 		end = cJSON_CreateObject();
 		cJSON_AddStringToObject(end, "type", "end");
@@ -210,7 +211,6 @@ sweep_finish(struct sweep *s, const char *status)
 			                "report printed at the end has every run measured"));
 		cJSON_Delete(end);
 	}
-	budget_finish(s);
 	sweep_containers_close(s);
 	sweep_envs_stop(s);
 	uv_timer_stop(&s->flush_timer);

@@ -66,8 +66,9 @@ struct sweep_order {
 	size_t next;             /* the next test to consider */
 	size_t test;             /* the current one's test */
 	char *seed;              /* its failing seed */
-	char *command;           /* the last probe's direct command, or NULL */
-	struct plan_pair **probes;
+	char **commands;         /* each polluter found's direct command, or NULL */
+	size_t ncommands;
+	struct plan_pair **probes; /* each with its own seed */
 	size_t nprobes;
 };
 

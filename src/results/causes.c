@@ -393,6 +393,24 @@ causes_episode(const struct causes_test *ct)
 	return buf_steal(&b);
 }
 
+/* The order cause's evidence when its polluter search found one or more. */
+static char *
+causes_order_evidence(const struct results_polluter *p)
+{
+	struct buf b;
+	size_t i;
+
+	buf_init(&b);
+	buf_printf(&b,
+	           _("fails after %s: under seed %s the two fail together, alone it passes "
+	             "(%lld runs to find it)"),
+	           p->test, p->seed, (long long)p->runs);
+	for (i = 0; i < p->nmore; i++)
+		buf_printf(&b, _("; also after %s, under seed %s"), p->more[i].test,
+		           p->more[i].seed);
+	return buf_steal(&b);
+}
+
 /* The evidence of cause k of ct in one sentence. */
 static char *
 causes_evidence(const struct causes_test *ct, int k)
@@ -454,10 +472,7 @@ causes_evidence(const struct causes_test *ct, int k)
 		                 k1, n1, k2, n2);
 	case CAUSES_ORDER:
 		if (ct->polluter != NULL && ct->polluter->test != NULL)
-			return xasprintf(_("fails after %s: under seed %s the two fail together, "
-			                   "alone it passes (%lld runs to find it)"),
-			                 ct->polluter->test, ct->polluter->seed,
-			                 (long long)ct->polluter->runs);
+			return causes_order_evidence(ct->polluter);
 		return xstrdup(_("fails only after other tests of its package in shuffled runs, "
 		                 "never alone"));
 	case CAUSES_TIMING:

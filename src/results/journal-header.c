@@ -104,6 +104,8 @@ sweep_config_json(const struct sweep_config *c)
 		cJSON_AddBoolToObject(o, "adaptive", true);
 		cJSON_AddNumberToObject(o, "count_min", c->count_min);
 	}
+	if (c->clipped_limits > 0)
+		cJSON_AddNumberToObject(o, "clipped_limits", (double)c->clipped_limits);
 	cJSON_AddNumberToObject(o, "timeout_ms", (double)c->timeout_ms);
 	cJSON_AddNumberToObject(o, "kill_grace_ms", (double)c->kill_grace_ms);
 	cJSON_AddBoolToObject(o, "shuffle", c->shuffle);
@@ -542,6 +544,9 @@ sweep_config_decode(struct sweep_config_in *in, const cJSON *o, struct sweep_con
 		rc = sweep_config_bool(in, o, "adaptive", &c->adaptive);
 	if (rc == 0 && c->adaptive)
 		rc = sweep_config_count(in, o, "count_min", 1, &c->count_min);
+	d = (double)c->clipped_limits;
+	if (rc == 0 && (rc = sweep_config_num(in, o, "clipped_limits", 0, 1e15, &d)) == 0)
+		c->clipped_limits = (int64_t)d;
 	d = (double)c->timeout_ms;
 	if (rc == 0 && (rc = sweep_config_num(in, o, "timeout_ms", -1e15, 1e15, &d)) == 0) {
 		c->timeout_ms = (int64_t)d;

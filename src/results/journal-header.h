@@ -24,6 +24,9 @@ struct sweep_config {
 	/* --adaptive and --count-min (absent from the header without it). */
 	bool adaptive;
 	int count_min;
+	/* The runs whose time limit the budget clipped to what it had left
+	 * (a clipped line); absent from the config when none. */
+	int64_t clipped_limits;
 	int64_t timeout_ms, kill_grace_ms;
 	bool shuffle, race, isolate_net, cover;
 	bool private_workdir; /* absent from the header when off */

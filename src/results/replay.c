@@ -181,6 +181,36 @@ replay_str(const cJSON *line, const char *key)
 	return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(line, key));
 }
 
+/* A polluter line's search_runs and the polluters after its first (an
+ * older line has neither); -EINVAL with *why for a bad one. */
+static int
+replay_polluters(struct results_test *t, const cJSON *line, char **why)
+{
+	const cJSON *all = cJSON_GetObjectItemCaseSensitive(line, "polluters"), *one;
+	int64_t runs = t->polluter->runs;
+	int i = 0;
+
+	if (journal_decode_int(line, "search_runs", 0, 1000000, false, &runs, why) < 0)
+		return -EINVAL;
+	t->polluter->search_runs = runs;
+	if (all != NULL && !cJSON_IsArray(all))
+		goto bad;
+	cJSON_ArrayForEach(one, all)
+	{
+		const char *name = replay_str(one, "test"), *seed = replay_str(one, "seed");
+
+		if (name == NULL || seed == NULL)
+			goto bad;
+		if (i++ > 0)
+			results_add_polluter(t, name, seed, replay_str(one, "command"));
+	}
+	return 0;
+bad:
+	*why = xstrdup(_("polluter line: polluters: expected a list of objects, each with a "
+	                 "test and a seed"));
+	return -EINVAL;
+}
+
 static int
 replay_bad(struct replay_ctx *c, int lineno, const char *what)
 {
@@ -408,6 +438,8 @@ replay_line(void *arg, struct journal_reader *reader, const cJSON *line, int lin
 			                            : _("polluter line: seed: expected a string"));
 		results_set_polluter(t, replay_str(line, "polluter"), seed,
 		                     replay_str(line, "command"), runs);
+		if (replay_polluters(t, line, &why) < 0)
+			return replay_bad_why(c, lineno, why);
 	} else if (strcmp(type, "end") == 0) {
 		const cJSON *st = cJSON_GetObjectItemCaseSensitive(line, "status");
 
@@ -446,6 +478,14 @@ replay_line(void *arg, struct journal_reader *reader, const cJSON *line, int lin
 			r->header.config.count = (int)count->valuedouble;
 		else if (strcmp(phase->valuestring, "confirm") == 0)
 			r->header.config.confirm = (int)count->valuedouble;
+	} else if (strcmp(type, "clipped") == 0) {
+		int64_t limits = 0;
+		char *why = NULL;
+
+		/* The runs whose limit a budget clipped, counted to the end. */
+		if (journal_decode_int(line, "limits", 1, 1000000000, true, &limits, &why) < 0)
+			return replay_bad_why(c, lineno, why);
+		r->header.config.clipped_limits = limits;
 	} else if (strcmp(type, "resume") == 0) {
 		free(r->end_status);
 		r->end_status = NULL;

@@ -102,12 +102,23 @@ static char *
 report_keep_polluter(const struct results_test *t)
 {
 	const struct results_polluter *p = t->polluter;
+	struct buf b;
+	size_t i;
 
 	if (p == NULL)
 		return NULL;
-	return xasprintf("%s%c%s%c%s%c%lld", p->test != NULL ? p->test : "", p->test != NULL,
-	                 p->seed != NULL ? p->seed : "", 0, p->command != NULL ? p->command : "",
-	                 p->command != NULL, (long long)p->runs);
+	/* Its fields apart by a unit separator, a 1 or 0 before a string
+	 * that may be NULL: strcmp compares them all. */
+	buf_init(&b);
+	buf_printf(&b, "%d%s\x1f%s\x1f%d%s\x1f%lld\x1f%lld", p->test != NULL,
+	           p->test != NULL ? p->test : "", p->seed != NULL ? p->seed : "",
+	           p->command != NULL, p->command != NULL ? p->command : "", (long long)p->runs,
+	           (long long)p->search_runs);
+	for (i = 0; i < p->nmore; i++)
+		buf_printf(&b, "\x1f%s\x1f%s\x1f%d%s", p->more[i].test, p->more[i].seed,
+		           p->more[i].command != NULL,
+		           p->more[i].command != NULL ? p->more[i].command : "");
+	return buf_steal(&b);
 }
 
 static size_t

@@ -192,11 +192,31 @@ report_debris(struct buf *b, const struct results_pkg *p)
 	buf_adds(b, _("; try --private-workdir\n"));
 }
 
-/* What the polluter search found for t, with the command for the pair. */
+/* The runs whose time limit a budget clipped to the time it had left. */
+static void
+report_text_clipped(struct buf *b, const cJSON *config)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(config, "clipped_limits");
+	long long n = cJSON_IsNumber(v) ? (long long)v->valuedouble : 0;
+
+	if (n <= 0)
+		return;
+	buf_printf(b,
+	           ngettext("%lld run had its time limit clipped to the time the budget "
+	                    "had left",
+	                    "%lld runs had their time limit clipped to the time the budget "
+	                    "had left",
+	                    (unsigned long)n),
+	           n);
+	buf_addc(b, '\n');
+}
+
+/* What the polluter search found for t, with the command for each pair. */
 static void
 report_text_polluter(struct buf *b, const struct results_test *t)
 {
 	const struct results_polluter *p = t->polluter;
+	size_t i;
 
 	if (p == NULL)
 		return;
@@ -212,6 +232,15 @@ report_text_polluter(struct buf *b, const struct results_test *t)
 	             "reproduce with: %s\n"),
 	           t->test, p->test, p->seed, (long long)p->runs,
 	           p->command != NULL ? p->command : "");
+	for (i = 0; i < p->nmore; i++)
+		buf_printf(b,
+		           _("  %s fails after %s: under seed %s the pair fails; reproduce with: "
+		             "%s\n"),
+		           t->test, p->more[i].test, p->more[i].seed,
+		           p->more[i].command != NULL ? p->more[i].command : "");
+	if (p->nmore > 0)
+		buf_printf(b, _("  %zu polluters found in %lld runs\n"), p->nmore + 1,
+		           (long long)p->search_runs);
 }
 
 /* Cells by phase, cpu and load, whatever order their runs finished in,
@@ -463,6 +492,7 @@ report_text(const struct results *r, const struct report_meta *m)
 		      "intervals and the causes' tests below assume runs fixed in advance and "
 		      "are not valid for the sweep's cells; results.json's rate_low_anytime "
 		      "and rate_high_anytime are\n"));
+	report_text_clipped(&b, m->config);
 	report_text_shards(&b, m->machines);
 	for (i = 0; i < m->npkgs && i < r->npkgs; i++) {
 		const struct pkg *dp = m->pkgs[i];

@@ -324,7 +324,7 @@ static int
 results_json_read_polluter(struct results_json_in *in, const cJSON *o, struct results_test *t)
 {
 	const char *test = NULL, *seed = NULL, *command = NULL;
-	int64_t runs = 0;
+	int64_t runs = 0, search;
 	int rc;
 
 	if (o == NULL)
@@ -339,9 +339,50 @@ results_json_read_polluter(struct results_json_in *in, const cJSON *o, struct re
 		rc = results_json_int(in, o, "runs", true, 0, RESULTS_JSON_COUNT_MAX, &runs);
 	if (rc == 0)
 		rc = results_json_str(in, o, "reproduce", false, &command);
+	search = runs;
+	if (rc == 0 && cJSON_GetObjectItemCaseSensitive(o, "search_runs") != NULL)
+		rc = results_json_int(in, o, "search_runs", true, runs, RESULTS_JSON_COUNT_MAX,
+		                      &search);
 	results_json_pop(in);
-	if (rc == 0)
+	if (rc == 0) {
 		results_set_polluter(t, test, seed, command, runs);
+		t->polluter->search_runs = search;
+	}
+	return rc;
+}
+
+/* tests[].polluters: every polluter found, the first as in polluter; absent
+ * in older files. */
+static int
+results_json_read_polluters(struct results_json_in *in, const cJSON *list, struct results_test *t)
+{
+	const char *test, *seed, *command;
+	const cJSON *o;
+	int i = 0, rc = 0;
+
+	if (list == NULL)
+		return 0;
+	if (!cJSON_IsArray(list) || t->polluter == NULL)
+		return results_json_fail(in, "polluters",
+		                         _("expected an array of objects, beside a polluter"));
+	results_json_push(in, "polluters", 0);
+	cJSON_ArrayForEach(o, list)
+	{
+		results_json_push(in, NULL, i);
+		rc = cJSON_IsObject(o) ? 0 : results_json_fail(in, NULL, _("expected an object"));
+		if (rc == 0)
+			rc = results_json_str(in, o, "test", true, &test);
+		if (rc == 0)
+			rc = results_json_str(in, o, "seed", true, &seed);
+		if (rc == 0)
+			rc = results_json_str(in, o, "reproduce", false, &command);
+		results_json_pop(in);
+		if (rc < 0)
+			break;
+		if (i++ > 0)
+			results_add_polluter(t, test, seed, command);
+	}
+	results_json_pop(in);
 	return rc;
 }
 
@@ -490,6 +531,9 @@ results_json_read_test(struct results_json_in *in, const cJSON *t, struct result
 	if (rc == 0)
 		rc = results_json_read_polluter(in, cJSON_GetObjectItemCaseSensitive(t, "polluter"),
 		                                x);
+	if (rc == 0)
+		rc = results_json_read_polluters(
+		    in, cJSON_GetObjectItemCaseSensitive(t, "polluters"), x);
 	if (rc == 0)
 		rc = results_json_read_channels(in, cJSON_GetObjectItemCaseSensitive(t, "channels"),
 		                                x);

@@ -239,7 +239,9 @@ results_json_test_open(struct jsonw *w, const struct results *r, const struct re
 		jsonw_str(w, "seed", t->polluter->seed);
 		jsonw_int(w, "runs", t->polluter->runs);
 		jsonw_str(w, "reproduce", t->polluter->command);
+		jsonw_int(w, "search_runs", t->polluter->search_runs);
 		jsonw_end(w);
+		results_polluters_json(w, t->polluter);
 	}
 	if (t->channels != NULL) {
 		jsonw_array(w, "channels");

@@ -41,31 +41,6 @@ results_failure_free(struct results_failure *f)
 }
 
 static void
-results_polluter_free(struct results_polluter *p)
-{
-	if (p == NULL)
-		return;
-	free(p->test);
-	free(p->seed);
-	free(p->command);
-	free(p);
-}
-
-void
-results_set_polluter(struct results_test *t, const char *test, const char *seed,
-                     const char *command, int64_t runs)
-{
-	struct results_polluter *p = xcalloc(1, sizeof *p);
-
-	p->test = test != NULL ? xstrdup(test) : NULL;
-	p->seed = xstrdup(seed);
-	p->command = command != NULL ? xstrdup(command) : NULL;
-	p->runs = runs;
-	results_polluter_free(t->polluter);
-	t->polluter = p;
-}
-
-static void
 results_pin_free(struct results_pin *p)
 {
 	free(p->container);
@@ -608,8 +583,7 @@ results_absorb_part(struct results *dst, const struct results *src, const char *
 		}
 		results_add_channels(t, st->channels);
 		if (t->polluter == NULL && st->polluter != NULL)
-			results_set_polluter(t, st->polluter->test, st->polluter->seed,
-			                     st->polluter->command, st->polluter->runs);
+			results_copy_polluter(t, st->polluter);
 		results_absorb_order(dst, t, src, st);
 	}
 	harness_absorb(&dst->harness, &src->harness);

@@ -92,13 +92,22 @@ struct results_core {
 
 #define RESULTS_CANDIDATES 4
 
+/* A polluter found after the first: each has its own seed (the failing
+ * one or a new one) and command. */
+struct results_polluter_more {
+	char *test, *seed, *command;
+};
+
 /* What the search for an order-dependent test's polluter found
  * (engine/polluter.h). */
 struct results_polluter {
-	char *test;    /* the polluter, a top-level test, or NULL: none found */
-	char *seed;    /* the failing seed it replayed */
-	char *command; /* reproduces the pair directly, or NULL */
-	int64_t runs;  /* the runs the search took */
+	char *test;          /* the first polluter, a top-level test, or NULL: none found */
+	char *seed;          /* the failing seed it replayed */
+	char *command;       /* reproduces the pair directly, or NULL */
+	int64_t runs;        /* the runs the search took to the first (all when none) */
+	int64_t search_runs; /* the runs the whole search took, the others' too */
+	struct results_polluter_more *more; /* the others, in the order found */
+	size_t nmore;
 };
 
 struct results;
@@ -335,9 +344,22 @@ const struct results_test *results_first_failed_in(const struct results *r, int 
                                                    const struct outcome_test *ot, int64_t run);
 
 /* Records what the polluter search for t found (strings copied; test and
- * command may be NULL), replacing what t had. */
+ * command may be NULL), replacing what t had; its search_runs are runs
+ * until said otherwise (results-polluter.c). */
 void results_set_polluter(struct results_test *t, const char *test, const char *seed,
                           const char *command, int64_t runs);
+/* Adds a polluter found after t's first (strings copied; command may be
+ * NULL). t has a polluter. */
+void results_add_polluter(struct results_test *t, const char *test, const char *seed,
+                          const char *command);
+/* Gives t a copy of p, the others and the search's runs included. */
+void results_copy_polluter(struct results_test *t, const struct results_polluter *p);
+/* Frees p. NULL is a no-op. */
+void results_polluter_free(struct results_polluter *p);
+struct jsonw;
+/* Writes results.json's polluters: p's first and the others, each with
+ * its seed and command. */
+void results_polluters_json(struct jsonw *w, const struct results_polluter *p);
 
 /* The test with this id, or NULL. */
 struct results_test *results_find(const struct results *r, const char *id);

@@ -11,50 +11,13 @@ set -eu
 . "$CHECK_SRCDIR/tests/lib/pytest.sh"
 export FLAKESWEEP_PYTHON=$py FLAKESWEEP_DATADIR=$CHECK_SRCDIR/data PYTHONDONTWRITEBYTECODE=1
 unset PYTEST_ADDOPTS PYTHONPATH
-work=$CHECK_TMPDIR/order
-cp -r "$CHECK_SRCDIR/tests/fixtures/order" "$work"
-chmod -R u+w "$work"
-cd "$work"
-sweep() { # OUT OPTIONS...
-	local out=$1 rc=0
-	shift
-	"$FLAKESWEEP" --shuffle --cpu 1 --load 1 --count 16 --confirm 3 --timeout 20s --ui none \
-		-o "$CHECK_TMPDIR/$out" "$@" >"$CHECK_TMPDIR/$out.txt" 2>&1 || rc=$?
-	[ "$rc" = 1 ] || { cat "$CHECK_TMPDIR/$out.txt"; echo "FAIL: $out: exit $rc, expected 1"; exit 1; }
-}
-check() { # OUT VICTIM POLLUTER NEEDLE: NEEDLE in the reproduce line's output
-	python3 - "$CHECK_TMPDIR/$1" "$2" "$3" "$4" <<'PY'
-import json, os, subprocess, sys
-out, victim, polluter, needle = sys.argv[1:]
-def check(cond, what):
-    if not cond:
-        print("FAIL:", what); sys.exit(1)
-res = json.load(open(os.path.join(out, "results.json")))
-tests = {t["test"]: t for t in res["tests"]}
-v = tests[victim]
-check(v["verdict"] == "flaky" and v["order_dependent"], "%s flaky, order-dependent: %s" % (victim, v))
-p = v.get("polluter") or {}
-seed = v["first_failure"]["seed"]
-check(p.get("test") == polluter and p.get("seed") == seed, "polluter named: %s" % p)
-check([c for c in v["causes"] if c["cause"] == "order" and polluter in c["evidence"]],
-      "the order cause names it: %s" % v["causes"])
-check(tests[polluter]["verdict"] == "passed", "the polluter passes")
-text = open(os.path.join(out, "report.txt")).read()
-check("%s fails after %s" % (victim, polluter) in text and p["reproduce"] in text,
-      "report.txt names the polluter and its reproduce line")
-check(polluter.split("::")[-1] in p["reproduce"], "the reproduce line selects the polluter")
-got = subprocess.run(["bash", "-c", p["reproduce"]], capture_output=True, text=True)
-check(needle in got.stdout + got.stderr, "the reproduce line fails the victim: %s\n%s" %
-      (p["reproduce"], (got.stdout + got.stderr)[-2000:]))
-print("%s: polluter %s under seed %s in %d runs; %s" % (out, polluter, seed, p["runs"], p["reproduce"]))
-PY
-}
+. "$CHECK_SRCDIR/tests/lib/order.sh" order
 
 sweep py --driver pytest test_pollute.py
-check py test_pollute.py::test_reads_default test_pollute.py::test_switch_mode \
-	"FAILED test_pollute.py::test_reads_default"
+check py test_pollute.py::test_reads_default "FAILED test_pollute.py::test_reads_default" \
+	test_pollute.py::test_switch_mode
 
 [ -f /usr/include/gtest/gtest.h ] || { echo "SKIP GoogleTest is not installed"; exit 77; }
 g++ -o pollute_test pollute_test.cc -lgtest -lgtest_main -pthread
 sweep gtest --driver gtest -- ./pollute_test
-check gtest Mode.ReadsDefault Mode.SwitchesMode "[  FAILED  ] Mode.ReadsDefault"
+check gtest Mode.ReadsDefault "[  FAILED  ] Mode.ReadsDefault" Mode.SwitchesMode
