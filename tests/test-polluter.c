@@ -73,7 +73,7 @@ fake_probe(const struct fake *f, char *const *tests, struct buf *log, struct out
 static char *
 search(const struct fake *f, char found[64], int64_t *first, int64_t *runs)
 {
-	struct polluter *p = polluter_new("TestVictim/quiet", "42");
+	struct polluter *p = polluter_new("TestVictim/quiet", "42", true);
 	const char *name, *seed;
 	char *const *tests;
 	struct outcome o;
@@ -187,4 +187,43 @@ TEST(polluter_names_every_polluter_of_a_victim)
 	CHECK_STR(found, "TestB@42");
 	CHECK_INT(runs, 5);
 	free(log);
+}
+
+/* Names with '/' that are no subtests (a pytest node id in a directory):
+ * the victim is the whole name, and a test before it whose name holds a
+ * '/' is a candidate. Runs: the victim fails after test_poll. */
+TEST(polluter_names_with_slashes_are_whole_without_subtests)
+{
+	static const char *const names[] = {"tests/t.py::test_a", "tests/t.py::test_poll",
+	                                    "tests/t.py::test_b"};
+	const char *victim = "tests/t.py::test_victim";
+	struct polluter *p = polluter_new(victim, "7", false);
+	char *const *tests;
+	struct outcome o;
+	size_t i;
+
+	while (polluter_next(p, &tests)) {
+		bool hit = false;
+
+		memset(&o, 0, sizeof o);
+		for (i = 0; i < UTIL_ARRAY_LEN(names); i++) {
+			bool chosen = tests == NULL;
+			size_t j;
+
+			for (j = 0; tests != NULL && tests[j] != NULL; j++)
+				chosen = chosen || strcmp(tests[j], names[i]) == 0;
+			if (!chosen)
+				continue;
+			outcome_add(&o, xstrdup(names[i]), OUTCOME_PASS, NULL);
+			hit = hit || strcmp(names[i], "tests/t.py::test_poll") == 0;
+		}
+		outcome_add(&o, xstrdup(victim), hit ? OUTCOME_FAIL : OUTCOME_PASS, NULL);
+		polluter_feed(p, &o);
+		outcome_free(&o);
+		CHECK(polluter_runs(p) < 30);
+	}
+	CHECK(polluter_found(p) != NULL);
+	CHECK_STR(polluter_found(p), "tests/t.py::test_poll");
+	CHECK_INT(polluter_count(p), 1);
+	polluter_free(p);
 }

@@ -20,6 +20,7 @@
 #include "base/gettext.h"
 #include "base/hash.h"
 #include "base/util.h"
+#include "drivers/bandaid-reach.h"
 #include "drivers/bandaid.h"
 #include "drivers/pytest-env.h"
 #include "engine/proc.h"
@@ -31,27 +32,19 @@ struct bandaid_ctx {
 	const char *top; /* the checkout's top directory */
 	const char *before, *after;
 	bool go;
-	char *func;   /* the test's function name */
-	char *parser; /* the Go parser's binary, or the Python script */
-	char *python; /* the Python that runs pytest (pytest-env.h) */
-	char *tmp;    /* the private directory the versions are written to */
-	char **dirs;  /* the directories that hold the test, relative to top */
+	const char *test; /* the test's full name */
+	char *func;       /* the test's function name */
+	char *parser;     /* the Go parser's binary, or the Python script */
+	char *python;     /* the Python that runs pytest (pytest-env.h) */
+	char *tmp;        /* the private directory the versions are written to */
+	char **dirs;      /* the directories that hold the test, relative to top */
 	size_t ndirs;
+	char **files; /* the files that declare the test after */
+	size_t nfiles;
+	char **shared_sync; /* the shared declarations a primitive was added to */
+	size_t nshared_sync;
+	char *uses; /* the names the test's function names after, or NULL */
 };
-
-/* The function a test's full name runs: Go's top-level test without its
- * subtests, pytest's function without its class and parameters. */
-static char *
-bandaid_func(bool go, const char *test)
-{
-	const char *s = test, *p;
-
-	if (go)
-		return xstrndup(s, strcspn(s, "/"));
-	while ((p = strstr(s, "::")) != NULL)
-		s = p + 2;
-	return xstrndup(s, strcspn(s, "["));
-}
 
 extern char **environ;
 
@@ -136,9 +129,9 @@ bandaid_has_dir(const struct bandaid_ctx *c, const char *path)
 }
 
 /* The directories of the files that declare the test at rev (NULL: the
- * working tree). */
+ * working tree), and with keep those files. */
 static void
-bandaid_test_dirs(struct bandaid_ctx *c, const char *rev)
+bandaid_test_dirs(struct bandaid_ctx *c, const char *rev, bool keep)
 {
 	char *pattern = xasprintf(c->go ? "func %s(" : "def %s(", c->func), *out = NULL, *line,
 	     *save = NULL;
@@ -152,6 +145,8 @@ bandaid_test_dirs(struct bandaid_ctx *c, const char *rev)
 			if (rev != NULL && strncmp(line, rev, strlen(rev)) == 0 &&
 			    line[strlen(rev)] == ':')
 				path = line + strlen(rev) + 1;
+			if (keep)
+				util_strv_add(&c->files, &c->nfiles, path);
 			if (bandaid_has_dir(c, path))
 				continue;
 			slash = strrchr(path, '/');
@@ -196,31 +191,64 @@ bandaid_version(const struct bandaid_ctx *c, const char *rev, const char *path, 
 	return ok;
 }
 
+/* Takes one finding of the parser, KIND<TAB>LINE<TAB>DECL<TAB>TEXT, in
+ * path when it can touch the test (bandaid-reach.h): a skip or a rename
+ * only in the test's own function; a synchronisation primitive in shared
+ * code is kept until the names the test uses are known. */
 static void
-bandaid_add(struct bandaid_list *out, const char *path, char *line)
+bandaid_add(struct bandaid_ctx *c, const char *path, bool declares, char *line,
+            struct bandaid_list *out)
 {
-	char *kind = line, *num = strchr(line, '\t'), *text;
+	char *fields[4];
 	struct bandaid *b;
+	enum bandaid_reach reach;
+	bool stops; /* a skip or a rename: the test no longer runs */
+	size_t i;
 
-	if (num == NULL || (text = strchr(num + 1, '\t')) == NULL)
+	for (i = 0, fields[0] = line; i < 3; i++) {
+		char *tab = strchr(fields[i], '\t');
+
+		if (tab == NULL)
+			return;
+		*tab = '\0';
+		fields[i + 1] = tab + 1;
+	}
+	if (strcmp(fields[0], "uses") == 0) {
+		if (c->uses == NULL) {
+			c->uses = xstrdup(fields[3]);
+		} else {
+			char *more = xasprintf("%s %s", c->uses, fields[3]);
+
+			free(c->uses);
+			c->uses = more;
+		}
 		return;
-	*num++ = '\0';
-	*text++ = '\0';
-	if (strcmp(kind, "sync") == 0) {
-		out->sync = true;
+	}
+	reach = bandaid_reach(c->go, path, declares, fields[2], c->test);
+	stops = strcmp(fields[0], "skip") == 0 || strcmp(fields[0], "renamed") == 0;
+	if (reach == BANDAID_OTHER || (reach == BANDAID_SHARED && stops))
+		return;
+	if (strcmp(fields[0], "sync") == 0) {
+		if (reach == BANDAID_OWN) {
+			out->sync = true;
+		} else {
+			util_strv_add(&c->shared_sync, &c->nshared_sync, fields[2]);
+		}
 		return;
 	}
 	out->items = xgrow(out->items, out->n, sizeof *out->items);
 	b = &out->items[out->n++];
-	b->kind = xstrdup(kind);
+	b->kind = xstrdup(fields[0]);
 	b->file = xstrdup(path);
-	b->line = atoi(num);
-	b->text = xstrdup(text);
+	b->line = atoi(fields[1]);
+	b->text = xstrdup(fields[3]);
 }
 
-/* Compares the two versions of the changed file path. */
+/* Compares the two versions of the changed file path; with uses_only,
+ * takes only the names the test uses. */
 static int
-bandaid_file(const struct bandaid_ctx *c, const char *path, struct bandaid_list *out, char **err)
+bandaid_file(struct bandaid_ctx *c, const char *path, bool uses_only, struct bandaid_list *out,
+             char **err)
 {
 	char *bf = xasprintf("%s/before", c->tmp), *af = xasprintf("%s/after", c->tmp);
 	char *output = NULL, *line, *save = NULL;
@@ -230,10 +258,8 @@ bandaid_file(const struct bandaid_ctx *c, const char *path, struct bandaid_list 
 	hb = bandaid_version(c, c->before, path, bf, &declares);
 	ha = bandaid_version(c, c->after, path, af, &declares);
 	{
-		const char *scope = declares ? c->func : "";
-		char *go_argv[] = {c->parser, hb ? bf : "", ha ? af : "", (char *)scope, NULL};
-		char *py_argv[] = {"python3",    c->parser,     hb ? bf : "",
-		                   ha ? af : "", (char *)scope, NULL};
+		char *go_argv[] = {c->parser, hb ? bf : "", ha ? af : "", c->func, NULL};
+		char *py_argv[] = {"python3", c->parser, hb ? bf : "", ha ? af : "", c->func, NULL};
 
 		rc = proc_capture(c->go ? go_argv : py_argv, c->top, environ, BANDAID_OUTPUT_MAX,
 		                  &output);
@@ -245,7 +271,8 @@ bandaid_file(const struct bandaid_ctx *c, const char *path, struct bandaid_list 
 	} else {
 		for (line = strtok_r(output, "\n", &save); line != NULL;
 		     line = strtok_r(NULL, "\n", &save))
-			bandaid_add(out, path, line);
+			if (!uses_only || strncmp(line, "uses\t", 5) == 0)
+				bandaid_add(c, path, declares, line, out);
 	}
 	unlink(bf);
 	unlink(af);
@@ -279,9 +306,28 @@ bandaid_changed(struct bandaid_ctx *c, struct bandaid_list *out, char **err)
 
 		if (n > strlen(ext) && strcmp(line + n - strlen(ext), ext) == 0 &&
 		    bandaid_has_dir(c, line))
-			rc = bandaid_file(c, line, out, err);
+			rc = bandaid_file(c, line, false, out, err);
 	}
 	free(names);
+	return rc;
+}
+
+/* Whether a synchronisation primitive added to shared code can affect the
+ * test: it names the declaration that holds one. The names come from the
+ * test's files, read again when the change left them alone. */
+static int
+bandaid_shared_sync(struct bandaid_ctx *c, struct bandaid_list *out, char **err)
+{
+	size_t i;
+	int rc = 0;
+
+	if (out->sync || c->nshared_sync == 0)
+		return 0;
+	for (i = 0; i < c->nfiles && c->uses == NULL && rc == 0; i++)
+		rc = bandaid_file(c, c->files[i], true, out, err);
+	for (i = 0; i < c->nshared_sync && rc == 0; i++)
+		if (bandaid_reach_uses(c->uses != NULL ? c->uses : "", c->shared_sync[i]))
+			out->sync = true;
 	return rc;
 }
 
@@ -289,11 +335,10 @@ int
 bandaid_find(const char *root, const char *before, const char *after, const char *driver,
              const char *test, struct bandaid_list *out, char **err)
 {
-	struct bandaid_ctx c = {.before = before, .after = after};
+	struct bandaid_ctx c = {.before = before, .after = after, .test = test};
 	const char *top_args[] = {"rev-parse", "--show-toplevel", NULL};
 	char *top = NULL, tmpl[] = "/tmp/flakesweep-bandaid-XXXXXX";
 	const char *base = getenv("TMPDIR");
-	size_t i;
 	int rc = 0;
 
 	memset(out, 0, sizeof *out);
@@ -307,7 +352,7 @@ bandaid_find(const char *root, const char *before, const char *after, const char
 	}
 	top[strcspn(top, "\n")] = '\0';
 	c.top = top;
-	c.func = bandaid_func(c.go, test);
+	c.func = bandaid_test_func(c.go, test);
 	c.tmp = base != NULL && base[0] == '/' ? xasprintf("%s/flakesweep-bandaid-XXXXXX", base)
 	                                       : xstrdup(tmpl);
 	c.parser = c.go ? bandaid_go_parser(err) : NULL;
@@ -325,16 +370,19 @@ bandaid_find(const char *root, const char *before, const char *after, const char
 		rc = -EIO;
 		goto out;
 	}
-	bandaid_test_dirs(&c, before);
-	bandaid_test_dirs(&c, after);
+	bandaid_test_dirs(&c, before, false);
+	bandaid_test_dirs(&c, after, true);
 	rc = bandaid_changed(&c, out, err);
+	if (rc == 0)
+		rc = bandaid_shared_sync(&c, out, err);
 	rmdir(c.tmp);
 out:
 	if (rc < 0)
 		bandaid_list_free(out);
-	for (i = 0; i < c.ndirs; i++)
-		free(c.dirs[i]);
-	free(c.dirs);
+	util_strv_free_n(c.dirs, (int)c.ndirs);
+	util_strv_free(c.files);
+	util_strv_free(c.shared_sync);
+	free(c.uses);
 	free(c.parser);
 	free(c.python);
 	free(c.tmp);

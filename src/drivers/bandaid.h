@@ -26,8 +26,9 @@ struct bandaid {
 struct bandaid_list {
 	struct bandaid *items;
 	size_t n;
-	/* A synchronisation primitive was added (a mutex, a channel, a
-	 * WaitGroup, a lock or an event): a sign of a real fix. */
+	/* A synchronisation primitive that can affect the test was added (a
+	 * mutex, a channel, a WaitGroup, a lock or an event): a sign of a
+	 * real fix. */
 	bool sync;
 };
 
@@ -35,7 +36,9 @@ struct bandaid_list {
  * (NULL: the working tree, uncommitted edits included) of the checkout at
  * root made to test (its full name: subtests and parameters are dropped)
  * of the go or pytest driver, in the changed files of the directories that
- * hold the test. Other drivers have none. Fills *out (zeroed first).
+ * hold the test, keeping those that can touch it (bandaid-reach.h); sync
+ * says whether a primitive was added that can affect it. Other drivers
+ * have none. Fills *out (zeroed first).
  * Returns 0, or a negative errno with *err (caller frees): git or the
  * parser failed, or a version does not parse. */
 int bandaid_find(const char *root, const char *before, const char *after, const char *driver,

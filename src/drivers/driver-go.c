@@ -470,6 +470,7 @@ const struct driver driver_go = {
     .discover = go_discover,
     .build_argv = driver_go_build_argv,
     .build_in_pkg_dir = true,
+    .subtests = true,
     .list_argv = driver_go_list_argv,
     .listed = driver_go_listed,
     .check = driver_go_check,

@@ -83,6 +83,10 @@ struct driver {
 	 * module of a repository builds with its own go.mod), else in the
 	 * project's root. */
 	bool build_in_pkg_dir;
+	/* A '/' in a test's name starts its subtest's part (Go's t.Run):
+	 * "TestA/case" is a subtest of the top-level test TestA. Other
+	 * frameworks' names are whole, '/' and all. */
+	bool subtests;
 	/* The variables of flakesweep's own environment, besides the Go
 	 * toolchain's, that change what its runs do (NULL-terminated, or NULL):
 	 * a reproduce line sets them, so it runs the same in a fresh shell. */

@@ -425,8 +425,11 @@ budget_choose(struct sweep *s, struct budget *b, int64_t now)
 	if (count < 0)
 		count = 0;
 	/* Near the phase's end a count raised would leave the pairs uneven
-	 * when the deadline comes: it only goes down there. */
-	if (b->count > 0 && count > b->count && (double)now + 2 * tail > end)
+	 * when the deadline comes: it only goes down there, unless every pair
+	 * has its count (the time left would go unused: a host that slowed
+	 * the runs down made the count too low). */
+	if (b->count > 0 && count > b->count && (double)now + 2 * tail > end &&
+	    !sched_complete(sweep_sched(s)))
 		count = b->count;
 	if (count != b->count)
 		budget_take(s, b, count);

@@ -130,7 +130,7 @@ order_next(struct sweep *s)
 			t = &s->results->tests[q->test];
 			free(q->seed);
 			q->seed = xstrdup(t->first->seed);
-			q->search = polluter_new(t->test, q->seed);
+			q->search = polluter_new(t->test, q->seed, s->driver->subtests);
 		}
 		t = &s->results->tests[q->test];
 		if (polluter_next(q->search, &tests)) {

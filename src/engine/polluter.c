@@ -59,17 +59,19 @@ struct polluter {
 	size_t nfound;
 	int replays, seeds;
 	int64_t runs, first_runs;
+	bool subtests; /* a '/' in a name starts its subtest's part */
 };
 
 struct polluter *
-polluter_new(const char *victim, const char *seed)
+polluter_new(const char *victim, const char *seed, bool subtests)
 {
 	struct polluter *p = xcalloc(1, sizeof *p);
-	size_t n = strcspn(victim, "/");
+	size_t n = subtests ? strcspn(victim, "/") : strlen(victim);
 
 	p->victim = xstrdup(victim);
 	p->top = xstrndup(victim, n);
 	p->seed = xstrdup(seed);
+	p->subtests = subtests;
 	return p;
 }
 
@@ -231,7 +233,7 @@ polluter_take_order(struct polluter *p, const struct outcome *o, bool add)
 
 		if (strcmp(name, p->top) == 0)
 			before = false;
-		if (strchr(name, '/') != NULL || strcmp(name, p->top) == 0 ||
+		if ((p->subtests && strchr(name, '/') != NULL) || strcmp(name, p->top) == 0 ||
 		    (k = polluter_index(p, name, add)) == p->nall || !before)
 			continue;
 		for (j = 0; j < p->ncands && p->cands[j] != k; j++)

@@ -31,8 +31,11 @@
 
 struct polluter;
 
-/* A search for the polluter of victim (its full name) under seed. */
-struct polluter *polluter_new(const char *victim, const char *seed);
+/* A search for the polluter of victim (its full name) under seed. With
+ * subtests, a '/' in a name starts its subtest's part (Go: the top-level
+ * test of "TestA/case" is TestA); without, names are whole (a pytest node
+ * id "tests/test_a.py::test_b", a GoogleTest "Inst/Suite.Name/0"). */
+struct polluter *polluter_new(const char *victim, const char *seed, bool subtests);
 /* Frees p. NULL is a no-op. */
 void polluter_free(struct polluter *p);
 

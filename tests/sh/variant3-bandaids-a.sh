@@ -14,11 +14,6 @@
 # rerun decorator)"; "one that now skips is skipped; neither is ever
 # fixed"; band-aids only with rates fixed/rarer/inconclusive: masked. A
 # real fix (a mutex) in the same package is neither masked nor skipped.
-# FINDING: compare attributes every band-aid of the package to every test
-# of it, and calls all of them skipped: TestToss (retry, runs every time)
-# and TestTally (fixed with a mutex, runs every time) both get verdict
-# "skipped" with bandaids [skip coins/spin_test.go:6, retry
-# coins/toss_test.go:6]; the man page says "one that now skips is skipped".
 set -eu
 . "$CHECK_SRCDIR/tests/lib/variant3.sh"
 need_go

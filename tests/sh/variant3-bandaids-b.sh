@@ -12,15 +12,6 @@
 # threading.Event. flakesweep(1), compare, Band-aids: retry, skip, sleep,
 # flaky-marker named; the real fixes have none (bandaids empty) and are
 # neither masked nor skipped; a test that now skips is skipped.
-# FINDING: under the pytest driver compare gives every test of tests/ the
-# band-aids of every other test file there: test_signal_seen (fixed with a
-# threading.Event in its own file) gets bandaids [flaky-marker
-# tests/test_lottery.py:6, sleep tests/test_poll.py:9], and
-# test_poll_job_done, whose fix is only clock.sleep(0.2), is "rarer", not
-# masked, because the Event added in test_signal.py counts as its
-# synchronisation (test_lottery_draw, flaky-marker only, inconclusive by
-# its rates, is not masked either). Tests in one file get only their own
-# band-aids (variant A).
 set -eu
 . "$CHECK_SRCDIR/tests/lib/variant3.sh"
 need_go

@@ -10,13 +10,6 @@
 # --shuffle each victim is flaky, cause order, its polluter named in
 # results.json and the report (flakesweep(1), Results; flakesweep(5),
 # polluter).
-# FINDING: the pytest half fails: with the test file in a subdirectory
-# (tests/test_x.py, swept as "tests" or "tests/test_x.py") the victim is
-# flaky, order_dependent, cause order, but the polluter search ends after 1
-# run with polluter null ("no single test breaks it: 1 runs under seed N
-# found no polluter"), although replaying that seed by hand fails every
-# time. The same file at the repository root gets its polluter named (2
-# runs). The GoogleTest half passes.
 set -eu
 . "$CHECK_SRCDIR/tests/lib/variant3.sh"
 need_pytest
