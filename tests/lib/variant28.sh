@@ -66,9 +66,11 @@ PY
 # probe SOCKET N [CMD]: N times, connect to a sweep's control socket and
 # time until its first status line (flakesweep(5), CONTROL SOCKET); with
 # CMD, then send {"cmd": CMD, "id": i} and time until the reply with that
-# id. Each wait is at most 2 s. Prints the p50, p99 and max in ms, and
-# exits 1 when a request got no answer in time or a status was not of a
-# running sweep phase.
+# id. The hello and the status (the socket's own thread answers them) are
+# waited for at most 2 s; a command's reply, which the sweep's loop gives
+# "when it gets to" it, 30 s. Prints the p50, p99 and max in ms, and exits
+# 1 when a request got no answer in time. The status may be older than the
+# journal's phase line: the man page says how old it may be.
 probe() {
 	python3 - "$@" <<'PY'
 import json, socket, sys, time
@@ -98,10 +100,9 @@ for i in range(n):
         assert hello["type"] == "hello" and hello["protocol"] == 1, hello
         status = next(o for o in it if o.get("type") == "status")
         st.append((time.monotonic() - t0) * 1000)
-        if status["phase"] not in ("sweep", "confirm"):
-            bad.append("request %d: status of phase %s" % (i, status["phase"]))
         if cmd:
             stage = "reply to " + cmd
+            s.settimeout(30.0)
             t1 = time.monotonic()
             s.sendall(json.dumps({"cmd": cmd, "id": i}).encode() + b"\n")
             reply = next(o for o in it if o.get("type") == "reply")
@@ -109,7 +110,7 @@ for i in range(n):
             if reply.get("id") != i:
                 bad.append("request %d: reply %s" % (i, reply))
     except Exception as e:
-        bad.append("request %d: no %s within 2 s (%r)" % (i, stage, e))
+        bad.append("request %d: no %s in time (%r)" % (i, stage, e))
     finally:
         s.close()
 def pct(a, p):
