@@ -179,3 +179,39 @@ TEST(tmpdir_pool_trusts_old_stamps_only_while_unchanged)
 	free(p2);
 	free(dir);
 }
+
+/* A new directory's mtime is set well back, so that its first return can
+ * already be judged by its stamps: an entry made in it stamps a later one. */
+TEST(tmpdir_pool_backdates_new_dirs)
+{
+	char *dir = xasprintf("%s/backdated", check_tmpdir()), *p1, *p2, *f, *got;
+	struct tmpdir_pool *pool;
+	struct stat st;
+	int fd;
+
+	CHECK_INT(mkdir(dir, 0755), 0);
+	pool = tmpdir_pool_new(dir);
+	p1 = xasprintf("%s/1", dir);
+	p2 = xasprintf("%s/2", dir);
+	CHECK_INT(tmpdir_pool_take(pool, p1), 0);
+	CHECK_INT(lstat(p1, &st), 0);
+	CHECK(st.st_mtim.tv_sec + 2 < time(NULL));
+	CHECK(tmpdir_pool_give(pool, p1));
+	CHECK_INT(tmpdir_pool_take(pool, p2), 0);
+	f = xasprintf("%s/left", p2);
+	fd = open(f, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	CHECK(fd >= 0);
+	close(fd);
+	CHECK(!tmpdir_pool_give(pool, p2));
+	CHECK_INT(unlink(f), 0);
+	CHECK_INT(rmdir(p2), 0);
+	got = names(dir);
+	CHECK_STR(got, "");
+	free(got);
+	tmpdir_pool_free(pool);
+	CHECK_INT(rmdir(dir), 0);
+	free(f);
+	free(p1);
+	free(p2);
+	free(dir);
+}
