@@ -18,10 +18,10 @@
 #include "base/hash.h"
 #include "drivers/parse-go.h"
 #include "drivers/parse-go-capture.h"
+#include "drivers/parse-go-event.h"
 #include "drivers/parse-go-names.h"
 #include "base/util.h"
 
-#define PARSE_GO_MARKER '\x16'
 /* A line longer than this is processed in pieces; the last KEEP bytes stay
  * buffered so a result glued at its end is still seen. */
 #define PARSE_GO_LINE_MAX 65536
@@ -40,38 +40,12 @@ enum parse_go_state {
 	PARSE_GO_REPORTED, /* its "--- PASS/FAIL/SKIP" line was seen */
 };
 
-/* Where a framing line was found. */
-enum parse_go_mode {
-	PARSE_GO_FRAMED, /* after a ^V marker: certainly the binary's own */
-	PARSE_GO_COL0,   /* at the start of a line, no framing marker in use */
-	PARSE_GO_GLUED,  /* after text a test left without a newline */
-};
-
-enum parse_go_kind {
-	PARSE_GO_EV_RUN,
-	PARSE_GO_EV_PAUSE,
-	PARSE_GO_EV_CONT,
-	PARSE_GO_EV_NAME,
-	PARSE_GO_EV_REPORT,
-	PARSE_GO_EV_FINAL,
-};
-
 /* What accepting an event does. */
 enum parse_go_action {
 	PARSE_GO_REJECT,  /* not framing after all: the line is output */
 	PARSE_GO_APPLY,   /* change the test tree */
 	PARSE_GO_UNKNOWN, /* framing for an ignored test: output goes nowhere */
 	PARSE_GO_KEEP,    /* framing with nothing to change */
-};
-
-struct parse_go_event {
-	enum parse_go_kind kind;
-	const char *name;
-	size_t namelen;
-	size_t indent;
-	enum outcome_status status;
-	int test;   /* the known test it names, or -1 */
-	int64_t ms; /* a report's "(1.23s)" in ms, or -1 */
 };
 
 struct parse_go_test {
@@ -298,112 +272,6 @@ parse_go_listed(const struct parse_go *p, const char *name, size_t len)
 	       parse_go_names_get(&p->listed_map, name, len, hash_fnv1a(name, len)) >= 0;
 }
 
-/* A test name as the testing package writes it: never empty, no spaces
- * (it rewrites them to '_'), no NUL. */
-static bool
-parse_go_valid_name(const char *s, size_t n)
-{
-	return n > 0 && memchr(s, ' ', n) == NULL && memchr(s, '\0', n) == NULL &&
-	       memchr(s, PARSE_GO_MARKER, n) == NULL;
-}
-
-/* Reads a framing line (s without its newline or marker) into ev. Checks
- * the syntax only. */
-static bool
-parse_go_parse_event(const char *s, size_t n, enum parse_go_mode mode, struct parse_go_event *ev)
-{
-	size_t indent = 0;
-
-	while (n > 0 && s[n - 1] == '\r')
-		n--;
-	memset(ev, 0, sizeof *ev);
-	ev->test = -1;
-	ev->ms = -1;
-	if (mode != PARSE_GO_GLUED) {
-		while (indent < n && s[indent] == ' ')
-			indent++;
-	}
-	s += indent;
-	n -= indent;
-	ev->indent = indent;
-	if (n >= 4 && memcmp(s, "=== ", 4) == 0) {
-		size_t k = 4, kw;
-
-		if (indent > 0 && mode != PARSE_GO_FRAMED)
-			return false;
-		while (k < n && s[k] >= 'A' && s[k] <= 'Z')
-			k++;
-		kw = k - 4;
-		if (k < n && s[k] != ' ')
-			return false;
-		while (k < n && s[k] == ' ')
-			k++;
-		ev->name = s + k;
-		ev->namelen = n - k;
-		if (kw == 3 && memcmp(s + 4, "RUN", 3) == 0)
-			ev->kind = PARSE_GO_EV_RUN;
-		else if (kw == 5 && memcmp(s + 4, "PAUSE", 5) == 0)
-			ev->kind = PARSE_GO_EV_PAUSE;
-		else if (kw == 4 && memcmp(s + 4, "CONT", 4) == 0)
-			ev->kind = PARSE_GO_EV_CONT;
-		else if (kw == 4 && memcmp(s + 4, "NAME", 4) == 0)
-			ev->kind = PARSE_GO_EV_NAME;
-		else
-			return false;
-		if (ev->kind == PARSE_GO_EV_NAME && ev->namelen == 0)
-			return true;
-		return parse_go_valid_name(ev->name, ev->namelen);
-	}
-	if (n >= 10 && memcmp(s, "--- ", 4) == 0 && s[8] == ':' && s[9] == ' ') {
-		const char *name = s + 10, *end = s + n, *sp;
-
-		if (memcmp(s + 4, "PASS", 4) == 0)
-			ev->status = OUTCOME_PASS;
-		else if (memcmp(s + 4, "FAIL", 4) == 0)
-			ev->status = OUTCOME_FAIL;
-		else if (memcmp(s + 4, "SKIP", 4) == 0)
-			ev->status = OUTCOME_SKIP;
-		else
-			return false;
-		ev->kind = PARSE_GO_EV_REPORT;
-		sp = memchr(name, ' ', (size_t)(end - name));
-		if (sp != NULL) {
-			/* " (1.23s)" and nothing after it. */
-			const char *d = sp + 2;
-			bool digits = false;
-
-			if (end - sp < 6 || sp[1] != '(' || end[-1] != ')' || end[-2] != 's')
-				return false;
-			while (d < end - 2 && *d >= '0' && *d <= '9') {
-				d++;
-				digits = true;
-			}
-			if (!digits || d >= end - 2 || *d != '.')
-				return false;
-			d++;
-			digits = false;
-			while (d < end - 2 && *d >= '0' && *d <= '9') {
-				d++;
-				digits = true;
-			}
-			if (!digits || d != end - 2)
-				return false;
-			ev->ms = (int64_t)(strtod(sp + 2, NULL) * 1000.0 + 0.5);
-			end = sp;
-		}
-		ev->name = name;
-		ev->namelen = (size_t)(end - name);
-		return parse_go_valid_name(ev->name, ev->namelen);
-	}
-	if (mode != PARSE_GO_GLUED && indent == 0 && n == 4 &&
-	    (memcmp(s, "PASS", 4) == 0 || memcmp(s, "FAIL", 4) == 0)) {
-		ev->kind = PARSE_GO_EV_FINAL;
-		ev->status = s[0] == 'P' ? OUTCOME_PASS : OUTCOME_FAIL;
-		return true;
-	}
-	return false;
-}
-
 /* Decides, without changing anything, what a parsed framing line means
  * here. */
 static enum parse_go_action
@@ -572,7 +440,7 @@ parse_go_try(struct parse_go *p, const char *line, size_t prefix, size_t n, enum
 	struct parse_go_event ev;
 	enum parse_go_action a;
 
-	if (!parse_go_parse_event(line + prefix, n - prefix, mode, &ev))
+	if (!parse_go_event_read(line + prefix, n - prefix, mode, &ev))
 		return false;
 	a = parse_go_accept(p, &ev, mode);
 	if (a == PARSE_GO_REJECT)
