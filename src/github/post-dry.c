@@ -29,7 +29,7 @@ post_dry_request(struct buf *b, int *n, const char *name, const char *when, cons
 {
 	char *text = jsonw_print(vars, true);
 
-	buf_printf(b, "\n# %d. %s", ++*n, name);
+	buf_printf(b, "\n#%d. %s", ++*n, name);
 	if (when != NULL)
 		buf_printf(b, " (%s)", when);
 	buf_printf(b, "\n%s# variables\n%s\n", document, text);

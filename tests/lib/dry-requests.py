@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # Checks what `flakesweep report --dry-run` printed: the text a person
 # reads (equal to GOLDEN when one is given), then each GraphQL request,
-# "# N. Name (when)", its document, "# variables" and their JSON, in the
+# "#N. Name (when)", its document, "# variables" and their JSON, in the
 # order NAMES gives. With --post URL, each request is sent to the local
 # stand-in, which logs whether the document is valid against GitHub's
 # schema. The token (STANDIN_TOKEN) must appear nowhere.
@@ -22,7 +22,7 @@ if token and token in out:
     sys.exit(f"{sys.argv[1]}: the token is shown")
 if "Authorization: bearer ***" not in requests.split("\n", 1)[0]:
     sys.exit(f"{sys.argv[1]}: the first line does not show the header masked")
-parts = re.split(r"^# (\d+)\. (\w+)(?: \(([^)\n]*)\))?\n", requests, flags=re.M)
+parts = re.split(r"^#(\d+)\. (\w+)(?: \(([^)\n]*)\))?\n", requests, flags=re.M)
 got = []
 for i in range(1, len(parts), 4):
     n, name, body = int(parts[i]), parts[i + 1], parts[i + 3]

@@ -1,11 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # timeout: 150
-# FINDING: every request, document, "# variables" and JSON variables are
-# printed and the token never is, but each request's first line reads
-# "# 1. RepoAndCategories" where man 1 (report --dry-run) gives
-# ".Li # Ns Ar n Ns Li \&. Ar Name", i.e. "#1. RepoAndCategories":
-# "FAIL no line '#1. RepoAndCategories' (man 1, --dry-run): # 1. RepoAndCategories".
 # report --dry-run without --description (a real Go sweep of a test that
 # fails every other run), with GITHUB_TOKEN set: it prints the comment it
 # would add to an open discussion, a line naming the endpoint with
