@@ -7,8 +7,8 @@
 # and load 1: the flaky pair (ledger, cpu 2) gets more sweep runs than each
 # quiet pair; results.json has config.adaptive, config.count_min and each
 # sweep cell's allocation; report.txt says which intervals are not valid
-# under adaptive allocation. --adaptive without a budget, and with --count,
-# is an error (exit 2).
+# under adaptive allocation. --adaptive without a budget, or with --count,
+# is an error (exit 2), and so is --count-min without --adaptive.
 set -eu
 command -v go >/dev/null || { echo "SKIP no go"; exit 77; }
 fail() { echo "FAIL: $*"; exit 1; }
@@ -46,8 +46,9 @@ import "testing"
 func TestNothingHappens(t *testing.T) {}
 G
 
-# Refusals: --adaptive without a budget, and with --count.
-for opts in "--adaptive" "--adaptive --for 40s --count 9"; do
+# Refusals: --adaptive without a budget or with --count, and --count-min
+# without --adaptive.
+for opts in "--adaptive" "--adaptive --for 40s --count 9" "--for 40s --count-min 5"; do
 	set +e
 	# shellcheck disable=SC2086
 	"$FLAKESWEEP" $opts --cpu 1,2 --load 1 -o "$T/bad" ./... >"$T/bad.out" 2>&1
@@ -55,6 +56,7 @@ for opts in "--adaptive" "--adaptive --for 40s --count 9"; do
 	set -e
 	[ "$rc" = 2 ] || { cat "$T/bad.out"; fail "'$opts' exited $rc, not 2"; }
 	grep -qi -- "adaptive" "$T/bad.out" || { cat "$T/bad.out"; fail "'$opts' error does not name --adaptive"; }
+	[ ! -f "$T/bad/journal.jsonl" ] || fail "'$opts' started a sweep"
 done
 
 set +e
@@ -95,6 +97,6 @@ jq -e '[.tests[] | select(.id | test("TestPostingBalances")) | .cells[]
 	| select((.phase // "sweep") == "sweep" and .cpu == 2) | .allocation] == ["adaptive"]' "$R" >/dev/null ||
 	fail "flaky cell's allocation is not adaptive: $(jq -c '[.tests[] | select(.id|test("Posting")) | .cells[]]' "$R")"
 
-grep -qi "adaptive" "$T/out/report.txt" && grep -qi "valid" "$T/out/report.txt" ||
+grep -Ei "adaptiv.*not valid|not valid.*adaptiv" "$T/out/report.txt" >/dev/null ||
 	{ head -30 "$T/out/report.txt"; fail "report.txt does not say which intervals are not valid under adaptive allocation"; }
 echo "PASS"

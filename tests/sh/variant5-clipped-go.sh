@@ -6,7 +6,8 @@
 # limit is clipped to the time the budget had left. report.txt says "N runs
 # had their time limit clipped to the time the budget had left" and
 # results.json's config.clipped_limits is the same N, at least one and at
-# most the runs made (canaries included); the sweep ends within its budget (105%).
+# most the runs made (canaries included); the sweep ends within its
+# budget (105%).
 set -eu
 command -v go >/dev/null || { echo "SKIP no go"; exit 77; }
 fail() { echo "FAIL: $*"; exit 1; }

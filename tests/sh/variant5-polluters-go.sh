@@ -4,10 +4,11 @@
 # Several polluters of one Go victim, with --shuffle: in package "cache"
 # TestColdStart passes alone but fails after TestWarmUp (which fills a
 # package map) or after TestPinEntry (which sets a package flag); each
-# alone breaks it, and two more tests touch nothing. The victim is flaky
-# with the order cause; results.json's polluters[] names both, each with a
-# reproduce command that, run as printed, fails the victim; report.txt
-# says "TestColdStart fails after" each of them, with the command.
+# alone breaks it, and three more tests touch nothing. The victim is
+# flaky with the order cause, which names both; results.json's
+# polluters[] names both, each with a reproduce command that, run as
+# printed from another directory, fails the victim; report.txt says
+# "TestColdStart fails after" each of them, with the command.
 set -eu
 command -v go >/dev/null || { echo "SKIP no go"; exit 77; }
 fail() { echo "FAIL: $*"; exit 1; }
@@ -58,6 +59,9 @@ case "$names" in *TestPinEntry*TestWarmUp*) ;; *)
 	fail "polluters[] does not name both TestWarmUp and TestPinEntry: '$names'" ;;
 esac
 case "$names" in *TestSizes* | *TestNames* | *TestKeys*) fail "an innocent test named a polluter: $names" ;; esac
+order=$(grep -E "cause \(order\)" "$T/out/report.txt" || true)
+echo "$order" | grep -q "TestWarmUp" && echo "$order" | grep -q "TestPinEntry" ||
+	{ grep -n "cause" "$T/out/report.txt"; fail "the order cause does not name both polluters"; }
 for p in TestWarmUp TestPinEntry; do
 	grep -E "TestColdStart.* fails after .*$p" "$T/out/report.txt" >/dev/null ||
 		{ grep -n "fails after\|polluter" "$T/out/report.txt"; fail "report.txt has no 'TestColdStart fails after $p' line"; }

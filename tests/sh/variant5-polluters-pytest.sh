@@ -5,10 +5,11 @@
 # in tests/: test_empty_registry passes alone but fails after
 # test_register_plugin (which fills a module-level dict) or after
 # test_freeze (which sets an environment variable of the process); each
-# alone breaks it, and three more tests touch nothing. The victim is flaky
-# with the order cause; results.json's polluters[] names both, each with a
-# reproduce command that, run as printed, fails the victim; report.txt says
-# the victim "fails after" each of them, with the command.
+# alone breaks it, and three more tests touch nothing. The victim is
+# flaky with the order cause, which names both; results.json's
+# polluters[] names both, each with a reproduce command that, run as
+# printed from another directory, fails the victim; report.txt says the
+# victim "fails after" each of them, with the command.
 set -eu
 PY="${FLAKESWEEP_PYTHON:-python3}"
 "$PY" -c 'import pytest' 2>/dev/null || { echo "SKIP no pytest"; exit 77; }
@@ -64,6 +65,9 @@ case "$names" in *test_freeze*test_register_plugin*) ;; *)
 	fail "polluters[] does not name both test_register_plugin and test_freeze: '$names'" ;;
 esac
 case "$names" in *test_lookup_missing* | *test_names* | *test_sizes*) fail "an innocent test named a polluter: $names" ;; esac
+order=$(grep -E "cause \(order\)" "$T/out/report.txt" || true)
+echo "$order" | grep -q "test_register_plugin" && echo "$order" | grep -q "test_freeze" ||
+	{ grep -n "cause" "$T/out/report.txt"; fail "the order cause does not name both polluters"; }
 for p in test_register_plugin test_freeze; do
 	grep -E "test_empty_registry.* fails after .*$p" "$T/out/report.txt" >/dev/null ||
 		{ grep -n "fails after\|polluter" "$T/out/report.txt"; fail "report.txt has no 'test_empty_registry fails after $p' line"; }
