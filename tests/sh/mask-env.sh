@@ -62,27 +62,8 @@ echo "ok: no secret in $(find out -type f | wc -l) files, stdout or stderr"
 
 # -- --resume: the journal keeps the header and two runs; the runs left
 # are masked with the recorded --mask-env name, not given again.
-# cut DIR N: the journal keeps its first N runs and no end, as a sweep
-# killed there leaves it.
-cut() {
-	python3 - "$1/journal.jsonl" "$2" <<'PY'
-import json, sys
-path, n = sys.argv[1], int(sys.argv[2])
-keep, runs = [], 0
-for l in open(path).read().splitlines():
-    t = json.loads(l)["type"]
-    if t == "run":
-        runs += 1
-        if runs > n:
-            continue
-    if t in ("end", "phase", "confirm") and runs > 0:
-        continue
-    keep.append(l)
-open(path, "w").write("\n".join(keep) + "\n")
-PY
-	rm -rf "$1"/runs/* "$1/results.json" "$1/report.txt"
-}
-cut out 2
+. "$CHECK_SRCDIR/tests/lib/journal-cut.sh"
+journal_cut out 2
 rc=0
 (cd work && "$FLAKESWEEP" --resume ../out --ui line) >stdout2 2>stderr2 || rc=$?
 [ "$rc" = 1 ] || { echo "resume: exit $rc, expected 1"; cat stderr2; exit 1; }
@@ -94,11 +75,11 @@ echo "ok: --resume masks the --mask-env names"
 # again or not (its resume line records it): the runs of the last resume
 # (their logs: the first two runs, kept from before, hold it) never show
 # PLAIN's value.
-cut out 2
+journal_cut out 2
 rc=0
 (cd work && "$FLAKESWEEP" --resume ../out --mask-env PLAIN --ui none) >stdout3 2>stderr3 || rc=$?
 [ "$rc" = 1 ] || { echo "resume with PLAIN: exit $rc, expected 1"; cat stderr3; exit 1; }
-cut out 2
+journal_cut out 2
 rc=0
 (cd work && "$FLAKESWEEP" --resume ../out --ui none) >stdout4 2>stderr4 || rc=$?
 [ "$rc" = 1 ] || { echo "resume after PLAIN: exit $rc, expected 1"; cat stderr4; exit 1; }

@@ -24,30 +24,11 @@ echo "ok: no secret in $(find out -type f | wc -l) files"
 # -- --resume: the runs after it keep the --scrub-env names of the sweep it
 # continues, and those given to it (its resume line records them, so a
 # later resume keeps them too), told again or not.
-# cut DIR N: the journal keeps its first N runs and no end, as a sweep
-# killed there leaves it.
-cut() {
-	python3 - "$1/journal.jsonl" "$2" <<'PY'
-import json, sys
-path, n = sys.argv[1], int(sys.argv[2])
-keep, runs = [], 0
-for l in open(path).read().splitlines():
-    t = json.loads(l)["type"]
-    if t == "run":
-        runs += 1
-        if runs > n:
-            continue
-    if t in ("end", "phase", "confirm") and runs > 0:
-        continue
-    keep.append(l)
-open(path, "w").write("\n".join(keep) + "\n")
-PY
-	rm -rf "$1"/runs/* "$1/results.json" "$1/report.txt"
-}
+. "$CHECK_SRCDIR/tests/lib/journal-cut.sh"
 grep -q '"scrub_env":\["MY_DB_PASSWORD"\]' out/journal.jsonl ||
 	{ echo "no scrub_env in the header"; exit 1; }
 export OTHER_PASSWORD=SECRETVALUE6
-cut out 2
+journal_cut out 2
 rc=0
 "$FLAKESWEEP" --resume out --scrub-env OTHER_PASSWORD --ui none >stdout2 2>stderr2 || rc=$?
 [ "$rc" = 1 ] || { echo "resume: exit $rc, expected 1"; cat stderr2; exit 1; }
@@ -55,7 +36,7 @@ grep -q 'KEEP_ME=visible42' out/runs/*.log || { echo "resume: no environment in 
 if grep -rl SECRETVALUE out stdout2 stderr2; then
 	echo "resume: a scrubbed variable reached the runs"; exit 1
 fi
-cut out 2
+journal_cut out 2
 rc=0
 "$FLAKESWEEP" --resume out --ui none >stdout3 2>stderr3 || rc=$?
 [ "$rc" = 1 ] || { echo "second resume: exit $rc, expected 1"; cat stderr3; exit 1; }
