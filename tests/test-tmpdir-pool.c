@@ -179,3 +179,31 @@ TEST(tmpdir_pool_trusts_old_stamps_only_while_unchanged)
 	free(p2);
 	free(dir);
 }
+
+/* A new directory's mtime is set well back, so that its first return can
+ * already be judged by its stamps: an entry made in it stamps a later one. */
+TEST(tmpdir_pool_backdates_new_dirs)
+{
+	char *dir = xasprintf("%s/backdated", check_tmpdir()), *p1, *p2, *got;
+	struct tmpdir_pool *pool;
+	struct stat st;
+
+	CHECK_INT(mkdir(dir, 0755), 0);
+	pool = tmpdir_pool_new(dir);
+	p1 = xasprintf("%s/1", dir);
+	p2 = xasprintf("%s/2", dir);
+	CHECK_INT(tmpdir_pool_take(pool, p1), 0);
+	CHECK_INT(lstat(p1, &st), 0);
+	CHECK(st.st_mtim.tv_sec + 2 < time(NULL));
+	CHECK(tmpdir_pool_give(pool, p1));
+	got = names(dir);
+	CHECK_STR(got, ".idle-0");
+	free(got);
+	/* Judged by its stamps now: a file made in it is still seen. */
+	left_file(pool, p2, NULL);
+	tmpdir_pool_free(pool);
+	CHECK_INT(rmdir(dir), 0);
+	free(p1);
+	free(p2);
+	free(dir);
+}

@@ -16,7 +16,8 @@
  * lent (read after the rename), with its inode, mode and links, had no
  * entry made or removed in it meanwhile (each would have stamped a later
  * mtime) and no stamp set back (which stamps the ctime), so one lstat
- * tells.
+ * tells. A new directory's mtime is set back that far at once, so that
+ * its first return is judged by its stamps too.
  */
 #include "config.h"
 
@@ -127,6 +128,22 @@ tmpdir_pool_lend(struct tmpdir_pool *p, struct tmpdir_pool_dir *d, const char *p
 	p->lent[p->nlent++] = *d;
 }
 
+/* Makes path a new directory whose mtime lies well before the clock: any
+ * entry made or removed in it stamps a later one. */
+static int
+tmpdir_pool_make(const char *path)
+{
+	struct timespec t[2] = {{0, UTIME_OMIT}, {0, 0}};
+	int rc = util_mkdir_p(path);
+
+	if (rc == 0 && clock_gettime(CLOCK_REALTIME_COARSE, &t[1]) == 0) {
+		t[1].tv_sec -= TMPDIR_POOL_STAMP_SLACK_S + 1;
+		t[1].tv_nsec = 0;
+		utimensat(AT_FDCWD, path, t, AT_SYMLINK_NOFOLLOW);
+	}
+	return rc;
+}
+
 int
 tmpdir_pool_take(struct tmpdir_pool *p, const char *path)
 {
@@ -143,7 +160,7 @@ tmpdir_pool_take(struct tmpdir_pool *p, const char *path)
 			return 0;
 		}
 	}
-	return util_mkdir_p(path);
+	return tmpdir_pool_make(path);
 }
 
 /* Whether the directory open as fd has no entry but "." and "..". */
