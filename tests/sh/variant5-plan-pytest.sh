@@ -1,0 +1,53 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# timeout: 200
+# A budget planned from an earlier sweep's durations, pytest: three test
+# files in tests/ are swept once with --count 3, then again with --for 40s
+# and --durations naming that sweep's output directory (not its
+# results.json). The journal's first budget line of the sweep phase has
+# plan: true (the count came from the plan, before any run), results.json's
+# config.for_s is 40, and the sweep ends within 70% to 105% of the budget.
+set -eu
+PY="${FLAKESWEEP_PYTHON:-python3}"
+"$PY" -c 'import pytest' 2>/dev/null || { echo "SKIP no pytest"; exit 77; }
+export FLAKESWEEP_PYTHON="$PY"
+fail() { echo "FAIL: $*"; exit 1; }
+T="$CHECK_TMPDIR/v5plp"
+mkdir -p "$T/proj/tests"
+cd "$T/proj"
+for p in kiln glaze wheel; do
+	cat > tests/test_$p.py <<P
+import time
+
+
+def test_${p}_fires():
+    time.sleep(0.04)
+
+
+def test_${p}_cools():
+    pass
+P
+done
+
+"$FLAKESWEEP" --driver pytest --count 3 --cpu 1 --load 1,2 -o "$T/first" tests >"$T/first.out" 2>&1 ||
+	{ tail -20 "$T/first.out"; fail "first sweep failed"; }
+[ -f "$T/first/results.json" ] || fail "first sweep wrote no results.json"
+
+start=$(date +%s)
+set +e
+"$FLAKESWEEP" --driver pytest --for 40s --durations "$T/first" --cpu 1 --load 1,2 -o "$T/out" tests >"$T/sweep.out" 2>&1
+rc=$?
+set -e
+took=$(($(date +%s) - start))
+echo "took ${took}s of 40s, exit $rc"
+[ "$rc" = 0 ] || { tail -20 "$T/sweep.out"; fail "sweep exited $rc, not 0"; }
+J="$T/out/journal.jsonl"
+first=$(jq -c 'select(.type == "budget" and .phase == "sweep")' "$J" | head -1)
+echo "first sweep budget line: $first"
+[ -n "$first" ] || fail "no budget line for the sweep phase"
+echo "$first" | jq -e '.plan == true' >/dev/null || fail "the first count did not come from the plan: $first"
+echo "$first" | jq -e '.count >= 1' >/dev/null || fail "the planned count is not a count: $first"
+jq -e '.config.for_s == 40' "$T/out/results.json" >/dev/null || fail "config.for_s is not 40: $(jq -c .config "$T/out/results.json")"
+[ "$took" -ge 28 ] || fail "a 40s budget ended after ${took}s, under 70%"
+[ "$took" -le 42 ] || fail "a 40s budget took ${took}s, over 105%"
+echo "PASS"
