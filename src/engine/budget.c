@@ -539,7 +539,7 @@ budget_tick(struct sweep *s)
 }
 
 int64_t
-budget_timeout_ms(struct sweep *s, int64_t timeout_ms)
+budget_timeout_ms(struct sweep *s, int64_t timeout_ms, bool counted)
 {
 	const struct budget *b = budget_get(s);
 	int64_t left;
@@ -551,8 +551,10 @@ budget_timeout_ms(struct sweep *s, int64_t timeout_ms)
 		left = BUDGET_GUARD_MIN_MS;
 	if (timeout_ms <= left)
 		return timeout_ms;
-	s->budget->clipped++;
-	budget_clipped_note(s);
+	if (counted) {
+		s->budget->clipped++;
+		budget_clipped_note(s);
+	}
 	return left;
 }
 

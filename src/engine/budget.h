@@ -40,8 +40,9 @@ void budget_plan(struct sweep *s);
 void budget_tick(struct sweep *s);
 
 /* A run's time limit, clipped to the time left before the deadline (at
- * least a second); the clipped limits are counted for the report. */
-int64_t budget_timeout_ms(struct sweep *s, int64_t timeout_ms);
+ * least a second); when counted (a run of the project's tests, not a
+ * canary's), a clipped limit is counted for the report. */
+int64_t budget_timeout_ms(struct sweep *s, int64_t timeout_ms, bool counted);
 
 /* At the end: says how many runs' time limits were clipped, if any, and
  * writes the journal's clipped line. */

@@ -678,7 +678,9 @@ run_start(struct sweep *s, struct sched_run *sr)
 	cwd = pkg != NULL ? run_workdir(s, l, pkg) : xstrdup(s->outdir);
 	memset(&dr, 0, sizeof dr);
 	dr.cpu = pair->cpu;
-	dr.timeout_ms = budget_timeout_ms(s, s->o->timeout_ms);
+	/* The report counts the project's runs whose limit was clipped, not
+	 * the canaries'. */
+	dr.timeout_ms = budget_timeout_ms(s, s->o->timeout_ms, pkg != NULL);
 	/* A canary does milliseconds of work: a --timeout cut for the
 	 * project's tests must not starve it on a loaded host. */
 	if (pkg == NULL && dr.timeout_ms < CANARY_TIMEOUT_MIN_MS)
