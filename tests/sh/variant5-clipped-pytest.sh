@@ -9,8 +9,8 @@
 # results.json's config.clipped_limits is the same N, at least one and at
 # most the runs made (canaries included); the sweep ends by its deadline (105%).
 set -eu
-PY="${FLAKESWEEP_PYTHON:-python3}"
-"$PY" -c 'import pytest' 2>/dev/null || { echo "SKIP no pytest"; exit 77; }
+. "$CHECK_SRCDIR/tests/lib/pytest.sh"
+PY=$py
 export FLAKESWEEP_PYTHON="$PY"
 fail() { echo "FAIL: $*"; exit 1; }
 T="$CHECK_TMPDIR/v5cp"

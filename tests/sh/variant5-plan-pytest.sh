@@ -8,8 +8,8 @@
 # plan: true (the count came from the plan, before any run), results.json's
 # config.for_s is 40, and the sweep ends within 70% to 105% of the budget.
 set -eu
-PY="${FLAKESWEEP_PYTHON:-python3}"
-"$PY" -c 'import pytest' 2>/dev/null || { echo "SKIP no pytest"; exit 77; }
+. "$CHECK_SRCDIR/tests/lib/pytest.sh"
+PY=$py
 export FLAKESWEEP_PYTHON="$PY"
 fail() { echo "FAIL: $*"; exit 1; }
 T="$CHECK_TMPDIR/v5plp"

@@ -11,8 +11,8 @@
 # printed from another directory, fails the victim; report.txt says the
 # victim "fails after" each of them, with the command.
 set -eu
-PY="${FLAKESWEEP_PYTHON:-python3}"
-"$PY" -c 'import pytest' 2>/dev/null || { echo "SKIP no pytest"; exit 77; }
+. "$CHECK_SRCDIR/tests/lib/pytest.sh"
+PY=$py
 export FLAKESWEEP_PYTHON="$PY"
 fail() { echo "FAIL: $*"; exit 1; }
 T="$CHECK_TMPDIR/v5pp"
