@@ -3,7 +3,7 @@
 # timeout: 300
 # --adaptive on a Go module of its own: package "ledger" has a test that
 # fails about half its runs when runtime.GOMAXPROCS(0) is 2 and never at 1;
-# package "quiet" never fails. Swept with --for 40s --count-min 4 at cpu 1,2
+# package "quiet" never fails. Swept with --for 25s --count-min 4 at cpu 1,2
 # and load 1: the flaky pair (ledger, cpu 2) gets more sweep runs than each
 # quiet pair; results.json has config.adaptive, config.count_min and each
 # sweep cell's allocation; report.txt says which intervals are not valid
@@ -48,7 +48,7 @@ G
 
 # Refusals: --adaptive without a budget or with --count, and --count-min
 # without --adaptive.
-for opts in "--adaptive" "--adaptive --for 40s --count 9" "--for 40s --count-min 5"; do
+for opts in "--adaptive" "--adaptive --for 25s --count 9" "--for 25s --count-min 5"; do
 	set +e
 	# shellcheck disable=SC2086
 	"$FLAKESWEEP" $opts --cpu 1,2 --load 1 -o "$T/bad" ./... >"$T/bad.out" 2>&1
@@ -60,7 +60,7 @@ for opts in "--adaptive" "--adaptive --for 40s --count 9" "--for 40s --count-min
 done
 
 set +e
-"$FLAKESWEEP" --adaptive --for 40s --count-min 4 --confirm 0 --cpu 1,2 --load 1 \
+"$FLAKESWEEP" --adaptive --for 25s --count-min 4 --confirm 0 --cpu 1,2 --load 1 \
 	-o "$T/out" ./... >"$T/sweep.out" 2>&1
 rc=$?
 set -e

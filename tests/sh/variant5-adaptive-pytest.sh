@@ -4,7 +4,7 @@
 # --adaptive with the pytest driver: tests/test_pool.py has a test that
 # fails about half its runs when the run's CPU set (os.sched_getaffinity)
 # holds 2 cores and never at 1; tests/test_calm.py never fails. Swept with
-# --for 40s --count-min 4 at cpu 1,2 and load 1: the flaky pair
+# --for 25s --count-min 4 at cpu 1,2 and load 1: the flaky pair
 # (test_pool.py, cpu 2) gets more sweep runs than each quiet pair;
 # results.json has config.adaptive, config.count_min and each sweep cell's
 # allocation; report.txt says which intervals are not valid under adaptive
@@ -38,7 +38,7 @@ P
 
 # Refusals: --adaptive without a budget or with --count, and --count-min
 # without --adaptive.
-for opts in "--adaptive" "--adaptive --for 40s --count 9" "--for 40s --count-min 5"; do
+for opts in "--adaptive" "--adaptive --for 25s --count 9" "--for 25s --count-min 5"; do
 	set +e
 	# shellcheck disable=SC2086
 	"$FLAKESWEEP" $opts --driver pytest --cpu 1,2 --load 1 -o "$T/bad" tests >"$T/bad.out" 2>&1
@@ -50,7 +50,7 @@ for opts in "--adaptive" "--adaptive --for 40s --count 9" "--for 40s --count-min
 done
 
 set +e
-"$FLAKESWEEP" --driver pytest --adaptive --for 40s --count-min 4 --confirm 0 --cpu 1,2 --load 1 \
+"$FLAKESWEEP" --driver pytest --adaptive --for 25s --count-min 4 --confirm 0 --cpu 1,2 --load 1 \
 	-o "$T/out" tests >"$T/sweep.out" 2>&1
 rc=$?
 set -e

@@ -2,11 +2,11 @@
 # SPDX-License-Identifier: MIT
 # timeout: 200
 # A budget planned from an earlier sweep's durations, pytest: three test
-# files in tests/ are swept once with --count 3, then again with --for 40s
+# files in tests/ are swept once with --count 3, then again with --for 25s
 # and --durations naming that sweep's output directory (not its
 # results.json). The journal's first budget line of the sweep phase has
 # plan: true (the count came from the plan, before any run), results.json's
-# config.for_s is 40, and the sweep ends within 70% to 105% of the budget.
+# config.for_s is 25, and the sweep ends within 70% to 105% of the budget.
 set -eu
 . "$CHECK_SRCDIR/tests/lib/pytest.sh"
 PY=$py
@@ -35,11 +35,11 @@ done
 
 start=$(date +%s)
 set +e
-"$FLAKESWEEP" --driver pytest --for 40s --durations "$T/first" --cpu 1 --load 1,2 -o "$T/out" tests >"$T/sweep.out" 2>&1
+"$FLAKESWEEP" --driver pytest --for 25s --durations "$T/first" --cpu 1 --load 1,2 -o "$T/out" tests >"$T/sweep.out" 2>&1
 rc=$?
 set -e
 took=$(($(date +%s) - start))
-echo "took ${took}s of 40s, exit $rc"
+echo "took ${took}s of 25s, exit $rc"
 [ "$rc" = 0 ] || { tail -20 "$T/sweep.out"; fail "sweep exited $rc, not 0"; }
 J="$T/out/journal.jsonl"
 first=$(jq -c 'select(.type == "budget" and .phase == "sweep")' "$J" | head -1)
@@ -47,7 +47,7 @@ echo "first sweep budget line: $first"
 [ -n "$first" ] || fail "no budget line for the sweep phase"
 echo "$first" | jq -e '.plan == true' >/dev/null || fail "the first count did not come from the plan: $first"
 echo "$first" | jq -e '.count >= 1' >/dev/null || fail "the planned count is not a count: $first"
-jq -e '.config.for_s == 40' "$T/out/results.json" >/dev/null || fail "config.for_s is not 40: $(jq -c .config "$T/out/results.json")"
-[ "$took" -ge 28 ] || fail "a 40s budget ended after ${took}s, under 70%"
-[ "$took" -le 42 ] || fail "a 40s budget took ${took}s, over 105%"
+jq -e '.config.for_s == 25' "$T/out/results.json" >/dev/null || fail "config.for_s is not 25: $(jq -c .config "$T/out/results.json")"
+[ "$took" -ge 17 ] || fail "a 25s budget ended after ${took}s, under 70%"
+[ "$took" -le 26 ] || fail "a 25s budget took ${took}s, over 105%"
 echo "PASS"
