@@ -4,7 +4,9 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -76,6 +78,34 @@ TEST(proc_output_and_exit_status)
 	CHECK(!r.exit.timed_out);
 	CHECK(!r.leaked);
 	buf_free(&r.out);
+}
+
+/* flakesweep raises its own limit of open descriptors; its children get
+ * the one it started with, spawned or captured. */
+TEST(proc_children_keep_the_fd_limit)
+{
+	char *argv[] = {"sh", "-c", "ulimit -Sn", NULL};
+	struct rlimit r;
+	struct result res;
+	char *out = NULL;
+
+	CHECK_INT(getrlimit(RLIMIT_NOFILE, &r), 0);
+	if (r.rlim_max <= 256) {
+		printf("# SKIP the hard limit of open files is %lu\n", (unsigned long)r.rlim_max);
+		return;
+	}
+	r.rlim_cur = 256;
+	CHECK_INT(setrlimit(RLIMIT_NOFILE, &r), 0);
+	proc_raise_fd_limit();
+	CHECK_INT(getrlimit(RLIMIT_NOFILE, &r), 0);
+	CHECK(r.rlim_cur > 256);
+	CHECK(r.rlim_cur == r.rlim_max || r.rlim_cur == 1048576);
+	run_sh("ulimit -Sn", NULL, 0, 0, &res);
+	CHECK_STR(res.out.data, "256\n");
+	buf_free(&res.out);
+	CHECK_INT(proc_capture(argv, NULL, environ, 4096, &out), 0);
+	CHECK_STR(out, "256\n");
+	free(out);
 }
 
 /* A withheld variable reaches no child, spawned or captured, while

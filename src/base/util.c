@@ -445,6 +445,36 @@ util_read_fd(int fd, size_t max, char **out, size_t *len)
 	return 0;
 }
 
+int
+util_pread_whole(int fd, size_t max, char **out, size_t *len)
+{
+	struct buf b;
+	char chunk[65536];
+	off_t at = 0;
+
+	buf_init(&b);
+	for (;;) {
+		ssize_t r = pread(fd, chunk, sizeof chunk, at);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0 || b.len + (size_t)r > max) {
+			int rc = r < 0 ? -errno : -EFBIG;
+
+			buf_free(&b);
+			return rc;
+		}
+		buf_add(&b, chunk, (size_t)r);
+		at += r;
+		if ((size_t)r < sizeof chunk)
+			break;
+	}
+	if (len != NULL)
+		*len = b.len;
+	*out = buf_steal(&b);
+	return 0;
+}
+
 int64_t
 util_file_signature(const char *path)
 {

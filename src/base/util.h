@@ -131,6 +131,11 @@ int util_lock_file(const char *path, char **target);
 
 /* util_read_file on an open descriptor, read to its end; fd stays open. */
 int util_read_fd(int fd, size_t max, char **out, size_t *len);
+/* The same from the start of fd with pread(2), for a file kept open and
+ * read again (a /proc file is made anew): a read shorter than asked is
+ * taken as the end, which holds for regular files and for /proc's files,
+ * which fill a read unless they are at their end. */
+int util_pread_whole(int fd, size_t max, char **out, size_t *len);
 
 /* Creates dir and its parents (mode 0755). Returns 0 or a negative errno. */
 int util_mkdir_p(const char *dir);

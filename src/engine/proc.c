@@ -2,10 +2,11 @@
 /*
  * proc.c: spawns and reaps one run's process group. The child side of a
  * vfork-style clone() leads its own group, pins itself, asks to die with
- * flakesweep and execs; the parent watches the exit through a pidfd and the
- * output through a pipe, both libuv handles, so libuv's SIGCHLD handling is
- * never involved. Output is masked (base/mask.h) as it is read, before
- * anyone sees it. It never parses output.
+ * flakesweep and execs; the parent watches the exit through a pidfd (in
+ * the loop's set of them, engine/exits.h) and the output through a pipe,
+ * so libuv's SIGCHLD handling is never involved. Output is masked
+ * (base/mask.h) as it is read, before anyone sees it. It never parses
+ * output.
  */
 #include "config.h"
 
@@ -29,6 +30,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "engine/exits.h"
 #include "engine/proc.h"
 #include "engine/spawner.h"
 #include "base/mask.h"
@@ -40,8 +42,8 @@
 struct proc {
 	uv_loop_t *loop;
 	pid_t pid;
-	int pidfd;             /* -1 where the kernel has no pidfd_open */
-	uv_poll_t exit_poll;   /* readable when the leader exits ... */
+	int pidfd;             /* watched in exits (the loop's set) ... */
+	struct exits *exits;   /* ... */
 	uv_timer_t exit_timer; /* ... or, without a pidfd, a poll every few ms */
 	uv_pipe_t out;
 	uv_pipe_t report; /* open only with a report_cb */
@@ -71,6 +73,7 @@ struct proc {
 	char **argv, **envp, *cwd;
 	int out_fd, report_fd;
 	pid_t born;
+	int born_pidfd; /* the clone's, or -1 */
 	uv_work_t work;
 	proc_start_cb start_cb;
 	int pending_sig; /* proc_signal before the birth */
@@ -342,9 +345,7 @@ proc_reap(struct proc *p)
 		p->exit.signal = WTERMSIG(ws);
 	}
 	if (p->pidfd >= 0) {
-		uv_poll_stop(&p->exit_poll);
-		uv_close((uv_handle_t *)&p->exit_poll, proc_close_cb);
-		close(p->pidfd);
+		exits_forget(p->exits, p->pidfd);
 		p->pidfd = -1;
 	} else {
 		uv_timer_stop(&p->exit_timer);
@@ -368,11 +369,18 @@ proc_reap(struct proc *p)
 }
 
 static void
-proc_exit_poll_cb(uv_poll_t *h, int status, int events)
+proc_exited(void *arg)
 {
-	(void)status;
-	(void)events;
-	proc_reap(h->data);
+	struct proc *p = arg;
+
+	if (!p->exited)
+		proc_reap(p);
+}
+
+void
+proc_keep_watching(uv_loop_t *loop, bool keep)
+{
+	exits_keep(loop, proc_exited, keep);
 }
 
 static void
@@ -476,7 +484,7 @@ proc_clone_child(struct proc *p)
 {
 	p->started_ms = util_mono_ms();
 	p->ticks0 = proc_boot_ticks();
-	p->born = spawner_clone(&p->child);
+	p->born = spawner_clone(&p->child, &p->born_pidfd);
 	p->ticks1 = proc_boot_ticks();
 	if (p->born > 0)
 		proc_link_live(p->born);
@@ -507,11 +515,15 @@ proc_watch(struct proc *p)
 		if (p->report_cb != NULL)
 			p->report_mask = mask_stream_new(proc_masks, proc_report_masked, p);
 	}
-	p->pidfd = (int)syscall(SYS_pidfd_open, p->pid, 0);
+	p->pidfd = p->born_pidfd >= 0 ? p->born_pidfd : (int)syscall(SYS_pidfd_open, p->pid, 0);
 	if (p->pidfd >= 0) {
-		uv_poll_init(loop, &p->exit_poll, p->pidfd);
-		p->exit_poll.data = p;
-	} else {
+		p->exits = exits_watch(loop, p->pidfd, proc_exited, p);
+		if (p->exits == NULL) {
+			close(p->pidfd);
+			p->pidfd = -1;
+		}
+	}
+	if (p->pidfd < 0) {
 		/* Kernels before 5.3 (and some sandboxes) have no pidfd: poll
 		 * the leader instead, still without SIGCHLD. */
 		uv_timer_init(loop, &p->exit_timer);
@@ -520,7 +532,7 @@ proc_watch(struct proc *p)
 	uv_pipe_init(loop, &p->out, 0);
 	uv_timer_init(loop, &p->timer);
 	p->out.data = p->timer.data = p;
-	p->handles = 3;
+	p->handles = p->pidfd >= 0 ? 2 : 3;
 	uv_pipe_open(&p->out, p->out_fd);
 	uv_read_start((uv_stream_t *)&p->out, proc_alloc_cb, proc_read_cb);
 	if (p->report_cb != NULL) {
@@ -530,9 +542,7 @@ proc_watch(struct proc *p)
 		uv_pipe_open(&p->report, p->report_fd);
 		uv_read_start((uv_stream_t *)&p->report, proc_alloc_cb, proc_read_cb);
 	}
-	if (p->pidfd >= 0)
-		uv_poll_start(&p->exit_poll, UV_READABLE, proc_exit_poll_cb);
-	else
+	if (p->pidfd < 0)
 		uv_timer_start(&p->exit_timer, proc_exit_timer_cb, 2, 2);
 	proc_arm_timer(p);
 	return 0;
@@ -810,17 +820,14 @@ proc_is_live(pid_t pid)
 	return yes;
 }
 
-/* Calls fn(pid, arg) for each child listed in path (a task's children
+/* Calls fn(pid, arg) for each child listed in text (a task's children
  * file) that is no live proc; returns false when fn did. */
 static bool
-proc_each_child_in(const char *path, bool (*fn)(pid_t pid, void *arg), void *arg)
+proc_each_child_of(const char *text, bool (*fn)(pid_t pid, void *arg), void *arg)
 {
-	char *text = NULL;
 	const char *s;
 	bool go_on = true;
 
-	if (util_read_file(path, 1 << 20, &text, NULL) < 0)
-		return true;
 	for (s = text; go_on && *s != '\0';) {
 		char *end;
 		long pid = strtol(s, &end, 10);
@@ -831,8 +838,47 @@ proc_each_child_in(const char *path, bool (*fn)(pid_t pid, void *arg), void *arg
 		if (pid > 0 && !proc_is_live((pid_t)pid))
 			go_on = fn((pid_t)pid, arg);
 	}
+	return go_on;
+}
+
+/* The same for the children file at path. */
+static bool
+proc_each_child_in(const char *path, bool (*fn)(pid_t pid, void *arg), void *arg)
+{
+	char *text = NULL;
+	bool go_on;
+
+	if (util_read_file(path, 1 << 20, &text, NULL) < 0)
+		return true;
+	go_on = proc_each_child_of(text, fn, arg);
 	free(text);
 	return go_on;
+}
+
+/* The same for the main thread's children file, kept open: it is read
+ * after every run, and reading it again from the start lists them anew
+ * (an open and a close cost more than the read). Only the thread that
+ * calls proc_kill_by_env reads it. */
+static void
+proc_each_child_of_main(pid_t self, bool (*fn)(pid_t pid, void *arg), void *arg)
+{
+	static int fd = -1;
+	static pid_t whose; /* a forked child opens its own */
+	char path[64], *text = NULL;
+
+	if (fd >= 0 && whose != self) {
+		close(fd);
+		fd = -1;
+	}
+	if (fd < 0) {
+		whose = self;
+		snprintf(path, sizeof path, "/proc/self/task/%d/children", (int)self);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+	}
+	if (fd < 0 || util_pread_whole(fd, 1 << 20, &text, NULL) < 0)
+		return;
+	proc_each_child_of(text, fn, arg);
+	free(text);
 }
 
 /* Calls fn(pid, arg) for each child of flakesweep that is no live proc:
@@ -860,13 +906,11 @@ int
 proc_kill_by_env(const char *want, bool prefix, bool adopted)
 {
 	struct proc_env_match m = {want, strlen(want), prefix, getpid(), 0};
-	char path[64];
 
 	/* The kernel hands an orphan to the subreaper's first live thread,
 	 * its main one: its children file is enough to find the adopted. */
 	if (adopted) {
-		snprintf(path, sizeof path, "/proc/self/task/%d/children", (int)m.self);
-		proc_each_child_in(path, proc_kill_env_one, &m);
+		proc_each_child_of_main(m.self, proc_kill_env_one, &m);
 	} else {
 		proc_each(proc_kill_env_one, &m);
 	}
@@ -877,6 +921,12 @@ void
 proc_become_subreaper(void)
 {
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
+}
+
+void
+proc_raise_fd_limit(void)
+{
+	spawner_raise_fd_limit();
 }
 
 struct proc_orphans {
@@ -925,7 +975,7 @@ proc_clone(char *const *argv, const char *cwd, char *const *envp, int out_fd)
 	child.out_fd = out_fd;
 	child.null_fd = null_fd;
 	child.report_fd = -1;
-	pid = spawner_clone(&child);
+	pid = spawner_clone(&child, NULL);
 	close(null_fd);
 	return pid;
 }

@@ -71,6 +71,10 @@ typedef void (*proc_done_cb)(void *arg, const struct proc_exit *exit, bool leake
 int proc_spawn(uv_loop_t *loop, const struct proc_spec *spec, proc_output_cb output_cb,
                proc_done_cb done_cb, void *arg, struct proc **out);
 
+/* Keeps the watch of loop's children's exits made between runs, or no
+ * longer (engine/exits.h): from a sweep's first run to its end. */
+void proc_keep_watching(uv_loop_t *loop, bool keep);
+
 /* The birth proc_spawn_async waited for: err is 0 and the child runs
  * (proc_pid is known, done_cb will come), or a negative errno (-ENOENT
  * when argv[0] cannot be executed) and the proc is gone: no done_cb. */
@@ -139,6 +143,10 @@ char **proc_env(char *const *envp);
 /* Makes flakesweep the reaper of orphaned descendants, so a grandchild that
  * escapes its group still dies with the sweep (proc_reap_orphans). */
 void proc_become_subreaper(void);
+
+/* spawner_raise_fd_limit (engine/spawner.h): a sweep's runs in flight hold
+ * descriptors past the usual 1024 on a big machine. */
+void proc_raise_fd_limit(void);
 
 /* Reaps orphaned descendants that are not live runs; kill_all also kills
  * every remaining descendant first. Returns how many were reaped. */

@@ -17,6 +17,7 @@
 #include <pthread.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -34,6 +35,9 @@ struct spawner_birth {
 	volatile int err; /* shared with the parent through CLONE_VM */
 };
 
+/* The limit of open descriptors children get back, once raised. */
+static struct rlimit spawner_fd_limit;
+static bool spawner_fd_limit_raised;
 /* The variables no child sees (spawner_withhold_env). */
 static char **spawner_withheld;
 static size_t spawner_nwithheld;
@@ -61,6 +65,22 @@ spawner_child_netns(void)
 	}
 	close(fd);
 	return rc;
+}
+
+/* The most descriptors Linux lets a process have by default (nr_open). */
+#define SPAWNER_FD_MAX 1048576
+
+void
+spawner_raise_fd_limit(void)
+{
+	struct rlimit r;
+
+	if (spawner_fd_limit_raised || getrlimit(RLIMIT_NOFILE, &r) < 0 || r.rlim_cur >= r.rlim_max)
+		return;
+	spawner_fd_limit = r;
+	r.rlim_cur = r.rlim_max < SPAWNER_FD_MAX ? r.rlim_max : SPAWNER_FD_MAX;
+	if (r.rlim_cur > spawner_fd_limit.rlim_cur && setrlimit(RLIMIT_NOFILE, &r) == 0)
+		spawner_fd_limit_raised = true;
 }
 
 void
@@ -119,6 +139,8 @@ spawner_child_exec(void *argp)
 		goto fail;
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
 		goto fail;
+	if (spawner_fd_limit_raised && setrlimit(RLIMIT_NOFILE, &spawner_fd_limit) < 0)
+		goto fail;
 	/* flakesweep may already have died between clone and prctl. */
 	if (getppid() != b->parent) {
 		b->err = ESRCH;
@@ -147,11 +169,12 @@ fail:
 }
 
 pid_t
-spawner_clone(const struct spawner_child *c)
+spawner_clone(const struct spawner_child *c, int *pidfd)
 {
 	struct spawner_birth b;
 	char **env = spawner_env(c->envp);
 	sigset_t all, old;
+	int flags = CLONE_VM | CLONE_VFORK | SIGCHLD;
 	pid_t pid;
 
 	memset(&b, 0, sizeof b);
@@ -160,8 +183,15 @@ spawner_clone(const struct spawner_child *c)
 	b.parent = getpid();
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
-	pid = clone(spawner_child_exec, spawner_stack + sizeof spawner_stack,
-	            CLONE_VM | CLONE_VFORK | SIGCHLD, &b);
+	if (pidfd != NULL) {
+		*pidfd = -1;
+		pid = clone(spawner_child_exec, spawner_stack + sizeof spawner_stack,
+		            flags | CLONE_PIDFD, &b, pidfd);
+		if (pid < 0 && errno == EINVAL)
+			pidfd = NULL;
+	}
+	if (pidfd == NULL)
+		pid = clone(spawner_child_exec, spawner_stack + sizeof spawner_stack, flags, &b);
 	if (pid < 0)
 		pid = -errno;
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
@@ -170,6 +200,10 @@ spawner_clone(const struct spawner_child *c)
 	if (pid > 0 && b.err != 0) {
 		waitpid(pid, NULL, 0);
 		pid = -b.err;
+	}
+	if (pid < 0 && pidfd != NULL && *pidfd >= 0) {
+		close(*pidfd);
+		*pidfd = -1;
 	}
 	return pid;
 }

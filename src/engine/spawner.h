@@ -29,6 +29,13 @@ struct spawner_child {
 	bool isolate_net;      /* a network namespace of its own, loopback up */
 };
 
+/* Raises flakesweep's own limit of open descriptors to its hard limit (a
+ * run in flight holds three or four), while every child born from now on
+ * gets the limit flakesweep started with: a program that still uses
+ * select(2) keeps the limit it expects. Call it before children are born
+ * on other threads. */
+void spawner_raise_fd_limit(void);
+
 /* Withholds the variable name from every child born from now on, whatever
  * environment it is given. Call it before children are born on other
  * threads: the list is read there without a lock. */
@@ -42,7 +49,9 @@ char **spawner_env(char *const *envp);
  * has exec'd or failed (every signal is blocked meanwhile, so no handler
  * runs in the child that shares flakesweep's memory). Safe on any thread.
  * Returns the pid, or a negative errno: -ENOENT when
- * argv[0] cannot be executed (the failed child is reaped). */
-pid_t spawner_clone(const struct spawner_child *c);
+ * argv[0] cannot be executed (the failed child is reaped). With pidfd, the
+ * child's pidfd (close-on-exec) made by the clone itself goes there, or -1
+ * where the kernel makes none (before 5.2). */
+pid_t spawner_clone(const struct spawner_child *c, int *pidfd);
 
 #endif
