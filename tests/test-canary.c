@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "drivers/parse-tap.h"
@@ -178,4 +180,66 @@ TEST(canary_harness_counts_and_json)
 	cJSON_Delete(j);
 	harness_free(&h);
 	CHECK(harness_clean(&h));
+}
+
+/* Makes path an executable file (or, with mode 0644, a plain one). */
+static void
+touch_mode(const char *path, mode_t mode)
+{
+	FILE *f = fopen(path, "w");
+
+	CHECK(f != NULL);
+	fclose(f);
+	CHECK_INT(chmod(path, mode), 0);
+}
+
+/* The canary runs' program: flakesweep-canary beside flakesweep (a build
+ * tree), else the installed one's in its library directory, else
+ * flakesweep itself. */
+TEST(canary_program_beside_installed_or_self)
+{
+	const char *t = check_tmpdir();
+	char *build = xasprintf("%s/build", t), *bin = xasprintf("%s/bin", t);
+	char *lib = xasprintf("%s/lib", t), *exe, *got, *want;
+
+	CHECK_INT(mkdir(build, 0755), 0);
+	CHECK_INT(mkdir(bin, 0755), 0);
+	CHECK_INT(mkdir(lib, 0755), 0);
+	/* A build tree: the one beside it. */
+	exe = xasprintf("%s/flakesweep", build);
+	touch_mode(exe, 0755);
+	want = xasprintf("%s/flakesweep-canary", build);
+	touch_mode(want, 0755);
+	got = canary_program_for(exe, bin, lib);
+	CHECK_STR(got, want);
+	free(got);
+	/* Not executable: flakesweep itself. */
+	CHECK_INT(chmod(want, 0644), 0);
+	got = canary_program_for(exe, bin, lib);
+	CHECK_STR(got, exe);
+	free(got);
+	free(want);
+	/* A build tree never takes an installed one. */
+	want = xasprintf("%s/flakesweep-canary", lib);
+	touch_mode(want, 0755);
+	got = canary_program_for(exe, bin, lib);
+	CHECK_STR(got, exe);
+	free(got);
+	free(exe);
+	/* Installed in bindir: the one in the library directory. */
+	exe = xasprintf("%s/flakesweep", bin);
+	touch_mode(exe, 0755);
+	got = canary_program_for(exe, bin, lib);
+	CHECK_STR(got, want);
+	free(got);
+	/* Without one there: flakesweep itself. */
+	CHECK_INT(unlink(want), 0);
+	got = canary_program_for(exe, bin, lib);
+	CHECK_STR(got, exe);
+	free(got);
+	free(want);
+	free(exe);
+	free(build);
+	free(bin);
+	free(lib);
 }

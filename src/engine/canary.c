@@ -10,6 +10,7 @@
 
 #include <pthread.h>
 #include <sched.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/sysinfo.h>
@@ -67,36 +68,62 @@ canary_clock_ms(clockid_t id)
 	return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
 }
 
+/* A spin's end: its deadline, and whether the spin may stop before it. */
+struct canary_spin {
+	double until; /* CLOCK_MONOTONIC, ms */
+	atomic_bool enough;
+};
+
 static void *
 canary_spin(void *arg)
 {
-	const double *until = arg;
+	struct canary_spin *sp = arg;
 
-	while (canary_clock_ms(CLOCK_MONOTONIC) < *until)
+	while (!atomic_load_explicit(&sp->enough, memory_order_relaxed) &&
+	       canary_clock_ms(CLOCK_MONOTONIC) < sp->until)
 		;
 	return NULL;
 }
 
-/* Spins one thread per core for CANARY_SPIN_MS; returns the process's CPU
- * time over the wall time of all ncores cores (1.0: every core all the
- * time). */
+/* Spins one thread per core for CANARY_SPIN_MS, or until the process has
+ * had floor of its ncores cores over that whole time (the share can then
+ * no longer fall short, whatever the rest of the spin would get); returns
+ * the process's CPU time over the wall time of all ncores cores (1.0:
+ * every core all the time), or floor when it stopped early. */
 static double
-canary_share(int ncores)
+canary_share(int ncores, double floor)
 {
 	pthread_t *t = xcalloc((size_t)ncores, sizeof *t);
+	struct canary_spin sp;
 	double wall0 = canary_clock_ms(CLOCK_MONOTONIC),
 	       cpu0 = canary_clock_ms(CLOCK_PROCESS_CPUTIME_ID);
-	double until = wall0 + CANARY_SPIN_MS, wall, cpu;
+	double enough = floor * CANARY_SPIN_MS * ncores, wall, cpu;
 	int i, started = 0;
 
+	sp.until = wall0 + CANARY_SPIN_MS;
+	atomic_init(&sp.enough, false);
 	for (i = 1; i < ncores; i++)
-		started += pthread_create(&t[i], NULL, canary_spin, &until) == 0;
-	canary_spin(&until);
+		started += pthread_create(&t[i], NULL, canary_spin, &sp) == 0;
+	/* The first thread spins too, looking at the process's CPU time now
+	 * and then (reading it costs more than reading the clock). */
+	while (canary_clock_ms(CLOCK_MONOTONIC) < sp.until) {
+		double stop = canary_clock_ms(CLOCK_MONOTONIC) + CANARY_LOOK_MS;
+
+		while (canary_clock_ms(CLOCK_MONOTONIC) < stop)
+			;
+		if (canary_clock_ms(CLOCK_PROCESS_CPUTIME_ID) - cpu0 >= enough) {
+			atomic_store(&sp.enough, true);
+			break;
+		}
+	}
+	atomic_store(&sp.enough, true);
 	for (i = 1; i <= started; i++)
 		pthread_join(t[i], NULL);
 	wall = canary_clock_ms(CLOCK_MONOTONIC) - wall0;
 	cpu = canary_clock_ms(CLOCK_PROCESS_CPUTIME_ID) - cpu0;
 	free(t);
+	if (cpu >= enough)
+		return floor;
 	return wall > 0 ? cpu / (wall * ncores) : 0;
 }
 
@@ -176,7 +203,7 @@ canary_cores(const struct canary_args *a, FILE *out, bool faulty)
 
 		share = 0;
 		for (i = 0; i < CANARY_SPINS && share < floor; i++) {
-			double s = canary_share(got > 0 ? got : 1);
+			double s = canary_share(got > 0 ? got : 1, floor);
 
 			share = s > share ? s : share;
 		}
@@ -214,6 +241,36 @@ canary_run(const struct canary_args *a, FILE *out)
 	}
 	fflush(out);
 	return rc;
+}
+
+/* path when it is an executable file, else NULL; path is taken. */
+static char *
+canary_executable(char *path)
+{
+	if (access(path, X_OK) == 0)
+		return path;
+	free(path);
+	return NULL;
+}
+
+char *
+canary_program_for(const char *exe, const char *bindir, const char *pkglibdir)
+{
+	const char *slash = strrchr(exe, '/');
+	char *dir, *found, *real;
+	bool installed;
+
+	if (slash == NULL)
+		return xstrdup(exe);
+	dir = xstrndup(exe, (size_t)(slash - exe));
+	found = canary_executable(xasprintf("%s/%s", dir, CANARY_PROGRAM_NAME));
+	real = realpath(bindir, NULL);
+	installed = real != NULL && strcmp(real, dir) == 0;
+	if (found == NULL && installed)
+		found = canary_executable(xasprintf("%s/%s", pkglibdir, CANARY_PROGRAM_NAME));
+	free(real);
+	free(dir);
+	return found != NULL ? found : xstrdup(exe);
 }
 
 char **

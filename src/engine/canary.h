@@ -25,12 +25,14 @@ enum canary_kind {
 	CANARY_NKINDS,
 };
 
-/* How long the cores canary spins on each of its cores (ms), how many
+/* How long the cores canary spins on each of its cores at most (ms), how many
  * spins it tries before its share counts as short (a burst of other work
  * on a busy host starves one spin, not three), and the shortest time
  * limit a canary run gets (ms; --timeout when longer). */
 #define CANARY_SPIN_MS 40
 #define CANARY_SPINS 3
+/* How often the spin looks whether it has had its share already (ms). */
+#define CANARY_LOOK_MS 0.25
 #define CANARY_TIMEOUT_MIN_MS 10000
 
 /* What the canary program is asked to check. */
@@ -55,8 +57,18 @@ int canary_kind_find(const char *name);
  * passes, cores expects one core more than it has. */
 int canary_run(const struct canary_args *a, FILE *out);
 
+/* The name of the canary runs' program, beside flakesweep in a build tree
+ * and in its library directory once installed. */
+#define CANARY_PROGRAM_NAME "flakesweep-canary"
+
+/* The canary runs' program for the flakesweep at exe (a real path):
+ * CANARY_PROGRAM_NAME beside it (a build tree); else, for the flakesweep
+ * installed in bindir, the one in pkglibdir; else exe itself, whose canary
+ * subcommand does the same checks, slower to start. Caller frees. */
+char *canary_program_for(const char *exe, const char *bindir, const char *pkglibdir);
+
 /* The argv of a canary run of kind at (cpu, load) on cores (ncores of
- * them), program being flakesweep's own executable. Caller frees with
+ * them), program being canary_program_for's. Caller frees with
  * util_strv_free. */
 char **canary_argv(const char *program, enum canary_kind kind, int cpu, int load, const int *cores,
                    int ncores, bool shim);

@@ -170,7 +170,7 @@ struct sweep *
 sweep_new(uv_loop_t *loop, struct options *o, const struct observer *obs, char **err)
 {
 	struct sweep *s = xcalloc(1, sizeof *s);
-	char *jpath = NULL, *dir;
+	char *jpath = NULL, *dir, *exe;
 	size_t i;
 
 	*err = NULL;
@@ -182,9 +182,9 @@ sweep_new(uv_loop_t *loop, struct options *o, const struct observer *obs, char *
 	s->json_cache = report_keep_new();
 	s->started_ms = util_now_ms();
 	s->noise = noise_new(NULL);
-	s->canary_program = realpath("/proc/self/exe", NULL);
-	if (s->canary_program == NULL)
-		s->canary_program = xstrdup("/proc/self/exe");
+	exe = realpath("/proc/self/exe", NULL);
+	s->canary_program = canary_program_for(exe != NULL ? exe : "/proc/self/exe", BINDIR, PKGLIBDIR);
+	free(exe);
 	if (o->resume != NULL) {
 		const struct journal_header *h;
 		char *diff;
@@ -439,6 +439,7 @@ sweep_start(struct sweep *s, char **err)
 
 	*err = NULL;
 	proc_become_subreaper();
+	proc_raise_fd_limit();
 	sweep_start_timers(s);
 	rc = s->resumed ? sweep_start_resumed(s, err) : sweep_start_fresh(s, err);
 	if (rc == 0)
