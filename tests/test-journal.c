@@ -488,6 +488,89 @@ TEST(journal_run_line_leaves_out_sweep_and_exit_0)
 	free(path);
 }
 
+/* A run line with every member a run line can have, byte for byte: what
+ * the journal wrote when it built each line as a cJSON tree. Names and
+ * lines hold a quote, a backslash, control bytes and bytes that are not
+ * UTF-8. */
+TEST(journal_run_line_with_every_member)
+{
+	char *path = xasprintf("%s/journal.jsonl", check_tmpdir()), *text, *line;
+	struct journal *j = journal_started(path);
+	struct journal_run jr;
+	struct outcome_test *t;
+	struct outcome o;
+	size_t len;
+
+	memset(&o, 0, sizeof o);
+	outcome_add(&o, xstrdup("TestA"), OUTCOME_PASS, NULL)->ms = 12;
+	t = outcome_add(&o, xstrdup("TestB/\"q\\\xff"), OUTCOME_FAIL,
+	                xstrdup("    b_test.go:3: got \"x\"\tand\x01\xc3\n"));
+	t->reason = xstrdup("process exited with status 2 while running");
+	t->channels = xcalloc(3, sizeof *t->channels);
+	t->channels[0] = xstrdup("clock");
+	t->channels[1] = xstrdup("env:HOME");
+	t->ms = 3;
+	t = outcome_add(&o, xstrdup("TestC"), OUTCOME_HANG, xstrdup("goroutine 1 [sleep]:\n"));
+	t->ms = -1;
+	o.seed = xstrdup("42");
+	o.package_failed = true;
+	o.package_reason = xstrdup("exit status 3 with no test running");
+	o.package_lines = xstrdup("panic: boom\r\n");
+	o.candidates = xcalloc(3, sizeof *o.candidates);
+	o.candidates[0] = xstrdup("TestB");
+	o.candidates[1] = xstrdup("TestC");
+	o.unreliable = true;
+	o.unreliable_reason = xstrdup("TestA passed twice");
+	o.selection_failed = true;
+	memset(&jr, 0, sizeof jr);
+	jr.run = 7;
+	jr.pkg = 0;
+	jr.phase = RESULTS_CONFIRM;
+	jr.cpu = 4;
+	jr.load = 2;
+	jr.lane = 3;
+	jr.ms = 1234;
+	jr.began = INT64_C(1796447516747);
+	jr.ended = INT64_C(1796447517981);
+	jr.exit.status = -1;
+	jr.exit.signal = 9;
+	jr.exit.timed_out = true;
+	jr.leaked = true;
+	jr.ncores = 1;
+	jr.cores[0] = 250;
+	jr.has_noise = true;
+	jr.noise = 0.125;
+	jr.noise_ms = 17.5;
+	jr.after_debris = true;
+	jr.debris[0] = "left.tmp";
+	jr.debris_run[0] = 5;
+	jr.ndebris = 1;
+	jr.log = "runs/7.log";
+	jr.selected = "TestB";
+	CHECK_INT(journal_write_run(j, &jr, &o), 0);
+	outcome_free(&o);
+	journal_close(j);
+	CHECK_INT(util_read_file(path, 1 << 20, &text, &len), 0);
+	line = strstr(text, "{\"type\":\"run\"");
+	CHECK(line != NULL);
+	CHECK_STR(
+	    line,
+	    "{\"type\":\"run\",\"run\":7,\"pkg\":0,\"phase\":\"confirm\",\"cpu\":4,\"load\":2,\"l"
+	    "ane\":3,\"ms\":1234,\"exit\":-1,\"set\":1,\"signal\":9,\"timed_out\":true,\"leaked\""
+	    ":true,\"cores\":[250],\"after_debris\":true,\"debris\":[{\"path\":\"left.tmp\",\"run"
+	    "\":5}],\"noise\":0.125,\"noise_ms\":17.5,\"fail\":[\"TestB/\\\"q\\\\\\udcff\"],\"han"
+	    "g\":[\"TestC\"],\"lines\":{\"TestB/\\\"q\\\\\\udcff\":\"    b_test.go:3: got \\\"x\\"
+	    "\"\\tand\xef\xbf\xbd\\n\",\"TestC\":\"goroutine 1 [sleep]:\\n\"},\"reasons\":{\"Test"
+	    "B/\\\"q\\\\\\udcff\":\"process exited with status 2 while running\"},\"channels\":{"
+	    "\"TestB/\\\"q\\\\\\udcff\":[\"clock\",\"env:HOME\"]},\"seed\":\"42\",\"test\":\"Test"
+	    "B\",\"log\":\"runs/7.log\",\"began\":1796447516747,\"ended\":1796447517981,\"times\""
+	    ":[12,3,-1],\"package_failed\":\"exit status 3 with no test running\",\"package_lines"
+	    "\":\"panic: boom\\n\",\"candidates\":[\"TestB\",\"TestC\"],\"unreliable\":\"TestA pa"
+	    "ssed twice\",\"selection_failed\":true}\n");
+	free(text);
+	free(path);
+}
+
 TEST(journal_fast_lines_checked_like_parsed_ones)
 {
 	/* Out of bounds in a line the fast path would take: the parser

@@ -33,6 +33,13 @@ jsonw_init(struct jsonw *w, struct buf *b)
 }
 
 void
+jsonw_init_compact(struct jsonw *w, struct buf *b)
+{
+	jsonw_init(w, b);
+	w->compact = true;
+}
+
+void
 jsonw_init_item(struct jsonw *w, struct buf *b, int depth)
 {
 	jsonw_init(w, b);
@@ -113,13 +120,14 @@ jsonw_key(struct jsonw *w, const char *key)
 		return;
 	if (w->array[i]) {
 		if (!w->empty[i])
-			buf_add(w->b, ", ", 2);
+			buf_add(w->b, ", ", w->compact ? 1 : 2);
 	} else {
 		if (!w->empty[i])
-			buf_add(w->b, ",\n", 2);
-		buf_add(w->b, jsonw_tabs, (size_t)w->depth);
+			buf_add(w->b, ",\n", w->compact ? 1 : 2);
+		if (!w->compact)
+			buf_add(w->b, jsonw_tabs, (size_t)w->depth);
 		jsonw_string(w->b, key != NULL ? key : "", key != NULL ? strlen(key) : 0);
-		buf_add(w->b, ":\t", 2);
+		buf_add(w->b, ":\t", w->compact ? 1 : 2);
 	}
 	w->empty[i] = false;
 }
@@ -130,7 +138,7 @@ jsonw_open(struct jsonw *w, const char *key, bool array)
 	jsonw_key(w, key);
 	if (w->depth >= JSONW_DEPTH || w->depth >= (int)sizeof jsonw_tabs - 1)
 		fatal("JSON nested deeper than %d", JSONW_DEPTH);
-	buf_adds(w->b, array ? "[" : "{\n");
+	buf_adds(w->b, array ? "[" : w->compact ? "{" : "{\n");
 	w->array[w->depth] = array;
 	w->empty[w->depth] = true;
 	w->depth++;
@@ -155,6 +163,10 @@ jsonw_end(struct jsonw *w)
 
 	if (w->array[i]) {
 		buf_addc(w->b, ']');
+		return;
+	}
+	if (w->compact) {
+		buf_addc(w->b, '}');
 		return;
 	}
 	if (!w->empty[i])

@@ -2,7 +2,8 @@
 /*
  * jsonw.h: writes JSON text straight into a buffer, byte for byte as
  * cJSON_Print lays out the same tree (tabs, ":\t", ", " between array
- * items, cJSON's number formats), without building the tree. A writer
+ * items, cJSON's number formats) or, compact, as cJSON_PrintUnformatted
+ * does, without building the tree. A writer
  * with many objects to save (results.json) uses it to skip the
  * allocations and the slow number printing; it never parses. Bytes that
  * are not UTF-8 become byte escapes, here and in jsonw_print, which every
@@ -44,10 +45,14 @@ struct jsonw {
 	/* Where jsonw_reopen refers to its text instead of copying it, or
 	 * NULL (jsonw_init). */
 	struct jsonw_refs *refs;
+	bool compact; /* laid out as cJSON_PrintUnformatted: jsonw_init_compact */
 };
 
 /* Starts writing at the end of b (not owned). */
 void jsonw_init(struct jsonw *w, struct buf *b);
+/* The same, laid out as cJSON_PrintUnformatted lays out the same tree (no
+ * space, tab or newline between tokens): a journal line. */
+void jsonw_init_compact(struct jsonw *w, struct buf *b);
 
 /* Starts writing one item of an array that is depth containers deep (its
  * own bracket included), without the separator before it: the text that

@@ -57,26 +57,25 @@ journal_times_order(const struct outcome *o)
 	return idx;
 }
 
-cJSON *
-journal_times_encode(const struct outcome *o)
+void
+journal_times_write(struct jsonw *w, const struct outcome *o)
 {
 	size_t *idx, i;
-	cJSON *a;
 	bool any = false;
 
 	for (i = 0; i < o->ntests && !any; i++)
 		any = o->tests[i].ms >= 0;
 	if (!any)
-		return NULL;
+		return;
 	idx = journal_times_order(o);
-	a = cJSON_CreateArray();
+	jsonw_array(w, "times");
 	for (i = 0; i < o->ntests; i++) {
 		int64_t ms = o->tests[idx[i]].ms;
 
-		cJSON_AddItemToArray(a, cJSON_CreateNumber(ms >= 0 ? (double)ms : -1));
+		jsonw_int(w, NULL, ms >= 0 ? ms : -1);
 	}
+	jsonw_end(w);
 	free(idx);
-	return a;
 }
 
 void

@@ -14,11 +14,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "base/jsonw.h"
 #include "drivers/outcome.h"
 
-/* The "times" array of o (ms, -1 for a test without one), or NULL when no
- * test of o has a time (the member is then left out). Caller frees. */
-cJSON *journal_times_encode(const struct outcome *o);
+/* Writes the "times" member of o (ms, -1 for a test without one) into w,
+ * unless no test of o has a time (the member is then left out). */
+void journal_times_write(struct jsonw *w, const struct outcome *o);
 
 /* Sets the ms of the tests of o, decoded from the same run line, from its
  * "times" member a (NULL or not an array: nothing changes). Values that

@@ -4,7 +4,8 @@
  * write(2) on an O_APPEND descriptor, so a crash leaves at most a torn
  * last line, which readers skip; a write that fails or falls short (a full
  * disk) is cut back to the last whole line and kept in memory until a later
- * write or journal_flush gets it out. Reading is journal-read.c's, the
+ * write or journal_flush gets it out. While held (journal_hold), lines wait
+ * in memory for journal_flush, which writes them in one write(2). Reading is journal-read.c's, the
  * decoding of a line's values journal-decode.c's. It knows the line
  * formats and nothing of how a sweep uses them.
  */
@@ -30,7 +31,8 @@
 struct journal {
 	int fd;
 	off_t good;         /* where the last whole line ends */
-	struct buf pending; /* whole lines not written yet (disk full) */
+	struct buf pending; /* whole lines not written yet (held, or disk full) */
+	bool held;          /* journal_hold */
 	journal_write_cb write;
 	struct strmap *sets; /* set key -> id */
 	long next_set;
@@ -308,47 +310,64 @@ journal_flush(struct journal *j)
 	return rc;
 }
 
+/* Ends the line just put behind the pending ones (so the order is kept)
+ * and writes them, unless held. */
+static int
+journal_put(struct journal *j)
+{
+	buf_addc(&j->pending, '\n');
+	return j->held ? 0 : journal_flush(j);
+}
+
 int
 journal_write(struct journal *j, const cJSON *obj)
 {
 	char *text = jsonw_print(obj, false);
 
-	/* Behind the lines still pending, so the order is kept. */
 	buf_adds(&j->pending, text);
-	buf_addc(&j->pending, '\n');
 	free(text);
-	return journal_flush(j);
+	return journal_put(j);
+}
+
+void
+journal_hold(struct journal *j, bool held)
+{
+	if (j != NULL)
+		j->held = held;
 }
 
 int
 journal_write_spawn(struct journal *j, int64_t run, int pid, uint64_t start_ticks)
 {
-	cJSON *o = cJSON_CreateObject();
-	int rc;
+	struct jsonw w;
 
-	cJSON_AddStringToObject(o, "type", "spawn");
-	cJSON_AddNumberToObject(o, "run", (double)run);
-	cJSON_AddNumberToObject(o, "pid", pid);
-	cJSON_AddNumberToObject(o, "start", (double)start_ticks);
-	rc = journal_write(j, o);
-	cJSON_Delete(o);
-	return rc;
+	jsonw_init_compact(&w, &j->pending);
+	jsonw_object(&w, NULL);
+	jsonw_str(&w, "type", "spawn");
+	jsonw_int(&w, "run", run);
+	jsonw_int(&w, "pid", pid);
+	jsonw_int(&w, "start", (int64_t)start_ticks);
+	jsonw_end(&w);
+	return journal_put(j);
 }
 
-static cJSON *
-journal_names(const struct outcome *o, enum outcome_status status)
+/* The array key of the names of o's tests of that status, unless none. */
+static void
+journal_names(struct jsonw *w, const char *key, const struct outcome *o, enum outcome_status status)
 {
-	cJSON *a = NULL;
+	bool any = false;
 	size_t i;
 
 	for (i = 0; i < o->ntests; i++) {
 		if (o->tests[i].status != status)
 			continue;
-		if (a == NULL)
-			a = cJSON_CreateArray();
-		cJSON_AddItemToArray(a, cJSON_CreateString(o->tests[i].name));
+		if (!any)
+			jsonw_array(w, key);
+		any = true;
+		jsonw_str(w, NULL, o->tests[i].name);
 	}
-	return a;
+	if (any)
+		jsonw_end(w);
 }
 
 static long
@@ -408,7 +427,8 @@ journal_turn_default(struct journal *j, bool overlapped)
 int
 journal_write_run(struct journal *j, const struct journal_run *jr, const struct outcome *o)
 {
-	cJSON *line = cJSON_CreateObject(), *a, *lines = NULL, *reasons = NULL, *channels = NULL;
+	struct jsonw w;
+	bool open;
 	char *clean;
 	long set;
 	int rc = 0, rc2;
@@ -418,116 +438,129 @@ journal_write_run(struct journal *j, const struct journal_run *jr, const struct 
 	rc2 = journal_turn_default(j, jr->overlapped);
 	if (rc == 0)
 		rc = rc2;
-	cJSON_AddStringToObject(line, "type", "run");
-	cJSON_AddNumberToObject(line, "run", (double)jr->run);
-	cJSON_AddNumberToObject(line, "pkg", jr->pkg);
+	/* Written straight behind the pending lines, without a tree. */
+	jsonw_init_compact(&w, &j->pending);
+	jsonw_object(&w, NULL);
+	jsonw_str(&w, "type", "run");
+	jsonw_int(&w, "run", jr->run);
+	jsonw_int(&w, "pkg", jr->pkg);
 	/* Most runs are the sweep's and exit 0: those two values go unsaid
 	 * (flakesweep(5)), 25 bytes of each such line. */
 	if (jr->phase != RESULTS_SWEEP)
-		cJSON_AddStringToObject(line, "phase", results_phase_name(jr->phase));
-	cJSON_AddNumberToObject(line, "cpu", jr->cpu);
-	cJSON_AddNumberToObject(line, "load", jr->load);
-	cJSON_AddNumberToObject(line, "lane", jr->lane);
-	cJSON_AddNumberToObject(line, "ms", (double)jr->ms);
+		jsonw_str(&w, "phase", results_phase_name(jr->phase));
+	jsonw_int(&w, "cpu", jr->cpu);
+	jsonw_int(&w, "load", jr->load);
+	jsonw_int(&w, "lane", jr->lane);
+	jsonw_int(&w, "ms", jr->ms);
 	if (jr->exit.status != 0)
-		cJSON_AddNumberToObject(line, "exit", jr->exit.status);
-	cJSON_AddNumberToObject(line, "set", (double)set);
+		jsonw_int(&w, "exit", jr->exit.status);
+	jsonw_int(&w, "set", set);
 	if (jr->exit.signal != 0)
-		cJSON_AddNumberToObject(line, "signal", jr->exit.signal);
+		jsonw_int(&w, "signal", jr->exit.signal);
 	if (jr->exit.timed_out)
-		cJSON_AddTrueToObject(line, "timed_out");
+		jsonw_bool(&w, "timed_out", true);
 	if (jr->leaked)
-		cJSON_AddTrueToObject(line, "leaked");
-	if (jr->ncores > 0)
-		cJSON_AddItemToObject(line, "cores", cJSON_CreateIntArray(jr->cores, jr->ncores));
+		jsonw_bool(&w, "leaked", true);
+	if (jr->ncores > 0) {
+		jsonw_array(&w, "cores");
+		for (k = 0; k < (size_t)jr->ncores; k++)
+			jsonw_int(&w, NULL, jr->cores[k]);
+		jsonw_end(&w);
+	}
 	if (jr->overlapped != j->overlapped)
-		cJSON_AddBoolToObject(line, "overlapped", jr->overlapped);
+		jsonw_bool(&w, "overlapped", jr->overlapped);
 	if (jr->after_debris)
-		cJSON_AddTrueToObject(line, "after_debris");
+		jsonw_bool(&w, "after_debris", true);
 	if (jr->ndebris > 0) {
-		cJSON *d = cJSON_AddArrayToObject(line, "debris");
-
+		jsonw_array(&w, "debris");
 		for (k = 0; k < (size_t)jr->ndebris; k++) {
-			cJSON *e = cJSON_CreateObject();
-
-			cJSON_AddStringToObject(e, "path", jr->debris[k]);
-			cJSON_AddNumberToObject(e, "run", (double)jr->debris_run[k]);
-			cJSON_AddItemToArray(d, e);
+			jsonw_object(&w, NULL);
+			jsonw_str(&w, "path", jr->debris[k]);
+			jsonw_int(&w, "run", jr->debris_run[k]);
+			jsonw_end(&w);
 		}
+		jsonw_end(&w);
 	}
 	if (jr->has_noise) {
-		cJSON_AddNumberToObject(line, "noise", round(jr->noise * 1000) / 1000);
-		cJSON_AddNumberToObject(line, "noise_ms", round(jr->noise_ms * 10) / 10);
+		jsonw_num(&w, "noise", round(jr->noise * 1000) / 1000);
+		jsonw_num(&w, "noise_ms", round(jr->noise_ms * 10) / 10);
 	}
-	if ((a = journal_names(o, OUTCOME_FAIL)) != NULL)
-		cJSON_AddItemToObject(line, "fail", a);
-	if ((a = journal_names(o, OUTCOME_HANG)) != NULL)
-		cJSON_AddItemToObject(line, "hang", a);
-	for (i = 0; i < o->ntests; i++) {
+	journal_names(&w, "fail", o, OUTCOME_FAIL);
+	journal_names(&w, "hang", o, OUTCOME_HANG);
+	for (i = 0, open = false; i < o->ntests; i++) {
 		const struct outcome_test *t = &o->tests[i];
 
 		if (t->lines == NULL || (t->status != OUTCOME_FAIL && t->status != OUTCOME_HANG))
 			continue;
-		if (lines == NULL)
-			lines = cJSON_AddObjectToObject(line, "lines");
+		if (!open)
+			jsonw_object(&w, "lines");
+		open = true;
 		/* The journal is UTF-8 JSON: the raw bytes stay in runs/N.log. */
 		clean = sanitize_text(t->lines, strlen(t->lines));
-		cJSON_AddStringToObject(lines, t->name, clean);
+		jsonw_str(&w, t->name, clean);
 		free(clean);
 	}
-	for (i = 0; i < o->ntests; i++) {
+	if (open)
+		jsonw_end(&w);
+	for (i = 0, open = false; i < o->ntests; i++) {
 		const struct outcome_test *t = &o->tests[i];
 
 		if (t->reason == NULL)
 			continue;
-		if (reasons == NULL)
-			reasons = cJSON_AddObjectToObject(line, "reasons");
-		cJSON_AddStringToObject(reasons, t->name, t->reason);
+		if (!open)
+			jsonw_object(&w, "reasons");
+		open = true;
+		jsonw_str(&w, t->name, t->reason);
 	}
-	for (i = 0; i < o->ntests; i++) {
+	if (open)
+		jsonw_end(&w);
+	for (i = 0, open = false; i < o->ntests; i++) {
 		const struct outcome_test *t = &o->tests[i];
 
 		if (t->channels == NULL || t->channels[0] == NULL)
 			continue;
-		if (channels == NULL)
-			channels = cJSON_AddObjectToObject(line, "channels");
-		a = cJSON_AddArrayToObject(channels, t->name);
+		if (!open)
+			jsonw_object(&w, "channels");
+		open = true;
+		jsonw_array(&w, t->name);
 		for (k = 0; t->channels[k] != NULL; k++)
-			cJSON_AddItemToArray(a, cJSON_CreateString(t->channels[k]));
+			jsonw_str(&w, NULL, t->channels[k]);
+		jsonw_end(&w);
 	}
+	if (open)
+		jsonw_end(&w);
 	if (o->seed != NULL)
-		cJSON_AddStringToObject(line, "seed", o->seed);
+		jsonw_str(&w, "seed", o->seed);
 	if (jr->selected != NULL)
-		cJSON_AddStringToObject(line, "test", jr->selected);
+		jsonw_str(&w, "test", jr->selected);
 	if (jr->log != NULL)
-		cJSON_AddStringToObject(line, "log", jr->log);
+		jsonw_str(&w, "log", jr->log);
 	if (jr->began > 0 && jr->ended >= jr->began) {
-		cJSON_AddNumberToObject(line, "began", (double)jr->began);
-		cJSON_AddNumberToObject(line, "ended", (double)jr->ended);
+		jsonw_int(&w, "began", jr->began);
+		jsonw_int(&w, "ended", jr->ended);
 	}
-	if ((a = journal_times_encode(o)) != NULL)
-		cJSON_AddItemToObject(line, "times", a);
+	journal_times_write(&w, o);
 	if (o->package_failed) {
-		cJSON_AddStringToObject(line, "package_failed",
-		                        o->package_reason != NULL ? o->package_reason : "");
+		jsonw_str(&w, "package_failed", o->package_reason != NULL ? o->package_reason : "");
 		if (o->package_lines != NULL) {
 			clean = sanitize_text(o->package_lines, strlen(o->package_lines));
-			cJSON_AddStringToObject(line, "package_lines", clean);
+			jsonw_str(&w, "package_lines", clean);
 			free(clean);
 		}
 		if (o->candidates != NULL) {
-			a = cJSON_AddArrayToObject(line, "candidates");
+			jsonw_array(&w, "candidates");
 			for (i = 0; o->candidates[i] != NULL; i++)
-				cJSON_AddItemToArray(a, cJSON_CreateString(o->candidates[i]));
+				jsonw_str(&w, NULL, o->candidates[i]);
+			jsonw_end(&w);
 		}
 	}
 	if (o->unreliable)
-		cJSON_AddStringToObject(line, "unreliable",
-		                        o->unreliable_reason != NULL ? o->unreliable_reason : "");
+		jsonw_str(&w, "unreliable",
+		          o->unreliable_reason != NULL ? o->unreliable_reason : "");
 	if (o->selection_failed)
-		cJSON_AddTrueToObject(line, "selection_failed");
-	rc2 = journal_write(j, line);
-	cJSON_Delete(line);
+		jsonw_bool(&w, "selection_failed", true);
+	jsonw_end(&w);
+	rc2 = journal_put(j);
 	return rc < 0 ? rc : rc2;
 }
 

@@ -86,6 +86,12 @@ int journal_write(struct journal *j, const cJSON *obj);
  * errno as journal_write. journal_close tries once more. */
 int journal_flush(struct journal *j);
 
+/* While held, journal_write only appends a line to the pending ones and
+ * returns 0: journal_flush writes them all at once (a sweep's loop does at
+ * the end of each turn, so a turn's lines cost one write). Releasing it
+ * writes nothing; the next journal_write or journal_flush does. */
+void journal_hold(struct journal *j, bool held);
+
 /* True while lines are pending (a write failed and none got them out). */
 bool journal_pending(const struct journal *j);
 
