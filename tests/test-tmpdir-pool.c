@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * test-tmpdir-pool.c: the runs' TMPDIRs, reused: an empty one comes back
- * under the next run's name, one the run changed (an entry, its mode, a
+ * under the next run's name (renamed once when that run takes it in the
+ * same turn of the loop), one the run changed (an entry, its mode, a
  * link in its place) is never taken back, and the idle ones go at the end
  * (and at the start, those a killed sweep left).
  */
@@ -65,8 +66,13 @@ TEST(tmpdir_pool_reuses_empty_dirs)
 	CHECK_INT(tmpdir_pool_take(pool, p1), 0);
 	CHECK_INT(stat(p1, &st), 0);
 	CHECK(S_ISDIR(st.st_mode));
-	/* Left empty: taken back, and run 2 gets the same directory. */
+	/* Left empty: taken back, under its name until the turn ends, and
+	 * run 2 gets the same directory. */
 	CHECK(tmpdir_pool_give(pool, p1));
+	got = names(dir);
+	CHECK_STR(got, "1");
+	free(got);
+	tmpdir_pool_settle(pool);
 	got = names(dir);
 	CHECK_STR(got, ".idle-0");
 	free(got);
@@ -97,10 +103,17 @@ TEST(tmpdir_pool_reuses_empty_dirs)
 	CHECK_STR(got, "3");
 	free(got);
 	CHECK(tmpdir_pool_give(pool, p3));
+	tmpdir_pool_settle(pool);
 	got = names(dir);
 	CHECK_STR(got, ".idle-1");
 	free(got);
-	/* The end removes the idle ones. */
+	/* The end removes the idle ones, and one given back in the last
+	 * turn. */
+	CHECK_INT(tmpdir_pool_take(pool, p1), 0);
+	CHECK(tmpdir_pool_give(pool, p1));
+	got = names(dir);
+	CHECK_STR(got, "1");
+	free(got);
 	tmpdir_pool_free(pool);
 	got = names(dir);
 	CHECK_STR(got, "");
@@ -164,8 +177,9 @@ TEST(tmpdir_pool_trusts_old_stamps_only_while_unchanged)
 	/* Left as it was: taken back. */
 	CHECK_INT(tmpdir_pool_take(pool, p2), 0);
 	CHECK(tmpdir_pool_give(pool, p2));
+	tmpdir_pool_settle(pool);
 	got = names(dir);
-	CHECK_STR(got, ".idle-1");
+	CHECK_STR(got, ".idle-0");
 	free(got);
 	left_file(pool, p2, NULL);
 	stamped(pool, p1, old);
@@ -196,6 +210,7 @@ TEST(tmpdir_pool_backdates_new_dirs)
 	CHECK_INT(lstat(p1, &st), 0);
 	CHECK(st.st_mtim.tv_sec + 2 < time(NULL));
 	CHECK(tmpdir_pool_give(pool, p1));
+	tmpdir_pool_settle(pool);
 	got = names(dir);
 	CHECK_STR(got, ".idle-0");
 	free(got);
@@ -205,5 +220,49 @@ TEST(tmpdir_pool_backdates_new_dirs)
 	CHECK_INT(rmdir(dir), 0);
 	free(p1);
 	free(p2);
+	free(dir);
+}
+
+/* A TMPDIR given back and taken again in the same turn of the loop is
+ * renamed once, straight to the next run's name: no idle name between. */
+TEST(tmpdir_pool_renames_once_within_a_turn)
+{
+	char *dir = xasprintf("%s/turn", check_tmpdir()), *p1, *p2, *p3, *got;
+	struct tmpdir_pool *pool;
+	struct stat st1, st2;
+
+	CHECK_INT(mkdir(dir, 0755), 0);
+	pool = tmpdir_pool_new(dir);
+	p1 = xasprintf("%s/1", dir);
+	p2 = xasprintf("%s/2", dir);
+	p3 = xasprintf("%s/3", dir);
+	CHECK_INT(tmpdir_pool_take(pool, p1), 0);
+	CHECK_INT(lstat(p1, &st1), 0);
+	CHECK(tmpdir_pool_give(pool, p1));
+	CHECK_INT(tmpdir_pool_take(pool, p2), 0);
+	CHECK_INT(lstat(p2, &st2), 0);
+	CHECK(st1.st_ino == st2.st_ino);
+	got = names(dir);
+	CHECK_STR(got, "2");
+	free(got);
+	/* Nothing was left to settle: the next idle name is still the first. */
+	tmpdir_pool_settle(pool);
+	CHECK(tmpdir_pool_give(pool, p2));
+	tmpdir_pool_settle(pool);
+	got = names(dir);
+	CHECK_STR(got, ".idle-0");
+	free(got);
+	CHECK_INT(tmpdir_pool_take(pool, p3), 0);
+	CHECK_INT(lstat(p3, &st2), 0);
+	CHECK(st1.st_ino == st2.st_ino);
+	CHECK(tmpdir_pool_give(pool, p3));
+	tmpdir_pool_free(pool);
+	got = names(dir);
+	CHECK_STR(got, "");
+	free(got);
+	CHECK_INT(rmdir(dir), 0);
+	free(p1);
+	free(p2);
+	free(p3);
 	free(dir);
 }

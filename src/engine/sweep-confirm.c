@@ -39,11 +39,7 @@ sweep_reopen(struct sweep *s, const struct results_test *t)
 	s->end_status = NULL;
 	s->finished_ms = 0;
 	s->exit_status = 0;
-	uv_timer_init(s->loop, &s->flush_timer);
-	uv_timer_init(s->loop, &s->reap_timer);
-	uv_timer_init(s->loop, &s->journal_timer);
-	uv_timer_init(s->loop, &s->quiet_timer);
-	s->flush_timer.data = s->reap_timer.data = s->journal_timer.data = s->quiet_timer.data = s;
+	sweep_init_timers(s);
 	sweep_start_timers(s);
 	sweep_resume_line(s);
 	sched_core_reopen(s->core);

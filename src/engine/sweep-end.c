@@ -152,12 +152,42 @@ sweep_timer_closed(uv_handle_t *h)
 	s->reopen_test = NULL;
 }
 
+/* The end of a turn of the loop, before it waits: the lines the turn
+ * wrote go out in one write, and the TMPDIRs its runs gave back and no
+ * new run took wait under idle names. */
+static void
+sweep_settle_cb(uv_prepare_t *h)
+{
+	struct sweep *s = h->data;
+
+	tmpdir_pool_settle(s->tmp_pool);
+	if (!s->journal_blocked)
+		sweep_journal_check(s, journal_flush(s->journal));
+}
+
+void
+sweep_init_timers(struct sweep *s)
+{
+	uv_timer_init(s->loop, &s->flush_timer);
+	uv_timer_init(s->loop, &s->reap_timer);
+	uv_timer_init(s->loop, &s->journal_timer);
+	uv_timer_init(s->loop, &s->quiet_timer);
+	uv_prepare_init(s->loop, &s->settle);
+	s->flush_timer.data = s->reap_timer.data = s->journal_timer.data = s->quiet_timer.data = s;
+	s->settle.data = s;
+}
+
 /* Starts the timers of a running sweep (and serves its control socket):
- * at the start, and again when a finished sweep takes confirm runs. */
+ * at the start, and again when a finished sweep takes confirm runs. From
+ * now to the end, the journal's lines wait for the end of their turn. */
 void
 sweep_start_timers(struct sweep *s)
 {
 	char *err = NULL;
+
+	journal_hold(s->journal, true);
+	uv_prepare_start(&s->settle, sweep_settle_cb);
+	proc_keep_watching(s->loop, true);
 
 	uv_timer_start(&s->flush_timer, sweep_flush_cb, SWEEP_FLUSH_MS, SWEEP_FLUSH_MS);
 	uv_timer_start(&s->reap_timer, sweep_reap_cb, 1000, 1000);
@@ -189,6 +219,8 @@ sweep_finish(struct sweep *s, const char *status)
 	if (s->finished)
 		return;
 	s->finished = true;
+	/* The end line follows the lines still held, in the same write. */
+	journal_hold(s->journal, false);
 	sweep_lease_end(s);
 	s->end_status = status;
 	s->finished_ms = util_now_ms();
@@ -217,11 +249,14 @@ sweep_finish(struct sweep *s, const char *status)
 	uv_timer_stop(&s->reap_timer);
 	uv_timer_stop(&s->journal_timer);
 	uv_timer_stop(&s->quiet_timer);
-	s->timers_closing = 4;
+	uv_prepare_stop(&s->settle);
+	proc_keep_watching(s->loop, false);
+	s->timers_closing = 5;
 	uv_close((uv_handle_t *)&s->flush_timer, sweep_timer_closed);
 	uv_close((uv_handle_t *)&s->reap_timer, sweep_timer_closed);
 	uv_close((uv_handle_t *)&s->journal_timer, sweep_timer_closed);
 	uv_close((uv_handle_t *)&s->quiet_timer, sweep_timer_closed);
+	uv_close((uv_handle_t *)&s->settle, sweep_timer_closed);
 	proc_reap_orphans(true);
 	sweep_meta(s, &m, status);
 	if (strcmp(status, "interrupted") == 0)

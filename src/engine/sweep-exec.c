@@ -120,6 +120,10 @@ sweep_set_phase(struct sweep *s, enum sweep_phase phase)
 		cJSON_AddNumberToObject(line, "at_ms", (double)util_now_ms());
 		sweep_journal_check(s, journal_write(s->journal, line));
 		cJSON_Delete(line);
+		/* Written before anyone hears of the phase, with the lines the
+		 * turn held: a front end reading the journal then finds it. */
+		if (!s->journal_blocked)
+			sweep_journal_check(s, journal_flush(s->journal));
 	}
 	if (s->obs.phase != NULL)
 		s->obs.phase(s->obs.arg, phase);

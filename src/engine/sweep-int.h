@@ -115,7 +115,8 @@ struct sweep {
 	int64_t journal_blocked_ms; /* since when (util_mono_ms) */
 	const char *end_status;     /* set by sweep_finish */
 	uv_timer_t quiet_timer;     /* --quiet: lets held lanes probe */
-	int timers_closing;         /* the four timers closed by sweep_finish */
+	uv_prepare_t settle;        /* the end of each turn of the loop: sweep_settle_cb */
+	int timers_closing;         /* the four timers and settle, closed by sweep_finish */
 	char *reopen_test;          /* confirm runs asked while they close */
 	int reopen_count;
 	struct control *control; /* the control socket, or NULL */

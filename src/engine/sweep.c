@@ -288,11 +288,7 @@ sweep_new(uv_loop_t *loop, struct options *o, const struct observer *obs, char *
 	if (s->journal == NULL)
 		goto fail;
 	free(jpath);
-	uv_timer_init(loop, &s->flush_timer);
-	uv_timer_init(loop, &s->reap_timer);
-	uv_timer_init(loop, &s->journal_timer);
-	uv_timer_init(loop, &s->quiet_timer);
-	s->flush_timer.data = s->reap_timer.data = s->journal_timer.data = s->quiet_timer.data = s;
+	sweep_init_timers(s);
 	return s;
 fail:
 	free(jpath);

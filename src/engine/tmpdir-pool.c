@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * tmpdir-pool.c: the runs' TMPDIRs without a mkdir and an rmdir each. Most
- * runs leave their TMPDIR empty; such a directory is renamed to a hidden
- * idle name beside the others and, renamed again, becomes the next run's
- * TMPDIR. On ext4 two renames cost a tenth of a mkdir and an rmdir (which
- * frees and truncates an inode each time). A directory the run changed in
+ * runs leave their TMPDIR empty; such a directory becomes the next run's
+ * TMPDIR by a rename. One the next run does not take in the same turn of
+ * the loop (tmpdir_pool_settle) waits under a hidden idle name beside the
+ * others; one it does is renamed once, straight to the next run's name. On
+ * ext4 a rename costs a ninth of a mkdir and an rmdir (which frees and
+ * truncates an inode each time). A directory the run changed in
  * any way this module can see (an entry, its mode, its type) is never
  * reused: the caller removes it or keeps it. It never removes anything but
  * its own idle, empty directories (and those a killed sweep left).
@@ -49,6 +51,7 @@ struct tmpdir_pool_dir {
 	char *path;
 	struct stat st;
 	bool stamped;
+	bool named; /* still under the name of the run that gave it back */
 };
 
 struct tmpdir_pool {
@@ -237,15 +240,38 @@ tmpdir_pool_give(struct tmpdir_pool *p, const char *path)
 		d.stamped = clock_gettime(CLOCK_REALTIME_COARSE, &now) == 0 &&
 		            d.st.st_mtim.tv_sec + TMPDIR_POOL_STAMP_SLACK_S < now.tv_sec;
 	}
-	d.path = xasprintf("%s/.idle-%u", p->dir, p->next++);
-	if (rename(path, d.path) < 0) {
-		free(d.path);
-		return false;
-	}
+	d.path = xstrdup(path);
+	d.named = true;
 	if (p->nidle == p->cap) {
 		p->cap = p->cap ? 2 * p->cap : 8;
 		p->idle = xrealloc(p->idle, sizeof *p->idle * p->cap);
 	}
 	p->idle[p->nidle++] = d;
 	return true;
+}
+
+void
+tmpdir_pool_settle(struct tmpdir_pool *p)
+{
+	size_t i, keep = 0;
+
+	for (i = 0; i < p->nidle; i++) {
+		struct tmpdir_pool_dir d = p->idle[i];
+		char *idle;
+
+		if (d.named) {
+			idle = xasprintf("%s/.idle-%u", p->dir, p->next++);
+			if (rename(d.path, idle) < 0) {
+				rmdir(d.path);
+				free(idle);
+				free(d.path);
+				continue;
+			}
+			free(d.path);
+			d.path = idle;
+			d.named = false;
+		}
+		p->idle[keep++] = d;
+	}
+	p->nidle = keep;
 }

@@ -25,7 +25,14 @@ void tmpdir_pool_free(struct tmpdir_pool *p);
 int tmpdir_pool_take(struct tmpdir_pool *p, const char *path);
 
 /* Takes path back when the run left it as it was made: empty, a real
- * directory, the mode it was made with. Returns false otherwise; the caller removes it. */
+ * directory, the mode it was made with. Returns false otherwise; the caller removes it.
+ * It stays under its name until tmpdir_pool_take renames it to the next
+ * run's or tmpdir_pool_settle to an idle one. */
 bool tmpdir_pool_give(struct tmpdir_pool *p, const char *path);
+
+/* Renames the directories given back since the last call and not taken
+ * again to idle names: called at the end of each turn of the loop, so
+ * that a passing run's name does not outlast the turn it ended in. */
+void tmpdir_pool_settle(struct tmpdir_pool *p);
 
 #endif
