@@ -4,12 +4,16 @@
  * kernel counts each core's busy and steal time in /proc/stat (clock ticks,
  * sampled at the scheduler tick); the sweep's own runs on a core are the
  * rest of the busy time, counted exactly by wait4 when a run ends and read
- * from /proc/PID/stat (utime, stime, cutime, cstime) while it runs. Noise
- * is busy plus steal minus the sweep's CPU time, over the cores' total
- * time. A live run's CPU time is read again at most once a clock tick (the
- * unit both files count in), however many runs start and end beside it:
- * what its last tick took is counted at the next reading, so a core's
- * sweep time lags by at most one tick, the resolution of /proc/stat
+ * from /proc/PID/stat (utime, stime, cutime, cstime) while it runs.
+ * /proc/stat is read again only once the clock has entered another tick:
+ * it counts in ticks, and a reading within the same one (a run ends and
+ * the next starts every few hundred microseconds on a big machine, where
+ * making the file walks every core and interrupt) would say the same.
+ * Noise is busy plus steal minus the sweep's CPU time, over the cores'
+ * total time. A live run's CPU time is read again at most once a clock
+ * tick (the unit both files count in), however many runs start and end
+ * beside it: what its last tick took is counted at the next reading, so a
+ * core's sweep time lags by at most one tick, the resolution of /proc/stat
  * itself. It never spawns, schedules or writes anything.
  */
 #include "config.h"
@@ -40,6 +44,7 @@ struct noise_run {
 	int *cores;
 	int ncores;
 	double cpu;      /* last CPU time read while it ran, ticks */
+	int stat_fd;     /* its /proc/PID/stat once read, or -1 */
 	int64_t read_ms; /* when it was read (the loop's clock) */
 	uint64_t busy0, total0;
 	double sweep0;
@@ -49,6 +54,7 @@ struct noise_run {
 
 struct noise {
 	char *stat_path;
+	int stat_fd; /* /proc/stat kept open, or -1 (another file is opened anew) */
 	long hz;
 	int64_t tick;
 	bool read_once, ok;
@@ -62,6 +68,9 @@ noise_new(const char *stat_path)
 	struct noise *n = xcalloc(1, sizeof *n);
 
 	n->stat_path = xstrdup(stat_path != NULL ? stat_path : "/proc/stat");
+	/* Read again from the start, a /proc file is made anew: an open and a
+	 * close less for each reading. */
+	n->stat_fd = stat_path == NULL ? open(n->stat_path, O_RDONLY | O_CLOEXEC) : -1;
 	n->hz = sysconf(_SC_CLK_TCK);
 	if (n->hz <= 0)
 		n->hz = 100;
@@ -77,26 +86,41 @@ noise_free(struct noise *n)
 		return;
 	for (r = n->runs; r != NULL; r = next) {
 		next = r->next;
+		if (r->stat_fd >= 0)
+			close(r->stat_fd);
 		free(r->cores);
 		free(r);
 	}
+	if (n->stat_fd >= 0)
+		close(n->stat_fd);
 	free(n->stat_path);
 	free(n);
 }
 
+/* The kernel's clock tick in ms: /proc/stat counts in it. */
+static int64_t
+noise_tick_ms(const struct noise *n)
+{
+	return n->hz < 1000 ? 1000 / n->hz : 1;
+}
+
 /* Reads every "cpuN" line of /proc/stat: user nice system idle iowait irq
  * softirq steal (guest time is already inside user). The file is read in
- * one go (four system calls, where stdio took six). */
+ * one go (one system call from the kept descriptor, where stdio took
+ * six). */
 static void
 noise_read_stat(struct noise *n, int64_t tick)
 {
 	char *text = NULL, *line, *next;
 
-	if (n->read_once && tick == n->tick)
+	if (n->read_once && tick / noise_tick_ms(n) == n->tick / noise_tick_ms(n))
 		return;
 	n->read_once = true;
 	n->tick = tick;
-	n->ok = util_read_file(n->stat_path, 1 << 24, &text, NULL) == 0;
+	if (n->stat_fd >= 0)
+		n->ok = util_pread_whole(n->stat_fd, 1 << 24, &text, NULL) == 0;
+	else
+		n->ok = util_read_file(n->stat_path, 1 << 24, &text, NULL) == 0;
 	for (line = text; line != NULL && *line != '\0'; line = next) {
 		unsigned long long v[8] = {0};
 		int core;
@@ -117,33 +141,43 @@ noise_read_stat(struct noise *n, int64_t tick)
 }
 
 /* The CPU time of a live run's leader and its reaped children, in ticks,
- * or -1 when it cannot be read (the leader is gone). */
+ * or -1 when it cannot be read (the leader is gone). Its /proc/PID/stat
+ * stays open from the first reading to noise_end: read again from the
+ * start, it is made anew, and it never answers for a later process that
+ * reuses the pid. */
 static double
-noise_read_pid(pid_t pid)
+noise_read_run(struct noise_run *r)
 {
-	char path[64], buf[1024], *p;
-	unsigned long long ut, st;
-	long long cut, cst;
+	char path[64], buf[1024], *p, *end;
+	double sum = 0;
 	ssize_t len;
-	int fd;
+	int field;
 
-	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	len = read(fd, buf, sizeof buf - 1);
-	close(fd);
+	if (r->stat_fd < 0) {
+		snprintf(path, sizeof path, "/proc/%d/stat", (int)r->pid);
+		r->stat_fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (r->stat_fd < 0)
+			return -1;
+	}
+	len = pread(r->stat_fd, buf, sizeof buf - 1, 0);
 	if (len <= 0)
 		return -1;
 	buf[len] = '\0';
 	/* The command name may hold spaces and parentheses: fields start
-	 * after the last ')'. Fields 14-17 are the 12th-15th after it. */
+	 * after the last ')' with the state (field 3); utime, stime, cutime
+	 * and cstime are fields 14 to 17. */
 	p = strrchr(buf, ')');
-	if (p == NULL ||
-	    sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %lld %lld", &ut,
-	           &st, &cut, &cst) != 4)
+	if (p == NULL || p[1] != ' ' || p[2] == '\0' || p[3] != ' ')
 		return -1;
-	return (double)ut + (double)st + (double)cut + (double)cst;
+	for (p += 4, field = 4; field <= 17; field++, p = end) {
+		long long v = strtoll(p, &end, 10);
+
+		if (end == p)
+			return -1;
+		if (field >= 14)
+			sum += (double)v;
+	}
+	return sum;
 }
 
 static bool
@@ -171,10 +205,10 @@ noise_update_runs(struct noise *n, const int *cores, int ncores, int64_t tick)
 	for (r = n->runs; r != NULL; r = r->next) {
 		double cpu;
 
-		if (tick - r->read_ms < 1000 / n->hz || !noise_shares_core(r, cores, ncores))
+		if (tick - r->read_ms < noise_tick_ms(n) || !noise_shares_core(r, cores, ncores))
 			continue;
 		r->read_ms = tick;
-		cpu = noise_read_pid(r->pid);
+		cpu = noise_read_run(r);
 		if (cpu <= r->cpu)
 			continue;
 		for (i = 0; i < r->ncores; i++)
@@ -215,6 +249,7 @@ noise_begin(struct noise *n, int64_t tick, pid_t pid, const int *cores, int ncor
 	struct noise_run *r = xcalloc(1, sizeof *r);
 
 	r->pid = pid;
+	r->stat_fd = -1;
 	r->read_ms = tick;
 	r->ok = noise_cores_valid(cores, ncores);
 	if (r->ok) {
@@ -261,6 +296,8 @@ noise_end(struct noise *n, struct noise_run *r, int64_t tick, int64_t cpu_us, do
 			share = share < 0 ? 0 : share > 1 ? 1 : share;
 		}
 	}
+	if (r->stat_fd >= 0)
+		close(r->stat_fd);
 	free(r->cores);
 	free(r);
 	return share;

@@ -53,8 +53,9 @@ struct sweep_live {
 	bool leaked; /* something it started outlived it: its TMPDIR is not reused */
 	int port_slot;
 	struct noise_run *noise;
-	bool overlapped; /* another run of its package was alive meanwhile */
-	int canary;      /* a canary run's kind (engine/canary.h), else -1 */
+	int64_t asked_tick; /* the loop's time when run_start asked for it */
+	bool overlapped;    /* another run of its package was alive meanwhile */
+	int canary;         /* a canary run's kind (engine/canary.h), else -1 */
 	/* It started with debris in its package's directory. */
 	bool after_debris;
 };
@@ -179,6 +180,7 @@ void sweep_drive(struct sweep *s);
 /* sweep-end.c: the timers of a running sweep and its control socket
  * (at the start, and when a finished sweep takes confirm runs); the end:
  * the last results written, the journal's end line, the exit status. */
+void sweep_init_timers(struct sweep *s);
 void sweep_start_timers(struct sweep *s);
 void sweep_finish(struct sweep *s, const char *status);
 
