@@ -183,7 +183,8 @@ sweep_new(uv_loop_t *loop, struct options *o, const struct observer *obs, char *
 	s->started_ms = util_now_ms();
 	s->noise = noise_new(NULL);
 	exe = realpath("/proc/self/exe", NULL);
-	s->canary_program = canary_program_for(exe != NULL ? exe : "/proc/self/exe", BINDIR, PKGLIBDIR);
+	s->canary_program =
+	    canary_program_for(exe != NULL ? exe : "/proc/self/exe", BINDIR, PKGLIBDIR);
 	free(exe);
 	if (o->resume != NULL) {
 		const struct journal_header *h;
