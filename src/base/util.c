@@ -410,8 +410,10 @@ util_read_regular(const char *path, size_t max, char **out, size_t *len)
 	return rc;
 }
 
-int
-util_read_fd(int fd, size_t max, char **out, size_t *len)
+/* util_read_fd from where fd stands (at < 0) or util_pread_whole from at:
+ * a pread shorter than asked ends it. */
+static int
+util_read_from(int fd, off_t at, size_t max, char **out, size_t *len)
 {
 	struct buf b;
 	char chunk[65536];
@@ -419,7 +421,8 @@ util_read_fd(int fd, size_t max, char **out, size_t *len)
 
 	buf_init(&b);
 	for (;;) {
-		ssize_t r = read(fd, chunk, sizeof chunk);
+		ssize_t r =
+		    at < 0 ? read(fd, chunk, sizeof chunk) : pread(fd, chunk, sizeof chunk, at);
 
 		if (r < 0) {
 			if (errno == EINTR)
@@ -434,6 +437,11 @@ util_read_fd(int fd, size_t max, char **out, size_t *len)
 			break;
 		}
 		buf_add(&b, chunk, (size_t)r);
+		if (at >= 0) {
+			at += r;
+			if ((size_t)r < sizeof chunk)
+				break;
+		}
 	}
 	if (rc < 0) {
 		buf_free(&b);
@@ -446,33 +454,15 @@ util_read_fd(int fd, size_t max, char **out, size_t *len)
 }
 
 int
+util_read_fd(int fd, size_t max, char **out, size_t *len)
+{
+	return util_read_from(fd, -1, max, out, len);
+}
+
+int
 util_pread_whole(int fd, size_t max, char **out, size_t *len)
 {
-	struct buf b;
-	char chunk[65536];
-	off_t at = 0;
-
-	buf_init(&b);
-	for (;;) {
-		ssize_t r = pread(fd, chunk, sizeof chunk, at);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0 || b.len + (size_t)r > max) {
-			int rc = r < 0 ? -errno : -EFBIG;
-
-			buf_free(&b);
-			return rc;
-		}
-		buf_add(&b, chunk, (size_t)r);
-		at += r;
-		if ((size_t)r < sizeof chunk)
-			break;
-	}
-	if (len != NULL)
-		*len = b.len;
-	*out = buf_steal(&b);
-	return 0;
+	return util_read_from(fd, 0, max, out, len);
 }
 
 int64_t

@@ -58,7 +58,8 @@ struct proc {
 	struct proc_exit exit;
 	int64_t elapsed_ms;
 	int64_t cpu_us;          /* the leader's and its reaped children's, from wait4 */
-	uint64_t ticks0, ticks1; /* CLOCK_BOOTTIME before and after the clone */
+	uint64_t ticks0, ticks1; /* CLOCK_BOOTTIME before the clone and as the child starts */
+	struct timespec born_at; /* the child's reading */
 	proc_output_cb output_cb;
 	proc_output_cb report_cb;
 	/* The masks of the two pipes, NULL when no value is masked. */
@@ -402,21 +403,30 @@ proc_null(void)
 	return fd >= 0 ? fd : -errno;
 }
 
-/* CLOCK_BOOTTIME in clock ticks, rounded down as /proc/PID/stat does. */
+/* ts (CLOCK_BOOTTIME) in clock ticks, rounded down as /proc/PID/stat
+ * does; 0 when unknown. */
 static uint64_t
-proc_boot_ticks(void)
+proc_ticks_of(const struct timespec *ts)
 {
-	struct timespec ts;
-
 	if (proc_hz == 0) {
 		proc_hz = sysconf(_SC_CLK_TCK);
 		if (proc_hz <= 0 || 1000000000L % proc_hz != 0)
 			proc_hz = -1;
 	}
-	if (proc_hz < 0 || clock_gettime(CLOCK_BOOTTIME, &ts) < 0)
+	if (proc_hz < 0 || (ts->tv_sec == 0 && ts->tv_nsec == 0))
 		return 0;
-	return (uint64_t)ts.tv_sec * (uint64_t)proc_hz +
-	       (uint64_t)ts.tv_nsec / (uint64_t)(1000000000L / proc_hz);
+	return (uint64_t)ts->tv_sec * (uint64_t)proc_hz +
+	       (uint64_t)ts->tv_nsec / (uint64_t)(1000000000L / proc_hz);
+}
+
+/* CLOCK_BOOTTIME now in clock ticks. */
+static uint64_t
+proc_boot_ticks(void)
+{
+	struct timespec ts = {0, 0};
+
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	return proc_ticks_of(&ts);
 }
 
 /* A proc for spec, not yet born: its pipes made, its settings and
@@ -484,8 +494,11 @@ proc_clone_child(struct proc *p)
 {
 	p->started_ms = util_mono_ms();
 	p->ticks0 = proc_boot_ticks();
+	/* The kernel stamps the child's start before it first runs: its own
+	 * reading closes the interval tighter than one after the exec. */
+	p->child.born_at = &p->born_at;
 	p->born = spawner_clone(&p->child, &p->born_pidfd);
-	p->ticks1 = proc_boot_ticks();
+	p->ticks1 = proc_ticks_of(&p->born_at);
 	if (p->born > 0)
 		proc_link_live(p->born);
 }

@@ -133,6 +133,8 @@ spawner_child_exec(void *argp)
 	sigset_t all;
 	int sig;
 
+	if (c->born_at != NULL)
+		clock_gettime(CLOCK_BOOTTIME, c->born_at);
 	if (setpgid(0, 0) < 0)
 		goto fail;
 	if (c->cpus != NULL && sched_setaffinity(0, sizeof *c->cpus, c->cpus) < 0)

@@ -14,6 +14,7 @@
 #include <sched.h>
 #include <stdbool.h>
 #include <sys/types.h>
+#include <time.h>
 
 /* The child's descriptor of a second output pipe (report_fd). */
 #define SPAWNER_REPORT_FD 3
@@ -27,6 +28,9 @@ struct spawner_child {
 	int null_fd;           /* its stdin */
 	int report_fd;         /* its SPAWNER_REPORT_FD, or -1 */
 	bool isolate_net;      /* a network namespace of its own, loopback up */
+	/* Where the child writes CLOCK_BOOTTIME as it starts (it shares the
+	 * caller's memory until its exec), or NULL. */
+	struct timespec *born_at;
 };
 
 /* Raises flakesweep's own limit of open descriptors to its hard limit (a

@@ -33,6 +33,7 @@ struct journal {
 	off_t good;         /* where the last whole line ends */
 	struct buf pending; /* whole lines not written yet (held, or disk full) */
 	bool held;          /* journal_hold */
+	struct buf key;     /* a run's set key, made again for each run */
 	journal_write_cb write;
 	struct strmap *sets; /* set key -> id */
 	long next_set;
@@ -198,6 +199,7 @@ journal_open_locked(const char *path, char **err)
 	j->fd = fd;
 	j->write = write;
 	buf_init(&j->pending);
+	buf_init(&j->key);
 	j->sets = strmap_new();
 	j->next_set = 1;
 	return j;
@@ -268,6 +270,7 @@ journal_close(struct journal *j)
 	journal_flush(j);
 	close(j->fd);
 	buf_free(&j->pending);
+	buf_free(&j->key);
 	strmap_free(j->sets);
 	free(j);
 }
@@ -370,30 +373,65 @@ journal_names(struct jsonw *w, const char *key, const struct outcome *o, enum ou
 		jsonw_end(w);
 }
 
+/* The set key of o's run of package pkg, as journal_set_key_of makes it
+ * from journal_set_entries, into j->key. An unshuffled run's is written
+ * straight from its tests, with no string made for each: a package of a
+ * few hundred tests would otherwise cost as many allocations a run. */
+static const char *
+journal_run_key(struct journal *j, int pkg, const struct outcome *o)
+{
+	char **e, num[16];
+	size_t i, n;
+
+	buf_reset(&j->key);
+	if (o->seed != NULL) {
+		char *key;
+
+		e = journal_set_entries(o, &n);
+		key = journal_set_key_of(pkg, e, n, true);
+		buf_adds(&j->key, key);
+		free(key);
+		util_strv_free(e);
+		return j->key.data;
+	}
+	snprintf(num, sizeof num, "%d", pkg);
+	buf_adds(&j->key, num);
+	for (i = 0; i < o->ntests; i++) {
+		const struct outcome_test *t = &o->tests[i];
+
+		if (t->status != OUTCOME_PASS && t->status != OUTCOME_SKIP)
+			continue;
+		buf_addc(&j->key, '\n');
+		buf_addc(&j->key, t->status == OUTCOME_PASS ? 'P' : 'S');
+		buf_adds(&j->key, t->name);
+	}
+	return j->key.data;
+}
+
 static long
 journal_set_for(struct journal *j, int pkg, const struct outcome *o, int *rc)
 {
-	size_t n, i;
-	char **e = journal_set_entries(o, &n);
-	char *key = journal_set_key_of(pkg, e, n, o->seed != NULL);
+	const char *key = journal_run_key(j, pkg, o);
 	long id = strmap_get(j->sets, key);
 	cJSON *line, *order;
+	size_t n, i;
+	char **e;
 
-	if (id < 0) {
-		id = j->next_set++;
-		line = cJSON_CreateObject();
-		cJSON_AddStringToObject(line, "type", "set");
-		cJSON_AddNumberToObject(line, "id", (double)id);
-		cJSON_AddNumberToObject(line, "pkg", pkg);
-		order = cJSON_AddArrayToObject(line, "order");
-		for (i = 0; i < n; i++)
-			cJSON_AddItemToArray(order, cJSON_CreateString(e[i]));
-		*rc = journal_write(j, line);
-		cJSON_Delete(line);
-		strmap_set(j->sets, key, id);
-	}
+	if (id >= 0)
+		return id;
+	id = j->next_set++;
+	e = journal_set_entries(o, &n);
+	line = cJSON_CreateObject();
+	cJSON_AddStringToObject(line, "type", "set");
+	cJSON_AddNumberToObject(line, "id", (double)id);
+	cJSON_AddNumberToObject(line, "pkg", pkg);
+	order = cJSON_AddArrayToObject(line, "order");
+	for (i = 0; i < n; i++)
+		cJSON_AddItemToArray(order, cJSON_CreateString(e[i]));
+	*rc = journal_write(j, line);
+	cJSON_Delete(line);
+	strmap_set(j->sets, key, id);
 	util_strv_free(e);
-	free(key);
 	return id;
 }
 

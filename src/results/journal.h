@@ -92,7 +92,8 @@ int journal_flush(struct journal *j);
  * writes nothing; the next journal_write or journal_flush does. */
 void journal_hold(struct journal *j, bool held);
 
-/* True while lines are pending (a write failed and none got them out). */
+/* True while lines are pending: held, or a write failed and none got them
+ * out since. */
 bool journal_pending(const struct journal *j);
 
 /* Replaces write(2) for j, so tests can fail writes (a full disk); NULL

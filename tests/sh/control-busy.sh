@@ -4,7 +4,8 @@
 # The control socket answers while every lane is full of runs that spend
 # CPU: each of a series of commands gets its reply (a generous limit,
 # no timing measured) while the sweep goes on running, and runs are
-# journaled between the first reply and the last.
+# journaled between the first reply and the last (more commands are sent
+# until one is).
 set -eu
 cd "$CHECK_TMPDIR"
 fail() {
@@ -50,10 +51,17 @@ for n in range(1, 21):
     send(n, b"nothing" if n % 2 else b"resume")
     if first is None:
         first = runs()
+# A turn's run lines reach the journal at the turn's end, after the replies
+# sent in it: on a starved host, more commands, each answered, until one
+# lands (or 400 more).
+n = 21
+while runs() <= first and n < 421:
+    send(n, b"resume")
+    n += 1
 print("runs between" if runs() > first else "no runs between")
 s.sendall(b'{"cmd":"stop"}\n')
 PY
 wait "$sweep_pid" || true
-[ "$(grep -c '^ok$' replies)" = 10 ] || { cat replies; fail "expected 10 ok replies"; }
+[ "$(grep -c '^ok$' replies)" -ge 10 ] || { cat replies; fail "expected at least 10 ok replies"; }
 [ "$(grep -c 'unknown command nothing' replies)" = 10 ] || { cat replies; fail "expected 10 refusals"; }
 grep -q '^runs between$' replies || fail "no run was journaled while the commands were answered"
