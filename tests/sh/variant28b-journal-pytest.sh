@@ -18,6 +18,7 @@
 # and ran again under ids above the resume line's after_run.
 set -eu
 . "$CHECK_SRCDIR/tests/lib/pytest.sh"
+. "$CHECK_SRCDIR/tests/lib/variant28b.sh"
 T=$CHECK_TMPDIR
 mkdir -p "$T/proj/tests" && cd "$T/proj"
 cat >tests/test_queue.py <<'PY'
@@ -34,23 +35,7 @@ def test_drain():
     assert int(os.environ.get("FLAKESWEEP_RUN", "1")) % 4 != 0, "drained out of order"
 PY
 out=$T/out
-lib=$CHECK_SRCDIR/tests/lib/variant28b-journal.py
-FLAKESWEEP_PYTHON=$py "$FLAKESWEEP" --driver pytest --cpu 1 --load 1,2 --count 4 --confirm 0 --ui none \
-	-o "$out" tests >"$T/sweep.out" 2>&1 &
-sweep=$!
-python3 "$lib" watch "$out/journal.jsonl" $sweep "$T/stop" "$T/flight" >"$T/watch.out" 2>&1 &
-watcher=$!
-rc=0
-wait $sweep 2>/dev/null || rc=$?
-[ "$rc" = 137 ] || { touch "$T/stop"; wait $watcher || true; cat "$T/sweep.out" "$T/watch.out";
-	echo "FAIL: the sweep exited $rc, not killed (137)"; exit 1; }
-rc=0
-FLAKESWEEP_PYTHON=$py "$FLAKESWEEP" --resume "$out" --ui none >"$T/resume.out" 2>&1 || rc=$?
-touch "$T/stop"
-wrc=0
-wait $watcher || wrc=$?
-cat "$T/watch.out"
-[ "$wrc" = 0 ] || { echo "FAIL: the journal read while the sweep ran is wrong"; exit 1; }
-[ "$rc" = 1 ] || { cat "$T/resume.out"; echo "FAIL: --resume exited $rc, expected 1 (a flaky test)"; exit 1; }
-python3 "$lib" check "$out/journal.jsonl" "$out/results.json" 8 "$T/flight"
+export FLAKESWEEP_PYTHON=$py
+kill_resume "$T" "$out" 8 1 "$FLAKESWEEP" --driver pytest --cpu 1 --load 1,2 --count 4 --confirm 0 --ui none \
+	-o "$out" tests
 echo "ok: kill -9 and --resume: 8 runs, each journaled once after its spawn line, those in flight run again"

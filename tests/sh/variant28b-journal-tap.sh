@@ -17,7 +17,7 @@
 # have no run line and ran again under ids above the resume line's
 # after_run.
 set -eu
-command -v python3 >/dev/null || { echo "SKIP python3 is not installed"; exit 77; }
+. "$CHECK_SRCDIR/tests/lib/variant28b.sh"
 T=$CHECK_TMPDIR
 mkdir -p "$T/proj" && cd "$T/proj"
 cat >t.sh <<'SH'
@@ -29,23 +29,6 @@ echo ok 2 - query
 SH
 chmod +x t.sh
 out=$T/out
-lib=$CHECK_SRCDIR/tests/lib/variant28b-journal.py
-"$FLAKESWEEP" --driver tap --cpu 1 --load 1,2 --count 10 --confirm 0 --ui none -o "$out" -- ./t.sh \
-	>"$T/sweep.out" 2>&1 &
-sweep=$!
-python3 "$lib" watch "$out/journal.jsonl" $sweep "$T/stop" "$T/flight" >"$T/watch.out" 2>&1 &
-watcher=$!
-rc=0
-wait $sweep 2>/dev/null || rc=$?
-[ "$rc" = 137 ] || { touch "$T/stop"; wait $watcher || true; cat "$T/sweep.out" "$T/watch.out";
-	echo "FAIL: the sweep exited $rc, not killed (137)"; exit 1; }
-rc=0
-"$FLAKESWEEP" --resume "$out" --ui none >"$T/resume.out" 2>&1 || rc=$?
-touch "$T/stop"
-wrc=0
-wait $watcher || wrc=$?
-cat "$T/watch.out"
-[ "$wrc" = 0 ] || { echo "FAIL: the journal read while the sweep ran is wrong"; exit 1; }
-[ "$rc" = 0 ] || { cat "$T/resume.out"; echo "FAIL: --resume exited $rc, expected 0"; exit 1; }
-python3 "$lib" check "$out/journal.jsonl" "$out/results.json" 20 "$T/flight"
+kill_resume "$T" "$out" 20 0 "$FLAKESWEEP" --driver tap --cpu 1 --load 1,2 --count 10 --confirm 0 --ui none \
+	-o "$out" -- ./t.sh
 echo "ok: kill -9 and --resume: 20 runs, each journaled once after its spawn line, those in flight run again"

@@ -16,6 +16,7 @@
 # run left, and no tmp/.idle-K.
 set -eu
 . "$CHECK_SRCDIR/tests/lib/pytest.sh"
+. "$CHECK_SRCDIR/tests/lib/variant28b.sh"
 T=$CHECK_TMPDIR
 mkdir -p "$T/proj/tests" "$T/rec" && cd "$T/proj"
 cat >tests/test_scratch.py <<'PY'
@@ -52,26 +53,4 @@ rc=0
 V28B_REC=$T/rec V28B_OUT=$out FLAKESWEEP_PYTHON=$py "$FLAKESWEEP" --driver pytest --cpu 1 --load 1,2 \
 	--count 3 --confirm 1 --ui none -o "$out" tests >"$T/sweep.out" 2>&1 || rc=$?
 [ "$rc" = 1 ] || { cat "$T/sweep.out"; echo "FAIL: the sweep exited $rc, expected 1 (a flaky test)"; exit 1; }
-python3 - "$T" "$out" <<'PY'
-import glob, json, os, sys
-T, out = sys.argv[1], sys.argv[2]
-def check(cond, what):
-    if not cond:
-        print("FAIL:", what); sys.exit(1)
-bad = sorted(glob.glob(os.path.join(T, "rec", "bad-*")))
-check(not bad, "runs found their TMPDIR wrong:\n" + "".join(
-    "%s: %s" % (os.path.basename(b), open(b).read()) for b in bad))
-runs = [json.loads(l) for l in open(os.path.join(out, "journal.jsonl")) if '"type":"run"' in l]
-check(len(runs) > 6, "6 sweep runs and some confirm runs expected, journal has %d" % len(runs))
-check(len(glob.glob(os.path.join(T, "rec", "run-*"))) == len(runs), "not every run recorded itself")
-failed = sorted((str(r["run"]) for r in runs if r.get("exit") or r.get("signal") or r.get("timed_out")), key=int)
-check(failed == sorted((str(r["run"]) for r in runs if r["run"] % 3 == 0), key=int), "failed runs: %s" % failed)
-entries = sorted(os.listdir(os.path.join(out, "tmp")))
-check(entries == sorted(failed, key=str), "tmp/ holds %s, expected the failing runs' %s" % (entries, failed))
-for n in failed:
-    d = os.path.join(out, "tmp", n)
-    check(os.listdir(d) == ["left"], "tmp/%s holds %s" % (n, os.listdir(d)))
-    check(open(os.path.join(d, "left")).read() == "left by run %s\n" % n, "tmp/%s/left" % n)
-print("ok: %d runs each found an empty TMPDIR tmp/N; tmp/ keeps only the failing runs %s"
-      % (len(runs), " ".join(failed)))
-PY
+tmp_kept "$T/rec" "$out" 7
