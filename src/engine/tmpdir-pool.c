@@ -58,6 +58,7 @@ struct tmpdir_pool {
 	char *dir;
 	struct tmpdir_pool_dir *idle; /* empty directories in dir, ready to be renamed */
 	size_t nidle, cap;
+	size_t nnamed;                /* of them, those still under a run's name */
 	struct tmpdir_pool_dir *lent; /* stamped ones under a run's name */
 	size_t nlent, lent_cap;
 	unsigned next; /* the next idle name's number */
@@ -154,6 +155,8 @@ tmpdir_pool_take(struct tmpdir_pool *p, const char *path)
 		struct tmpdir_pool_dir d = p->idle[--p->nidle];
 		int rc = rename(d.path, path);
 
+		if (d.named)
+			p->nnamed--;
 		if (rc < 0)
 			rmdir(d.path);
 		free(d.path);
@@ -242,6 +245,7 @@ tmpdir_pool_give(struct tmpdir_pool *p, const char *path)
 	}
 	d.path = xstrdup(path);
 	d.named = true;
+	p->nnamed++;
 	if (p->nidle == p->cap) {
 		p->cap = p->cap ? 2 * p->cap : 8;
 		p->idle = xrealloc(p->idle, sizeof *p->idle * p->cap);
@@ -255,6 +259,9 @@ tmpdir_pool_settle(struct tmpdir_pool *p)
 {
 	size_t i, keep = 0;
 
+	if (p->nnamed == 0)
+		return;
+	p->nnamed = 0;
 	for (i = 0; i < p->nidle; i++) {
 		struct tmpdir_pool_dir d = p->idle[i];
 		char *idle;
