@@ -5,16 +5,16 @@
  * sampled at the scheduler tick); the sweep's own runs on a core are the
  * rest of the busy time, counted exactly by wait4 when a run ends and read
  * from /proc/PID/stat (utime, stime, cutime, cstime) while it runs.
- * /proc/stat is read again only once the clock has entered another tick:
- * it counts in ticks, and a reading within the same one (a run ends and
- * the next starts every few hundred microseconds on a big machine, where
- * making the file walks every core and interrupt) would say the same.
- * Noise is busy plus steal minus the sweep's CPU time, over the cores'
- * total time. A live run's CPU time is read again at most once a clock
- * tick (the unit both files count in), however many runs start and end
- * beside it: what its last tick took is counted at the next reading, so a
- * core's sweep time lags by at most one tick, the resolution of /proc/stat
- * itself. It never spawns, schedules or writes anything.
+ * /proc/stat is read at most once per turn of the loop, and never less
+ * often: its readings and the sweep's CPU time must be taken at the same
+ * moments, or a run's interval would count the CPU its neighbours took
+ * just before it began as noise. Noise is busy plus steal minus the
+ * sweep's CPU time, over the cores' total time. A live run's CPU time is
+ * read again at most once a clock tick (the unit both files count in),
+ * however many runs start and end beside it: what its last tick took is
+ * counted at the next reading, so a core's sweep time lags by at most one
+ * tick, the resolution of /proc/stat itself. It never spawns, schedules or
+ * writes anything.
  */
 #include "config.h"
 
@@ -113,7 +113,7 @@ noise_read_stat(struct noise *n, int64_t tick)
 {
 	char *text = NULL, *line, *next;
 
-	if (n->read_once && tick / noise_tick_ms(n) == n->tick / noise_tick_ms(n))
+	if (n->read_once && tick == n->tick)
 		return;
 	n->read_once = true;
 	n->tick = tick;

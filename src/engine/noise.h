@@ -26,8 +26,8 @@ void noise_free(struct noise *n);
 
 /* Begins measuring a run of process group leader pid pinned to cores
  * (ncores of them, copied) at loop time tick (ms; /proc/stat is read again
- * only once tick is in another clock tick of the kernel's). Until noise_end the run's CPU time,
- * read from /proc/PID/stat, counts as the sweep's on those cores. */
+ * only when tick changed). Until noise_end the run's CPU time, read from
+ * /proc/PID/stat, counts as the sweep's on those cores. */
 struct noise_run *noise_begin(struct noise *n, int64_t tick, pid_t pid, const int *cores,
                               int ncores);
 

@@ -633,10 +633,8 @@ run_on_started(void *arg, int err)
 		run_not_started(l, err, true);
 		return;
 	}
-	/* Its cores were its own from when it was asked for: the turn that
-	 * freed them has just read /proc/stat, which needs no reading again. */
 	l->noise =
-	    noise_begin(s->noise, l->asked_tick, proc_pid(l->proc), l->sr->cpus, l->sr->ncpus);
+	    noise_begin(s->noise, uv_now(s->loop), proc_pid(l->proc), l->sr->cpus, l->sr->ncpus);
 	/* A canary is no run of the project's: no spawn line (its TMPDIR
 	 * names it for a resume's kill), nothing for the front ends. */
 	if (l->canary >= 0)
@@ -672,7 +670,6 @@ run_start(struct sweep *s, struct sched_run *sr)
 	l->pub.cpus = sr->cpus;
 	l->pub.test = pair->test;
 	l->pub.started_ms = util_now_ms();
-	l->asked_tick = (int64_t)uv_now(s->loop);
 	l->port_slot = run_port_slot(s);
 	buf_init(&l->head);
 	l->tmpdir = pkg == NULL ? xasprintf("%s/tmp/canary-%lld", s->outdir, (long long)l->pub.id)

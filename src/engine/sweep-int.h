@@ -53,9 +53,8 @@ struct sweep_live {
 	bool leaked; /* something it started outlived it: its TMPDIR is not reused */
 	int port_slot;
 	struct noise_run *noise;
-	int64_t asked_tick; /* the loop's time when run_start asked for it */
-	bool overlapped;    /* another run of its package was alive meanwhile */
-	int canary;         /* a canary run's kind (engine/canary.h), else -1 */
+	bool overlapped; /* another run of its package was alive meanwhile */
+	int canary;      /* a canary run's kind (engine/canary.h), else -1 */
 	/* It started with debris in its package's directory. */
 	bool after_debris;
 };
