@@ -5,8 +5,12 @@
 #include "config.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -177,4 +181,67 @@ TEST(proc_async_run_is_no_orphan)
 	CHECK_INT(b.reaped, 0);
 	CHECK_INT(b.exit.status, 5);
 	buf_free(&b.out);
+}
+
+/* A child another thread made that is no live run yet (a birth between
+ * its clone and its linking, on a worker) and has already exited: the
+ * periodic orphan reaper must not take its exit status, or the run's own
+ * reap finds nothing (ECHILD) and counts an exit status of -1. */
+struct unlinked {
+	pid_t pid;
+	int pipe[2];
+	int status;
+	pid_t waited;
+};
+
+static void *
+unlinked_birth(void *arg)
+{
+	struct unlinked *u = arg;
+	char c;
+
+	u->pid = fork();
+	if (u->pid == 0)
+		_exit(7);
+	/* Let the reaper look while the child is an unreaped zombie. */
+	CHECK_INT(write(u->pipe[1], "b", 1), 1);
+	CHECK_INT(read(u->pipe[0], &c, 1), 1);
+	u->waited = waitpid(u->pid, &u->status, 0);
+	return NULL;
+}
+
+TEST(proc_reaper_leaves_other_threads_children)
+{
+	struct unlinked u;
+	pthread_t t;
+	int up[2], down[2];
+	char c;
+
+	memset(&u, 0, sizeof u);
+	CHECK_INT(pipe(up), 0);
+	CHECK_INT(pipe(down), 0);
+	u.pipe[0] = down[0];
+	u.pipe[1] = up[1];
+	CHECK_INT(pthread_create(&t, NULL, unlinked_birth, &u), 0);
+	CHECK_INT(read(up[0], &c, 1), 1);
+	/* The child exits at once: wait until it is a zombie. */
+	for (int i = 0; i < 500; i++) {
+		char path[64], state = 0, buf[256];
+		FILE *f;
+
+		snprintf(path, sizeof path, "/proc/%d/stat", (int)u.pid);
+		f = fopen(path, "r");
+		if (f != NULL && fgets(buf, sizeof buf, f) != NULL && strrchr(buf, ')') != NULL)
+			state = strrchr(buf, ')')[2];
+		if (f != NULL)
+			fclose(f);
+		if (state == 'Z')
+			break;
+		usleep(10000);
+	}
+	CHECK_INT(proc_reap_orphans(false), 0);
+	CHECK_INT(write(down[1], "w", 1), 1);
+	pthread_join(t, NULL);
+	CHECK_INT(u.waited, u.pid);
+	CHECK(WIFEXITED(u.status) && WEXITSTATUS(u.status) == 7);
 }

@@ -870,8 +870,8 @@ proc_each_child_in(const char *path, bool (*fn)(pid_t pid, void *arg), void *arg
 
 /* The same for the main thread's children file, kept open: it is read
  * after every run, and reading it again from the start lists them anew
- * (an open and a close cost more than the read). Only the thread that
- * calls proc_kill_by_env reads it. */
+ * (an open and a close cost more than the read). Only the loop's thread
+ * (proc_kill_by_env, proc_reap_orphans) reads it. */
 static void
 proc_each_child_of_main(pid_t self, bool (*fn)(pid_t pid, void *arg), void *arg)
 {
@@ -966,7 +966,14 @@ proc_reap_orphans(bool kill_all)
 {
 	struct proc_orphans o = {kill_all, 0};
 
-	proc_each_adopted(proc_reap_one, &o);
+	/* Orphans are the main thread's. Another thread's child that is no
+	 * live proc is a birth between its clone and its linking: reaped now,
+	 * its own reap would find nothing. Only the end kills and reaps
+	 * those too. */
+	if (kill_all)
+		proc_each_adopted(proc_reap_one, &o);
+	else
+		proc_each_child_of_main(getpid(), proc_reap_one, &o);
 	return o.reaped;
 }
 

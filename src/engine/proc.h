@@ -148,8 +148,10 @@ void proc_become_subreaper(void);
  * descriptors past the usual 1024 on a big machine. */
 void proc_raise_fd_limit(void);
 
-/* Reaps orphaned descendants that are not live runs; kill_all also kills
- * every remaining descendant first. Returns how many were reaped. */
+/* Reaps orphaned descendants (the main thread's children) that are not
+ * live runs; kill_all also kills every remaining descendant first, every
+ * thread's child that is no live run included. Returns how many were
+ * reaped. */
 int proc_reap_orphans(bool kill_all);
 
 /* The time limit of proc_capture: generous, for go list, go env and git
