@@ -40,9 +40,19 @@ names(const char *dir)
 	return buf_steal(&b);
 }
 
+/* Checks that the names in dir, as names() joins them, are want. */
+static void
+check_names(const char *dir, const char *want)
+{
+	char *got = names(dir);
+
+	CHECK_STR(got, want);
+	free(got);
+}
+
 TEST(tmpdir_pool_reuses_empty_dirs)
 {
-	char *dir = xasprintf("%s/pool", check_tmpdir()), *p1, *p2, *p3, *f, *got;
+	char *dir = xasprintf("%s/pool", check_tmpdir()), *p1, *p2, *p3, *f;
 	struct tmpdir_pool *pool;
 	struct stat st;
 	FILE *fp;
@@ -55,9 +65,7 @@ TEST(tmpdir_pool_reuses_empty_dirs)
 	p1 = xasprintf("%s/9", dir);
 	CHECK_INT(mkdir(p1, 0755), 0);
 	pool = tmpdir_pool_new(dir);
-	got = names(dir);
-	CHECK_STR(got, "9");
-	free(got);
+	check_names(dir, "9");
 	CHECK_INT(rmdir(p1), 0);
 	free(p1);
 	p1 = xasprintf("%s/1", dir);
@@ -69,17 +77,11 @@ TEST(tmpdir_pool_reuses_empty_dirs)
 	/* Left empty: taken back, under its name until the turn ends, and
 	 * run 2 gets the same directory. */
 	CHECK(tmpdir_pool_give(pool, p1));
-	got = names(dir);
-	CHECK_STR(got, "1");
-	free(got);
+	check_names(dir, "1");
 	tmpdir_pool_settle(pool);
-	got = names(dir);
-	CHECK_STR(got, ".idle-0");
-	free(got);
+	check_names(dir, ".idle-0");
 	CHECK_INT(tmpdir_pool_take(pool, p2), 0);
-	got = names(dir);
-	CHECK_STR(got, "2");
-	free(got);
+	check_names(dir, "2");
 	/* A file left behind: not taken back, and run 3's is a new one. */
 	f = xasprintf("%s/left", p2);
 	fp = fopen(f, "w");
@@ -87,9 +89,7 @@ TEST(tmpdir_pool_reuses_empty_dirs)
 	fclose(fp);
 	CHECK(!tmpdir_pool_give(pool, p2));
 	CHECK_INT(tmpdir_pool_take(pool, p3), 0);
-	got = names(dir);
-	CHECK_STR(got, "2 3");
-	free(got);
+	check_names(dir, "2 3");
 	CHECK_INT(unlink(f), 0);
 	free(f);
 	/* Its mode changed, or a link in its place: not taken back. */
@@ -99,25 +99,17 @@ TEST(tmpdir_pool_reuses_empty_dirs)
 	CHECK_INT(symlink(p3, p2), 0);
 	CHECK(!tmpdir_pool_give(pool, p2));
 	CHECK_INT(unlink(p2), 0);
-	got = names(dir);
-	CHECK_STR(got, "3");
-	free(got);
+	check_names(dir, "3");
 	CHECK(tmpdir_pool_give(pool, p3));
 	tmpdir_pool_settle(pool);
-	got = names(dir);
-	CHECK_STR(got, ".idle-1");
-	free(got);
+	check_names(dir, ".idle-1");
 	/* The end removes the idle ones, and one given back in the last
 	 * turn. */
 	CHECK_INT(tmpdir_pool_take(pool, p1), 0);
 	CHECK(tmpdir_pool_give(pool, p1));
-	got = names(dir);
-	CHECK_STR(got, "1");
-	free(got);
+	check_names(dir, "1");
 	tmpdir_pool_free(pool);
-	got = names(dir);
-	CHECK_STR(got, "");
-	free(got);
+	check_names(dir, "");
 	CHECK_INT(rmdir(dir), 0);
 	free(p1);
 	free(p2);
@@ -164,7 +156,7 @@ left_file(struct tmpdir_pool *pool, const char *path, const struct timespec *old
  * still seen. */
 TEST(tmpdir_pool_trusts_old_stamps_only_while_unchanged)
 {
-	char *dir = xasprintf("%s/stamped", check_tmpdir()), *p1, *p2, *got;
+	char *dir = xasprintf("%s/stamped", check_tmpdir()), *p1, *p2;
 	struct timespec old[2] = {{0, 0}, {0, 0}};
 	struct tmpdir_pool *pool;
 
@@ -178,15 +170,11 @@ TEST(tmpdir_pool_trusts_old_stamps_only_while_unchanged)
 	CHECK_INT(tmpdir_pool_take(pool, p2), 0);
 	CHECK(tmpdir_pool_give(pool, p2));
 	tmpdir_pool_settle(pool);
-	got = names(dir);
-	CHECK_STR(got, ".idle-0");
-	free(got);
+	check_names(dir, ".idle-0");
 	left_file(pool, p2, NULL);
 	stamped(pool, p1, old);
 	left_file(pool, p2, old);
-	got = names(dir);
-	CHECK_STR(got, "");
-	free(got);
+	check_names(dir, "");
 	tmpdir_pool_free(pool);
 	CHECK_INT(rmdir(dir), 0);
 	free(p1);
@@ -198,7 +186,7 @@ TEST(tmpdir_pool_trusts_old_stamps_only_while_unchanged)
  * already be judged by its stamps: an entry made in it stamps a later one. */
 TEST(tmpdir_pool_backdates_new_dirs)
 {
-	char *dir = xasprintf("%s/backdated", check_tmpdir()), *p1, *p2, *got;
+	char *dir = xasprintf("%s/backdated", check_tmpdir()), *p1, *p2;
 	struct tmpdir_pool *pool;
 	struct stat st;
 
@@ -211,9 +199,7 @@ TEST(tmpdir_pool_backdates_new_dirs)
 	CHECK(st.st_mtim.tv_sec + 2 < time(NULL));
 	CHECK(tmpdir_pool_give(pool, p1));
 	tmpdir_pool_settle(pool);
-	got = names(dir);
-	CHECK_STR(got, ".idle-0");
-	free(got);
+	check_names(dir, ".idle-0");
 	/* Judged by its stamps now: a file made in it is still seen. */
 	left_file(pool, p2, NULL);
 	tmpdir_pool_free(pool);
@@ -227,7 +213,7 @@ TEST(tmpdir_pool_backdates_new_dirs)
  * renamed once, straight to the next run's name: no idle name between. */
 TEST(tmpdir_pool_renames_once_within_a_turn)
 {
-	char *dir = xasprintf("%s/turn", check_tmpdir()), *p1, *p2, *p3, *got;
+	char *dir = xasprintf("%s/turn", check_tmpdir()), *p1, *p2, *p3;
 	struct tmpdir_pool *pool;
 	struct stat st1, st2;
 
@@ -242,24 +228,18 @@ TEST(tmpdir_pool_renames_once_within_a_turn)
 	CHECK_INT(tmpdir_pool_take(pool, p2), 0);
 	CHECK_INT(lstat(p2, &st2), 0);
 	CHECK(st1.st_ino == st2.st_ino);
-	got = names(dir);
-	CHECK_STR(got, "2");
-	free(got);
+	check_names(dir, "2");
 	/* Nothing was left to settle: the next idle name is still the first. */
 	tmpdir_pool_settle(pool);
 	CHECK(tmpdir_pool_give(pool, p2));
 	tmpdir_pool_settle(pool);
-	got = names(dir);
-	CHECK_STR(got, ".idle-0");
-	free(got);
+	check_names(dir, ".idle-0");
 	CHECK_INT(tmpdir_pool_take(pool, p3), 0);
 	CHECK_INT(lstat(p3, &st2), 0);
 	CHECK(st1.st_ino == st2.st_ino);
 	CHECK(tmpdir_pool_give(pool, p3));
 	tmpdir_pool_free(pool);
-	got = names(dir);
-	CHECK_STR(got, "");
-	free(got);
+	check_names(dir, "");
 	CHECK_INT(rmdir(dir), 0);
 	free(p1);
 	free(p2);
