@@ -478,7 +478,9 @@ sweep_envs_down_done(void *arg, const struct proc_exit *ex, bool leaked, int64_t
 		sweep_message(s, "%s", why);
 		s->infra_error = true;
 	}
-	sweep_envs_journal(env, "down", elapsed_ms, why);
+	/* On the wall clock of at_ms, so that at_ms + ms never passes a later
+	 * line's at_ms (the run's own time is on the monotonic clock). */
+	sweep_envs_journal(env, "down", util_now_ms() - env->at_ms, why);
 	free(why);
 	if (sweep_sched(s) != NULL)
 		sched_env_release(sweep_sched(s), env->id);
@@ -572,10 +574,10 @@ sweep_envs_up_done(void *arg, const struct proc_exit *ex, bool leaked, int64_t e
 		free(label);
 	}
 	if (why != NULL) {
-		sweep_envs_up_failed(env, elapsed_ms, why);
+		sweep_envs_up_failed(env, util_now_ms() - env->at_ms, why);
 		free(why);
 	} else {
-		sweep_envs_journal(env, "up", elapsed_ms, NULL);
+		sweep_envs_journal(env, "up", util_now_ms() - env->at_ms, NULL);
 		sched_env_ready(sweep_sched(s), env->id);
 	}
 	sweep_drive(s);
