@@ -434,6 +434,8 @@ run_add_timeline(struct results *r, const struct journal_run *jr, const struct o
 	sp.began = jr->began;
 	sp.ended = jr->ended;
 	sp.noise = jr->has_noise ? jr->noise : -1;
+	sp.cores = jr->cores;
+	sp.ncores = jr->ncores;
 
 	timeline_add_outcome(r, &sp, o);
 }

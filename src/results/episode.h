@@ -8,8 +8,10 @@
  * goes, a disk filling up, a service restarting: the cause is the
  * episode, not the pair or the test. The runs of each kind (timeline.h)
  * and pair are scanned apart: confirm runs come after the sweep's, and a
- * lane may run a pair's runs together. It reads a timeline view only; no
- * I/O.
+ * lane may run a pair's runs together. A window counts only as much as
+ * it still clusters within each set of cores (the stratified exact test):
+ * a test that fails on one core, whose runs took that core in a streak,
+ * is no episode. It reads a timeline view only; no I/O.
  */
 #ifndef FLAKESWEEP_EPISODE_H
 #define FLAKESWEEP_EPISODE_H

@@ -125,6 +125,8 @@ replay_span(const struct journal_run *jr, struct timeline_span *sp)
 	sp->began = jr->began;
 	sp->ended = jr->ended;
 	sp->noise = jr->has_noise ? jr->noise : -1;
+	sp->cores = jr->cores;
+	sp->ncores = jr->ncores;
 }
 
 /* A spawn line or a run line of passing tests, counted as replay_line

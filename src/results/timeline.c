@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * timeline.c: the sweep's runs on the wall clock. Each run keeps its span
- * (package, phase, pair, start, end, noise), the set of tests that ran in
+ * (package, phase, pair, start, end, noise, cores), the set of tests that ran in
  * it (sets are shared: most runs of a package run the same tests) and the
  * tests that failed or hung. The runs are kept in the order they started,
  * so the runs alive while one ran are found from the longest run's length
@@ -24,6 +24,7 @@ struct timeline_set {
 struct timeline_run {
 	struct timeline_span sp;
 	int host;         /* 0, or the shard it came from */
+	int cores;        /* 1 + index into core_sets, or 0: unknown */
 	size_t set;       /* index into sets */
 	size_t bad, nbad; /* bads[bad .. bad + nbad) */
 };
@@ -36,6 +37,9 @@ struct timeline {
 	struct timeline_set *sets;
 	size_t nsets;
 	struct strmap *set_index;
+	char **core_sets; /* "0,1," */
+	size_t ncore_sets;
+	struct strmap *core_index;
 	long *bads;
 	size_t nbads;
 	int hosts; /* the hosts numbered so far */
@@ -53,6 +57,10 @@ timeline_free(struct timeline *tl)
 		free(tl->sets[i].tests);
 	free(tl->sets);
 	strmap_free(tl->set_index);
+	for (i = 0; i < tl->ncore_sets; i++)
+		free(tl->core_sets[i]);
+	free(tl->core_sets);
+	strmap_free(tl->core_index);
 	free(tl->runs);
 	free(tl->order);
 	free(tl->bads);
@@ -92,20 +100,54 @@ timeline_intern(struct timeline *tl, long *ran, size_t n)
 	return (size_t)at;
 }
 
+/* The number of the set of cores named key ("0,1,"), added when new. */
+static int
+timeline_intern_cores(struct timeline *tl, const char *key)
+{
+	long at = strmap_get(tl->core_index, key);
+
+	if (at < 0) {
+		tl->core_sets = xgrow(tl->core_sets, tl->ncore_sets, sizeof *tl->core_sets);
+		tl->core_sets[tl->ncore_sets] = xstrdup(key);
+		at = (long)tl->ncore_sets++;
+		strmap_set(tl->core_index, key, at);
+	}
+	return (int)at + 1;
+}
+
+/* The number of the set of the cores sp was pinned to, 0 for none. */
+static int
+timeline_cores(struct timeline *tl, const struct timeline_span *sp)
+{
+	struct buf key;
+	int i, at;
+
+	if (sp->ncores <= 0)
+		return 0;
+	buf_init(&key);
+	for (i = 0; i < sp->ncores; i++)
+		buf_printf(&key, "%d,", sp->cores[i]);
+	at = timeline_intern_cores(tl, key.data);
+	buf_free(&key);
+	return at;
+}
+
 static struct timeline *
 timeline_of(struct results *r)
 {
 	if (r->timeline == NULL) {
 		r->timeline = xcalloc(1, sizeof *r->timeline);
 		r->timeline->set_index = strmap_new();
+		r->timeline->core_index = strmap_new();
 	}
 	return r->timeline;
 }
 
-/* Adds a run at host with the tests ran[] (sorted in place) and bad[]. */
+/* Adds a run at host on the set of cores numbered cores with the tests
+ * ran[] (sorted in place) and bad[]. */
 static void
-timeline_add(struct timeline *tl, const struct timeline_span *sp, int host, long *ran, size_t nran,
-             const long *bad, size_t nbad)
+timeline_add(struct timeline *tl, const struct timeline_span *sp, int host, int cores, long *ran,
+             size_t nran, const long *bad, size_t nbad)
 {
 	struct timeline_run *x;
 	size_t i;
@@ -116,6 +158,9 @@ timeline_add(struct timeline *tl, const struct timeline_span *sp, int host, long
 	tl->order = xgrow(tl->order, tl->nruns, sizeof *tl->order);
 	x = &tl->runs[tl->nruns];
 	x->sp = *sp;
+	x->sp.cores = NULL;
+	x->sp.ncores = 0;
+	x->cores = cores;
 	if (x->sp.began <= 0 || x->sp.ended < x->sp.began)
 		x->sp.began = x->sp.ended = 0;
 	x->host = host;
@@ -140,6 +185,7 @@ timeline_add_outcome(struct results *r, const struct timeline_span *sp, const st
 {
 	long *ran = xmalloc(sizeof *ran * (o->ntests + 1));
 	long *bad = xmalloc(sizeof *bad * (o->ntests + 1));
+	struct timeline *tl = timeline_of(r);
 	size_t i, nran = 0, nbad = 0;
 
 	for (i = 0; !o->unreliable && i < o->ntests; i++) {
@@ -157,7 +203,7 @@ timeline_add_outcome(struct results *r, const struct timeline_span *sp, const st
 		if (o->tests[i].status == OUTCOME_FAIL || o->tests[i].status == OUTCOME_HANG)
 			bad[nbad++] = t - r->tests;
 	}
-	timeline_add(timeline_of(r), sp, timeline_of(r)->host, ran, nran, bad, nbad);
+	timeline_add(tl, sp, tl->host, timeline_cores(tl, sp), ran, nran, bad, nbad);
 	free(ran);
 	free(bad);
 }
@@ -166,10 +212,11 @@ void
 timeline_add_passed(struct results *r, const struct timeline_span *sp, const long *ran, size_t nran)
 {
 	long *copy = xmalloc(sizeof *copy * (nran + 1));
+	struct timeline *tl = timeline_of(r);
 
 	if (nran > 0)
 		memcpy(copy, ran, sizeof *copy * nran);
-	timeline_add(timeline_of(r), sp, timeline_of(r)->host, copy, nran, NULL, 0);
+	timeline_add(tl, sp, tl->host, timeline_cores(tl, sp), copy, nran, NULL, 0);
 	free(copy);
 }
 
@@ -220,7 +267,10 @@ timeline_absorb(struct results *dst, const struct results *src)
 		for (j = 0; j < x->nbad; j++)
 			if ((bad[nbad] = timeline_test_in(dst, src, st->bads[x->bad + j])) >= 0)
 				nbad++;
-		timeline_add(tl, &sp, host, ran, nran, bad, nbad);
+		timeline_add(tl, &sp, host,
+		             x->cores > 0 ? timeline_intern_cores(tl, st->core_sets[x->cores - 1])
+		                          : 0,
+		             ran, nran, bad, nbad);
 		free(ran);
 		free(bad);
 	}
@@ -342,6 +392,8 @@ timeline_view(const struct results *r, const struct results_test *t, struct time
 		o->one = !others[x->set];
 		o->cpu = x->sp.cpu;
 		o->load = x->sp.load;
+		o->host = x->host;
+		o->cores = x->cores;
 		o->noise = x->sp.noise;
 		for (j = 0; j < x->nbad; j++)
 			o->bad = o->bad || tl->bads[x->bad + j] == ti;

@@ -26,6 +26,10 @@ struct timeline_span {
 	 * before runs had them): such a run overlaps nothing known. */
 	int64_t began, ended;
 	double noise; /* its cores' share taken by other processes, < 0 unmeasured */
+	/* The cores it was pinned to (none when unknown): read when the run
+	 * is added, not kept. */
+	const int *cores;
+	int ncores;
 };
 
 struct timeline;
@@ -59,6 +63,9 @@ struct timeline_obs {
 	 * with other tests are another kind: those may change what it sees. */
 	bool one;
 	int cpu, load;
+	/* Its host and the set of cores it was pinned to, numbered: runs
+	 * with equal numbers had the same cores (0: unknown). */
+	int host, cores;
 	bool bad;        /* it failed or hung */
 	double noise;    /* < 0 unmeasured */
 	bool overlapped; /* another run was alive on its host at some moment of its life */

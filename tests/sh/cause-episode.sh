@@ -10,12 +10,17 @@
 # failing runs' noise ranked against the passing runs', never timing. One
 # failure in 40 runs is unexplained. The same journal without the runs'
 # start and end still names noise; without times no episode is claimed.
+# A test that fails on every run pinned to core 1 and passes on core 0,
+# whose cpu-1 runs took core 1 in a streak (as a lane's first free core
+# can) and three times apart, has failures that cluster in time within its pair, but the core
+# explains them: no episode. An episode that strikes runs on both cores
+# alike is still one when the runs alternate cores.
 set -eu
 cd "$CHECK_TMPDIR"
 python3 - "$CHECK_TMPDIR" <<'PY'
 import json, os, sys
 d = sys.argv[1]
-def journal(name, runs, fail, noise_of, times=True):
+def journal(name, runs, fail, noise_of, times=True, cores_of=lambda i, cpu: [0, 1][:cpu]):
     os.makedirs(os.path.join(d, name))
     out = open(os.path.join(d, name, "journal.jsonl"), "w")
     def w(o):
@@ -38,7 +43,7 @@ def journal(name, runs, fail, noise_of, times=True):
     for i in range(1, runs + 1):
         cpu, load = [(1, 1), (2, 1), (1, 2), (2, 2)][i % 4]
         r = {"type": "run", "run": i, "pkg": 0, "cpu": cpu, "load": load, "lane": 0,
-             "ms": 900, "set": 1 if i in fail else 2, "cores": [0, 1][:cpu],
+             "ms": 900, "set": 1 if i in fail else 2, "cores": cores_of(i, cpu),
              "noise": noise_of(i), "noise_ms": round(noise_of(i) * 900 * cpu, 1)}
         if times:
             r["began"] = t0 + i * 1000
@@ -58,8 +63,16 @@ def noise(i):
 journal("episode", 160, episode, noise)
 journal("untimed", 160, episode, noise, times=False)
 journal("once", 40, [17], lambda i: round(0.005 + (i % 6) * 0.001, 3))
+quiet = lambda i: round(0.005 + (i % 6) * 0.001, 3)
+# cpu-1 runs (i % 4 in 0, 2) on core 1 in a streak of seven runs at each
+# pair, and three more apart.
+streak = lambda i, cpu: ([1] if cpu == 1 and (60 <= i < 88 or i in (12, 18, 120, 126, 148, 154))
+                         else [0, 1][:cpu])
+journal("core", 160, [i for i in range(1, 161) if i % 4 in (0, 2) and streak(i, 1) == [1]],
+        quiet, cores_of=streak)
+journal("spread", 160, episode, noise, cores_of=lambda i, cpu: [(i // 4) % 2] if cpu == 1 else [0, 1])
 PY
-for x in episode untimed once; do
+for x in episode untimed once core spread; do
 	"$FLAKESWEEP" report --rebuild "$CHECK_TMPDIR/$x" >/dev/null 2>&1 || [ $? = 1 ]
 done
 python3 - "$CHECK_TMPDIR" <<'PY'
@@ -93,4 +106,12 @@ assert "noise" in kinds and "episode" not in kinds and "timing" not in kinds, c
 c, text = causes("once")
 print("once: %s" % [(x["cause"], x["evidence"]) for x in c])
 assert [x["cause"] for x in c] == ["unexplained"], c
+c, text = causes("core")
+print("core: %s" % [(x["cause"], x["evidence"]) for x in c])
+assert "episode" not in [x["cause"] for x in c], c
+t = json.load(open(os.path.join(d, "core", "results.json")))["tests"][0]
+assert t["core_concentration"]["core"] == 1, t["core_concentration"]
+c, text = causes("spread")
+print("spread: %s" % [(x["cause"], x["evidence"]) for x in c])
+assert "episode" in [x["cause"] for x in c], c
 PY
