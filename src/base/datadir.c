@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * datadir.c: the directory of flakesweep's data files, looked up from the
- * running binary's own path (datadir.h).
+ * datadir.c: the directory of flakesweep's data files and the path of its
+ * helper programs, looked up from the running binary's own path
+ * (datadir.h).
  */
 #include "config.h"
 
@@ -58,24 +59,64 @@ datadir_build_tree(const char *exe)
 	return dir;
 }
 
-/* DATADIR moved as exe moved from BINDIR: below their common prefix, the
- * same path under exe's. NULL when exe does not end as BINDIR does. */
+/* dir moved as exe moved from bin: below their common prefix, the same
+ * path under exe's. NULL when exe does not end as bin does. */
 static char *
-datadir_relocated(const char *exe)
+datadir_relocated(const char *exe, const char *bin, const char *dir)
 {
-	const char *bin = BINDIR, *data = DATADIR;
 	size_t common = 0, i, elen = strlen(exe), blen;
 
-	for (i = 0; bin[i] != '\0' && bin[i] == data[i]; i++) {
+	for (i = 0; bin[i] != '\0' && bin[i] == dir[i]; i++) {
 		if (bin[i] == '/')
 			common = i;
 	}
-	if (bin[i] == '\0' && data[i] == '/')
+	if (bin[i] == '\0' && dir[i] == '/')
 		common = i;
 	blen = strlen(bin + common);
 	if (elen < blen || strcmp(exe + elen - blen, bin + common) != 0)
 		return NULL;
-	return xasprintf("%.*s%s", (int)(elen - blen), exe, data + common);
+	return xasprintf("%.*s%s", (int)(elen - blen), exe, dir + common);
+}
+
+/* dir/name when it can be accessed with mode, else NULL; dir is taken. */
+static char *
+datadir_with(char *dir, const char *name, int mode)
+{
+	char *path = NULL;
+
+	if (dir != NULL) {
+		path = xasprintf("%s/%s", dir, name);
+		if (access(path, mode) != 0) {
+			free(path);
+			path = NULL;
+		}
+	}
+	free(dir);
+	return path;
+}
+
+char *
+datadir_libexec_in(const char *exe_dir, const char *bindir, const char *pkglibdir, const char *name,
+                   int mode)
+{
+	char *bin = realpath(bindir, NULL), *path = datadir_with(xstrdup(exe_dir), name, mode);
+
+	if (path == NULL)
+		path = datadir_with(
+		    datadir_relocated(exe_dir, bin != NULL ? bin : bindir, pkglibdir), name, mode);
+	free(bin);
+	return path;
+}
+
+char *
+datadir_libexec(const char *name, int mode)
+{
+	char *exe = datadir_exe_dir(), *path = NULL;
+
+	if (exe != NULL)
+		path = datadir_libexec_in(exe, BINDIR, PKGLIBDIR, name, mode);
+	free(exe);
+	return path;
 }
 
 char *
@@ -91,7 +132,7 @@ datadir_find(const char *file)
 		dir = datadir_build_tree(exe);
 		if (dir == NULL || !datadir_has(dir, file)) {
 			free(dir);
-			dir = datadir_relocated(exe);
+			dir = datadir_relocated(exe, BINDIR, DATADIR);
 		}
 		if (dir != NULL && !datadir_has(dir, file)) {
 			free(dir);

@@ -19,6 +19,7 @@
 
 #include "engine/canary.h"
 #include "engine/noise.h"
+#include "base/datadir.h"
 #include "base/gettext.h"
 #include "base/util.h"
 
@@ -243,32 +244,16 @@ canary_run(const struct canary_args *a, FILE *out)
 	return rc;
 }
 
-/* path when it is an executable file, else NULL; path is taken. */
-static char *
-canary_executable(char *path)
-{
-	if (access(path, X_OK) == 0)
-		return path;
-	free(path);
-	return NULL;
-}
-
 char *
 canary_program_for(const char *exe, const char *bindir, const char *pkglibdir)
 {
 	const char *slash = strrchr(exe, '/');
-	char *dir, *found, *real;
-	bool installed;
+	char *dir, *found;
 
 	if (slash == NULL)
 		return xstrdup(exe);
 	dir = xstrndup(exe, (size_t)(slash - exe));
-	found = canary_executable(xasprintf("%s/%s", dir, CANARY_PROGRAM_NAME));
-	real = realpath(bindir, NULL);
-	installed = real != NULL && strcmp(real, dir) == 0;
-	if (found == NULL && installed)
-		found = canary_executable(xasprintf("%s/%s", pkglibdir, CANARY_PROGRAM_NAME));
-	free(real);
+	found = datadir_libexec_in(dir, bindir, pkglibdir, CANARY_PROGRAM_NAME, X_OK);
 	free(dir);
 	return found != NULL ? found : xstrdup(exe);
 }

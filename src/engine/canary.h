@@ -63,7 +63,8 @@ int canary_run(const struct canary_args *a, FILE *out);
 
 /* The canary runs' program for the flakesweep at exe (a real path):
  * CANARY_PROGRAM_NAME beside it (a build tree); else, for the flakesweep
- * installed in bindir, the one in pkglibdir; else exe itself, whose canary
+ * installed in bindir (or moved with its prefix), the one in pkglibdir
+ * (datadir_libexec_in); else exe itself, whose canary
  * subcommand does the same checks, slower to start. Caller frees. */
 char *canary_program_for(const char *exe, const char *bindir, const char *pkglibdir);
 

@@ -6,12 +6,11 @@
  */
 #include "config.h"
 
-#include <limits.h>
 #include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
 
 #include "engine/cpu-shim.h"
+#include "base/datadir.h"
 #include "base/util.h"
 
 #define CPU_SHIM_NAME "flakesweep-cpu.so"
@@ -20,28 +19,10 @@ char *
 cpu_shim_find(void)
 {
 	const char *env = getenv("FLAKESWEEP_CPU_SHIM");
-	char self[PATH_MAX], *slash, *path;
-	ssize_t n;
 
 	if (env != NULL && env[0] != '\0')
 		return access(env, R_OK) == 0 ? xstrdup(env) : NULL;
-	n = readlink("/proc/self/exe", self, sizeof self - 1);
-	if (n > 0) {
-		self[n] = '\0';
-		slash = strrchr(self, '/');
-		if (slash != NULL) {
-			*slash = '\0';
-			path = xasprintf("%s/%s", self, CPU_SHIM_NAME);
-			if (access(path, R_OK) == 0)
-				return path;
-			free(path);
-		}
-	}
-	path = xasprintf("%s/%s", PKGLIBDIR, CPU_SHIM_NAME);
-	if (access(path, R_OK) == 0)
-		return path;
-	free(path);
-	return NULL;
+	return datadir_libexec(CPU_SHIM_NAME, R_OK);
 }
 
 char *
