@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* test-proc-async.c: runs born on a worker thread (proc_spawn_async): the
  * birth reported on the loop, pinning, failures, signals sent before the
- * birth, and the orphan reaper leaving such runs alone. */
+ * birth, and the orphan reaper leaving such runs alone; and runs born on
+ * the loop at once while clones are quick. */
 #include "config.h"
 
 #include <errno.h>
@@ -91,8 +92,8 @@ on_done(void *arg, const struct proc_exit *ex, bool leaked, int64_t elapsed_ms)
 }
 
 /* Spawns argv (copied: the proc takes the copies, and a copy of environ's
- * pointers) with cwd "/" and the
- * given cores; kill_now sends SIGKILL before the birth is reported. */
+ * pointers) with cwd "/" and the given cores, on the pool; kill_now sends
+ * SIGKILL before the birth is reported. */
 static int
 spawn_async(char *const *argv, const cpu_set_t *cpus, bool kill_now, struct birth *b)
 {
@@ -116,6 +117,7 @@ spawn_async(char *const *argv, const cpu_set_t *cpus, bool kill_now, struct birt
 	spec.cwd = xstrdup("/");
 	spec.cpus = cpus;
 	spec.drain_ms = 100;
+	spec.pool = true;
 	CHECK_INT(uv_loop_init(&loop), 0);
 	rc = proc_spawn_async(&loop, &spec, on_output, on_start, on_done, b, &b->p);
 	CHECK_INT(rc, 0);
@@ -180,6 +182,110 @@ TEST(proc_async_run_is_no_orphan)
 	CHECK_INT(spawn_async(argv, NULL, false, &b), 0);
 	CHECK_INT(b.reaped, 0);
 	CHECK_INT(b.exit.status, 5);
+	buf_free(&b.out);
+}
+
+/* One try of spawn_quick: its spec and what came of it. */
+struct quick {
+	struct proc_spec spec;
+	struct birth *b;
+	uv_check_t check;
+	uv_idle_t idle; /* keeps the poll from waiting for the check */
+	int rc;
+	bool inline_;
+};
+
+static void
+idle_nothing(uv_idle_t *h)
+{
+	(void)h;
+}
+
+/* After a turn's poll, as a run's end would: the spawn. */
+static void
+quick_spawn(uv_check_t *h)
+{
+	struct quick *q = h->data;
+
+	uv_close((uv_handle_t *)h, NULL);
+	uv_close((uv_handle_t *)&q->idle, NULL);
+	q->rc = proc_spawn_async(h->loop, &q->spec, on_output, on_start, on_done, q->b, &q->b->p);
+	q->inline_ = q->b->starts == 1 || q->rc < 0;
+	if (q->rc < 0) {
+		util_strv_free((char **)q->spec.argv);
+		free((char **)q->spec.envp);
+		free((char *)q->spec.cwd);
+	}
+	proc_keep_watching(h->loop, false);
+}
+
+/* Spawns argv with spec.pool false inside a turn of a loop that keeps its
+ * watch, as a sweep does, until a clone is made on the loop at once
+ * (start_cb before proc_spawn_async returns; at most 50 tries, each run to
+ * its end); returns its rc, *inline_ set when one was. A clone that fails
+ * on the loop returns its errno and takes nothing: the copies are freed
+ * here. */
+static int
+spawn_quick(char *const *argv, struct birth *b, bool *inline_)
+{
+	struct quick q;
+	int tries;
+
+	memset(&q, 0, sizeof q);
+	for (tries = 0; tries < 50 && !q.inline_; tries++) {
+		uv_loop_t loop;
+		size_t n = 0, i;
+		char **av = NULL;
+
+		memset(b, 0, sizeof *b);
+		buf_init(&b->out);
+		for (i = 0; argv[i] != NULL; i++)
+			util_strv_add(&av, &n, argv[i]);
+		memset(&q, 0, sizeof q);
+		q.b = b;
+		q.spec.argv = av;
+		q.spec.envp = xcalloc(1, sizeof(char *));
+		q.spec.cwd = xstrdup("/");
+		q.spec.drain_ms = 100;
+		CHECK_INT(uv_loop_init(&loop), 0);
+		proc_keep_watching(&loop, true);
+		uv_check_init(&loop, &q.check);
+		q.check.data = &q;
+		uv_check_start(&q.check, quick_spawn);
+		uv_idle_init(&loop, &q.idle);
+		uv_idle_start(&q.idle, idle_nothing);
+		uv_run(&loop, UV_RUN_DEFAULT);
+		CHECK_INT(uv_loop_close(&loop), 0);
+		if (!q.inline_)
+			buf_free(&b->out);
+	}
+	*inline_ = q.inline_;
+	return q.rc;
+}
+
+TEST(proc_async_quick_clone_is_born_on_the_loop)
+{
+	char *argv[] = {"/bin/sh", "-c", "echo born; exit 4", NULL};
+	char *missing[] = {"/nonexistent/flakesweep-test-binary", NULL};
+	struct birth b;
+	bool inline_;
+
+	CHECK_INT(spawn_quick(argv, &b, &inline_), 0);
+	if (!inline_)
+		check_skip("no clone here took under half a millisecond");
+	/* start_cb came before the return, with the proc and its pid. */
+	CHECK_INT(b.starts, 1);
+	CHECK(b.pid > 0);
+	CHECK_INT(b.dones, 1);
+	CHECK(b.done_after_start);
+	CHECK_STR(b.out.data, "born\n");
+	CHECK_INT(b.exit.status, 4);
+	buf_free(&b.out);
+	/* A clone that fails on the loop: its errno, no callback. */
+	CHECK_INT(spawn_quick(missing, &b, &inline_), -ENOENT);
+	CHECK(inline_);
+	CHECK_INT(b.starts, 0);
+	CHECK_INT(b.dones, 0);
 	buf_free(&b.out);
 }
 

@@ -38,6 +38,10 @@
 
 /* A time-limit timer this late (ms) means flakesweep itself was stopped. */
 #define PROC_STOPPED_MS 1000
+/* proc_spawn_async clones on the loop itself while recent clones took
+ * less than this (us; the loop waits for the child's exec) and no birth
+ * is pending on the pool. */
+#define PROC_INLINE_US 500
 
 struct proc {
 	uv_loop_t *loop;
@@ -59,6 +63,7 @@ struct proc {
 	int64_t elapsed_ms;
 	int64_t cpu_us;          /* the leader's and its reaped children's, from wait4 */
 	uint64_t ticks0, ticks1; /* CLOCK_BOOTTIME before the clone and as the child starts */
+	int64_t clone_us;        /* how long the clone held its thread, to the child's exec */
 	struct timespec born_at; /* the child's reading */
 	proc_output_cb output_cb;
 	proc_output_cb report_cb;
@@ -89,6 +94,14 @@ static size_t nlive, live_cap;
 static pthread_mutex_t live_mu = PTHREAD_MUTEX_INITIALIZER;
 /* The values masked in every child's output (proc_set_mask), or NULL. */
 static const struct mask *proc_masks;
+/* On the loop's thread: its recent clones (us, a moving average), and
+ * whether this turn of the loop may still clone on the loop itself (once
+ * a turn, while a sweep keeps its watch: proc_keep_watching). A turn that
+ * starts several runs hands the others to the pool, whose threads clone
+ * them side by side. */
+static _Thread_local int64_t clone_recent_us;
+static _Thread_local bool turn_may_clone;
+static _Thread_local uv_prepare_t *turn_prepare;
 /* The signal that stopped a capture, for proc_interrupted(). */
 static int proc_signalled;
 static long proc_hz;
@@ -378,10 +391,33 @@ proc_exited(void *arg)
 		proc_reap(p);
 }
 
+static void
+proc_turn_begins(uv_prepare_t *h)
+{
+	(void)h;
+	turn_may_clone = true;
+}
+
+static void
+proc_turn_closed(uv_handle_t *h)
+{
+	free(h);
+}
+
 void
 proc_keep_watching(uv_loop_t *loop, bool keep)
 {
 	exits_keep(loop, proc_exited, keep);
+	if (keep && turn_prepare == NULL) {
+		turn_prepare = xmalloc(sizeof *turn_prepare);
+		uv_prepare_init(loop, turn_prepare);
+		uv_prepare_start(turn_prepare, proc_turn_begins);
+		uv_unref((uv_handle_t *)turn_prepare);
+	} else if (!keep && turn_prepare != NULL) {
+		uv_close((uv_handle_t *)turn_prepare, proc_turn_closed);
+		turn_prepare = NULL;
+		turn_may_clone = false;
+	}
 }
 
 static void
@@ -492,15 +528,27 @@ proc_new(uv_loop_t *loop, const struct proc_spec *spec, proc_output_cb output_cb
 static void
 proc_clone_child(struct proc *p)
 {
+	struct timespec t0, t1;
+
 	p->started_ms = util_mono_ms();
 	p->ticks0 = proc_boot_ticks();
 	/* The kernel stamps the child's start before it first runs: its own
 	 * reading closes the interval tighter than one after the exec. */
 	p->child.born_at = &p->born_at;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	p->born = spawner_clone(&p->child, &p->born_pidfd);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	p->clone_us = (int64_t)(t1.tv_sec - t0.tv_sec) * 1000000 + (t1.tv_nsec - t0.tv_nsec) / 1000;
 	p->ticks1 = proc_ticks_of(&p->born_at);
 	if (p->born > 0)
 		proc_link_live(p->born);
+}
+
+/* Counts p's clone among the loop's recent ones, an eighth at a time. */
+static void
+proc_note_clone(const struct proc *p)
+{
+	clone_recent_us += (p->clone_us - clone_recent_us) / 8;
 }
 
 /* After the clone, on the loop: the pipes' write ends closed, and the
@@ -594,6 +642,7 @@ proc_birth_done(uv_work_t *w, int status)
 	int rc, sig = p->pending_sig;
 
 	(void)status;
+	proc_note_clone(p);
 	util_strv_free(p->argv);
 	free(p->envp);
 	free(p->cwd);
@@ -612,6 +661,22 @@ proc_spawn_async(uv_loop_t *loop, const struct proc_spec *spec, proc_output_cb o
 
 	if (p == NULL)
 		return rc;
+	if (!spec->pool && turn_may_clone && clone_recent_us < PROC_INLINE_US) {
+		/* A hand-off to the pool and back costs more than such a
+		 * clone holds the loop. */
+		turn_may_clone = false;
+		proc_clone_child(p);
+		proc_note_clone(p);
+		rc = proc_watch(p);
+		if (rc < 0)
+			return rc;
+		util_strv_free((char **)spec->argv);
+		free((char **)spec->envp);
+		free((char *)spec->cwd);
+		*out = p;
+		start_cb(arg, 0);
+		return 0;
+	}
 	p->argv = (char **)spec->argv;
 	p->envp = (char **)spec->envp;
 	p->cwd = (char *)spec->cwd;

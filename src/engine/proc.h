@@ -47,6 +47,9 @@ struct proc_spec {
 	 * apart from the output: a framework's own result stream. The run ends
 	 * only after EOF on both pipes. */
 	void (*report_cb)(void *arg, const char *data, size_t len);
+	/* proc_spawn_async clones on the pool even where it could on the loop
+	 * at once: the loop never waits for this child's exec. */
+	bool pool;
 };
 
 /* The child's descriptor of the report pipe (proc_spec.report_cb). */
@@ -72,7 +75,8 @@ int proc_spawn(uv_loop_t *loop, const struct proc_spec *spec, proc_output_cb out
                proc_done_cb done_cb, void *arg, struct proc **out);
 
 /* Keeps the watch of loop's children's exits made between runs, or no
- * longer (engine/exits.h): from a sweep's first run to its end. */
+ * longer (engine/exits.h): from a sweep's first run to its end. Meanwhile
+ * proc_spawn_async may clone on the loop once a turn. */
 void proc_keep_watching(uv_loop_t *loop, bool keep);
 
 /* The birth proc_spawn_async waited for: err is 0 and the child runs
@@ -88,7 +92,14 @@ typedef void (*proc_start_cb)(void *arg, int err);
  * spec->envp (one allocation, freed with free(): its strings lie in it or
  * outlive the birth) and spec->cwd (malloc'd), freed once the clone is
  * over. Returns 0, or a negative errno when the pipes cannot be made
- * (then nothing was taken and no callback runs). */
+ * (then nothing was taken and no callback runs).
+ * While a sweep keeps the loop's watch (proc_keep_watching), the loop's
+ * recent clones were quick (under half a millisecond to the child's exec
+ * on average) and spec->pool is false, the first clone of each turn of
+ * the loop is made on
+ * the loop at once: then start_cb(arg, 0) runs before this returns, with
+ * *out set, and a clone that fails returns its negative errno like a pipe
+ * that cannot be made (nothing taken, no callback). */
 int proc_spawn_async(uv_loop_t *loop, const struct proc_spec *spec, proc_output_cb output_cb,
                      proc_start_cb start_cb, proc_done_cb done_cb, void *arg, struct proc **out);
 
