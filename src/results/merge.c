@@ -368,9 +368,10 @@ merge_open_inside(const char *dir, const char *rel)
 /* Carries the kept log from (relative to part p's directory) to to
  * (relative to the merge's): a hard link to the very file opened, else a
  * copy of it. Only a regular file inside the part's directory is carried:
- * a symbolic link (to a secret, in a tampered shard), a FIFO, a device or a
- * name that leaves the directory is skipped with a warning naming it. A
- * log never kept is skipped in silence when optional. Returns 0 when the
+ * a symbolic link (to a secret, in a tampered shard), a FIFO, a device, a
+ * name that leaves the directory or a missing file is skipped with a
+ * warning naming it. A log never kept is skipped in silence when
+ * optional. Returns 0 when the
  * log was carried, 1 when skipped, or a negative errno with m->err. */
 static int
 merge_link(struct merge *m, const struct merge_part *p, const char *from, const char *to,
@@ -387,8 +388,12 @@ merge_link(struct merge *m, const struct merge_part *p, const char *from, const 
 		goto out;
 	}
 	fd = merge_open_inside(p->in->dir, from);
-	if (fd < 0 && errno == ENOENT && optional)
+	if (fd < 0 && errno == ENOENT) {
+		/* A shard copied without its runs/ is merged all the same. */
+		if (!optional)
+			merge_warn(m, src, _("missing: not carried into the merge"));
 		goto out;
+	}
 	if (fd < 0 && errno != ELOOP && errno != ENOTDIR) {
 		rc = -errno;
 		m->err = xasprintf(_("cannot copy %s to %s: %s"), src, dst, strerror(-rc));

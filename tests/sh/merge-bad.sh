@@ -4,8 +4,9 @@
 # A bad line in a merge's input is blamed on that input, file and line,
 # and the failed merge leaves nothing in its output: the same -o works
 # again once the input is fixed. A kept log that is a symbolic link is
-# skipped with a warning; shards of two projects without a commit are
-# refused.
+# skipped with a warning, and so is one that is missing (a shard copied
+# without its runs/): the merge goes on. Shards of two projects without a
+# commit are refused.
 set -eu
 cd "$CHECK_TMPDIR"
 shard() { # DIR INDEX [EXTRA LINE]
@@ -48,6 +49,17 @@ if [ -n "$(ls -A ml/runs 2>/dev/null)" ] || grep -rqs 'root:secret' ml; then
 	echo "FAIL: the linked log reached the merge: $(ls -l ml/runs)"; exit 1
 fi
 
+# A kept log that is missing: the shard is merged all the same, the
+# warning names the log, and the run line loses its log.
+shard m2 2 '{"type":"run","run":2,"pkg":0,"phase":"sweep","cpu":1,"load":1,"lane":0,"ms":40,"exit":1,"set":1,"log":"runs/2.log"}'
+rc=0
+"$FLAKESWEEP" merge -o mm2 s1 m2 >out 2>err || rc=$?
+[ "$rc" -le 1 ] || { echo "FAIL: merge with a missing log: exit $rc: $(cat err)"; exit 1; }
+grep -qx "flakesweep: m2/runs/2.log: missing: not carried into the merge" err ||
+	{ echo "FAIL: no warning naming the missing log: $(cat err)"; exit 1; }
+grep -q '"run":3,.*"exit":1' mm2/journal.jsonl && ! grep -q '"log"' mm2/journal.jsonl ||
+	{ echo "FAIL: the failing run's line: $(grep '"type":"run"' mm2/journal.jsonl)"; exit 1; }
+
 # Shards of two projects, neither in git: no commit vouches for them, and
 # their roots differ. Refused, naming both directories and the field.
 shard ng1 1
@@ -59,4 +71,4 @@ rc=0
 [ "$rc" = 2 ] || { echo "FAIL: shards of two projects: exit $rc: $(cat err)"; exit 1; }
 grep -qx "flakesweep: ng1 and ng2 differ in project.root (/w/multi, /w/flakycheck) and no commit vouches for them: shards of different projects cannot be merged" err ||
 	{ echo "FAIL: shards of two projects: $(cat err)"; exit 1; }
-echo "ok: blamed on c4/journal.jsonl:5, nothing left behind; a linked log is not carried; two projects refused"
+echo "ok: blamed on c4/journal.jsonl:5, nothing left behind; a linked or missing log is not carried; two projects refused"
