@@ -38,10 +38,9 @@
 
 /* A time-limit timer this late (ms) means flakesweep itself was stopped. */
 #define PROC_STOPPED_MS 1000
-/* proc_spawn_async clones on the loop itself while recent clones took
- * less than this (us; the loop waits for the child's exec) and no birth
- * is pending on the pool. */
-#define PROC_INLINE_US 500
+/* The time (us) a turn of the loop may wait for clones made on the loop
+ * itself (proc_spawn_async), each until its child's exec. */
+#define PROC_TURN_CLONES_US 1000
 
 struct proc {
 	uv_loop_t *loop;
@@ -95,12 +94,12 @@ static pthread_mutex_t live_mu = PTHREAD_MUTEX_INITIALIZER;
 /* The values masked in every child's output (proc_set_mask), or NULL. */
 static const struct mask *proc_masks;
 /* On the loop's thread: its recent clones (us, a moving average), and
- * whether this turn of the loop may still clone on the loop itself (once
- * a turn, while a sweep keeps its watch: proc_keep_watching). A turn that
- * starts several runs hands the others to the pool, whose threads clone
- * them side by side. */
+ * what is left of this turn's PROC_TURN_CLONES_US (while a sweep keeps its
+ * watch: proc_keep_watching; else nothing). A clone is made on the loop
+ * while a recent one's time is left; a turn that starts more runs hands
+ * the others to the pool, whose threads clone them side by side. */
 static _Thread_local int64_t clone_recent_us;
-static _Thread_local bool turn_may_clone;
+static _Thread_local int64_t turn_clones_left_us;
 static _Thread_local uv_prepare_t *turn_prepare;
 /* The signal that stopped a capture, for proc_interrupted(). */
 static int proc_signalled;
@@ -395,7 +394,7 @@ static void
 proc_turn_begins(uv_prepare_t *h)
 {
 	(void)h;
-	turn_may_clone = true;
+	turn_clones_left_us = PROC_TURN_CLONES_US;
 }
 
 static void
@@ -416,7 +415,7 @@ proc_keep_watching(uv_loop_t *loop, bool keep)
 	} else if (!keep && turn_prepare != NULL) {
 		uv_close((uv_handle_t *)turn_prepare, proc_turn_closed);
 		turn_prepare = NULL;
-		turn_may_clone = false;
+		turn_clones_left_us = 0;
 	}
 }
 
@@ -661,12 +660,12 @@ proc_spawn_async(uv_loop_t *loop, const struct proc_spec *spec, proc_output_cb o
 
 	if (p == NULL)
 		return rc;
-	if (!spec->pool && turn_may_clone && clone_recent_us < PROC_INLINE_US) {
+	if (!spec->pool && clone_recent_us < turn_clones_left_us) {
 		/* A hand-off to the pool and back costs more than such a
 		 * clone holds the loop. */
-		turn_may_clone = false;
 		proc_clone_child(p);
 		proc_note_clone(p);
+		turn_clones_left_us -= p->clone_us;
 		rc = proc_watch(p);
 		if (rc < 0)
 			return rc;

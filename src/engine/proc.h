@@ -93,11 +93,11 @@ typedef void (*proc_start_cb)(void *arg, int err);
  * outlive the birth) and spec->cwd (malloc'd), freed once the clone is
  * over. Returns 0, or a negative errno when the pipes cannot be made
  * (then nothing was taken and no callback runs).
- * While a sweep keeps the loop's watch (proc_keep_watching), the loop's
- * recent clones were quick (under half a millisecond to the child's exec
- * on average) and spec->pool is false, the first clone of each turn of
- * the loop is made on
- * the loop at once: then start_cb(arg, 0) runs before this returns, with
+ * While a sweep keeps the loop's watch (proc_keep_watching) and spec->pool
+ * is false, clones are made on the loop itself as long as a recent clone's
+ * time (to the child's exec, on average) fits in what is left of a
+ * millisecond each turn of the loop may wait for them. Then start_cb(arg,
+ * 0) runs before this returns, with
  * *out set, and a clone that fails returns its negative errno like a pipe
  * that cannot be made (nothing taken, no callback). */
 int proc_spawn_async(uv_loop_t *loop, const struct proc_spec *spec, proc_output_cb output_cb,
