@@ -726,8 +726,9 @@ run_start(struct sweep *s, struct sched_run *sr)
 			s->live[i]->overlapped = l->overlapped = true;
 	s->live = xrealloc(s->live, sizeof *s->live * (s->nlive + 1));
 	s->live[s->nlive++] = l;
-	/* The clone happens off the loop (proc_spawn_async takes argv, env
-	 * and cwd); run_on_started carries on once the run is born. */
+	/* The clone happens off the loop, or on it while clones are quick
+	 * (proc_spawn_async takes argv, env and cwd); run_on_started carries
+	 * on once the run is born, maybe before this returns. */
 	workdir_ok = cwd != NULL;
 	rc = workdir_ok ? proc_spawn_async(s->loop, &spec, run_on_output, run_on_started,
 	                                   run_on_done, l, &l->proc)
