@@ -251,15 +251,30 @@ run_quiet_note(struct sweep *s, int lane, double share)
 	s->quiet_waiting[lane] = noisy;
 }
 
-/* Ends the run's noise measurement and counts it in its cells. */
+/* Ends the run's noise measurement, once: as soon as it has ended, before
+ * flakesweep works on its output (keeps its log, counts it), work that may
+ * take the cores the run had and would count as noise of failing runs
+ * most. */
+static void
+run_end_noise(struct sweep *s, struct sweep_live *l)
+{
+	if (l->noise == NULL)
+		return;
+	l->noise_share = noise_end(s->noise, l->noise, uv_now(s->loop), proc_cpu_us(l->proc),
+	                           &l->noise_other_ms);
+	l->noise = NULL;
+}
+
+/* Counts the run's noise (run_end_noise) in its cells. */
 static void
 run_note_noise(struct sweep *s, struct sweep_live *l, int64_t elapsed_ms, const struct outcome *o,
                struct journal_run *jr)
 {
 	double other_ms;
 
-	jr->noise = noise_end(s->noise, l->noise, uv_now(s->loop), proc_cpu_us(l->proc), &other_ms);
-	l->noise = NULL;
+	run_end_noise(s, l);
+	jr->noise = l->noise_share;
+	other_ms = l->noise_other_ms;
 	if (o == NULL || jr->noise < 0)
 		return;
 	/* Counted as the journal keeps it (to a tenth of a ms), so results
@@ -282,12 +297,11 @@ run_canary_end(struct sweep *s, struct sweep_live *l, const struct proc_exit *ex
 	struct journal_canary jc;
 	enum canary_verdict v;
 	char *why = NULL, *clean = NULL, *log;
-	double other_ms;
 	int i;
 
 	memset(&jc, 0, sizeof jc);
-	jc.noise = noise_end(s->noise, l->noise, uv_now(s->loop), proc_cpu_us(l->proc), &other_ms);
-	l->noise = NULL;
+	run_end_noise(s, l);
+	jc.noise = l->noise_share;
 	jc.has_noise = jc.noise >= 0;
 	v = canary_judge((enum canary_kind)l->canary, o, ex, jc.noise, &why);
 	if (why != NULL)
@@ -455,6 +469,7 @@ run_on_done(void *arg, const struct proc_exit *ex, bool leaked, int64_t elapsed_
 	int64_t outside;
 
 	run_forget(s, l);
+	run_end_noise(s, l);
 	/* A daemon the run started (setsid, double fork) left its group but
 	 * was adopted by flakesweep, and carries the run's TMPDIR. */
 	mark = xasprintf("TMPDIR=%s", l->tmpdir);

@@ -53,6 +53,9 @@ struct sweep_live {
 	bool leaked; /* something it started outlived it: its TMPDIR is not reused */
 	int port_slot;
 	struct noise_run *noise;
+	/* Its noise once it ended (run_end_noise): the share, < 0 unmeasured,
+	 * and the other processes' time on its cores, ms. */
+	double noise_share, noise_other_ms;
 	bool overlapped; /* another run of its package was alive meanwhile */
 	int canary;      /* a canary run's kind (engine/canary.h), else -1 */
 	/* It started with debris in its package's directory. */
