@@ -204,17 +204,21 @@ causes_noise(const struct results_test *t, const struct timeline_view *v, struct
 	struct stats_table sum;
 
 	noise_rank(v, &ct->rank);
-
-	strata_totals(t, causes_noise_cell, &sum);
-
+	ct->noise_ranked = false;
+	if (v->n > 0) {
+		/* The runs themselves, those long enough to be measured. */
+		ct->p[CAUSES_NOISE] = noise_split(v, &sum);
+	} else {
+		/* A results file read back without its journal: its cells. */
+		strata_totals(t, causes_noise_cell, &sum);
+		ct->p[CAUSES_NOISE] = -1;
+		if (sum.n1 > 0 && sum.n2 > 0)
+			ct->p[CAUSES_NOISE] = strata_pairs_greater(t, causes_noise_cell);
+	}
 	ct->k1[CAUSES_NOISE] = sum.k2;
 	ct->n1[CAUSES_NOISE] = sum.n2;
 	ct->k2[CAUSES_NOISE] = sum.k1;
 	ct->n2[CAUSES_NOISE] = sum.n1;
-	ct->p[CAUSES_NOISE] = -1;
-	ct->noise_ranked = false;
-	if (sum.n1 > 0 && sum.n2 > 0)
-		ct->p[CAUSES_NOISE] = strata_pairs_greater(t, causes_noise_cell);
 	/* No run, or every run, above the threshold: the ranks decide. Else
 	 * the ranks are heard too, at half the level, where the threshold's
 	 * split is too lopsided to decide (most runs noisy, or most quiet). */

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "results/noise-rank.h"
+#include "results/noise-share.h"
 #include "base/util.h"
 
 struct noise_rank_x {
@@ -130,4 +131,50 @@ noise_rank(const struct timeline_view *v, struct noise_rank *nr)
 	free(x);
 	free(bad);
 	free(good);
+}
+
+/* Whether run o is measured over long enough for the threshold split. */
+static bool
+noise_measured(const struct timeline_obs *o)
+{
+	return o->noise >= 0 && (o->began == 0 || o->ended - o->began >= NOISE_SPLIT_MIN_MS);
+}
+
+double
+noise_split(const struct timeline_view *v, struct stats_table *sum)
+{
+	struct stats_table *x = xcalloc(v->n + 1, sizeof *x);
+	size_t i, j, n = 0;
+	double p = -1;
+
+	memset(sum, 0, sizeof *sum);
+	for (i = 0; i < v->n; i++) {
+		const struct timeline_obs *o = &v->obs[i];
+		struct stats_table *t;
+
+		if (!noise_measured(o))
+			continue;
+		/* The stratum: the first measured run of the same kind and pair. */
+		for (j = 0; j < i; j++)
+			if (noise_measured(&v->obs[j]) && v->obs[j].one == o->one &&
+			    v->obs[j].cpu == o->cpu && v->obs[j].load == o->load)
+				break;
+		t = &x[j];
+		n = j + 1 > n ? j + 1 : n;
+		if (o->noise > NOISE_NOISY) {
+			t->k2 += o->bad;
+			t->n2++;
+			sum->k2 += o->bad;
+			sum->n2++;
+		} else {
+			t->k1 += o->bad;
+			t->n1++;
+			sum->k1 += o->bad;
+			sum->n1++;
+		}
+	}
+	if (sum->n1 > 0 && sum->n2 > 0)
+		p = stats_strata_greater(x, n);
+	free(x);
+	return p;
 }

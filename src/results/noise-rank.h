@@ -5,16 +5,24 @@
  * runs is ranked against that of its passing runs (Mann-Whitney), and the
  * strata's rank sums are added (the stratified Wilcoxon test): a test whose
  * failures come with more noise than its passes, at any level of noise,
- * shows it even when no run passes the 20% threshold. It reads a timeline
- * view only; no I/O.
+ * shows it even when no run passes the 20% threshold. And the threshold
+ * split itself, noisy runs against quiet ones, on the runs long enough to
+ * be measured. It reads a timeline view only; no I/O.
  */
 #ifndef FLAKESWEEP_NOISE_RANK_H
 #define FLAKESWEEP_NOISE_RANK_H
 
+#include "results/stats.h"
 #include "results/timeline.h"
 
-/* Runs shorter than this (ms) are left out: their share is coarse. */
+/* Runs shorter than this (ms) are left out of the ranks: their share is
+ * coarse. */
 #define NOISE_RANK_MIN_MS 200
+/* Runs shorter than this (ms) are left out of the threshold split: the
+ * sweep's time on a core lags by up to a clock tick (10 ms at the
+ * coarsest) at each end of a run's interval, which is the whole fifth
+ * that makes a shorter run noisy. */
+#define NOISE_SPLIT_MIN_MS 100
 
 struct noise_rank {
 	/* The one-sided p-value that failing runs' noise is no higher than
@@ -28,6 +36,15 @@ struct noise_rank {
 };
 
 void noise_rank(const struct timeline_view *v, struct noise_rank *nr);
+
+/* The threshold split of v's measured runs: noisy ones (share above
+ * NOISE_NOISY) on side 2 of *sum, quiet ones on side 1, within each
+ * stratum of kind and pair, runs known to be shorter than
+ * NOISE_SPLIT_MIN_MS left out (a stray tick is most of their share, so a
+ * test that fails faster than it passes would pass for noisy). Returns the
+ * exact stratified p-value that noisy runs fail more (stats.h), or -1 when
+ * either side is empty. */
+double noise_split(const struct timeline_view *v, struct stats_table *sum);
 
 /* The median of v[0 .. n) (sorted in place); 0 when n is 0. */
 double noise_rank_median(double *v, size_t n);
