@@ -13,6 +13,7 @@
 #include <uv.h>
 
 #include "base/proc-exit.h"
+#include "engine/proc-capture.h"
 #include "engine/spawner.h"
 
 struct proc;
@@ -22,6 +23,9 @@ struct mask;
  * proc_capture's) is masked with m's values before a callback or a caller
  * sees it; NULL stops. m must outlive the children spawned meanwhile. */
 void proc_set_mask(const struct mask *m);
+
+/* The values proc_set_mask set, or NULL. */
+const struct mask *proc_mask(void);
 
 struct proc_spec {
 	char *const *argv; /* argv[0]: a path, or a name looked up in PATH */
@@ -164,30 +168,5 @@ void proc_raise_fd_limit(void);
  * thread's child that is no live run included. Returns how many were
  * reaped. */
 int proc_reap_orphans(bool kill_all);
-
-/* The time limit of proc_capture: generous, for go list, go env and git
- * (10 minutes). */
-#define PROC_CAPTURE_LIMIT_MS (10 * 60 * 1000)
-
-/* Runs argv to completion (no pinning, no loop) in its own process group,
- * which gets SIGKILL at limit_ms or when flakesweep dies, capturing stdout
- * and stderr merged, at most max bytes (more is dropped). SIGINT, SIGTERM
- * and SIGHUP meanwhile kill the child and are then delivered to
- * flakesweep's handlers. Returns the exit status (0-255), 128+signal,
- * -ETIMEDOUT at the limit, -EINTR after such a signal, or another negative
- * errno when it could not start; *output is always set (caller frees). */
-int proc_capture_limit(char *const *argv, const char *cwd, char *const *envp, size_t max,
-                       int64_t limit_ms, char **output);
-
-/* proc_capture_limit with PROC_CAPTURE_LIMIT_MS. */
-int proc_capture(char *const *argv, const char *cwd, char *const *envp, size_t max, char **output);
-
-/* The signal that stopped a capture (then delivered to its handler), or 0
- * when none did: the sweep stops as if interrupted. */
-int proc_interrupted(void);
-
-/* Runs argv like proc_capture and returns the first line of its output
- * (caller frees), or NULL when it failed or printed nothing. */
-char *proc_capture_line(char *const *argv, const char *cwd);
 
 #endif
