@@ -16,7 +16,10 @@
 # episode too, with its window, and no core is blamed.
 set -eu
 cd "$CHECK_TMPDIR"
-python3 - "$CHECK_TMPDIR" <<'PY'
+python3 - "$CHECK_TMPDIR" "$CHECK_SRCDIR/tests/lib" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[2])
+from variant29 import write_events
 import json, os, sys
 d = sys.argv[1]
 T0 = 1796288400000  # 2026-12-03T09:00:00Z
@@ -69,24 +72,9 @@ def journal(name, fails, cores_of):
         events.append((began, 0, {"type": "spawn", "run": i, "pid": 40000 + 7 * i,
                                   "start": 912000 + i * 60}))
         events.append((began + ms, 1, r))
-    events.sort(key=lambda e: (e[0], e[1]))
     w({"type": "set", "id": 1, "pkg": 0, "order": ["PTestFlush"]})
     w({"type": "set", "id": 2, "pkg": 0, "order": ["PTestCompact", "PTestFlush"]})
-    # Every run overlaps the next, so after 16 run lines that say so the
-    # writer turns the default.
-    said = 0
-    for _, kind, o in events:
-        if kind == 1:
-            if said < 16:
-                o["overlapped"] = True
-            said += 1
-        w(o)
-        if kind == 1 and said == 16:
-            w({"type": "defaults", "overlapped": True})
-    end = events[-1][0]
-    w({"type": "phase", "phase": "confirm", "at_ms": end + 5})
-    w({"type": "end", "status": "complete", "finished": "2026-12-03T09:02:31Z"})
-    w({"type": "phase", "phase": "done", "at_ms": end + 40})
+    write_events(w, events, "2026-12-03T09:02:31Z", 5, 40)
 
 def rest(k, cpu):
     return [[0, 1, 2][k % 3]] if cpu == 1 else [[0, 1], [2, 3]][k % 2]

@@ -17,7 +17,10 @@
 # test_reconnect has one.
 set -eu
 cd "$CHECK_TMPDIR"
-python3 - "$CHECK_TMPDIR" <<'PY'
+python3 - "$CHECK_TMPDIR" "$CHECK_SRCDIR/tests/lib" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[2])
+from variant29 import write_events
 import json, os, sys
 d = sys.argv[1]
 T0 = 1796374800000  # 2026-12-04T09:00:00Z
@@ -82,20 +85,7 @@ def journal(name, host, shard, path, tests, flaky, fails, on23, lines):
         events.append((began, 0, {"type": "spawn", "run": i, "pid": 73000 + 11 * i,
                                   "start": 2210000 + i * 150}))
         events.append((began + ms, 1, r))
-    events.sort(key=lambda e: (e[0], e[1]))
-    said = 0
-    for _, kind, o in events:
-        if kind == 1:
-            if said < 16:
-                o["overlapped"] = True
-            said += 1
-        w(o)
-        if kind == 1 and said == 16:
-            w({"type": "defaults", "overlapped": True})
-    end = events[-1][0]
-    w({"type": "phase", "phase": "confirm", "at_ms": end + 4})
-    w({"type": "end", "status": "complete", "finished": "2026-12-04T09:02:36Z"})
-    w({"type": "phase", "phase": "done", "at_ms": end + 30})
+    write_events(w, events, "2026-12-04T09:02:36Z", 4, 30)
 
 EVICT = ("tests/test_cache.py:57: in test_evict\n    assert cache.size() <= 64\n"
          "E   AssertionError: assert 65 <= 64\n")
