@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -719,11 +720,13 @@ TEST(report_lists_cells_by_phase_cpu_and_load)
 	results_free(r);
 }
 
-/* Writes run `run` of package 0, a sweep run of 100 ms at cpu 1 and load
- * pinned to core, in which other processes took other_ms of the core and
- * TestBudget failed or passed. */
+/* Writes run `run` of package 0, a sweep run of ms at cpu 1 and load
+ * pinned to core (no start and end on the wall clock, as a journal written
+ * before runs had them), in which other processes took other_ms of the
+ * core and TestBudget failed or passed. */
 static void
-journal_run_noise(struct journal *j, int64_t run, int load, int core, double other_ms, bool fail)
+journal_run_noise(struct journal *j, int64_t run, int load, int core, int64_t ms, double other_ms,
+                  bool fail)
 {
 	struct journal_run jr;
 	struct outcome o;
@@ -733,11 +736,11 @@ journal_run_noise(struct journal *j, int64_t run, int load, int core, double oth
 	jr.phase = RESULTS_SWEEP;
 	jr.cpu = 1;
 	jr.load = load;
-	jr.ms = 100;
+	jr.ms = ms;
 	jr.cores[0] = core;
 	jr.ncores = 1;
 	jr.has_noise = true;
-	jr.noise = other_ms / 100;
+	jr.noise = other_ms / (double)ms;
 	jr.noise_ms = other_ms;
 	memset(&o, 0, sizeof o);
 	outcome_add(&o, xstrdup("TestBudget"), fail ? OUTCOME_FAIL : OUTCOME_PASS, NULL);
@@ -776,7 +779,7 @@ TEST(causes_noise_compares_noisy_runs_within_each_pair)
 		bool fail = i < 6 || i == 20 || i == 25;
 		struct outcome o;
 
-		journal_run_noise(j, i + 1, load, noisy, noisy ? 50 : 5, fail);
+		journal_run_noise(j, i + 1, load, noisy, 100, noisy ? 50 : 5, fail);
 		memset(&o, 0, sizeof o);
 		outcome_add(&o, xstrdup("TestBudget"), fail ? OUTCOME_FAIL : OUTCOME_PASS, NULL);
 		results_add_run(live, pkg, RESULTS_SWEEP, 1, load, &o, NULL, i + 1);
@@ -831,4 +834,53 @@ TEST(causes_noise_compares_noisy_runs_within_each_pair)
 	free(rp);
 	free(json);
 	free(path);
+}
+
+/* Whether the causes of TestBudget, from a journal of runs (ms, other
+ * processes' ms, failed) x n each, name noise. */
+static bool
+causes_name_noise(const char *name, const int64_t (*runs)[4], size_t nruns)
+{
+	char *path = xasprintf("%s/%s.jsonl", check_tmpdir(), name);
+	struct journal *j = journal_with_pkg(path);
+	struct replay *rp;
+	struct causes *c;
+	cJSON *a, *x;
+	int64_t id = 1, k;
+	size_t i;
+	bool noise = false;
+
+	for (i = 0; i < nruns; i++)
+		for (k = 0; k < runs[i][3]; k++)
+			journal_run_noise(j, id++, 1, 0, runs[i][0], (double)runs[i][1], runs[i][2]);
+	rp = journal_replayed(path, j);
+	c = causes_new(rp->results);
+	a = causes_json(c, 0);
+	cJSON_ArrayForEach(x, a)
+		noise = noise || strcmp(cJSON_GetObjectItem(x, "cause")->valuestring, "noise") == 0;
+	cJSON_Delete(a);
+	causes_free(c);
+	replay_free(rp);
+	free(rp);
+	free(path);
+	return noise;
+}
+
+/* What the measurement's lag can make is no evidence of noise, in a
+ * journal whose runs have no start and end (their ms says how long they
+ * ran). Ten failing runs of 50 ms, each with one 15 ms tick of another
+ * process (30%, noisy), beside thirty quiet passing runs of 300 ms: under
+ * 100 ms, they are left out of the split, and of the ranks. Failing runs
+ * of 700 ms with 14 ms of other processes (2%) against passing ones with
+ * none: under the 20 ms lag, the ranks count it as none; with 70 ms (10%,
+ * under the threshold, so the ranks decide) they name noise. */
+TEST(causes_noise_leaves_out_what_the_lag_can_make)
+{
+	static const int64_t short_fails[][4] = {{50, 15, 1, 10}, {300, 0, 0, 30}};
+	static const int64_t one_tick[][4] = {{700, 14, 1, 8}, {700, 0, 0, 32}};
+	static const int64_t seventy[][4] = {{700, 70, 1, 8}, {700, 0, 0, 32}};
+
+	CHECK(!causes_name_noise("short", short_fails, 2));
+	CHECK(!causes_name_noise("tick", one_tick, 2));
+	CHECK(causes_name_noise("seventy", seventy, 2));
 }

@@ -447,6 +447,7 @@ run_add_timeline(struct results *r, const struct journal_run *jr, const struct o
 	sp.load = jr->load;
 	sp.began = jr->began;
 	sp.ended = jr->ended;
+	sp.ms = jr->ms;
 	sp.noise = jr->has_noise ? jr->noise : -1;
 	sp.cores = jr->cores;
 	sp.ncores = jr->ncores;

@@ -95,9 +95,9 @@ noise_rank(const struct timeline_view *v, struct noise_rank *nr)
 
 		/* A run shorter than NOISE_RANK_MIN_MS has a share that the
 		 * kernel's 10 ms tick makes coarse: 0, or most of the run. */
-		if (o->noise < 0 || (o->began > 0 && o->ended - o->began < NOISE_RANK_MIN_MS))
+		if (o->noise < 0 || o->ms < NOISE_RANK_MIN_MS)
 			continue;
-		x[n].noise = o->noise;
+		x[n].noise = o->noise * (double)o->ms < NOISE_LAG_MS ? 0 : o->noise;
 		x[n].bad = o->bad;
 		/* The stratum: the first measured run of the same kind and pair. */
 		for (j = 0; j < i; j++)
@@ -137,7 +137,7 @@ noise_rank(const struct timeline_view *v, struct noise_rank *nr)
 static bool
 noise_measured(const struct timeline_obs *o)
 {
-	return o->noise >= 0 && (o->began == 0 || o->ended - o->began >= NOISE_SPLIT_MIN_MS);
+	return o->noise >= 0 && o->ms >= NOISE_SPLIT_MIN_MS;
 }
 
 double

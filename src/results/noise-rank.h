@@ -18,6 +18,12 @@
 /* Runs shorter than this (ms) are left out of the ranks: their share is
  * coarse. */
 #define NOISE_RANK_MIN_MS 200
+/* The noise (ms) a run's share can show from the lag alone: the sweep's
+ * time on a core lags by up to a clock tick (10 ms at the coarsest) at
+ * each end of the interval. The ranks count less than this as none, or a
+ * neighbour run starting or ending beside a test's failing runs (another
+ * package it interferes with) would pass for host noise. */
+#define NOISE_LAG_MS 20
 /* Runs shorter than this (ms) are left out of the threshold split: the
  * sweep's time on a core lags by up to a clock tick (10 ms at the
  * coarsest) at each end of a run's interval, which is the whole fifth
@@ -39,7 +45,7 @@ void noise_rank(const struct timeline_view *v, struct noise_rank *nr);
 
 /* The threshold split of v's measured runs: noisy ones (share above
  * NOISE_NOISY) on side 2 of *sum, quiet ones on side 1, within each
- * stratum of kind and pair, runs known to be shorter than
+ * stratum of kind and pair, runs whose ms is under
  * NOISE_SPLIT_MIN_MS left out (a stray tick is most of their share, so a
  * test that fails faster than it passes would pass for noisy). Returns the
  * exact stratified p-value that noisy runs fail more (stats.h), or -1 when

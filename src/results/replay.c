@@ -124,6 +124,7 @@ replay_span(const struct journal_run *jr, struct timeline_span *sp)
 	sp->load = jr->load;
 	sp->began = jr->began;
 	sp->ended = jr->ended;
+	sp->ms = jr->ms;
 	sp->noise = jr->has_noise ? jr->noise : -1;
 	sp->cores = jr->cores;
 	sp->ncores = jr->ncores;

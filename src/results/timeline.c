@@ -394,6 +394,7 @@ timeline_view(const struct results *r, const struct results_test *t, struct time
 		o->load = x->sp.load;
 		o->host = x->host;
 		o->cores = x->cores;
+		o->ms = x->sp.ms;
 		o->noise = x->sp.noise;
 		for (j = 0; j < x->nbad; j++)
 			o->bad = o->bad || tl->bads[x->bad + j] == ti;

@@ -25,6 +25,7 @@ struct timeline_span {
 	/* ms since the Unix epoch, both 0 when unknown (a journal written
 	 * before runs had them): such a run overlaps nothing known. */
 	int64_t began, ended;
+	int64_t ms;   /* its wall time, as the journal's run line gives it */
 	double noise; /* its cores' share taken by other processes, < 0 unmeasured */
 	/* The cores it was pinned to (none when unknown): read when the run
 	 * is added, not kept. */
@@ -67,6 +68,7 @@ struct timeline_obs {
 	 * with equal numbers had the same cores (0: unknown). */
 	int host, cores;
 	bool bad;        /* it failed or hung */
+	int64_t ms;      /* its wall time, known in every journal */
 	double noise;    /* < 0 unmeasured */
 	bool overlapped; /* another run was alive on its host at some moment of its life */
 	/* The packages of the runs that overlapped it, each once, ascending:
