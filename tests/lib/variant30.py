@@ -5,7 +5,8 @@
 # fails in some runs), the sweep phase, then a spawn line and a run line for
 # each run in turn (one at a time, never two alive together, at cpu 1 and
 # load 1 on a machine of two lanes), the confirm phase, the end and the done
-# phase. Then the results read back from it.
+# phase. Then the results read back from it, and whether a test's causes
+# name noise as they should.
 import json
 import os
 import subprocess
@@ -81,5 +82,16 @@ def rebuild(flakesweep, d):
     return {t["id"]: t for t in res["tests"]}
 
 
-def causes(t):
-    return [c["cause"] for c in t.get("causes") or []]
+def check_noise(t, name, named, why):
+    """The faults in test t's causes: noise must be named (named true,
+    with a q-value below 0.01) or not, as why says."""
+    print("%s: causes %s" % (name, t.get("causes")))
+    found = [c for c in t.get("causes") or [] if c["cause"] == "noise"]
+    if not named:
+        return ["%s: noise named from %s: %s" % (name, why, found)] if found else []
+    if not found:
+        return ["%s: noise not named from %s: %s" % (name, why, t.get("causes"))]
+    c = found[0]
+    if c["p"] is None or c["q"] is None or not c["q"] < 0.01:
+        return ["%s: noise with p %s, q %s" % (name, c["p"], c["q"])]
+    return []

@@ -23,7 +23,7 @@ set -eu
 python3 - "$CHECK_TMPDIR/out" "$FLAKESWEEP" "$CHECK_SRCDIR/tests/lib" <<'PY'
 import sys
 sys.path.insert(0, sys.argv[3])
-from variant30 import write_journal, rebuild, causes, test_id
+from variant30 import write_journal, rebuild, check_noise, test_id
 d, flakesweep = sys.argv[1], sys.argv[2]
 packages = [("short", "TestShort"), ("edge", "TestEdge")]
 runs = []
@@ -53,17 +53,10 @@ for pkg, (name, failing) in enumerate(packages):
         bad.append("%s: cell noise %s, expected %.3f" % (name, cell.get("noise"), mean))
     if (cell["runs"], cell["failures"]) != (80, 30):
         bad.append("%s: cell %s" % (name, cell))
-    named = "noise" in causes(t)
-    print("%s: causes %s" % (name, t.get("causes")))
-    if name == "short" and named:
-        bad.append("short: noise named from runs shorter than 100 ms: %s" % t["causes"])
-    if name == "edge":
-        if not named:
-            bad.append("edge: noise not named from its noisy runs of 100 ms: %s" % t.get("causes"))
-        else:
-            [c] = [c for c in t["causes"] if c["cause"] == "noise"]
-            if c["p"] is None or c["q"] is None or not c["q"] < 0.01:
-                bad.append("edge: noise with p %s, q %s" % (c["p"], c["q"]))
+    if name == "short":
+        bad += check_noise(t, name, False, "runs shorter than 100 ms")
+    else:
+        bad += check_noise(t, name, True, "its noisy runs of 100 ms")
 for b in bad:
     print("FAIL: " + b)
 sys.exit(1 if bad else 0)

@@ -25,7 +25,7 @@ set -eu
 python3 - "$CHECK_TMPDIR/out" "$FLAKESWEEP" "$CHECK_SRCDIR/tests/lib" <<'PY'
 import sys
 sys.path.insert(0, sys.argv[3])
-from variant30 import write_journal, rebuild, causes, test_id
+from variant30 import write_journal, rebuild, check_noise, test_id
 d, flakesweep = sys.argv[1], sys.argv[2]
 packages = [("drift", "TestDrift"), ("brief", "TestBrief"), ("spike", "TestSpike")]
 runs = []
@@ -45,19 +45,10 @@ for pkg, (name, failing) in enumerate(packages):
     [cell] = t["cells"]
     if (cell["runs"], cell["failures"]) != (64, 16) or "noisy" in cell:
         bad.append("%s: cell %s" % (name, cell))
-    named = "noise" in causes(t)
-    print("%s: causes %s" % (name, t.get("causes")))
-    if name == "drift" and named:
-        bad.append("drift: noise named from failing runs' noise under 20 ms: %s" % t["causes"])
-    if name == "brief" and named:
-        bad.append("brief: noise named from failing runs shorter than 200 ms: %s" % t["causes"])
-    if name == "spike":
-        if not named:
-            bad.append("spike: noise not named from its failing runs' noise: %s" % t.get("causes"))
-        else:
-            [c] = [c for c in t["causes"] if c["cause"] == "noise"]
-            if c["p"] is None or c["q"] is None or not c["q"] < 0.01:
-                bad.append("spike: noise with p %s, q %s" % (c["p"], c["q"]))
+    why = {"drift": "failing runs' noise under 20 ms",
+           "brief": "failing runs shorter than 200 ms",
+           "spike": "its failing runs' noise, 40-65 ms"}[name]
+    bad += check_noise(t, name, name == "spike", why)
 for b in bad:
     print("FAIL: " + b)
 sys.exit(1 if bad else 0)
