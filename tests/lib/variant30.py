@@ -1,12 +1,12 @@
 # SPDX-License-Identifier: MIT
 # A journal written by hand as flakesweep(5) describes it, for the variant30
 # noise scripts: a header, the build phase and one build line per package
-# (a Go module of two packages, each with a passing TestOK and one test that
-# fails in some runs), the sweep phase, then a spawn line and a run line for
-# each run in turn (one at a time, never two alive together, at cpu 1 and
-# load 1 on a machine of two lanes), the confirm phase, the end and the done
-# phase. Then the results read back from it, and whether a test's causes
-# name noise as they should.
+# (a Go module of several packages, each with a passing TestOK and one test
+# that fails in some runs), the sweep phase, then a spawn line and a run
+# line for each run in turn (one at a time, never two alive together, at
+# cpu 1 and load 1 on a machine of two lanes), the confirm phase, the end
+# and the done phase. Then the results read back from it, and whether a
+# test's causes name noise as they should.
 import json
 import os
 import subprocess
