@@ -229,7 +229,7 @@ driver_ctest_reproduce(const struct pkg *pkg, const struct driver_run *r, const 
 	char *re = driver_ctest_filter(pkg->tests[0]), *q = sanitize_shell_quote(re), *cmd, *line;
 
 	cmd = xasprintf("ctest -R %s --output-on-failure", q);
-	line = driver_reproduce_loop(pkg, r, cpus, count, pkg->driver_data, cmd);
+	line = driver_reproduce_loop(pkg, r, cpus, count, pkg->driver_data, NULL, cmd);
 	free(cmd);
 	free(q);
 	free(re);

@@ -220,7 +220,7 @@ driver_gtest_reproduce(const struct pkg *pkg, const struct driver_run *r, const 
 		free(q);
 	}
 	util_strv_free(argv);
-	line = driver_reproduce_loop(pkg, r, cpus, count, pkg->driver_data, cmd.data);
+	line = driver_reproduce_loop(pkg, r, cpus, count, pkg->driver_data, NULL, cmd.data);
 	buf_free(&cmd);
 	return line;
 }

@@ -48,7 +48,7 @@ driver_pytest_unit(const struct options *o, const char *nodeid)
 
 static struct pkg *
 driver_pytest_get_pkg(struct pkg ***pkgs, size_t *npkgs, const char *unit, const char *root,
-                      const char *python)
+                      const char *python, const char *cpu_shim)
 {
 	struct pkg *p;
 	size_t i;
@@ -63,6 +63,8 @@ driver_pytest_get_pkg(struct pkg ***pkgs, size_t *npkgs, const char *unit, const
 	p->dir = xstrdup(root);
 	/* Kept in the journal, so a resumed sweep runs the same Python. */
 	p->toolchain = xstrdup(python);
+	/* The reproduce line preloads the CPU shim as the runs did. */
+	p->driver_data = cpu_shim != NULL ? xstrdup(cpu_shim) : NULL;
 	*pkgs = xrealloc(*pkgs, sizeof **pkgs * (*npkgs + 1));
 	(*pkgs)[(*npkgs)++] = p;
 	return p;
@@ -122,7 +124,7 @@ driver_pytest_discover(const struct options *o, struct project *proj, struct pkg
 		if (strstr(line, "::") == NULL || *line == ' ')
 			continue;
 		unit = driver_pytest_unit(o, line);
-		p = driver_pytest_get_pkg(pkgs, npkgs, unit, proj->root, python);
+		p = driver_pytest_get_pkg(pkgs, npkgs, unit, proj->root, python, o->cpu_shim_path);
 		util_strv_add(&p->tests, &p->ntests, line);
 		free(unit);
 	}
@@ -299,34 +301,30 @@ static char *
 driver_pytest_reproduce(const struct pkg *pkg, const struct driver_run *r, const int *cpus,
                         int count)
 {
-	char **args = NULL, *q, *path = pytest_env_pythonpath();
-	struct buf b;
+	char **args = NULL, *q, *path = pytest_env_pythonpath(), *env, *line;
+	struct buf cmd;
 	size_t n = 0;
 	int i;
 
-	buf_init(&b);
-	q = sanitize_shell_quote(pkg->dir);
-	buf_printf(&b, "cd %s && for i in $(seq %d); do ", q, count);
-	free(q);
 	q = sanitize_shell_quote(path);
-	buf_printf(&b, "PYTHONPATH=%s timeout %llds taskset -c ", q,
-	           (long long)(r->timeout_ms + 999) / 1000);
+	env = xasprintf("PYTHONPATH=%s", q);
 	free(q);
-	for (i = 0; i < r->cpu; i++)
-		buf_printf(&b, "%s%d", i > 0 ? "," : "", cpus[i]);
+	buf_init(&cmd);
 	q = sanitize_shell_quote(driver_pytest_pkg_python(pkg));
-	buf_printf(&b, " %s -m pytest", q);
+	buf_printf(&cmd, "%s -m pytest", q);
 	free(q);
 	driver_pytest_args(&args, &n, pkg, r);
 	for (i = 0; args[i] != NULL; i++) {
 		q = sanitize_shell_quote(args[i]);
-		buf_printf(&b, " %s", q);
+		buf_printf(&cmd, " %s", q);
 		free(q);
 	}
-	buf_adds(&b, "; done");
+	line = driver_reproduce_loop(pkg, r, cpus, count, pkg->driver_data, env, cmd.data);
+	buf_free(&cmd);
 	util_strv_free(args);
+	free(env);
 	free(path);
-	return buf_steal(&b);
+	return line;
 }
 
 /* The Python, the plugin's directory and the tests' own imports. */

@@ -136,7 +136,7 @@ driver_tap_reproduce(const struct pkg *pkg, const struct driver_run *r, const in
 	     *line;
 
 	cmd = q != NULL ? xasprintf("%s %s", pkg->name, q) : xstrdup(pkg->name);
-	line = driver_reproduce_loop(pkg, r, cpus, count, pkg->driver_data, cmd);
+	line = driver_reproduce_loop(pkg, r, cpus, count, pkg->driver_data, NULL, cmd);
 	free(cmd);
 	free(q);
 	return line;

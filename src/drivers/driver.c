@@ -72,7 +72,7 @@ driver_free_project(struct project *proj)
 
 char *
 driver_reproduce_loop(const struct pkg *pkg, const struct driver_run *r, const int *cpus, int count,
-                      const char *preload, const char *command)
+                      const char *preload, const char *env, const char *command)
 {
 	struct buf b;
 	char *q;
@@ -92,6 +92,8 @@ driver_reproduce_loop(const struct pkg *pkg, const struct driver_run *r, const i
 		buf_printf(&b, "FLAKESWEEP_TEST=%s ", q);
 		free(q);
 	}
+	if (env != NULL)
+		buf_printf(&b, "%s ", env);
 	buf_printf(&b, "timeout %llds taskset -c ", (long long)(r->timeout_ms + 999) / 1000);
 	for (i = 0; i < r->cpu; i++)
 		buf_printf(&b, "%s%d", i > 0 ? "," : "", cpus[i]);

@@ -181,10 +181,11 @@ extern const struct driver driver_ctest;
 
 /* The reproduce line of a driver whose runs are one shell command: cd to
  * pkg->dir, then count times run command (already quoted) with
- * FLAKESWEEP_CPU, LD_PRELOAD=preload (the CPU shim, or NULL), r's time limit
+ * FLAKESWEEP_CPU, LD_PRELOAD=preload (the CPU shim, or NULL), the
+ * driver's own assignments env (already quoted, or NULL), r's time limit
  * and taskset on cpus (r->cpu ids). Caller frees. */
 char *driver_reproduce_loop(const struct pkg *pkg, const struct driver_run *r, const int *cpus,
-                            int count, const char *preload, const char *command);
+                            int count, const char *preload, const char *env, const char *command);
 
 void driver_free_pkg(struct pkg *p);
 void driver_free_pkgs(struct pkg **pkgs, size_t n);
