@@ -124,7 +124,8 @@ rep = (tests[hang].get("reproduce") or {}).get("direct")
 check(rep is not None, "sometimes_hangs has no reproduce line: %r" % tests[hang])
 if rep is not None:
     check("$(seq 4)" in rep, "four runs: " + rep)
-    check(reproduces(rep.replace("$(seq 4)", "$(seq 1)"), "in test_sometimes_hangs", 8),
+    # By hand it hangs in one run in two: 16 tries miss it once in 65536.
+    check(reproduces(rep.replace("$(seq 4)", "$(seq 1)"), "in test_sometimes_hangs", 16),
           "sometimes_hangs reproduces with its stack")
 
 # By file: the victim is order-dependent, with the seed that replays it.
