@@ -24,6 +24,10 @@
  * neighbour run starting or ending beside a test's failing runs (another
  * package it interferes with) would pass for host noise. */
 #define NOISE_LAG_MS 20
+/* The steps the exact rank test may take for one test (about 10 ms):
+ * above it, the strata have many runs on both sides and the normal
+ * approximation is used. */
+#define NOISE_RANK_EXACT_BUDGET 2e7
 /* Runs shorter than this (ms) are left out of the threshold split: the
  * sweep's time on a core lags by up to a clock tick (10 ms at the
  * coarsest) at each end of a run's interval, which is the whole fifth
@@ -32,8 +36,9 @@
 
 struct noise_rank {
 	/* The one-sided p-value that failing runs' noise is no higher than
-	 * passing runs', by the normal approximation of the summed rank
-	 * statistic with ties corrected; -1 when no stratum has measured
+	 * passing runs': the exact chance of a summed rank statistic as high
+	 * (ties at mid-rank), or where that costs too much, its normal
+	 * approximation with ties corrected; -1 when no stratum has measured
 	 * runs of both kinds; 1 when the failing runs' median noise is not
 	 * above the passing runs'. */
 	double p;
